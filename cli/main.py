@@ -1,0 +1,101 @@
+"""The ``saboteur`` command: the project's edge toward people and scripts.
+
+Each command is a thin shell over a library function (``events.audit``…); it parses
+arguments, prints and sets the exit status, and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from events.audit import Audit, audit_file, log_files
+from events.schema import json_schema
+from events.state import Outcome
+
+app = typer.Typer(
+    name="saboteur",
+    help="Saboteur Ledger: audit, store and rank Saboteur tournament game logs.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+_WINNERS = {
+    "gold_diggers": "the gold diggers won",
+    "saboteurs": "the saboteurs won",
+    "selfish_dwarf": "the selfish dwarf won",
+    "nobody": "nobody won",
+}
+
+
+def _outcome_line(outcome: Outcome) -> str:
+    scores = ", ".join(f"{p} {'?' if s is None else s}" for p, s in outcome.scores.items())
+    parts = [f"round {outcome.round}: {_WINNERS[outcome.winner]}"]
+    if outcome.connector:
+        parts.append(f"connector {outcome.connector}")
+    parts.append(scores)
+    if outcome.stars:
+        parts.append("stars: " + ", ".join(outcome.stars))
+    return " · ".join(parts)
+
+
+def _print_audit(console: Console, result: Audit) -> None:
+    style = {"clean": "green", "violations": "red", "unreadable": "bold red"}[result.status]
+    errors = sum(f.severity == "error" for f in result.findings)
+    label = result.status if result.status != "violations" else f"{errors} violation{'s' * (errors != 1)}"
+    game = f" · {escape(result.game_id)}" if result.game_id else ""
+    console.print(f"[bold]{escape(result.file)}[/bold]{game} · [{style}]{label}[/{style}]")
+    for finding in result.findings:
+        colour = "red" if finding.severity == "error" else "yellow"
+        console.print(f"  [{colour}]{escape(finding.describe())}[/{colour}]")
+    for outcome in result.outcomes:
+        console.print(f"  [dim]{escape(_outcome_line(outcome))}[/dim]")
+
+
+@app.command()
+def audit(
+    paths: Annotated[list[Path], typer.Argument(help="Log files (.jsonl, .jsonl.gz) or folders to walk.")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON audit report per file per line.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Stop each file at its first error.")] = False,
+) -> None:
+    """Replay every log against the rules and report each violation.
+
+    Exit status: 0 when every file is clean, 1 when any has violations, 2 when any
+    cannot be read as a log.
+    """
+    console = Console(highlight=False, soft_wrap=True)
+    worst = 0
+    seen = False
+    for path in log_files(paths):
+        seen = True
+        result = audit_file(path, strict=strict)
+        if as_json:
+            sys.stdout.write(json.dumps(result.report().model_dump(), ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+        else:
+            _print_audit(console, result)
+        worst = max(worst, {"clean": 0, "violations": 1, "unreadable": 2}[result.status])
+    if not seen:
+        Console(stderr=True).print("no log files found (looked for *.jsonl and *.jsonl.gz)")
+        raise typer.Exit(2)
+    raise typer.Exit(worst)
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of one log line (saboteur-log/1)."""
+    sys.stdout.write(json.dumps(json_schema(), indent=2) + "\n")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

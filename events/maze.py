@@ -1,0 +1,198 @@
+"""The maze: the cards on the table, how their sides meet, and what the start reaches.
+
+A cell holds one card lying as printed or turned 180° (R-P3). Whether a path runs from
+the start card to a cell (R-P5) and which face-down goals are *reached* (R-G1) are global
+questions: a rockfall can cut a branch off and a later card can join it back, so the
+connected set is recomputed from the start after every removal and extended from the
+new card after every placement (adding a card never disconnects anything).
+
+This module only answers questions and applies changes it is told to apply; the rules
+decide what is legal.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from events import cards
+from events.cards import ALL_SIDES, OPPOSITE, STEP, Side, rotate
+
+Cell = tuple[int, int]
+CardKind = Literal["start", "tunnel", "goal"]
+
+
+@dataclass(slots=True)
+class Placed:
+    """A card lying in the maze.
+
+    ``sides`` are the open sides as the card lies (rotation applied). A face-down goal
+    has no known sides: its ``sides`` are 0 and it is never compared (R-P4) nor entered.
+    """
+
+    card: str
+    kind: CardKind
+    rotated: bool
+    sides: int
+    passable: bool
+    face_up: bool = True
+
+    @property
+    def is_face_down_goal(self) -> bool:
+        return self.kind == "goal" and not self.face_up
+
+
+def tunnel(code: str, rotated: bool) -> Placed:
+    """A tunnel card of the catalogue as it would lie."""
+    spec = cards.TUNNEL_CARDS[code]
+    return Placed(code, "tunnel", rotated, rotate(spec.sides) if rotated else spec.sides, spec.passable)
+
+
+def neighbours(cell: Cell) -> list[tuple[Side, Cell]]:
+    """The four cells around ``cell``, each with the side of ``cell`` that faces it."""
+    x, y = cell
+    return [(side, (x + STEP[side][0], y + STEP[side][1])) for side in ALL_SIDES]
+
+
+@dataclass
+class Maze:
+    """The cards on the table of one round, and the cells connected to the start."""
+
+    cells: dict[Cell, Placed] = field(default_factory=dict)
+    _connected: set[Cell] | None = None
+
+    @classmethod
+    def dealt(cls, goals: dict[str, str]) -> Maze:
+        """The start card face up and the three goal cards face down (R-S2)."""
+        maze = cls()
+        maze.cells[cards.START_CELL] = Placed("start", "start", False, cards.START_SIDES, True)
+        for slot, cell in cards.GOAL_CELLS.items():
+            maze.cells[cell] = Placed(goals[slot], "goal", False, 0, True, face_up=False)
+        return maze
+
+    def copy(self) -> Maze:
+        clone = Maze({cell: Placed(p.card, p.kind, p.rotated, p.sides, p.passable, p.face_up) for cell, p in self.cells.items()})
+        clone._connected = None if self._connected is None else set(self._connected)
+        return clone
+
+    # -- questions ---------------------------------------------------------------
+
+    def connected(self) -> frozenset[Cell] | set[Cell]:
+        """Cells an uninterrupted path from the start enters (R-P5).
+
+        A step from A to its neighbour B goes through an open side of A and the facing
+        open side of B; only passable cards (not dead ends) are left again. Face-down
+        goals are never entered: their sides are unknown until revealed (R-G1).
+        """
+        if self._connected is None:
+            self._connected = set()
+            self._spread({cards.START_CELL})
+        return self._connected
+
+    def _spread(self, frontier: set[Cell]) -> None:
+        assert self._connected is not None
+        queue = deque(frontier)
+        self._connected |= frontier
+        cells = self.cells
+        while queue:
+            here = queue.popleft()
+            placed = cells[here]
+            if not placed.passable:
+                continue
+            x, y = here
+            for side in ALL_SIDES:
+                if not placed.sides & side:
+                    continue
+                dx, dy = STEP[side]
+                there = (x + dx, y + dy)
+                if there in self._connected:
+                    continue
+                other = cells.get(there)
+                if other is None or not other.face_up or not other.sides & OPPOSITE[side]:
+                    continue
+                self._connected.add(there)
+                queue.append(there)
+
+    def enters(self, cell: Cell, sides: int) -> bool:
+        """Whether a card with open ``sides`` at empty ``cell`` would be entered by the
+        path: a connected passable neighbour opens toward it through one of its own open
+        sides (R-P5)."""
+        connected = self.connected()
+        for side, there in neighbours(cell):
+            if sides & side and there in connected:
+                other = self.cells[there]
+                if other.passable and other.sides & OPPOSITE[side]:
+                    return True
+        return False
+
+    def mismatches(self, cell: Cell, sides: int) -> list[tuple[Side, Cell]]:
+        """Sides of a card at ``cell`` that do not match their neighbour (R-P4): open
+        against closed or closed against open. Face-down goals are not compared."""
+        wrong = []
+        for side, there in neighbours(cell):
+            other = self.cells.get(there)
+            if other is None or other.is_face_down_goal:
+                continue
+            if bool(sides & side) != bool(other.sides & OPPOSITE[side]):
+                wrong.append((side, there))
+        return wrong
+
+    def has_neighbour(self, cell: Cell) -> bool:
+        """Whether any card lies side to side with ``cell`` (R-P2)."""
+        return any(there in self.cells for _, there in neighbours(cell))
+
+    def reached_goals(self) -> list[str]:
+        """Face-down goal slots, in slot order, that a passable card connected to the
+        start opens toward (R-G1)."""
+        connected = self.connected()
+        reached = []
+        for slot in cards.SLOTS:
+            cell = cards.GOAL_CELLS[slot]
+            if not self.cells[cell].is_face_down_goal:
+                continue
+            for side, there in neighbours(cell):
+                other = self.cells.get(there)
+                if there in connected and other is not None and other.passable and other.sides & OPPOSITE[side]:
+                    reached.append(slot)
+                    break
+        return reached
+
+    def goal_ways(self, slot: str) -> tuple[bool, ...]:
+        """How a goal may lie when revealed (R-G2): the one way its sides match the
+        cards around it, or either way when both or neither do."""
+        cell = cards.GOAL_CELLS[slot]  # type: ignore[index]
+        printed = cards.GOAL_SIDES[self.cells[cell].card]
+        fits = [way for way in (False, True) if not self.mismatches(cell, rotate(printed) if way else printed)]
+        return (fits[0],) if len(fits) == 1 else (False, True)
+
+    # -- changes -----------------------------------------------------------------
+
+    def place(self, cell: Cell, placed: Placed) -> None:
+        """Lay a card on an empty cell and extend the connected set from it."""
+        self.cells[cell] = placed
+        if self._connected is not None and self.enters(cell, placed.sides):
+            self._spread({cell})
+
+    def remove(self, cell: Cell) -> Placed:
+        """Take a tunnel card away (R-A5); connectivity is recomputed from the start."""
+        placed = self.cells.pop(cell)
+        self._connected = None
+        return placed
+
+    def reveal(self, slot: str, rotated: bool) -> None:
+        """Turn a goal face up, lying as given (R-G2); the path may now run through it."""
+        cell = cards.GOAL_CELLS[slot]  # type: ignore[index]
+        goal = self.cells[cell]
+        printed = cards.GOAL_SIDES[goal.card]
+        goal.face_up = True
+        goal.rotated = rotated
+        goal.sides = rotate(printed) if rotated else printed
+        if self._connected is not None and self.enters(cell, goal.sides):
+            self._spread({cell})
+
+    def face_down(self, slot: str) -> bool:
+        return self.cells[cards.GOAL_CELLS[slot]].is_face_down_goal  # type: ignore[index]
+
+
+SIDE_NAMES: Final = {Side.N: "north", Side.E: "east", Side.S: "south", Side.W: "west"}

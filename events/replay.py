@@ -1,0 +1,617 @@
+"""The replay engine: fold a log's events into the table's state, checking every rule.
+
+This is the checking path (python-chess's ``is_legal`` side): every event is judged
+against ``rules.md`` before it is applied. The engine is lenient by default, like
+python-chess's ``GameBuilder``: it reports every violation and goes on with the event as
+recorded wherever the event can still be applied, so one bad line gives one finding
+rather than a cascade. Where the rules make something happen by themselves and the log
+forgot it (a draw, a goal turned up) the state follows the rules and the log is reported.
+``strict=True`` raises :class:`~events.findings.ReplayError` at the first error instead.
+
+Use :func:`replay` for the state after every event, or :class:`Replay` to feed lines one
+by one (the audit, the ingest and the viewer all ride on the same fold).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from events import cards
+from events.findings import Breach, Code, Finding, ReplayError
+from events.logfile import LogLine, UnreadableLog, parse_lines, read_log
+from events.maze import Maze, tunnel
+from events.rules import actions, goals, placement, scoring, setup
+from events.schema import (
+    Discard,
+    Draw,
+    Event,
+    GameEnded,
+    GameStarted,
+    GoalRevealed,
+    PlayMap,
+    PlayPath,
+    PlayRockfall,
+    PlayTool,
+    RoundEnded,
+    RoundStarted,
+    context_problems,
+    header_problems,
+    parse_timestamp,
+)
+from events.state import GameState, Outcome, RevealRun, RoundState
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The state after one line and what that line brought to light.
+
+    ``state`` is the live state the replay goes on folding into: take
+    ``state.snapshot()`` to keep it past the next step.
+    """
+
+    line: int
+    event: Event | None
+    state: GameState
+    findings: list[Finding]
+
+
+def next_holder(players: list[str], after: str, hands: dict[str, list[str]]) -> str | None:
+    """The next player clockwise after ``after`` who holds cards (R-T1, R-T5)."""
+    at = players.index(after) if after in players else -1
+    for k in range(1, len(players) + 1):
+        player = players[(at + k) % len(players)]
+        if hands.get(player):
+            return player
+    return None
+
+
+class Replay:
+    """Feed :class:`LogLine` objects in order; read ``state`` and ``findings``."""
+
+    def __init__(self, *, strict: bool = False) -> None:
+        self.strict = strict
+        self.state = GameState()
+        self.findings: list[Finding] = []
+        self.last_line = 0
+        self._new: list[Finding] = []
+        self._line = 0
+        self._last_time: datetime | None = None
+
+    # -- reporting ---------------------------------------------------------------
+
+    def _report(
+        self,
+        code: Code,
+        message: str,
+        *,
+        player: str | None = None,
+        rule: str = "",
+        line: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        rs = self.state.round
+        number = rs.number if rs is not None else None
+        finding = Finding(code, line or self._line, message, number, player, rule, field)
+        self._new.append(finding)
+        self.findings.append(finding)
+        if self.strict and finding.severity == "error":
+            raise ReplayError(finding)
+
+    def _breach(self, breach: Breach | None, player: str | None = None, line: int | None = None) -> bool:
+        if breach is None:
+            return False
+        self._report(breach.code, breach.message, player=breach.player or player, rule=breach.rule, line=line)
+        return True
+
+    # -- feeding -----------------------------------------------------------------
+
+    def feed(self, log_line: LogLine) -> list[Finding]:
+        """Judge and apply one line; the findings it brought (some may name earlier
+        lines: a run of reveals is judged when it ends)."""
+        self._new = []
+        self._line = log_line.number
+        self.last_line = log_line.number
+        state = self.state
+        if state.game is None:
+            self._header(log_line)
+            return self._new
+        if log_line.error is not None or log_line.event is None:
+            error = log_line.error
+            self._report(Code.MALFORMED, error.message if error else "no event", field=error.field if error else None)
+            return self._new
+        event = log_line.event
+        if state.ended:
+            self._report(Code.MALFORMED, f"{event.type} after game_ended: game_ended is the last line")
+            return self._new
+        if isinstance(event, GameStarted):
+            self._report(Code.MALFORMED, "a second game_started: it is the first line, exactly once", field="type")
+            return self._new
+        if event.at is not None and not self._time_ok(event.at):
+            return self._new
+        problems = context_problems(event, state.game)
+        for field, message in problems:
+            self._report(Code.MALFORMED, f"field `{field}`: {message}", field=field)
+        if problems and not isinstance(event, RoundStarted):
+            return self._new
+        handler = _HANDLERS[type(event)]
+        handler(self, event)
+        return self._new
+
+    def finish(self) -> list[Finding]:
+        """Close the log: judge an open run of reveals, and report a log that stops
+        before ``game_ended`` (``incomplete``, a warning)."""
+        self._new = []
+        self._line = self.last_line
+        rs = self.state.round
+        if rs is not None and rs.reveal_run is not None:
+            self._close_run(rs, None)
+        if self.state.game is not None and not self.state.ended:
+            done = len(self.state.outcomes)
+            self._report(
+                Code.INCOMPLETE,
+                f"the log stops at line {self.last_line} before game_ended; "
+                f"{done} finished round{'s' * (done != 1)} still count",
+            )
+        return self._new
+
+    def settled(self) -> GameState:
+        """A copy of the state with an open run of reveals judged as if the log went on
+        to another event: what a scorekeeper sees right after the reveals."""
+        clone = copy.deepcopy(self)
+        clone.strict = False
+        rs = clone.state.round
+        if rs is not None and rs.reveal_run is not None:
+            clone._close_run(rs, None)
+        return clone.state
+
+    def _header(self, log_line: LogLine) -> None:
+        event = log_line.event
+        if log_line.error is not None or event is None:
+            message = log_line.error.message if log_line.error else "no event"
+            raise UnreadableLog(f"the first line is not a valid game_started: {message}", log_line.number)
+        if not isinstance(event, GameStarted):
+            raise UnreadableLog(f"the first line must be game_started, not {event.type}", log_line.number)
+        problems = header_problems(event)
+        if problems:
+            field, message = problems[0]
+            raise UnreadableLog(f"game_started field `{field}`: {message}", log_line.number)
+        if event.at is not None:
+            self._last_time = parse_timestamp(event.at)
+        self.state.game = event
+        if event.ruleset == "base":
+            self.state.gold_supply = Counter(cards.GOLD_SUPPLY)
+
+    def _time_ok(self, at: str) -> bool:
+        moment = parse_timestamp(at)
+        if self._last_time is not None:
+            try:
+                backwards = moment < self._last_time
+            except TypeError:  # pragma: no cover - RFC 3339 always has an offset
+                backwards = False
+            if backwards:
+                self._report(Code.MALFORMED, f"field `at`: {at} is before the previous event's time", field="at")
+                return False
+        self._last_time = moment
+        return True
+
+    # -- rounds ------------------------------------------------------------------
+
+    def _round_started(self, event: RoundStarted) -> None:
+        state = self.state
+        game = state.game
+        assert game is not None
+        rs = state.round
+        if rs is not None and not rs.ended:
+            if rs.reveal_run is not None:
+                self._close_run(rs, self._line)
+            self._report(
+                Code.MALFORMED,
+                f"round_started while round {rs.number} is still open: it needs its round_ended first",
+                field="round",
+            )
+        expected = state.last_round_number + 1
+        if event.round != expected:
+            self._report(Code.MALFORMED, f"field `round`: round {event.round} where round {expected} is due", field="round")
+        elif event.round > game.rounds:
+            self._report(
+                Code.MALFORMED, f"field `round`: this game plans {game.rounds} rounds, not {event.round}", field="round"
+            )
+        players = game.players
+        roles = {p: event.roles.get(p) for p in players}
+        maze = Maze.dealt({"top": event.goals.top, "middle": event.goals.middle, "bottom": event.goals.bottom})
+        if event.setup_card is not None and cards.is_tunnel(event.setup_card.card):
+            maze.place(cards.SETUP_CELL, tunnel(event.setup_card.card, event.setup_card.rotated))
+        state.round = RoundState(
+            number=event.round,
+            deal=event,
+            roles=roles,
+            maze=maze,
+            hands={p: list(event.hands.get(p, ())) for p in players},
+            pile=list(reversed(event.draw_pile)),
+            broken={p: set() for p in players},
+            peeks={p: set() for p in players},
+            turn=event.start_player if event.start_player in players else players[0],
+        )
+        state.last_round_number = max(state.last_round_number, event.round)
+        for breach in setup.check_deal(game, event, state.last_round_last_player):
+            self._breach(breach)
+
+    def _round_ended(self, event: RoundEnded) -> None:
+        state = self.state
+        game = state.game
+        assert game is not None
+        rs = state.round
+        if rs is None:
+            self._report(Code.MALFORMED, "round_ended before any round_started")
+            return
+        if rs.ended:
+            self._report(
+                Code.PLAY_AFTER_ROUND_END,
+                f"round {rs.number} has already ended",
+                rule="R-E2",
+            )
+            return
+        if rs.reveal_run is not None:
+            self._close_run(rs, self._line)
+        if event.round != rs.number:
+            self._report(Code.MALFORMED, f"field `round`: round {rs.number} is the one in play, not {event.round}", field="round")
+        if not rs.over:
+            holders = [p for p in game.players if rs.hands.get(p)]
+            self._report(
+                Code.WRONG_SCORE,
+                f"round {rs.number} is not over: the gold is not reached and "
+                f"{_names(holders) or 'the pile'} still hold{'s' * (len(holders) == 1)} cards",
+                rule="R-E2",
+            )
+        connector = rs.connector if rs.gold_found else None
+        outcome: Outcome
+        if game.ruleset == "tournament":
+            outcome = scoring.tournament_outcome(rs.number, game.players, rs.roles, connector)
+            breaches = scoring.check_claim(outcome, event, None)
+        else:
+            claimed = {p: list(v) for p, v in (event.gold_cards or {}).items()}
+            outcome = scoring.base_outcome(rs.number, game, rs.roles, connector, state.gold_supply, claimed)
+            breaches = scoring.check_claim(outcome, event, state.gold_supply)
+            taken: Counter[int] = Counter()
+            for values in claimed.values():
+                taken.update(values)
+            state.gold_supply -= taken
+        for breach in breaches:
+            self._breach(breach)
+        state.outcomes.append(outcome)
+        rs.ended = True
+        rs.over = True
+        state.last_round_last_player = rs.last_card_player
+
+    def _game_ended(self, event: GameEnded) -> None:
+        state = self.state
+        game = state.game
+        assert game is not None
+        rs = state.round
+        if rs is not None and not rs.ended:
+            if rs.reveal_run is not None:
+                self._close_run(rs, self._line)
+            self._report(Code.WRONG_SCORE, f"game_ended while round {rs.number} has no round_ended", rule="R-W3")
+        elif len(state.outcomes) < game.rounds:
+            self._report(
+                Code.WRONG_SCORE,
+                f"the game ended after {len(state.outcomes)} of its {game.rounds} planned rounds",
+                rule="R-W3",
+            )
+        for breach in scoring.check_totals(state.totals(), event.totals):
+            self._breach(breach)
+        state.ended = True
+
+    # -- turns -------------------------------------------------------------------
+
+    def _round_in_play(self, kind: str) -> RoundState | None:
+        """The round a turn event belongs to, or ``None`` (reported) when none is."""
+        rs = self.state.round
+        if rs is None:
+            self._report(Code.MALFORMED, f"{kind} before the first round_started", field="type")
+            return None
+        if rs.ended:
+            self._report(
+                Code.PLAY_AFTER_ROUND_END,
+                f"{kind} after round {rs.number} ended and before the next round_started",
+                rule="R-E2",
+            )
+            return None
+        if rs.reveal_run is not None:
+            self._close_run(rs, self._line)
+        if rs.over:
+            why, rule = ("the gold was revealed", "R-E1") if rs.gold_found else ("every hand is empty", "R-E2")
+            self._report(
+                Code.PLAY_AFTER_ROUND_END,
+                f"{kind} after round {rs.number} was over ({why}): only round_ended may follow",
+                rule=rule,
+            )
+            return None
+        return rs
+
+    def _implied_draw(self, rs: RoundState) -> None:
+        """After a missed draw the table goes on as if the card had been taken, so the
+        pile and the hands stay as the rest of the log assumes (one finding, no cascade)."""
+        if rs.pile:
+            rs.hands.setdefault(rs.turn, []).append(rs.pile.pop())
+        rs.drew = True
+        rs.draw_due = False
+
+    def _begin_turn(self, rs: RoundState, player: str) -> bool:
+        """R-T1, R-T2: sequence a card played by ``player``; whether it opens a turn."""
+        players = self.state.players
+        if rs.played:
+            if rs.draw_due:
+                if player == rs.turn:
+                    self._report(
+                        Code.EXTRA_PLAY, f"{player} played a second card in one turn", player=player
+                    )
+                    return False
+                self._report(
+                    Code.MISSED_DRAW,
+                    f"{rs.turn} ended the turn without drawing; the pile had {len(rs.pile)} cards",
+                    player=rs.turn,
+                )
+                self._implied_draw(rs)
+            elif player == rs.turn:
+                if rs.drew:
+                    following = next_holder(players, rs.turn, rs.hands) or player
+                    self._report(
+                        Code.OUT_OF_TURN,
+                        f"{player} already ended the turn with a draw; it is {following}'s turn",
+                        player=player,
+                    )
+                    rs.drew = False
+                    rs.draw_due = bool(rs.pile)
+                else:
+                    self._report(
+                        Code.EXTRA_PLAY,
+                        f"{player} played a second card in one turn (the pile is empty)",
+                        player=player,
+                    )
+                return False
+            expected = next_holder(players, rs.turn, rs.hands)
+        else:
+            expected = rs.turn if rs.holds(rs.turn) else next_holder(players, rs.turn, rs.hands)
+        if expected is not None and player != expected:
+            self._report(Code.OUT_OF_TURN, f"it is {expected}'s turn, not {player}'s", player=player, rule="R-T1")
+        rs.turn = player
+        rs.played = True
+        rs.drew = rs.early_draw
+        rs.draw_due = bool(rs.pile) and not rs.early_draw
+        rs.early_draw = False
+        rs.turns += 1
+        return True
+
+    def _play_card(self, rs: RoundState, player: str, card: str) -> None:
+        """R-T4: the card leaves the player's hand; reported if it was never there."""
+        hand = rs.hands.setdefault(player, [])
+        if card in hand:
+            hand.remove(card)
+        else:
+            held = ", ".join(hand) if hand else "no cards"
+            self._report(
+                Code.CARD_NOT_IN_HAND,
+                f"{player} played {card} but holds {held}",
+                player=player,
+            )
+
+    def _after_card(self, rs: RoundState, player: str) -> None:
+        rs.last_card_player = player
+        if not rs.pile and rs.hands_empty():
+            rs.over = True  # R-E2
+
+    def _card(self, event: PlayPath | PlayTool | PlayRockfall | PlayMap | Discard) -> None:
+        rs = self._round_in_play(event.type)
+        if rs is None:
+            return
+        player = event.player
+        self._begin_turn(rs, player)
+        self._play_card(rs, player, event.card)
+        match event:
+            case PlayPath():
+                self._play_path(rs, event)
+            case PlayTool():
+                self._play_tool(rs, event)
+            case PlayRockfall():
+                self._play_rockfall(rs, event)
+            case PlayMap():
+                self._play_map(rs, event)
+            case Discard():
+                rs.discards.append(event.card)
+        self._after_card(rs, player)
+
+    def _play_path(self, rs: RoundState, event: PlayPath) -> None:
+        player = event.player
+        self._breach(actions.check_no_broken_tool(rs.broken.get(player, set()), player), player)
+        cell = (event.x, event.y)
+        breach = placement.check_placement(rs.maze, cell, event.card, event.rotated)
+        self._breach(breach, player)
+        if breach is None or breach.rule != "R-P1":
+            rs.maze.place(cell, tunnel(event.card, event.rotated))
+        else:
+            rs.discards.append(event.card)
+        rs.reveal_run = RevealRun(player, self._line)
+
+    def _play_tool(self, rs: RoundState, event: PlayTool) -> None:
+        player, target, card = event.player, event.target, event.card
+        broken = rs.broken.setdefault(target, set())
+        if card in cards.BREAK_CARDS:
+            tool = cards.BREAK_CARDS[card]
+            self_break = bool(self.state.game and self.state.game.options and self.state.game.options.self_break)
+            breach = actions.check_break(broken, player, target, tool, self_break)
+            self._breach(breach, player)
+            if tool in broken:
+                rs.discards.append(card)
+            else:
+                broken.add(tool)
+            return
+        mends = cards.REPAIR_CARDS[card]
+        tool = event.tool if len(mends) == 2 and event.tool else mends[0]
+        breach = actions.check_repair(broken, target, tool)
+        if breach is not None and len(mends) == 2:
+            breach = Breach(breach.code, "R-A4", breach.message, breach.player)
+        self._breach(breach, player)
+        rs.discards.append(card)
+        if breach is None:
+            broken.discard(tool)
+            rs.discards.append(f"break_{tool}")
+
+    def _play_rockfall(self, rs: RoundState, event: PlayRockfall) -> None:
+        cell = (event.x, event.y)
+        breach = actions.check_rockfall(rs.maze, cell)
+        self._breach(breach, event.player)
+        rs.discards.append(event.card)
+        if breach is None:
+            rs.discards.append(rs.maze.remove(cell).card)
+
+    def _play_map(self, rs: RoundState, event: PlayMap) -> None:
+        self._breach(actions.check_map(rs.maze, event.goal), event.player)
+        rs.peeks.setdefault(event.player, set()).add(event.goal)
+        rs.discards.append(event.card)
+
+    def _draw(self, event: Draw) -> None:
+        rs = self._round_in_play("draw")
+        if rs is None:
+            return
+        player = event.player
+        players = self.state.players
+        if rs.played and player == rs.turn:
+            if rs.drew:
+                self._report(Code.WRONG_DRAW, f"{player} already drew this turn: one draw a turn", player=player)
+            elif not rs.draw_due:
+                self._report(Code.WRONG_DRAW, f"{player} drew from an empty draw pile: no draw then", player=player)
+            else:
+                self._take(rs, player, event.card)
+                rs.drew = True
+                rs.draw_due = False
+            return
+        if rs.played and rs.draw_due:
+            self._report(Code.OUT_OF_TURN, f"{player} drew while {rs.turn} was due to draw", player=player)
+            return
+        if rs.played:
+            expected = next_holder(players, rs.turn, rs.hands)
+        else:
+            expected = rs.turn if rs.holds(rs.turn) else next_holder(players, rs.turn, rs.hands)
+        if player != expected:
+            self._report(Code.OUT_OF_TURN, f"{player} drew in {expected}'s turn", player=player)
+            return
+        if rs.early_draw:
+            self._report(Code.WRONG_DRAW, f"{player} already drew this turn: one draw a turn", player=player)
+            return
+        self._report(Code.WRONG_DRAW, f"{player} drew before playing a card: draw after the turn's card", player=player)
+        rs.turn = player
+        rs.played = False
+        if rs.pile:
+            self._take(rs, player, event.card)
+            rs.early_draw = True
+
+    def _take(self, rs: RoundState, player: str, card: str) -> None:
+        """Move the top of the pile into the hand; the hand gets the card the log
+        names, and a mismatch is reported (R-T2)."""
+        top = rs.pile.pop()
+        if card != top:
+            self._report(Code.WRONG_DRAW, f"{player} drew {card}, but the top of the pile was {top}", player=player)
+        rs.hands.setdefault(player, []).append(card)
+
+    # -- goals -------------------------------------------------------------------
+
+    def _goal_revealed(self, event: GoalRevealed) -> None:
+        rs = self.state.round
+        if rs is None:
+            self._report(Code.MALFORMED, "goal_revealed before the first round_started", field="type")
+            return
+        if rs.ended:
+            self._report(Code.PLAY_AFTER_ROUND_END, f"goal_revealed after round {rs.number} ended", rule="R-E2")
+            return
+        if rs.reveal_run is not None:
+            rs.reveal_run.entries.append((event.goal, event.rotated, self._line))
+            return
+        state = "is already face up" if not rs.maze.face_down(event.goal) else "was not reached by the card just laid"
+        self._report(
+            Code.FALSE_REVEAL,
+            f"the {event.goal} goal {state}: goals are turned up right after the placement that reaches them",
+        )
+
+    def _close_run(self, rs: RoundState, next_line: int | None) -> None:
+        run = rs.reveal_run
+        assert run is not None
+        rs.reveal_run = None
+        breaches, turned = goals.close_reveal_run(rs.maze, run, next_line)
+        for line, breach in sorted(breaches, key=lambda pair: pair[0]):
+            self._breach(breach, line=line)
+        if any(rs.maze.cells[cards.GOAL_CELLS[slot]].card == cards.GOLD for slot in turned):
+            rs.gold_found = True
+            rs.connector = run.player
+            rs.over = True  # R-E1
+            rs.draw_due = False
+
+
+def _names(players: list[str]) -> str:
+    if len(players) <= 1:
+        return "".join(players)
+    return ", ".join(players[:-1]) + " and " + players[-1]
+
+
+_HANDLERS = {
+    RoundStarted: Replay._round_started,
+    RoundEnded: Replay._round_ended,
+    GameEnded: Replay._game_ended,
+    PlayPath: Replay._card,
+    PlayTool: Replay._card,
+    PlayRockfall: Replay._card,
+    PlayMap: Replay._card,
+    Discard: Replay._card,
+    Draw: Replay._draw,
+    GoalRevealed: Replay._goal_revealed,
+}
+
+Source = Path | str | Iterable[str] | Iterable[bytes] | Iterable[Event] | Iterable[LogLine]
+
+
+def log_lines(source: Source) -> Iterator[LogLine]:
+    """Numbered lines from a path, raw lines, parsed events or :class:`LogLine` s."""
+    if isinstance(source, (str, Path)) and not (isinstance(source, str) and "\n" in source):
+        yield from read_log(Path(source))
+        return
+    if isinstance(source, str):
+        yield from parse_lines(source.splitlines())
+        return
+    iterator = iter(source)
+    first = next(iterator, None)
+    if first is None:
+        raise UnreadableLog("empty log: a log starts with a game_started line")
+    items = _chain(first, iterator)
+    if isinstance(first, LogLine):
+        yield from items  # type: ignore[misc]
+    elif isinstance(first, Event):
+        for number, event in enumerate(items, start=1):
+            yield LogLine(number, event)  # type: ignore[arg-type]
+    else:
+        yield from parse_lines(items)  # type: ignore[arg-type]
+
+
+def _chain(first: object, rest: Iterator[object]) -> Iterator[object]:
+    yield first
+    yield from rest
+
+
+def replay(source: Source, *, strict: bool = False) -> Iterator[Step]:
+    """The state and the findings after every line of a log, then a last step
+    (``event=None``) with the findings of the log's end.
+
+    Raises :class:`~events.logfile.UnreadableLog` when the source cannot be read as a
+    log at all, and in strict mode :class:`~events.findings.ReplayError`.
+    """
+    engine = Replay(strict=strict)
+    for log_line in log_lines(source):
+        found = engine.feed(log_line)
+        yield Step(log_line.number, log_line.event, engine.state, found)
+    if engine.state.game is None:
+        raise UnreadableLog("empty log: a log starts with a game_started line")
+    yield Step(engine.last_line, None, engine.state, engine.finish())

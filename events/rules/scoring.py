@@ -1,0 +1,197 @@
+"""Who wins a round and what each player gains (R-W1, R-W2), and checks of the
+scorekeeper's claims against it (``wrong_score``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import product
+
+from events.findings import Breach, Code
+from events.schema import GameStarted, RoundEnded
+from events.state import Outcome
+from events.tables import Role, base_saboteur_share, gold_cards_drawn, tournament_saboteur_points
+
+
+def _of_role(players: list[str], roles: dict[str, Role | None], role: str) -> list[str]:
+    return [p for p in players if roles.get(p) == role]
+
+
+def tournament_outcome(number: int, players: list[str], roles: dict[str, Role | None], connector: str | None) -> Outcome:
+    """R-W1: points and stars of a tournament round; ``connector`` is who reached the
+    gold, ``None`` when nobody did."""
+    scores: dict[str, int | None] = {p: 0 for p in players}
+    if connector is not None:
+        role = roles.get(connector)
+        if role == "selfish_dwarf":
+            scores[connector] = 4
+            return Outcome(number, "selfish_dwarf", connector, scores, (connector,))
+        for digger in _of_role(players, roles, "gold_digger"):
+            scores[digger] = 2
+        if role == "gold_digger":
+            scores[connector] = 3
+            return Outcome(number, "gold_diggers", connector, scores, (connector,))
+        # Ruling (R-W1): a saboteur's connection wins for the diggers, without a star.
+        return Outcome(number, "gold_diggers", connector, scores, ())
+    saboteurs = _of_role(players, roles, "saboteur")
+    if not saboteurs:
+        return Outcome(number, "nobody", None, scores, ())
+    for saboteur in saboteurs:
+        scores[saboteur] = tournament_saboteur_points(len(saboteurs))
+    return Outcome(number, "saboteurs", None, scores, tuple(saboteurs))
+
+
+def gold_passing(players: list[str], roles: dict[str, Role | None], connector: str, cards: int) -> dict[str, int]:
+    """R-W2: how many gold cards each player takes when ``connector`` reached the gold.
+
+    The connector keeps one (none if a saboteur) and passes the rest counter-clockwise
+    to the next gold digger, skipping saboteurs, round and round until none are left.
+    """
+    at = players.index(connector)
+    counter_clockwise = [players[(at - k) % len(players)] for k in range(len(players))]
+    takers = [p for p in counter_clockwise if roles.get(p) == "gold_digger"]
+    counts = {p: 0 for p in players}
+    for k in range(cards if takers else 0):
+        counts[takers[k % len(takers)]] += 1
+    return counts
+
+
+def best_sum(pool: Counter[int], target: int) -> int:
+    """The largest sum of gold cards from ``pool`` not above ``target`` (R-W2 ruling)."""
+    best = 0
+    ranges = [range(min(pool[v], target // v) + 1) for v in (1, 2, 3)]
+    for ones, twos, threes in product(*ranges):
+        total = ones + 2 * twos + 3 * threes
+        if best < total <= target:
+            best = total
+    return best
+
+
+def base_outcome(
+    number: int,
+    game: GameStarted,
+    roles: dict[str, Role | None],
+    connector: str | None,
+    supply: Counter[int],
+    claimed: dict[str, list[int]],
+) -> Outcome:
+    """R-W2: the winners of a base round and the nuggets the rules give them.
+
+    Gold cards are drawn blind and the diggers pick, so a digger's score is the sum of
+    the cards the log says they took when that claim is possible (right number of
+    cards, from the supply left), and ``None`` when the log does not settle it.
+    """
+    players = game.players
+    scores: dict[str, int | None] = {p: 0 for p in players}
+    taken: Counter[int] = Counter()
+    for values in claimed.values():
+        taken.update(values)
+    available = not (taken - supply)
+    if connector is not None:
+        if game.options is not None and game.options.gold_cards_drawn == "gold_diggers":
+            drawn = len(_of_role(players, roles, "gold_digger"))
+        else:
+            drawn = gold_cards_drawn(len(players))
+        counts = gold_passing(players, roles, connector, min(drawn, supply.total()))
+        for player, count in counts.items():
+            if count:
+                mine = claimed.get(player, [])
+                scores[player] = sum(mine) if available and len(mine) == count else None
+        return Outcome(number, "gold_diggers", connector, scores, (), counts)
+    saboteurs = _of_role(players, roles, "saboteur")
+    if not saboteurs:
+        return Outcome(number, "nobody", None, scores, (), {p: 0 for p in players})
+    share = base_saboteur_share(len(saboteurs))
+    for saboteur in saboteurs:
+        others: Counter[int] = Counter()
+        for other in saboteurs:
+            if other != saboteur:
+                others.update(claimed.get(other, []))
+        scores[saboteur] = best_sum(supply - others, share)
+    return Outcome(number, "saboteurs", None, scores, ())
+
+
+_WINNER_WORDS = {
+    "gold_diggers": "the gold diggers",
+    "saboteurs": "the saboteurs",
+    "selfish_dwarf": "the selfish dwarf",
+    "nobody": "nobody",
+}
+
+
+def check_claim(outcome: Outcome, claim: RoundEnded, supply: Counter[int] | None) -> list[Breach]:
+    """Compare a ``round_ended`` with the outcome the rules give (R-W1, R-W2).
+
+    What the scorekeeper wrote is kept as written; every difference is a
+    ``wrong_score``. ``supply`` is the base game's remaining gold cards (``None`` in
+    tournament play).
+    """
+    rule = "R-W1" if supply is None else "R-W2"
+    breaches = []
+    if claim.winner != outcome.winner:
+        why = f" ({outcome.connector} reached the gold)" if outcome.connector else " (the gold was not reached)"
+        breaches.append(
+            Breach(Code.WRONG_SCORE, rule, f"{_WINNER_WORDS[outcome.winner]} won{why}, not {_WINNER_WORDS[claim.winner]}")
+        )
+    if claim.connector != outcome.connector:
+        right = outcome.connector or "nobody"
+        breaches.append(
+            Breach(Code.WRONG_SCORE, rule, f"the connector is {right}, not {claim.connector or 'nobody'}", claim.connector)
+        )
+    wrong = [
+        (player, claim.scores.get(player), expected)
+        for player, expected in outcome.scores.items()
+        if expected is not None and claim.scores.get(player) != expected
+    ]
+    if wrong:
+        listed = ", ".join(f"{p} {got} (the rules give {want})" for p, got, want in wrong)
+        breaches.append(
+            Breach(Code.WRONG_SCORE, rule, f"round {outcome.round} scores: {listed}", wrong[0][0] if len(wrong) == 1 else None)
+        )
+    if supply is not None and claim.gold_cards is not None:
+        breaches.extend(_check_gold_cards(outcome, claim, supply))
+    return breaches
+
+
+def _check_gold_cards(outcome: Outcome, claim: RoundEnded, supply: Counter[int]) -> list[Breach]:
+    breaches = []
+    gold_cards = claim.gold_cards or {}
+    taken: Counter[int] = Counter()
+    for values in gold_cards.values():
+        taken.update(values)
+    beyond = taken - supply
+    if beyond:
+        listed = ", ".join(f"{n}× {v}" for v, n in sorted(beyond.items()))
+        breaches.append(Breach(Code.WRONG_SCORE, "R-W2", f"the gold cards left cannot give {listed}"))
+    counts = outcome.gold_card_counts
+    for player, values in gold_cards.items():
+        if counts is not None and len(values) != counts.get(player, 0):
+            breaches.append(
+                Breach(
+                    Code.WRONG_SCORE,
+                    "R-W2",
+                    f"{player} took {len(values)} gold cards; passing gives them {counts.get(player, 0)}",
+                    player,
+                )
+            )
+        elif counts is None and outcome.scores.get(player) == 0 and values:
+            breaches.append(Breach(Code.WRONG_SCORE, "R-W2", f"{player} took gold cards but did not win", player))
+        score = claim.scores.get(player)
+        if score is not None and score != sum(values):
+            breaches.append(
+                Breach(
+                    Code.WRONG_SCORE,
+                    "R-W2",
+                    f"{player}'s score {score} is not the sum of their gold cards ({sum(values)})",
+                    player,
+                )
+            )
+    return breaches
+
+
+def check_totals(expected: dict[str, int | None], totals: dict[str, int]) -> list[Breach]:
+    """R-W3: a game's totals are the sums of its rounds as the rules score them."""
+    wrong = [(p, totals.get(p), want) for p, want in expected.items() if want is not None and totals.get(p) != want]
+    if not wrong:
+        return []
+    listed = ", ".join(f"{p} {got} (the rounds give {want})" for p, got, want in wrong)
+    return [Breach(Code.WRONG_SCORE, "R-W3", f"totals: {listed}", wrong[0][0] if len(wrong) == 1 else None)]

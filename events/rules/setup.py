@@ -1,0 +1,165 @@
+"""Checks of a round's deal (R-S): roles, goals, deck, hands, setup card, start player."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from events import cards
+from events.findings import Breach, Code
+from events.schema import GameStarted, RoundStarted
+from events.tables import BASE_ROLE_DECK, TOURNAMENT_ROLES, hand_size
+
+
+def _role_phrase(saboteurs: int, diggers: int, dwarfs: int | None = None) -> str:
+    parts = [f"{saboteurs} saboteur{'s' * (saboteurs != 1)}", f"{diggers} gold digger{'s' * (diggers != 1)}"]
+    if dwarfs is not None:
+        parts.append(f"{dwarfs} selfish dwarf{'s' * (dwarfs != 1)}")
+    return ", ".join(parts)
+
+
+def check_roles(game: GameStarted, deal: RoundStarted) -> list[Breach]:
+    """R-S1: the roles dealt (and, in base, the one set aside) fit the table size."""
+    n = len(game.players)
+    dealt = Counter(deal.roles.values())
+    found = (dealt["saboteur"], dealt["gold_digger"], dealt["selfish_dwarf"])
+    breaches = []
+    if game.ruleset == "tournament":
+        if deal.set_aside_role is not None:
+            breaches.append(Breach(Code.BAD_ROLES, "R-S1", "a tournament deal sets no role card aside"))
+        rows = game.options.roles if game.options and game.options.roles else None
+        expected = (rows.saboteur, rows.gold_digger, rows.selfish_dwarf) if rows else TOURNAMENT_ROLES.get(n)
+        if expected is not None and found != expected:
+            breaches.append(
+                Breach(
+                    Code.BAD_ROLES,
+                    "R-S1",
+                    f"{n} players are dealt {_role_phrase(*expected)}; this deal has {_role_phrase(*found)}",
+                )
+            )
+        return breaches
+    if dealt["selfish_dwarf"] or deal.set_aside_role == "selfish_dwarf":
+        breaches.append(Breach(Code.BAD_ROLES, "R-S1", "the base game has no selfish dwarf"))
+    if deal.set_aside_role is None:
+        breaches.append(Breach(Code.BAD_ROLES, "R-S1", "a base deal sets one role card aside; set_aside_role is null"))
+    saboteurs, diggers = BASE_ROLE_DECK[n]
+    deck = dealt + Counter([deal.set_aside_role] if deal.set_aside_role else [])
+    if (deck["saboteur"], deck["gold_digger"]) != (saboteurs, diggers):
+        breaches.append(
+            Breach(
+                Code.BAD_ROLES,
+                "R-S1",
+                f"the role deck for {n} players is {_role_phrase(saboteurs, diggers)}; "
+                f"dealt and set aside here: {_role_phrase(deck['saboteur'], deck['gold_digger'])}",
+            )
+        )
+    return breaches
+
+
+def check_goals(deal: RoundStarted) -> list[Breach]:
+    """R-S2: the three goal cards are one gold and two stones, one of each stone."""
+    dealt = Counter((deal.goals.top, deal.goals.middle, deal.goals.bottom))
+    if dealt != Counter(cards.GOAL_SIDES.keys()):
+        listed = ", ".join(f"{code} ×{count}" for code, count in sorted(dealt.items()))
+        return [Breach(Code.BAD_DECK, "R-S2", f"the goals must be goal_gold, goal_stone_ne and goal_stone_nw; dealt: {listed}")]
+    return []
+
+
+def _describe_difference(extra: Counter[str], lacking: Counter[str]) -> str:
+    parts = []
+    if extra:
+        parts.append("extra " + ", ".join(f"{code} ×{n}" for code, n in sorted(extra.items())))
+    if lacking:
+        parts.append("missing " + ", ".join(f"{code} ×{n}" for code, n in sorted(lacking.items())))
+    return "; ".join(parts)
+
+
+def check_deck(deal: RoundStarted) -> list[Breach]:
+    """R-S3: hands, draw pile and setup card are exactly the 67 cards of the deck."""
+    dealt: Counter[str] = Counter(deal.draw_pile)
+    for hand in deal.hands.values():
+        dealt.update(hand)
+    if deal.setup_card is not None:
+        dealt[deal.setup_card.card] += 1
+    if dealt == cards.DECK:
+        return []
+    difference = _describe_difference(dealt - cards.DECK, cards.DECK - dealt)
+    return [Breach(Code.BAD_DECK, "R-S3", f"hands, pile and setup card are not the deck of cards.md: {difference}")]
+
+
+def check_hand_sizes(game: GameStarted, deal: RoundStarted) -> list[Breach]:
+    """R-S4: 6 cards each with 3–5 players, 5 with 6–7, 4 with 8–10."""
+    size = hand_size(len(game.players))
+    return [
+        Breach(
+            Code.BAD_HAND_SIZE,
+            "R-S4",
+            f"{player} was dealt {len(hand)} cards; with {len(game.players)} players each hand has {size}",
+            player=player,
+        )
+        for player, hand in deal.hands.items()
+        if len(hand) != size
+    ]
+
+
+def check_setup_card(game: GameStarted, deal: RoundStarted) -> list[Breach]:
+    """R-S7: in tournament play the first tunnel card turned over lies at (4,0)."""
+    setup = deal.setup_card
+    if game.ruleset == "base":
+        if setup is not None:
+            return [Breach(Code.BAD_SETUP_CARD, "R-S7", "the base game has no setup card")]
+        return []
+    if setup is None:
+        return [Breach(Code.BAD_SETUP_CARD, "R-S7", "a tournament round lays a setup card at (4,0); setup_card is null")]
+    if not cards.is_tunnel(setup.card):
+        return [Breach(Code.BAD_SETUP_CARD, "R-S7", f"the setup card must be a tunnel card, not {setup.card}")]
+    turned = setup.turned_over
+    if not turned or turned[-1] != setup.card:
+        return [Breach(Code.BAD_SETUP_CARD, "R-S7", f"turned_over must end with the setup card {setup.card}")]
+    earlier = [code for code in turned[:-1] if cards.is_tunnel(code)]
+    if earlier:
+        return [
+            Breach(
+                Code.BAD_SETUP_CARD,
+                "R-S7",
+                f"{earlier[0]} was turned over first: the first tunnel card turned over is the setup card",
+            )
+        ]
+    return []
+
+
+def next_clockwise(players: list[str], player: str) -> str:
+    """The player to the left of ``player``: next in seating order (R-T1)."""
+    return players[(players.index(player) + 1) % len(players)]
+
+
+def check_start_player(game: GameStarted, deal: RoundStarted, last_card_player: str | None) -> list[Breach]:
+    """R-S6: a later base round is started by the player left of whoever played the
+    previous round's last card (laid or discarded)."""
+    if game.ruleset != "base" or deal.round == 1 or last_card_player is None:
+        return []
+    if game.options is not None and game.options.next_round_starter == "any":
+        return []
+    expected = next_clockwise(game.players, last_card_player)
+    if deal.start_player != expected:
+        return [
+            Breach(
+                Code.WRONG_START_PLAYER,
+                "R-S6",
+                f"{last_card_player} played the last card of round {deal.round - 1}, "
+                f"so {expected} starts round {deal.round}, not {deal.start_player}",
+                player=deal.start_player,
+            )
+        ]
+    return []
+
+
+def check_deal(game: GameStarted, deal: RoundStarted, last_card_player: str | None) -> list[Breach]:
+    """Every R-S check of one ``round_started``, in rule order."""
+    return [
+        *check_roles(game, deal),
+        *check_goals(deal),
+        *check_deck(deal),
+        *check_hand_sizes(game, deal),
+        *check_start_player(game, deal, last_card_player),
+        *check_setup_card(game, deal),
+    ]

@@ -1,0 +1,446 @@
+"""The game log format ``saboteur-log/1`` (event-log.md) as pydantic models.
+
+One frozen model per event type, joined in a union discriminated on ``type``. The models
+check the *shape* of one line: field names and types (strictly: ``"3"`` is not 3, ``1``
+is not ``true``), the spec's limits, and that codes exist. What needs the rest of the log
+(is this player at the table? is this field allowed in this ruleset?) is checked by
+:func:`context_problems`, so that both kinds of problem become the same ``malformed``
+finding naming the line and the field.
+
+The JSON Schema of a log line (``saboteur schema``) is generated from these models.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Annotated, Any, ClassVar, Final, Literal, Union
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    WithJsonSchema,
+    model_validator,
+)
+
+from events import cards
+from events.tables import Role, Ruleset
+
+FORMAT: Final = "saboteur-log/1"
+
+PlayerId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.\-]{1,64}$")]
+GameId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:\-]{1,128}$")]
+Coordinate = Annotated[int, Field(ge=-50, le=50)]
+Score = Annotated[int, Field(ge=-1_000_000, le=1_000_000)]
+Slot = Literal["top", "middle", "bottom"]
+Stage = Literal["preliminary", "semifinal", "final"]
+Winner = Literal["gold_diggers", "saboteurs", "selfish_dwarf", "nobody"]
+Tool = Literal["pick", "lamp", "cart"]
+MAX_CARDS: Final = 67
+
+_RFC3339 = re.compile(
+    r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"
+)
+
+
+def parse_timestamp(text: str) -> datetime:
+    """An RFC 3339 timestamp as an aware datetime; ``ValueError`` if it is not one."""
+    if not _RFC3339.match(text):
+        raise ValueError(f"{text!r} is not an RFC 3339 timestamp such as 2026-11-29T14:03:11Z")
+    normal = text.upper()
+    if "." in normal:  # fromisoformat takes at most 6 fraction digits
+        head, _, tail = normal.partition(".")
+        digits = re.match(r"\d+", tail)
+        assert digits is not None
+        normal = f"{head}.{digits.group()[:6].ljust(6, '0')}{tail[digits.end():]}"
+    try:
+        return datetime.fromisoformat(normal)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a real date and time") from None
+
+
+def _timestamp(text: str) -> str:
+    parse_timestamp(text)
+    return text
+
+
+def _code_in(allowed: frozenset[str], kind: str) -> Any:
+    """A string field that must be one of ``allowed``, with a message naming ``kind``."""
+
+    def check(code: str) -> str:
+        if code not in allowed:
+            raise ValueError(f"{code!r} is not {kind}")
+        return code
+
+    return Annotated[
+        str,
+        AfterValidator(check),
+        WithJsonSchema({"type": "string", "enum": sorted(allowed)}),
+    ]
+
+
+Timestamp = Annotated[
+    str,
+    AfterValidator(_timestamp),
+    WithJsonSchema({"type": "string", "format": "date-time"}),
+]
+DeckCard = _code_in(cards.DECK_CARDS, "a card of cards.md")
+TunnelCardCode = _code_in(frozenset(cards.TUNNEL_CARDS), "a tunnel card")
+ToolCardCode = _code_in(cards.TOOL_CARDS, "a broken-tool or repair card")
+RockfallCard = _code_in(frozenset({cards.ROCKFALL}), "a rockfall card")
+MapCard = _code_in(frozenset({cards.MAP}), "a map card")
+GoalCardCode = Literal["goal_gold", "goal_stone_ne", "goal_stone_nw"]
+CardList = Annotated[list[DeckCard], Field(max_length=MAX_CARDS)]
+
+
+class _Model(BaseModel):
+    """Strict, closed and frozen, as a public interchange format must be.
+
+    ``_optional`` names fields the spec marks optional: they may be left out, but a
+    ``null`` there is a wrong type (only fields the spec says may be null take null).
+    """
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        frozen=True,
+        json_schema_extra=lambda schema, model: _drop_null_from_optional(schema, model),
+    )
+    _optional: ClassVar[tuple[str, ...]] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_null_in_optional(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for name in cls._optional:
+                if name in data and data[name] is None:
+                    raise ValueError(f"`{name}` may be left out but not null")
+        return data
+
+
+def _drop_null_from_optional(schema: dict[str, Any], model: Any) -> None:
+    properties = schema.get("properties", {})
+    for name in getattr(model, "_optional", ()):
+        prop = properties.get(name)
+        if prop is None:
+            continue
+        prop.pop("default", None)
+        branches = [b for b in prop.pop("anyOf", []) if b.get("type") != "null"]
+        if len(branches) == 1:
+            prop.update(branches[0])
+        elif branches:
+            prop["anyOf"] = branches
+
+
+class Event(_Model):
+    """Fields every event may carry."""
+
+    _optional: ClassVar[tuple[str, ...]] = ("at",)
+    at: Timestamp | None = None
+
+
+class RoleCounts(_Model):
+    """``options.roles``: the role row for this game's table size (R-S1)."""
+
+    saboteur: Annotated[int, Field(ge=0, le=10)]
+    gold_digger: Annotated[int, Field(ge=0, le=10)]
+    selfish_dwarf: Annotated[int, Field(ge=0, le=10)]
+
+
+class Options(_Model):
+    """Rule variants where the sources disagree (rules.md rulings)."""
+
+    _optional: ClassVar[tuple[str, ...]] = (
+        "roles",
+        "next_round_starter",
+        "self_break",
+        "gold_cards_drawn",
+    )
+    roles: RoleCounts | None = None
+    next_round_starter: Literal["any"] | None = None
+    self_break: bool | None = None
+    gold_cards_drawn: Literal["gold_diggers"] | None = None
+
+
+def _unique(players: list[str]) -> list[str]:
+    seen: set[str] = set()
+    for player in players:
+        if player in seen:
+            raise ValueError(f"player id {player!r} appears twice")
+        seen.add(player)
+    return players
+
+
+class GameStarted(Event):
+    """The first line: who sits where, which rules, how many rounds."""
+
+    _optional: ClassVar[tuple[str, ...]] = (
+        "at",
+        "tournament",
+        "tournament_round",
+        "stage",
+        "table",
+        "options",
+    )
+    type: Literal["game_started"]
+    format: Literal["saboteur-log/1"]
+    game_id: GameId
+    ruleset: Ruleset
+    players: Annotated[list[PlayerId], Field(min_length=3, max_length=10), AfterValidator(_unique)]
+    rounds: Annotated[int, Field(ge=1, le=4)]
+    tournament: GameId | None = None
+    tournament_round: Annotated[int, Field(ge=1, le=1000)] | None = None
+    stage: Stage | None = None
+    table: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = None
+    options: Options | None = None
+
+
+class SetupCard(_Model):
+    """R-S7: the tunnel card laid at (4,0) and every card turned over to find it."""
+
+    card: DeckCard
+    rotated: bool
+    turned_over: CardList
+
+
+class Goals(_Model):
+    """The three goal cards as dealt face down, by slot (R-S2)."""
+
+    top: GoalCardCode
+    middle: GoalCardCode
+    bottom: GoalCardCode
+
+
+class RoundStarted(Event):
+    type: Literal["round_started"]
+    round: Annotated[int, Field(ge=1, le=4)]
+    start_player: PlayerId
+    roles: dict[PlayerId, Role]
+    set_aside_role: Role | None
+    goals: Goals
+    setup_card: SetupCard | None
+    hands: dict[PlayerId, CardList]
+    draw_pile: CardList
+
+
+class PlayPath(Event):
+    type: Literal["play_path"]
+    player: PlayerId
+    card: TunnelCardCode
+    x: Coordinate
+    y: Coordinate
+    rotated: bool
+
+
+class PlayTool(Event):
+    _optional: ClassVar[tuple[str, ...]] = ("at", "tool")
+    type: Literal["play_tool"]
+    player: PlayerId
+    card: ToolCardCode
+    target: PlayerId
+    tool: Tool | None = None
+
+
+class PlayRockfall(Event):
+    type: Literal["play_rockfall"]
+    player: PlayerId
+    card: RockfallCard
+    x: Coordinate
+    y: Coordinate
+
+
+class PlayMap(Event):
+    type: Literal["play_map"]
+    player: PlayerId
+    card: MapCard
+    goal: Slot
+
+
+class Discard(Event):
+    type: Literal["discard"]
+    player: PlayerId
+    card: DeckCard
+
+
+class Draw(Event):
+    type: Literal["draw"]
+    player: PlayerId
+    card: DeckCard
+
+
+class GoalRevealed(Event):
+    type: Literal["goal_revealed"]
+    goal: Slot
+    rotated: bool
+
+
+GoldCard = Literal[1, 2, 3]
+
+
+class RoundEnded(Event):
+    _optional: ClassVar[tuple[str, ...]] = ("at", "gold_cards")
+    type: Literal["round_ended"]
+    round: Annotated[int, Field(ge=1, le=4)]
+    winner: Winner
+    connector: PlayerId | None
+    scores: dict[PlayerId, Score]
+    gold_cards: dict[PlayerId, Annotated[list[GoldCard], Field(max_length=28)]] | None = None
+
+
+class GameEnded(Event):
+    type: Literal["game_ended"]
+    totals: dict[PlayerId, Score]
+
+
+AnyEvent = Annotated[
+    Union[
+        GameStarted,
+        RoundStarted,
+        PlayPath,
+        PlayTool,
+        PlayRockfall,
+        PlayMap,
+        Discard,
+        Draw,
+        GoalRevealed,
+        RoundEnded,
+        GameEnded,
+    ],
+    Field(discriminator="type"),
+]
+CardEvent = Union[PlayPath, PlayTool, PlayRockfall, PlayMap, Discard]
+CARD_EVENTS: Final = (PlayPath, PlayTool, PlayRockfall, PlayMap, Discard)
+
+EVENT_ADAPTER: Final[TypeAdapter[AnyEvent]] = TypeAdapter(AnyEvent)
+EVENT_TYPES: Final = frozenset(
+    m.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
+    for m in (
+        GameStarted,
+        RoundStarted,
+        PlayPath,
+        PlayTool,
+        PlayRockfall,
+        PlayMap,
+        Discard,
+        Draw,
+        GoalRevealed,
+        RoundEnded,
+        GameEnded,
+    )
+)
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of one log line, as published with the format."""
+    schema = EVENT_ADAPTER.json_schema()
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "saboteur-log-1.schema.json",
+        "title": "Saboteur game log line (saboteur-log/1)",
+        "description": (
+            "One line of a Saboteur referee log (JSON Lines). Cross-line rules "
+            "(players at the table, ruleset-only fields, the order of events) are "
+            "in event-log.md and checked by the replay."
+        ),
+        **schema,
+    }
+
+
+def dump_event(event: Event) -> str:
+    """One event as a compact log line, with only the fields it was given."""
+    return event.model_dump_json(exclude_unset=True)
+
+
+FieldProblem = tuple[str, str]
+"""A field path (``roles.ann``) and what is wrong with it."""
+
+
+def _every_player(field: str, mapping: dict[str, Any], players: list[str]) -> list[FieldProblem]:
+    problems: list[FieldProblem] = []
+    seated = set(players)
+    for key in mapping:
+        if key not in seated:
+            problems.append((f"{field}.{key}", f"{key!r} is not a player of this game"))
+    missing = [p for p in players if p not in mapping]
+    if missing:
+        problems.append((field, f"{', '.join(missing)} missing: every player must be listed"))
+    return problems
+
+
+def _seated(field: str, player: str | None, players: list[str]) -> list[FieldProblem]:
+    if player is not None and player not in players:
+        return [(field, f"{player!r} is not a player of this game")]
+    return []
+
+
+def header_problems(game: GameStarted) -> list[FieldProblem]:
+    """What is wrong with a ``game_started`` beyond its shape: limits by ruleset."""
+    problems: list[FieldProblem] = []
+    low, high = (5, 10) if game.ruleset == "tournament" else (3, 10)
+    if not low <= len(game.players) <= high:
+        problems.append(("players", f"a {game.ruleset} game seats {low}–{high} players, not {len(game.players)}"))
+    most = 4 if game.ruleset == "tournament" else 3
+    if game.rounds > most:
+        problems.append(("rounds", f"a {game.ruleset} game has at most {most} rounds, not {game.rounds}"))
+    options = game.options
+    if options is not None:
+        if game.ruleset == "base" and options.roles is not None:
+            problems.append(("options.roles", "role rows are a tournament option, not base"))
+        if game.ruleset == "tournament":
+            for name in ("next_round_starter", "gold_cards_drawn"):
+                if getattr(options, name) is not None:
+                    problems.append((f"options.{name}", "a base option, not tournament"))
+    return problems
+
+
+def context_problems(event: Event, game: GameStarted) -> list[FieldProblem]:
+    """What is wrong with a line given the game it belongs to (event-log.md).
+
+    Players must sit at the table, maps that list every player must list each exactly
+    once, ``tool`` names one of a double repair's two tools and only there, and fields
+    outside their ruleset are refused.
+    """
+    players = game.players
+    match event:
+        case RoundStarted():
+            return [
+                *_seated("start_player", event.start_player, players),
+                *_every_player("roles", event.roles, players),
+                *_every_player("hands", event.hands, players),
+            ]
+        case PlayTool():
+            problems = [
+                *_seated("player", event.player, players),
+                *_seated("target", event.target, players),
+            ]
+            mends = cards.REPAIR_CARDS.get(event.card, ())
+            if len(mends) == 2:
+                if event.tool is None:
+                    problems.append(("tool", f"{event.card} repairs one of {' or '.join(mends)}: say which in `tool`"))
+                elif event.tool not in mends:
+                    problems.append(("tool", f"{event.card} cannot repair the {event.tool}"))
+            elif event.tool is not None:
+                problems.append(("tool", f"`tool` is only for a double repair, not {event.card}"))
+            return problems
+        case PlayPath() | PlayRockfall() | PlayMap() | Discard() | Draw():
+            return _seated("player", event.player, players)
+        case RoundEnded():
+            problems = [
+                *_seated("connector", event.connector, players),
+                *_every_player("scores", event.scores, players),
+            ]
+            if game.ruleset == "base":
+                if event.gold_cards is None:
+                    problems.append(("gold_cards", "a base round lists the gold cards each player took"))
+                else:
+                    problems.extend(_every_player("gold_cards", event.gold_cards, players))
+            elif event.gold_cards is not None:
+                problems.append(("gold_cards", "gold cards are a base field, not tournament"))
+            return problems
+        case GameEnded():
+            return _every_player("totals", event.totals, players)
+    return []

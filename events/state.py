@@ -1,0 +1,130 @@
+"""What a referee's table shows at any moment: the fold of a log's events so far.
+
+The replay engine (``events.replay``) is the only writer of these objects; everything
+else reads them. A :class:`RoundState` is the table of one round: the maze, each hand,
+the draw pile (top first), the discards, the broken tools in front of each player, the
+goals face down or revealed, whose turn it is and how far that turn has gone.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from dataclasses import dataclass, field
+
+from events.maze import Maze
+from events.schema import GameStarted, RoundStarted
+from events.tables import Role
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Who won a round and what each player gained, as the rules give it (R-W).
+
+    ``scores`` are points (tournament) or nuggets (base). In base the nugget values are
+    the players' own picks, so a score the log does not settle is ``None``;
+    ``gold_card_counts`` says how many gold cards each player must have taken.
+    """
+
+    round: int
+    winner: str
+    connector: str | None
+    scores: dict[str, int | None]
+    stars: tuple[str, ...]
+    gold_card_counts: dict[str, int] | None = None
+
+    def as_report(self) -> dict[str, object]:
+        return {
+            "round": self.round,
+            "winner": self.winner,
+            "connector": self.connector,
+            "scores": dict(self.scores),
+            "stars": list(self.stars),
+        }
+
+
+@dataclass(slots=True)
+class RevealRun:
+    """The ``goal_revealed`` lines following one ``play_path``, judged together when
+    the run ends (R-G1: a placement may reveal several goals, in slot order)."""
+
+    player: str
+    line: int
+    entries: list[tuple[str, bool, int]] = field(default_factory=list)
+
+
+@dataclass
+class RoundState:
+    """The table during one round."""
+
+    number: int
+    deal: RoundStarted
+    roles: dict[str, Role | None]
+    maze: Maze
+    hands: dict[str, list[str]]
+    pile: list[str]
+    """The draw pile, top card last (so a draw is ``pop()``)."""
+    discards: list[str] = field(default_factory=list)
+    broken: dict[str, set[str]] = field(default_factory=dict)
+    peeks: dict[str, set[str]] = field(default_factory=dict)
+    turn: str = ""
+    played: bool = False
+    """The player whose turn it is has played this turn's card."""
+    drew: bool = False
+    draw_due: bool = False
+    """A card was played while the pile had cards and no draw has followed yet (R-T2)."""
+    early_draw: bool = False
+    reveal_run: RevealRun | None = None
+    gold_found: bool = False
+    connector: str | None = None
+    over: bool = False
+    """The round is over by the rules (R-E1 or R-E2); only ``round_ended`` may follow."""
+    ended: bool = False
+    """A ``round_ended`` line closed the round."""
+    last_card_player: str | None = None
+    turns: int = 0
+
+    @property
+    def pile_count(self) -> int:
+        return len(self.pile)
+
+    @property
+    def top_of_pile(self) -> str | None:
+        return self.pile[-1] if self.pile else None
+
+    def holds(self, player: str) -> bool:
+        return bool(self.hands.get(player))
+
+    def hands_empty(self) -> bool:
+        return not any(self.hands.values())
+
+
+@dataclass
+class GameState:
+    """The game so far: its header, the finished rounds, the round in play."""
+
+    game: GameStarted | None = None
+    round: RoundState | None = None
+    outcomes: list[Outcome] = field(default_factory=list)
+    gold_supply: Counter[int] = field(default_factory=Counter)
+    ended: bool = False
+    last_round_number: int = 0
+    last_round_last_player: str | None = None
+    last_time: object = None
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.game.players) if self.game else []
+
+    def snapshot(self) -> GameState:
+        """A deep copy, for a viewer that keeps states while the replay goes on."""
+        return copy.deepcopy(self)
+
+    def totals(self) -> dict[str, int | None]:
+        """Each player's total over the finished rounds (R-W3); ``None`` if unknown."""
+        totals: dict[str, int | None] = {player: 0 for player in self.players}
+        for outcome in self.outcomes:
+            for player, score in outcome.scores.items():
+                before = totals.get(player)
+                totals[player] = None if before is None or score is None else before + score
+        return totals
