@@ -37,7 +37,9 @@ class AuditReport(BaseModel):
 class Audit:
     """The result of auditing one log, with the findings as objects."""
 
-    def __init__(self, file: str, game_id: str | None, findings: list[Finding], outcomes: list[Outcome], unreadable: bool) -> None:
+    def __init__(
+        self, file: str, game_id: str | None, findings: list[Finding], outcomes: list[Outcome], unreadable: bool
+    ) -> None:
         self.file = file
         self.game_id = game_id
         self.findings = sorted(findings, key=lambda f: f.line)

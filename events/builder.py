@@ -15,12 +15,14 @@ It never refuses a line: writing illegal logs is half its job.
 
 from __future__ import annotations
 
+import contextlib
+import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from events import cards
-from events.logfile import LogLine, parse_line
+from events.logfile import LogLine, UnreadableLog, parse_line
 from events.replay import Replay, next_holder
 from events.rules import scoring
 from events.schema import FORMAT, Event, dump_event
@@ -109,15 +111,11 @@ class LogBuilder:
 
     def raw(self, obj: Mapping[str, Any] | str) -> LogBuilder:
         """Append any line at all (a dict is written as compact JSON)."""
-        import json
-
         text = obj if isinstance(obj, str) else json.dumps(obj, separators=(",", ":"))
         self.lines.append(text)
         log_line: LogLine = parse_line(len(self.lines), text)
-        try:
+        with contextlib.suppress(UnreadableLog):  # a bad header: the builder still writes
             self._replay.feed(log_line)
-        except Exception:  # an unreadable header: the builder still writes
-            pass
         return self
 
     def event(self, event: Event) -> LogBuilder:
@@ -132,7 +130,7 @@ class LogBuilder:
         goals: Mapping[str, str] | None = None,
         hands: Mapping[str, Sequence[str]] | None = None,
         pile: Sequence[str] = (),
-        setup: tuple[str, bool] | None | str = "default",
+        setup: tuple[str, bool] | str | None = "default",
         turned_over: Sequence[str] | None = None,
         round: int | None = None,
         fill: bool = True,
@@ -152,13 +150,16 @@ class LogBuilder:
             assert not isinstance(setup, str)
             card, rotated = setup
             setup_card = {"card": card, "rotated": rotated, "turned_over": list(turned_over or [card])}
+            remaining_setup: str | None = card
+        else:
+            remaining_setup = None
         dealt = {p: list((hands or {}).get(p, [])) for p in self.players}
         remaining = Counter(cards.DECK)
         used: Counter[str] = Counter(pile)
         for hand in dealt.values():
             used.update(hand)
-        if setup_card is not None:
-            used[setup_card["card"]] += 1
+        if remaining_setup is not None:
+            used[remaining_setup] += 1
         remaining -= used
         rest = sorted(remaining.elements(), key=_deal_order)
         if fill:

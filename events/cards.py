@@ -120,9 +120,7 @@ MAP: Final = "map"
 TOOL_CARDS: Final = frozenset(BREAK_CARDS) | frozenset(REPAIR_CARDS)
 ACTION_CARDS: Final = frozenset(ACTION_COPIES)
 
-DECK: Final[Counter[str]] = Counter(
-    {**{c.code: c.copies for c in TUNNEL_CARDS.values()}, **ACTION_COPIES}
-)
+DECK: Final[Counter[str]] = Counter({**{c.code: c.copies for c in TUNNEL_CARDS.values()}, **ACTION_COPIES})
 """The round's deck (R-S3): all 40 tunnel cards and all 27 action cards."""
 
 DECK_CARDS: Final = frozenset(DECK)
@@ -142,13 +140,13 @@ SETUP_CELL: Final = (4, 0)
 """Where the tournament's setup card lies (R-S7 ruling: the middle of the map)."""
 
 Slot = Literal["top", "middle", "bottom"]
-SLOTS: Final[tuple[Slot, ...]] = ("top", "middle", "bottom")
-GOAL_CELLS: Final[dict[Slot, tuple[int, int]]] = {
+SLOTS: Final[tuple[str, ...]] = ("top", "middle", "bottom")
+GOAL_CELLS: Final[dict[str, tuple[int, int]]] = {
     "top": (8, -2),
     "middle": (8, 0),
     "bottom": (8, 2),
 }
-SLOT_AT: Final[dict[tuple[int, int], Slot]] = {cell: slot for slot, cell in GOAL_CELLS.items()}
+SLOT_AT: Final[dict[tuple[int, int], str]] = {cell: slot for slot, cell in GOAL_CELLS.items()}
 
 GOLD_SUPPLY: Final[Counter[int]] = Counter({1: 16, 2: 8, 3: 4})
 """The 28 gold nugget cards of the base game by value (R-S5): 44 nuggets."""

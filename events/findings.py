@@ -7,13 +7,13 @@ the rule it stands for and its severity, so a check only says *where* and *why*.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Literal
 
 Severity = Literal["error", "warning"]
 
 
-class Code(str, Enum):
+class Code(StrEnum):
     """Every violation code of event-log.md with its rule and severity."""
 
     rule: str
@@ -45,9 +45,6 @@ class Code(str, Enum):
     PLAY_AFTER_ROUND_END = ("play_after_round_end", "R-E1")
     WRONG_SCORE = ("wrong_score", "R-W1")
     INCOMPLETE = ("incomplete", "event-log.md", "warning")
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True, slots=True)

@@ -163,9 +163,7 @@ def parse_line(number: int, raw: bytes | str) -> LogLine:
     except ValueError as exc:  # json.JSONDecodeError is a ValueError
         return LogLine(number, None, LineError(f"not JSON: {exc}"))
     if not isinstance(obj, dict):
-        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
-            type(obj), "a number"
-        )
+        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(obj), "a number")
         return LogLine(number, None, LineError(f"{kind}, not a JSON object"))
     try:
         event = EVENT_ADAPTER.validate_python(obj)

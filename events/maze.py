@@ -72,7 +72,9 @@ class Maze:
         return maze
 
     def copy(self) -> Maze:
-        clone = Maze({cell: Placed(p.card, p.kind, p.rotated, p.sides, p.passable, p.face_up) for cell, p in self.cells.items()})
+        clone = Maze(
+            {cell: Placed(p.card, p.kind, p.rotated, p.sides, p.passable, p.face_up) for cell, p in self.cells.items()}
+        )
         clone._connected = None if self._connected is None else set(self._connected)
         return clone
 
@@ -146,7 +148,7 @@ class Maze:
         """Face-down goal slots, in slot order, that a passable card connected to the
         start opens toward (R-G1)."""
         connected = self.connected()
-        reached = []
+        reached: list[str] = []
         for slot in cards.SLOTS:
             cell = cards.GOAL_CELLS[slot]
             if not self.cells[cell].is_face_down_goal:
@@ -161,7 +163,7 @@ class Maze:
     def goal_ways(self, slot: str) -> tuple[bool, ...]:
         """How a goal may lie when revealed (R-G2): the one way its sides match the
         cards around it, or either way when both or neither do."""
-        cell = cards.GOAL_CELLS[slot]  # type: ignore[index]
+        cell = cards.GOAL_CELLS[slot]
         printed = cards.GOAL_SIDES[self.cells[cell].card]
         fits = [way for way in (False, True) if not self.mismatches(cell, rotate(printed) if way else printed)]
         return (fits[0],) if len(fits) == 1 else (False, True)
@@ -182,7 +184,7 @@ class Maze:
 
     def reveal(self, slot: str, rotated: bool) -> None:
         """Turn a goal face up, lying as given (R-G2); the path may now run through it."""
-        cell = cards.GOAL_CELLS[slot]  # type: ignore[index]
+        cell = cards.GOAL_CELLS[slot]
         goal = self.cells[cell]
         printed = cards.GOAL_SIDES[goal.card]
         goal.face_up = True
@@ -192,7 +194,7 @@ class Maze:
             self._spread({cell})
 
     def face_down(self, slot: str) -> bool:
-        return self.cells[cards.GOAL_CELLS[slot]].is_face_down_goal  # type: ignore[index]
+        return self.cells[cards.GOAL_CELLS[slot]].is_face_down_goal
 
 
 SIDE_NAMES: Final = {Side.N: "north", Side.E: "east", Side.S: "south", Side.W: "west"}

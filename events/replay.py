@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from events import cards
 from events.findings import Breach, Code, Finding, ReplayError
@@ -216,7 +217,9 @@ class Replay:
             )
         expected = state.last_round_number + 1
         if event.round != expected:
-            self._report(Code.MALFORMED, f"field `round`: round {event.round} where round {expected} is due", field="round")
+            self._report(
+                Code.MALFORMED, f"field `round`: round {event.round} where round {expected} is due", field="round"
+            )
         elif event.round > game.rounds:
             self._report(
                 Code.MALFORMED, f"field `round`: this game plans {game.rounds} rounds, not {event.round}", field="round"
@@ -259,7 +262,9 @@ class Replay:
         if rs.reveal_run is not None:
             self._close_run(rs, self._line)
         if event.round != rs.number:
-            self._report(Code.MALFORMED, f"field `round`: round {rs.number} is the one in play, not {event.round}", field="round")
+            self._report(
+                Code.MALFORMED, f"field `round`: round {rs.number} is the one in play, not {event.round}", field="round"
+            )
         if not rs.over:
             holders = [p for p in game.players if rs.hands.get(p)]
             self._report(
@@ -274,7 +279,7 @@ class Replay:
             outcome = scoring.tournament_outcome(rs.number, game.players, rs.roles, connector)
             breaches = scoring.check_claim(outcome, event, None)
         else:
-            claimed = {p: list(v) for p, v in (event.gold_cards or {}).items()}
+            claimed: dict[str, list[int]] = {p: list(v) for p, v in (event.gold_cards or {}).items()}
             outcome = scoring.base_outcome(rs.number, game, rs.roles, connector, state.gold_supply, claimed)
             breaches = scoring.check_claim(outcome, event, state.gold_supply)
             taken: Counter[int] = Counter()
@@ -348,9 +353,7 @@ class Replay:
         if rs.played:
             if rs.draw_due:
                 if player == rs.turn:
-                    self._report(
-                        Code.EXTRA_PLAY, f"{player} played a second card in one turn", player=player
-                    )
+                    self._report(Code.EXTRA_PLAY, f"{player} played a second card in one turn", player=player)
                     return False
                 self._report(
                     Code.MISSED_DRAW,
@@ -558,7 +561,7 @@ def _names(players: list[str]) -> str:
     return ", ".join(players[:-1]) + " and " + players[-1]
 
 
-_HANDLERS = {
+_HANDLERS: dict[type[Event], Callable[[Replay, Any], None]] = {
     RoundStarted: Replay._round_started,
     RoundEnded: Replay._round_ended,
     GameEnded: Replay._game_ended,

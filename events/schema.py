@@ -13,8 +13,9 @@ The JSON Schema of a log line (``saboteur schema``) is generated from these mode
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
-from typing import Annotated, Any, ClassVar, Final, Literal, Union
+from typing import Annotated, Any, ClassVar, Final, Literal
 
 from pydantic import (
     AfterValidator,
@@ -42,9 +43,7 @@ Winner = Literal["gold_diggers", "saboteurs", "selfish_dwarf", "nobody"]
 Tool = Literal["pick", "lamp", "cart"]
 MAX_CARDS: Final = 67
 
-_RFC3339 = re.compile(
-    r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"
-)
+_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
 
 
 def parse_timestamp(text: str) -> datetime:
@@ -56,7 +55,7 @@ def parse_timestamp(text: str) -> datetime:
         head, _, tail = normal.partition(".")
         digits = re.match(r"\d+", tail)
         assert digits is not None
-        normal = f"{head}.{digits.group()[:6].ljust(6, '0')}{tail[digits.end():]}"
+        normal = f"{head}.{digits.group()[:6].ljust(6, '0')}{tail[digits.end() :]}"
     try:
         return datetime.fromisoformat(normal)
     except ValueError:
@@ -68,31 +67,37 @@ def _timestamp(text: str) -> str:
     return text
 
 
-def _code_in(allowed: frozenset[str], kind: str) -> Any:
-    """A string field that must be one of ``allowed``, with a message naming ``kind``."""
+def _member_of(allowed: frozenset[str], kind: str) -> Callable[[str], str]:
+    """A validator for a string that must be one of ``allowed``, naming ``kind``."""
 
     def check(code: str) -> str:
         if code not in allowed:
             raise ValueError(f"{code!r} is not {kind}")
         return code
 
-    return Annotated[
-        str,
-        AfterValidator(check),
-        WithJsonSchema({"type": "string", "enum": sorted(allowed)}),
-    ]
+    return check
 
+
+def _enum(allowed: frozenset[str]) -> WithJsonSchema:
+    return WithJsonSchema({"type": "string", "enum": sorted(allowed)})
+
+
+_TUNNELS: Final = frozenset(cards.TUNNEL_CARDS)
+_ROCKFALL: Final = frozenset({cards.ROCKFALL})
+_MAP: Final = frozenset({cards.MAP})
 
 Timestamp = Annotated[
     str,
     AfterValidator(_timestamp),
     WithJsonSchema({"type": "string", "format": "date-time"}),
 ]
-DeckCard = _code_in(cards.DECK_CARDS, "a card of cards.md")
-TunnelCardCode = _code_in(frozenset(cards.TUNNEL_CARDS), "a tunnel card")
-ToolCardCode = _code_in(cards.TOOL_CARDS, "a broken-tool or repair card")
-RockfallCard = _code_in(frozenset({cards.ROCKFALL}), "a rockfall card")
-MapCard = _code_in(frozenset({cards.MAP}), "a map card")
+DeckCard = Annotated[str, AfterValidator(_member_of(cards.DECK_CARDS, "a card of cards.md")), _enum(cards.DECK_CARDS)]
+TunnelCardCode = Annotated[str, AfterValidator(_member_of(_TUNNELS, "a tunnel card")), _enum(_TUNNELS)]
+ToolCardCode = Annotated[
+    str, AfterValidator(_member_of(cards.TOOL_CARDS, "a broken-tool or repair card")), _enum(cards.TOOL_CARDS)
+]
+RockfallCard = Annotated[str, AfterValidator(_member_of(_ROCKFALL, "a rockfall card")), _enum(_ROCKFALL)]
+MapCard = Annotated[str, AfterValidator(_member_of(_MAP, "a map card")), _enum(_MAP)]
 GoalCardCode = Literal["goal_gold", "goal_stone_ne", "goal_stone_nw"]
 CardList = Annotated[list[DeckCard], Field(max_length=MAX_CARDS)]
 
@@ -140,6 +145,7 @@ class Event(_Model):
     """Fields every event may carry."""
 
     _optional: ClassVar[tuple[str, ...]] = ("at",)
+    type: str
     at: Timestamp | None = None
 
 
@@ -297,23 +303,20 @@ class GameEnded(Event):
 
 
 AnyEvent = Annotated[
-    Union[
-        GameStarted,
-        RoundStarted,
-        PlayPath,
-        PlayTool,
-        PlayRockfall,
-        PlayMap,
-        Discard,
-        Draw,
-        GoalRevealed,
-        RoundEnded,
-        GameEnded,
-    ],
+    GameStarted
+    | RoundStarted
+    | PlayPath
+    | PlayTool
+    | PlayRockfall
+    | PlayMap
+    | Discard
+    | Draw
+    | GoalRevealed
+    | RoundEnded
+    | GameEnded,
     Field(discriminator="type"),
 ]
-CardEvent = Union[PlayPath, PlayTool, PlayRockfall, PlayMap, Discard]
-CARD_EVENTS: Final = (PlayPath, PlayTool, PlayRockfall, PlayMap, Discard)
+CardEvent = PlayPath | PlayTool | PlayRockfall | PlayMap | Discard
 
 EVENT_ADAPTER: Final[TypeAdapter[AnyEvent]] = TypeAdapter(AnyEvent)
 EVENT_TYPES: Final = frozenset(

@@ -30,7 +30,9 @@ def close_reveal_run(maze: Maze, run: RevealRun, next_line: int | None) -> tuple
     recorded: dict[str, tuple[bool, int]] = {}
     for slot, rotated, line in run.entries:
         if slot in recorded or not maze.face_down(slot):
-            breaches.append((line, Breach(Code.FALSE_REVEAL, "R-G1", f"the {slot} goal is already face up", run.player)))
+            breaches.append(
+                (line, Breach(Code.FALSE_REVEAL, "R-G1", f"the {slot} goal is already face up", run.player))
+            )
             continue
         recorded[slot] = (rotated, line)
 
@@ -66,7 +68,12 @@ def close_reveal_run(maze: Maze, run: RevealRun, next_line: int | None) -> tuple
             breaches.append(
                 (
                     line,
-                    Breach(Code.FALSE_REVEAL, "R-G1", f"no uninterrupted path from the start reaches the {slot} goal", run.player),
+                    Breach(
+                        Code.FALSE_REVEAL,
+                        "R-G1",
+                        f"no uninterrupted path from the start reaches the {slot} goal",
+                        run.player,
+                    ),
                 )
             )
 

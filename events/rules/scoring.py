@@ -16,7 +16,9 @@ def _of_role(players: list[str], roles: dict[str, Role | None], role: str) -> li
     return [p for p in players if roles.get(p) == role]
 
 
-def tournament_outcome(number: int, players: list[str], roles: dict[str, Role | None], connector: str | None) -> Outcome:
+def tournament_outcome(
+    number: int, players: list[str], roles: dict[str, Role | None], connector: str | None
+) -> Outcome:
     """R-W1: points and stars of a tournament round; ``connector`` is who reached the
     gold, ``None`` when nobody did."""
     scores: dict[str, int | None] = {p: 0 for p in players}
@@ -130,12 +132,16 @@ def check_claim(outcome: Outcome, claim: RoundEnded, supply: Counter[int] | None
     if claim.winner != outcome.winner:
         why = f" ({outcome.connector} reached the gold)" if outcome.connector else " (the gold was not reached)"
         breaches.append(
-            Breach(Code.WRONG_SCORE, rule, f"{_WINNER_WORDS[outcome.winner]} won{why}, not {_WINNER_WORDS[claim.winner]}")
+            Breach(
+                Code.WRONG_SCORE, rule, f"{_WINNER_WORDS[outcome.winner]} won{why}, not {_WINNER_WORDS[claim.winner]}"
+            )
         )
     if claim.connector != outcome.connector:
         right = outcome.connector or "nobody"
         breaches.append(
-            Breach(Code.WRONG_SCORE, rule, f"the connector is {right}, not {claim.connector or 'nobody'}", claim.connector)
+            Breach(
+                Code.WRONG_SCORE, rule, f"the connector is {right}, not {claim.connector or 'nobody'}", claim.connector
+            )
         )
     wrong = [
         (player, claim.scores.get(player), expected)
@@ -145,7 +151,12 @@ def check_claim(outcome: Outcome, claim: RoundEnded, supply: Counter[int] | None
     if wrong:
         listed = ", ".join(f"{p} {got} (the rules give {want})" for p, got, want in wrong)
         breaches.append(
-            Breach(Code.WRONG_SCORE, rule, f"round {outcome.round} scores: {listed}", wrong[0][0] if len(wrong) == 1 else None)
+            Breach(
+                Code.WRONG_SCORE,
+                rule,
+                f"round {outcome.round} scores: {listed}",
+                wrong[0][0] if len(wrong) == 1 else None,
+            )
         )
     if supply is not None and claim.gold_cards is not None:
         breaches.extend(_check_gold_cards(outcome, claim, supply))

@@ -60,7 +60,11 @@ def check_goals(deal: RoundStarted) -> list[Breach]:
     dealt = Counter((deal.goals.top, deal.goals.middle, deal.goals.bottom))
     if dealt != Counter(cards.GOAL_SIDES.keys()):
         listed = ", ".join(f"{code} ×{count}" for code, count in sorted(dealt.items()))
-        return [Breach(Code.BAD_DECK, "R-S2", f"the goals must be goal_gold, goal_stone_ne and goal_stone_nw; dealt: {listed}")]
+        return [
+            Breach(
+                Code.BAD_DECK, "R-S2", f"the goals must be goal_gold, goal_stone_ne and goal_stone_nw; dealt: {listed}"
+            )
+        ]
     return []
 
 
@@ -109,7 +113,9 @@ def check_setup_card(game: GameStarted, deal: RoundStarted) -> list[Breach]:
             return [Breach(Code.BAD_SETUP_CARD, "R-S7", "the base game has no setup card")]
         return []
     if setup is None:
-        return [Breach(Code.BAD_SETUP_CARD, "R-S7", "a tournament round lays a setup card at (4,0); setup_card is null")]
+        return [
+            Breach(Code.BAD_SETUP_CARD, "R-S7", "a tournament round lays a setup card at (4,0); setup_card is null")
+        ]
     if not cards.is_tunnel(setup.card):
         return [Breach(Code.BAD_SETUP_CARD, "R-S7", f"the setup card must be a tunnel card, not {setup.card}")]
     turned = setup.turned_over

@@ -1,0 +1,137 @@
+"""Write the example logs of ``examples/`` (run from the repository root).
+
+Two small games written with :class:`events.builder.LogBuilder`: a tournament game of
+three rounds at a table of six (a gold digger reaches the gold, a selfish dwarf does,
+and the saboteurs hold out), and a base game of three players. Both audit clean.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from events.builder import LogBuilder
+
+HERE = Path(__file__).parent
+
+
+def _pass(log: LogBuilder, player: str, keep: tuple[str, ...] = ()) -> None:
+    """``player`` passes with a card they will not need."""
+    log.discard(player, next(c for c in log.hand(player) if c not in keep))
+
+
+def tournament_game() -> LogBuilder:
+    log = LogBuilder(
+        players=["ann", "bob", "cem", "dia", "eve", "fay"],
+        ruleset="tournament",
+        game_id="example-open:r1:t1",
+        tournament="example-open",
+        tournament_round=1,
+        stage="preliminary",
+        table="1",
+    )
+    # Round 1: cem starts; the diggers dig east along y=0, through the setup card.
+    log.deal(
+        start="cem",
+        hands={
+            "cem": ["EW", "NEW", "map"],
+            "dia": ["break_pick"],
+            "eve": ["NS"],
+            "fay": ["NESW"],
+            "ann": ["EW", "NESW"],
+            "bob": ["NEW", "repair_pick"],
+        },
+        setup=("NESW", False),
+    )
+    log.path("cem", "EW", 1, 0)
+    log.tool("dia", "break_pick", "ann")
+    log.discard("eve", "NS")
+    log.path("fay", "NESW", 2, 0)
+    _pass(log, "ann", keep=("EW", "NESW"))
+    log.tool("bob", "repair_pick", "ann")
+    log.path("cem", "NEW", 3, 0)
+    for player in ("dia", "eve", "fay"):
+        _pass(log, player)
+    log.path("ann", "EW", 5, 0)
+    log.path("bob", "NEW", 6, 0)
+    log.map("cem", "middle")
+    for player in ("dia", "eve", "fay"):
+        _pass(log, player)
+    log.path("ann", "NESW", 7, 0, draw=False)
+    log.reveal("middle")
+    log.end_round()
+    # Round 2: a rockfall slows the diggers; the selfish dwarf dia reaches the gold.
+    log.deal(
+        start="ann",
+        goals={"top": "goal_stone_ne", "middle": "goal_stone_nw", "bottom": "goal_gold"},
+        hands={
+            "ann": ["EW", "NESW", "EW"],
+            "bob": ["NESW", "NS", "NEW"],
+            "cem": ["NES", "NEW"],
+            "dia": ["NESW", "NE"],
+            "eve": ["NESW"],
+            "fay": ["rockfall"],
+        },
+        setup=("NS", False),
+    )
+    keep = ("EW", "NESW", "NEW", "NE")
+    log.path("ann", "EW", 1, 0)
+    log.path("bob", "NESW", 2, 0)
+    log.path("cem", "NES", 3, 0, rotated=True)
+    log.path("dia", "NESW", 3, 1)
+    log.path("eve", "NESW", 4, 1)
+    log.rockfall("fay", 4, 1)
+    log.path("ann", "NESW", 4, 1)
+    log.discard("bob", "NS")
+    _pass(log, "cem", keep)
+    _pass(log, "dia", keep)
+    _pass(log, "eve")
+    _pass(log, "fay")
+    log.path("ann", "EW", 5, 1)
+    log.path("bob", "NEW", 6, 1)
+    log.path("cem", "NEW", 7, 1)
+    log.path("dia", "NE", 8, 1, rotated=True, draw=False)
+    log.reveal("bottom")
+    log.end_round()
+    # Round 3: nobody digs; every hand runs out and the saboteurs win.
+    log.deal(start="eve", setup=("NES", True), turned_over=["map", "break_lamp", "NES"])
+    log.pass_out()
+    log.end_round()
+    return log.end_game()
+
+
+def base_game() -> LogBuilder:
+    log = LogBuilder(players=["ann", "bob", "cem"], ruleset="base", game_id="example-base:kitchen-table")
+    log.deal(start="ann", hands={"ann": ["EW", "EW", "EW"], "bob": ["NESW", "NESW"], "cem": ["NEW", "NEW"]})
+    for x, player, card in (
+        (1, "ann", "EW"),
+        (2, "bob", "NESW"),
+        (3, "cem", "NEW"),
+        (4, "ann", "EW"),
+        (5, "bob", "NESW"),
+        (6, "cem", "NEW"),
+    ):
+        log.path(player, card, x, 0)
+    log.path("ann", "EW", 7, 0, draw=False)
+    log.reveal("middle")
+    log.end_round()
+    # ann laid the last card, so bob (to her left) starts round 2 (R-S6).
+    log.deal(start="bob", roles={"ann": "saboteur", "bob": "gold_digger", "cem": "gold_digger"})
+    log.pass_out()
+    log.end_round()
+    last = log.round.last_card_player or "ann"
+    following = log.players[(log.players.index(last) + 1) % 3]
+    log.deal(
+        start=following, roles={"ann": "gold_digger", "bob": "gold_digger", "cem": "gold_digger"}, set_aside="saboteur"
+    )
+    log.pass_out()
+    log.end_round()
+    return log.end_game()
+
+
+def main() -> None:
+    (HERE / "tournament-table.jsonl").write_text(tournament_game().text(), encoding="utf-8")
+    (HERE / "base-kitchen-table.jsonl").write_text(base_game().text(), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
