@@ -160,6 +160,15 @@ class Replay:
             )
         return self._new
 
+    def close_reveals(self) -> list[Finding]:
+        """Judge an open run of reveals now, for a writer that knows the run is complete
+        (the simulator): nothing is reported missing, since no later line exists yet."""
+        self._new = []
+        rs = self.state.round
+        if rs is not None and rs.reveal_run is not None:
+            self._close_run(rs, None)
+        return self._new
+
     def settled(self) -> GameState:
         """A copy of the state with an open run of reveals judged as if the log went on
         to another event: what a scorekeeper sees right after the reveals."""
