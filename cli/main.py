@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from cli import simulate
 from events.audit import Audit, audit_file, log_files
 from events.schema import json_schema
 from events.state import Outcome
@@ -25,6 +26,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
+
+app.add_typer(simulate.app, name="simulate")
 
 _WINNERS = {
     "gold_diggers": "the gold diggers won",

@@ -1,0 +1,80 @@
+"""``saboteur simulate``: write simulated game logs and whole tournaments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from events.logfile import write_log
+from events.simulate.game import GameSpec, simulate_game
+from events.simulate.tournament import simulate_tournament, table_sizes
+from events.tables import PLAYER_RANGE, ROUND_LIMIT
+
+app = typer.Typer(help="Write simulated, rule-abiding game logs and tournaments.", no_args_is_help=True)
+
+
+@app.command("game")
+def game(
+    out: Annotated[Path, typer.Option("-o", "--output", help="The log file to write (.jsonl or .jsonl.gz).")],
+    players: Annotated[int, typer.Option(help="Players at the table.")] = 6,
+    ruleset: Annotated[str, typer.Option(help="tournament or base.")] = "tournament",
+    rounds: Annotated[int, typer.Option(help="Rounds in the game.")] = 3,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed writes the same game.")] = 0,
+    game_id: Annotated[
+        str | None, typer.Option(help="The game's id (default: sim:<ruleset>:<players>:<seed>).")
+    ] = None,
+) -> None:
+    """Simulate one game at one table and write its log."""
+    if ruleset not in PLAYER_RANGE:
+        raise typer.BadParameter("tournament or base", param_hint="--ruleset")
+    low, high = PLAYER_RANGE[ruleset]
+    if not low <= players <= high:
+        raise typer.BadParameter(f"a {ruleset} table seats {low} to {high} players", param_hint="--players")
+    if not 1 <= rounds <= ROUND_LIMIT[ruleset]:
+        raise typer.BadParameter(f"a {ruleset} game has 1 to {ROUND_LIMIT[ruleset]} rounds", param_hint="--rounds")
+    names = tuple(f"p{i + 1}" for i in range(players))
+    spec = GameSpec(game_id or f"sim:{ruleset}:{players}:{seed}", names, ruleset, rounds, seed)
+    events = simulate_game(spec)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_log(events, out)
+    Console(stderr=True).print(f"wrote {out}: {len(events)} events, {rounds} rounds at a table of {players}")
+
+
+@app.command("tournament")
+def tournament(
+    out: Annotated[Path, typer.Option("-o", "--output", help="The folder to write the logs and tournament.json to.")],
+    players: Annotated[int, typer.Option(help="Players registered.")] = 36,
+    preliminary_rounds: Annotated[int, typer.Option(help="Preliminary tournament rounds (R-TS1).")] = 4,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed writes the same tournament.")] = 7,
+    cut: Annotated[int, typer.Option(help="Players going to the final table (R-TS3).")] = 6,
+    final_rounds: Annotated[int, typer.Option(help="Rounds at the final table (R-TS4).")] = 4,
+    tournament_id: Annotated[str | None, typer.Option("--id", help="The tournament's id.")] = None,
+    name: Annotated[str | None, typer.Option(help="The tournament's display name.")] = None,
+    gzip: Annotated[bool, typer.Option("--gzip", help="Write .jsonl.gz logs.")] = False,
+) -> None:
+    """Simulate a whole tournament: preliminary rounds, the top cut and the final table."""
+    try:
+        table_sizes(players)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--players") from None
+    if not 5 <= cut <= 10 or cut > players:
+        raise typer.BadParameter("the final table seats 5 to 10 players, at most all of them", param_hint="--cut")
+    if not 1 <= final_rounds <= 4:
+        raise typer.BadParameter("a final game has 1 to 4 rounds", param_hint="--final-rounds")
+    if preliminary_rounds < 1:
+        raise typer.BadParameter("at least one preliminary round", param_hint="--preliminary-rounds")
+    record = simulate_tournament(
+        out,
+        players=players,
+        preliminary_rounds=preliminary_rounds,
+        seed=seed,
+        cut=cut,
+        final_rounds=final_rounds,
+        tournament_id=tournament_id,
+        name=name,
+        gzip=gzip,
+    )
+    Console(stderr=True).print(f"wrote {len(record.files)} game logs and tournament.json for {record.id} to {out}")
