@@ -47,6 +47,10 @@ class Code(StrEnum):
     INCOMPLETE = ("incomplete", "event-log.md", "warning")
 
 
+def _printable(text: str) -> str:
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     """One violation at one line of one log.
@@ -66,6 +70,10 @@ class Finding:
     def __post_init__(self) -> None:
         if not self.rule:
             object.__setattr__(self, "rule", self.code.rule)
+        # Messages quote the log; a lone surrogate there must not break a report.
+        object.__setattr__(self, "message", _printable(self.message))
+        if self.field is not None:
+            object.__setattr__(self, "field", _printable(self.field))
 
     @property
     def severity(self) -> Severity:

@@ -132,13 +132,13 @@ class Replay:
         if isinstance(event, GameStarted):
             self._report(Code.MALFORMED, "a second game_started: it is the first line, exactly once", field="type")
             return self._new
-        if event.at is not None and not self._time_ok(event.at):
-            return self._new
+        if event.at is not None:
+            self._check_time(event.at)
         problems = context_problems(event, state.game)
         for field, message in problems:
             self._report(Code.MALFORMED, f"field `{field}`: {message}", field=field)
-        if problems and not isinstance(event, RoundStarted):
-            return self._new
+        if any(field in _ACTORS for field, _ in problems):
+            return self._new  # a player who is not at the table cannot act
         handler = _HANDLERS[type(event)]
         handler(self, event)
         return self._new
@@ -196,18 +196,14 @@ class Replay:
         if event.ruleset == "base":
             self.state.gold_supply = Counter(cards.GOLD_SUPPLY)
 
-    def _time_ok(self, at: str) -> bool:
+    def _check_time(self, at: str) -> None:
+        """Times never go backwards (event-log.md); a time that does is reported and the
+        event still applied: the time is a note about the event, not the event."""
         moment = parse_timestamp(at)
-        if self._last_time is not None:
-            try:
-                backwards = moment < self._last_time
-            except TypeError:  # pragma: no cover - RFC 3339 always has an offset
-                backwards = False
-            if backwards:
-                self._report(Code.MALFORMED, f"field `at`: {at} is before the previous event's time", field="at")
-                return False
+        if self._last_time is not None and moment < self._last_time:
+            self._report(Code.MALFORMED, f"field `at`: {at} is before the previous event's time", field="at")
+            return
         self._last_time = moment
-        return True
 
     # -- rounds ------------------------------------------------------------------
 
@@ -270,6 +266,12 @@ class Replay:
             return
         if rs.reveal_run is not None:
             self._close_run(rs, self._line)
+        if rs.draw_due:
+            self._report(
+                Code.MISSED_DRAW,
+                f"{rs.turn} ended the turn without drawing; the pile had {len(rs.pile)} cards",
+                player=rs.turn,
+            )
         if event.round != rs.number:
             self._report(
                 Code.MALFORMED, f"field `round`: round {rs.number} is the one in play, not {event.round}", field="round"
@@ -370,7 +372,8 @@ class Replay:
                     player=rs.turn,
                 )
                 self._implied_draw(rs)
-            elif player == rs.turn:
+            elif player == rs.turn and next_holder(players, rs.turn, rs.hands) != player:
+                # (When nobody else holds cards, the turn comes straight back: R-T5.)
                 if rs.drew:
                     following = next_holder(players, rs.turn, rs.hands) or player
                     self._report(
@@ -392,10 +395,11 @@ class Replay:
             expected = rs.turn if rs.holds(rs.turn) else next_holder(players, rs.turn, rs.hands)
         if expected is not None and player != expected:
             self._report(Code.OUT_OF_TURN, f"it is {expected}'s turn, not {player}'s", player=player, rule="R-T1")
+        drew_early = rs.early_draw and player == rs.turn
         rs.turn = player
         rs.played = True
-        rs.drew = rs.early_draw
-        rs.draw_due = bool(rs.pile) and not rs.early_draw
+        rs.drew = drew_early
+        rs.draw_due = bool(rs.pile) and not drew_early
         rs.early_draw = False
         rs.turns += 1
         return True
@@ -464,7 +468,14 @@ class Replay:
                 broken.add(tool)
             return
         mends = cards.REPAIR_CARDS[card]
-        tool = event.tool if len(mends) == 2 and event.tool else mends[0]
+        if len(mends) == 1 or event.tool in mends:
+            tool = event.tool if len(mends) == 2 and event.tool else mends[0]
+        else:  # `tool` missing or not on the card (malformed): mend what only it can
+            possible = [t for t in mends if t in broken]
+            if len(possible) != 1:
+                rs.discards.append(card)
+                return
+            tool = possible[0]
         breach = actions.check_repair(broken, target, tool)
         if breach is not None and len(mends) == 2:
             breach = Breach(breach.code, "R-A4", breach.message, breach.player)
@@ -562,6 +573,10 @@ class Replay:
             rs.connector = run.player
             rs.over = True  # R-E1
             rs.draw_due = False
+
+
+_ACTORS = frozenset({"player", "target"})
+"""Fields naming who acts on whom: an event with a stranger there cannot be applied."""
 
 
 def _names(players: list[str]) -> str:

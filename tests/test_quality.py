@@ -21,7 +21,18 @@ def _tool(name: str) -> str:
 
 def test_ruff_is_clean() -> None:
     result = subprocess.run(
-        [_tool("ruff"), "check", "events", "cli", "ingest", "analytics", "dashboard", "tests", "examples", "benchmarks"],
+        [
+            _tool("ruff"),
+            "check",
+            "events",
+            "cli",
+            "ingest",
+            "analytics",
+            "dashboard",
+            "tests",
+            "examples",
+            "benchmarks",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,

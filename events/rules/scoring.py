@@ -143,10 +143,15 @@ def check_claim(outcome: Outcome, claim: RoundEnded, supply: Counter[int] | None
                 Code.WRONG_SCORE, rule, f"the connector is {right}, not {claim.connector or 'nobody'}", claim.connector
             )
         )
+    gold_breaches = _check_gold_cards(outcome, claim, supply) if supply is not None and claim.gold_cards else []
+    settled = {b.player for b in gold_breaches}  # one departure, one finding
     wrong = [
         (player, claim.scores.get(player), expected)
         for player, expected in outcome.scores.items()
-        if expected is not None and claim.scores.get(player) != expected
+        if expected is not None
+        and player in claim.scores
+        and claim.scores[player] != expected
+        and player not in settled
     ]
     if wrong:
         listed = ", ".join(f"{p} {got} (the rules give {want})" for p, got, want in wrong)
@@ -158,8 +163,7 @@ def check_claim(outcome: Outcome, claim: RoundEnded, supply: Counter[int] | None
                 wrong[0][0] if len(wrong) == 1 else None,
             )
         )
-    if supply is not None and claim.gold_cards is not None:
-        breaches.extend(_check_gold_cards(outcome, claim, supply))
+    breaches.extend(gold_breaches)
     return breaches
 
 
@@ -201,7 +205,9 @@ def _check_gold_cards(outcome: Outcome, claim: RoundEnded, supply: Counter[int])
 
 def check_totals(expected: dict[str, int | None], totals: dict[str, int]) -> list[Breach]:
     """R-W3: a game's totals are the sums of its rounds as the rules score them."""
-    wrong = [(p, totals.get(p), want) for p, want in expected.items() if want is not None and totals.get(p) != want]
+    wrong = [
+        (p, totals[p], want) for p, want in expected.items() if want is not None and p in totals and totals[p] != want
+    ]
     if not wrong:
         return []
     listed = ", ".join(f"{p} {got} (the rounds give {want})" for p, got, want in wrong)

@@ -1,0 +1,77 @@
+"""Property-based tests over whole simulated games (hypothesis).
+
+Generated games of every ruleset and table size replay with no violation and with the
+recorded scores equal to the replay's outcome; every mutation is reported with its code
+at its line; logs round-trip file → states → file unchanged.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from events.audit import audit
+from events.logfile import write_log
+from events.replay import replay
+from events.schema import RoundEnded, dump_event
+from events.simulate.game import quick_game
+from events.simulate.mutate import MUTATIONS, mutate
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[str, int, int, int]:
+    """A ruleset, a table size it allows, a number of rounds and a seed."""
+    ruleset = draw(st.sampled_from(["tournament", "base"]))
+    players = draw(st.integers(5, 10) if ruleset == "tournament" else st.integers(3, 10))
+    rounds = draw(st.integers(1, 4 if ruleset == "tournament" else 3))
+    seed = draw(st.integers(0, 2**32 - 1))
+    return ruleset, players, rounds, seed
+
+
+@SETTINGS
+@given(tables())
+def test_simulated_games_audit_clean_with_the_rules_scores(table: tuple[str, int, int, int]) -> None:
+    ruleset, players, rounds, seed = table
+    events = quick_game(players, ruleset, rounds, seed)
+    result = audit([dump_event(e) for e in events])
+    assert result.status == "clean", [f.describe() for f in result.findings]
+    assert not result.findings
+    claims = [e for e in events if isinstance(e, RoundEnded)]
+    assert len(claims) == len(result.outcomes) == rounds
+    for claim, outcome in zip(claims, result.outcomes, strict=True):
+        assert claim.winner == outcome.winner
+        assert claim.connector == outcome.connector
+        assert claim.scores == outcome.scores
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(), st.sampled_from(sorted(MUTATIONS)))
+def test_every_mutation_is_reported_at_its_line(table: tuple[str, int, int, int], name: str) -> None:
+    ruleset, players, rounds, seed = table
+    lines = [dump_event(e) for e in quick_game(players, ruleset, rounds, seed)]
+    mutation = mutate(lines, name, seed)
+    if mutation is None:  # the game offers no place for it (no rockfall, say)
+        return
+    found = {(f.code.value, f.line) for f in audit(mutation.lines).findings}
+    assert (mutation.code, mutation.line) in found, sorted(found)
+
+
+@SETTINGS
+@given(tables())
+def test_logs_round_trip_file_states_file(table: tuple[str, int, int, int]) -> None:
+    ruleset, players, rounds, seed = table
+    text = write_log(quick_game(players, ruleset, rounds, seed))
+    steps = list(replay(text))
+    again = write_log(step.event for step in steps if step.event is not None)
+    assert again == text
+
+
+def test_round_trip_through_a_gzip_file(tmp_path: Path) -> None:
+    events = quick_game(7, "tournament", 3, 11)
+    path = tmp_path / "game.jsonl.gz"
+    write_log(events, path)
+    assert [step.event for step in replay(path) if step.event is not None] == events

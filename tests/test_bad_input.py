@@ -1,0 +1,713 @@
+"""Bad input (event-log.md, "File", "Violations", "Audit report").
+
+Whatever a file holds, the audit never raises and never reads more than the limits:
+each problem is a ``malformed`` finding naming the line (and the field where there is
+one), or an ``unreadable`` status when the file cannot be read as a log at all.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import events.logfile
+from events.audit import Audit, audit_file
+from events.builder import LogBuilder
+from events.findings import Finding
+from events.logfile import MAX_FILE_BYTES, MAX_LINE_BYTES, UnreadableLog, read_bytes
+from tests.conftest import codes, run
+
+MiB = 1024 * 1024
+SIX = ["ann", "bob", "cem", "dia", "eve", "fay"]
+
+
+def started(**header: Any) -> LogBuilder:
+    """A tournament table of six with round 1 dealt, ann to start (two lines)."""
+    log = LogBuilder(players=6, ruleset="tournament", **header)
+    return log.deal(start="ann")
+
+
+def header_line(**fields: Any) -> dict[str, Any]:
+    """A valid ``game_started`` object, with ``fields`` changed."""
+    obj: dict[str, Any] = json.loads(LogBuilder(players=6).lines[0])
+    obj.update(fields)
+    return obj
+
+
+def one_finding(result: Audit, code: str, line: int) -> Finding:
+    """The finding with ``code`` at ``line``; fails if there is none."""
+    found = [f for f in result.findings if f.code.value == code and f.line == line]
+    assert found, f"no {code} at line {line}: {[f.describe() for f in result.findings]}"
+    return found[0]
+
+
+def error_codes(result: Audit) -> list[tuple[str, int]]:
+    """``(code, line)`` of every error finding of an audit."""
+    return [(f.code.value, f.line) for f in result.findings if f.severity == "error"]
+
+
+def names(finding: Finding, field: str) -> bool:
+    """Whether a finding names ``field``, in ``field`` or in its message."""
+    return finding.field == field or f"`{field}`" in finding.message
+
+
+def malformed(log: LogBuilder | list[str], field: str | None = None) -> Finding:
+    """The one error of a log whose last line is malformed, with the field named."""
+    lines = log.lines if isinstance(log, LogBuilder) else log
+    result = run(lines)
+    assert result.status == "violations"
+    assert codes(lines) == [("malformed", len(lines))], [f.describe() for f in result.findings]
+    finding = one_finding(result, "malformed", len(lines))
+    if field is not None:
+        assert names(finding, field), finding.describe()
+    return finding
+
+
+def unreadable(result: Audit, line: int | None = 1) -> Finding:
+    """An unreadable verdict holds exactly the ``malformed`` finding that says why."""
+    assert result.status == "unreadable"
+    assert result.game_id is None
+    assert [f.code.value for f in result.findings] == ["malformed"]
+    if line is not None:
+        assert result.findings[0].line == line
+    return result.findings[0]
+
+
+def write(tmp_path: Path, data: bytes, name: str = "game.jsonl") -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def text(log: LogBuilder) -> bytes:
+    return log.text().encode("utf-8")
+
+
+# -- the file ------------------------------------------------------------------------
+
+
+def test_a_clean_start_is_clean(tmp_path: Path) -> None:
+    result = audit_file(write(tmp_path, text(started())))
+    assert result.status == "clean"
+    assert [f.code.value for f in result.findings] == ["incomplete"]
+
+
+def test_not_utf8_on_the_first_line_is_unreadable(tmp_path: Path) -> None:
+    data = text(started()).replace(b'"test:game"', b'"test:g\xe9me"', 1)
+    unreadable(audit_file(write(tmp_path, data)))
+
+
+def test_not_utf8_on_a_later_line_is_malformed_there(tmp_path: Path) -> None:
+    data = text(started()) + b'{"type":"discard","player":"\xff\xfe","card":"map"}\n'
+    result = audit_file(write(tmp_path, data))
+    assert result.status == "violations"
+    assert result.game_id == "test:game"
+    assert error_codes(result) == [("malformed", 3)]
+    assert "UTF-8" in result.findings[0].message
+
+
+def test_not_json_is_malformed() -> None:
+    malformed(started().raw('{"type": "discard", "player": "ann", "card": map}'))
+
+
+def test_a_json_array_is_malformed() -> None:
+    malformed(started().raw('[{"type": "discard", "player": "ann", "card": "map"}]'))
+
+
+def test_a_json_array_as_the_first_line_is_unreadable() -> None:
+    unreadable(run([json.dumps([header_line()])]))
+
+
+def test_a_blank_line_in_between_is_malformed(tmp_path: Path) -> None:
+    log = started().discard("ann")
+    lines = [*log.lines[:2], "", *log.lines[2:]]
+    result = audit_file(write(tmp_path, "\n".join(lines).encode() + b"\n"))
+    assert result.status == "violations"
+    assert error_codes(result) == [("malformed", 3)]
+
+
+def test_a_trailing_newline_is_allowed(tmp_path: Path) -> None:
+    log = started().discard("ann")
+    with_newline = audit_file(write(tmp_path, text(log), "a.jsonl"))
+    without = audit_file(write(tmp_path, text(log).removesuffix(b"\n"), "b.jsonl"))
+    for result in (with_newline, without):
+        assert result.status == "clean"
+        assert [(f.code.value, f.line) for f in result.findings] == [("incomplete", 4)]
+
+
+def test_a_byte_order_mark_is_ignored(tmp_path: Path) -> None:
+    result = audit_file(write(tmp_path, b"\xef\xbb\xbf" + text(started())))
+    assert result.status == "clean"
+    assert result.game_id == "test:game"
+
+
+def test_crlf_line_ends_are_accepted(tmp_path: Path) -> None:
+    log = started().discard("ann").discard("bob")
+    result = audit_file(write(tmp_path, text(log).replace(b"\n", b"\r\n")))
+    assert result.status == "clean"
+    assert [(f.code.value, f.line) for f in result.findings] == [("incomplete", 6)]
+
+
+def test_an_empty_file_is_unreadable_at_line_1(tmp_path: Path) -> None:
+    unreadable(audit_file(write(tmp_path, b"")))
+
+
+def test_a_file_of_only_a_byte_order_mark_is_unreadable(tmp_path: Path) -> None:
+    unreadable(audit_file(write(tmp_path, b"\xef\xbb\xbf")))
+
+
+def test_a_missing_file_is_unreadable(tmp_path: Path) -> None:
+    unreadable(audit_file(tmp_path / "nowhere.jsonl"))
+
+
+# -- size limits: refused without reading it all --------------------------------------
+
+
+def peak_memory(path: Path) -> tuple[Audit, int]:
+    """Audit ``path`` and measure the most memory Python held meanwhile."""
+    tracemalloc.start()
+    try:
+        result = audit_file(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return result, peak
+
+
+def test_a_file_over_16_mib_is_unreadable_and_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path, text(started()))
+    with path.open("r+b") as stream:
+        stream.truncate(20 * MiB)  # a sparse file: cheap to make
+    sizes: list[int] = []
+
+    def counting_read_bytes(p: Path) -> bytes:
+        data = read_bytes(p)
+        sizes.append(len(data))
+        return data
+
+    monkeypatch.setattr(events.logfile, "read_bytes", counting_read_bytes)
+    result, peak = peak_memory(path)
+    unreadable(result, line=None)
+    assert "16 MiB" in result.findings[0].message
+    assert sizes == []  # refused before any content was returned
+    assert peak < 4 * MiB
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_an_endless_stream_is_unreadable_and_read_only_to_the_limit() -> None:
+    """/dev/zero has no size to check beforehand: reading must stop at the limit."""
+    result, peak = peak_memory(Path("/dev/zero"))
+    unreadable(result, line=None)
+    assert peak < 40 * MiB
+
+
+def test_read_bytes_refuses_more_than_the_limit(tmp_path: Path) -> None:
+    path = tmp_path / "big.jsonl"
+    with path.open("wb") as stream:
+        stream.truncate(MAX_FILE_BYTES + 1)
+    with pytest.raises(UnreadableLog):
+        read_bytes(path)
+    with path.open("r+b") as stream:
+        stream.truncate(MAX_FILE_BYTES)
+    assert len(read_bytes(path)) == MAX_FILE_BYTES  # exactly 16 MiB is allowed
+
+
+def test_a_gzip_file_inflating_past_16_mib_is_unreadable_and_not_inflated(tmp_path: Path) -> None:
+    member = gzip.compress(b" " * MiB)  # gzip members may follow one another
+    path = write(tmp_path, gzip.compress(text(started())) + member * 128, "bomb.jsonl.gz")
+    assert path.stat().st_size < MiB
+    result, peak = peak_memory(path)
+    unreadable(result, line=None)
+    assert "16 MiB" in result.findings[0].message
+    assert peak < 3 * MAX_FILE_BYTES  # about the limit, not the 128 MiB it inflates to
+
+
+def test_a_gz_file_that_is_not_gzip_is_unreadable(tmp_path: Path) -> None:
+    unreadable(audit_file(write(tmp_path, text(started()), "game.jsonl.gz")))
+
+
+def test_a_gzip_file_that_is_cut_short_is_unreadable(tmp_path: Path) -> None:
+    packed = gzip.compress(text(started().discard("ann")))
+    unreadable(audit_file(write(tmp_path, packed[: len(packed) // 2], "game.jsonl.gz")))
+
+
+def test_a_gzip_log_is_read(tmp_path: Path) -> None:
+    result = audit_file(write(tmp_path, gzip.compress(text(started())), "game.jsonl.gz"))
+    assert result.status == "clean"
+    assert result.game_id == "test:game"
+
+
+def test_a_1_mib_line_after_the_header_is_malformed_there(tmp_path: Path) -> None:
+    log = started()
+    big = json.dumps({"type": "discard", "player": "ann", "card": "map", "padding": "x" * MiB})
+    result = audit_file(write(tmp_path, text(log) + big.encode() + b"\n"))
+    assert result.status == "violations"
+    assert error_codes(result) == [("malformed", 3)]
+    assert "64 KiB" in result.findings[0].message
+
+
+def test_a_line_of_exactly_64_kib_is_not_refused_for_its_size() -> None:
+    line = '{"type":"discard","player":"ann","card":"map","x":"'
+    line += "x" * (MAX_LINE_BYTES - len(line) - 2) + '"}'
+    assert len(line.encode()) == MAX_LINE_BYTES
+    finding = malformed(started().raw(line), "x")  # an unknown field, not a long line
+    assert "64 KiB" not in finding.message
+
+
+def test_the_64_kib_limit_does_not_count_the_line_end(tmp_path: Path) -> None:
+    line = '{"type":"discard","player":"ann","card":"map","x":"'
+    line += "x" * (MAX_LINE_BYTES - len(line) - 2) + '"}'
+    data = text(started()).replace(b"\n", b"\r\n") + line.encode() + b"\r\n"
+    result = audit_file(write(tmp_path, data))
+    assert error_codes(result) == [("malformed", 3)]
+    assert names(result.findings[0], "x")  # an unknown field, not a long line
+
+
+def test_a_first_line_over_64_kib_is_unreadable() -> None:
+    unreadable(run([json.dumps(header_line(table="x" * 70_000))]))
+
+
+def test_deep_nesting_within_64_kib_is_malformed() -> None:
+    depth = 30_000
+    line = '{"type":"discard","player":"ann","card":' + "[" * depth + "]" * depth + "}"
+    assert len(line.encode()) < MAX_LINE_BYTES
+    malformed(started().raw(line))
+
+
+def test_deep_nesting_over_64_kib_is_malformed_by_size_first() -> None:
+    depth = 100_000
+    line = '{"type":"discard","player":"ann","card":' + "[" * depth + "]" * depth + "}"
+    finding = malformed(started().raw(line))
+    assert "64 KiB" in finding.message
+
+
+def test_deep_nesting_on_the_first_line_is_unreadable() -> None:
+    unreadable(run(["[" * 30_000 + "]" * 30_000]))
+
+
+# -- the header ------------------------------------------------------------------------
+
+
+def test_a_first_line_that_is_not_game_started_is_unreadable() -> None:
+    log = started()
+    unreadable(run(log.lines[1:]))
+
+
+def test_a_second_game_started_is_malformed_there() -> None:
+    log = started()
+    malformed(log.raw(log.lines[0]))
+
+
+def test_duplicate_player_ids_are_unreadable() -> None:
+    finding = unreadable(run([json.dumps(header_line(players=["ann", "bob", "cem", "dia", "eve", "ann"]))]))
+    assert "players" in finding.message
+
+
+@pytest.mark.parametrize("option", [{"next_round_starter": "any"}, {"gold_cards_drawn": "gold_diggers"}])
+def test_base_options_in_tournament_are_unreadable(option: dict[str, str]) -> None:
+    finding = unreadable(run([json.dumps(header_line(ruleset="tournament", options=option))]))
+    assert f"options.{next(iter(option))}" in finding.message
+
+
+def test_options_roles_in_base_is_unreadable() -> None:
+    obj = header_line(ruleset="base", options={"roles": {"saboteur": 2, "gold_digger": 3, "selfish_dwarf": 1}})
+    finding = unreadable(run([json.dumps(obj)]))
+    assert "options.roles" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("rounds", "3"),
+        ("rounds", True),
+        ("rounds", 3.0),
+        ("rounds", 5),
+        ("format", "saboteur-log/2"),
+        ("ruleset", "advanced"),
+        ("game_id", "has spaces"),
+        ("players", ["ann", "bob"]),
+        ("table", None),
+        ("colour", "red"),
+    ],
+)
+def test_a_bad_header_field_is_unreadable_naming_it(field: str, value: object) -> None:
+    finding = unreadable(run([json.dumps(header_line(**{field: value}))]))
+    assert field in finding.message
+
+
+def test_a_header_missing_a_field_is_unreadable_naming_it() -> None:
+    obj = header_line()
+    del obj["rounds"]
+    assert "rounds" in unreadable(run([json.dumps(obj)])).message
+
+
+# -- the shape of a line -----------------------------------------------------------------
+
+
+def test_an_unknown_event_type_is_malformed() -> None:
+    malformed(started().raw({"type": "play_dynamite", "player": "ann", "card": "map"}), "type")
+
+
+def test_a_line_without_a_type_is_malformed() -> None:
+    malformed(started().raw({"player": "ann", "card": "map"}), "type")
+
+
+def test_an_unknown_field_is_malformed() -> None:
+    malformed(started().raw({"type": "discard", "player": "ann", "card": "map", "colour": "red"}), "colour")
+
+
+def test_a_missing_field_is_malformed() -> None:
+    malformed(started().raw({"type": "play_path", "player": "ann", "card": "EW", "x": 1, "y": 0}), "rotated")
+
+
+@pytest.mark.parametrize("value", ["1", True, 1.0, 1.5, None, 51])
+def test_a_wrong_value_for_an_integer_is_malformed(value: object) -> None:
+    line = {"type": "play_path", "player": "ann", "card": "EW", "x": value, "y": 0, "rotated": False}
+    malformed(started().raw(line), "x")
+
+
+@pytest.mark.parametrize("value", [1, 0, "true", None])
+def test_a_wrong_value_for_a_boolean_is_malformed(value: object) -> None:
+    line = {"type": "play_path", "player": "ann", "card": "EW", "x": 1, "y": 0, "rotated": value}
+    malformed(started().raw(line), "rotated")
+
+
+def test_a_number_as_a_string_in_round_started_is_malformed() -> None:
+    log = LogBuilder(players=6).deal(round="1")  # type: ignore[arg-type]
+    malformed(log, "round")
+
+
+def test_duplicate_keys_are_malformed() -> None:
+    malformed(started().raw('{"type":"discard","player":"ann","card":"map","card":"map"}'), "card")
+
+
+def test_duplicate_keys_in_a_nested_object_are_malformed() -> None:
+    log = LogBuilder(players=6).deal()
+    deal = log.lines.pop()
+    doubled = deal.replace('"roles":{"ann":"gold_digger",', '"roles":{"ann":"gold_digger","ann":"saboteur",', 1)
+    assert doubled != deal
+    assert "ann" in malformed(log.raw(doubled)).message
+
+
+def test_nan_is_not_json() -> None:
+    malformed(started().raw('{"type":"play_path","player":"ann","card":"EW","x":NaN,"y":0,"rotated":false}'))
+
+
+def test_a_card_not_in_the_catalogue_is_malformed() -> None:
+    malformed(started().raw({"type": "discard", "player": "ann", "card": "joker"}), "card")
+
+
+def test_a_card_not_in_the_catalogue_in_a_hand_is_malformed() -> None:
+    log = LogBuilder(players=6).deal(hands={"ann": ["joker"]})
+    assert names(malformed(log), "hands.ann.0")
+
+
+def test_a_player_not_at_the_table_is_malformed() -> None:
+    malformed(started().raw({"type": "discard", "player": "zed", "card": "map"}), "player")
+
+
+def test_a_target_not_at_the_table_is_malformed() -> None:
+    malformed(started().raw({"type": "play_tool", "player": "ann", "card": "break_pick", "target": "zed"}), "target")
+
+
+def test_a_goal_slot_that_does_not_exist_is_malformed() -> None:
+    malformed(started().raw({"type": "play_map", "player": "ann", "card": "map", "goal": "left"}), "goal")
+
+
+def test_a_role_that_does_not_exist_is_malformed() -> None:
+    log = LogBuilder(players=6)
+    roles = {p: "gold_digger" for p in log.players} | {"dia": "king"}
+    log.deal(roles=roles)
+    malformed(log, "roles.dia")
+
+
+def test_a_set_aside_role_that_does_not_exist_is_malformed() -> None:
+    malformed(LogBuilder(players=["ann", "bob", "cem"], ruleset="base").deal(set_aside="king"), "set_aside_role")
+
+
+def test_null_for_an_optional_field_is_malformed() -> None:
+    malformed(started().raw({"type": "discard", "player": "ann", "card": "map", "at": None}), "at")
+
+
+def test_null_for_tool_is_malformed() -> None:
+    line = {"type": "play_tool", "player": "ann", "card": "break_pick", "target": "bob", "tool": None}
+    malformed(started().raw(line), "tool")
+
+
+def test_a_timestamp_that_is_not_rfc_3339_is_malformed() -> None:
+    malformed(started().raw({"type": "discard", "player": "ann", "card": "map", "at": "29/11/2026 14:03"}), "at")
+
+
+def test_timestamps_may_carry_offsets_and_fractions() -> None:
+    log = started(at="2026-11-29T14:03:11Z")
+    log.raw({"type": "discard", "player": "ann", "card": log.hand("ann")[0], "at": "2026-11-29T15:03:12.25+01:00"})
+    log.raw({"type": "draw", "player": "ann", "card": log.round.top_of_pile, "at": "2026-11-29T14:03:13Z"})
+    assert codes(log) == []
+
+
+def test_timestamps_going_backwards_are_malformed() -> None:
+    log = started(at="2026-11-29T14:03:11Z")
+    line = {"type": "discard", "player": "ann", "card": log.hand("ann")[0], "at": "2026-11-29T14:03:10Z"}
+    malformed(log.raw(line), "at")
+
+
+def test_timestamps_going_backwards_across_offsets_are_malformed() -> None:
+    log = started(at="2026-11-29T14:03:11Z")
+    line = {"type": "discard", "player": "ann", "card": log.hand("ann")[0], "at": "2026-11-29T15:03:10+01:00"}
+    malformed(log.raw(line), "at")
+
+
+# -- fields the rest of the log rules out -------------------------------------------------
+
+
+def test_gold_cards_in_tournament_is_malformed() -> None:
+    log = started().pass_out()
+    log.end_round(gold_cards={p: [] for p in log.players})
+    malformed(log, "gold_cards")
+
+
+def test_gold_cards_missing_in_base_is_malformed() -> None:
+    log = LogBuilder(players=["ann", "bob", "cem"], ruleset="base").deal().pass_out()
+    outcome = log.outcome()
+    del outcome["gold_cards"]
+    log.raw({"type": "round_ended", "round": 1, **outcome})
+    malformed(log, "gold_cards")
+
+
+def tooled(card: str) -> LogBuilder:
+    """Round 1 with ann holding ``card`` and bob's pick broken by fay, so that the play
+    itself is possible and only its `tool` field is wrong."""
+    log = LogBuilder(players=6, ruleset="tournament")
+    log.deal(start="fay", hands={"fay": ["break_pick"], "ann": [card]})
+    return log.tool("fay", "break_pick", "bob")
+
+
+def test_a_tool_on_a_single_repair_is_malformed() -> None:
+    line = {"type": "play_tool", "player": "ann", "card": "repair_pick", "target": "bob", "tool": "pick"}
+    malformed(tooled("repair_pick").raw(line), "tool")
+
+
+def test_a_tool_on_a_broken_tool_card_is_malformed() -> None:
+    line = {"type": "play_tool", "player": "ann", "card": "break_lamp", "target": "bob", "tool": "lamp"}
+    malformed(tooled("break_lamp").raw(line), "tool")
+
+
+def test_a_double_repair_without_a_tool_is_malformed() -> None:
+    line = {"type": "play_tool", "player": "ann", "card": "repair_pick_lamp", "target": "bob"}
+    malformed(tooled("repair_pick_lamp").raw(line), "tool")
+
+
+def test_a_double_repair_naming_a_tool_it_cannot_mend_is_malformed() -> None:
+    line = {"type": "play_tool", "player": "ann", "card": "repair_pick_lamp", "target": "bob", "tool": "cart"}
+    malformed(tooled("repair_pick_lamp").raw(line), "tool")
+
+
+def dealt_without(player: str, field: str) -> LogBuilder:
+    """Round 1 dealt with ``player`` left out of the map ``field``."""
+    log = LogBuilder(players=6).deal()
+    deal = json.loads(log.lines.pop())
+    del deal[field][player]
+    return LogBuilder(players=6).raw(deal)
+
+
+@pytest.mark.parametrize("field", ["roles", "hands"])
+def test_a_player_missing_from_a_deal_map_is_malformed(field: str) -> None:
+    log = dealt_without("dia", field)
+    assert ("malformed", 2) in codes(log)
+    finding = one_finding(run(log), "malformed", 2)
+    assert names(finding, field)
+    assert "dia" in finding.message
+
+
+def test_a_player_missing_from_scores_is_malformed() -> None:
+    log = started().pass_out()
+    outcome = log.outcome()
+    del outcome["scores"]["dia"]
+    log.raw({"type": "round_ended", "round": 1, **outcome})
+    assert "dia" in malformed(log, "scores").message
+
+
+def test_a_player_missing_from_gold_cards_is_malformed() -> None:
+    log = LogBuilder(players=["ann", "bob", "cem"], ruleset="base").deal().pass_out()
+    outcome = log.outcome()
+    del outcome["gold_cards"]["bob"]
+    log.raw({"type": "round_ended", "round": 1, **outcome})
+    malformed(log, "gold_cards")
+
+
+def test_a_player_missing_from_totals_is_malformed() -> None:
+    log = LogBuilder(players=6, rounds=1).deal().pass_out().end_round()
+    totals = {p: t for p, t in log.state.totals().items() if p != "dia"}
+    malformed(log.end_game(totals=totals), "totals")
+
+
+def test_a_player_not_at_the_table_in_scores_is_malformed() -> None:
+    log = started().pass_out()
+    outcome = log.outcome()
+    outcome["scores"]["zed"] = 0
+    log.raw({"type": "round_ended", "round": 1, **outcome})
+    malformed(log, "scores.zed")
+
+
+def test_an_action_card_in_play_path_is_malformed() -> None:
+    line = {"type": "play_path", "player": "ann", "card": "map", "x": 1, "y": 0, "rotated": False}
+    malformed(started().raw(line), "card")
+
+
+def test_a_tunnel_card_in_play_tool_is_malformed() -> None:
+    malformed(started().raw({"type": "play_tool", "player": "ann", "card": "NESW", "target": "bob"}), "card")
+
+
+def test_a_wrong_card_in_play_rockfall_and_play_map_is_malformed() -> None:
+    malformed(started().raw({"type": "play_rockfall", "player": "ann", "card": "map", "x": 1, "y": 0}), "card")
+    malformed(started().raw({"type": "play_map", "player": "ann", "card": "rockfall", "goal": "top"}), "card")
+
+
+def test_a_setup_card_code_not_in_the_catalogue_is_malformed() -> None:
+    malformed(LogBuilder(players=6).deal(setup=("joker", False)), "setup_card.card")
+
+
+# -- events out of sequence ------------------------------------------------------------------
+
+
+def test_a_turn_before_the_first_round_started_is_malformed() -> None:
+    malformed(LogBuilder(players=6).raw({"type": "discard", "player": "ann", "card": "map"}))
+
+
+def test_a_draw_or_reveal_before_the_first_round_started_is_malformed() -> None:
+    malformed(LogBuilder(players=6).raw({"type": "draw", "player": "ann", "card": "map"}))
+    malformed(LogBuilder(players=6).reveal("top"))
+
+
+def test_round_ended_before_the_first_round_started_is_malformed() -> None:
+    scores = dict.fromkeys(SIX, 0)
+    line = {"type": "round_ended", "round": 1, "winner": "nobody", "connector": None, "scores": scores}
+    malformed(LogBuilder(players=6).raw(line))
+
+
+def test_round_started_while_a_round_is_open_is_malformed() -> None:
+    malformed(started().discard("ann").deal(round=2), "round")
+
+
+def test_a_first_round_numbered_2_is_malformed() -> None:
+    malformed(LogBuilder(players=6).deal(round=2), "round")
+
+
+def test_round_numbers_out_of_order_are_malformed() -> None:
+    malformed(started().pass_out().end_round().deal(round=3), "round")
+
+
+def test_a_repeated_round_number_is_malformed() -> None:
+    malformed(started().pass_out().end_round().deal(round=1), "round")
+
+
+def test_a_round_beyond_the_planned_rounds_is_malformed() -> None:
+    malformed(LogBuilder(players=6, rounds=1).deal().pass_out().end_round().deal(round=2), "round")
+
+
+def test_round_ended_for_another_round_is_malformed() -> None:
+    malformed(started().pass_out().end_round(round=2), "round")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        {"type": "discard", "player": "ann", "card": "map"},
+        {"type": "game_ended", "totals": dict.fromkeys(SIX, 0)},
+        {"type": "round_started"},
+        "not json",
+    ],
+)
+def test_anything_after_game_ended_is_malformed(line: dict[str, Any] | str) -> None:
+    log = LogBuilder(players=6, rounds=1).deal().pass_out().end_round().end_game()
+    assert codes(log) == []
+    malformed(log.raw(line))
+
+
+def test_a_file_that_stops_mid_turn_is_only_incomplete() -> None:
+    log = started().discard("ann").discard("bob", draw=False)  # bob's draw never comes
+    result = run(log)
+    assert result.status == "clean"
+    assert [(f.code.value, f.line, f.severity) for f in result.findings] == [("incomplete", log.line, "warning")]
+
+
+def test_a_file_that_stops_before_a_reveal_is_only_incomplete() -> None:
+    log = LogBuilder(players=6).deal(start="ann", hands={p: ["EW", "NESW"] for p in ["ann", "bob", "cem"]})
+    for player, x, card in [("ann", 1, "EW"), ("bob", 2, "EW"), ("cem", 3, "EW")]:
+        log.path(player, card, x, 0)
+    log.pass_until("ann").path("ann", "NESW", 5, 0).path("bob", "NESW", 6, 0)
+    log.path("cem", "NESW", 7, 0, draw=False)  # reaches the gold; the file stops
+    result = run(log)
+    assert result.status == "clean"
+    assert [(f.code.value, f.line) for f in result.findings] == [("incomplete", log.line)]
+
+
+def test_a_file_that_stops_after_a_round_is_only_incomplete() -> None:
+    log = started().pass_out().end_round()
+    result = run(log)
+    assert result.status == "clean"
+    assert [(f.code.value, f.line) for f in result.findings] == [("incomplete", log.line)]
+    assert [o.round for o in result.outcomes] == [1]
+
+
+def test_a_violation_does_not_stop_the_audit() -> None:
+    log = started()
+    log.raw({"type": "discard", "player": "ann", "card": "joker"})
+    log.discard("ann").raw({"type": "discard", "player": "bob", "card": "map", "colour": "red"})
+    assert [c for c in codes(log) if c[0] == "malformed"] == [("malformed", 3), ("malformed", 6)]
+
+
+def the_event_applied_anyway(case: str) -> tuple[LogBuilder, int]:
+    """A log with one line whose only fault is a malformed field that does not stop
+    the event from being applied as recorded, then the lines that follow it."""
+    if case == "at going backwards":
+        log = started(at="2026-11-29T14:03:11Z")
+        log.raw({"type": "discard", "player": "ann", "card": log.hand("ann")[0], "at": "2026-11-29T14:03:10Z"})
+        return log.draw("ann").discard("bob"), 3
+    if case == "tool on a broken-tool card":
+        log = LogBuilder(players=6).deal(start="ann", hands={"ann": ["break_pick"]})
+        log.tool("ann", "break_pick", "bob", tool="pick")
+        return log.discard("bob"), 3
+    log = started().pass_out()
+    outcome = log.outcome()
+    if case == "gold_cards in tournament":
+        outcome["gold_cards"] = {p: [] for p in SIX}
+    else:  # a player missing from scores
+        del outcome["scores"]["dia"]
+    log.raw({"type": "round_ended", "round": 1, **outcome})
+    bad = log.line
+    return log.deal(round=2), bad
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param("at going backwards"),
+        pytest.param("tool on a broken-tool card"),
+        pytest.param("gold_cards in tournament"),
+        pytest.param("scores missing a player"),
+    ],
+)
+def test_a_malformed_field_does_not_cascade(case: str) -> None:
+    """Violations: "after a violation it goes on with the event as recorded wherever
+    the event can still be applied" - one bad field, findings at that line only."""
+    log, bad = the_event_applied_anyway(case)
+    result = run(log)
+    one_finding(result, "malformed", bad)
+    assert {f.line for f in result.findings if f.severity == "error"} == {bad}
+    if "round_ended" in log.lines[bad - 1]:
+        assert [o.round for o in result.outcomes] == [1]
+
+
+def test_a_report_is_always_unicode_text() -> None:
+    """``"\\ud800"`` is valid JSON but no Unicode character; what the report says
+    about it must still encode as UTF-8 (the CLI prints it)."""
+    log = started().raw('{"type":"discard","player":"ann","card":"map","\\ud800":1,"\\ud800":2}')
+    result = run(log)
+    one_finding(result, "malformed", 3)
+    json.dumps(result.report().model_dump(), ensure_ascii=False).encode("utf-8")

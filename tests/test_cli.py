@@ -1,0 +1,260 @@
+"""``saboteur audit`` and ``saboteur schema`` (event-log.md, "Audit report").
+
+Most tests drive the typer app in process with ``CliRunner``; one runs the installed
+``saboteur`` script, as a user or another tool would.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from cli.main import app
+from events.builder import LogBuilder
+
+DATA = Path(__file__).parent / "data"
+GOOD = DATA / "good" / "tournament_3_rounds.jsonl"
+REPORT_KEYS = {"file", "game_id", "status", "violations", "rounds"}
+VIOLATION_KEYS = {"code", "line", "round", "player", "rule", "severity", "message"}
+ROUND_KEYS = {"round", "winner", "connector", "scores", "stars"}
+MISSED_AT = 52
+
+
+def invoke(*args: str | Path) -> Result:
+    result = CliRunner().invoke(app, [str(arg) for arg in args])
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def reports(result: Result) -> list[dict[str, Any]]:
+    """The lines of ``audit --json``, each one JSON object."""
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def missed_draw_log() -> LogBuilder:
+    """bob ends a turn without drawing while the pile has 12 cards; cem plays on."""
+    log = LogBuilder(players=6, game_id="nl-open-2026:r1:t3").deal(start="bob")
+    for _ in range(24):  # 36 cards in the pile after dealing six hands of five
+        log.discard(log.turn)
+    assert log.round.pile_count == 12
+    log.discard("bob", draw=False).discard("cem")
+    assert log.line - 1 == MISSED_AT  # cem's card stands where bob's draw was due
+    return log
+
+
+def folder(tmp_path: Path, logs: dict[str, str]) -> Path:
+    """A folder of files by relative path; a ``.gz`` name is written gzip-compressed."""
+    root = tmp_path / "logs"
+    for name, content in logs.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = content.encode("utf-8")
+        path.write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    return root
+
+
+# -- audit --json --------------------------------------------------------------------
+
+
+def test_audit_json_prints_one_report_per_file_in_the_spec_shape(tmp_path: Path) -> None:
+    logs = {
+        "a_good.jsonl": GOOD.read_text(),
+        "b_bad.jsonl": missed_draw_log().text(),
+        "c/nested/d_good.jsonl.gz": GOOD.read_text(),
+        "notes.txt": "not a log",
+        "e.json": "{}",
+        "f.jsonl.bak": "",
+    }
+    root = folder(tmp_path, logs)
+    result = invoke("audit", "--json", root)
+    assert result.exit_code == 1
+    lines = reports(result)
+    assert [Path(r["file"]).relative_to(root).as_posix() for r in lines] == [
+        "a_good.jsonl",
+        "b_bad.jsonl",
+        "c/nested/d_good.jsonl.gz",
+    ]
+    for report in lines:
+        assert set(report) == REPORT_KEYS
+        for violation in report["violations"]:
+            assert set(violation) == VIOLATION_KEYS
+        for outcome in report["rounds"]:
+            assert set(outcome) == ROUND_KEYS
+    good, bad, packed = lines
+    assert (good["status"], good["violations"], good["game_id"]) == ("clean", [], "fixture:good:tournament")
+    assert packed["rounds"] == good["rounds"]
+    assert good["rounds"][0] == {
+        "round": 1,
+        "winner": "gold_diggers",
+        "connector": "cem",
+        "scores": {"ann": 2, "bob": 2, "cem": 3, "dia": 0, "eve": 0, "fay": 0},
+        "stars": ["cem"],
+    }
+    assert bad["status"] == "violations"
+    assert bad["game_id"] == "nl-open-2026:r1:t3"
+    assert bad["violations"][0] == {
+        "code": "missed_draw",
+        "line": MISSED_AT,
+        "round": 1,
+        "player": "bob",
+        "rule": "R-T2",
+        "severity": "error",
+        "message": "bob ended the turn without drawing; the pile had 12 cards",
+    }
+    assert bad["violations"][-1]["severity"] == "warning"  # incomplete: the file stops
+    assert bad["rounds"] == []
+
+
+def test_audit_json_names_each_file_given(tmp_path: Path) -> None:
+    one = tmp_path / "one.jsonl"
+    one.write_text(GOOD.read_text())
+    result = invoke("audit", "--json", one, GOOD)
+    assert result.exit_code == 0
+    assert [r["file"] for r in reports(result)] == [str(one), str(GOOD)]
+
+
+@pytest.mark.parametrize(
+    ("files", "status"),
+    [
+        ({"a.jsonl": "good"}, 0),
+        ({"a.jsonl": "good", "b.jsonl": "incomplete"}, 0),
+        ({"a.jsonl": "good", "b.jsonl": "bad"}, 1),
+        ({"a.jsonl": "good", "b.jsonl": "unreadable"}, 2),
+        ({"a.jsonl": "unreadable", "b.jsonl": "bad"}, 2),
+        ({"a.jsonl": "bad", "b.jsonl": "unreadable", "c.jsonl": "good"}, 2),
+    ],
+)
+def test_exit_status(tmp_path: Path, files: dict[str, str], status: int) -> None:
+    content = {
+        "good": GOOD.read_text(),
+        "incomplete": (DATA / "bad" / "incomplete.jsonl").read_text(),
+        "bad": missed_draw_log().text(),
+        "unreadable": "",
+    }
+    root = folder(tmp_path, {name: content[kind] for name, kind in files.items()})
+    assert invoke("audit", "--json", root).exit_code == status
+    assert invoke("audit", root).exit_code == status
+
+
+def test_strict_stops_each_file_at_its_first_error(tmp_path: Path) -> None:
+    log = missed_draw_log()
+    log.raw({"type": "discard", "player": "zed", "card": "map"})  # a second error
+    root = folder(tmp_path, {"a.jsonl": log.text(), "b.jsonl": log.text()})
+    lenient = reports(invoke("audit", "--json", root))
+    assert [len([v for v in r["violations"] if v["severity"] == "error"]) for r in lenient] == [2, 2]
+    result = invoke("audit", "--json", "--strict", root)
+    assert result.exit_code == 1
+    strict = reports(result)
+    assert len(strict) == 2  # every file, each stopped at its own first error
+    for report in strict:
+        assert [(v["code"], v["line"]) for v in report["violations"]] == [("missed_draw", MISSED_AT)]
+
+
+def test_a_nonexistent_path_is_unreadable(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere.jsonl"
+    result = invoke("audit", "--json", missing)
+    assert result.exit_code == 2
+    [report] = reports(result)
+    assert report["file"] == str(missing)
+    assert report["status"] == "unreadable"
+    assert [v["code"] for v in report["violations"]] == ["malformed"]
+    readable = invoke("audit", missing)
+    assert readable.exit_code == 2
+    assert "unreadable" in readable.stdout
+
+
+def test_a_nonexistent_path_beside_good_logs_still_exits_2(tmp_path: Path) -> None:
+    result = invoke("audit", "--json", GOOD, tmp_path / "nowhere.jsonl")
+    assert result.exit_code == 2
+    assert [r["status"] for r in reports(result)] == ["clean", "unreadable"]
+
+
+def test_a_folder_without_logs_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("no logs here")
+    assert invoke("audit", tmp_path).exit_code == 2
+
+
+def test_audit_without_paths_is_a_usage_error() -> None:
+    assert invoke("audit").exit_code == 2
+
+
+# -- the readable report ----------------------------------------------------------------
+
+
+def test_the_readable_report_shows_each_violation_on_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "t3.jsonl"
+    path.write_text(missed_draw_log().text())
+    result = invoke("audit", path)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert str(path) in lines[0]
+    assert "nl-open-2026:r1:t3" in lines[0]
+    expected = (
+        f"line {MISSED_AT} · round 1 · bob · missed_draw (R-T2): "
+        "bob ended the turn without drawing; the pile had 12 cards"
+    )
+    assert expected in [line.strip() for line in lines]
+
+
+def test_the_readable_report_shows_each_rounds_outcome() -> None:
+    result = invoke("audit", GOOD)
+    assert result.exit_code == 0
+    assert "clean" in result.stdout
+    rounds = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("round ")]
+    assert len(rounds) == 3
+    assert "gold diggers" in rounds[0] and "cem 3" in rounds[0]
+    assert "selfish dwarf" in rounds[1] and "dia 4" in rounds[1]
+    assert "saboteurs" in rounds[2] and "eve 3" in rounds[2] and "fay 3" in rounds[2]
+
+
+def test_markup_in_a_log_is_printed_as_written(tmp_path: Path) -> None:
+    """Rich markup in a message (an unknown field named ``[red]``) is text, not style."""
+    log = LogBuilder(players=6).deal()
+    log.raw({"type": "discard", "player": "ann", "card": "map", "[bold]x[/bold]": 1})
+    path = tmp_path / "markup.jsonl"
+    path.write_text(log.text())
+    result = invoke("audit", path)
+    assert "[bold]x[/bold]" in result.stdout
+
+
+def test_a_lone_surrogate_in_a_key_never_gives_a_traceback(tmp_path: Path) -> None:
+    """``"\\ud800"`` is valid JSON but not Unicode text; a duplicate key of it is
+    named verbatim in the message, which stdout (UTF-8) cannot encode."""
+    log = LogBuilder(players=6).deal()
+    log.raw('{"type":"discard","player":"ann","card":"map","\\ud800":1,"\\ud800":2}')
+    path = tmp_path / "surrogate.jsonl"
+    path.write_text(log.text())
+    for args in (("audit", "--json", path), ("audit", path)):
+        assert invoke(*args).exit_code == 1
+    [report] = reports(invoke("audit", "--json", path))
+    assert report["violations"][0]["line"] == 3
+
+
+# -- the installed script ------------------------------------------------------------------
+
+
+def test_the_installed_script_audits_a_folder(tmp_path: Path) -> None:
+    script = shutil.which("saboteur", path=str(Path(sys.executable).parent)) or shutil.which("saboteur")
+    if script is None:
+        pytest.skip("the saboteur script is not installed (pip install -e .)")
+    root = folder(tmp_path, {"a.jsonl": GOOD.read_text(), "b.jsonl.gz": missed_draw_log().text(), "c.jsonl": ""})
+    done = subprocess.run([script, "audit", "--json", str(root)], capture_output=True, text=True, timeout=60)
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 2
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(Path(r["file"]).name, r["status"]) for r in lines] == [
+        ("a.jsonl", "clean"),
+        ("b.jsonl.gz", "violations"),
+        ("c.jsonl", "unreadable"),
+    ]
+    assert all(set(r) == REPORT_KEYS for r in lines)
+    assert lines[2]["violations"][0]["line"] == 1  # an empty file's finding is at line 1
