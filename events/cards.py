@@ -37,7 +37,7 @@ def parse_sides(code: str) -> int:
     """The open sides named by a code such as ``NES`` or ``NSx``."""
     mask = 0
     for letter in code.rstrip("x"):
-        mask |= Side[letter]
+        mask |= Side[letter].value
     return mask
 
 

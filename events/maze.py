@@ -49,6 +49,16 @@ def tunnel(code: str, rotated: bool) -> Placed:
     return Placed(code, "tunnel", rotated, rotate(spec.sides) if rotated else spec.sides, spec.passable)
 
 
+_DIRS: Final = tuple((int(side), STEP[side][0], STEP[side][1], int(OPPOSITE[side])) for side in ALL_SIDES)
+"""(side, dx, dy, the facing side) as plain ints: the hot loops below avoid enum arithmetic."""
+
+_GOAL_APPROACHES: Final = tuple(
+    (slot, cell, tuple((cell[0] - dx, cell[1] - dy, side) for side, dx, dy, _ in _DIRS))
+    for slot, cell in cards.GOAL_CELLS.items()
+)
+"""For each goal: the cells beside it and the side of each that faces the goal."""
+
+
 def neighbours(cell: Cell) -> list[tuple[Side, Cell]]:
     """The four cells around ``cell``, each with the side of ``cell`` that faces it."""
     x, y = cell
@@ -93,9 +103,10 @@ class Maze:
         return self._connected
 
     def _spread(self, frontier: set[Cell]) -> None:
-        assert self._connected is not None
+        connected = self._connected
+        assert connected is not None
+        connected |= frontier
         queue = deque(frontier)
-        self._connected |= frontier
         cells = self.cells
         while queue:
             here = queue.popleft()
@@ -103,17 +114,17 @@ class Maze:
             if not placed.passable:
                 continue
             x, y = here
-            for side in ALL_SIDES:
-                if not placed.sides & side:
+            sides = placed.sides
+            for side, dx, dy, facing in _DIRS:
+                if not sides & side:
                     continue
-                dx, dy = STEP[side]
                 there = (x + dx, y + dy)
-                if there in self._connected:
+                if there in connected:
                     continue
                 other = cells.get(there)
-                if other is None or not other.face_up or not other.sides & OPPOSITE[side]:
+                if other is None or not other.face_up or not other.sides & facing:
                     continue
-                self._connected.add(there)
+                connected.add(there)
                 queue.append(there)
 
     def enters(self, cell: Cell, sides: int) -> bool:
@@ -121,43 +132,53 @@ class Maze:
         path: a connected passable neighbour opens toward it through one of its own open
         sides (R-P5)."""
         connected = self.connected()
-        for side, there in neighbours(cell):
-            if sides & side and there in connected:
-                other = self.cells[there]
-                if other.passable and other.sides & OPPOSITE[side]:
-                    return True
+        cells = self.cells
+        x, y = cell
+        for side, dx, dy, facing in _DIRS:
+            if sides & side:
+                there = (x + dx, y + dy)
+                if there in connected:
+                    other = cells[there]
+                    if other.passable and other.sides & facing:
+                        return True
         return False
 
     def mismatches(self, cell: Cell, sides: int) -> list[tuple[Side, Cell]]:
         """Sides of a card at ``cell`` that do not match their neighbour (R-P4): open
         against closed or closed against open. Face-down goals are not compared."""
         wrong = []
-        for side, there in neighbours(cell):
-            other = self.cells.get(there)
-            if other is None or other.is_face_down_goal:
+        cells = self.cells
+        x, y = cell
+        for side, dx, dy, facing in _DIRS:
+            there = (x + dx, y + dy)
+            other = cells.get(there)
+            if other is None or not other.face_up:
                 continue
-            if bool(sides & side) != bool(other.sides & OPPOSITE[side]):
-                wrong.append((side, there))
+            if (not sides & side) != (not other.sides & facing):
+                wrong.append((Side(side), there))
         return wrong
 
     def has_neighbour(self, cell: Cell) -> bool:
         """Whether any card lies side to side with ``cell`` (R-P2)."""
-        return any(there in self.cells for _, there in neighbours(cell))
+        x, y = cell
+        cells = self.cells
+        return any((x + dx, y + dy) in cells for _, dx, dy, _ in _DIRS)
 
     def reached_goals(self) -> list[str]:
         """Face-down goal slots, in slot order, that a passable card connected to the
         start opens toward (R-G1)."""
         connected = self.connected()
-        reached: list[str] = []
-        for slot in cards.SLOTS:
-            cell = cards.GOAL_CELLS[slot]
-            if not self.cells[cell].is_face_down_goal:
+        cells = self.cells
+        reached = []
+        for slot, cell, approaches in _GOAL_APPROACHES:
+            if cells[cell].face_up:
                 continue
-            for side, there in neighbours(cell):
-                other = self.cells.get(there)
-                if there in connected and other is not None and other.passable and other.sides & OPPOSITE[side]:
-                    reached.append(slot)
-                    break
+            for x, y, side in approaches:
+                if (x, y) in connected:
+                    other = cells[(x, y)]
+                    if other.passable and other.sides & side:
+                        reached.append(slot)
+                        break
         return reached
 
     def goal_ways(self, slot: str) -> tuple[bool, ...]:

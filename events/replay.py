@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from events import cards
 from events.findings import Breach, Code, Finding, ReplayError
@@ -82,6 +82,8 @@ class Replay:
         self._new: list[Finding] = []
         self._line = 0
         self._last_time: datetime | None = None
+        self._players: list[str] = []
+        self._seated: frozenset[str] = frozenset()
 
     # -- reporting ---------------------------------------------------------------
 
@@ -129,18 +131,25 @@ class Replay:
         if state.ended:
             self._report(Code.MALFORMED, f"{event.type} after game_ended: game_ended is the last line")
             return self._new
-        if isinstance(event, GameStarted):
-            self._report(Code.MALFORMED, "a second game_started: it is the first line, exactly once", field="type")
-            return self._new
         if event.at is not None:
             self._check_time(event.at)
-        problems = context_problems(event, state.game)
-        for field, message in problems:
-            self._report(Code.MALFORMED, f"field `{field}`: {message}", field=field)
-        if any(field in _ACTORS for field, _ in problems):
-            return self._new  # a player who is not at the table cannot act
-        handler = _HANDLERS[type(event)]
-        handler(self, event)
+        kind = type(event)
+        if kind in _SIMPLE:
+            # The common lines (draws, discards, most plays) only need their player seated.
+            player = getattr(event, "player", None)
+            if player is not None and player not in self._seated:
+                self._report(Code.MALFORMED, f"field `player`: {player!r} is not a player of this game", field="player")
+                return self._new
+        elif kind is GameStarted:
+            self._report(Code.MALFORMED, "a second game_started: it is the first line, exactly once", field="type")
+            return self._new
+        else:
+            problems = context_problems(event, state.game)
+            for field, message in problems:
+                self._report(Code.MALFORMED, f"field `{field}`: {message}", field=field)
+            if any(field in _ACTORS for field, _ in problems):
+                return self._new  # a player who is not at the table cannot act
+        _HANDLERS[kind](self, event)
         return self._new
 
     def finish(self) -> list[Finding]:
@@ -191,15 +200,24 @@ class Replay:
             field, message = problems[0]
             raise UnreadableLog(f"game_started field `{field}`: {message}", log_line.number)
         if event.at is not None:
-            self._last_time = parse_timestamp(event.at)
+            try:
+                self._last_time = parse_timestamp(event.at)
+            except ValueError as exc:
+                raise UnreadableLog(f"game_started field `at`: {exc}", log_line.number) from None
         self.state.game = event
+        self._players = list(event.players)
+        self._seated = frozenset(event.players)
         if event.ruleset == "base":
             self.state.gold_supply = Counter(cards.GOLD_SUPPLY)
 
     def _check_time(self, at: str) -> None:
         """Times never go backwards (event-log.md); a time that does is reported and the
         event still applied: the time is a note about the event, not the event."""
-        moment = parse_timestamp(at)
+        try:
+            moment = parse_timestamp(at)
+        except ValueError as exc:
+            self._report(Code.MALFORMED, f"field `at`: {exc}", field="at")
+            return
         if self._last_time is not None and moment < self._last_time:
             self._report(Code.MALFORMED, f"field `at`: {at} is before the previous event's time", field="at")
             return
@@ -328,6 +346,8 @@ class Replay:
     def _round_in_play(self, kind: str) -> RoundState | None:
         """The round a turn event belongs to, or ``None`` (reported) when none is."""
         rs = self.state.round
+        if rs is not None and rs.reveal_run is None and not rs.over and not rs.ended:
+            return rs
         if rs is None:
             self._report(Code.MALFORMED, f"{kind} before the first round_started", field="type")
             return None
@@ -360,7 +380,7 @@ class Replay:
 
     def _begin_turn(self, rs: RoundState, player: str) -> bool:
         """R-T1, R-T2: sequence a card played by ``player``; whether it opens a turn."""
-        players = self.state.players
+        players = self._players
         if rs.played:
             if rs.draw_due:
                 if player == rs.turn:
@@ -417,44 +437,57 @@ class Replay:
                 player=player,
             )
 
-    def _after_card(self, rs: RoundState, player: str) -> None:
-        rs.last_card_player = player
+    def _card(self, event: PlayPath | PlayTool | PlayRockfall | PlayMap | Discard) -> RoundState | None:
+        """The part every card play shares: the round, the turn (R-T1, R-T2) and the
+        hand (R-T4). The round in play, or ``None`` when the card cannot be applied."""
+        rs = self._round_in_play(event.type)
+        if rs is None:
+            return None
+        self._begin_turn(rs, event.player)
+        hand = rs.hands.get(event.player)
+        if hand is not None and event.card in hand:
+            hand.remove(event.card)
+        else:
+            self._play_card(rs, event.player, event.card)
+        rs.last_card_player = event.player
+        return rs
+
+    def _after_card(self, rs: RoundState) -> None:
         if not rs.pile and rs.hands_empty():
             rs.over = True  # R-E2
 
-    def _card(self, event: PlayPath | PlayTool | PlayRockfall | PlayMap | Discard) -> None:
-        rs = self._round_in_play(event.type)
+    def _discard(self, event: Discard) -> None:
+        """R-T3: a pass puts one card face down on the discard pile."""
+        rs = self._card(event)
+        if rs is not None:
+            rs.discards.append(event.card)
+            self._after_card(rs)
+
+    def _play_path(self, event: PlayPath) -> None:
+        rs = self._card(event)
         if rs is None:
             return
         player = event.player
-        self._begin_turn(rs, player)
-        self._play_card(rs, player, event.card)
-        match event:
-            case PlayPath():
-                self._play_path(rs, event)
-            case PlayTool():
-                self._play_tool(rs, event)
-            case PlayRockfall():
-                self._play_rockfall(rs, event)
-            case PlayMap():
-                self._play_map(rs, event)
-            case Discard():
-                rs.discards.append(event.card)
-        self._after_card(rs, player)
-
-    def _play_path(self, rs: RoundState, event: PlayPath) -> None:
-        player = event.player
-        self._breach(actions.check_no_broken_tool(rs.broken.get(player, set()), player), player)
+        if rs.broken.get(player):
+            self._breach(actions.check_no_broken_tool(rs.broken[player], player), player)
         cell = (event.x, event.y)
         breach = placement.check_placement(rs.maze, cell, event.card, event.rotated)
-        self._breach(breach, player)
         if breach is None or breach.rule != "R-P1":
             rs.maze.place(cell, tunnel(event.card, event.rotated))
         else:
             rs.discards.append(event.card)
+        if breach is not None:
+            self._breach(breach, player)
         rs.reveal_run = RevealRun(player, self._line)
+        self._after_card(rs)
 
-    def _play_tool(self, rs: RoundState, event: PlayTool) -> None:
+    def _play_tool(self, event: PlayTool) -> None:
+        rs = self._card(event)
+        if rs is not None:
+            self._tool(rs, event)
+            self._after_card(rs)
+
+    def _tool(self, rs: RoundState, event: PlayTool) -> None:
         player, target, card = event.player, event.target, event.card
         broken = rs.broken.setdefault(target, set())
         if card in cards.BREAK_CARDS:
@@ -485,25 +518,33 @@ class Replay:
             broken.discard(tool)
             rs.discards.append(f"break_{tool}")
 
-    def _play_rockfall(self, rs: RoundState, event: PlayRockfall) -> None:
+    def _play_rockfall(self, event: PlayRockfall) -> None:
+        rs = self._card(event)
+        if rs is None:
+            return
         cell = (event.x, event.y)
         breach = actions.check_rockfall(rs.maze, cell)
         self._breach(breach, event.player)
         rs.discards.append(event.card)
         if breach is None:
             rs.discards.append(rs.maze.remove(cell).card)
+        self._after_card(rs)
 
-    def _play_map(self, rs: RoundState, event: PlayMap) -> None:
+    def _play_map(self, event: PlayMap) -> None:
+        rs = self._card(event)
+        if rs is None:
+            return
         self._breach(actions.check_map(rs.maze, event.goal), event.player)
         rs.peeks.setdefault(event.player, set()).add(event.goal)
         rs.discards.append(event.card)
+        self._after_card(rs)
 
     def _draw(self, event: Draw) -> None:
         rs = self._round_in_play("draw")
         if rs is None:
             return
         player = event.player
-        players = self.state.players
+        players = self._players
         if rs.played and player == rs.turn:
             if rs.drew:
                 self._report(Code.WRONG_DRAW, f"{player} already drew this turn: one draw a turn", player=player)
@@ -565,6 +606,8 @@ class Replay:
         run = rs.reveal_run
         assert run is not None
         rs.reveal_run = None
+        if not run.entries and not rs.maze.reached_goals():
+            return  # nothing reached, nothing revealed: the usual case
         breaches, turned = goals.close_reveal_run(rs.maze, run, next_line)
         for line, breach in sorted(breaches, key=lambda pair: pair[0]):
             self._breach(breach, line=line)
@@ -575,6 +618,8 @@ class Replay:
             rs.draw_due = False
 
 
+_SIMPLE: Final = frozenset({Draw, Discard, PlayPath, PlayRockfall, PlayMap, GoalRevealed})
+"""Events whose only cross-line check is that their player sits at the table."""
 _ACTORS = frozenset({"player", "target"})
 """Fields naming who acts on whom: an event with a stranger there cannot be applied."""
 
@@ -589,11 +634,11 @@ _HANDLERS: dict[type[Event], Callable[[Replay, Any], None]] = {
     RoundStarted: Replay._round_started,
     RoundEnded: Replay._round_ended,
     GameEnded: Replay._game_ended,
-    PlayPath: Replay._card,
-    PlayTool: Replay._card,
-    PlayRockfall: Replay._card,
-    PlayMap: Replay._card,
-    Discard: Replay._card,
+    PlayPath: Replay._play_path,
+    PlayTool: Replay._play_tool,
+    PlayRockfall: Replay._play_rockfall,
+    PlayMap: Replay._play_map,
+    Discard: Replay._discard,
     Draw: Replay._draw,
     GoalRevealed: Replay._goal_revealed,
 }

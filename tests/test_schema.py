@@ -134,3 +134,28 @@ def events_of(path: Path) -> list[Event]:
 def test_the_round_trip_log_is_a_legal_game() -> None:
     result = run(every_kind_of_event())
     assert (result.status, result.findings) == ("clean", [])
+
+
+def test_key_count_is_exact_for_every_event_type() -> None:
+    """The fast line parser finds duplicate keys by counting: ``key_count`` of a
+    validated event must equal the keys written, for every event and every option."""
+    import orjson
+
+    from events.logfile import _key_count
+    from events.schema import EVENT_ADAPTER, dump_event, key_count
+    from events.simulate.game import quick_game
+
+    lines = [dump_event(e) for ruleset, n in (("base", 4), ("tournament", 7)) for e in quick_game(n, ruleset, 2, 3)]
+    lines.append(
+        '{"type":"game_started","format":"saboteur-log/1","game_id":"g","ruleset":"base","players":["a","b","c"],'
+        '"rounds":3,"tournament":"t","tournament_round":2,"stage":"final","table":"7","at":"2026-11-29T10:00:00Z",'
+        '"options":{"next_round_starter":"any","self_break":true,"gold_cards_drawn":"gold_diggers"}}'
+    )
+    lines.append(
+        '{"type":"game_started","format":"saboteur-log/1","game_id":"g","ruleset":"tournament",'
+        '"players":["a","b","c","d","e"],"rounds":3,"options":{"roles":{"saboteur":1,"gold_digger":3,"selfish_dwarf":1}}}'
+    )
+    lines.append('{"type":"play_tool","player":"a","card":"repair_pick_lamp","target":"b","tool":"pick"}')
+    for line in lines:
+        event = EVENT_ADAPTER.validate_json(line)
+        assert key_count(event) == _key_count(orjson.loads(line)) == line.count('":'), line
