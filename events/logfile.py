@@ -10,6 +10,7 @@ pydantic validation.
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import re
 import zlib
@@ -115,6 +116,26 @@ def read_bytes(path: Path) -> bytes:
     if len(data) > MAX_FILE_BYTES:  # the file grew while we read it
         raise UnreadableLog("more than 16 MiB, the limit of a log")
     return data
+
+
+def inflate(raw: bytes, name: str) -> bytes:
+    """Bytes received under ``name`` as the log text: decompressed for ``.gz``, at most
+    16 MiB (the same limits as :func:`read_bytes`, for bytes already in memory)."""
+    if not name.endswith(".gz"):
+        if len(raw) > MAX_FILE_BYTES:
+            raise UnreadableLog(f"{len(raw):,} bytes: more than 16 MiB, the limit of a log")
+        return raw
+    chunks, size = [], 0
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(raw)) as stream:
+            while chunk := stream.read(1 << 20):
+                size += len(chunk)
+                if size > MAX_FILE_BYTES:
+                    raise UnreadableLog("decompresses to more than 16 MiB, the limit of a log")
+                chunks.append(chunk)
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise UnreadableLog(f"not a gzip file ({exc})") from None
+    return b"".join(chunks)
 
 
 def split_lines(data: bytes) -> Iterator[tuple[int, bytes]]:
@@ -298,7 +319,11 @@ def parse_lines(lines: Iterable[bytes | str]) -> Iterator[LogLine]:
 
 def read_log(path: Path) -> Iterator[LogLine]:
     """Every line of a log file, parsed; :class:`UnreadableLog` if it cannot be read."""
-    data = read_bytes(path)
+    yield from parse_data(read_bytes(path))
+
+
+def parse_data(data: bytes) -> Iterator[LogLine]:
+    """Every line of a log's text, parsed; :class:`UnreadableLog` if it is empty."""
     if not data.removeprefix(BOM):
         raise UnreadableLog("empty file: a log starts with a game_started line")
     yield from _blocks(split_lines(data))

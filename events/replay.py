@@ -295,6 +295,7 @@ class Replay:
                 Code.MALFORMED, f"field `round`: round {rs.number} is the one in play, not {event.round}", field="round"
             )
         if not rs.over:
+            rs.ended_early = True
             holders = [p for p in game.players if rs.hands.get(p)]
             self._report(
                 Code.WRONG_SCORE,

@@ -81,6 +81,8 @@ class RoundState:
     """The round is over by the rules (R-E1 or R-E2); only ``round_ended`` may follow."""
     ended: bool = False
     """A ``round_ended`` line closed the round."""
+    ended_early: bool = False
+    """The ``round_ended`` came while the round was not over by the rules."""
     last_card_player: str | None = None
     turns: int = 0
 

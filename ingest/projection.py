@@ -1,0 +1,245 @@
+"""Read-model rows of one game, from one checking replay of its lines.
+
+The same function serves the ingest (rows for the file just audited) and the rebuild
+(rows for the events stored): both feed it the same lines, so a rebuild gives exactly
+the tables incremental ingest built. One pass feeds the audit, the outcomes and the
+statistics extractor, python-chess visitor style.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from events import cards
+from events.audit import Audit
+from events.findings import Finding
+from events.logfile import LogLine
+from events.replay import Replay
+from events.schema import (
+    Discard,
+    GameStarted,
+    PlayMap,
+    PlayPath,
+    PlayRockfall,
+    PlayTool,
+    RoundEnded,
+    RoundStarted,
+    parse_timestamp,
+)
+from events.state import Outcome
+
+Row = dict[str, Any]
+CARD_TYPES = (PlayPath, PlayTool, PlayRockfall, PlayMap, Discard)
+
+
+@dataclass
+class GameRows:
+    """Rows for the read models, table by table."""
+
+    games: list[Row] = field(default_factory=list)
+    rounds: list[Row] = field(default_factory=list)
+    round_players: list[Row] = field(default_factory=list)
+    findings: list[Row] = field(default_factory=list)
+    cards_played: list[Row] = field(default_factory=list)
+
+    def extend(self, other: GameRows) -> None:
+        for name in ("games", "rounds", "round_players", "findings", "cards_played"):
+            getattr(self, name).extend(getattr(other, name))
+
+
+@dataclass
+class _RoundNotes:
+    started_at: Any = None
+    ended_at: Any = None
+    start_player: str | None = None
+    claim: RoundEnded | None = None
+    over_before_end: bool = False
+    gold_slot: str | None = None
+    roles: dict[str, str | None] = field(default_factory=dict)
+    turns: int = 0
+    kinds: Counter[str] = field(default_factory=Counter)
+
+
+def _moment(at: str | None) -> Any:
+    if at is None:
+        return None
+    try:
+        return parse_timestamp(at)
+    except ValueError:
+        return None
+
+
+def finding_row(finding: Finding, game_id: str | None, upload_id: int) -> Row:
+    return {
+        "game_id": game_id,
+        "upload_id": upload_id,
+        "code": finding.code.value,
+        "line": finding.line,
+        "round": finding.round,
+        "player": finding.player,
+        "rule": finding.rule,
+        "severity": finding.severity,
+        "message": finding.message,
+    }
+
+
+def _won(outcome: Outcome, player: str, role: str | None) -> bool:
+    if outcome.winner == "gold_diggers":
+        return role == "gold_digger"
+    if outcome.winner == "saboteurs":
+        return role == "saboteur"
+    if outcome.winner == "selfish_dwarf":
+        return player == outcome.connector
+    return False
+
+
+def project_log(lines: Iterable[LogLine], *, name: str, upload_id: int, revision: int = 1) -> tuple[Audit, GameRows]:
+    """Audit a game's lines and derive its read-model rows in the same replay.
+
+    The lines must start with a valid ``game_started`` (an unreadable log has no rows;
+    :class:`~events.logfile.UnreadableLog` propagates).
+    """
+    engine = Replay()
+    notes: dict[int, _RoundNotes] = {}
+    rows = GameRows()
+    first_at = last_at = None
+    for log_line in lines:
+        event = log_line.event
+        engine.feed(log_line)
+        if event is None:
+            continue
+        moment = _moment(event.at)
+        if moment is not None:
+            first_at = first_at or moment
+            last_at = moment
+        rs = engine.state.round
+        if isinstance(event, RoundStarted) and rs is not None and rs.deal is event:
+            notes[rs.number] = _RoundNotes(started_at=moment, start_player=event.start_player, roles=dict(rs.roles))
+            goals = event.goals.model_dump()
+            notes[rs.number].gold_slot = next((s for s in cards.SLOTS if goals[s] == cards.GOLD), None)
+        elif isinstance(event, CARD_TYPES) and rs is not None and not rs.ended and rs.number in notes:
+            note = notes[rs.number]
+            note.turns += 1
+            note.kinds[event.type] += 1
+            rows.cards_played.append(_card_row(event, log_line.number, note, rs.number))
+        elif isinstance(event, RoundEnded) and rs is not None and rs.number in notes and rs.ended:
+            note = notes[rs.number]
+            if note.claim is None:
+                note.claim = event
+                note.ended_at = moment
+                note.over_before_end = not rs.ended_early
+    engine.finish()
+    game = engine.state.game
+    assert game is not None
+    audit = Audit(name, game.game_id, engine.findings, engine.state.outcomes, unreadable=False)
+    _game_rows(rows, audit, game, notes, upload_id, revision, first_at, last_at)
+    return audit, rows
+
+
+def _card_row(event: Any, line: int, note: _RoundNotes, number: int) -> Row:
+    target = getattr(event, "target", None)
+    return {
+        "round": number,
+        "line": line,
+        "turn": note.turns,
+        "player": event.player,
+        "role": note.roles.get(event.player),
+        "type": event.type,
+        "card": event.card,
+        "target": target,
+        "target_role": note.roles.get(target) if target is not None else None,
+        "tool": getattr(event, "tool", None),
+        "x": getattr(event, "x", None),
+        "y": getattr(event, "y", None),
+        "goal": getattr(event, "goal", None),
+    }
+
+
+def _game_rows(
+    rows: GameRows,
+    audit: Audit,
+    game: GameStarted,
+    notes: dict[int, _RoundNotes],
+    upload_id: int,
+    revision: int,
+    first_at: Any,
+    last_at: Any,
+) -> None:
+    game_id = game.game_id
+    for row in rows.cards_played:
+        row["game_id"] = game_id
+    errors_by_round: Counter[int | None] = Counter(f.round for f in audit.findings if f.severity == "error")
+    errors = sum(errors_by_round.values())
+    rows.findings.extend(finding_row(f, game_id, upload_id) for f in audit.findings)
+    rows.games.append(
+        {
+            "game_id": game_id,
+            "upload_id": upload_id,
+            "source": "log",
+            "ruleset": game.ruleset,
+            "tournament": game.tournament,
+            "tournament_round": game.tournament_round,
+            "stage": game.stage or ("preliminary" if game.tournament else None),
+            "table_label": game.table,
+            "players": len(game.players),
+            "player_ids": list(game.players),
+            "rounds_planned": game.rounds,
+            "rounds_played": len(audit.outcomes),
+            "status": audit.status,
+            "errors": errors,
+            "warnings": sum(f.severity == "warning" for f in audit.findings),
+            "started_at": first_at,
+            "ended_at": last_at,
+            "revision": revision,
+        }
+    )
+    seats = {player: seat for seat, player in enumerate(game.players, start=1)}
+    for outcome in audit.outcomes:
+        note = notes.get(outcome.round, _RoundNotes())
+        roles = note.roles
+        claim = note.claim
+        counted = Counter(r for r in roles.values())
+        ended_by = "gold" if outcome.connector else ("hands_empty" if note.over_before_end else "early")
+        rows.rounds.append(
+            {
+                "game_id": game_id,
+                "round": outcome.round,
+                "ruleset": game.ruleset,
+                "players": len(game.players),
+                "saboteurs": counted["saboteur"],
+                "selfish_dwarfs": counted["selfish_dwarf"],
+                "winner": outcome.winner,
+                "claimed_winner": claim.winner if claim else None,
+                "connector": outcome.connector,
+                "connector_role": roles.get(outcome.connector) if outcome.connector else None,
+                "gold_slot": note.gold_slot,
+                "ended_by": ended_by,
+                "turns": note.turns,
+                "start_player": note.start_player,
+                "start_seat": seats.get(note.start_player or ""),
+                "rockfalls": note.kinds["play_rockfall"],
+                "maps": note.kinds["play_map"],
+                "errors": errors_by_round[outcome.round],
+                "started_at": note.started_at,
+                "ended_at": note.ended_at,
+            }
+        )
+        for player in game.players:
+            role = roles.get(player)
+            rows.round_players.append(
+                {
+                    "game_id": game_id,
+                    "round": outcome.round,
+                    "player": player,
+                    "seat": seats[player],
+                    "role": role,
+                    "recorded_points": claim.scores.get(player) if claim else None,
+                    "replay_points": outcome.scores.get(player),
+                    "star": player in outcome.stars,
+                    "won": _won(outcome, player, role),
+                    "connector": player == outcome.connector,
+                }
+            )

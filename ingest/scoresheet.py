@@ -1,0 +1,230 @@
+"""Score sheets: the paper record of tables without a log, as CSV.
+
+One row per player per round, with the columns
+``tournament,tournament_round,table,game_id,round,player,role,points,star``
+(``star`` is 1/0, true/false, yes/no or empty). A sheet may hold several games. It is
+audited for consistency: the roles of each round fit the tournament table (R-S1,
+``bad_roles``) and the points and stars are one of the outcomes R-W1 allows
+(``wrong_score``). A sheet that cannot be read (wrong columns, a bad value, a round
+listed twice for a player) is rejected whole with its ``malformed`` finding.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Final
+
+from pydantic import TypeAdapter, ValidationError
+
+from events.findings import Code, Finding
+from events.logfile import UnreadableLog
+from events.rules.scoring import tournament_outcome
+from events.schema import GameId, PlayerId
+from events.tables import ROLES, TOURNAMENT_ROLES
+
+COLUMNS: Final = ("tournament", "tournament_round", "table", "game_id", "round", "player", "role", "points", "star")
+STARS: Final = {
+    "1": True,
+    "true": True,
+    "yes": True,
+    "y": True,
+    "0": False,
+    "false": False,
+    "no": False,
+    "n": False,
+    "": False,
+}
+_GAME_ID: Final[TypeAdapter[str]] = TypeAdapter(GameId)
+_PLAYER: Final[TypeAdapter[str]] = TypeAdapter(PlayerId)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One row: one player's result in one round."""
+
+    line: int
+    tournament: str | None
+    tournament_round: int | None
+    table: str | None
+    game_id: str
+    round: int
+    player: str
+    role: str
+    points: int
+    star: bool
+
+
+def _int(text: str, column: str, line: int, low: int, high: int) -> int:
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise UnreadableLog(f"line {line}: `{column}` must be a whole number, not {text!r}", line) from None
+    if not low <= value <= high:
+        raise UnreadableLog(f"line {line}: `{column}` must be {low}–{high}, not {value}", line)
+    return value
+
+
+def read_sheet(data: bytes) -> list[Entry]:
+    """The rows of a score sheet; :class:`UnreadableLog` naming the line and column of
+    the first thing that cannot be read."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UnreadableLog(f"not UTF-8 (byte {exc.start + 1})") from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = next(reader, None)
+    if header is None:
+        raise UnreadableLog("empty file: a score sheet starts with its header line")
+    names = [h.strip() for h in header]
+    if sorted(names) != sorted(COLUMNS) or len(names) != len(COLUMNS):
+        raise UnreadableLog(f"line 1: the columns must be {','.join(COLUMNS)}; found {','.join(names)}")
+    entries = []
+    seen: set[tuple[str, int, str]] = set()
+    for index, values in enumerate(reader, start=2):
+        if not any(v.strip() for v in values):
+            continue
+        if len(values) != len(COLUMNS):
+            raise UnreadableLog(f"line {index}: {len(values)} values for {len(COLUMNS)} columns", index)
+        row = dict(zip(names, (v.strip() for v in values), strict=True))
+        try:
+            game_id = _GAME_ID.validate_python(row["game_id"])
+            player = _PLAYER.validate_python(row["player"])
+        except ValidationError:
+            raise UnreadableLog(f"line {index}: `game_id` or `player` is not a valid id", index) from None
+        if row["role"] not in ROLES:
+            raise UnreadableLog(f"line {index}: `role` must be one of {', '.join(ROLES)}, not {row['role']!r}", index)
+        if row["star"].lower() not in STARS:
+            raise UnreadableLog(f"line {index}: `star` must be 1/0, true/false or yes/no, not {row['star']!r}", index)
+        entry = Entry(
+            line=index,
+            tournament=row["tournament"] or None,
+            tournament_round=_int(row["tournament_round"], "tournament_round", index, 1, 1000)
+            if row["tournament_round"]
+            else None,
+            table=row["table"] or None,
+            game_id=game_id,
+            round=_int(row["round"], "round", index, 1, 4),
+            player=player,
+            role=row["role"],
+            points=_int(row["points"], "points", index, 0, 100),
+            star=STARS[row["star"].lower()],
+        )
+        key = (entry.game_id, entry.round, entry.player)
+        if key in seen:
+            raise UnreadableLog(f"line {index}: {player} is listed twice in round {entry.round} of {game_id}", index)
+        seen.add(key)
+        entries.append(entry)
+    if not entries:
+        raise UnreadableLog("the score sheet has a header but no rows")
+    return entries
+
+
+def games_of(entries: list[Entry]) -> dict[str, list[Entry]]:
+    """The rows by game, in the order the sheet lists them."""
+    games: dict[str, list[Entry]] = {}
+    for entry in entries:
+        games.setdefault(entry.game_id, []).append(entry)
+    return games
+
+
+def game_events(game_id: str, entries: list[Entry]) -> list[dict[str, Any]]:
+    """The store events of one game on a sheet: its header, then one record per round."""
+    first = entries[0]
+    players = list(dict.fromkeys(e.player for e in entries))
+    events: list[dict[str, Any]] = [
+        {
+            "type": "score_sheet_game",
+            "game_id": game_id,
+            "tournament": first.tournament,
+            "tournament_round": first.tournament_round,
+            "table": first.table,
+            "ruleset": "tournament",
+            "players": players,
+            "line": first.line,
+        }
+    ]
+    rounds: dict[int, list[Entry]] = {}
+    for entry in entries:
+        rounds.setdefault(entry.round, []).append(entry)
+    for number in sorted(rounds):
+        events.append(
+            {
+                "type": "round_recorded",
+                "source": "score_sheet",
+                "game_id": game_id,
+                "round": number,
+                "line": rounds[number][0].line,
+                "results": [
+                    {"player": e.player, "role": e.role, "points": e.points, "star": e.star, "line": e.line}
+                    for e in rounds[number]
+                ],
+            }
+        )
+    return events
+
+
+def _allowed(players: list[str], roles: dict[str, str]) -> list[tuple[str, str | None, dict[str, int], frozenset[str]]]:
+    """Every outcome R-W1 allows for these roles: winner, connector, points, stars."""
+    typed: dict[str, Any] = dict(roles)
+    outcomes = []
+    for connector in [None, *players]:
+        if connector is not None and roles.get(connector) not in ROLES:
+            continue
+        outcome = tournament_outcome(1, players, typed, connector)
+        points = {p: s or 0 for p, s in outcome.scores.items()}
+        outcomes.append((outcome.winner, connector, points, frozenset(outcome.stars)))
+    return outcomes
+
+
+def audit_record(record: dict[str, Any]) -> tuple[list[Finding], dict[str, Any] | None]:
+    """Findings of one round on a sheet (R-S1, R-W1), and the outcome it matches."""
+    results = record["results"]
+    players = [r["player"] for r in results]
+    roles = {r["player"]: r["role"] for r in results}
+    line = record["line"]
+    number = record["round"]
+    findings = []
+    n = len(players)
+    dealt = Counter(roles.values())
+    expected = TOURNAMENT_ROLES.get(n)
+    if expected is None:
+        findings.append(
+            Finding(Code.BAD_ROLES, line, f"a tournament table seats 5 to 10 players; this round lists {n}", number)
+        )
+    elif (dealt["saboteur"], dealt["gold_digger"], dealt["selfish_dwarf"]) != expected:
+        findings.append(
+            Finding(
+                Code.BAD_ROLES,
+                line,
+                f"{n} players are dealt {expected[0]} saboteurs, {expected[1]} gold diggers and {expected[2]} "
+                f"selfish dwarfs; the sheet lists {dealt['saboteur']}, {dealt['gold_digger']} and "
+                f"{dealt['selfish_dwarf']}",
+                number,
+            )
+        )
+    points = {r["player"]: r["points"] for r in results}
+    stars = frozenset(r["player"] for r in results if r["star"])
+    matches = [o for o in _allowed(players, roles) if o[2] == points and o[3] == stars]
+    if not matches:
+        findings.append(
+            Finding(
+                Code.WRONG_SCORE,
+                line,
+                f"round {number}: these points and stars are none of the outcomes R-W1 allows for these roles",
+                number,
+                rule="R-W1",
+            )
+        )
+        return findings, None
+    winner, connector, _, _ = matches[0]
+    if len({(m[0], m[1]) for m in matches}) > 1:
+        connector = None  # e.g. any saboteur could have connected: the sheet does not say who
+    return findings, {"winner": winner, "connector": connector}
+
+
+def dump(event: dict[str, Any]) -> str:
+    return json.dumps({k: v for k, v in event.items() if k != "line"}, separators=(",", ":"), ensure_ascii=False)

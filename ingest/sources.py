@@ -1,0 +1,414 @@
+"""What an uploaded file becomes: its audit, its events and its read-model rows.
+
+:func:`prepare` runs in a worker process, away from the store: it reads one file
+(bounded), audits it, and returns everything the writer needs — the raw bytes, the
+report, the events per stream and the rows. The same projection functions rebuild the
+read models from stored events, so both paths give the same rows.
+
+Kinds: ``.jsonl``/``.jsonl.gz`` game logs, ``.csv`` score sheets, ``.json`` tournament
+descriptions (as ``saboteur simulate tournament`` writes them).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from events.findings import Code, Finding
+from events.logfile import LogLine, UnreadableLog, inflate, parse_data, parse_line, split_lines
+from events.schema import GameId, PlayerId
+from ingest import scoresheet
+from ingest.projection import GameRows, finding_row, project_log
+from ingest.store import NewEvent
+
+MAX_RAW: Final = 64 * 1024 * 1024
+"""Bytes kept of one upload: far past any log's 16 MiB limit."""
+
+Rows = dict[str, list[dict[str, Any]]]
+
+
+@dataclass
+class Prepared:
+    """One audited file, ready for the writer."""
+
+    name: str
+    sha256: str
+    size: int
+    raw: bytes
+    kind: str
+    status: str
+    report: str
+    game_ids: list[str] = field(default_factory=list)
+    streams: dict[str, list[NewEvent]] = field(default_factory=dict)
+    rows: Rows = field(default_factory=dict)
+    errors: int = 0
+    message: str = ""
+
+
+def kind_of(name: str) -> str:
+    lowered = name.lower()
+    if lowered.endswith((".jsonl", ".jsonl.gz")):
+        return "log"
+    if lowered.endswith(".csv"):
+        return "score_sheet"
+    if lowered.endswith(".json"):
+        return "tournament"
+    return "unknown"
+
+
+def _rows(rows: GameRows) -> Rows:
+    return {
+        "games": rows.games,
+        "rounds": rows.rounds,
+        "round_players": rows.round_players,
+        "findings": rows.findings,
+        "cards_played": rows.cards_played,
+    }
+
+
+def _report(name: str, status: str, findings: Iterable[Finding], **extra: Any) -> str:
+    return json.dumps(
+        {"file": name, "status": status, **extra, "violations": [f.as_report() for f in findings]},
+        ensure_ascii=False,
+    )
+
+
+def prepare(path: Path) -> Prepared:
+    """Read and audit one file (in a worker); never raises for bad input."""
+    name = str(path)
+    try:
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_RAW)
+    except OSError as exc:
+        finding = Finding(Code.MALFORMED, 1, f"cannot read the file: {exc.strerror or exc}")
+        return Prepared(
+            name,
+            "",
+            0,
+            b"",
+            kind_of(name),
+            "unreadable",
+            _report(name, "unreadable", [finding]),
+            message=finding.message,
+        )
+    return prepare_bytes(name, raw)
+
+
+def prepare_bytes(name: str, raw: bytes) -> Prepared:
+    """Audit bytes received under ``name`` (the dashboard's uploads come this way)."""
+    kind = kind_of(name)
+    sha = hashlib.sha256(raw).hexdigest()
+    try:
+        if kind == "log":
+            return _log(name, raw, sha)
+        if kind == "score_sheet":
+            return _sheet(name, raw, sha)
+        if kind == "tournament":
+            return _tournament(name, raw, sha)
+        raise UnreadableLog("not a game log (.jsonl, .jsonl.gz), score sheet (.csv) or tournament file (.json)")
+    except UnreadableLog as exc:
+        finding = Finding(Code.MALFORMED, exc.line, exc.message)
+        report = _report(name, "unreadable", [finding], game_id=None, rounds=[])
+        return Prepared(name, sha, len(raw), raw, kind, "unreadable", report, errors=1, message=exc.message)
+
+
+# -- game logs -----------------------------------------------------------------
+
+
+def _log(name: str, raw: bytes, sha: str) -> Prepared:
+    data = inflate(raw, name)
+    parsed = list(parse_data(data))
+    audit, rows = project_log(parsed, name=name, upload_id=0)
+    assert audit.game_id is not None
+    stream = f"game:{audit.game_id}"
+    texts = dict(split_lines(data))
+    events = [_log_event(stream, line, texts[line.number]) for line in parsed]
+    return Prepared(
+        name,
+        sha,
+        len(raw),
+        raw,
+        "log",
+        audit.status,
+        audit.report().model_dump_json(),
+        game_ids=[audit.game_id],
+        streams={stream: events},
+        rows=_rows(rows),
+        errors=sum(f.severity == "error" for f in audit.findings),
+    )
+
+
+def _log_event(stream: str, line: LogLine, text: bytes) -> NewEvent:
+    """A log line as stored: its text as uploaded; a line that is no event keeps its
+    bytes (base64) so a rebuild reads exactly what the audit read."""
+    if line.event is not None:
+        return NewEvent(stream, line.event.type, text.decode("utf-8"), line.number)
+    payload = json.dumps({"base64": base64.b64encode(text).decode("ascii")})
+    return NewEvent(stream, "unparsed_line", payload, line.number)
+
+
+def stored_lines(events: Iterable[tuple[str, str, int | None]]) -> list[LogLine]:
+    """Stored log events (type, payload, line) back into parsed lines."""
+    numbered: list[tuple[int, bytes]] = []
+    for type_, payload, line in events:
+        text = base64.b64decode(json.loads(payload)["base64"]) if type_ == "unparsed_line" else payload.encode("utf-8")
+        numbered.append((line or len(numbered) + 1, text))
+    out: list[LogLine] = []
+    from events.logfile import parse_block
+
+    for start in range(0, len(numbered), 256):
+        chunk = numbered[start : start + 256]
+        if all(n == chunk[0][0] + k for k, (n, _) in enumerate(chunk)):
+            out.extend(parse_block(chunk[0][0], [t for _, t in chunk]))
+        else:
+            out.extend(parse_line(n, t) for n, t in chunk)
+    return out
+
+
+# -- score sheets --------------------------------------------------------------
+
+
+def project_sheet_game(events: list[dict[str, Any]], upload_id: int, revision: int = 1) -> tuple[list[Finding], Rows]:
+    """Rows of one score-sheet game from its stored events."""
+    header = events[0]
+    game_id = header["game_id"]
+    players: list[str] = header["players"]
+    findings: list[Finding] = []
+    rows: Rows = {"games": [], "rounds": [], "round_players": [], "findings": [], "cards_played": []}
+    for record in events[1:]:
+        found, matched = scoresheet.audit_record(record)
+        findings.extend(found)
+        results = {r["player"]: r for r in record["results"]}
+        roles = {p: r["role"] for p, r in results.items()}
+        rows["rounds"].append(
+            {
+                "game_id": game_id,
+                "round": record["round"],
+                "ruleset": "tournament",
+                "players": len(results),
+                "saboteurs": sum(r == "saboteur" for r in roles.values()),
+                "selfish_dwarfs": sum(r == "selfish_dwarf" for r in roles.values()),
+                "winner": matched["winner"] if matched else None,
+                "claimed_winner": None,
+                "connector": matched["connector"] if matched else None,
+                "connector_role": roles.get(matched["connector"]) if matched and matched["connector"] else None,
+                "gold_slot": None,
+                "ended_by": "score_sheet",
+                "turns": None,
+                "start_player": None,
+                "start_seat": None,
+                "rockfalls": None,
+                "maps": None,
+                "errors": len(found),
+                "started_at": None,
+                "ended_at": None,
+            }
+        )
+        for seat, (player, result) in enumerate(results.items(), start=1):
+            won = False
+            if matched:
+                winner = matched["winner"]
+                role = result["role"]
+                won = (
+                    (winner == "gold_diggers" and role == "gold_digger")
+                    or (winner == "saboteurs" and role == "saboteur")
+                    or (winner == "selfish_dwarf" and result["star"])
+                )
+            rows["round_players"].append(
+                {
+                    "game_id": game_id,
+                    "round": record["round"],
+                    "player": player,
+                    "seat": players.index(player) + 1 if player in players else seat,
+                    "role": result["role"],
+                    "recorded_points": result["points"],
+                    "replay_points": result["points"] if matched else None,
+                    "star": result["star"],
+                    "won": won,
+                    "connector": bool(matched and matched["connector"] == player),
+                }
+            )
+    rows["findings"] = [finding_row(f, game_id, upload_id) for f in findings]
+    rows["games"].append(
+        {
+            "game_id": game_id,
+            "upload_id": upload_id,
+            "source": "score_sheet",
+            "ruleset": "tournament",
+            "tournament": header["tournament"],
+            "tournament_round": header["tournament_round"],
+            "stage": "preliminary" if header["tournament"] else None,
+            "table_label": header["table"],
+            "players": len(players),
+            "player_ids": players,
+            "rounds_planned": None,
+            "rounds_played": len(events) - 1,
+            "status": "violations" if findings else "clean",
+            "errors": len(findings),
+            "warnings": 0,
+            "started_at": None,
+            "ended_at": None,
+            "revision": revision,
+        }
+    )
+    return findings, rows
+
+
+def _sheet(name: str, raw: bytes, sha: str) -> Prepared:
+    entries = scoresheet.read_sheet(raw)
+    streams: dict[str, list[NewEvent]] = {}
+    rows: Rows = {}
+    findings: list[Finding] = []
+    for game_id, game_entries in scoresheet.games_of(entries).items():
+        events = scoresheet.game_events(game_id, game_entries)
+        stream = f"game:{game_id}"
+        streams[stream] = [NewEvent(stream, e["type"], scoresheet.dump(e), e["line"]) for e in events]
+        stored = [json.loads(scoresheet.dump(e)) | {"line": e["line"]} for e in events]
+        found, game_rows = project_sheet_game(stored, upload_id=0)
+        findings.extend(found)
+        for table, table_rows in game_rows.items():
+            rows.setdefault(table, []).extend(table_rows)
+    status = "violations" if findings else "clean"
+    report = _report(name, status, sorted(findings, key=lambda f: f.line), games=list(scoresheet.games_of(entries)))
+    return Prepared(
+        name,
+        sha,
+        len(raw),
+        raw,
+        "score_sheet",
+        status,
+        report,
+        game_ids=list(scoresheet.games_of(entries)),
+        streams=streams,
+        rows=rows,
+        errors=len(findings),
+    )
+
+
+# -- tournaments ---------------------------------------------------------------
+
+
+class _Person(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    id: PlayerId
+    name: str = Field(min_length=1, max_length=200)
+
+
+class _Table(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    table: str = Field(min_length=1, max_length=64)
+    players: list[PlayerId] = Field(min_length=1, max_length=10)
+
+
+class _Seating(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    tournament_round: int = Field(ge=1, le=1000)
+    stage: Literal["preliminary", "semifinal", "final"]
+    tables: list[_Table]
+
+
+class TournamentFile(BaseModel):
+    """``tournament.json`` (``saboteur-tournament/1``): a tournament's description."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    format: Literal["saboteur-tournament/1"]
+    id: GameId
+    name: str = Field(min_length=1, max_length=200)
+    ruleset: Literal["tournament", "base"] = "tournament"
+    preliminary_rounds: int = Field(ge=1, le=20)
+    cut: int = Field(ge=1, le=10)
+    final_rounds: int = Field(ge=1, le=4)
+    players: list[_Person]
+    seatings: list[_Seating] = []
+    cut_draws: list[dict[str, Any]] = []
+    games: list[str] = []
+
+
+def tournament_events(description: TournamentFile) -> list[dict[str, Any]]:
+    """The tournament's stream: created, players registered, seatings, cut draws."""
+    events: list[dict[str, Any]] = [
+        {
+            "type": "tournament_created",
+            "tournament": description.id,
+            "name": description.name,
+            "ruleset": description.ruleset,
+            "preliminary_rounds": description.preliminary_rounds,
+            "cut": description.cut,
+            "final_rounds": description.final_rounds,
+        }
+    ]
+    events += [{"type": "player_registered", "player": p.id, "name": p.name} for p in description.players]
+    events += [{"type": "seating_published", **s.model_dump()} for s in description.seatings]
+    events += [{"type": "cut_drawn", **draw} for draw in description.cut_draws]
+    return events
+
+
+def project_tournament(events: list[dict[str, Any]], upload_id: int) -> Rows:
+    """Rows of the tournament read models from its stream."""
+    rows: Rows = {"tournaments": [], "tournament_players": [], "seatings": []}
+    tid = ""
+    for event in events:
+        kind = event["type"]
+        if kind == "tournament_created":
+            tid = event["tournament"]
+            rows["tournaments"].append(
+                {
+                    "tournament": tid,
+                    "name": event["name"],
+                    "ruleset": event["ruleset"],
+                    "preliminary_rounds": event["preliminary_rounds"],
+                    "cut": event["cut"],
+                    "final_rounds": event["final_rounds"],
+                    "upload_id": upload_id,
+                }
+            )
+        elif kind == "player_registered":
+            rows["tournament_players"].append({"tournament": tid, "player": event["player"], "name": event["name"]})
+        elif kind == "seating_published":
+            for table in event["tables"]:
+                for seat, player in enumerate(table["players"], start=1):
+                    rows["seatings"].append(
+                        {
+                            "tournament": tid,
+                            "tournament_round": event["tournament_round"],
+                            "stage": event["stage"],
+                            "table_label": table["table"],
+                            "seat": seat,
+                            "player": player,
+                        }
+                    )
+    return rows
+
+
+def _tournament(name: str, raw: bytes, sha: str) -> Prepared:
+    if len(raw) > 16 * 1024 * 1024:
+        raise UnreadableLog("a tournament file of more than 16 MiB")
+    try:
+        description = TournamentFile.model_validate_json(raw)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise UnreadableLog(f"not a tournament file: `{where}`: {first['msg']}") from None
+    events = tournament_events(description)
+    stream = f"tournament:{description.id}"
+    stored = [NewEvent(stream, e["type"], json.dumps(e, separators=(",", ":"), ensure_ascii=False)) for e in events]
+    report = _report(name, "clean", [], tournament=description.id)
+    return Prepared(
+        name,
+        sha,
+        len(raw),
+        raw,
+        "tournament",
+        "clean",
+        report,
+        game_ids=[],
+        streams={stream: stored},
+        rows=project_tournament(events, upload_id=0),
+    )

@@ -1,0 +1,356 @@
+"""The DuckDB event store: one file, opened only for as long as each job needs it.
+
+A DuckDB file admits one writing process and no other process beside it, so the store
+never holds a connection between operations: the dashboard and a second ``saboteur
+ingest`` get their turn between our transactions. When another process holds the file,
+opening waits (with back-off) and then fails with :class:`StoreBusy`.
+
+Everything written goes through :meth:`Store.write`, in one transaction: the uploads,
+the events (hash-chained, appended at expected stream versions) and the read-model rows
+derived from them, with the projection position. A crash at any moment leaves the store
+as it was before that transaction.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+import duckdb
+import polars as pl
+
+from ingest.chain import GENESIS, canonical, link
+from ingest.schema import LOG_TABLES, READ_MODELS, SCHEMA_VERSION
+
+DEFAULT_DB: Final = "saboteur.duckdb"
+READ_MODEL_NAMES: Final = tuple(READ_MODELS)
+
+
+class StoreBusy(RuntimeError):
+    """Another process holds the database file for longer than we were willing to wait."""
+
+
+class StaleAppend(RuntimeError):
+    """A stream moved on since its version was read (optimistic concurrency)."""
+
+
+def default_path() -> Path:
+    """``--db``'s default: ``$SABOTEUR_DB``, else ``./saboteur.duckdb``."""
+    return Path(os.environ.get("SABOTEUR_DB") or DEFAULT_DB)
+
+
+@dataclass
+class NewEvent:
+    """An event to append: the store gives it its position, version, time and hashes."""
+
+    stream: str
+    type: str
+    payload: str
+    line: int | None = None
+
+
+@dataclass
+class NewUpload:
+    """An upload to record, with the events and read-model rows it brings."""
+
+    sha256: str
+    name: str
+    size: int
+    kind: str
+    outcome: str
+    status: str
+    report: str
+    raw: bytes | None
+    game_ids: list[str] = field(default_factory=list)
+    events: list[NewEvent] = field(default_factory=list)
+    rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    duplicate_of: int | None = None
+    supersedes: int | None = None
+    reason: str | None = None
+    replaces: list[str] = field(default_factory=list)
+    """Read-model keys (``game:<id>``, ``tournament:<id>``) whose rows this upload replaces."""
+    expected_versions: dict[str, int] = field(default_factory=dict)
+    """For each stream appended to: the version it must be at (0: a new stream)."""
+    upload_id: int = 0
+
+
+class Store:
+    """The event store in one DuckDB file."""
+
+    def __init__(self, path: Path | str | None = None, *, wait: float = 60.0) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self.wait = wait
+
+    # -- connections -------------------------------------------------------------
+
+    @contextmanager
+    def connect(self, *, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A connection for one job, created and migrated on first use, closed after."""
+        if read_only and not self.path.exists():
+            with self.connect():
+                pass  # create and migrate it first
+        deadline = time.monotonic() + self.wait
+        pause = 0.02
+        while True:
+            try:
+                con = duckdb.connect(str(self.path), read_only=read_only)
+                break
+            except duckdb.IOException as exc:
+                if "lock" not in str(exc).lower():
+                    raise
+                if time.monotonic() >= deadline:
+                    raise StoreBusy(
+                        f"database busy: another process is using {self.path} "
+                        f"(waited {self.wait:g} s); try again when it has finished"
+                    ) from None
+                time.sleep(pause * (1 + random.random()))
+                pause = min(pause * 2, 0.5)
+        try:
+            if not read_only:
+                self._migrate(con)
+            yield con
+        finally:
+            con.close()
+
+    def _migrate(self, con: duckdb.DuckDBPyConnection) -> None:
+        con.execute(LOG_TABLES)
+        found = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        if found is None:
+            con.execute("BEGIN")
+            for ddl in READ_MODELS.values():
+                con.execute(ddl)
+            con.execute("INSERT INTO projection VALUES ('read_models', 0)")
+            con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
+            con.execute("INSERT INTO meta VALUES ('created_at', ?)", [datetime.now(UTC).isoformat()])
+            con.execute("COMMIT")
+        elif int(found[0]) > SCHEMA_VERSION:
+            raise RuntimeError(f"{self.path} has schema version {found[0]}, newer than this program's {SCHEMA_VERSION}")
+
+    # -- reading -----------------------------------------------------------------
+
+    def head(self, con: duckdb.DuckDBPyConnection) -> tuple[int, str]:
+        """The newest event's position and hash (0 and the genesis hash when empty)."""
+        row = con.execute("SELECT position, hash FROM events ORDER BY position DESC LIMIT 1").fetchone()
+        return (int(row[0]), str(row[1])) if row else (0, GENESIS)
+
+    def known_uploads(self, con: duckdb.DuckDBPyConnection, shas: Sequence[str]) -> dict[str, int]:
+        """Accepted or rejected uploads already holding these contents: sha → upload id."""
+        if not shas:
+            return {}
+        rows = con.execute(
+            "SELECT sha256, min(upload_id) FROM uploads WHERE outcome <> 'duplicate' AND sha256 IN "
+            "(SELECT unnest(?::VARCHAR[])) GROUP BY sha256",
+            [list(shas)],
+        ).fetchall()
+        return {str(sha): int(uid) for sha, uid in rows}
+
+    def stream_versions(self, con: duckdb.DuckDBPyConnection, streams: Sequence[str]) -> dict[str, tuple[int, int]]:
+        """Current version and newest upload of each stream that exists."""
+        if not streams:
+            return {}
+        rows = con.execute(
+            "SELECT stream, max(version), max(upload_id) FROM events WHERE stream IN "
+            "(SELECT unnest(?::VARCHAR[])) GROUP BY stream",
+            [list(streams)],
+        ).fetchall()
+        return {str(s): (int(v), int(u)) for s, v, u in rows}
+
+    # -- writing -----------------------------------------------------------------
+
+    def write(self, con: duckdb.DuckDBPyConnection, uploads: list[NewUpload]) -> None:
+        """Record uploads, append their events and rows: one transaction, all or none."""
+        if not uploads:
+            return
+        con.execute("BEGIN")
+        try:
+            self._write(con, uploads)
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+
+    def _write(self, con: duckdb.DuckDBPyConnection, uploads: list[NewUpload]) -> None:
+        now = datetime.now(UTC)
+        next_upload = int(con.execute("SELECT coalesce(max(upload_id), 0) FROM uploads").fetchone()[0]) + 1  # type: ignore[index]
+        position, prev = self.head(con)
+        streams = sorted({e.stream for u in uploads for e in u.events})
+        versions = {s: v for s, (v, _) in self.stream_versions(con, streams).items()}
+        upload_rows: list[dict[str, Any]] = []
+        event_cols: dict[str, list[Any]] = {
+            k: []
+            for k in (
+                "position",
+                "stream",
+                "version",
+                "type",
+                "payload",
+                "recorded_at",
+                "upload_id",
+                "line",
+                "prev_hash",
+                "hash",
+            )
+        }
+        rows: dict[str, list[dict[str, Any]]] = {name: [] for name in READ_MODELS if name != "projection"}
+        replaced: list[str] = []
+        for upload in uploads:
+            upload.upload_id = next_upload
+            next_upload += 1
+            for stream, expected in upload.expected_versions.items():
+                if versions.get(stream, 0) != expected:
+                    raise StaleAppend(f"{stream} is at version {versions.get(stream, 0)}, not {expected}")
+            for event in upload.events:
+                position += 1
+                version = versions.get(event.stream, 0) + 1
+                versions[event.stream] = version
+                text = canonical(
+                    position, event.stream, version, event.type, event.payload, now, upload.upload_id, event.line
+                )
+                digest = link(prev, text)
+                for key, value in (
+                    ("position", position),
+                    ("stream", event.stream),
+                    ("version", version),
+                    ("type", event.type),
+                    ("payload", event.payload),
+                    ("recorded_at", now),
+                    ("upload_id", upload.upload_id),
+                    ("line", event.line),
+                    ("prev_hash", prev),
+                    ("hash", digest),
+                ):
+                    event_cols[key].append(value)
+                prev = digest
+            replaced.extend(upload.replaces)
+            for table, table_rows in upload.rows.items():
+                for row in table_rows:
+                    if "upload_id" in row:
+                        row["upload_id"] = upload.upload_id
+                rows[table].extend(table_rows)
+            upload_rows.append(
+                {
+                    "upload_id": upload.upload_id,
+                    "sha256": upload.sha256,
+                    "name": upload.name,
+                    "size": upload.size,
+                    "received_at": now,
+                    "kind": upload.kind,
+                    "outcome": upload.outcome,
+                    "status": upload.status,
+                    "game_ids": upload.game_ids,
+                    "duplicate_of": upload.duplicate_of,
+                    "supersedes": upload.supersedes,
+                    "reason": upload.reason,
+                    "report": upload.report,
+                    "raw": upload.raw,
+                }
+            )
+        _bulk_insert(con, "uploads", pl.DataFrame(upload_rows, schema=_UPLOAD_SCHEMA))
+        if event_cols["position"]:
+            _bulk_insert(con, "events", pl.DataFrame(event_cols, schema=_EVENT_SCHEMA))
+        self._replace_rows(con, replaced)
+        self._insert_rows(con, rows)
+        con.execute("UPDATE projection SET position = ? WHERE name = 'read_models'", [position])
+
+    def _replace_rows(self, con: duckdb.DuckDBPyConnection, keys: list[str]) -> None:
+        games = [k.removeprefix("game:") for k in keys if k.startswith("game:")]
+        tournaments = [k.removeprefix("tournament:") for k in keys if k.startswith("tournament:")]
+        if games:
+            for table in ("games", "rounds", "round_players", "findings", "cards_played"):
+                con.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT unnest(?::VARCHAR[]))", [games])
+        if tournaments:
+            for table in ("tournaments", "tournament_players", "seatings"):
+                con.execute(f"DELETE FROM {table} WHERE tournament IN (SELECT unnest(?::VARCHAR[]))", [tournaments])
+
+    def _insert_rows(self, con: duckdb.DuckDBPyConnection, rows: dict[str, list[dict[str, Any]]]) -> None:
+        for table, table_rows in rows.items():
+            if not table_rows:
+                continue
+            columns = [c[0] for c in con.execute(f"DESCRIBE {table}").fetchall()]
+            frame = pl.DataFrame(table_rows, schema=_schema_for(table), strict=False).select(columns)
+            _bulk_insert(con, table, frame)
+
+    def rebuild(self, con: duckdb.DuckDBPyConnection, batches: Iterable[dict[str, list[dict[str, Any]]]]) -> int:
+        """Drop every read model and make it anew from row batches: one transaction.
+        Returns the event position the new read models reflect."""
+        position, _ = self.head(con)
+        con.execute("BEGIN")
+        try:
+            for name, ddl in READ_MODELS.items():
+                con.execute(f"DROP TABLE IF EXISTS {name}")
+                con.execute(ddl)
+            con.execute("INSERT INTO projection VALUES ('read_models', ?)", [position])
+            for rows in batches:
+                self._insert_rows(con, rows)
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        return position
+
+
+def _bulk_insert(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> None:
+    """One INSERT of a whole frame (Arrow underneath): never row by row."""
+    con.register("bulk_frame", frame)
+    try:
+        con.execute(f"INSERT INTO {table} SELECT * FROM bulk_frame")
+    finally:
+        con.unregister("bulk_frame")
+
+
+_UPLOAD_SCHEMA: Final[dict[str, Any]] = {
+    "upload_id": pl.Int64,
+    "sha256": pl.String,
+    "name": pl.String,
+    "size": pl.Int64,
+    "received_at": pl.Datetime("us", "UTC"),
+    "kind": pl.String,
+    "outcome": pl.String,
+    "status": pl.String,
+    "game_ids": pl.List(pl.String),
+    "duplicate_of": pl.Int64,
+    "supersedes": pl.Int64,
+    "reason": pl.String,
+    "report": pl.String,
+    "raw": pl.Binary,
+}
+_EVENT_SCHEMA: Final[dict[str, Any]] = {
+    "position": pl.Int64,
+    "stream": pl.String,
+    "version": pl.Int32,
+    "type": pl.String,
+    "payload": pl.String,
+    "recorded_at": pl.Datetime("us", "UTC"),
+    "upload_id": pl.Int64,
+    "line": pl.Int32,
+    "prev_hash": pl.String,
+    "hash": pl.String,
+}
+_TYPES: Final = {
+    "BIGINT": pl.Int64,
+    "INTEGER": pl.Int32,
+    "VARCHAR": pl.String,
+    "BOOLEAN": pl.Boolean,
+    "TIMESTAMPTZ": pl.Datetime("us", "UTC"),
+    "VARCHAR[]": pl.List(pl.String),
+}
+
+
+def _schema_for(table: str) -> dict[str, Any]:
+    """A Polars schema for a read model, from its DDL (so frames match the table)."""
+    schema: dict[str, Any] = {}
+    body = READ_MODELS[table].split("(", 1)[1]
+    for line in body.splitlines():
+        parts = line.split("--", 1)[0].strip().rstrip(",").split()
+        if len(parts) >= 2 and parts[0].isidentifier() and parts[0].upper() != "PRIMARY":
+            kind = parts[1].upper()
+            if kind in _TYPES:
+                schema[parts[0]] = _TYPES[kind]
+    return schema
