@@ -8,10 +8,11 @@ any stored event breaks every hash after it. ``saboteur verify`` recomputes the 
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final
+
+import orjson
 
 GENESIS: Final = "0" * 64
 """The ``prev_hash`` of the first event."""
@@ -44,28 +45,28 @@ def canonical(
     version: int,
     type_: str,
     payload: str,
-    recorded_at: datetime,
+    recorded_at: str,
     upload_id: int | None,
     line: int | None,
-) -> str:
-    """The event's canonical JSON: sorted keys, no spaces, the payload as text."""
-    return json.dumps(
+) -> bytes:
+    """The event's canonical JSON, UTF-8: sorted keys, no spaces, the payload as text,
+    the time as :func:`moment_text` writes it."""
+    return orjson.dumps(
         {
-            "position": position,
-            "stream": stream,
-            "version": version,
-            "type": type_,
-            "payload": payload,
-            "recorded_at": moment_text(recorded_at),
-            "upload_id": upload_id,
             "line": line,
+            "payload": payload,
+            "position": position,
+            "recorded_at": recorded_at,
+            "stream": stream,
+            "type": type_,
+            "upload_id": upload_id,
+            "version": version,
         },
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
+        option=orjson.OPT_SORT_KEYS,
     )
 
 
-def link(prev_hash: str, canonical_json: str) -> str:
-    """The hash of an event whose predecessor's hash is ``prev_hash``."""
-    return hashlib.sha256((prev_hash + canonical_json).encode("utf-8", "surrogatepass")).hexdigest()
+def link(prev_hash: str, canonical_json: bytes) -> str:
+    """The hash of an event whose predecessor's hash is ``prev_hash``: SHA-256 of the
+    previous hash (hex, ASCII) followed by the event's canonical JSON."""
+    return hashlib.sha256(prev_hash.encode("ascii") + canonical_json).hexdigest()

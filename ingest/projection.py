@@ -140,7 +140,13 @@ def project_log(lines: Iterable[LogLine], *, name: str, upload_id: int, revision
 
 
 def _card_row(event: Any, line: int, note: _RoundNotes, number: int) -> Row:
-    target = getattr(event, "target", None)
+    target = tool = x = y = goal = None
+    if isinstance(event, PlayTool):
+        target, tool = event.target, event.tool
+    elif isinstance(event, (PlayPath, PlayRockfall)):
+        x, y = event.x, event.y
+    elif isinstance(event, PlayMap):
+        goal = event.goal
     return {
         "round": number,
         "line": line,
@@ -151,10 +157,10 @@ def _card_row(event: Any, line: int, note: _RoundNotes, number: int) -> Row:
         "card": event.card,
         "target": target,
         "target_role": note.roles.get(target) if target is not None else None,
-        "tool": getattr(event, "tool", None),
-        "x": getattr(event, "x", None),
-        "y": getattr(event, "y", None),
-        "goal": getattr(event, "goal", None),
+        "tool": tool,
+        "x": x,
+        "y": y,
+        "goal": goal,
     }
 
 

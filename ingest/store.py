@@ -26,7 +26,7 @@ from typing import Any, Final
 import duckdb
 import polars as pl
 
-from ingest.chain import GENESIS, canonical, link
+from ingest.chain import GENESIS, canonical, link, moment_text
 from ingest.schema import LOG_TABLES, READ_MODELS, SCHEMA_VERSION
 
 DEFAULT_DB: Final = "saboteur.duckdb"
@@ -178,6 +178,7 @@ class Store:
 
     def _write(self, con: duckdb.DuckDBPyConnection, uploads: list[NewUpload]) -> None:
         now = datetime.now(UTC)
+        stamp = moment_text(now)
         next_upload = int(con.execute("SELECT coalesce(max(upload_id), 0) FROM uploads").fetchone()[0]) + 1  # type: ignore[index]
         position, prev = self.head(con)
         streams = sorted({e.stream for u in uploads for e in u.events})
@@ -211,7 +212,7 @@ class Store:
                 version = versions.get(event.stream, 0) + 1
                 versions[event.stream] = version
                 text = canonical(
-                    position, event.stream, version, event.type, event.payload, now, upload.upload_id, event.line
+                    position, event.stream, version, event.type, event.payload, stamp, upload.upload_id, event.line
                 )
                 digest = link(prev, text)
                 for key, value in (

@@ -14,7 +14,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from ingest.chain import GENESIS, canonical, link
+from ingest.chain import GENESIS, canonical, link, moment_text
 from ingest.rebuild import project_store
 from ingest.store import Store, _schema_for
 
@@ -64,7 +64,7 @@ def check_chain(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
                     f"event at position {position} does not follow the event before it: removed or reordered"
                 )
                 return
-            text = canonical(position, stream, version, kind, payload, recorded_at, upload_id, line)
+            text = canonical(position, stream, version, kind, payload, moment_text(recorded_at), upload_id, line)
             if link(prev, text) != digest:
                 verdict.problems.append(f"event at position {position} ({stream} v{version}) was altered")
                 return
