@@ -33,6 +33,12 @@ DEFAULT_DB: Final = "saboteur.duckdb"
 READ_MODEL_NAMES: Final = tuple(READ_MODELS)
 
 
+def _config() -> dict[str, Any]:
+    """DuckDB settings: a memory ceiling (``$SABOTEUR_DB_MEMORY``, default 384MB; DuckDB
+    spills to disk past it) so an ingest stays well under 1 GiB whatever its size."""
+    return {"memory_limit": os.environ.get("SABOTEUR_DB_MEMORY", "384MB")}
+
+
 class StoreBusy(RuntimeError):
     """Another process holds the database file for longer than we were willing to wait."""
 
@@ -100,7 +106,7 @@ class Store:
         pause = 0.02
         while True:
             try:
-                con = duckdb.connect(str(self.path), read_only=read_only)
+                con = duckdb.connect(str(self.path), read_only=read_only, config=_config())
                 break
             except duckdb.IOException as exc:
                 if "lock" not in str(exc).lower():
