@@ -128,7 +128,7 @@ class Writer:
     def _decide(
         self,
         prepared: Prepared,
-        known: dict[str, int],
+        known: dict[str, tuple[int, str]],
         seen: dict[str, NewUpload],
         claimed: dict[str, int],
         versions: dict[str, tuple[int, int]],
@@ -145,10 +145,12 @@ class Writer:
             raw=prepared.raw,
             game_ids=list(prepared.game_ids),
         )
-        if prepared.sha256 in known or prepared.sha256 in seen:
+        earlier = known.get(prepared.sha256)
+        retry = earlier is not None and earlier[1] == "rejected" and self.supersede and prepared.status != "unreadable"
+        if (earlier is not None and not retry) or prepared.sha256 in seen:
             base.outcome = "duplicate"
             base.raw = None
-            base.duplicate_of = known.get(prepared.sha256)
+            base.duplicate_of = earlier[0] if earlier is not None else None
             if base.duplicate_of is None:
                 base.reason = "the same content appears twice in this run"
             return base

@@ -146,16 +146,20 @@ class Store:
         row = con.execute("SELECT position, hash FROM events ORDER BY position DESC LIMIT 1").fetchone()
         return (int(row[0]), str(row[1])) if row else (0, GENESIS)
 
-    def known_uploads(self, con: duckdb.DuckDBPyConnection, shas: Sequence[str]) -> dict[str, int]:
-        """Accepted or rejected uploads already holding these contents: sha → upload id."""
+    def known_uploads(self, con: duckdb.DuckDBPyConnection, shas: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """Earlier uploads of these contents: sha → (upload id, outcome), an accepted
+        one preferred over a rejected one."""
         if not shas:
             return {}
         rows = con.execute(
-            "SELECT sha256, min(upload_id) FROM uploads WHERE outcome <> 'duplicate' AND sha256 IN "
-            "(SELECT unnest(?::VARCHAR[])) GROUP BY sha256",
+            "SELECT sha256, upload_id, outcome FROM uploads WHERE outcome <> 'duplicate' AND sha256 IN "
+            "(SELECT unnest(?::VARCHAR[])) ORDER BY (outcome = 'rejected'), upload_id",
             [list(shas)],
         ).fetchall()
-        return {str(sha): int(uid) for sha, uid in rows}
+        found: dict[str, tuple[int, str]] = {}
+        for sha, upload_id, outcome in rows:
+            found.setdefault(str(sha), (int(upload_id), str(outcome)))
+        return found
 
     def stream_versions(self, con: duckdb.DuckDBPyConnection, streams: Sequence[str]) -> dict[str, tuple[int, int]]:
         """Current version and newest upload of each stream that exists."""
