@@ -151,8 +151,6 @@ class Writer:
             base.outcome = "duplicate"
             base.raw = None
             base.duplicate_of = earlier[0] if earlier is not None else None
-            if base.duplicate_of is None:
-                base.reason = "the same content appears twice in this run"
             return base
         if prepared.sha256:
             seen[prepared.sha256] = base

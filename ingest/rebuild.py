@@ -80,7 +80,7 @@ def rebuild(store: Store) -> dict[str, Any]:
     with store.connect() as con:
         position = store.rebuild(con, project_store(con))
         counts = {
-            table: int(con.execute(f"SELECT count(*) FROM {table}").fetchone()[0])  # type: ignore[index]
+            table: int(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
             for table in ("games", "rounds", "round_players", "findings", "cards_played", "tournaments")
         }
     return {"position": position, **counts}

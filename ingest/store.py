@@ -33,6 +33,13 @@ DEFAULT_DB: Final = "saboteur.duckdb"
 READ_MODEL_NAMES: Final = tuple(READ_MODELS)
 
 
+def _one(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> tuple[Any, ...] | None:
+    """The first row of a query, with the result read to its end (DuckDB 2 refuses
+    further work on a connection while a result is unfinished)."""
+    rows = con.execute(sql, params or []).fetchall()
+    return rows[0] if rows else None
+
+
 def _config() -> dict[str, Any]:
     """DuckDB settings: a memory ceiling (``$SABOTEUR_DB_MEMORY``, default 384MB; DuckDB
     spills to disk past it) so an ingest stays well under 1 GiB whatever its size."""
@@ -127,7 +134,7 @@ class Store:
 
     def _migrate(self, con: duckdb.DuckDBPyConnection) -> None:
         con.execute(LOG_TABLES)
-        found = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        found = _one(con, "SELECT value FROM meta WHERE key = 'schema_version'")
         if found is None:
             con.execute("BEGIN")
             for ddl in READ_MODELS.values():
@@ -143,7 +150,7 @@ class Store:
 
     def head(self, con: duckdb.DuckDBPyConnection) -> tuple[int, str]:
         """The newest event's position and hash (0 and the genesis hash when empty)."""
-        row = con.execute("SELECT position, hash FROM events ORDER BY position DESC LIMIT 1").fetchone()
+        row = _one(con, "SELECT position, hash FROM events ORDER BY position DESC LIMIT 1")
         return (int(row[0]), str(row[1])) if row else (0, GENESIS)
 
     def known_uploads(self, con: duckdb.DuckDBPyConnection, shas: Sequence[str]) -> dict[str, tuple[int, str]]:
@@ -189,7 +196,7 @@ class Store:
     def _write(self, con: duckdb.DuckDBPyConnection, uploads: list[NewUpload]) -> None:
         now = datetime.now(UTC)
         stamp = moment_text(now)
-        next_upload = int(con.execute("SELECT coalesce(max(upload_id), 0) FROM uploads").fetchone()[0]) + 1  # type: ignore[index]
+        next_upload = int(_one(con, "SELECT coalesce(max(upload_id), 0) FROM uploads")[0]) + 1  # type: ignore[index]
         position, prev = self.head(con)
         streams = sorted({e.stream for u in uploads for e in u.events})
         versions = {s: v for s, (v, _) in self.stream_versions(con, streams).items()}
@@ -211,9 +218,14 @@ class Store:
         }
         rows: dict[str, list[dict[str, Any]]] = {name: [] for name in READ_MODELS if name != "projection"}
         replaced: list[str] = []
+        originals: dict[str, int] = {}
         for upload in uploads:
             upload.upload_id = next_upload
             next_upload += 1
+            if upload.outcome == "duplicate" and upload.duplicate_of is None:
+                upload.duplicate_of = originals.get(upload.sha256)
+            elif upload.outcome != "duplicate":
+                originals.setdefault(upload.sha256, upload.upload_id)
             for stream, expected in upload.expected_versions.items():
                 if versions.get(stream, 0) != expected:
                     raise StaleAppend(f"{stream} is at version {versions.get(stream, 0)}, not {expected}")

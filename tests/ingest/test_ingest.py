@@ -1,0 +1,1051 @@
+"""``saboteur ingest``, ``rebuild`` and ``verify``: the append-only event store.
+
+Every test works on a real DuckDB file in ``tmp_path``, through the Python API
+(:func:`ingest.pipeline.ingest` on a :class:`ingest.store.Store`) or the typer app
+(``CliRunner``). Logs are simulated (``events.simulate``) or written line by line with
+:class:`events.builder.LogBuilder`; score sheets are CSV text written here.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import shutil
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+from typer.testing import CliRunner, Result
+
+from cli.main import app
+from events.audit import Audit, audit
+from events.builder import LogBuilder
+from events.logfile import write_log
+from events.simulate.game import GameSpec, quick_game, simulate_game
+from events.simulate.tournament import simulate_tournament
+from ingest.chain import GENESIS, canonical, link, moment_text
+from ingest.pipeline import FileResult, ingest
+from ingest.schema import READ_MODELS, SCHEMA_VERSION
+from ingest.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE_SHEET = ROOT / "examples" / "score-sheet.csv"
+HEADER = "tournament,tournament_round,table,game_id,round,player,role,points,star"
+CARD_TYPES = frozenset({"play_path", "play_tool", "play_rockfall", "play_map", "discard"})
+OUTCOMES = ("accepted", "accepted_with_findings", "rejected", "duplicate")
+MISSED_AT = 52
+
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+@contextmanager
+def connect(db: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    con = duckdb.connect(str(db))
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+def query(db: Path, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    with connect(db) as con:
+        return con.execute(sql, list(params)).fetchall()
+
+
+def scalar(db: Path, sql: str, params: Sequence[Any] = ()) -> Any:
+    rows = query(db, sql, params)
+    assert len(rows) == 1, rows
+    return rows[0][0]
+
+
+def frame(db: Path, sql: str) -> pl.DataFrame:
+    with connect(db) as con:
+        result: pl.DataFrame = con.sql(sql).pl()
+        return result
+
+
+def sort_frame(df: pl.DataFrame) -> pl.DataFrame:
+    """A frame in a fixed row order: sorted by every column that can be sorted."""
+    keys = [name for name, kind in df.schema.items() if not isinstance(kind, pl.List | pl.Binary)]
+    return df.sort(keys, nulls_last=True) if keys and not df.is_empty() else df
+
+
+def read_models(db: Path) -> dict[str, pl.DataFrame]:
+    """Every read-model table, as a sorted frame."""
+    return {table: sort_frame(frame(db, f"SELECT * FROM {table}")) for table in READ_MODELS}
+
+
+def assert_same_tables(left: dict[str, pl.DataFrame], right: dict[str, pl.DataFrame]) -> None:
+    assert left.keys() == right.keys()
+    for table in left:
+        assert_frame_equal(left[table], right[table], check_exact=True)
+
+
+def event_count(db: Path) -> int:
+    return int(scalar(db, "SELECT count(*) FROM events"))
+
+
+def uploads(db: Path) -> list[dict[str, Any]]:
+    df = frame(db, "SELECT * FROM uploads ORDER BY upload_id")
+    return df.to_dicts()
+
+
+def invoke(*args: str | Path, env: dict[str, str | None] | None = None) -> Result:
+    result = CliRunner().invoke(app, [str(arg) for arg in args], env=env)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    return result
+
+
+def summary(result: Result) -> dict[str, int]:
+    """The counts of the command's summary table (its last row of numbers)."""
+    rows = [line for line in result.stdout.splitlines() if re.fullmatch(r"[│\s\d]+", line) and "│" in line]
+    assert rows, result.stdout
+    counts = [int(cell) for cell in rows[-1].split("│") if cell.strip()]
+    assert len(counts) == len(OUTCOMES), rows[-1]
+    return dict(zip(OUTCOMES, counts, strict=True))
+
+
+def write_game(
+    path: Path, game_id: str, players: Sequence[str] = ("p1", "p2", "p3", "p4", "p5", "p6"), **spec: Any
+) -> str:
+    """A simulated game's log written to ``path``; returns its text."""
+    events = simulate_game(GameSpec(game_id, tuple(players), **spec))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return write_log(events, path)
+
+
+def missed_draw_log(game_id: str = "nl-open-2026:r1:t3") -> LogBuilder:
+    """bob ends a turn without drawing while the pile has 12 cards; cem plays on (line 52)."""
+    log = LogBuilder(players=6, game_id=game_id).deal(start="bob")
+    for _ in range(24):
+        log.discard(log.turn)
+    log.discard("bob", draw=False).discard("cem")
+    assert log.line - 1 == MISSED_AT
+    return log
+
+
+def lines_of(text: str) -> list[str]:
+    assert text.endswith("\n")
+    return text[:-1].split("\n")
+
+
+def audited(text: str) -> Audit:
+    return audit(lines_of(text), name="expected.jsonl")
+
+
+def sheet(rows: Sequence[tuple[str, int, str, Sequence[tuple[str, str, int, bool]]]], **game: Any) -> str:
+    """A score sheet: for each ``(game_id, round, table, [(player, role, points, star)…])``."""
+    tournament = game.get("tournament", "spring-cup")
+    tournament_round = game.get("tournament_round", 2)
+    out = [HEADER]
+    for game_id, number, table, results in rows:
+        for player, role, points, star in results:
+            out.append(
+                f"{tournament},{tournament_round},{table},{game_id},{number},{player},{role},{points},{int(star)}"
+            )
+    return "\n".join(out) + "\n"
+
+
+FIVE = ("ana", "ben", "cas", "dov", "eli")
+
+
+def five_player_sheet(game_id: str = "spring-cup:r2:t4") -> str:
+    """Five players (1 saboteur, 3 gold diggers, 1 selfish dwarf), two rounds: the
+    saboteur connects (the diggers 2 each, no star), then the saboteur holds out (4 + star)."""
+    round_one = [
+        ("ana", "gold_digger", 2, False),
+        ("ben", "gold_digger", 2, False),
+        ("cas", "saboteur", 0, False),
+        ("dov", "gold_digger", 2, False),
+        ("eli", "selfish_dwarf", 0, False),
+    ]
+    round_two = [
+        ("ana", "saboteur", 4, True),
+        ("ben", "gold_digger", 0, False),
+        ("cas", "selfish_dwarf", 0, False),
+        ("dov", "gold_digger", 0, False),
+        ("eli", "gold_digger", 0, False),
+    ]
+    return sheet([(game_id, 1, "4", round_one), (game_id, 2, "4", round_two)])
+
+
+def ingest_one(path: Path | Sequence[Path], db: Path, **options: Any) -> list[FileResult]:
+    paths = [path] if isinstance(path, Path) else list(path)
+    options.setdefault("workers", 1)
+    return ingest(paths, Store(db), **options)
+
+
+# -- fixtures --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tournament_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A simulated tournament: tournament.json, two preliminary tables and a final."""
+    out = tmp_path_factory.mktemp("tournament") / "spring-cup"
+    simulate_tournament(
+        out, players=12, preliminary_rounds=1, seed=11, cut=6, final_rounds=2, tournament_id="spring-cup"
+    )
+    return out
+
+
+@pytest.fixture(scope="module")
+def many_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """About thirty logs: simulated games at tables of 5 to 10, one with a missed draw,
+    one unreadable, one gzip-compressed."""
+    root = tmp_path_factory.mktemp("many")
+    for seed in range(28):
+        players = 5 + seed % 6
+        name = f"g{seed:02d}.jsonl.gz" if seed == 3 else f"g{seed:02d}.jsonl"
+        write_log(quick_game(players, seed=seed), root / name)
+    (root / "missed.jsonl").write_text(missed_draw_log().text())
+    (root / "broken.jsonl").write_bytes(b"not a log\n")
+    return root
+
+
+# -- first use, --db and SABOTEUR_DB ---------------------------------------------------
+
+
+def test_first_use_creates_and_migrates_the_database(tmp_path: Path) -> None:
+    db = tmp_path / "first.duckdb"
+    log = tmp_path / "game.jsonl"
+    write_game(log, "first:game", seed=1)
+    assert not db.exists()
+    [result] = ingest_one(log, db)
+    assert result.outcome == "accepted"
+    assert db.exists()
+    assert scalar(db, "SELECT value FROM meta WHERE key = 'schema_version'") == str(SCHEMA_VERSION)
+    tables = {row[0] for row in query(db, "SELECT table_name FROM information_schema.tables")}
+    assert {"meta", "uploads", "events", *READ_MODELS} <= tables
+    assert scalar(db, "SELECT position FROM projection WHERE name = 'read_models'") == event_count(db)
+    # A second run migrates nothing anew.
+    created = scalar(db, "SELECT value FROM meta WHERE key = 'created_at'")
+    other = tmp_path / "other.jsonl"
+    write_game(other, "first:other", seed=2)
+    ingest_one(other, db)
+    assert scalar(db, "SELECT value FROM meta WHERE key = 'created_at'") == created
+    assert scalar(db, "SELECT count(*) FROM meta WHERE key = 'schema_version'") == 1
+
+
+def test_db_option_and_env_choose_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    logs = [tmp_path / f"g{i}.jsonl" for i in range(4)]
+    for i, log in enumerate(logs):
+        write_game(log, f"where:{i}", seed=i)
+    by_option, by_env, both_option = tmp_path / "a.duckdb", tmp_path / "b.duckdb", tmp_path / "c.duckdb"
+
+    result = invoke("ingest", logs[0], "--db", by_option, "--workers", "1", env={"SABOTEUR_DB": None})
+    assert result.exit_code == 0, result.output
+    result = invoke("ingest", logs[1], "--workers", "1", env={"SABOTEUR_DB": str(by_env)})
+    assert result.exit_code == 0, result.output
+    result = invoke("ingest", logs[2], "--db", both_option, "--workers", "1", env={"SABOTEUR_DB": str(by_env)})
+    assert result.exit_code == 0, result.output
+    monkeypatch.chdir(tmp_path)
+    result = invoke("ingest", logs[3], "--workers", "1", env={"SABOTEUR_DB": None})
+    assert result.exit_code == 0, result.output
+
+    expected = {
+        by_option: ["where:0"],
+        by_env: ["where:1"],
+        both_option: ["where:2"],
+        tmp_path / "saboteur.duckdb": ["where:3"],
+    }
+    for db, games in expected.items():
+        assert db.exists(), db
+        assert scalar(db, "SELECT value FROM meta WHERE key = 'schema_version'") == str(SCHEMA_VERSION)
+        assert [row[0] for row in query(db, "SELECT game_id FROM games ORDER BY game_id")] == games
+
+
+# -- outcomes of one file --------------------------------------------------------------
+
+
+def test_clean_log_is_accepted(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    log = tmp_path / "clean.jsonl"
+    text = write_game(log, "clean:game", seed=4)
+    result = invoke("ingest", log, "--db", db, "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert summary(result) == {"accepted": 1, "accepted_with_findings": 0, "rejected": 0, "duplicate": 0}
+    [upload] = uploads(db)
+    assert upload["outcome"] == "accepted"
+    assert upload["status"] == "clean"
+    assert upload["kind"] == "log"
+    assert upload["game_ids"] == ["clean:game"]
+    assert upload["raw"] == text.encode()
+    assert upload["size"] == len(text.encode())
+    assert upload["sha256"] == hashlib.sha256(text.encode()).hexdigest()
+    assert upload["duplicate_of"] is None and upload["supersedes"] is None
+    assert query(db, "SELECT status, errors, revision FROM games") == [("clean", 0, 1)]
+    assert scalar(db, "SELECT count(*) FROM findings") == 0
+    assert event_count(db) == len(lines_of(text))
+
+
+def test_log_with_violations_is_accepted_with_findings(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    log = tmp_path / "missed.jsonl"
+    log.write_text(missed_draw_log("nl-open-2026:r1:t3").text())
+    result = invoke("ingest", log, "--db", db, "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert summary(result)["accepted_with_findings"] == 1
+    assert "files needing attention" in result.stdout
+    [upload] = uploads(db)
+    assert (upload["outcome"], upload["status"]) == ("accepted_with_findings", "violations")
+    report = json.loads(upload["report"])
+    assert report["violations"][0]["code"] == "missed_draw"
+    findings = query(
+        db, "SELECT code, line, round, player, rule, severity, game_id, upload_id FROM findings ORDER BY line, code"
+    )
+    assert ("missed_draw", MISSED_AT, 1, "bob", "R-T2", "error", "nl-open-2026:r1:t3", 1) in findings
+    assert {(code, severity) for code, _, _, _, _, severity, _, _ in findings} >= {("missed_draw", "error")}
+    assert sorted((f["code"], f["line"]) for f in report["violations"]) == sorted((f[0], f[1]) for f in findings)
+    assert query(db, "SELECT status, errors FROM games") == [("violations", 1)]
+    # The whole log is stored, the violation included.
+    assert event_count(db) == len(missed_draw_log().lines)
+
+
+UNREADABLE = {
+    "empty": ("empty.jsonl", b"", "empty file"),
+    "not_json": ("notes.jsonl", b"hello, world\r\n\x00\xfe\xff\n{}\n", "not JSON"),
+    "not_game_started": ("draw.jsonl", b'{"type":"draw","player":"ann","card":"EW"}\n', "game_started"),
+    "fake_gzip": ("game.jsonl.gz", b"plain text, not gzip\n", "not a gzip file"),
+}
+
+
+@pytest.mark.parametrize("case", list(UNREADABLE))
+def test_unreadable_file_is_rejected_with_its_bytes_kept(tmp_path: Path, case: str) -> None:
+    name, raw, said = UNREADABLE[case]
+    path = tmp_path / name
+    path.write_bytes(raw)
+    db = tmp_path / "s.duckdb"
+    [result] = ingest_one(path, db)
+    assert (result.outcome, result.status) == ("rejected", "unreadable")
+    [upload] = uploads(db)
+    assert (upload["outcome"], upload["status"], upload["kind"]) == ("rejected", "unreadable", "log")
+    assert upload["raw"] == raw
+    assert upload["size"] == len(raw)
+    assert upload["sha256"] == hashlib.sha256(raw).hexdigest()
+    report = json.loads(upload["report"])
+    assert report["status"] == "unreadable"
+    [finding] = report["violations"]
+    assert (finding["code"], finding["line"]) == ("malformed", 1)
+    assert said in finding["message"]
+    assert event_count(db) == 0
+    assert scalar(db, "SELECT count(*) FROM games") == 0
+    assert scalar(db, "SELECT count(*) FROM findings") == 0
+
+
+def test_unreadable_file_is_rejected_in_a_store_holding_games(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    log = tmp_path / "game.jsonl"
+    write_game(log, "held:game", seed=5)
+    ingest_one(log, db)
+    before = event_count(db)
+    broken = tmp_path / "broken.jsonl"
+    broken.write_bytes(b"\x00\x01garbage")
+    result = invoke("ingest", broken, "--db", db, "--workers", "1")
+    assert result.exit_code == 1
+    assert summary(result)["rejected"] == 1
+    assert uploads(db)[-1]["raw"] == b"\x00\x01garbage"
+    assert event_count(db) == before
+
+
+def test_summary_table_and_exit_status(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # short relative names: the table does not wrap them
+    folder = Path("in")
+    write_game(folder / "a-clean.jsonl", "sum:clean", seed=6)
+    (folder / "b-missed.jsonl").write_text(missed_draw_log("sum:missed").text())
+    (folder / "c-empty.jsonl").write_bytes(b"")
+    (folder / "notes.txt").write_text("not ingested: no known suffix")
+
+    result = invoke("ingest", folder, "--db", "all.duckdb", "--workers", "1")
+    assert result.exit_code == 1, result.output
+    assert summary(result) == {"accepted": 1, "accepted_with_findings": 1, "rejected": 1, "duplicate": 0}
+    assert "files needing attention" in result.stdout
+    assert "c-empty.jsonl" in result.stdout
+    assert "b-missed.jsonl" in result.stdout
+
+    (folder / "c-empty.jsonl").unlink()
+    result = invoke("ingest", folder, "--db", "fine.duckdb", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert summary(result) == {"accepted": 1, "accepted_with_findings": 1, "rejected": 0, "duplicate": 0}
+
+
+# -- idempotence -----------------------------------------------------------------------
+
+
+def test_same_content_again_is_a_duplicate(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    log = tmp_path / "game.jsonl"
+    write_game(log, "dup:game", seed=7)
+    ingest_one(log, db)
+    before = event_count(db)
+    copy = tmp_path / "renamed.jsonl"
+    shutil.copy(log, copy)
+
+    [again] = ingest_one(copy, db)
+    assert again.outcome == "duplicate"
+    result = invoke("ingest", log, "--db", db, "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert summary(result) == {"accepted": 0, "accepted_with_findings": 0, "rejected": 0, "duplicate": 1}
+
+    assert event_count(db) == before
+    assert scalar(db, "SELECT count(*) FROM games") == 1
+    rows = uploads(db)
+    assert [r["outcome"] for r in rows] == ["accepted", "duplicate", "duplicate"]
+    assert [r["duplicate_of"] for r in rows] == [None, 1, 1]
+    assert rows[1]["raw"] is None and rows[1]["sha256"] == rows[0]["sha256"]
+
+
+def test_duplicate_beside_a_new_file_stores_nothing_twice(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    first_text = write_game(first, "dup:first", seed=8)
+    second_text = write_game(second, "dup:second", seed=9)
+    ingest_one(first, db)
+    assert event_count(db) == len(lines_of(first_text))
+
+    results = {Path(r.name).name: r for r in ingest_one([first, second], db)}
+    assert results["first.jsonl"].outcome == "duplicate"
+    assert results["second.jsonl"].outcome == "accepted"
+    assert event_count(db) == len(lines_of(first_text)) + len(lines_of(second_text))
+    assert query(db, "SELECT max(version), count(*) FROM events WHERE stream = 'game:dup:first'") == [
+        (len(lines_of(first_text)), len(lines_of(first_text)))
+    ]
+    assert scalar(db, "SELECT count(*) FROM games") == 2
+    dup = next(r for r in uploads(db) if r["outcome"] == "duplicate")
+    assert dup["duplicate_of"] == 1
+    assert dup["raw"] is None
+    assert dup["sha256"] == hashlib.sha256(first_text.encode()).hexdigest()
+
+
+def test_same_content_twice_in_one_run_points_at_the_original(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    folder = tmp_path / "in"
+    text = write_game(folder / "a.jsonl", "twice:game", seed=10)
+    (folder / "b.jsonl").write_text(text)
+    results = ingest_one(folder, db)
+    assert [r.outcome for r in results] == ["accepted", "duplicate"]
+    assert event_count(db) == len(lines_of(text))
+    original, dup = uploads(db)
+    assert dup["duplicate_of"] == original["upload_id"]
+
+
+# -- a game already stored, and superseding it ---------------------------------------
+
+
+def _two_versions(tmp_path: Path) -> tuple[Path, Path, str, str]:
+    """Two logs of one game: the second corrects a player's id (cem → cemal)."""
+    v1, v2 = tmp_path / "v1.jsonl", tmp_path / "v2.jsonl"
+    game = {"tournament": "spring-cup", "tournament_round": 1, "stage": "preliminary", "table": "3", "seed": 21}
+    t1 = write_game(v1, "spring-cup:r1:t3", players=("ann", "bob", "cem", "dia", "eve", "fay"), **game)
+    t2 = write_game(v2, "spring-cup:r1:t3", players=("ann", "bob", "cemal", "dia", "eve", "fay"), **game)
+    assert t1 != t2
+    return v1, v2, t1, t2
+
+
+def test_game_already_stored_is_rejected_mentioning_supersede(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    v1, v2, _, t2 = _two_versions(tmp_path)
+    ingest_one(v1, db)
+    before = event_count(db)
+    result = invoke("ingest", v2, "--db", db, "--workers", "1")
+    assert result.exit_code == 1
+    assert summary(result)["rejected"] == 1
+    rejected = uploads(db)[-1]
+    assert rejected["outcome"] == "rejected"
+    assert "--supersede" in rejected["reason"]
+    assert "--supersede" in json.loads(rejected["report"])["rejected"]
+    assert rejected["raw"] == t2.encode()
+    assert event_count(db) == before
+
+
+def test_game_already_stored_is_rejected_beside_a_new_file(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    v1, v2, t1, t2 = _two_versions(tmp_path)
+    other = tmp_path / "other.jsonl"
+    other_text = write_game(other, "spring-cup:r1:t4", seed=22)
+    ingest_one(v1, db)
+
+    results = {Path(r.name).name: r for r in ingest_one([v2, other], db)}
+    assert results["other.jsonl"].outcome == "accepted"
+    rejected = results["v2.jsonl"]
+    assert rejected.outcome == "rejected"
+    assert "--supersede" in rejected.message
+    assert "spring-cup:r1:t3" in rejected.message
+    row = next(r for r in uploads(db) if r["name"].endswith("v2.jsonl"))
+    assert row["outcome"] == "rejected"
+    assert "--supersede" in row["reason"]
+    assert "--supersede" in json.loads(row["report"])["rejected"]
+    assert row["raw"] == t2.encode()
+    assert event_count(db) == len(lines_of(t1)) + len(lines_of(other_text))
+    assert query(db, "SELECT upload_id, revision FROM games WHERE game_id = 'spring-cup:r1:t3'") == [(1, 1)]
+
+
+def test_rejected_file_is_accepted_when_ingested_again_with_supersede(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    v1, v2, _, _ = _two_versions(tmp_path)
+    assert invoke("ingest", v1, "--db", db, "--workers", "1").exit_code == 0
+    assert invoke("ingest", v2, "--db", db, "--workers", "1").exit_code == 1
+    result = invoke("ingest", v2, "--db", db, "--workers", "1", "--supersede", "--reason", "cem's id corrected")
+    assert result.exit_code == 0, result.output
+    assert summary(result)["accepted"] == 1
+    assert query(db, "SELECT revision FROM games") == [(2,)]
+
+
+def test_rejected_file_retried_with_supersede_beside_new_files_is_accepted(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    v1, v2, t1, t2 = _two_versions(tmp_path)
+    others = [tmp_path / f"other{i}.jsonl" for i in range(2)]
+    for i, other in enumerate(others):
+        write_game(other, f"spring-cup:r1:t{5 + i}", seed=30 + i)
+    ingest_one(v1, db)
+    first = {Path(r.name).name: r.outcome for r in ingest_one([v2, others[0]], db)}
+    assert first == {"v2.jsonl": "rejected", "other0.jsonl": "accepted"}
+    retry = {Path(r.name).name: r for r in ingest_one([v2, others[1]], db, supersede=True, reason="cem is cemal")}
+    assert retry["v2.jsonl"].outcome == "accepted"
+    assert retry["other1.jsonl"].outcome == "accepted"
+    row = uploads(db)[retry["v2.jsonl"].upload_id - 1]
+    assert (row["outcome"], row["supersedes"], row["reason"], row["duplicate_of"]) == (
+        "accepted",
+        1,
+        "cem is cemal",
+        None,
+    )
+    assert row["raw"] == t2.encode()
+    assert query(db, "SELECT upload_id, revision FROM games WHERE game_id = 'spring-cup:r1:t3'") == [
+        (retry["v2.jsonl"].upload_id, 2)
+    ]
+    assert scalar(db, "SELECT count(*) FROM events WHERE stream = 'game:spring-cup:r1:t3'") == (
+        len(lines_of(t1)) + 1 + len(lines_of(t2))
+    )
+
+
+def test_supersede_keeps_the_old_events_and_shows_the_new_version(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    v1, v2, t1, t2 = _two_versions(tmp_path)
+    n1, n2 = len(lines_of(t1)), len(lines_of(t2))
+    assert invoke("ingest", v1, "--db", db, "--workers", "1").exit_code == 0
+
+    reason = "cem's player id corrected to cemal"
+    result = invoke("ingest", v2, "--db", db, "--workers", "1", "--supersede", "--reason", reason)
+    assert result.exit_code == 0, result.output
+    assert summary(result)["accepted"] == 1
+
+    # The event log: the old version, the marker, the new version.
+    assert event_count(db) == n1 + 1 + n2
+    stream = query(
+        db,
+        "SELECT version, type, upload_id, payload FROM events WHERE stream = ? ORDER BY position",
+        ["game:spring-cup:r1:t3"],
+    )
+    assert [v for v, _, _, _ in stream] == list(range(1, n1 + n2 + 2))
+    assert [(u, p) for _, _, u, p in stream[:n1]] == [(1, line) for line in lines_of(t1)]
+    _, kind, marker_upload, marker_payload = stream[n1]
+    assert kind == "game_superseded"
+    assert marker_upload == 2
+    marker = json.loads(marker_payload)
+    assert marker == {"game_id": "spring-cup:r1:t3", "reason": reason, "replaced_upload": 1}
+    assert [(u, p) for _, _, u, p in stream[n1 + 1 :]] == [(2, line) for line in lines_of(t2)]
+
+    # The uploads.
+    old, new = uploads(db)
+    assert (old["outcome"], old["supersedes"]) == ("accepted", None)
+    assert (new["outcome"], new["supersedes"], new["reason"]) == ("accepted", 1, reason)
+
+    # The read models: only the new version.
+    assert query(db, "SELECT game_id, upload_id, revision FROM games") == [("spring-cup:r1:t3", 2, 2)]
+    expected = audited(t2)
+    players = query(db, "SELECT DISTINCT player FROM round_players ORDER BY player")
+    assert [p for (p,) in players] == sorted(["ann", "bob", "cemal", "dia", "eve", "fay"])
+    got = {
+        (r, p): (pts, star)
+        for r, p, pts, star in query(db, "SELECT round, player, replay_points, star FROM round_players")
+    }
+    assert got == {(o.round, p): (o.scores[p], p in o.stars) for o in expected.outcomes for p in o.scores}
+    assert scalar(db, "SELECT count(*) FROM rounds") == len(expected.outcomes)
+    cards = sum(json.loads(line)["type"] in CARD_TYPES for line in lines_of(t2))
+    assert scalar(db, "SELECT count(*) FROM cards_played") == cards
+    assert scalar(db, "SELECT count(*) FROM cards_played WHERE player = 'cem'") == 0
+
+    # A third version: revision 3, superseding the second upload.
+    v3 = tmp_path / "v3.jsonl"
+    t3 = write_game(v3, "spring-cup:r1:t3", players=("ann", "bob", "cemal", "dia", "eve", "fay"), seed=23)
+    result = invoke("ingest", v3, "--db", db, "--workers", "1", "--supersede", "--reason", "the right table")
+    assert result.exit_code == 0, result.output
+    assert query(db, "SELECT upload_id, revision, tournament FROM games") == [(3, 3, None)]
+    assert uploads(db)[-1]["supersedes"] == 2
+    assert event_count(db) == n1 + 1 + n2 + 1 + len(lines_of(t3))
+    assert scalar(db, "SELECT count(*) FROM events WHERE type = 'game_superseded'") == 2
+    verified = invoke("verify", "--db", db)
+    assert verified.exit_code == 0, verified.output
+
+
+def test_supersede_without_reason_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    v1, v2, _, _ = _two_versions(tmp_path)
+    assert invoke("ingest", v1, "--db", db, "--workers", "1").exit_code == 0
+    before = event_count(db)
+    result = invoke("ingest", v2, "--db", db, "--workers", "1", "--supersede")
+    assert result.exit_code == 2
+    assert "--reason" in result.output
+    assert event_count(db) == before
+    assert len(uploads(db)) == 1
+    assert query(db, "SELECT revision FROM games") == [(1,)]
+
+
+# -- the events envelope -----------------------------------------------------------------
+
+
+def test_events_envelope_and_hash_chain(tmp_path: Path, tournament_dir: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    garbled = tmp_path / "garbled.jsonl"
+    text = write_log(quick_game(7, seed=31))
+    lines = lines_of(text)
+    lines.insert(5, "this line is no JSON ✗")
+    garbled.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    sheet_file = tmp_path / "sheet.csv"
+    sheet_file.write_text(five_player_sheet())
+    results = ingest_one([tournament_dir, garbled, sheet_file], db)
+    assert {r.outcome for r in results} == {"accepted", "accepted_with_findings"}
+
+    events = query(
+        db,
+        "SELECT position, stream, version, type, payload, recorded_at, upload_id, line, prev_hash, hash "
+        "FROM events ORDER BY position",
+    )
+    assert [e[0] for e in events] == list(range(1, len(events) + 1))
+    assert events[0][8] == GENESIS == "0" * 64
+    prev = GENESIS
+    versions: dict[str, int] = {}
+    for position, stream, version, kind, payload, recorded_at, upload_id, line, prev_hash, digest in events:
+        assert prev_hash == prev, position
+        assert digest == link(
+            prev, canonical(position, stream, version, kind, payload, moment_text(recorded_at), upload_id, line)
+        )
+        assert version == versions.get(stream, 0) + 1, (stream, version)
+        versions[stream] = version
+        prev = digest
+
+    by_upload = {Path(u["name"]).name: u for u in uploads(db)}
+    # Every log: stream game:<id>, one event per line, the payload the line's text.
+    for name in [p.name for p in tournament_dir.glob("*.jsonl")] + ["garbled.jsonl"]:
+        upload = by_upload[name]
+        [game_id] = upload["game_ids"]
+        raw_lines = lines_of(upload["raw"].decode("utf-8"))
+        stored = query(
+            db,
+            "SELECT stream, version, type, payload, line, upload_id FROM events WHERE upload_id = ? ORDER BY position",
+            [upload["upload_id"]],
+        )
+        assert [s[0] for s in stored] == [f"game:{game_id}"] * len(raw_lines)
+        assert [s[1] for s in stored] == list(range(1, len(raw_lines) + 1))
+        assert [s[4] for s in stored] == list(range(1, len(raw_lines) + 1))
+        for (_, _, kind, payload, number, _), raw_line in zip(stored, raw_lines, strict=True):
+            if kind == "unparsed_line":
+                assert number == 6
+                assert base64.b64decode(json.loads(payload)["base64"]).decode("utf-8") == raw_line
+            else:
+                assert payload == raw_line
+                assert kind == json.loads(raw_line)["type"]
+    assert scalar(db, "SELECT count(*) FROM events WHERE type = 'unparsed_line'") == 1
+
+    # The tournament and the score sheet have their own streams.
+    streams = {s for (s,) in query(db, "SELECT DISTINCT stream FROM events")}
+    assert "tournament:spring-cup" in streams
+    assert "game:spring-cup:r2:t4" in streams
+    verified = invoke("verify", "--db", db)
+    assert verified.exit_code == 0, verified.output
+    assert prev in verified.stdout.replace("\n", "")
+
+
+# -- read models against the audit ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "players", "rounds", "seed"),
+    [("tournament", 5, 3, 41), ("tournament", 7, 4, 42), ("tournament", 10, 3, 43), ("base", 4, 3, 44)],
+)
+def test_read_models_agree_with_the_audit(tmp_path: Path, ruleset: str, players: int, rounds: int, seed: int) -> None:
+    db = tmp_path / "s.duckdb"
+    log = tmp_path / "game.jsonl"
+    events = quick_game(players, ruleset=ruleset, rounds=rounds, seed=seed)
+    text = write_log(events, log)
+    expected = audited(text)
+    assert expected.status == "clean"
+    [result] = ingest_one(log, db)
+    assert result.outcome == "accepted"
+    game_id = expected.game_id
+
+    [game] = frame(db, "SELECT * FROM games").to_dicts()
+    assert game["game_id"] == game_id
+    assert game["source"] == "log"
+    assert game["ruleset"] == ruleset
+    assert game["players"] == players
+    assert game["rounds_played"] == len(expected.outcomes) == rounds
+    assert game["status"] == "clean"
+
+    got_rounds = query(db, "SELECT round, winner, connector FROM rounds ORDER BY round")
+    assert got_rounds == [(o.round, o.winner, o.connector) for o in expected.outcomes]
+    got_players = {
+        (r, p): (pts, star, connector)
+        for r, p, pts, star, connector in query(
+            db, "SELECT round, player, replay_points, star, connector FROM round_players"
+        )
+    }
+    assert got_players == {
+        (o.round, p): (o.scores[p], p in o.stars, p == o.connector) for o in expected.outcomes for p in o.scores
+    }
+    # Clean: the scores the log records are the rules' scores.
+    assert scalar(db, "SELECT count(*) FROM round_players WHERE recorded_points IS DISTINCT FROM replay_points") == 0
+    assert scalar(db, "SELECT count(*) FROM cards_played") == sum(e.type in CARD_TYPES for e in events)
+    assert query(db, "SELECT DISTINCT game_id FROM cards_played") == [(game_id,)]
+    assert scalar(db, "SELECT count(*) FROM findings WHERE severity = 'error'") == 0
+
+
+# -- tournament.json ---------------------------------------------------------------------
+
+
+def test_tournament_json_fills_tournaments_players_and_seatings(tmp_path: Path, tournament_dir: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    results = ingest_one(tournament_dir, db)
+    assert Path(results[0].name).name == "tournament.json"  # tournament descriptions first
+    assert all(r.outcome == "accepted" for r in results), results
+    description = json.loads((tournament_dir / "tournament.json").read_text(encoding="utf-8"))
+    tournament_upload = next(u for u in uploads(db) if u["kind"] == "tournament")
+
+    assert query(db, "SELECT * FROM tournaments") == [
+        (
+            "spring-cup",
+            description["name"],
+            description["ruleset"],
+            description["preliminary_rounds"],
+            description["cut"],
+            description["final_rounds"],
+            tournament_upload["upload_id"],
+        )
+    ]
+    assert set(query(db, "SELECT tournament, player, name FROM tournament_players")) == {
+        ("spring-cup", p["id"], p["name"]) for p in description["players"]
+    }
+    assert sorted(query(db, "SELECT * FROM seatings")) == sorted(
+        ("spring-cup", s["tournament_round"], s["stage"], t["table"], seat, player)
+        for s in description["seatings"]
+        for t in s["tables"]
+        for seat, player in enumerate(t["players"], start=1)
+    )
+    kinds = [k for (k,) in query(db, "SELECT type FROM events WHERE stream = 'tournament:spring-cup' ORDER BY version")]
+    assert kinds[0] == "tournament_created"
+    assert kinds.count("player_registered") == len(description["players"])
+    assert kinds.count("seating_published") == len(description["seatings"])
+    # The tournament's games carry its id, round, stage and table.
+    games = query(db, "SELECT game_id, tournament, tournament_round, stage, table_label FROM games ORDER BY game_id")
+    assert games == [
+        ("spring-cup:final", "spring-cup", 2, "final", "final"),
+        ("spring-cup:r1:t1", "spring-cup", 1, "preliminary", "1"),
+        ("spring-cup:r1:t2", "spring-cup", 1, "preliminary", "2"),
+    ]
+
+
+# -- score sheets -----------------------------------------------------------------------
+
+
+def test_consistent_score_sheet_is_accepted(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    path = tmp_path / "table4.csv"
+    path.write_text(five_player_sheet("spring-cup:r2:t4"))
+    result = invoke("ingest", path, "--db", db, "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert summary(result)["accepted"] == 1
+    [upload] = uploads(db)
+    assert (upload["kind"], upload["outcome"], upload["status"]) == ("score_sheet", "accepted", "clean")
+    assert upload["game_ids"] == ["spring-cup:r2:t4"]
+
+    events = query(db, "SELECT stream, version, type, line, payload FROM events ORDER BY position")
+    assert [(s, v, t, n) for s, v, t, n, _ in events] == [
+        ("game:spring-cup:r2:t4", 1, "score_sheet_game", 2),
+        ("game:spring-cup:r2:t4", 2, "round_recorded", 2),
+        ("game:spring-cup:r2:t4", 3, "round_recorded", 7),
+    ]
+    header = json.loads(events[0][4])
+    assert header["players"] == list(FIVE)
+    assert (header["tournament"], header["tournament_round"], header["table"]) == ("spring-cup", 2, "4")
+
+    [game] = frame(db, "SELECT * FROM games").to_dicts()
+    assert game["source"] == "score_sheet"
+    assert (game["tournament"], game["tournament_round"], game["table_label"]) == ("spring-cup", 2, "4")
+    assert (game["players"], game["rounds_played"], game["status"], game["revision"]) == (5, 2, "clean", 1)
+    assert query(db, "SELECT round, winner, connector, connector_role, ended_by FROM rounds ORDER BY round") == [
+        (1, "gold_diggers", "cas", "saboteur", "score_sheet"),
+        (2, "saboteurs", None, None, "score_sheet"),
+    ]
+    assert query(
+        db, "SELECT player, role, recorded_points, star, won FROM round_players WHERE round = 2 ORDER BY player"
+    ) == [
+        ("ana", "saboteur", 4, True, True),
+        ("ben", "gold_digger", 0, False, False),
+        ("cas", "selfish_dwarf", 0, False, False),
+        ("dov", "gold_digger", 0, False, False),
+        ("eli", "gold_digger", 0, False, False),
+    ]
+    assert scalar(db, "SELECT count(*) FROM findings") == 0
+
+
+def test_score_sheet_with_roles_that_do_not_fit_has_bad_roles(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    path = tmp_path / "roles.csv"
+    three_saboteurs = [
+        ("ana", "saboteur", 3, True),
+        ("ben", "saboteur", 3, True),
+        ("cas", "saboteur", 3, True),
+        ("dov", "gold_digger", 0, False),
+        ("eli", "gold_digger", 0, False),
+        ("fin", "selfish_dwarf", 0, False),
+    ]
+    fine = [
+        ("ana", "gold_digger", 0, False),
+        ("ben", "gold_digger", 0, False),
+        ("cas", "gold_digger", 0, False),
+        ("dov", "saboteur", 3, True),
+        ("eli", "saboteur", 3, True),
+        ("fin", "selfish_dwarf", 0, False),
+    ]
+    path.write_text(sheet([("spring-cup:r2:t5", 1, "5", fine), ("spring-cup:r2:t5", 2, "5", three_saboteurs)]))
+    [result] = ingest_one(path, db)
+    assert (result.outcome, result.status) == ("accepted_with_findings", "violations")
+    assert query(db, "SELECT code, line, round, rule, game_id FROM findings") == [
+        ("bad_roles", 8, 2, "R-S1", "spring-cup:r2:t5")
+    ]
+    assert query(db, "SELECT status, errors, source FROM games") == [("violations", 1, "score_sheet")]
+    assert [v["code"] for v in json.loads(uploads(db)[0]["report"])["violations"]] == ["bad_roles"]
+
+
+def test_score_sheet_with_no_r_w1_outcome_has_wrong_score(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    path = tmp_path / "score.csv"
+    no_star = [  # the connector's 3 points without the star
+        ("ana", "gold_digger", 3, False),
+        ("ben", "gold_digger", 2, False),
+        ("cas", "gold_digger", 2, False),
+        ("dov", "saboteur", 0, False),
+        ("eli", "saboteur", 0, False),
+        ("fin", "selfish_dwarf", 0, False),
+    ]
+    shared = [  # the selfish dwarf does not share
+        ("ana", "gold_digger", 0, False),
+        ("ben", "gold_digger", 0, False),
+        ("cas", "gold_digger", 0, False),
+        ("dov", "saboteur", 0, False),
+        ("eli", "selfish_dwarf", 4, True),
+        ("fin", "saboteur", 2, False),
+    ]
+    path.write_text(sheet([("spring-cup:r2:t6", 1, "6", no_star), ("spring-cup:r2:t6", 2, "6", shared)]))
+    [result] = ingest_one(path, db)
+    assert result.outcome == "accepted_with_findings"
+    assert query(db, "SELECT code, line, round, rule FROM findings ORDER BY line") == [
+        ("wrong_score", 2, 1, "R-W1"),
+        ("wrong_score", 8, 2, "R-W1"),
+    ]
+    assert query(db, "SELECT round, winner, errors FROM rounds ORDER BY round") == [(1, None, 1), (2, None, 1)]
+    assert scalar(db, "SELECT count(*) FROM round_players WHERE replay_points IS NOT NULL") == 0
+
+
+GOOD_ROW = "spring-cup,2,7,spring-cup:r2:t7,1,{player},{role},{points},{star}"
+
+
+def _rows(changes: dict[int, str] | None = None) -> list[str]:
+    roles = ["gold_digger", "gold_digger", "gold_digger", "saboteur", "saboteur", "selfish_dwarf"]
+    points = [0, 0, 0, 3, 3, 0]
+    rows = [
+        GOOD_ROW.format(player=p, role=r, points=s, star=int(s > 0))
+        for p, r, s in zip(("ana", "ben", "cas", "dov", "eli", "fin"), roles, points, strict=True)
+    ]
+    for index, row in (changes or {}).items():
+        rows[index] = row
+    return rows
+
+
+MALFORMED_SHEETS = {
+    "wrong_header": (
+        "tournament,round,table,game,player,role,points,star\n" + "\n".join(_rows()) + "\n",
+        1,
+        "columns",
+    ),
+    "missing_column": (
+        HEADER.replace(",star", "") + "\n" + "\n".join(r.rsplit(",", 1)[0] for r in _rows()) + "\n",
+        1,
+        "columns",
+    ),
+    "points_not_a_number": (
+        HEADER
+        + "\n"
+        + "\n".join(_rows({2: GOOD_ROW.format(player="cas", role="gold_digger", points="two", star=0)}))
+        + "\n",
+        4,
+        "points",
+    ),
+    "no_such_role": (
+        HEADER + "\n" + "\n".join(_rows({1: GOOD_ROW.format(player="ben", role="dragon", points=0, star=0)})) + "\n",
+        3,
+        "role",
+    ),
+    "player_twice_in_a_round": (HEADER + "\n" + "\n".join([*_rows(), _rows()[0]]) + "\n", 8, "twice"),
+    "bad_star": (
+        HEADER
+        + "\n"
+        + "\n".join(_rows({5: GOOD_ROW.format(player="fin", role="selfish_dwarf", points=0, star="maybe")}))
+        + "\n",
+        7,
+        "star",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(MALFORMED_SHEETS))
+def test_malformed_score_sheet_is_rejected_naming_the_line(tmp_path: Path, case: str) -> None:
+    text, line, column = MALFORMED_SHEETS[case]
+    db = tmp_path / "s.duckdb"
+    path = tmp_path / f"{case}.csv"
+    path.write_bytes(text.encode())
+    result = invoke("ingest", path, "--db", db, "--workers", "1")
+    assert result.exit_code == 1
+    assert summary(result)["rejected"] == 1
+    [upload] = uploads(db)
+    assert (upload["kind"], upload["outcome"], upload["status"]) == ("score_sheet", "rejected", "unreadable")
+    assert upload["raw"] == text.encode()
+    [finding] = json.loads(upload["report"])["violations"]
+    assert (finding["code"], finding["line"]) == ("malformed", line)
+    assert f"line {line}" in finding["message"]
+    assert column in finding["message"]
+    assert event_count(db) == 0
+    assert scalar(db, "SELECT count(*) FROM games") == 0
+
+
+def test_example_score_sheet_ingests_clean(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    result = invoke("ingest", EXAMPLE_SHEET, "--db", db, "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert summary(result) == {"accepted": 1, "accepted_with_findings": 0, "rejected": 0, "duplicate": 0}
+    assert query(db, "SELECT game_id, source, players, rounds_played, status FROM games") == [
+        ("example-open:r1:t2", "score_sheet", 6, 3, "clean")
+    ]
+    assert query(db, "SELECT round, winner, connector, saboteurs, selfish_dwarfs FROM rounds ORDER BY round") == [
+        (1, "gold_diggers", "hana", 2, 1),
+        (2, "selfish_dwarf", "hana", 2, 1),
+        (3, "saboteurs", None, 2, 1),
+    ]
+    scored = query(
+        db,
+        "SELECT round, player, recorded_points, star FROM round_players "
+        "WHERE recorded_points > 0 ORDER BY round, player",
+    )
+    assert scored == [
+        (1, "gil", 2, False),
+        (1, "hana", 3, True),
+        (1, "ivo", 2, False),
+        (2, "hana", 4, True),
+        (3, "hana", 3, True),
+        (3, "jo", 3, True),
+    ]
+    assert scalar(db, "SELECT count(*) FROM round_players WHERE star") == 4
+    assert scalar(db, "SELECT count(*) FROM findings") == 0
+
+
+# -- rebuild -----------------------------------------------------------------------------
+
+
+def test_rebuild_gives_exactly_the_tables_ingest_built(tmp_path: Path, tournament_dir: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    folder = tmp_path / "spring-cup"
+    shutil.copytree(tournament_dir, folder)
+    assert all(r.outcome == "accepted" for r in ingest_one(folder, db))
+
+    extras = tmp_path / "extras"
+    extras.mkdir()
+    (extras / "missed.jsonl").write_text(missed_draw_log("spring-cup:r1:t9").text())
+    garbled = lines_of(write_log(quick_game(8, seed=51)))
+    garbled.insert(9, '{"type": "draw", "player": ')
+    (extras / "garbled.jsonl").write_text("\n".join(garbled) + "\n")
+    (extras / "table4.csv").write_text(five_player_sheet("spring-cup:r2:t4"))
+    wrong = five_player_sheet("spring-cup:r2:t8").replace("ana,saboteur,4,1", "ana,saboteur,4,0")
+    (extras / "table8.csv").write_text(wrong)
+    shutil.copy(EXAMPLE_SHEET, extras / "example.csv")
+    (extras / "empty.jsonl").write_bytes(b"")
+    outcomes = {Path(r.name).name: r.outcome for r in ingest_one(extras, db)}
+    assert outcomes == {
+        "example.csv": "accepted",
+        "empty.jsonl": "rejected",
+        "garbled.jsonl": "accepted_with_findings",
+        "missed.jsonl": "accepted_with_findings",
+        "table4.csv": "accepted",
+        "table8.csv": "accepted_with_findings",
+    }
+
+    # Supersede a tournament game with a new log, and a sheet game with a corrected sheet.
+    replacement = tmp_path / "fix" / "r1-t1.jsonl"
+    seated = query(db, "SELECT player_ids FROM games WHERE game_id = 'spring-cup:r1:t1'")[0][0]
+    write_game(
+        replacement, "spring-cup:r1:t1", players=seated, seed=52, tournament="spring-cup", tournament_round=1, table="1"
+    )
+    corrected = tmp_path / "fix" / "table8.csv"
+    corrected.write_text(five_player_sheet("spring-cup:r2:t8"))
+    fixed = ingest_one([replacement, corrected], db, supersede=True, reason="re-entered from the paper log")
+    assert [r.outcome for r in fixed] == ["accepted", "accepted"]
+    assert query(db, "SELECT game_id, revision FROM games WHERE revision > 1 ORDER BY game_id") == [
+        ("spring-cup:r1:t1", 2),
+        ("spring-cup:r2:t8", 2),
+    ]
+
+    before = read_models(db)
+    for table in ("games", "rounds", "round_players", "findings", "cards_played", "tournaments", "seatings"):
+        assert before[table].height > 0, table
+    assert set(before["findings"]["code"]) >= {"missed_draw", "malformed"}
+    assert before["games"].filter(pl.col("game_id") == "spring-cup:r2:t8")["status"].to_list() == ["clean"]
+
+    # Spoil the read models: the rebuild must make them from the events alone.
+    with connect(db) as con:
+        con.execute("DELETE FROM round_players WHERE round = 1")
+        con.execute("UPDATE games SET revision = 99, status = 'spoiled'")
+        con.execute("DELETE FROM seatings")
+        con.execute("DELETE FROM findings")
+    result = invoke("rebuild", "--db", db)
+    assert result.exit_code == 0, result.output
+    assert "rebuilt up to event" in result.stdout
+    after = read_models(db)
+    assert_same_tables(before, after)
+    verified = invoke("verify", "--db", db)
+    assert verified.exit_code == 0, verified.output
+
+
+# -- many files ---------------------------------------------------------------------------
+
+
+def test_many_files_with_two_workers_give_the_same_tables(tmp_path: Path, many_logs: Path) -> None:
+    one, two = tmp_path / "one.duckdb", tmp_path / "two.duckdb"
+    serial = ingest(sorted(many_logs.iterdir()), Store(one), workers=1)
+    parallel = ingest([many_logs], Store(two), workers=2)
+    assert len(serial) == len(parallel) == 30
+    assert [(Path(r.name).name, r.outcome, r.upload_id) for r in serial] == [
+        (Path(r.name).name, r.outcome, r.upload_id) for r in parallel
+    ]
+    outcomes = [r.outcome for r in serial]
+    assert outcomes.count("accepted") == 28
+    assert outcomes.count("accepted_with_findings") == 1
+    assert outcomes.count("rejected") == 1
+
+    assert_same_tables(read_models(one), read_models(two))
+    envelope = "SELECT position, stream, version, type, payload, upload_id, line FROM events ORDER BY position"
+    assert_frame_equal(frame(one, envelope), frame(two, envelope))
+    upload_columns = (
+        "SELECT upload_id, sha256, size, kind, outcome, status, game_ids, duplicate_of, supersedes, reason, raw "
+        "FROM uploads ORDER BY upload_id"
+    )
+    assert_frame_equal(frame(one, upload_columns), frame(two, upload_columns))
+    assert scalar(one, "SELECT count(*) FROM games") == 29
