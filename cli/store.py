@@ -90,7 +90,7 @@ def ingest_command(
         except StoreBusy as exc:
             console.print(f"[red]{escape(str(exc))}[/red]")
             raise typer.Exit(2) from None
-    out = Console()
+    out = Console(soft_wrap=True)
     if noted:
         detail = Table(title="files needing attention", show_lines=False)
         for column in ("file", "outcome", "games", "why"):
@@ -150,7 +150,7 @@ def verify_command(
     except StoreBusy as exc:
         Console(stderr=True).print(f"[red]{escape(str(exc))}[/red]")
         raise typer.Exit(2) from None
-    console = Console()
+    console = Console(soft_wrap=True)
     if verdict.ok:
         console.print(f"[green]ok[/green]: {verdict.events} events, chain head {verdict.head}")
         return

@@ -60,7 +60,7 @@ def _prepared(files: list[Path], workers: int) -> Iterator[Prepared]:
             yield prepare(path)
         return
     window = 4 * workers
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent) as pool:
         pending: list[Future[Prepared]] = []
         queue = iter(files)
         for path in queue:
@@ -73,6 +73,22 @@ def _prepared(files: list[Path], workers: int) -> Iterator[Prepared]:
             if nxt is not None:
                 pending.append(pool.submit(prepare, nxt))
             yield done.result()
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill this worker when the ingest that started it dies (a kill -9
+    of the ingest must not leave its pool behind); elsewhere nothing happens."""
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+        if os.getppid() == 1:  # the parent died before the call above
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass
 
 
 class Writer:

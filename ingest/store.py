@@ -105,16 +105,34 @@ class Store:
 
     @contextmanager
     def connect(self, *, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
-        """A connection for one job, created and migrated on first use, closed after."""
+        """A connection for one job, created and migrated on first use, closed after.
+
+        A read-only connection to a store that was never set up (or whose setup a
+        crash cut short) first sets it up with a writable one.
+        """
         if read_only and not self.path.exists():
             with self.connect():
-                pass  # create and migrate it first
+                pass
+        con = self._open(read_only)
+        try:
+            if not read_only:
+                self._migrate(con)
+            elif self._version(con) is None:
+                con.close()
+                with self.connect():
+                    pass
+                con = self._open(read_only)
+            yield con
+        finally:
+            con.close()
+
+    def _open(self, read_only: bool) -> duckdb.DuckDBPyConnection:
+        """Open the file, waiting with back-off while another process holds it."""
         deadline = time.monotonic() + self.wait
         pause = 0.02
         while True:
             try:
-                con = duckdb.connect(str(self.path), read_only=read_only, config=_config())
-                break
+                return duckdb.connect(str(self.path), read_only=read_only, config=_config())
             except duckdb.IOException as exc:
                 if "lock" not in str(exc).lower():
                     raise
@@ -125,26 +143,36 @@ class Store:
                     ) from None
                 time.sleep(pause * (1 + random.random()))
                 pause = min(pause * 2, 0.5)
+
+    @staticmethod
+    def _version(con: duckdb.DuckDBPyConnection) -> int | None:
+        """The schema version recorded, ``None`` if the store was never fully set up."""
         try:
-            if not read_only:
-                self._migrate(con)
-            yield con
-        finally:
-            con.close()
+            found = _one(con, "SELECT value FROM meta WHERE key = 'schema_version'")
+        except duckdb.CatalogException:
+            return None
+        return int(found[0]) if found else None
 
     def _migrate(self, con: duckdb.DuckDBPyConnection) -> None:
-        con.execute(LOG_TABLES)
-        found = _one(con, "SELECT value FROM meta WHERE key = 'schema_version'")
-        if found is None:
+        """Set the store up in one transaction (a crash leaves nothing half made)."""
+        version = self._version(con)
+        if version is None:
             con.execute("BEGIN")
-            for ddl in READ_MODELS.values():
-                con.execute(ddl)
-            con.execute("INSERT INTO projection VALUES ('read_models', 0)")
-            con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
-            con.execute("INSERT INTO meta VALUES ('created_at', ?)", [datetime.now(UTC).isoformat()])
-            con.execute("COMMIT")
-        elif int(found[0]) > SCHEMA_VERSION:
-            raise RuntimeError(f"{self.path} has schema version {found[0]}, newer than this program's {SCHEMA_VERSION}")
+            try:
+                con.execute(LOG_TABLES)
+                for name, ddl in READ_MODELS.items():
+                    con.execute(f"DROP TABLE IF EXISTS {name}")
+                    con.execute(ddl)
+                con.execute("INSERT INTO projection VALUES ('read_models', 0)")
+                con.execute("DELETE FROM meta")  # a setup cut short: meta holds no version yet
+                con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
+                con.execute("INSERT INTO meta VALUES ('created_at', ?)", [datetime.now(UTC).isoformat()])
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+        elif version > SCHEMA_VERSION:
+            raise RuntimeError(f"{self.path} has schema version {version}, newer than this program's {SCHEMA_VERSION}")
 
     # -- reading -----------------------------------------------------------------
 

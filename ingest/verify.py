@@ -77,6 +77,25 @@ def check_chain(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
             verdict.events += 1
     verdict.head = prev
     cursor.close()
+    _check_tail(con, verdict, expected_position - 1)
+
+
+def _check_tail(con: duckdb.DuckDBPyConnection, verdict: Verdict, last: int) -> None:
+    """The chain cannot show its own end cut off: the read models' recorded position
+    and the accepted uploads can."""
+    recorded = con.execute("SELECT position FROM projection WHERE name = 'read_models'").fetchall()
+    if recorded and int(recorded[0][0]) > last:
+        verdict.problems.append(
+            f"event at position {last + 1} is missing, and any after it (the read models were built up to "
+            f"position {recorded[0][0]}): removed"
+        )
+        return
+    missing = con.execute(
+        "SELECT upload_id FROM uploads WHERE outcome LIKE 'accepted%' AND upload_id NOT IN "
+        "(SELECT DISTINCT upload_id FROM events WHERE upload_id IS NOT NULL) ORDER BY upload_id LIMIT 1"
+    ).fetchall()
+    if missing:
+        verdict.problems.append(f"the events of accepted upload {missing[0][0]} are missing: removed")
 
 
 def _frame(rows: list[dict[str, Any]], table: str) -> pl.DataFrame:
