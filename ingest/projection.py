@@ -8,6 +8,7 @@ statistics extractor, python-chess visitor style.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -72,8 +73,15 @@ def _moment(at: str | None) -> Any:
         return None
 
 
+def finding_id(game_id: str | None, finding: Finding) -> str:
+    """A finding's stable id: the same finding of the same game has it after any rebuild."""
+    key = f"{game_id}|{finding.line}|{finding.code.value}|{finding.player}|{finding.message}"
+    return hashlib.sha256(key.encode("utf-8", "backslashreplace")).hexdigest()[:12]
+
+
 def finding_row(finding: Finding, game_id: str | None, upload_id: int) -> Row:
     return {
+        "finding_id": finding_id(game_id, finding),
         "game_id": game_id,
         "upload_id": upload_id,
         "code": finding.code.value,

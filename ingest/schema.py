@@ -116,6 +116,7 @@ READ_MODELS: Final[dict[str, str]] = {
         )""",
     "findings": """
         CREATE TABLE findings (
+            finding_id VARCHAR NOT NULL,      -- stable: a hash of where and what
             game_id VARCHAR,
             upload_id BIGINT NOT NULL,
             code VARCHAR NOT NULL,
@@ -151,6 +152,7 @@ READ_MODELS: Final[dict[str, str]] = {
             preliminary_rounds INTEGER,
             cut INTEGER,
             final_rounds INTEGER,
+            semifinal BOOLEAN NOT NULL,
             upload_id BIGINT
         )""",
     "tournament_players": """
@@ -167,7 +169,68 @@ READ_MODELS: Final[dict[str, str]] = {
             stage VARCHAR NOT NULL,
             table_label VARCHAR NOT NULL,
             seat INTEGER NOT NULL,
-            player VARCHAR NOT NULL
+            player VARCHAR NOT NULL,
+            seq INTEGER NOT NULL              -- the seating's place in the tournament's stream
+        )""",
+    "penalties": """
+        CREATE TABLE penalties (
+            tournament VARCHAR NOT NULL,
+            seq INTEGER NOT NULL,
+            player VARCHAR NOT NULL,
+            stage VARCHAR NOT NULL,
+            points INTEGER NOT NULL,
+            reason VARCHAR NOT NULL
+        )""",
+    "corrections": """
+        CREATE TABLE corrections (
+            tournament VARCHAR NOT NULL,
+            seq INTEGER NOT NULL,
+            game_id VARCHAR NOT NULL,
+            round INTEGER NOT NULL,
+            player VARCHAR NOT NULL,
+            points INTEGER NOT NULL,
+            reason VARCHAR NOT NULL
+        )""",
+    "accepted_replays": """
+        CREATE TABLE accepted_replays (
+            tournament VARCHAR NOT NULL,
+            seq INTEGER NOT NULL,
+            game_id VARCHAR NOT NULL,
+            round INTEGER NOT NULL,
+            reason VARCHAR
+        )""",
+    "dismissals": """
+        CREATE TABLE dismissals (
+            tournament VARCHAR NOT NULL,
+            seq INTEGER NOT NULL,
+            finding_id VARCHAR NOT NULL,
+            reason VARCHAR NOT NULL
+        )""",
+    "cut_draws": """
+        CREATE TABLE cut_draws (
+            tournament VARCHAR NOT NULL,
+            seq INTEGER NOT NULL,
+            stage VARCHAR NOT NULL,
+            tied VARCHAR[] NOT NULL,
+            places INTEGER NOT NULL,
+            drawn VARCHAR[] NOT NULL,
+            points INTEGER,
+            stars INTEGER,
+            seed BIGINT
         )""",
 }
 """Read models, in the order they are built; each is dropped and made anew by a rebuild."""
+
+GAME_TABLES: Final = ("games", "rounds", "round_players", "findings", "cards_played")
+"""Read models keyed by ``game_id``: a game's rows are replaced together."""
+TOURNAMENT_TABLES: Final = (
+    "tournaments",
+    "tournament_players",
+    "seatings",
+    "penalties",
+    "corrections",
+    "accepted_replays",
+    "dismissals",
+    "cut_draws",
+)
+"""Read models keyed by ``tournament``: a tournament's rows are replaced together."""

@@ -26,6 +26,7 @@ from events.logfile import LogLine, UnreadableLog, inflate, parse_data, parse_li
 from events.schema import GameId, PlayerId
 from ingest import scoresheet
 from ingest.projection import GameRows, finding_row, project_log
+from ingest.schema import TOURNAMENT_TABLES
 from ingest.store import NewEvent
 
 MAX_RAW: Final = 64 * 1024 * 1024
@@ -350,15 +351,18 @@ def tournament_events(description: TournamentFile) -> list[dict[str, Any]]:
     return events
 
 
-def project_tournament(events: list[dict[str, Any]], upload_id: int) -> Rows:
-    """Rows of the tournament read models from its stream."""
-    rows: Rows = {"tournaments": [], "tournament_players": [], "seatings": []}
+def project_tournament(events: list[dict[str, Any]], upload_id: int | None) -> Rows:
+    """Rows of the tournament read models from its stream (``seq``: an event's place in
+    it, so later records — a second seating of a round, a newer correction — win)."""
+    rows: Rows = {table: [] for table in TOURNAMENT_TABLES}
     tid = ""
-    for event in events:
+    players: dict[str, dict[str, Any]] = {}
+    seatings: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
+    for seq, event in enumerate(events, start=1):
         kind = event["type"]
         if kind == "tournament_created":
             tid = event["tournament"]
-            rows["tournaments"].append(
+            rows["tournaments"] = [
                 {
                     "tournament": tid,
                     "name": event["name"],
@@ -366,24 +370,80 @@ def project_tournament(events: list[dict[str, Any]], upload_id: int) -> Rows:
                     "preliminary_rounds": event["preliminary_rounds"],
                     "cut": event["cut"],
                     "final_rounds": event["final_rounds"],
+                    "semifinal": bool(event.get("semifinal", False)),
                     "upload_id": upload_id,
                 }
-            )
+            ]
         elif kind == "player_registered":
-            rows["tournament_players"].append({"tournament": tid, "player": event["player"], "name": event["name"]})
+            players[event["player"]] = {"tournament": tid, "player": event["player"], "name": event["name"]}
         elif kind == "seating_published":
-            for table in event["tables"]:
-                for seat, player in enumerate(table["players"], start=1):
-                    rows["seatings"].append(
-                        {
-                            "tournament": tid,
-                            "tournament_round": event["tournament_round"],
-                            "stage": event["stage"],
-                            "table_label": table["table"],
-                            "seat": seat,
-                            "player": player,
-                        }
-                    )
+            seatings[(event["tournament_round"], event["stage"])] = (seq, event)
+        elif kind == "penalty_given":
+            rows["penalties"].append(
+                {
+                    "tournament": tid,
+                    "seq": seq,
+                    "player": event["player"],
+                    "stage": event.get("stage", "preliminary"),
+                    "points": event["points"],
+                    "reason": event["reason"],
+                }
+            )
+        elif kind == "score_corrected":
+            rows["corrections"].append(
+                {
+                    "tournament": tid,
+                    "seq": seq,
+                    "game_id": event["game_id"],
+                    "round": event["round"],
+                    "player": event["player"],
+                    "points": event["points"],
+                    "reason": event["reason"],
+                }
+            )
+        elif kind == "replay_accepted":
+            rows["accepted_replays"].append(
+                {
+                    "tournament": tid,
+                    "seq": seq,
+                    "game_id": event["game_id"],
+                    "round": event["round"],
+                    "reason": event.get("reason"),
+                }
+            )
+        elif kind == "finding_dismissed":
+            rows["dismissals"].append(
+                {"tournament": tid, "seq": seq, "finding_id": event["finding"], "reason": event["reason"]}
+            )
+        elif kind == "cut_drawn":
+            rows["cut_draws"].append(
+                {
+                    "tournament": tid,
+                    "seq": seq,
+                    "stage": event.get("stage", "preliminary"),
+                    "tied": event["tied"],
+                    "places": event["places"],
+                    "drawn": event["drawn"],
+                    "points": event.get("points"),
+                    "stars": event.get("stars"),
+                    "seed": event.get("seed"),
+                }
+            )
+    rows["tournament_players"] = list(players.values())
+    for (number, stage), (seq, event) in sorted(seatings.items()):
+        for table in event["tables"]:
+            for seat, player in enumerate(table["players"], start=1):
+                rows["seatings"].append(
+                    {
+                        "tournament": tid,
+                        "tournament_round": number,
+                        "stage": stage,
+                        "table_label": table["table"],
+                        "seat": seat,
+                        "player": player,
+                        "seq": seq,
+                    }
+                )
     return rows
 
 

@@ -27,7 +27,7 @@ import duckdb
 import polars as pl
 
 from ingest.chain import GENESIS, canonical, link, moment_text
-from ingest.schema import LOG_TABLES, READ_MODELS, SCHEMA_VERSION
+from ingest.schema import GAME_TABLES, LOG_TABLES, READ_MODELS, SCHEMA_VERSION, TOURNAMENT_TABLES
 
 DEFAULT_DB: Final = "saboteur.duckdb"
 READ_MODEL_NAMES: Final = tuple(READ_MODELS)
@@ -92,6 +92,17 @@ class NewUpload:
     expected_versions: dict[str, int] = field(default_factory=dict)
     """For each stream appended to: the version it must be at (0: a new stream)."""
     upload_id: int = 0
+
+
+@dataclass
+class Append:
+    """Events a command appends (no file behind them: a penalty, a seating…), with the
+    read-model rows of the streams they change."""
+
+    events: list[NewEvent]
+    expected_versions: dict[str, int]
+    rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    replaces: list[str] = field(default_factory=list)
 
 
 class Store:
@@ -209,24 +220,25 @@ class Store:
 
     # -- writing -----------------------------------------------------------------
 
-    def write(self, con: duckdb.DuckDBPyConnection, uploads: list[NewUpload]) -> None:
-        """Record uploads, append their events and rows: one transaction, all or none."""
-        if not uploads:
+    def write(self, con: duckdb.DuckDBPyConnection, uploads: list[NewUpload], appends: Sequence[Append] = ()) -> None:
+        """Record uploads, append their events and rows (and those of commands): one
+        transaction, all or none."""
+        if not uploads and not appends:
             return
         con.execute("BEGIN")
         try:
-            self._write(con, uploads)
+            self._write(con, uploads, appends)
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
             raise
 
-    def _write(self, con: duckdb.DuckDBPyConnection, uploads: list[NewUpload]) -> None:
+    def _write(self, con: duckdb.DuckDBPyConnection, uploads: list[NewUpload], appends: Sequence[Append] = ()) -> None:
         now = datetime.now(UTC)
         stamp = moment_text(now)
         next_upload = int(_one(con, "SELECT coalesce(max(upload_id), 0) FROM uploads")[0]) + 1  # type: ignore[index]
         position, prev = self.head(con)
-        streams = sorted({e.stream for u in uploads for e in u.events})
+        streams = sorted({e.stream for u in uploads for e in u.events} | {e.stream for a in appends for e in a.events})
         versions = {s: v for s, (v, _) in self.stream_versions(con, streams).items()}
         upload_rows: list[dict[str, Any]] = []
         event_cols: dict[str, list[Any]] = {
@@ -303,7 +315,35 @@ class Store:
                     "raw": upload.raw,
                 }
             )
-        _bulk_insert(con, "uploads", pl.DataFrame(upload_rows, schema=_UPLOAD_SCHEMA))
+        for append in appends:
+            for stream, expected in append.expected_versions.items():
+                if versions.get(stream, 0) != expected:
+                    raise StaleAppend(f"{stream} is at version {versions.get(stream, 0)}, not {expected}")
+            for event in append.events:
+                position += 1
+                version = versions.get(event.stream, 0) + 1
+                versions[event.stream] = version
+                text = canonical(position, event.stream, version, event.type, event.payload, stamp, None, event.line)
+                digest = link(prev, text)
+                for key, value in (
+                    ("position", position),
+                    ("stream", event.stream),
+                    ("version", version),
+                    ("type", event.type),
+                    ("payload", event.payload),
+                    ("recorded_at", now),
+                    ("upload_id", None),
+                    ("line", event.line),
+                    ("prev_hash", prev),
+                    ("hash", digest),
+                ):
+                    event_cols[key].append(value)
+                prev = digest
+            replaced.extend(append.replaces)
+            for table, table_rows in append.rows.items():
+                rows[table].extend(table_rows)
+        if upload_rows:
+            _bulk_insert(con, "uploads", pl.DataFrame(upload_rows, schema=_UPLOAD_SCHEMA))
         if event_cols["position"]:
             _bulk_insert(con, "events", pl.DataFrame(event_cols, schema=_EVENT_SCHEMA))
         self._replace_rows(con, replaced)
@@ -314,10 +354,10 @@ class Store:
         games = [k.removeprefix("game:") for k in keys if k.startswith("game:")]
         tournaments = [k.removeprefix("tournament:") for k in keys if k.startswith("tournament:")]
         if games:
-            for table in ("games", "rounds", "round_players", "findings", "cards_played"):
+            for table in GAME_TABLES:
                 con.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT unnest(?::VARCHAR[]))", [games])
         if tournaments:
-            for table in ("tournaments", "tournament_players", "seatings"):
+            for table in TOURNAMENT_TABLES:
                 con.execute(f"DELETE FROM {table} WHERE tournament IN (SELECT unnest(?::VARCHAR[]))", [tournaments])
 
     def _insert_rows(self, con: duckdb.DuckDBPyConnection, rows: dict[str, list[dict[str, Any]]]) -> None:

@@ -16,18 +16,10 @@ import polars as pl
 
 from ingest.chain import GENESIS, canonical, link, moment_text
 from ingest.rebuild import project_store
+from ingest.schema import GAME_TABLES, TOURNAMENT_TABLES
 from ingest.store import Store, _schema_for
 
-COMPARED = (
-    "games",
-    "rounds",
-    "round_players",
-    "findings",
-    "cards_played",
-    "tournaments",
-    "tournament_players",
-    "seatings",
-)
+COMPARED = (*GAME_TABLES, *TOURNAMENT_TABLES)
 
 
 @dataclass

@@ -614,8 +614,8 @@ READ_MODEL_TAMPERING = {
     "rounds": "UPDATE rounds SET winner = 'nobody' WHERE winner IS DISTINCT FROM 'nobody' AND round = 1",
     "cards_played": "INSERT INTO cards_played SELECT * FROM cards_played ORDER BY ALL LIMIT 1",
     "findings": (
-        "INSERT INTO findings VALUES ((SELECT min(game_id) FROM games), 1, 'made_up', 3, 1, NULL, 'R-X', "
-        "'error', 'inserted by hand')"
+        "INSERT INTO findings VALUES ('feedfacecafe', (SELECT min(game_id) FROM games), 1, 'made_up', 3, 1, "
+        "NULL, 'R-X', 'error', 'inserted by hand')"
     ),
     "tournaments": "UPDATE tournaments SET cut = cut + 1",
     "tournament_players": "UPDATE tournament_players SET name = 'Someone Else' WHERE player = "

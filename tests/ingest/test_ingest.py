@@ -43,7 +43,6 @@ OUTCOMES = ("accepted", "accepted_with_findings", "rejected", "duplicate")
 MISSED_AT = 52
 
 
-
 # -- helpers ---------------------------------------------------------------------------
 
 
@@ -729,6 +728,7 @@ def test_tournament_json_fills_tournaments_players_and_seatings(tmp_path: Path, 
             description["preliminary_rounds"],
             description["cut"],
             description["final_rounds"],
+            False,  # no semi-final stage
             tournament_upload["upload_id"],
         )
     ]
