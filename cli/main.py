@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from cli import simulate, store
+from cli import simulate, store, tournament
 from events.audit import Audit, audit_file, log_files
 from events.schema import json_schema
 from events.state import Outcome
@@ -31,6 +31,8 @@ app.add_typer(simulate.app, name="simulate")
 app.command("ingest")(store.ingest_command)
 app.command("rebuild")(store.rebuild_command)
 app.command("verify")(store.verify_command)
+app.add_typer(tournament.app, name="tournament")
+app.command("standings")(tournament.standings_command)
 
 _WINNERS = {
     "gold_diggers": "the gold diggers won",

@@ -20,15 +20,15 @@ from ingest.store import Store
 STREAMS_PER_BATCH: Final = 500
 
 
-def _project_stream(stream: str, events: list[tuple[str, str, int | None, int | None]]) -> Rows:
+def project_stream(stream: str, events: list[tuple[str, str, int | None, int | None]]) -> Rows:
     markers = [i for i, (kind, _, _, _) in enumerate(events) if kind.endswith("_superseded")]
     revision = len(markers) + 1
     current = events[markers[-1] + 1 :] if markers else events
     if not current:
         return {}
-    upload_id = current[0][3] or 0
     if stream.startswith("tournament:"):
-        return project_tournament([json.loads(p) for _, p, _, _ in current], upload_id)
+        return project_tournament([json.loads(p) for _, p, _, _ in current], current[0][3])
+    upload_id = current[0][3] or 0
     if current[0][0] == "score_sheet_game":
         stored = [json.loads(p) | {"line": line} for _, p, line, _ in current]
         return project_sheet_game(stored, upload_id, revision)[1]
@@ -56,7 +56,7 @@ def project_store(con: duckdb.DuckDBPyConnection) -> Iterator[Rows]:
         nonlocal streams
         if current is None:
             return
-        for table, rows in _project_stream(current, group).items():
+        for table, rows in project_stream(current, group).items():
             batch.setdefault(table, []).extend(rows)
         streams += 1
 

@@ -1,0 +1,255 @@
+"""Tournament records: commands that append events to a tournament's stream.
+
+Nothing is ever edited (R-TS5): a penalty, a correction, an accepted replay, a dismissed
+finding, a seating or a cut draw is a new event with its reason, and the standings are
+always computed from the whole record. Each command checks what it refers to (a player
+registered, a game of this tournament, a finding that exists) and refuses with a clear
+message otherwise; the tournament's read models are re-projected from its stream in
+the same transaction as the append.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+from pydantic import TypeAdapter, ValidationError
+
+from events.schema import GameId, PlayerId
+from ingest.sources import project_tournament
+from ingest.store import Append, NewEvent, Store
+
+_TOURNAMENT_ID: TypeAdapter[str] = TypeAdapter(GameId)
+_PLAYER_ID: TypeAdapter[str] = TypeAdapter(PlayerId)
+
+
+class RecordError(ValueError):
+    """A command that cannot be recorded, with the reason a person can act on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """What a command appended: the stream, its new version, the events."""
+
+    stream: str
+    version: int
+    events: tuple[dict[str, Any], ...]
+
+
+def stream_of(tournament: str) -> str:
+    return f"tournament:{tournament}"
+
+
+def _stream_events(con: duckdb.DuckDBPyConnection, stream: str) -> tuple[list[dict[str, Any]], int, int | None]:
+    """The stream's current events (after its last supersede marker), its version, and
+    the upload that created it (``None`` when a command did)."""
+    rows = con.execute(
+        "SELECT type, payload, version, upload_id FROM events WHERE stream = ? ORDER BY version", [stream]
+    ).fetchall()
+    version = int(rows[-1][2]) if rows else 0
+    markers = [i for i, row in enumerate(rows) if str(row[0]).endswith("_superseded")]
+    current = rows[markers[-1] + 1 :] if markers else rows
+    created_by = current[0][3] if current else None
+    return [json.loads(row[1]) for row in current], version, created_by
+
+
+def append(store: Store, tournament: str, new: Sequence[dict[str, Any]], *, creating: bool = False) -> Recorded:
+    """Append ``new`` events to the tournament's stream and re-project its read models,
+    in one transaction, at the version read (a concurrent append fails, never merges)."""
+    stream = stream_of(tournament)
+    with store.connect() as con:
+        events, version, created_by = _stream_events(con, stream)
+        if creating and events:
+            raise RecordError(f"tournament {tournament} already exists")
+        if not creating and not events:
+            raise RecordError(f"no tournament {tournament}: create it first (saboteur tournament create)")
+        rows = project_tournament([*events, *new], created_by)
+        change = Append(
+            events=[NewEvent(stream, e["type"], json.dumps(e, separators=(",", ":"), ensure_ascii=False)) for e in new],
+            expected_versions={stream: version},
+            rows=rows,
+            replaces=[stream],
+        )
+        store.write(con, [], [change])
+    return Recorded(stream, version + len(new), tuple(new))
+
+
+def _valid(adapter: TypeAdapter[str], value: str, what: str) -> str:
+    try:
+        return adapter.validate_python(value)
+    except ValidationError:
+        raise RecordError(f"{value!r} is not a valid {what}") from None
+
+
+def create(
+    store: Store,
+    tournament: str,
+    *,
+    name: str,
+    ruleset: str = "tournament",
+    preliminary_rounds: int = 4,
+    cut: int = 6,
+    final_rounds: int = 4,
+    semifinal: bool = False,
+) -> Recorded:
+    _valid(_TOURNAMENT_ID, tournament, "tournament id (1–128 of A-Z a-z 0-9 _ . : -)")
+    if ruleset not in ("tournament", "base"):
+        raise RecordError("the ruleset is tournament or base")
+    if not 1 <= preliminary_rounds <= 20 or not 1 <= final_rounds <= 4 or not 1 <= cut <= 10:
+        raise RecordError("preliminary rounds 1–20, final rounds 1–4, a cut of 1–10 players")
+    if not name.strip():
+        raise RecordError("a tournament needs a name")
+    event = {
+        "type": "tournament_created",
+        "tournament": tournament,
+        "name": name.strip(),
+        "ruleset": ruleset,
+        "preliminary_rounds": preliminary_rounds,
+        "cut": cut,
+        "final_rounds": final_rounds,
+        "semifinal": semifinal,
+    }
+    return append(store, tournament, [event], creating=True)
+
+
+def register(store: Store, tournament: str, players: Sequence[tuple[str, str]]) -> Recorded:
+    """Register players (id, display name); a second registration renames."""
+    events = []
+    for player, name in players:
+        _valid(_PLAYER_ID, player, "player id (1–64 of A-Z a-z 0-9 _ . -)")
+        if not name.strip():
+            raise RecordError(f"player {player} needs a name")
+        events.append({"type": "player_registered", "player": player, "name": name.strip()})
+    if not events:
+        raise RecordError("no players to register")
+    return append(store, tournament, events)
+
+
+def read_player_list(text: str) -> list[tuple[str, str]]:
+    """A player list as CSV with the header ``player,name``; errors name the line."""
+    import csv
+    import io
+
+    reader = csv.reader(io.StringIO(text))
+    header = [h.strip() for h in next(reader, [])]
+    if header != ["player", "name"]:
+        raise RecordError(f"line 1: the columns must be player,name; found {','.join(header) or 'nothing'}")
+    people = []
+    for number, row in enumerate(reader, start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) != 2:
+            raise RecordError(f"line {number}: two values (player,name), found {len(row)}")
+        player, name = (cell.strip() for cell in row)
+        try:
+            _PLAYER_ID.validate_python(player)
+        except ValidationError:
+            raise RecordError(f"line {number}: {player!r} is not a valid player id") from None
+        if not name:
+            raise RecordError(f"line {number}: {player} needs a name")
+        people.append((player, name))
+    return people
+
+
+def _registered(con: duckdb.DuckDBPyConnection, tournament: str) -> set[str]:
+    rows = con.execute("SELECT player FROM tournament_players WHERE tournament = ?", [tournament]).fetchall()
+    return {str(r[0]) for r in rows}
+
+
+def penalty(
+    store: Store, tournament: str, player: str, points: int, reason: str, stage: str = "preliminary"
+) -> Recorded:
+    """Deduct points with a reason (R-TS5)."""
+    if not reason.strip():
+        raise RecordError("a penalty needs a --reason")
+    if points <= 0:
+        raise RecordError("a penalty deducts a positive number of points")
+    with store.connect(read_only=True) as con:
+        if player not in _registered(con, tournament):
+            raise RecordError(f"{player} is not registered in {tournament}")
+    event = {"type": "penalty_given", "player": player, "points": points, "stage": stage, "reason": reason.strip()}
+    return append(store, tournament, [event])
+
+
+def _round_of(con: duckdb.DuckDBPyConnection, tournament: str, game: str, number: int) -> list[tuple[Any, ...]]:
+    game_rows = con.execute("SELECT tournament FROM games WHERE game_id = ?", [game]).fetchall()
+    if not game_rows:
+        raise RecordError(f"no game {game} is stored")
+    if game_rows[0][0] != tournament:
+        raise RecordError(f"game {game} belongs to {game_rows[0][0] or 'no tournament'}, not {tournament}")
+    rows = con.execute(
+        "SELECT player, recorded_points, replay_points FROM round_players WHERE game_id = ? AND round = ?",
+        [game, number],
+    ).fetchall()
+    if not rows:
+        raise RecordError(f"game {game} has no round {number}")
+    return rows
+
+
+def correct(store: Store, tournament: str, game: str, number: int, player: str, points: int, reason: str) -> Recorded:
+    """Put a wrong score right: names what it corrects and why (R-TS5)."""
+    if not reason.strip():
+        raise RecordError("a correction needs a --reason")
+    with store.connect(read_only=True) as con:
+        rows = _round_of(con, tournament, game, number)
+        if player not in {str(r[0]) for r in rows}:
+            raise RecordError(f"{player} did not play round {number} of {game}")
+    event = {
+        "type": "score_corrected",
+        "game_id": game,
+        "round": number,
+        "player": player,
+        "points": points,
+        "reason": reason.strip(),
+    }
+    return append(store, tournament, [event])
+
+
+def accept_replay(store: Store, tournament: str, game: str, number: int, reason: str | None = None) -> Recorded:
+    """The replay's outcome replaces what the score sheet said, for one round."""
+    with store.connect(read_only=True) as con:
+        rows = _round_of(con, tournament, game, number)
+        if any(r[2] is None for r in rows):
+            raise RecordError(f"the replay of round {number} of {game} does not settle every score")
+    event = {"type": "replay_accepted", "game_id": game, "round": number, "reason": (reason or "").strip() or None}
+    return append(store, tournament, [event])
+
+
+def dismiss(store: Store, tournament: str, finding: str, reason: str) -> Recorded:
+    """Set a finding aside with a reason (it stays in the record)."""
+    if not reason.strip():
+        raise RecordError("a dismissal needs a --reason")
+    with store.connect(read_only=True) as con:
+        rows = con.execute(
+            "SELECT g.tournament FROM findings f JOIN games g USING (game_id) WHERE f.finding_id = ?", [finding]
+        ).fetchall()
+    if not rows:
+        raise RecordError(f"no finding {finding} is stored")
+    if rows[0][0] != tournament:
+        raise RecordError(f"finding {finding} belongs to {rows[0][0] or 'no tournament'}, not {tournament}")
+    return append(store, tournament, [{"type": "finding_dismissed", "finding": finding, "reason": reason.strip()}])
+
+
+def publish_seating(
+    store: Store,
+    tournament: str,
+    number: int,
+    tables: Sequence[Sequence[str]],
+    *,
+    stage: str,
+    method: str,
+    seed: int | None,
+) -> Recorded:
+    """Record a seating of one tournament round (tables of player ids, seat order kept)."""
+    event = {
+        "type": "seating_published",
+        "tournament_round": number,
+        "stage": stage,
+        "tables": [{"table": str(i), "players": list(table)} for i, table in enumerate(tables, start=1)],
+        "method": method,
+        "seed": seed,
+    }
+    return append(store, tournament, [event])

@@ -1,0 +1,271 @@
+"""Tournament standings (R-TS2..R-TS5), in DuckDB SQL over the read models.
+
+What counts is the recorded score as corrected: a round's recorded points, unless the
+replay's outcome was accepted for that round, unless a correction names that player
+and round (the newest correction wins); less penalties. Stars are the rules' stars of
+each round (a log's ``round_ended`` records no stars; a score sheet's are as written).
+
+- Preliminary: points, then stars; equal on both is a shared rank. A tie across the cut
+  line is broken only by a recorded draw (``saboteur tournament cut``) and flagged until
+  then. Each row says why it stands where it does against its neighbours.
+- Final table: final points, final stars, then preliminary points and stars (R-TS4).
+- As of any moment: the tournament's events up to a position or a time are projected
+  afresh into an in-memory database and the same SQL runs there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Final
+
+import duckdb
+import polars as pl
+
+from ingest.rebuild import project_stream
+from ingest.schema import READ_MODELS
+from ingest.store import Store, _bulk_insert, _schema_for
+
+Moment = int | datetime | None
+"""An event position, a time, or ``None`` for now."""
+
+_SCORED: Final = """
+WITH games_t AS (
+    SELECT game_id FROM games WHERE tournament = $tournament AND coalesce(stage, 'preliminary') = $stage
+),
+corrected AS (
+    SELECT game_id, round, player, arg_max(points, seq) AS points
+    FROM corrections WHERE tournament = $tournament GROUP BY ALL
+),
+accepted AS (SELECT DISTINCT game_id, round FROM accepted_replays WHERE tournament = $tournament),
+scored AS (
+    SELECT rp.player, rp.game_id, rp.round,
+           coalesce(c.points, CASE WHEN a.game_id IS NOT NULL THEN rp.replay_points END, rp.recorded_points, 0)
+               AS points,
+           rp.star
+    FROM round_players rp
+    JOIN games_t USING (game_id)
+    LEFT JOIN corrected c USING (game_id, round, player)
+    LEFT JOIN accepted a USING (game_id, round)
+),
+open_findings AS (
+    SELECT rp.player, count(*) AS open_findings
+    FROM findings f
+    JOIN games_t USING (game_id)
+    JOIN round_players rp ON rp.game_id = f.game_id AND rp.round = f.round
+                         AND (f.player IS NULL OR f.player = rp.player)
+    WHERE f.code = 'wrong_score'
+      AND f.finding_id NOT IN (SELECT finding_id FROM dismissals WHERE tournament = $tournament)
+      AND (f.game_id, f.round) NOT IN (SELECT (game_id, round) FROM accepted)
+      AND NOT EXISTS (SELECT 1 FROM corrected c WHERE c.game_id = f.game_id AND c.round = f.round)
+    GROUP BY rp.player
+),
+people AS (
+    SELECT player, name FROM tournament_players WHERE tournament = $tournament
+    UNION ALL
+    SELECT DISTINCT s.player, NULL FROM scored s
+    WHERE s.player NOT IN (SELECT player FROM tournament_players WHERE tournament = $tournament)
+),
+penalty AS (
+    SELECT player, sum(points) AS penalty FROM penalties
+    WHERE tournament = $tournament AND stage = $stage GROUP BY player
+),
+totals AS (
+    SELECT p.player, coalesce(p.name, p.player) AS name,
+           coalesce(sum(s.points), 0)::INTEGER AS round_points,
+           coalesce(any_value(pen.penalty), 0)::INTEGER AS penalty,
+           (coalesce(sum(s.points), 0) - coalesce(any_value(pen.penalty), 0))::INTEGER AS points,
+           coalesce(sum(s.star::INTEGER), 0)::INTEGER AS stars,
+           count(s.round)::INTEGER AS rounds,
+           count(DISTINCT s.game_id)::INTEGER AS games,
+           coalesce(any_value(o.open_findings), 0)::INTEGER AS open_findings
+    FROM people p
+    LEFT JOIN scored s USING (player)
+    LEFT JOIN penalty pen USING (player)
+    LEFT JOIN open_findings o USING (player)
+    GROUP BY p.player, p.name
+)
+"""
+
+_PRELIMINARY: Final = (
+    _SCORED
+    + """
+, draw AS (
+    SELECT unnest(drawn) AS player, generate_subscripts(drawn, 1) AS drawn_at
+    FROM (SELECT drawn FROM cut_draws WHERE tournament = $tournament AND stage = $stage
+          ORDER BY seq DESC LIMIT 1)
+),
+cut AS (SELECT coalesce(max(cut), 6) AS cut FROM tournaments WHERE tournament = $tournament),
+ranked AS (
+    SELECT t.*, d.drawn_at,
+           rank() OVER (ORDER BY points DESC, stars DESC)::INTEGER AS rank,
+           row_number() OVER (ORDER BY points DESC, stars DESC, d.drawn_at NULLS LAST, player)::INTEGER AS place,
+           count(*) OVER (PARTITION BY points, stars)::INTEGER AS tied
+    FROM totals t LEFT JOIN draw d USING (player)
+),
+lined AS (
+    SELECT r.*, c.cut,
+           lag(name) OVER w AS above, lag(points) OVER w AS above_points, lag(stars) OVER w AS above_stars,
+           lead(name) OVER w AS below, lead(points) OVER w AS below_points, lead(stars) OVER w AS below_stars,
+           bool_or(place <= c.cut) OVER (PARTITION BY points, stars) AND bool_or(place > c.cut)
+               OVER (PARTITION BY points, stars) AS straddles
+    FROM ranked r, cut c
+    WINDOW w AS (ORDER BY place)
+)
+SELECT place, rank, tied > 1 AS shared, player, name, points, stars, rounds, games, penalty, open_findings,
+       place <= cut AS in_cut,
+       straddles AND drawn_at IS NULL AS cut_tie_undrawn,
+       straddles AND drawn_at IS NOT NULL AS cut_drawn,
+       concat_ws('; ',
+           CASE WHEN above IS NULL THEN 'top of the table'
+                WHEN points < above_points THEN format('below {} on points ({} to {})', above, points, above_points)
+                WHEN stars < above_stars THEN
+                    format('level with {} on points ({}), fewer stars ({} to {})', above, points, stars, above_stars)
+                ELSE format('level with {} on points and stars: rank {} shared', above, rank) END,
+           CASE WHEN below IS NULL THEN NULL
+                WHEN points > below_points THEN format('above {} on points ({} to {})', below, points, below_points)
+                WHEN stars > below_stars THEN
+                    format('level with {} on points ({}), more stars ({} to {})', below, points, stars, below_stars)
+                ELSE format('level with {} on points and stars', below) END,
+           CASE WHEN straddles AND drawn_at IS NOT NULL THEN format('placed by the recorded cut draw ({})', drawn_at)
+                WHEN straddles THEN 'tied across the cut line: not yet drawn' END
+       ) AS why
+FROM lined
+ORDER BY place
+"""
+)
+
+_FINAL: Final = """
+WITH final_scores AS (SELECT * FROM ($final)),
+prelim AS (SELECT * FROM ($prelim))
+SELECT row_number() OVER w::INTEGER AS place,
+       rank() OVER (ORDER BY f.points DESC, f.stars DESC, coalesce(p.points, 0) DESC,
+                    coalesce(p.stars, 0) DESC)::INTEGER AS rank,
+       f.player, f.name,
+       f.points AS final_points, f.stars AS final_stars,
+       coalesce(p.points, 0) AS preliminary_points, coalesce(p.stars, 0) AS preliminary_stars,
+       f.rounds, f.penalty, f.open_findings,
+       concat_ws('; ',
+           CASE WHEN lag(f.name) OVER w IS NULL THEN 'top of the final table'
+                WHEN f.points < lag(f.points) OVER w THEN format('below {} on final points', lag(f.name) OVER w)
+                WHEN f.stars < lag(f.stars) OVER w THEN format('level on final points with {}, fewer final stars',
+                                                               lag(f.name) OVER w)
+                WHEN coalesce(p.points, 0) < lag(coalesce(p.points, 0)) OVER w THEN
+                    format('level on the final with {}, fewer preliminary points', lag(f.name) OVER w)
+                WHEN coalesce(p.stars, 0) < lag(coalesce(p.stars, 0)) OVER w THEN
+                    format('level on the final and preliminary points with {}, fewer preliminary stars',
+                           lag(f.name) OVER w)
+                ELSE format('level with {} on every tie-breaker: rank shared', lag(f.name) OVER w) END
+       ) AS why
+FROM final_scores f LEFT JOIN prelim p USING (player)
+WHERE f.rounds > 0
+WINDOW w AS (ORDER BY f.points DESC, f.stars DESC, coalesce(p.points, 0) DESC, coalesce(p.stars, 0) DESC, f.player)
+ORDER BY place
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    tournament: str
+    stage: str = "preliminary"
+
+
+def _run(con: duckdb.DuckDBPyConnection, sql: str, tournament: str, stage: str) -> pl.DataFrame:
+    frame: pl.DataFrame = con.sql(sql, params={"tournament": tournament, "stage": stage}).pl()
+    return frame
+
+
+def standings_on(con: duckdb.DuckDBPyConnection, tournament: str, stage: str = "preliminary") -> pl.DataFrame:
+    """The standings from an open connection to read models (the store, or a snapshot)."""
+    if stage != "final":
+        return _run(con, _PRELIMINARY, tournament, stage)
+    final_sql = _SCORED + " SELECT * FROM totals"
+    prelim = _run(con, _SCORED + " SELECT * FROM totals", tournament, "preliminary")
+    final = _run(con, final_sql, tournament, "final")
+    con.register("final_frame", final)
+    con.register("prelim_frame", prelim)
+    try:
+        sql = _FINAL.replace("($final)", "final_frame").replace("($prelim)", "prelim_frame")
+        frame: pl.DataFrame = con.sql(sql).pl()
+        return frame
+    finally:
+        con.unregister("final_frame")
+        con.unregister("prelim_frame")
+
+
+_SEATING_CHECK: Final = """
+WITH seated AS (
+    SELECT tournament_round, stage, table_label, list_sort(list(player)) AS players
+    FROM seatings WHERE tournament = $tournament GROUP BY ALL
+),
+played AS (
+    SELECT game_id, tournament_round, coalesce(stage, 'preliminary') AS stage, table_label,
+           list_sort(player_ids) AS players
+    FROM games WHERE tournament = $tournament
+)
+SELECT p.game_id, p.tournament_round, p.stage, p.table_label,
+       CASE WHEN s.players IS NULL THEN 'no seating is published for this table'
+            ELSE format('the game seats {} but the seating lists {}',
+                        array_to_string(list_filter(p.players, lambda x: NOT list_contains(s.players, x)), ', '),
+                        array_to_string(list_filter(s.players, lambda x: NOT list_contains(p.players, x)), ', '))
+       END AS finding
+FROM played p
+LEFT JOIN seated s USING (tournament_round, stage, table_label)
+WHERE p.tournament_round IS NOT NULL
+  AND (s.players IS NULL OR s.players <> p.players)
+  AND EXISTS (SELECT 1 FROM seated x WHERE x.tournament_round = p.tournament_round AND x.stage = p.stage)
+ORDER BY p.tournament_round, p.table_label
+"""
+
+
+def seating_findings(store: Store, tournament: str) -> pl.DataFrame:
+    """Games whose players differ from the published seating of their round and table
+    (a finding for the organiser; rounds with no published seating are not judged)."""
+    with store.connect(read_only=True) as con:
+        frame: pl.DataFrame = con.sql(_SEATING_CHECK, params={"tournament": tournament}).pl()
+        return frame
+
+
+def _snapshot(store: Store, tournament: str, moment: int | datetime) -> duckdb.DuckDBPyConnection:
+    """An in-memory database holding the tournament's read models as they stood at
+    ``moment``: its streams' events up to then, projected afresh."""
+    memory = duckdb.connect(":memory:")
+    for ddl in READ_MODELS.values():
+        memory.execute(ddl)
+    condition, value = ("position <= ?", moment) if isinstance(moment, int) else ("recorded_at <= ?", moment)
+    with store.connect(read_only=True) as con:
+        rows = con.execute(
+            f"""
+            WITH games_t AS (
+                SELECT DISTINCT stream FROM events
+                WHERE type IN ('game_started', 'score_sheet_game')
+                  AND json_extract_string(payload, '$.tournament') = ? AND {condition}
+            )
+            SELECT stream, type, payload, line, upload_id FROM events
+            WHERE (stream IN (SELECT stream FROM games_t) OR stream = ?) AND {condition}
+            ORDER BY stream, position
+            """,
+            [tournament, value, f"tournament:{tournament}", value],
+        ).fetchall()
+    grouped: dict[str, list[tuple[str, str, int | None, int | None]]] = {}
+    for stream, kind, payload, line, upload_id in rows:
+        grouped.setdefault(stream, []).append((kind, payload, line, upload_id))
+    for stream, events in grouped.items():
+        for table, table_rows in project_stream(stream, events).items():
+            if table_rows:
+                frame = pl.DataFrame(table_rows, schema=_schema_for(table), strict=False)
+                columns = [c[0] for c in memory.execute(f"DESCRIBE {table}").fetchall()]
+                _bulk_insert(memory, table, frame.select(columns))
+    return memory
+
+
+def standings(store: Store, tournament: str, *, stage: str = "preliminary", as_of: Moment = None) -> pl.DataFrame:
+    """The standings of a tournament now, or as they stood at a position or a time."""
+    if as_of is None:
+        with store.connect(read_only=True) as con:
+            return standings_on(con, tournament, stage)
+    memory = _snapshot(store, tournament, as_of)
+    try:
+        return standings_on(memory, tournament, stage)
+    finally:
+        memory.close()

@@ -1,0 +1,406 @@
+"""``saboteur tournament …`` and ``saboteur standings``: the organiser's record and
+the ranking it gives. Every command appends events; none edits anything."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from random import Random
+from typing import Annotated, Any
+
+import polars as pl
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from analytics import records
+from analytics.records import RecordError
+from analytics.seating import read_seating_csv, seat_round
+from analytics.standings import seating_findings, standings
+from cli.store import DbOption, WaitOption, _store
+from ingest.store import Store, StoreBusy
+
+app = typer.Typer(help="Create a tournament, register and seat players, and keep its record.", no_args_is_help=True)
+console = Console(soft_wrap=True)
+
+
+def _fail(message: str, code: int = 1) -> typer.Exit:
+    Console(stderr=True, soft_wrap=True).print(f"[red]{escape(message)}[/red]")
+    return typer.Exit(code)
+
+
+def _done(recorded: records.Recorded, what: str) -> None:
+    console.print(f"recorded {what} ({recorded.stream}, now at version {recorded.version})")
+
+
+def _run(action: Any) -> Any:
+    try:
+        return action()
+    except RecordError as exc:
+        raise _fail(str(exc)) from None
+    except StoreBusy as exc:
+        raise _fail(str(exc), 2) from None
+
+
+@app.command()
+def create(
+    tournament: Annotated[str, typer.Argument(help="The tournament's id, e.g. nl-open-2026.")],
+    name: Annotated[str, typer.Option(help="Its display name.")],
+    ruleset: Annotated[str, typer.Option(help="tournament or base.")] = "tournament",
+    preliminary_rounds: Annotated[int, typer.Option(help="Preliminary rounds announced (R-TS1).")] = 4,
+    cut: Annotated[int, typer.Option(help="Players going on from the preliminaries (R-TS3).")] = 6,
+    final_rounds: Annotated[int, typer.Option(help="Rounds at the final table (R-TS4).")] = 4,
+    semifinal: Annotated[bool, typer.Option("--semifinal", help="A semi-final stage with its own top cut.")] = False,
+    db: DbOption = None,
+    wait: WaitOption = 60.0,
+) -> None:
+    """Create a tournament."""
+    store = _store(db, wait)
+    recorded = _run(
+        lambda: records.create(
+            store,
+            tournament,
+            name=name,
+            ruleset=ruleset,
+            preliminary_rounds=preliminary_rounds,
+            cut=cut,
+            final_rounds=final_rounds,
+            semifinal=semifinal,
+        )
+    )
+    _done(recorded, f"tournament {tournament}")
+
+
+@app.command()
+def register(
+    tournament: str,
+    player: Annotated[str, typer.Argument(help="The player's id (A-Z a-z 0-9 _ . -).")],
+    name: Annotated[str, typer.Option(help="The player's display name.")],
+    db: DbOption = None,
+    wait: WaitOption = 60.0,
+) -> None:
+    """Register a player (a second registration renames)."""
+    store = _store(db, wait)
+    _done(_run(lambda: records.register(store, tournament, [(player, name)])), f"player {player}")
+
+
+@app.command("import-players")
+def import_players(
+    tournament: str,
+    csv_file: Annotated[Path, typer.Argument(help="A CSV with the header player,name.")],
+    db: DbOption = None,
+    wait: WaitOption = 60.0,
+) -> None:
+    """Register every player of a CSV list."""
+    store = _store(db, wait)
+    try:
+        people = records.read_player_list(csv_file.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _fail(f"cannot read {csv_file}: {exc}") from None
+    except RecordError as exc:
+        raise _fail(f"{csv_file}: {exc}") from None
+    _done(_run(lambda: records.register(store, tournament, people)), f"{len(people)} players")
+
+
+def _history(
+    store: Store, tournament: str, number: int
+) -> tuple[list[str], list[list[list[str]]], dict[str, tuple[int, int]]]:
+    with store.connect(read_only=True) as con:
+        players = [
+            str(r[0])
+            for r in con.execute(
+                "SELECT player FROM tournament_players WHERE tournament = ? ORDER BY player", [tournament]
+            ).fetchall()
+        ]
+        rows = con.execute(
+            "SELECT tournament_round, table_label, player FROM seatings WHERE tournament = ? AND tournament_round < ? "
+            "ORDER BY tournament_round, table_label, seat",
+            [tournament, number],
+        ).fetchall()
+    rounds: dict[int, dict[str, list[str]]] = {}
+    for round_number, table, player in rows:
+        rounds.setdefault(int(round_number), {}).setdefault(str(table), []).append(str(player))
+    history = [list(tables.values()) for _, tables in sorted(rounds.items())]
+    table = standings(store, tournament)
+    standing = {str(r["player"]): (int(r["points"]), int(r["stars"])) for r in table.iter_rows(named=True)}
+    return players, history, standing
+
+
+@app.command()
+def seat(
+    tournament: str,
+    number: Annotated[int, typer.Option("--round", help="The tournament round to seat.")],
+    method: Annotated[str, typer.Option(help="mixed (fewest repeat meetings) or swiss (similar standing).")] = "mixed",
+    seed: Annotated[int, typer.Option(help="Seed of the draw.")] = 0,
+    from_csv: Annotated[Path | None, typer.Option("--from-csv", help="A seating made by hand: table,player.")] = None,
+    stage: Annotated[str, typer.Option(help="preliminary, semifinal or final.")] = "preliminary",
+    db: DbOption = None,
+    wait: WaitOption = 60.0,
+) -> None:
+    """Seat a tournament round in tables of 5–10, print it and record it."""
+    store = _store(db, wait)
+    if method not in ("mixed", "swiss", "random"):
+        raise typer.BadParameter("mixed, swiss or random", param_hint="--method")
+    players, history, standing = _run(lambda: _history(store, tournament, number))
+    if not players:
+        raise _fail(f"no players are registered in {tournament}")
+    try:
+        if from_csv is not None:
+            tables = read_seating_csv(from_csv.read_text(encoding="utf-8-sig"), players)
+            method = "by hand"
+        else:
+            tables = seat_round(players, method=method, history=history, standing=standing, seed=seed)  # type: ignore[arg-type]
+    except (ValueError, OSError) as exc:
+        raise _fail(str(exc)) from None
+    shown = Table(title=f"{tournament} · round {number} · {method}")
+    shown.add_column("table")
+    shown.add_column("players")
+    for index, table in enumerate(tables, start=1):
+        shown.add_row(str(index), ", ".join(table))
+    console.print(shown)
+    recorded = _run(
+        lambda: records.publish_seating(
+            store, tournament, number, tables, stage=stage, method=method, seed=None if from_csv else seed
+        )
+    )
+    _done(recorded, f"the seating of round {number}")
+
+
+@app.command()
+def penalty(
+    tournament: str,
+    player: str,
+    points: Annotated[int, typer.Option(help="Points deducted.")],
+    reason: Annotated[str, typer.Option(help="Why.")],
+    stage: Annotated[str, typer.Option(help="The stage whose standings it counts in.")] = "preliminary",
+    db: DbOption = None,
+    wait: WaitOption = 60.0,
+) -> None:
+    """Deduct points from a player, with a reason (R-TS5)."""
+    store = _store(db, wait)
+    _done(_run(lambda: records.penalty(store, tournament, player, points, reason, stage)), f"a penalty for {player}")
+
+
+@app.command()
+def correct(
+    tournament: str,
+    game: str,
+    number: Annotated[int, typer.Argument(metavar="ROUND", help="The round of the game.")],
+    player: Annotated[str, typer.Option(help="Whose score.")],
+    points: Annotated[int, typer.Option(help="The right points.")],
+    reason: Annotated[str, typer.Option(help="Why.")],
+    db: DbOption = None,
+    wait: WaitOption = 60.0,
+) -> None:
+    """Correct one player's score in one round (the newest correction counts)."""
+    store = _store(db, wait)
+    _done(
+        _run(lambda: records.correct(store, tournament, game, number, player, points, reason)),
+        f"a correction of {player} in {game} round {number}",
+    )
+
+
+@app.command("accept-replay")
+def accept_replay(
+    tournament: str,
+    game: str,
+    number: Annotated[int, typer.Argument(metavar="ROUND")],
+    reason: Annotated[str | None, typer.Option(help="Why (optional).")] = None,
+    db: DbOption = None,
+    wait: WaitOption = 60.0,
+) -> None:
+    """Let the replay's outcome replace the recorded scores of one round."""
+    store = _store(db, wait)
+    _done(
+        _run(lambda: records.accept_replay(store, tournament, game, number, reason)),
+        f"the replay of {game} round {number}",
+    )
+
+
+@app.command()
+def dismiss(
+    tournament: str,
+    finding: Annotated[str, typer.Argument(help="The finding's id (findings.finding_id).")],
+    reason: Annotated[str, typer.Option(help="Why it is set aside.")],
+    db: DbOption = None,
+    wait: WaitOption = 60.0,
+) -> None:
+    """Dismiss a finding, with a reason (it stays in the record)."""
+    store = _store(db, wait)
+    _done(_run(lambda: records.dismiss(store, tournament, finding, reason)), f"the dismissal of {finding}")
+
+
+@app.command()
+def cut(
+    tournament: str,
+    seed: Annotated[int, typer.Option(help="Seed of the draw for a tie at the cut line.")] = 0,
+    stage: Annotated[str, typer.Option(help="The stage being cut.")] = "preliminary",
+    db: DbOption = None,
+    wait: WaitOption = 60.0,
+) -> None:
+    """The top cut (R-TS3): a tie at the cut line that stars do not break is drawn with
+    the seed, and the draw is recorded."""
+    store = _store(db, wait)
+    table = _run(lambda: standings(store, tournament, stage=stage))
+    if table.is_empty():
+        raise _fail(f"no standings for {tournament}")
+    open_tie = table.filter(pl.col("cut_tie_undrawn"))
+    if not open_tie.is_empty():
+        tied = sorted(open_tie["player"].to_list())
+        above = table.filter(pl.col("in_cut") & ~pl.col("cut_tie_undrawn")).height
+        size = table.filter(pl.col("in_cut")).height
+        places = size - above
+        order = list(tied)
+        Random(seed).shuffle(order)
+        draw = {
+            "type": "cut_drawn",
+            "stage": stage,
+            "tied": tied,
+            "places": places,
+            "drawn": order[:places],
+            "points": int(open_tie["points"][0]),
+            "stars": int(open_tie["stars"][0]),
+            "seed": seed,
+        }
+        _done(
+            _run(lambda: records.append(store, tournament, [draw])),
+            f"a draw among {', '.join(tied)} for {places} place(s): {', '.join(order[:places])}",
+        )
+        table = _run(lambda: standings(store, tournament, stage=stage))
+    finalists = table.filter(pl.col("in_cut"))
+    console.print("the cut: " + ", ".join(f"{r['place']}. {r['name']}" for r in finalists.iter_rows(named=True)))
+
+
+@app.command()
+def log(tournament: str, db: DbOption = None, wait: WaitOption = 60.0) -> None:
+    """The tournament's history: every record with its time and reason."""
+    store = _store(db, wait)
+    with store.connect(read_only=True) as con:
+        rows = con.execute(
+            """
+            SELECT position, recorded_at, stream, type, payload FROM events
+            WHERE stream = ? OR (type LIKE '%_superseded' AND stream IN (
+                SELECT 'game:' || game_id FROM games WHERE tournament = ?))
+            ORDER BY position
+            """,
+            [f"tournament:{tournament}", tournament],
+        ).fetchall()
+    if not rows:
+        raise _fail(f"no tournament {tournament}")
+    shown = Table(title=f"{tournament}: the record")
+    for column in ("#", "recorded", "what", "details", "reason"):
+        shown.add_column(column)
+    for position, recorded_at, stream, kind, payload in rows:
+        data = json.loads(payload)
+        reason = data.pop("reason", None) or ""
+        data.pop("type", None)
+        details = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("tables",))
+        if stream != f"tournament:{tournament}":
+            details = f"{stream} · {details}"
+        shown.add_row(
+            str(position), recorded_at.strftime("%Y-%m-%d %H:%M:%S"), kind, escape(details[:160]), escape(str(reason))
+        )
+    console.print(shown)
+
+
+@app.command()
+def check(tournament: str, db: DbOption = None, wait: WaitOption = 60.0) -> None:
+    """Games whose players differ from the published seating (a finding each)."""
+    store = _store(db, wait)
+    found = _run(lambda: seating_findings(store, tournament))
+    if found.is_empty():
+        console.print("every game matches its published seating")
+        return
+    for row in found.iter_rows(named=True):
+        console.print(
+            f"[red]{escape(row['game_id'])}[/red] (round {row['tournament_round']}, table "
+            f"{escape(str(row['table_label']))}): {escape(row['finding'])}"
+        )
+    raise typer.Exit(1)
+
+
+def _moment(text: str | None) -> int | Any:
+    if text is None:
+        return None
+    if text.isdigit():
+        return int(text)
+    from datetime import datetime
+
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise typer.BadParameter(
+            "an event position (a number) or a time (2026-11-29T14:00:00Z)", param_hint="--as-of"
+        ) from None
+    if moment.tzinfo is None:
+        raise typer.BadParameter("a time with its offset, e.g. 2026-11-29T14:00:00+01:00", param_hint="--as-of")
+    return moment
+
+
+def standings_command(
+    tournament: str,
+    stage: Annotated[str, typer.Option(help="preliminary or final.")] = "preliminary",
+    as_of: Annotated[
+        str | None, typer.Option("--as-of", help="An event position or a time: the standings then.")
+    ] = None,
+    output_format: Annotated[str, typer.Option("--format", help="table, csv, json or parquet.")] = "table",
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file (needed for parquet).")] = None,
+    db: DbOption = None,
+    wait: WaitOption = 60.0,
+) -> None:
+    """The standings of a tournament (R-TS2, R-TS4), now or as of any moment."""
+    if output_format not in ("table", "csv", "json", "parquet"):
+        raise typer.BadParameter("table, csv, json or parquet", param_hint="--format")
+    store = _store(db, wait)
+    moment = _moment(as_of)
+    frame = _run(lambda: standings(store, tournament, stage=stage, as_of=moment))
+    if frame.is_empty():
+        raise _fail(f"no standings for {tournament} ({stage})")
+    if output_format == "parquet":
+        if output is None:
+            raise typer.BadParameter("parquet is written to a file: add -o FILE", param_hint="--format")
+        frame.write_parquet(output)
+        return
+    if output_format == "csv":
+        text = frame.write_csv()
+    elif output_format == "json":
+        text = json.dumps(frame.to_dicts(), ensure_ascii=False, default=str, indent=1)
+    else:
+        text = ""
+    if text:
+        if output is not None:
+            output.write_text(text, encoding="utf-8")
+        else:
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return
+    shown = Table(title=f"{tournament} · {stage}" + (f" · as of {as_of}" if as_of else ""))
+    columns = (
+        ["place", "rank", "name", "final_points", "final_stars", "preliminary_points", "preliminary_stars", "why"]
+        if stage == "final"
+        else ["place", "rank", "name", "points", "stars", "rounds", "games", "penalty", "open_findings", "why"]
+    )
+    for column in columns:
+        shown.add_column(column.replace("_", " "))
+    cut_row = None
+    for row in frame.iter_rows(named=True):
+        rank = f"{row['rank']}=" if row.get("shared") else str(row["rank"])
+        cells = [rank if c == "rank" else escape(str(row[c])) for c in columns]
+        style = "yellow" if row.get("cut_tie_undrawn") else None
+        shown.add_row(
+            *cells,
+            style=style,
+            end_section=bool(row.get("in_cut")) and cut_row is None and not _next_in_cut(frame, row["place"]),
+        )
+        if row.get("in_cut") and not _next_in_cut(frame, row["place"]):
+            cut_row = row["place"]
+    out = Console()
+    if not out.is_terminal:
+        out = Console(width=200)  # a file or a pipe: no need to squeeze the why column
+    out.print(shown)
+
+
+def _next_in_cut(frame: pl.DataFrame, place: int) -> bool:
+    following = frame.filter(pl.col("place") == place + 1)
+    return bool(following.height and "in_cut" in following.columns and following["in_cut"][0])
