@@ -90,40 +90,27 @@ def read_bytes(path: Path) -> bytes:
     """The file's content, decompressed for ``.gz``, at most 16 MiB.
 
     Raises :class:`UnreadableLog` for a file over the limit or a ``.gz`` that is not
-    gzip. A plain file is measured before it is read; a compressed one is inflated a
-    mebibyte at a time and abandoned as soon as it passes the limit.
+    gzip. The file is measured before it is read (a compressed file larger than the
+    limit cannot hold a log within it), and a compressed one is inflated a mebibyte at
+    a time and abandoned as soon as it passes the limit.
     """
     try:
-        if path.name.endswith(".gz"):
-            chunks, size = [], 0
-            try:
-                with gzip.open(path, "rb") as stream:
-                    while chunk := stream.read(1 << 20):
-                        size += len(chunk)
-                        if size > MAX_FILE_BYTES:
-                            raise UnreadableLog("decompresses to more than 16 MiB, the limit of a log")
-                        chunks.append(chunk)
-            except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
-                raise UnreadableLog(f"not a gzip file ({exc})") from None
-            return b"".join(chunks)
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise UnreadableLog(f"{size:,} bytes: more than 16 MiB, the limit of a log")
         with path.open("rb") as stream:
-            data = stream.read(size + 1)
+            raw = stream.read(size + 1)
     except OSError as exc:
         raise UnreadableLog(f"cannot read the file: {exc.strerror or exc}") from None
-    if len(data) > MAX_FILE_BYTES:  # the file grew while we read it
-        raise UnreadableLog("more than 16 MiB, the limit of a log")
-    return data
+    return inflate(raw, path.name)
 
 
 def inflate(raw: bytes, name: str) -> bytes:
     """Bytes received under ``name`` as the log text: decompressed for ``.gz``, at most
     16 MiB (the same limits as :func:`read_bytes`, for bytes already in memory)."""
+    if len(raw) > MAX_FILE_BYTES:
+        raise UnreadableLog(f"{len(raw):,} bytes: more than 16 MiB, the limit of a log")
     if not name.endswith(".gz"):
-        if len(raw) > MAX_FILE_BYTES:
-            raise UnreadableLog(f"{len(raw):,} bytes: more than 16 MiB, the limit of a log")
         return raw
     chunks, size = [], 0
     try:

@@ -285,11 +285,7 @@ class Replay:
         if rs.reveal_run is not None:
             self._close_run(rs, self._line)
         if rs.draw_due:
-            self._report(
-                Code.MISSED_DRAW,
-                f"{rs.turn} ended the turn without drawing; the pile had {len(rs.pile)} cards",
-                player=rs.turn,
-            )
+            self._missed_draw(rs)
         if event.round != rs.number:
             self._report(
                 Code.MALFORMED, f"field `round`: round {rs.number} is the one in play, not {event.round}", field="round"
@@ -371,6 +367,14 @@ class Replay:
             return None
         return rs
 
+    def _missed_draw(self, rs: RoundState) -> None:
+        """R-T2: the turn's player did not draw while the pile had cards."""
+        self._report(
+            Code.MISSED_DRAW,
+            f"{rs.turn} ended the turn without drawing; the pile had {len(rs.pile)} cards",
+            player=rs.turn,
+        )
+
     def _implied_draw(self, rs: RoundState) -> None:
         """After a missed draw the table goes on as if the card had been taken, so the
         pile and the hands stay as the rest of the log assumes (one finding, no cascade)."""
@@ -387,11 +391,7 @@ class Replay:
                 if player == rs.turn:
                     self._report(Code.EXTRA_PLAY, f"{player} played a second card in one turn", player=player)
                     return False
-                self._report(
-                    Code.MISSED_DRAW,
-                    f"{rs.turn} ended the turn without drawing; the pile had {len(rs.pile)} cards",
-                    player=rs.turn,
-                )
+                self._missed_draw(rs)
                 self._implied_draw(rs)
             elif player == rs.turn and next_holder(players, rs.turn, rs.hands) != player:
                 # (When nobody else holds cards, the turn comes straight back: R-T5.)

@@ -46,9 +46,15 @@ class GameRows:
     findings: list[Row] = field(default_factory=list)
     cards_played: list[Row] = field(default_factory=list)
 
-    def extend(self, other: GameRows) -> None:
-        for name in ("games", "rounds", "round_players", "findings", "cards_played"):
-            getattr(self, name).extend(getattr(other, name))
+    def tables(self) -> dict[str, list[Row]]:
+        """The rows by read-model table."""
+        return {
+            "games": self.games,
+            "rounds": self.rounds,
+            "round_players": self.round_players,
+            "findings": self.findings,
+            "cards_played": self.cards_played,
+        }
 
 
 @dataclass

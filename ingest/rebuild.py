@@ -34,13 +34,7 @@ def project_stream(stream: str, events: list[tuple[str, str, int | None, int | N
         return project_sheet_game(stored, upload_id, revision)[1]
     lines = stored_lines((kind, payload, line) for kind, payload, line, _ in current)
     _, rows = project_log(lines, name=stream, upload_id=upload_id, revision=revision)
-    return {
-        "games": rows.games,
-        "rounds": rows.rounds,
-        "round_players": rows.round_players,
-        "findings": rows.findings,
-        "cards_played": rows.cards_played,
-    }
+    return rows.tables()
 
 
 def project_store(con: duckdb.DuckDBPyConnection) -> Iterator[Rows]:

@@ -25,7 +25,7 @@ from events.findings import Code, Finding
 from events.logfile import LogLine, UnreadableLog, inflate, parse_data, parse_line, split_lines
 from events.schema import GameId, PlayerId
 from ingest import scoresheet
-from ingest.projection import GameRows, finding_row, project_log
+from ingest.projection import finding_row, project_log
 from ingest.schema import TOURNAMENT_TABLES
 from ingest.store import NewEvent
 
@@ -62,16 +62,6 @@ def kind_of(name: str) -> str:
     if lowered.endswith(".json"):
         return "tournament"
     return "unknown"
-
-
-def _rows(rows: GameRows) -> Rows:
-    return {
-        "games": rows.games,
-        "rounds": rows.rounds,
-        "round_players": rows.round_players,
-        "findings": rows.findings,
-        "cards_played": rows.cards_played,
-    }
 
 
 def _report(name: str, status: str, findings: Iterable[Finding], **extra: Any) -> str:
@@ -141,7 +131,7 @@ def _log(name: str, raw: bytes, sha: str) -> Prepared:
         audit.report().model_dump_json(),
         game_ids=[audit.game_id],
         streams={stream: events},
-        rows=_rows(rows),
+        rows=rows.tables(),
         errors=sum(f.severity == "error" for f in audit.findings),
     )
 

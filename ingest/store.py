@@ -235,7 +235,6 @@ class Store:
 
     def _write(self, con: duckdb.DuckDBPyConnection, uploads: list[NewUpload], appends: Sequence[Append] = ()) -> None:
         now = datetime.now(UTC)
-        stamp = moment_text(now)
         next_upload = int(_one(con, "SELECT coalesce(max(upload_id), 0) FROM uploads")[0]) + 1  # type: ignore[index]
         position, prev = self.head(con)
         streams = sorted({e.stream for u in uploads for e in u.events} | {e.stream for a in appends for e in a.events})
@@ -257,6 +256,7 @@ class Store:
             )
         }
         rows: dict[str, list[dict[str, Any]]] = {name: [] for name in READ_MODELS if name != "projection"}
+        chain = _Chain(versions, event_cols, now)
         replaced: list[str] = []
         originals: dict[str, int] = {}
         for upload in uploads:
@@ -266,31 +266,7 @@ class Store:
                 upload.duplicate_of = originals.get(upload.sha256)
             elif upload.outcome != "duplicate":
                 originals.setdefault(upload.sha256, upload.upload_id)
-            for stream, expected in upload.expected_versions.items():
-                if versions.get(stream, 0) != expected:
-                    raise StaleAppend(f"{stream} is at version {versions.get(stream, 0)}, not {expected}")
-            for event in upload.events:
-                position += 1
-                version = versions.get(event.stream, 0) + 1
-                versions[event.stream] = version
-                text = canonical(
-                    position, event.stream, version, event.type, event.payload, stamp, upload.upload_id, event.line
-                )
-                digest = link(prev, text)
-                for key, value in (
-                    ("position", position),
-                    ("stream", event.stream),
-                    ("version", version),
-                    ("type", event.type),
-                    ("payload", event.payload),
-                    ("recorded_at", now),
-                    ("upload_id", upload.upload_id),
-                    ("line", event.line),
-                    ("prev_hash", prev),
-                    ("hash", digest),
-                ):
-                    event_cols[key].append(value)
-                prev = digest
+            position, prev = chain.extend(upload.events, upload.expected_versions, upload.upload_id, position, prev)
             replaced.extend(upload.replaces)
             for table, table_rows in upload.rows.items():
                 for row in table_rows:
@@ -316,29 +292,7 @@ class Store:
                 }
             )
         for append in appends:
-            for stream, expected in append.expected_versions.items():
-                if versions.get(stream, 0) != expected:
-                    raise StaleAppend(f"{stream} is at version {versions.get(stream, 0)}, not {expected}")
-            for event in append.events:
-                position += 1
-                version = versions.get(event.stream, 0) + 1
-                versions[event.stream] = version
-                text = canonical(position, event.stream, version, event.type, event.payload, stamp, None, event.line)
-                digest = link(prev, text)
-                for key, value in (
-                    ("position", position),
-                    ("stream", event.stream),
-                    ("version", version),
-                    ("type", event.type),
-                    ("payload", event.payload),
-                    ("recorded_at", now),
-                    ("upload_id", None),
-                    ("line", event.line),
-                    ("prev_hash", prev),
-                    ("hash", digest),
-                ):
-                    event_cols[key].append(value)
-                prev = digest
+            position, prev = chain.extend(append.events, append.expected_versions, None, position, prev)
             replaced.extend(append.replaces)
             for table, table_rows in append.rows.items():
                 rows[table].extend(table_rows)
@@ -385,6 +339,50 @@ class Store:
             con.execute("ROLLBACK")
             raise
         return position
+
+
+class _Chain:
+    """Gives appended events their positions, versions and hashes, column by column."""
+
+    def __init__(self, versions: dict[str, int], columns: dict[str, list[Any]], now: datetime) -> None:
+        self.versions = versions
+        self.columns = columns
+        self.now = now
+        self.stamp = moment_text(now)
+
+    def extend(
+        self, events: list[NewEvent], expected: dict[str, int], upload_id: int | None, position: int, prev: str
+    ) -> tuple[int, str]:
+        """Append ``events`` after ``position``/``prev`` at the expected stream versions
+        (optimistic concurrency: a stream that moved on refuses the append)."""
+        versions = self.versions
+        for stream, version in expected.items():
+            if versions.get(stream, 0) != version:
+                raise StaleAppend(f"{stream} is at version {versions.get(stream, 0)}, not {version}")
+        columns = self.columns
+        for event in events:
+            position += 1
+            version = versions.get(event.stream, 0) + 1
+            versions[event.stream] = version
+            text = canonical(
+                position, event.stream, version, event.type, event.payload, self.stamp, upload_id, event.line
+            )
+            digest = link(prev, text)
+            for key, value in (
+                ("position", position),
+                ("stream", event.stream),
+                ("version", version),
+                ("type", event.type),
+                ("payload", event.payload),
+                ("recorded_at", self.now),
+                ("upload_id", upload_id),
+                ("line", event.line),
+                ("prev_hash", prev),
+                ("hash", digest),
+            ):
+                columns[key].append(value)
+            prev = digest
+        return position, prev
 
 
 def _bulk_insert(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> None:

@@ -36,27 +36,33 @@ LAST = (
 @cache
 def table_sizes(players: int) -> tuple[int, ...]:
     """Split ``players`` into tables of 5–10 with as many tables of 6 as possible
-    (R-TS1), then the sizes closest to 6; largest tables first."""
+    (R-TS1), then the fewest seats away from 6; largest tables first.
+
+    With ``k`` tables, ``players = 6k + r``: for ``r < 0`` the ``-r`` tables of 5 are
+    forced; for ``r > 0`` the extra seats fill as few tables as possible (at most 4
+    more each), spread evenly over them. The best ``k`` is found by trying each.
+    """
     if players < 5:
         raise ValueError(f"{players} players cannot fill a table: a table seats 5 to 10")
-    best: tuple[int, ...] | None = None
-    best_key: tuple[int, int] | None = None
-
-    def search(left: int, sizes: tuple[int, ...]) -> None:
-        nonlocal best, best_key
-        if left == 0:
-            key = (-sizes.count(6), sum(abs(s - 6) for s in sizes))
-            if best_key is None or key < best_key:
-                best, best_key = sizes, key
-            return
-        for size in range(min(10, left), 4, -1):
-            if not sizes or size <= sizes[-1]:
-                search(left - size, (*sizes, size))
-
-    search(players, ())
+    best: tuple[tuple[int, int], tuple[int, ...]] | None = None
+    for k in range(-(-players // 10), players // 5 + 1):
+        r = players - 6 * k
+        if r < 0:
+            if -r > k:
+                continue
+            sizes = (6,) * (k + r) + (5,) * (-r)
+        else:
+            if r > 4 * k:
+                continue
+            grown = -(-r // 4)
+            extra = [r // grown + (1 if i < r % grown else 0) for i in range(grown)] if grown else []
+            sizes = tuple(sorted((6 + e for e in extra), reverse=True)) + (6,) * (k - grown)
+        key = (-sizes.count(6), abs(r))
+        if best is None or key < best[0]:
+            best = (key, tuple(sorted(sizes, reverse=True)))
     if best is None:
         raise ValueError(f"{players} players cannot be seated in tables of 5 to 10")
-    return best
+    return best[1]
 
 
 def seat(players: list[str], rng: Random) -> list[list[str]]:

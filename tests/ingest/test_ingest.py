@@ -735,7 +735,8 @@ def test_tournament_json_fills_tournaments_players_and_seatings(tmp_path: Path, 
     assert set(query(db, "SELECT tournament, player, name FROM tournament_players")) == {
         ("spring-cup", p["id"], p["name"]) for p in description["players"]
     }
-    assert sorted(query(db, "SELECT tournament, tournament_round, stage, table_label, seat, player FROM seatings")) == sorted(
+    seated = query(db, "SELECT tournament, tournament_round, stage, table_label, seat, player FROM seatings")
+    assert sorted(seated) == sorted(
         ("spring-cup", s["tournament_round"], s["stage"], t["table"], seat, player)
         for s in description["seatings"]
         for t in s["tables"]
