@@ -154,6 +154,11 @@ def read_player_list(text: str) -> list[tuple[str, str]]:
     return people
 
 
+def _require(con: duckdb.DuckDBPyConnection, tournament: str) -> None:
+    if not con.execute("SELECT 1 FROM tournaments WHERE tournament = ?", [tournament]).fetchall():
+        raise RecordError(f"no tournament {tournament}: create it first (saboteur tournament create)")
+
+
 def _registered(con: duckdb.DuckDBPyConnection, tournament: str) -> set[str]:
     rows = con.execute("SELECT player FROM tournament_players WHERE tournament = ?", [tournament]).fetchall()
     return {str(r[0]) for r in rows}
@@ -167,7 +172,10 @@ def penalty(
         raise RecordError("a penalty needs a --reason")
     if points <= 0:
         raise RecordError("a penalty deducts a positive number of points")
+    if stage not in ("preliminary", "semifinal", "final"):
+        raise RecordError("the stage is preliminary, semifinal or final")
     with store.connect(read_only=True) as con:
+        _require(con, tournament)
         if player not in _registered(con, tournament):
             raise RecordError(f"{player} is not registered in {tournament}")
     event = {"type": "penalty_given", "player": player, "points": points, "stage": stage, "reason": reason.strip()}
@@ -175,6 +183,7 @@ def penalty(
 
 
 def _round_of(con: duckdb.DuckDBPyConnection, tournament: str, game: str, number: int) -> list[tuple[Any, ...]]:
+    _require(con, tournament)
     game_rows = con.execute("SELECT tournament FROM games WHERE game_id = ?", [game]).fetchall()
     if not game_rows:
         raise RecordError(f"no game {game} is stored")
@@ -193,6 +202,8 @@ def correct(store: Store, tournament: str, game: str, number: int, player: str, 
     """Put a wrong score right: names what it corrects and why (R-TS5)."""
     if not reason.strip():
         raise RecordError("a correction needs a --reason")
+    if not 0 <= points <= 100:
+        raise RecordError("a round's points are 0 to 100")
     with store.connect(read_only=True) as con:
         rows = _round_of(con, tournament, game, number)
         if player not in {str(r[0]) for r in rows}:
@@ -223,6 +234,7 @@ def dismiss(store: Store, tournament: str, finding: str, reason: str) -> Recorde
     if not reason.strip():
         raise RecordError("a dismissal needs a --reason")
     with store.connect(read_only=True) as con:
+        _require(con, tournament)
         rows = con.execute(
             "SELECT g.tournament FROM findings f JOIN games g USING (game_id) WHERE f.finding_id = ?", [finding]
         ).fetchall()

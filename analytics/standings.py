@@ -57,7 +57,8 @@ open_findings AS (
     WHERE f.code = 'wrong_score'
       AND f.finding_id NOT IN (SELECT finding_id FROM dismissals WHERE tournament = $tournament)
       AND (f.game_id, f.round) NOT IN (SELECT (game_id, round) FROM accepted)
-      AND NOT EXISTS (SELECT 1 FROM corrected c WHERE c.game_id = f.game_id AND c.round = f.round)
+      AND NOT EXISTS (SELECT 1 FROM corrected c WHERE c.game_id = f.game_id AND c.round = f.round
+                                               AND (f.player IS NULL OR c.player = f.player))
     GROUP BY rp.player
 ),
 people AS (
@@ -91,17 +92,26 @@ _PRELIMINARY: Final = (
     _SCORED
     + """
 , draw AS (
-    SELECT unnest(drawn) AS player, generate_subscripts(drawn, 1) AS drawn_at
-    FROM (SELECT drawn FROM cut_draws WHERE tournament = $tournament AND stage = $stage
-          ORDER BY seq DESC LIMIT 1)
+    SELECT tied, list_concat(drawn, list_filter(tied, lambda x: NOT list_contains(drawn, x))) AS drawn_order
+    FROM cut_draws WHERE tournament = $tournament AND stage = $stage
+    ORDER BY seq DESC LIMIT 1
 ),
 cut AS (SELECT coalesce(max(cut), 6) AS cut FROM tournaments WHERE tournament = $tournament),
+grouped AS (
+    SELECT t.*, list_sort(list(player) OVER (PARTITION BY points, stars)) AS group_members FROM totals t
+),
 ranked AS (
-    SELECT t.*, d.drawn_at,
+    SELECT g.*,
+           -- a draw places the players of the tie it was made for, and only that tie
+           CASE WHEN d.tied IS NOT NULL AND list_sort(d.tied) = g.group_members
+                THEN list_position(d.drawn_order, g.player) END AS drawn_at,
            rank() OVER (ORDER BY points DESC, stars DESC)::INTEGER AS rank,
-           row_number() OVER (ORDER BY points DESC, stars DESC, d.drawn_at NULLS LAST, player)::INTEGER AS place,
            count(*) OVER (PARTITION BY points, stars)::INTEGER AS tied
-    FROM totals t LEFT JOIN draw d USING (player)
+    FROM grouped g LEFT JOIN draw d ON true
+),
+placed AS (
+    SELECT r.*, row_number() OVER (ORDER BY points DESC, stars DESC, drawn_at NULLS LAST, player)::INTEGER AS place
+    FROM ranked r
 ),
 lined AS (
     SELECT r.*, c.cut,
@@ -109,7 +119,7 @@ lined AS (
            lead(name) OVER w AS below, lead(points) OVER w AS below_points, lead(stars) OVER w AS below_stars,
            bool_or(place <= c.cut) OVER (PARTITION BY points, stars) AND bool_or(place > c.cut)
                OVER (PARTITION BY points, stars) AS straddles
-    FROM ranked r, cut c
+    FROM placed r, cut c
     WINDOW w AS (ORDER BY place)
 )
 SELECT place, rank, tied > 1 AS shared, player, name, points, stars, rounds, games, penalty, open_findings,

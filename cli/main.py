@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from cli import simulate, store, tournament
+from cli import simulate, stats, store, tournament
 from events.audit import Audit, audit_file, log_files
 from events.schema import json_schema
 from events.state import Outcome
@@ -28,6 +28,7 @@ app = typer.Typer(
 )
 
 app.add_typer(simulate.app, name="simulate")
+app.add_typer(stats.app, name="stats")
 app.command("ingest")(store.ingest_command)
 app.command("rebuild")(store.rebuild_command)
 app.command("verify")(store.verify_command)

@@ -208,7 +208,8 @@ class Store:
         return found
 
     def stream_versions(self, con: duckdb.DuckDBPyConnection, streams: Sequence[str]) -> dict[str, tuple[int, int]]:
-        """Current version and newest upload of each stream that exists."""
+        """Current version and newest upload of each stream that exists (upload 0: only
+        commands have written to it)."""
         if not streams:
             return {}
         rows = con.execute(
@@ -216,7 +217,7 @@ class Store:
             "(SELECT unnest(?::VARCHAR[])) GROUP BY stream",
             [list(streams)],
         ).fetchall()
-        return {str(s): (int(v), int(u)) for s, v, u in rows}
+        return {str(s): (int(v), int(u) if u is not None else 0) for s, v, u in rows}
 
     # -- writing -----------------------------------------------------------------
 

@@ -1,0 +1,340 @@
+"""Statistics over the store: role win rates, players, and how rounds go.
+
+Each function takes a DuckDB connection (or a :class:`~ingest.store.Store`, opened
+read-only for the one query) and :class:`~analytics.filters.Filters`, and returns a
+Polars frame for the command line and the dashboard. The counting is done by DuckDB in
+one parameterised query over the read models (``games``, ``rounds``, ``round_players``,
+``cards_played``) — never row by row in Python — so a million rounds answer in well
+under a second. The SQL text is fixed; only the filters that are set add their fixed
+fragment (:func:`analytics.filters.where`), and their values are parameters.
+
+Rates with a trial count carry a Wilson 95% interval (``rate``, ``low``, ``high``) and
+``flagged`` = ``n < filters.min_n``: a cell too small to read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, Final
+
+import duckdb
+import polars as pl
+
+from analytics.filters import EVERYTHING, Filters, where
+from analytics.intervals import wilson_sql
+from ingest.store import Store
+
+Source = duckdb.DuckDBPyConnection | Store
+"""Where statistics are read from: an open connection, or a store to open for the query."""
+
+ROLES: Final = ("gold_digger", "saboteur", "selfish_dwarf")
+SLOTS: Final = ("top", "middle", "bottom")
+ENDINGS: Final = ("gold:gold_digger", "gold:selfish_dwarf", "gold:saboteur", "hands_empty", "early", "unknown")
+"""How a round ends: the gold reached by a dwarf of that role, every hand played out
+(the saboteurs' win, or nobody's in a base round without a saboteur), the log's round
+ending before the rules say it is over, or not known (a score sheet that matches no
+outcome the rules allow)."""
+
+
+@contextmanager
+def _connection(source: Source) -> Iterator[duckdb.DuckDBPyConnection]:
+    if isinstance(source, Store):
+        with source.connect(read_only=True) as con:
+            yield con
+    else:
+        yield source
+
+
+def _query(source: Source, sql: str, params: list[Any]) -> pl.DataFrame:
+    """Run one query and hand its whole result on as a Polars frame."""
+    with _connection(source) as con:
+        frame: pl.DataFrame = con.sql(sql, params=params).pl()
+        return frame
+
+
+def _scope(filters: Filters, columns: str, extra: str = "TRUE") -> tuple[str, list[Any]]:
+    """The ``scope`` CTE: the filtered rounds with the fixed ``columns`` of ``rounds r``.
+
+    ``columns`` and ``extra`` are always literals of this module, never user input.
+    """
+    clause, params = where(filters)
+    sql = (
+        f"scope AS NOT MATERIALIZED (SELECT {columns} FROM rounds r JOIN games g ON g.game_id = r.game_id "
+        f"WHERE {clause} AND {extra})"
+    )
+    return sql, params
+
+
+# -- roles and players -----------------------------------------------------------------
+
+
+def role_win_rates(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
+    """Win rate of each role by ruleset × table size × saboteurs in play.
+
+    Columns: ``ruleset``, ``players``, ``saboteurs``, ``role``, ``dealt`` (player-rounds
+    dealt the role), ``n`` (trials), ``wins``, ``rate``, ``low``, ``high``, ``flagged``.
+
+    A trial is what wins or loses as one. Gold diggers and saboteurs win or lose as a
+    team, so each round the role is in play is one trial and a win is a round the team
+    won (``rounds.winner``): counting every member would claim a certainty the data does
+    not have. Each selfish dwarf wins alone, so each selfish dwarf dealt is one trial
+    and a win is their own (``round_players.won``). Either way ``rate`` is the chance
+    that a player dealt the role wins the round.
+    """
+    scope, params = _scope(filters, "r.game_id, r.round, r.ruleset, r.players, r.saboteurs, r.selfish_dwarfs, r.winner")
+    sql = f"""
+        WITH {scope},
+        dealt AS (
+            SELECT s.ruleset, s.players, s.saboteurs, p.role,
+                   count(*) AS dealt, count(*) FILTER (WHERE p.won) AS won
+            FROM scope s JOIN round_players p ON p.game_id = s.game_id AND p.round = s.round
+            WHERE p.role IS NOT NULL
+            GROUP BY s.ruleset, s.players, s.saboteurs, p.role
+        ),
+        teams AS (
+            SELECT ruleset, players, saboteurs,
+                   count(*) FILTER (WHERE players > saboteurs + selfish_dwarfs) AS digger_rounds,
+                   count(*) FILTER (WHERE players > saboteurs + selfish_dwarfs AND winner = 'gold_diggers')
+                       AS digger_wins,
+                   count(*) FILTER (WHERE saboteurs > 0) AS saboteur_rounds,
+                   count(*) FILTER (WHERE saboteurs > 0 AND winner = 'saboteurs') AS saboteur_wins
+            FROM scope GROUP BY ruleset, players, saboteurs
+        ),
+        cells AS (
+            SELECT d.ruleset, d.players, d.saboteurs, d.role, d.dealt,
+                   CASE d.role WHEN 'gold_digger' THEN t.digger_rounds WHEN 'saboteur' THEN t.saboteur_rounds
+                               ELSE d.dealt END AS n,
+                   CASE d.role WHEN 'gold_digger' THEN t.digger_wins WHEN 'saboteur' THEN t.saboteur_wins
+                               ELSE d.won END AS wins
+            FROM dealt d JOIN teams t
+                 ON t.ruleset = d.ruleset AND t.players = d.players AND t.saboteurs = d.saboteurs
+        )
+        SELECT ruleset, players, saboteurs, role, dealt, n, wins, {wilson_sql("wins", "n")}, n < ? AS flagged
+        FROM cells
+        ORDER BY ruleset, players, saboteurs, array_position(?, role), role
+    """
+    return _query(source, sql, [*params, filters.min_n, list(ROLES)])
+
+
+def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
+    """Each player's rounds, wins and points, overall and per role, against expectation.
+
+    Columns: ``player``, ``name`` (from the tournaments' player lists, else the id),
+    ``rounds``, ``wins``, ``win_rate``; ``rounds_<role>``, ``wins_<role>``,
+    ``win_rate_<role>`` for each role; ``points`` (the replayed score, else the one
+    recorded), ``points_per_round`` (over rounds with a known score), ``stars``,
+    ``expected_wins``, ``wins_over_expected``, ``flagged`` (rounds < min n).
+
+    Roles are dealt, not chosen, so raw win rates mostly measure the luck of the deal.
+    ``expected_wins`` sums, over the player's rounds, the win rate of the role they were
+    dealt at that ruleset and table size (over every player in the same filtered
+    rounds); ``wins_over_expected`` = wins − expected_wins is what they made of it.
+    """
+    scope, params = _scope(filters, "r.game_id, r.round, r.ruleset, r.players")
+    per_role = ",\n".join(
+        f"count(*) FILTER (WHERE d.role = '{role}') AS rounds_{role}, "
+        f"count(*) FILTER (WHERE d.won AND d.role = '{role}') AS wins_{role}"
+        for role in ROLES
+    )
+    role_rates = ",\n".join(
+        f"rounds_{role}, wins_{role}, wins_{role} / nullif(rounds_{role}, 0) AS win_rate_{role}" for role in ROLES
+    )
+    # The player-rounds are read twice (once for the chances, once for the totals)
+    # rather than kept: re-reading is cheaper than holding millions of rows, and
+    # grouping by player alone keeps the hash table small under the memory ceiling.
+    sql = f"""
+        WITH {scope},
+        dealt AS NOT MATERIALIZED (
+            SELECT p.player, p.role, p.won, p.star, coalesce(p.replay_points, p.recorded_points) AS points,
+                   s.ruleset, s.players
+            FROM scope s JOIN round_players p ON p.game_id = s.game_id AND p.round = s.round
+        ),
+        expected AS (
+            SELECT ruleset, players, role, avg(won::INTEGER) AS chance
+            FROM dealt WHERE role IS NOT NULL GROUP BY ruleset, players, role
+        ),
+        totals AS (
+            SELECT d.player, count(*) AS rounds, count(*) FILTER (WHERE d.won) AS wins,
+                   {per_role},
+                   sum(d.points)::BIGINT AS points, avg(d.points) AS points_per_round,
+                   count(*) FILTER (WHERE d.star) AS stars, sum(e.chance) AS expected_wins
+            FROM dealt d LEFT JOIN expected e ON e.ruleset = d.ruleset AND e.players = d.players AND e.role = d.role
+            GROUP BY d.player
+        ),
+        names AS (SELECT player, min(name) AS name FROM tournament_players GROUP BY player)
+        SELECT t.player, coalesce(n.name, t.player) AS name, rounds, wins, wins / rounds AS win_rate,
+               {role_rates},
+               points, points_per_round, stars, expected_wins, wins - expected_wins AS wins_over_expected,
+               rounds < ? AS flagged
+        FROM totals t LEFT JOIN names n ON n.player = t.player
+        ORDER BY wins_over_expected DESC NULLS LAST, t.player
+    """
+    return _query(source, sql, [*params, filters.min_n])
+
+
+# -- rounds ----------------------------------------------------------------------------
+
+
+def seat_advantage(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
+    """Win rate by place in the turn order: does starting (or going last) pay?
+
+    Columns: ``ruleset``, ``players``, ``position`` (1 = the starting player, 2 = the
+    next clockwise…), ``n`` (player-rounds), ``wins``, ``rate``, ``low``, ``high``,
+    ``points_per_round``, ``flagged``. Rounds without a known starting seat (score
+    sheets) are left out. Each position occurs once a round, so its trials are rounds.
+    """
+    scope, params = _scope(
+        filters, "r.game_id, r.round, r.ruleset, r.players, r.start_seat", "r.start_seat IS NOT NULL"
+    )
+    sql = f"""
+        WITH {scope},
+        cells AS (
+            SELECT s.ruleset, s.players, (p.seat - s.start_seat + s.players) % s.players + 1 AS position,
+                   count(*) AS n, count(*) FILTER (WHERE p.won) AS wins,
+                   avg(coalesce(p.replay_points, p.recorded_points)) AS points_per_round
+            FROM scope s JOIN round_players p ON p.game_id = s.game_id AND p.round = s.round
+            GROUP BY ALL
+        )
+        SELECT ruleset, players, position, n, wins, {wilson_sql("wins", "n")}, points_per_round, n < ? AS flagged
+        FROM cells ORDER BY ruleset, players, position
+    """
+    return _query(source, sql, [*params, filters.min_n])
+
+
+def gold_slots(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
+    """Where the gold lay, and how often it was reached from each slot.
+
+    Columns: ``gold_slot`` (top, middle, bottom), ``rounds``, ``share`` (of the rounds
+    with a known slot), ``n`` (= rounds), ``wins`` (rounds the gold was reached),
+    ``rate``, ``low``, ``high``, ``flagged``.
+    """
+    scope, params = _scope(filters, "r.gold_slot, r.connector", "r.gold_slot IS NOT NULL")
+    sql = f"""
+        WITH {scope},
+        cells AS (
+            SELECT gold_slot, count(*) AS n, count(*) FILTER (WHERE connector IS NOT NULL) AS wins
+            FROM scope GROUP BY gold_slot
+        )
+        SELECT gold_slot, n AS rounds, n / sum(n) OVER () AS share, n, wins, {wilson_sql("wins", "n")},
+               n < ? AS flagged
+        FROM cells ORDER BY array_position(?, gold_slot), gold_slot
+    """
+    return _query(source, sql, [*params, filters.min_n, list(SLOTS)])
+
+
+def round_endings(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
+    """How rounds end, per ruleset: whose card reached the gold, or hands played out.
+
+    Columns: ``ruleset``, ``ending`` (one of :data:`ENDINGS`), ``rounds``, ``share`` (of
+    the ruleset's rounds). A score sheet says who won, not how: a round whose
+    saboteurs (or nobody) won is counted as played out, since the gold was not reached.
+    """
+    scope, params = _scope(filters, "r.ruleset, r.winner, r.connector_role, r.ended_by")
+    sql = f"""
+        WITH {scope},
+        ended AS (
+            SELECT ruleset,
+                   CASE WHEN connector_role IN ('gold_digger', 'selfish_dwarf', 'saboteur')
+                             THEN 'gold:' || connector_role
+                        WHEN ended_by = 'hands_empty' THEN 'hands_empty'
+                        WHEN ended_by = 'score_sheet' AND winner IN ('saboteurs', 'nobody') THEN 'hands_empty'
+                        WHEN ended_by = 'early' THEN 'early'
+                        ELSE 'unknown' END AS ending
+            FROM scope
+        )
+        SELECT ruleset, ending, count(*) AS rounds, rounds / sum(rounds) OVER (PARTITION BY ruleset) AS share
+        FROM ended GROUP BY ruleset, ending
+        ORDER BY ruleset, array_position(?, ending)
+    """
+    return _query(source, sql, [*params, list(ENDINGS)])
+
+
+def turns_per_round(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
+    """How long rounds last, in cards played, by ruleset and table size.
+
+    Columns: ``ruleset``, ``players``, ``rounds``, ``mean``, ``median``, ``p90``,
+    ``min``, ``max``. Score-sheet rounds (no turns recorded) are left out.
+    """
+    scope, params = _scope(filters, "r.ruleset, r.players, r.turns", "r.turns IS NOT NULL")
+    sql = f"""
+        WITH {scope}
+        SELECT ruleset, players, count(*) AS rounds, avg(turns) AS mean,
+               quantile_cont(turns, 0.5) AS median, quantile_cont(turns, 0.9) AS p90,
+               min(turns) AS min, max(turns) AS max
+        FROM scope GROUP BY ruleset, players ORDER BY ruleset, players
+    """
+    return _query(source, sql, params)
+
+
+def action_cards_by_role(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
+    """Who plays which action cards on whom: who breaks whose tools, who mends them.
+
+    Columns: ``role`` (of the player), ``action`` (break, repair, rockfall, map),
+    ``target_role`` (whose tools; null for rockfalls and maps), ``cards``, ``on_self``
+    (cards aimed at the player's own tools), ``share`` (of the role's action cards),
+    ``per_round`` (cards per round with a log, in the filtered rounds).
+    """
+    scope, params = _scope(filters, "r.game_id, r.round, r.turns")
+    sql = f"""
+        WITH {scope},
+        played AS (
+            SELECT c.role,
+                   CASE c.type WHEN 'play_tool' THEN (CASE WHEN starts_with(c.card, 'break') THEN 'break'
+                                                          ELSE 'repair' END)
+                               WHEN 'play_rockfall' THEN 'rockfall' ELSE 'map' END AS action,
+                   c.target_role, c.target = c.player AS on_self
+            FROM scope s JOIN cards_played c ON c.game_id = s.game_id AND c.round = s.round
+            WHERE c.type IN ('play_tool', 'play_rockfall', 'play_map')
+        ),
+        cells AS (
+            SELECT role, action, target_role, count(*) AS cards, count(*) FILTER (WHERE on_self) AS on_self
+            FROM played GROUP BY ALL
+        )
+        SELECT role, action, target_role, cards, on_self,
+               cards / sum(cards) OVER (PARTITION BY role) AS share,
+               cards / nullif((SELECT count(*) FROM scope WHERE turns IS NOT NULL), 0) AS per_round
+        FROM cells
+        ORDER BY array_position(?, role), role, array_position(?, action), array_position(?, target_role), target_role
+    """
+    actions = ["break", "repair", "rockfall", "map"]
+    return _query(source, sql, [*params, list(ROLES), actions, list(ROLES)])
+
+
+def rockfalls_and_maps(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
+    """Rockfalls and maps played per round, by ruleset and table size.
+
+    Columns: ``ruleset``, ``players``, ``rounds``, ``rockfalls``, ``rockfalls_per_round``,
+    ``with_rockfall`` (share of rounds with at least one), ``maps``, ``maps_per_round``.
+    Score-sheet rounds (no cards recorded) are left out.
+    """
+    scope, params = _scope(filters, "r.ruleset, r.players, r.rockfalls, r.maps", "r.rockfalls IS NOT NULL")
+    sql = f"""
+        WITH {scope}
+        SELECT ruleset, players, count(*) AS rounds,
+               sum(rockfalls)::BIGINT AS rockfalls, avg(rockfalls) AS rockfalls_per_round,
+               avg((rockfalls > 0)::INTEGER) AS with_rockfall,
+               sum(maps)::BIGINT AS maps, avg(maps) AS maps_per_round
+        FROM scope GROUP BY ruleset, players ORDER BY ruleset, players
+    """
+    return _query(source, sql, params)
+
+
+ROUND_TABLES: Final[dict[str, Callable[[Source, Filters], pl.DataFrame]]] = {
+    "seat_advantage": seat_advantage,
+    "gold_slots": gold_slots,
+    "round_endings": round_endings,
+    "turns_per_round": turns_per_round,
+    "action_cards_by_role": action_cards_by_role,
+    "rockfalls_and_maps": rockfalls_and_maps,
+}
+"""The per-round statistics, by name, in the order ``saboteur stats games`` shows them."""
+
+
+def round_tables(
+    source: Source, filters: Filters = EVERYTHING, names: Iterable[str] | None = None
+) -> dict[str, pl.DataFrame]:
+    """The per-round statistics (all, or those ``names``), read over one connection."""
+    wanted = set(ROUND_TABLES if names is None else names)
+    with _connection(source) as con:
+        return {name: table(con, filters) for name, table in ROUND_TABLES.items() if name in wanted}

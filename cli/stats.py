@@ -1,0 +1,208 @@
+"""``saboteur stats roles|players|games``: the statistics, as tables, CSV or JSON.
+
+A thin shell over :mod:`analytics.stats`: it turns options into
+:class:`~analytics.filters.Filters`, opens the store read-only for one query and prints
+the frames it gets back.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from datetime import UTC, date, datetime, timedelta
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import polars as pl
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from analytics import stats
+from analytics.filters import DEFAULT_MIN_N, Filters
+from cli.store import DbOption, WaitOption
+from ingest.store import Store, StoreBusy, default_path
+
+app = typer.Typer(help="Statistics over the store: roles, players, and how rounds go.", no_args_is_help=True)
+
+
+class Format(StrEnum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+TournamentOption = Annotated[str | None, typer.Option("--tournament", help="Only this tournament's games.")]
+StageOption = Annotated[str | None, typer.Option("--stage", help="Only this stage: preliminary, semifinal, final.")]
+RulesetOption = Annotated[str | None, typer.Option("--ruleset", help="Only this ruleset: tournament or base.")]
+SinceOption = Annotated[
+    str | None, typer.Option("--since", help="Games started at or after this date or time (ISO 8601; UTC if no zone).")
+]
+UntilOption = Annotated[
+    str | None,
+    typer.Option("--until", help="Games started before this time, or on or before this date (ISO 8601; UTC)."),
+]
+CleanOption = Annotated[bool, typer.Option("--clean-only", help="Only rounds the audit found no error in.")]
+MinNOption = Annotated[int, typer.Option("--min-n", min=0, help="Flag cells with fewer trials than this.")]
+FormatOption = Annotated[Format, typer.Option("--format", help="table, csv or json.")]
+
+
+def _moment(text: str | None, option: str, *, end: bool = False) -> datetime | None:
+    """An ISO date or date-time; a bare date as ``--until`` means up to the end of that day."""
+    if text is None:
+        return None
+    try:
+        if len(text) == 10:
+            day = date.fromisoformat(text)
+            return datetime(day.year, day.month, day.day, tzinfo=UTC) + (timedelta(days=1) if end else timedelta())
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise typer.BadParameter(f"not an ISO date or time: {text!r}", param_hint=option) from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _filters(
+    tournament: str | None,
+    stage: str | None,
+    ruleset: str | None,
+    since: str | None,
+    until: str | None,
+    clean_only: bool,
+    min_n: int,
+) -> Filters:
+    return Filters(
+        tournament=tournament,
+        stage=stage,
+        ruleset=ruleset,
+        since=_moment(since, "--since"),
+        until=_moment(until, "--until", end=True),
+        clean_only=clean_only,
+        min_n=min_n,
+    )
+
+
+def _read(db: Path | None, wait: float, read: Callable[[Store], Any]) -> Any:
+    """Run ``read`` on the store; a missing file or a busy one ends the command (exit 2)."""
+    store = Store(db if db is not None else default_path(), wait=wait)
+    if not store.path.exists():
+        Console(stderr=True).print(f"no database at {escape(str(store.path))}")
+        raise typer.Exit(2)
+    try:
+        return read(store)
+    except StoreBusy as exc:
+        Console(stderr=True).print(f"[red]{escape(str(exc))}[/red]")
+        raise typer.Exit(2) from None
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else ""
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return escape(str(value))
+
+
+def _table(frame: pl.DataFrame, title: str) -> Table:
+    """A rich table of a frame; rows flagged as too small to read are dimmed."""
+    table = Table(title=title, title_justify="left")
+    numeric = {name for name, kind in frame.schema.items() if kind.is_numeric()}
+    for name in frame.columns:
+        table.add_column(name.replace("_", " "), justify="right" if name in numeric else "left", overflow="fold")
+    for row in frame.iter_rows(named=True):  # printing only: the counting is done
+        table.add_row(*(_cell(row[name]) for name in frame.columns), style="dim" if row.get("flagged") else None)
+    return table
+
+
+def _print(frames: dict[str, pl.DataFrame], form: Format) -> None:
+    """Print one frame or several: tables, CSV (each after a ``# name`` line when
+    several), or JSON (records; an object of them by name when several)."""
+    single = len(frames) == 1
+    if form is Format.json:
+        records = {name: frame.to_dicts() for name, frame in frames.items()}
+        payload: Any = next(iter(records.values())) if single else records
+        sys.stdout.write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
+    elif form is Format.csv:
+        parts = [frame.write_csv() if single else f"# {name}\n{frame.write_csv()}" for name, frame in frames.items()]
+        sys.stdout.write("\n".join(parts))
+    else:
+        console = Console(highlight=False)
+        for name, frame in frames.items():
+            table = _table(frame, name.replace("_", " "))
+            out = console
+            if not console.is_terminal:  # piped or captured: as wide as the table needs
+                needed = Console(width=1_000_000).measure(table).maximum
+                out = Console(highlight=False, width=max(console.width, needed))
+            out.print(table)
+            if frame.is_empty():
+                out.print("[dim]nothing to show[/dim]")
+
+
+@app.command("roles")
+def roles_command(
+    db: DbOption = None,
+    tournament: TournamentOption = None,
+    stage: StageOption = None,
+    ruleset: RulesetOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    clean_only: CleanOption = False,
+    min_n: MinNOption = DEFAULT_MIN_N,
+    form: FormatOption = Format.table,
+    wait: WaitOption = 60.0,
+) -> None:
+    """Win rate per role by ruleset × table size × saboteurs in play (Wilson 95%)."""
+    filters = _filters(tournament, stage, ruleset, since, until, clean_only, min_n)
+    frame = _read(db, wait, lambda store: stats.role_win_rates(store, filters))
+    _print({"role_win_rates": frame}, form)
+
+
+@app.command("players")
+def players_command(
+    db: DbOption = None,
+    tournament: TournamentOption = None,
+    stage: StageOption = None,
+    ruleset: RulesetOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    clean_only: CleanOption = False,
+    min_n: MinNOption = DEFAULT_MIN_N,
+    form: FormatOption = Format.table,
+    wait: WaitOption = 60.0,
+) -> None:
+    """Per player: rounds and wins per role, points, stars, wins over expected."""
+    filters = _filters(tournament, stage, ruleset, since, until, clean_only, min_n)
+    frame = _read(db, wait, lambda store: stats.player_stats(store, filters))
+    _print({"player_stats": frame}, form)
+
+
+@app.command("games")
+def games_command(
+    db: DbOption = None,
+    tournament: TournamentOption = None,
+    stage: StageOption = None,
+    ruleset: RulesetOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    clean_only: CleanOption = False,
+    min_n: MinNOption = DEFAULT_MIN_N,
+    form: FormatOption = Format.table,
+    only: Annotated[
+        list[str] | None,
+        typer.Option("--only", help=f"Just these tables: {', '.join(stats.ROUND_TABLES)} (repeatable)."),
+    ] = None,
+    wait: WaitOption = 60.0,
+) -> None:
+    """How rounds go: seat advantage, gold slots, endings, turns, action cards, rockfalls and maps."""
+    unknown = sorted(set(only or ()) - set(stats.ROUND_TABLES))
+    if unknown:
+        raise typer.BadParameter(
+            f"no table {', '.join(unknown)}; one of {', '.join(stats.ROUND_TABLES)}", param_hint="--only"
+        )
+    filters = _filters(tournament, stage, ruleset, since, until, clean_only, min_n)
+    frames = _read(db, wait, lambda store: stats.round_tables(store, filters, only or None))
+    _print(frames, form)

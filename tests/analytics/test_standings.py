@@ -1,0 +1,1005 @@
+"""Tournament standings (R-TS2..R-TS5): analytics/standings.py, analytics/records.py and
+``saboteur tournament …`` / ``saboteur standings``.
+
+The tournament "hand" is small enough to rank by hand: twelve players, one preliminary
+round at two tables of six, each a game of three rounds on a score sheet whose rounds
+are R-W1 outcomes. Every expected table below was worked out on paper from those
+sheets, never taken from the code under test. Its preliminary standings go through
+every tie-break path (points, stars, a shared rank, a tie across the cut line); a final
+table written with :class:`events.builder.LogBuilder` goes through the final ones
+(final points, final stars, preliminary points, preliminary stars). Records —
+penalties, corrections, accepted replays, dismissals, a superseded game, a cut draw —
+are added on top and the standings recomputed by hand again.
+
+An independent fold over the ``events`` table (plain Python, the audit for the rules'
+stars and the replays' points) agrees with the SQL on simulated tournaments.
+
+Most tournaments here are made by ingesting a ``tournament.json``; the tests at the end
+make one with ``saboteur tournament create`` and the commands after it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from random import Random
+from typing import Any, Final
+
+import duckdb
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+from typer.testing import CliRunner, Result
+
+from analytics import records
+from analytics.records import RecordError
+from analytics.standings import seating_findings, standings
+from cli.main import app
+from events.audit import audit
+from events.builder import LogBuilder
+from events.simulate.mutate import mutate
+from events.simulate.tournament import simulate_tournament
+from ingest.pipeline import ingest
+from ingest.rebuild import rebuild
+from ingest.store import Store
+from ingest.verify import verify
+
+HEADER: Final = "tournament,tournament_round,table,game_id,round,player,role,points,star"
+G: Final = "gold_digger"
+S: Final = "saboteur"
+D: Final = "selfish_dwarf"
+TID: Final = "hand"
+PLAYERS: Final = ("ann", "bob", "cem", "dia", "eve", "fay", "gus", "hal", "ida", "jan", "kim", "lea")
+TABLE_1: Final = ("ann", "bob", "cem", "dia", "eve", "fay")
+
+Entry = tuple[str, str, int, int]
+"""One sheet row: player, role, points, star (1/0)."""
+Game = dict[int, list[Entry]]
+
+# Table 1 (hand:r1:t1):
+#   round 1: ann, a gold digger, reaches the gold: ann 3*, the other diggers bob and dia 2.
+#   round 2: the saboteurs ann and cem win: 3* each.
+#   round 3: bob, the selfish dwarf, reaches the gold: bob 4*.
+#   ann 3+3+0 = 6, 2 stars · bob 2+0+4 = 6, 1 · cem 3, 1 · dia 2, 0 · eve 0 · fay 0.
+T1: Final[Game] = {
+    1: [("ann", G, 3, 1), ("bob", G, 2, 0), ("dia", G, 2, 0), ("cem", D, 0, 0), ("eve", S, 0, 0), ("fay", S, 0, 0)],
+    2: [("ann", S, 3, 1), ("cem", S, 3, 1), ("bob", G, 0, 0), ("dia", G, 0, 0), ("eve", G, 0, 0), ("fay", D, 0, 0)],
+    3: [("bob", D, 4, 1), ("ann", G, 0, 0), ("eve", G, 0, 0), ("fay", G, 0, 0), ("cem", S, 0, 0), ("dia", S, 0, 0)],
+}
+# Table 2 (hand:r1:t2):
+#   round 1: gus, a gold digger, reaches the gold: gus 3*, hal 2, kim 2.
+#   round 2: the saboteurs gus and lea win: 3* each.
+#   round 3: hal, a gold digger, reaches the gold: hal 3*, kim 2, ida 2.
+#   gus 3+3+0 = 6, 2 · hal 2+0+3 = 5, 1 · kim 2+0+2 = 4, 0 · lea 3, 1 · ida 2, 0 · jan 0.
+T2: Final[Game] = {
+    1: [("gus", G, 3, 1), ("hal", G, 2, 0), ("kim", G, 2, 0), ("ida", D, 0, 0), ("jan", S, 0, 0), ("lea", S, 0, 0)],
+    2: [("gus", S, 3, 1), ("lea", S, 3, 1), ("hal", G, 0, 0), ("ida", G, 0, 0), ("jan", G, 0, 0), ("kim", D, 0, 0)],
+    3: [("hal", G, 3, 1), ("kim", G, 2, 0), ("ida", G, 2, 0), ("gus", D, 0, 0), ("jan", S, 0, 0), ("lea", S, 0, 0)],
+}
+# The same game as the table's scorekeeper sent it again: in round 3 it was kim who
+# reached the gold (kim 3*, hal 2, ida 2). gus 6, 2 · kim 2+0+3 = 5, 1 · hal 2+0+2 = 4, 0.
+T2_AGAIN: Final[Game] = {
+    **T2,
+    3: [("kim", G, 3, 1), ("hal", G, 2, 0), ("ida", G, 2, 0), ("gus", D, 0, 0), ("jan", S, 0, 0), ("lea", S, 0, 0)],
+}
+
+# Columns compared, and the hand-computed tables in a compact notation:
+# place, rank ("=" when shared), player, points, stars, then flags: "in" (in the cut),
+# "undrawn" (tied across the cut line, no draw), "drawn" (placed by the cut draw), and
+# rounds=, games=, penalty=, open= where they differ from 3, 1, 0, 0.
+KEYS: Final = (
+    "place",
+    "rank",
+    "shared",
+    "player",
+    "points",
+    "stars",
+    "rounds",
+    "games",
+    "penalty",
+    "open_findings",
+    "in_cut",
+    "cut_tie_undrawn",
+    "cut_drawn",
+)
+
+# ann and gus share the top (6 points, 2 stars); bob has 6 points but one star; hal and
+# kim follow on points; cem and lea (3, 1) tie on places 6 and 7, across the cut of 6.
+BASE: Final = """
+ 1 1=  ann 6 2 in
+ 2 1=  gus 6 2 in
+ 3 3   bob 6 1 in
+ 4 4   hal 5 1 in
+ 5 5   kim 4 0 in
+ 6 6=  cem 3 1 in undrawn
+ 7 6=  lea 3 1 undrawn
+ 8 8=  dia 2 0
+ 9 8=  ida 2 0
+10 10= eve 0 0
+11 10= fay 0 0
+12 10= jan 0 0
+"""
+
+
+def expected(text: str) -> list[dict[str, Any]]:
+    table = []
+    for line in text.strip().splitlines():
+        place, rank, player, points, stars, *flags = line.split()
+        counts = dict(flag.split("=") for flag in flags if "=" in flag)
+        marks = {flag for flag in flags if "=" not in flag}
+        table.append(
+            {
+                "place": int(place),
+                "rank": int(rank.rstrip("=")),
+                "shared": rank.endswith("="),
+                "player": player,
+                "points": int(points),
+                "stars": int(stars),
+                "rounds": int(counts.get("rounds", 3)),
+                "games": int(counts.get("games", 1)),
+                "penalty": int(counts.get("penalty", 0)),
+                "open_findings": int(counts.get("open", 0)),
+                "in_cut": "in" in marks,
+                "cut_tie_undrawn": "undrawn" in marks,
+                "cut_drawn": "drawn" in marks,
+            }
+        )
+    return table
+
+
+def shown(frame: pl.DataFrame) -> list[dict[str, Any]]:
+    return frame.select(KEYS).to_dicts()
+
+
+def why(frame: pl.DataFrame) -> dict[str, str]:
+    return {str(r["player"]): str(r["why"]) for r in frame.iter_rows(named=True)}
+
+
+def row(frame: pl.DataFrame, player: str) -> dict[str, Any]:
+    found = frame.filter(pl.col("player") == player).to_dicts()
+    assert len(found) == 1, found
+    return found[0]
+
+
+# -- building tournaments --------------------------------------------------------------
+
+
+def sheet(game_id: str, game: Game, *, tournament: str = TID, number: int = 1, table: str = "1") -> str:
+    lines = [HEADER]
+    for round_number, results in game.items():
+        for player, role, points, star in results:
+            lines.append(f"{tournament},{number},{table},{game_id},{round_number},{player},{role},{points},{star}")
+    return "\n".join(lines) + "\n"
+
+
+def description(tournament: str, players: Sequence[str], *, name: str = "Hand Open") -> dict[str, Any]:
+    return {
+        "format": "saboteur-tournament/1",
+        "id": tournament,
+        "name": name,
+        "ruleset": "tournament",
+        "preliminary_rounds": 2,
+        "cut": 6,
+        "final_rounds": 4,
+        "players": [{"id": p, "name": p.title()} for p in players],
+    }
+
+
+def put(store: Store, path: Path, text: str, **options: Any) -> str:
+    """Write one file and ingest it; its outcome."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    results = ingest([path], store, workers=1, **options)
+    assert len(results) == 1
+    return results[0].outcome
+
+
+@dataclass
+class Hand:
+    root: Path
+    db: Path
+    store: Store
+
+    def cli(self, *args: str, env: dict[str, str] | None = None) -> Result:
+        result = CliRunner().invoke(app, [*args, "--db", str(self.db)], env=env)
+        assert "Traceback" not in result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        return result
+
+    def table(self, **options: Any) -> pl.DataFrame:
+        return standings(self.store, TID, **options)
+
+    def position(self) -> int:
+        with self.store.connect(read_only=True) as con:
+            return int(con.execute("SELECT max(position) FROM events").fetchall()[0][0])
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        with self.store.connect(read_only=True) as con:
+            return con.execute(sql, list(params)).fetchall()
+
+
+@pytest.fixture
+def hand(tmp_path: Path) -> Hand:
+    """The tournament "hand" after its first preliminary round (BASE)."""
+    store = Store(tmp_path / "hand.duckdb")
+    root = tmp_path / "files"
+    assert put(store, root / "tournament.json", json.dumps(description(TID, PLAYERS))) == "accepted"
+    assert put(store, root / "r1-t1.csv", sheet("hand:r1:t1", T1, table="1")) == "accepted"
+    assert put(store, root / "r1-t2.csv", sheet("hand:r1:t2", T2, table="2")) == "accepted"
+    return Hand(root, tmp_path / "hand.duckdb", store)
+
+
+ROW: Final = ((1, "EW"), (2, "EW"), (3, "EW"), (5, "NEW"), (6, "NEW"), (7, "NESW"))
+"""A path along y=0 to the middle goal around the tournament setup card at (4,0)."""
+
+
+def gold_round(log: LogBuilder, connector: str, roles: dict[str, str]) -> None:
+    """A round in which ``connector`` lays the sixth card of ROW and reaches the gold:
+    the player after them starts, each of the six lays one card."""
+    seats = log.players
+    start = seats.index(connector) + 1
+    order = seats[start:] + seats[:start]
+    log.deal(start=order[0], roles=roles, hands={p: [ROW[i][1]] for i, p in enumerate(order)})
+    for k, (x, card) in enumerate(ROW):
+        log.path(log.turn, card, x, 0, draw=k < len(ROW) - 1)
+    log.reveal("middle", False)
+    log.end_round()
+
+
+def final_log() -> LogBuilder:
+    """The final table: four rounds, every one reaching the gold.
+
+    1. gus (gold digger) connects: gus 3*, ann 2, bob 2.
+    2. gus (gold digger) connects: gus 3*, hal 2, ann 2.
+    3. kim (selfish dwarf) connects: kim 4*.
+    4. kim (saboteur) connects: the diggers bob, hal, gus 2 each, no star.
+    Final: gus 8, 2 stars · kim 4, 1 · ann 4, 0 · bob 4, 0 · hal 4, 0 · cem 0, 0.
+    """
+    log = LogBuilder(
+        players=["ann", "bob", "cem", "gus", "hal", "kim"],
+        rounds=4,
+        game_id="hand:final",
+        tournament=TID,
+        tournament_round=2,
+        stage="final",
+        table="final",
+    )
+    gold_round(log, "gus", {"ann": G, "bob": G, "gus": G, "hal": D, "kim": S, "cem": S})
+    gold_round(log, "gus", {"gus": G, "hal": G, "ann": G, "bob": D, "kim": S, "cem": S})
+    gold_round(log, "kim", {"ann": G, "bob": G, "gus": G, "kim": D, "hal": S, "cem": S})
+    gold_round(log, "kim", {"bob": G, "hal": G, "gus": G, "ann": D, "kim": S, "cem": S})
+    log.end_game()
+    return log
+
+
+def slipped_log() -> LogBuilder:
+    """Preliminary round 2 at table 1, one round: nobody reaches the gold, so the
+    saboteurs eve and fay win 3* each; the scorekeeper wrote fay 0."""
+    log = LogBuilder(
+        players=list(TABLE_1), rounds=1, game_id="hand:r2:t1", tournament=TID, tournament_round=2, table="1"
+    )
+    log.deal()  # ann, bob, cem gold diggers; dia the selfish dwarf; eve, fay saboteurs
+    log.pass_out()
+    log.end_round(scores={"ann": 0, "bob": 0, "cem": 0, "dia": 0, "eve": 3, "fay": 0})
+    log.end_game()
+    return log
+
+
+# -- preliminary standings by hand -------------------------------------------------------
+
+
+def test_preliminary_standings_computed_by_hand(hand: Hand) -> None:
+    table = hand.table()
+    assert shown(table) == expected(BASE)
+    assert table["name"].to_list()[:3] == ["Ann", "Gus", "Bob"]
+    reasons = why(table)
+    # a shared rank
+    assert reasons["ann"] == "top of the table; level with Gus on points and stars"
+    assert reasons["gus"] == (
+        "level with Ann on points and stars: rank 1 shared; level with Bob on points (6), more stars (2 to 1)"
+    )
+    # a stars decision
+    assert reasons["bob"] == "level with Gus on points (6), fewer stars (1 to 2); above Hal on points (6 to 5)"
+    # a points decision
+    assert reasons["hal"] == "below Bob on points (5 to 6); above Kim on points (5 to 4)"
+    # the tie across the cut line
+    assert reasons["cem"] == (
+        "below Kim on points (3 to 4); level with Lea on points and stars; tied across the cut line: not yet drawn"
+    )
+    assert reasons["lea"] == (
+        "level with Cem on points and stars: rank 6 shared; above Dia on points (3 to 2); "
+        "tied across the cut line: not yet drawn"
+    )
+    assert reasons["jan"] == "level with Fay on points and stars: rank 10 shared"
+
+
+def test_the_cut_draw_is_recorded_and_puts_the_drawn_player_in(hand: Hand) -> None:
+    # Random(1) shuffles ["cem", "lea"] to ["lea", "cem"]: lea takes the one place left.
+    order = ["cem", "lea"]
+    Random(1).shuffle(order)
+    assert order == ["lea", "cem"]
+    result = hand.cli("tournament", "cut", TID, "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert "a draw among cem, lea for 1 place(s): lea" in result.output
+    assert "the cut: 1. Ann, 2. Gus, 3. Bob, 4. Hal, 5. Kim, 6. Lea" in result.output
+    assert hand.query("SELECT tied, places, drawn, points, stars, seed FROM cut_draws") == [
+        (["cem", "lea"], 1, ["lea"], 3, 1, 1)
+    ]
+    table = hand.table()
+    lea = row(table, "lea")
+    assert (lea["place"], lea["rank"], lea["in_cut"], lea["cut_drawn"], lea["cut_tie_undrawn"]) == (
+        6,
+        6,
+        True,
+        True,
+        False,
+    )
+    assert lea["why"] == (
+        "below Kim on points (3 to 4); level with Cem on points and stars; placed by the recorded cut draw (1)"
+    )
+    cem = row(table, "cem")
+    assert (cem["place"], cem["rank"], cem["in_cut"]) == (7, 6, False)
+    assert table.filter(pl.col("in_cut"))["player"].to_list() == ["ann", "gus", "bob", "hal", "kim", "lea"]
+
+
+def test_after_the_cut_draw_no_one_is_left_undrawn(hand: Hand) -> None:
+    assert hand.cli("tournament", "cut", TID, "--seed", "1").exit_code == 0
+    table = hand.table()
+    assert not table["cut_tie_undrawn"].any()
+    assert table.filter(pl.col("cut_drawn"))["player"].to_list() == ["lea", "cem"]
+    assert "not yet drawn" not in row(table, "cem")["why"]
+    again = hand.cli("tournament", "cut", TID, "--seed", "2")
+    assert again.exit_code == 0
+    assert hand.query("SELECT count(*) FROM cut_draws") == [(1,)]
+
+
+def test_final_table_tie_breakers_computed_by_hand(hand: Hand) -> None:
+    assert put(hand.store, hand.root / "final.jsonl", final_log().text()) == "accepted"
+    at = hand.position()
+    records.penalty(hand.store, TID, "cem", 1, "late to the final table", stage="final")
+    final = hand.table(stage="final")
+    # as of the moment before the penalty, cem's final points were 0; nothing else differs
+    earlier = hand.table(stage="final", as_of=at)
+    assert (row(earlier, "cem")["final_points"], row(earlier, "cem")["penalty"]) == (0, 0)
+    assert_frame_equal(earlier.drop("final_points", "penalty"), final.drop("final_points", "penalty"))
+    columns = ["place", "rank", "player", "final_points", "final_stars", "preliminary_points", "preliminary_stars"]
+    assert final.select(columns).rows() == [
+        (1, 1, "gus", 8, 2, 6, 2),
+        (2, 2, "kim", 4, 1, 4, 0),
+        (3, 3, "ann", 4, 0, 6, 2),
+        (4, 4, "bob", 4, 0, 6, 1),
+        (5, 5, "hal", 4, 0, 5, 1),
+        (6, 6, "cem", -1, 0, 3, 1),
+    ]
+    assert final["rounds"].to_list() == [4] * 6
+    assert final["penalty"].to_list() == [0, 0, 0, 0, 0, 1]
+    assert final["why"].to_list() == [
+        "top of the final table",
+        "below Gus on final points",
+        "level on final points with Kim, fewer final stars",
+        "level on the final and preliminary points with Ann, fewer preliminary stars",
+        "level on the final with Bob, fewer preliminary points",
+        "below Hal on final points",
+    ]
+    # the final game and the final penalty leave the preliminary standings alone
+    assert shown(hand.table()) == expected(BASE)
+
+
+# -- records -----------------------------------------------------------------------------
+
+
+def test_penalties_deduct_points_and_change_the_rank(hand: Hand) -> None:
+    records.penalty(hand.store, TID, "gus", 1, "slow play")
+    records.penalty(hand.store, TID, "gus", 1, "slow play, again")
+    records.penalty(hand.store, TID, "ann", 5, "counts in the final only", stage="final")
+    # gus 6 - 2 = 4 (2 stars): below hal, above kim (4, 0) on stars; ann now tops alone.
+    table = hand.table()
+    assert shown(table) == expected(
+        """
+         1 1   ann 6 2 in
+         2 2   bob 6 1 in
+         3 3   hal 5 1 in
+         4 4   gus 4 2 in penalty=2
+         5 5   kim 4 0 in
+         6 6=  cem 3 1 in undrawn
+         7 6=  lea 3 1 undrawn
+         8 8=  dia 2 0
+         9 8=  ida 2 0
+        10 10= eve 0 0
+        11 10= fay 0 0
+        12 10= jan 0 0
+        """
+    )
+    reasons = why(table)
+    assert reasons["ann"] == "top of the table; level with Bob on points (6), more stars (2 to 1)"
+    assert reasons["gus"] == "below Hal on points (4 to 5); level with Kim on points (4), more stars (2 to 0)"
+    assert reasons["kim"] == "level with Gus on points (4), fewer stars (0 to 2); above Cem on points (4 to 3)"
+    assert hand.query("SELECT player, stage, points, reason FROM penalties ORDER BY seq") == [
+        ("gus", "preliminary", 1, "slow play"),
+        ("gus", "preliminary", 1, "slow play, again"),
+        ("ann", "final", 5, "counts in the final only"),
+    ]
+
+
+def test_the_newest_correction_wins(hand: Hand) -> None:
+    records.correct(hand.store, TID, "hand:r1:t2", 2, "lea", 5, "misread the sheet")
+    between = hand.table()
+    assert (row(between, "lea")["points"], row(between, "lea")["rank"], row(between, "lea")["shared"]) == (5, 4, True)
+    result = hand.cli(
+        "tournament", "correct", TID, "hand:r1:t2", "2", "--player", "lea", "--points", "4", "--reason", "the judge"
+    )
+    assert result.exit_code == 0, result.output
+    # lea 0 + 4 + 0 = 4 with her star: above kim (4, 0); the tie at the cut is gone.
+    table = hand.table()
+    assert shown(table) == expected(
+        """
+         1 1=  ann 6 2 in
+         2 1=  gus 6 2 in
+         3 3   bob 6 1 in
+         4 4   hal 5 1 in
+         5 5   lea 4 1 in
+         6 6   kim 4 0 in
+         7 7   cem 3 1
+         8 8=  dia 2 0
+         9 8=  ida 2 0
+        10 10= eve 0 0
+        11 10= fay 0 0
+        12 10= jan 0 0
+        """
+    )
+    assert why(table)["lea"] == "below Hal on points (4 to 5); level with Kim on points (4), more stars (1 to 0)"
+    assert hand.query("SELECT points, reason FROM corrections ORDER BY seq") == [
+        (5, "misread the sheet"),
+        (4, "the judge"),
+    ]
+    # no tie across the cut line any more: the cut draws nothing
+    cut = hand.cli("tournament", "cut", TID, "--seed", "1")
+    assert cut.exit_code == 0 and "a draw" not in cut.output
+    assert "the cut: 1. Ann, 2. Gus, 3. Bob, 4. Hal, 5. Lea, 6. Kim" in cut.output
+    assert hand.query("SELECT count(*) FROM cut_draws") == [(0,)]
+
+
+def _slip(hand: Hand) -> str:
+    """Ingest the game with fay's 3 written as 0; the id of its wrong_score finding."""
+    assert put(hand.store, hand.root / "r2-t1.jsonl", slipped_log().text()) == "accepted_with_findings"
+    found = hand.query(
+        "SELECT finding_id, round, player FROM findings WHERE game_id = 'hand:r2:t1' AND code = 'wrong_score'"
+    )
+    assert len(found) == 1 and found[0][1:] == (1, "fay"), found
+    return str(found[0][0])
+
+
+# eve 3*; fay's star counts (the rules' stars) but her points are the 0 written down.
+SLIPPED: Final = """
+ 1 1=  ann 6 2 in rounds=4 games=2
+ 2 1=  gus 6 2 in
+ 3 3   bob 6 1 in rounds=4 games=2
+ 4 4   hal 5 1 in
+ 5 5   kim 4 0 in
+ 6 6=  cem 3 1 in undrawn rounds=4 games=2
+ 7 6=  eve 3 1 undrawn rounds=4 games=2
+ 8 6=  lea 3 1 undrawn
+ 9 9=  dia 2 0 rounds=4 games=2
+10 9=  ida 2 0
+11 11  fay 0 1 rounds=4 games=2 open=1
+12 12  jan 0 0
+"""
+
+
+def test_an_accepted_replay_makes_the_replays_points_count(hand: Hand) -> None:
+    _slip(hand)
+    assert shown(hand.table()) == expected(SLIPPED)
+    assert hand.query(
+        "SELECT player, recorded_points, replay_points, star FROM round_players "
+        "WHERE game_id = 'hand:r2:t1' AND player IN ('eve', 'fay') ORDER BY player"
+    ) == [("eve", 3, 3, True), ("fay", 0, 3, True)]
+    result = hand.cli("tournament", "accept-replay", TID, "hand:r2:t1", "1", "--reason", "the log is right")
+    assert result.exit_code == 0, result.output
+    assert shown(hand.table()) == expected(
+        """
+         1 1=  ann 6 2 in rounds=4 games=2
+         2 1=  gus 6 2 in
+         3 3   bob 6 1 in rounds=4 games=2
+         4 4   hal 5 1 in
+         5 5   kim 4 0 in
+         6 6=  cem 3 1 in undrawn rounds=4 games=2
+         7 6=  eve 3 1 undrawn rounds=4 games=2
+         8 6=  fay 3 1 undrawn rounds=4 games=2
+         9 6=  lea 3 1 undrawn
+        10 10= dia 2 0 rounds=4 games=2
+        11 10= ida 2 0
+        12 12  jan 0 0
+        """
+    )
+
+
+@pytest.mark.parametrize(("closing", "fay_points"), [("accept", 3), ("correct", 3), ("dismiss", 0)])
+def test_an_open_wrong_score_shows_until_it_is_settled(hand: Hand, closing: str, fay_points: int) -> None:
+    finding = _slip(hand)
+    assert row(hand.table(), "fay")["open_findings"] == 1
+    assert row(hand.table(), "eve")["open_findings"] == 0
+    if closing == "accept":
+        records.accept_replay(hand.store, TID, "hand:r2:t1", 1)
+    elif closing == "correct":
+        records.correct(hand.store, TID, "hand:r2:t1", 1, "fay", 3, "fay won with eve")
+    else:
+        result = hand.cli("tournament", "dismiss", TID, finding, "--reason", "fay gave her points up")
+        assert result.exit_code == 0, result.output
+    fay = row(hand.table(), "fay")
+    assert (fay["points"], fay["stars"], fay["open_findings"]) == (fay_points, 1, 0)
+
+
+def test_a_superseded_game_counts_in_its_newest_version(hand: Hand) -> None:
+    before = hand.table()
+    at = hand.position()
+    again = sheet("hand:r1:t2", T2_AGAIN, table="2")
+    assert put(hand.store, hand.root / "again" / "r1-t2.csv", again) == "rejected"
+    assert_frame_equal(hand.table(), before)
+    outcome = put(hand.store, hand.root / "fixed" / "r1-t2.csv", again, supersede=True, reason="round 3 was kim's")
+    assert outcome == "accepted"
+    # as BASE with hal and kim swapped: kim 5, 1 and hal 4, 0
+    assert shown(hand.table()) == expected(
+        """
+         1 1=  ann 6 2 in
+         2 1=  gus 6 2 in
+         3 3   bob 6 1 in
+         4 4   kim 5 1 in
+         5 5   hal 4 0 in
+         6 6=  cem 3 1 in undrawn
+         7 6=  lea 3 1 undrawn
+         8 8=  dia 2 0
+         9 8=  ida 2 0
+        10 10= eve 0 0
+        11 10= fay 0 0
+        12 10= jan 0 0
+        """
+    )
+    assert hand.query("SELECT revision FROM games WHERE game_id = 'hand:r1:t2'") == [(2,)]
+    # as of the moment before the new version, the old one counts
+    assert_frame_equal(hand.table(as_of=at), before)
+    log = hand.cli("tournament", "log", TID, env={"COLUMNS": "400"})
+    assert log.exit_code == 0
+    assert "game_superseded" in log.output and "round 3 was kim's" in log.output
+
+
+# -- as of -------------------------------------------------------------------------------
+
+
+def test_standings_as_of_a_position_or_a_time(hand: Hand) -> None:
+    before = hand.table()
+    at = hand.position()
+    recorded = hand.query("SELECT recorded_at FROM events WHERE position = ?", [at])[0][0]
+    assert isinstance(recorded, datetime) and recorded.tzinfo is not None
+    records.penalty(hand.store, TID, "ann", 3, "abuse of the referee")
+    now = hand.table()
+    assert row(now, "ann")["points"] == 3
+    assert_frame_equal(hand.table(as_of=at), before)
+    assert_frame_equal(hand.table(as_of=recorded), before)
+    assert_frame_equal(hand.table(as_of=at + 1), now)
+    # before the second sheet: only table 1 has played
+    early = hand.table(as_of=at - 4)  # the second sheet is a header and three rounds: 4 events
+    assert row(early, "gus")["rounds"] == 0 and row(early, "ann")["points"] == 6
+
+    def cli_json(*args: str) -> list[dict[str, Any]]:
+        result = hand.cli("standings", TID, "--format", "json", *args)
+        assert result.exit_code == 0, result.output
+        data: list[dict[str, Any]] = json.loads(result.stdout)
+        return data
+
+    assert cli_json("--as-of", str(at)) == before.to_dicts()
+    stamp = recorded.astimezone(UTC).isoformat().replace("+00:00", "Z")
+    assert cli_json("--as-of", stamp) == before.to_dicts()
+    assert cli_json("--as-of", "2099-01-01T00:00:00Z") == now.to_dicts()
+    assert cli_json() == now.to_dicts()
+    naive = hand.cli("standings", TID, "--as-of", "2026-11-29T14:00:00")
+    assert naive.exit_code == 2 and "offset" in naive.output
+    nonsense = hand.cli("standings", TID, "--as-of", "yesterday")
+    assert nonsense.exit_code == 2 and "event position" in nonsense.output
+
+
+# -- refusals ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def other(hand: Hand) -> Hand:
+    """A second tournament in the same store, with one game."""
+    assert put(hand.store, hand.root / "other.json", json.dumps(description("other", TABLE_1))) == "accepted"
+    assert put(hand.store, hand.root / "other.csv", sheet("other:r1:t1", T1, tournament="other")) == "accepted"
+    return hand
+
+
+def refused(message: str) -> Any:
+    return pytest.raises(RecordError, match=message)
+
+
+def test_records_refuse_with_clear_messages(other: Hand) -> None:
+    store = other.store
+    with refused("^zed is not registered in hand$"):
+        records.penalty(store, TID, "zed", 1, "why not")
+    with refused("^a penalty needs a --reason$"):
+        records.penalty(store, TID, "ann", 1, "  ")
+    with refused("^a penalty deducts a positive number of points$"):
+        records.penalty(store, TID, "ann", 0, "nothing")
+    with refused("^game other:r1:t1 belongs to other, not hand$"):
+        records.correct(store, TID, "other:r1:t1", 1, "ann", 1, "wrong tournament")
+    with refused("^no game hand:r9:t9 is stored$"):
+        records.correct(store, TID, "hand:r9:t9", 1, "ann", 1, "no such game")
+    with refused("^game hand:r1:t1 has no round 4$"):
+        records.correct(store, TID, "hand:r1:t1", 4, "ann", 1, "no such round")
+    with refused("^gus did not play round 1 of hand:r1:t1$"):
+        records.correct(store, TID, "hand:r1:t1", 1, "gus", 1, "another table")
+    with refused("^no finding 0123456789ab is stored$"):
+        records.dismiss(store, TID, "0123456789ab", "nothing to dismiss")
+    with refused("^tournament hand already exists$"):
+        records.create(store, TID, name="Hand Open again")
+    with refused("^no tournament nope: create it first"):
+        records.register(store, "nope", [("ann", "Ann")])
+    with refused("^no tournament nope: create it first"):
+        records.publish_seating(store, "nope", 1, [list(TABLE_1)], stage="preliminary", method="by hand", seed=None)
+    with refused("^no tournament nope: create it first"):
+        records.penalty(store, "nope", "ann", 1, "no such tournament")
+    with refused("^no tournament nope: create it first"):
+        records.accept_replay(store, "nope", "hand:r1:t1", 1)
+    # nothing refused was written
+    assert other.query("SELECT count(*) FROM events WHERE stream = 'tournament:nope'") == [(0,)]
+    assert other.query("SELECT count(*) FROM penalties") == [(0,)]
+
+
+def test_a_sheet_round_outside_r_w1_has_no_replay_to_accept(hand: Hand) -> None:
+    # gus is written 3 points without his star: no R-W1 outcome gives that
+    slipped = {1: [("gus", G, 3, 0), *T2[1][1:]]}
+    assert put(hand.store, hand.root / "r2-t2.csv", sheet("hand:r2:t2", slipped, number=2, table="2")) == (
+        "accepted_with_findings"
+    )
+    table = hand.table()
+    assert {p: row(table, p)["open_findings"] for p in PLAYERS[6:]} == dict.fromkeys(PLAYERS[6:], 1)
+    assert row(table, "gus")["points"] == 9
+    with refused("^the replay of round 1 of hand:r2:t2 does not settle every score$"):
+        records.accept_replay(hand.store, TID, "hand:r2:t2", 1)
+    finding = hand.query("SELECT finding_id FROM findings WHERE game_id = 'hand:r2:t2' AND code = 'wrong_score'")
+    records.dismiss(hand.store, TID, str(finding[0][0]), "the star was forgotten, the points are right")
+    assert hand.table()["open_findings"].sum() == 0
+
+
+def test_a_finding_of_another_tournament_cannot_be_dismissed(other: Hand) -> None:
+    _slip(other)
+    finding = other.query("SELECT finding_id FROM findings WHERE game_id = 'hand:r2:t1'")[0][0]
+    with refused(f"^finding {finding} belongs to hand, not other$"):
+        records.dismiss(other.store, "other", str(finding), "wrong tournament")
+
+
+def test_cli_refusals_exit_1_with_the_message(hand: Hand) -> None:
+    result = hand.cli("tournament", "penalty", TID, "zed", "--points", "2", "--reason", "x")
+    assert result.exit_code == 1 and "zed is not registered in hand" in result.output
+    result = hand.cli(
+        "tournament", "correct", TID, "hand:r1:t1", "4", "--player", "ann", "--points", "1", "--reason", "x"
+    )
+    assert result.exit_code == 1 and "game hand:r1:t1 has no round 4" in result.output
+    result = hand.cli("tournament", "dismiss", TID, "0123456789ab", "--reason", "x")
+    assert result.exit_code == 1 and "no finding 0123456789ab is stored" in result.output
+    result = hand.cli("tournament", "create", TID, "--name", "Again")
+    assert result.exit_code == 1 and "tournament hand already exists" in result.output
+    result = hand.cli("tournament", "register", "nope", "ann", "--name", "Ann")
+    assert result.exit_code == 1 and "no tournament nope" in result.output
+    result = hand.cli("tournament", "log", "nope")
+    assert result.exit_code == 1 and "no tournament nope" in result.output
+    result = hand.cli("standings", "nope")
+    assert result.exit_code == 1 and "no standings for nope" in result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("id,name\nann,Ann\n", "line 1: the columns must be player,name; found id,name"),
+        ("", "line 1: the columns must be player,name; found nothing"),
+        ("player,name\nann,Ann\nbad id!,Bad\n", "line 3: 'bad id!' is not a valid player id"),
+        ("player,name\nann,Ann\n\nbob,Bob,extra\n", "line 4: two values (player,name), found 3"),
+        ("player,name\nann,Ann\ncem,  \n", "line 3: cem needs a name"),
+    ],
+)
+def test_player_list_errors_name_the_line(text: str, message: str) -> None:
+    with pytest.raises(RecordError) as caught:
+        records.read_player_list(text)
+    assert str(caught.value) == message
+
+
+def test_import_players_registers_a_list_or_names_the_bad_line(tmp_path: Path) -> None:
+    store = Store(tmp_path / "club.duckdb")
+    assert put(store, tmp_path / "club.json", json.dumps(description("club", [], name="Club Night"))) == "accepted"
+    hand = Hand(tmp_path, tmp_path / "club.duckdb", store)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("player,name\nann,Ann\nbad id!,Bad\n", encoding="utf-8")
+    result = hand.cli("tournament", "import-players", "club", str(bad))
+    assert result.exit_code == 1
+    assert "line 3: 'bad id!' is not a valid player id" in result.output and "bad.csv" in result.output
+    good = tmp_path / "good.csv"
+    good.write_text("\ufeffplayer,name\nann,Ann de Vries\nbob, Bob Jansen \n", encoding="utf-8")
+    result = hand.cli("tournament", "import-players", "club", str(good))
+    assert result.exit_code == 0, result.output
+    assert hand.query("SELECT player, name FROM tournament_players ORDER BY player") == [
+        ("ann", "Ann de Vries"),
+        ("bob", "Bob Jansen"),
+    ]
+    table = standings(store, "club")
+    assert table.select("place", "rank", "shared", "player", "points", "rounds").rows() == [
+        (1, 1, True, "ann", 0, 0),
+        (2, 1, True, "bob", 0, 0),
+    ]
+
+
+# -- the log and the seating check -----------------------------------------------------------
+
+
+def test_the_log_lists_every_record_with_its_reason(hand: Hand) -> None:
+    finding = _slip(hand)
+    records.penalty(hand.store, TID, "gus", 2, "slow play")
+    records.correct(hand.store, TID, "hand:r1:t2", 3, "ida", 1, "misread the sheet")
+    records.accept_replay(hand.store, TID, "hand:r2:t1", 1, "the log is right")
+    records.dismiss(hand.store, TID, finding, "settled at the table")
+    records.publish_seating(hand.store, TID, 2, [list(TABLE_1)], stage="preliminary", method="mixed", seed=3)
+    # cem, eve, fay and lea (3, 1) tie for the last place in the cut
+    assert "a draw among cem, eve, fay, lea for 1 place(s)" in hand.cli("tournament", "cut", TID).output
+    result = hand.cli("tournament", "log", TID, env={"COLUMNS": "400"})
+    assert result.exit_code == 0, result.output
+    text = result.output
+    for kind in (
+        "tournament_created",
+        "player_registered",
+        "penalty_given",
+        "score_corrected",
+        "replay_accepted",
+        "finding_dismissed",
+        "seating_published",
+        "cut_drawn",
+    ):
+        assert kind in text, kind
+    for reason in ("slow play", "misread the sheet", "the log is right", "settled at the table"):
+        assert reason in text, reason
+    count = hand.query("SELECT count(*) FROM events WHERE stream = 'tournament:hand'")[0][0]
+    listed = [line for line in text.splitlines() if line.startswith("│") and line.split("│")[1].strip().isdigit()]
+    assert len(listed) == count
+
+
+def test_check_reports_games_that_differ_from_the_published_seating(hand: Hand) -> None:
+    assert seating_findings(hand.store, TID).is_empty()  # no seating published: nothing judged
+    wrong = [["ann", "bob", "cem", "dia", "eve", "gus"], ["fay", "hal", "ida", "jan", "kim", "lea"]]
+    records.publish_seating(hand.store, TID, 1, wrong, stage="preliminary", method="by hand", seed=None)
+    found = seating_findings(hand.store, TID)
+    assert found.select("game_id", "tournament_round", "stage", "table_label", "finding").rows() == [
+        ("hand:r1:t1", 1, "preliminary", "1", "the game seats fay but the seating lists gus"),
+        ("hand:r1:t2", 1, "preliminary", "2", "the game seats gus but the seating lists fay"),
+    ]
+    result = hand.cli("tournament", "check", TID)
+    assert result.exit_code == 1
+    assert "hand:r1:t1 (round 1, table 1): the game seats fay but the seating lists gus" in result.output
+    right = [list(TABLE_1), ["gus", "hal", "ida", "jan", "kim", "lea"]]
+    records.publish_seating(hand.store, TID, 1, right, stage="preliminary", method="by hand", seed=None)
+    result = hand.cli("tournament", "check", TID)
+    assert result.exit_code == 0 and "every game matches its published seating" in result.output
+
+
+# -- output formats ----------------------------------------------------------------------
+
+
+def test_standings_formats(hand: Hand, tmp_path: Path) -> None:
+    frame = hand.table()
+    result = hand.cli("standings", TID, "--format", "csv")
+    assert result.exit_code == 0
+    assert result.stdout == frame.write_csv()
+    out = tmp_path / "standings.csv"
+    assert hand.cli("standings", TID, "--format", "csv", "-o", str(out)).exit_code == 0
+    assert_frame_equal(pl.read_csv(out, schema=frame.schema), frame)
+    result = hand.cli("standings", TID, "--format", "json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == frame.to_dicts()
+    result = hand.cli("standings", TID, "--format", "parquet")
+    assert result.exit_code == 2 and "-o" in result.output
+    out = tmp_path / "standings.parquet"
+    assert hand.cli("standings", TID, "--format", "parquet", "-o", str(out)).exit_code == 0
+    assert_frame_equal(pl.read_parquet(out), frame)
+    result = hand.cli("standings", TID, env={"COLUMNS": "250"})
+    assert result.exit_code == 0
+    assert "Ann" in result.output and "tied across the cut line" in result.output
+    assert hand.cli("standings", TID, "--format", "xml").exit_code == 2
+    assert put(hand.store, hand.root / "final.jsonl", final_log().text()) == "accepted"
+    result = hand.cli("standings", TID, "--stage", "final", env={"COLUMNS": "250"})
+    assert result.exit_code == 0 and "fewer preliminary stars" in result.output
+    result = hand.cli("standings", TID, "--stage", "final", "--format", "json")
+    assert [r["player"] for r in json.loads(result.stdout)] == ["gus", "kim", "ann", "bob", "hal", "cem"]
+
+
+# -- the record survives a rebuild ---------------------------------------------------------
+
+
+def test_rebuild_and_verify_hold_after_records(hand: Hand) -> None:
+    finding = _slip(hand)
+    records.penalty(hand.store, TID, "gus", 2, "slow play")
+    records.correct(hand.store, TID, "hand:r1:t2", 2, "lea", 5, "misread the sheet")
+    records.correct(hand.store, TID, "hand:r1:t2", 2, "lea", 4, "the judge")
+    records.dismiss(hand.store, TID, finding, "settled at the table")
+    records.accept_replay(hand.store, TID, "hand:r2:t1", 1, "the log is right")
+    records.publish_seating(
+        hand.store, TID, 1, [list(TABLE_1), list(PLAYERS[6:])], stage="preliminary", method="x", seed=1
+    )
+    again = sheet("hand:r1:t2", T2_AGAIN, table="2")
+    assert put(hand.store, hand.root / "fixed" / "r1-t2.csv", again, supersede=True, reason="kim's round") == "accepted"
+    assert hand.cli("tournament", "cut", TID, "--seed", "1").exit_code == 0
+    assert put(hand.store, hand.root / "final.jsonl", final_log().text()) == "accepted"
+    preliminary, final = hand.table(), hand.table(stage="final")
+    verdict = verify(hand.store)
+    assert verdict.ok, verdict.problems
+    rebuild(hand.store)
+    verdict = verify(hand.store)
+    assert verdict.ok, verdict.problems
+    assert_frame_equal(hand.table(), preliminary)
+    assert_frame_equal(hand.table(stage="final"), final)
+    assert hand.cli("verify").exit_code == 0
+
+
+# -- an independent fold over the events ---------------------------------------------------
+
+
+@dataclass
+class Tally:
+    points: int = 0
+    stars: int = 0
+    rounds: int = 0
+
+
+def _game_rounds(
+    events: list[tuple[str, str]],
+) -> Iterator[tuple[int, dict[str, int | None], dict[str, int | None], set[str]]]:
+    """Each round of one stored game: the recorded points, the replay's points and the
+    players with a star. A log is replayed by the audit from its stored lines; a score
+    sheet's points and stars are as written."""
+    if events[0][0] == "score_sheet_game":
+        for kind, payload in events[1:]:
+            assert kind == "round_recorded"
+            data = json.loads(payload)
+            points: dict[str, int | None] = {r["player"]: r["points"] for r in data["results"]}
+            yield data["round"], points, dict(points), {r["player"] for r in data["results"] if r["star"]}
+        return
+    assert all(kind != "unparsed_line" for kind, _ in events)
+    players: list[str] = json.loads(events[0][1])["players"]
+    claims: dict[int, dict[str, int]] = {}
+    for kind, payload in events:
+        if kind == "round_ended":
+            data = json.loads(payload)
+            claims.setdefault(data["round"], data["scores"])
+    for outcome in audit([payload for _, payload in events], name="fold").outcomes:
+        claim = claims.get(outcome.round)
+        recorded = {p: (claim.get(p) if claim is not None else None) for p in players}
+        yield outcome.round, recorded, {p: outcome.scores.get(p) for p in players}, set(outcome.stars)
+
+
+def fold(store: Store, tournament: str) -> dict[str, tuple[int, int, int, int]]:
+    """Points, stars, rank and rounds of every player, from the ``events`` table alone."""
+    with store.connect(read_only=True) as con:
+        rows = con.execute("SELECT stream, type, payload FROM events ORDER BY position").fetchall()
+    streams: dict[str, list[tuple[str, str]]] = {}
+    for stream, kind, payload in rows:
+        if str(kind).endswith("_superseded"):
+            streams[stream] = []  # the newest version of a game starts after its marker
+        else:
+            streams.setdefault(stream, []).append((str(kind), str(payload)))
+    tally: dict[str, Tally] = {}
+    penalties: Counter[str] = Counter()
+    corrections: dict[tuple[str, int, str], int] = {}
+    accepted: set[tuple[str, int]] = set()
+    for kind, payload in streams[f"tournament:{tournament}"]:
+        data = json.loads(payload)
+        if kind == "player_registered":
+            tally.setdefault(data["player"], Tally())
+        elif kind == "penalty_given" and data.get("stage", "preliminary") == "preliminary":
+            penalties[data["player"]] += data["points"]
+        elif kind == "score_corrected":
+            corrections[(data["game_id"], data["round"], data["player"])] = data["points"]  # the newest wins
+        elif kind == "replay_accepted":
+            accepted.add((data["game_id"], data["round"]))
+    for stream, events in streams.items():
+        if not stream.startswith("game:") or not events:
+            continue
+        head = json.loads(events[0][1])
+        if head.get("tournament") != tournament or (head.get("stage") or "preliminary") != "preliminary":
+            continue
+        game = head["game_id"]
+        for number, recorded, replayed, starred in _game_rounds(events):
+            for player, written in recorded.items():
+                if (game, number, player) in corrections:
+                    points = corrections[(game, number, player)]
+                elif (game, number) in accepted and replayed[player] is not None:
+                    points = replayed[player] or 0
+                else:
+                    points = written or 0
+                mine = tally.setdefault(player, Tally())
+                mine.points += points
+                mine.stars += player in starred
+                mine.rounds += 1
+    for player, deducted in penalties.items():
+        tally[player].points -= deducted
+    keys = {p: (t.points, t.stars) for p, t in tally.items()}
+    return {
+        p: (t.points, t.stars, 1 + sum(other > keys[p] for other in keys.values()), t.rounds) for p, t in tally.items()
+    }
+
+
+def sql(store: Store, tournament: str) -> dict[str, tuple[int, int, int, int]]:
+    table = standings(store, tournament)
+    return {str(r["player"]): (r["points"], r["stars"], r["rank"], r["rounds"]) for r in table.iter_rows(named=True)}
+
+
+def _mis_score(path: Path, seed: int) -> int:
+    """Write one round's score wrong in a log file; the round."""
+    slip = mutate(path.read_text(encoding="utf-8").splitlines(), "mis_score", seed)
+    assert slip is not None
+    path.write_text("\n".join(slip.lines) + "\n", encoding="utf-8")
+    number = json.loads(slip.lines[slip.line - 1])["round"]
+    assert isinstance(number, int)
+    return number
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_an_independent_fold_agrees_with_the_sql_standings(tmp_path: Path, seed: int) -> None:
+    folder = tmp_path / "t"
+    made = simulate_tournament(folder, players=13, preliminary_rounds=3, seed=seed)
+    tid = made.id
+    accepted_round = _mis_score(folder / "r1-t1.jsonl", seed)  # its replay will be accepted
+    _mis_score(folder / "r2-t1.jsonl", seed + 1)  # left as written
+    store = Store(tmp_path / "sim.duckdb")
+    results = ingest([folder], store, workers=1)
+    assert {r.outcome for r in results} <= {"accepted", "accepted_with_findings"}
+    fixed = tmp_path / "fixed" / "r3-t1.jsonl"
+    fixed.parent.mkdir()
+    fixed.write_text((folder / "r3-t1.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    _mis_score(fixed, seed + 2)
+    assert ingest([fixed], store, workers=1, supersede=True, reason="the table's copy")[0].outcome.startswith(
+        "accepted"
+    )
+    people = [p["id"] for p in made.description["players"]]
+    records.penalty(store, tid, people[0], 2, "slow play")
+    records.penalty(store, tid, people[1], 1, "phone at the table")
+    seated = made.description["seatings"][1]["tables"][1]["players"]
+    records.correct(store, tid, f"{tid}:r2:t2", 2, seated[0], 9, "first try")
+    records.correct(store, tid, f"{tid}:r2:t2", 2, seated[0], 1, "the newest counts")
+    records.accept_replay(store, tid, f"{tid}:r1:t1", accepted_round, "the log is right")
+    expected_table = fold(store, tid)
+    assert len(expected_table) == 13
+    assert sql(store, tid) == expected_table
+    assert row(standings(store, tid), people[0])["penalty"] == 2
+
+
+def test_the_fold_agrees_on_the_hand_tournament_with_every_record(hand: Hand) -> None:
+    _slip(hand)
+    records.penalty(hand.store, TID, "gus", 2, "slow play")
+    records.correct(hand.store, TID, "hand:r1:t2", 2, "lea", 5, "misread the sheet")
+    records.correct(hand.store, TID, "hand:r1:t2", 2, "lea", 4, "the judge")
+    records.accept_replay(hand.store, TID, "hand:r2:t1", 1)
+    again = sheet("hand:r1:t2", T2_AGAIN, table="2")
+    assert put(hand.store, hand.root / "fixed" / "r1-t2.csv", again, supersede=True, reason="kim's round") == "accepted"
+    assert put(hand.store, hand.root / "final.jsonl", final_log().text()) == "accepted"
+    assert sql(hand.store, TID) == fold(hand.store, TID)
+
+
+# -- tournaments made by commands -------------------------------------------------------------
+
+
+def test_a_created_tournament_takes_further_records(tmp_path: Path) -> None:
+    store = Store(tmp_path / "new.duckdb")
+    records.create(store, "club", name="Club Night", preliminary_rounds=1)
+    records.register(store, "club", [("ann", "Ann"), ("bob", "Bob")])
+    assert standings(store, "club")["player"].to_list() == ["ann", "bob"]
+
+
+def test_cli_create_then_register(tmp_path: Path) -> None:
+    db = str(tmp_path / "new.duckdb")
+    runner = CliRunner()
+    created = runner.invoke(app, ["tournament", "create", "club", "--name", "Club Night", "--db", db])
+    assert created.exit_code == 0, created.output
+    registered = runner.invoke(app, ["tournament", "register", "club", "ann", "--name", "Ann", "--db", db])
+    assert registered.exit_code == 0, registered.output
+    with duckdb.connect(db, read_only=True) as con:
+        assert con.execute("SELECT player, name FROM tournament_players").fetchall() == [("ann", "Ann")]

@@ -1,0 +1,548 @@
+"""``analytics.stats`` and ``saboteur stats``: role, player and round statistics.
+
+Two kinds of store, both real DuckDB files in a temporary folder:
+
+- a hand-made one (rows written straight into the read models) small enough that every
+  figure below is counted by hand from the rounds in :func:`hand_store`;
+- one filled by ingesting simulated logs (a tournament and base games), where the
+  figures are checked against what must hold whatever the dice did (totals add up,
+  expected wins sum to the wins, intervals hold their rate).
+"""
+
+from __future__ import annotations
+
+import doctest
+import io
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+import pytest
+from typer.testing import CliRunner, Result
+
+from analytics import filters as filters_module
+from analytics import intervals, stats
+from analytics.filters import Filters, where
+from analytics.intervals import wilson
+from cli.main import app
+from events.logfile import write_log
+from events.simulate.game import quick_game
+from events.simulate.tournament import simulate_tournament
+from ingest.pipeline import ingest
+from ingest.store import Store
+
+GD, SAB, SD = "gold_digger", "saboteur", "selfish_dwarf"
+T1_START = datetime(2026, 1, 10, 10, 0, tzinfo=UTC)
+T2_START = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
+BASE_START = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
+
+
+# -- the hand-made store ---------------------------------------------------------------
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict[str, Any]]) -> None:
+    frame = pl.DataFrame(rows)
+    con.register("rows_frame", frame)
+    try:
+        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM rows_frame")
+    finally:
+        con.unregister("rows_frame")
+
+
+def _game(game_id: str, ruleset: str, players: list[str], start: datetime | None, **extra: Any) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "upload_id": 1,
+        "source": extra.pop("source", "log"),
+        "ruleset": ruleset,
+        "players": len(players),
+        "player_ids": players,
+        "rounds_played": 1,
+        "status": "clean",
+        "errors": 0,
+        "warnings": 0,
+        "started_at": start,
+        "revision": 1,
+        **extra,
+    }
+
+
+def _round(
+    game_id: str,
+    number: int,
+    ruleset: str,
+    roles: dict[str, str],
+    winner: str,
+    *,
+    connector: str | None = None,
+    points: dict[str, int] | None = None,
+    stars: tuple[str, ...] = (),
+    errors: int = 0,
+    **extra: Any,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A ``rounds`` row and its ``round_players`` rows, ``won`` as the projection sets it."""
+    seats = list(roles)
+    row = {
+        "game_id": game_id,
+        "round": number,
+        "ruleset": ruleset,
+        "players": len(roles),
+        "saboteurs": sum(r == SAB for r in roles.values()),
+        "selfish_dwarfs": sum(r == SD for r in roles.values()),
+        "winner": winner,
+        "connector": connector,
+        "connector_role": roles[connector] if connector else None,
+        "errors": errors,
+        **extra,
+    }
+    players = []
+    for seat, (player, role) in enumerate(roles.items(), start=1):
+        won = {"gold_diggers": role == GD, "saboteurs": role == SAB, "selfish_dwarf": player == connector}[winner]
+        score = (points or {}).get(player, 0)
+        players.append(
+            {
+                "game_id": game_id,
+                "round": number,
+                "player": player,
+                "seat": seats.index(player) + 1 if player in seats else seat,
+                "role": role,
+                "recorded_points": score,
+                "replay_points": score,
+                "star": player in stars,
+                "won": won,
+                "connector": player == connector,
+            }
+        )
+    return row, players
+
+
+def _card(game_id: str, number: int, player: str, role: str, kind: str, card: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "round": number,
+        "line": 1,
+        "turn": 1,
+        "player": player,
+        "role": role,
+        "type": kind,
+        "card": card,
+        **extra,
+    }
+
+
+def fill_hand_store(path: Path) -> None:
+    """Five rounds of tournament Saboteur at a table of five and one base round.
+
+    ``g1`` (t1, preliminary, 2026-01-10), three rounds:
+      1. a saboteur; b, c, d gold diggers; e selfish dwarf. b reaches the gold (top):
+         b 3 and a star, c 2, d 2. Starts at seat 1. 30 turns, 1 rockfall, 2 maps.
+      2. b saboteur; a, c, e diggers; d selfish. Hands run out: b 4 and a star. Gold
+         middle. Starts at seat 2. 50 turns, 0 rockfalls, 4 maps.
+      3. c saboteur; a, b, d diggers; e selfish, who reaches the gold (bottom): 4 and a
+         star. Starts at seat 3. 40 turns, 2 rockfalls, 1 map. One error: not clean.
+    ``g2`` (t2, final, 2026-03-01): d saboteur; a, b, c diggers; e selfish. Hands run
+      out: d 4 and a star. Gold top. Starts at seat 5. 55 turns, 0 rockfalls, 3 maps.
+    ``s1`` (t1 score sheet, no start time): a saboteur; b, c, d diggers; e selfish; the
+      saboteur wins: a 4 and a star.
+    ``g3`` (base, no tournament, 2025-06-01): f saboteur; a, b diggers; a reaches the
+      gold (middle): a 3, b 2 nuggets. Starts at seat 3. 20 turns.
+    """
+    games = [
+        _game("g1", "tournament", list("abcde"), T1_START, tournament="t1", stage="preliminary", rounds_played=3),
+        _game("g2", "tournament", list("abcde"), T2_START, tournament="t2", stage="final"),
+        _game("s1", "tournament", list("abcde"), None, tournament="t1", stage="preliminary", source="score_sheet"),
+        _game("g3", "base", ["a", "b", "f"], BASE_START),
+    ]
+    played = [
+        _round(
+            "g1", 1, "tournament", {"a": SAB, "b": GD, "c": GD, "d": GD, "e": SD}, "gold_diggers",
+            connector="b", points={"b": 3, "c": 2, "d": 2}, stars=("b",),
+            start_seat=1, gold_slot="top", turns=30, rockfalls=1, maps=2, ended_by="gold",
+        ),
+        _round(
+            "g1", 2, "tournament", {"a": GD, "b": SAB, "c": GD, "d": SD, "e": GD}, "saboteurs",
+            points={"b": 4}, stars=("b",),
+            start_seat=2, gold_slot="middle", ended_by="hands_empty", turns=50, rockfalls=0, maps=4,
+        ),
+        _round(
+            "g1", 3, "tournament", {"a": GD, "b": GD, "c": SAB, "d": GD, "e": SD}, "selfish_dwarf",
+            connector="e", points={"e": 4}, stars=("e",), errors=1,
+            start_seat=3, gold_slot="bottom", turns=40, rockfalls=2, maps=1, ended_by="gold",
+        ),
+        _round(
+            "g2", 1, "tournament", {"a": GD, "b": GD, "c": GD, "d": SAB, "e": SD}, "saboteurs",
+            points={"d": 4}, stars=("d",),
+            start_seat=5, gold_slot="top", ended_by="hands_empty", turns=55, rockfalls=0, maps=3,
+        ),
+        _round(
+            "s1", 1, "tournament", {"a": SAB, "b": GD, "c": GD, "d": GD, "e": SD}, "saboteurs",
+            points={"a": 4}, stars=("a",), ended_by="score_sheet",
+        ),
+        _round(
+            "g3", 1, "base", {"a": GD, "b": GD, "f": SAB}, "gold_diggers",
+            connector="a", points={"a": 3, "b": 2},
+            start_seat=3, gold_slot="middle", turns=20, rockfalls=0, maps=0, ended_by="gold",
+        ),
+    ]  # fmt: skip
+    cards = [
+        _card("g1", 1, "a", SAB, "play_tool", "break_pick", target="b", target_role=GD, tool="pick"),
+        _card("g1", 1, "b", GD, "play_tool", "repair_pick", target="b", target_role=GD, tool="pick"),
+        _card("g1", 1, "c", GD, "play_map", "map", goal="top"),
+        _card("g1", 1, "a", SAB, "play_rockfall", "rockfall", x=2, y=0),
+        _card("g1", 1, "d", GD, "play_path", "NES", x=1, y=0),
+        _card("g1", 2, "b", SAB, "play_tool", "break_lamp", target="e", target_role=GD, tool="lamp"),
+        _card("g1", 2, "e", GD, "discard", "EW"),
+    ]
+    with Store(path).connect() as con:
+        _insert(con, "games", games)
+        _insert(con, "rounds", [r for r, _ in played])
+        _insert(con, "round_players", [p for _, ps in played for p in ps])
+        _insert(con, "cards_played", cards)
+        _insert(
+            con,
+            "tournament_players",
+            [{"tournament": "t1", "player": p, "name": f"Player {p.upper()}"} for p in "abcde"],
+        )
+
+
+@pytest.fixture(scope="module")
+def hand_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("hand") / "hand.duckdb"
+    fill_hand_store(path)
+    return path
+
+
+@pytest.fixture
+def hand(hand_db: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    with Store(hand_db).connect(read_only=True) as con:
+        yield con
+
+
+def rows(frame: pl.DataFrame, *columns: str) -> list[tuple[Any, ...]]:
+    return [tuple(r) for r in frame.select(columns).iter_rows()]
+
+
+def cell(frame: pl.DataFrame, **keys: Any) -> dict[str, Any]:
+    found = frame.filter(*(pl.col(k) == v for k, v in keys.items()))
+    assert found.height == 1, (keys, found)
+    return found.row(0, named=True)
+
+
+# -- the Wilson interval ---------------------------------------------------------------
+
+
+def test_wilson_matches_published_values() -> None:
+    low, high = wilson(3, 5)  # type: ignore[misc]
+    assert (round(low, 4), round(high, 4)) == (0.2307, 0.8824)
+    low, high = wilson(0, 5)  # type: ignore[misc]
+    assert (low, round(high, 4)) == (0.0, 0.4345)
+    assert wilson(0, 0) is None
+
+
+def test_docstring_examples_run() -> None:
+    for module in (intervals, filters_module):
+        result = doctest.testmod(module)
+        assert result.attempted and not result.failed, module.__name__
+
+
+# -- role win rates ---------------------------------------------------------------------
+
+
+def test_role_win_rates_count_teams_by_round_and_selfish_dwarfs_alone(hand: duckdb.DuckDBPyConnection) -> None:
+    frame = stats.role_win_rates(hand, Filters(min_n=5))
+    assert frame.columns == [
+        "ruleset", "players", "saboteurs", "role", "dealt", "n", "wins", "rate", "low", "high", "flagged",
+    ]  # fmt: skip
+    assert rows(frame, "ruleset", "players", "saboteurs", "role", "dealt", "n", "wins", "flagged") == [
+        ("base", 3, 1, GD, 2, 1, 1, True),
+        ("base", 3, 1, SAB, 1, 1, 0, True),
+        ("tournament", 5, 1, GD, 15, 5, 1, False),
+        ("tournament", 5, 1, SAB, 5, 5, 3, False),
+        ("tournament", 5, 1, SD, 5, 5, 1, False),
+    ]
+    saboteurs = cell(frame, ruleset="tournament", role=SAB)
+    assert saboteurs["rate"] == pytest.approx(0.6)
+    assert (saboteurs["low"], saboteurs["high"]) == pytest.approx((0.2307243, 0.8823792))
+    for row in frame.iter_rows(named=True):
+        assert (row["low"], row["high"]) == pytest.approx(wilson(row["wins"], row["n"]))
+
+
+def test_min_n_flags_small_cells(hand: duckdb.DuckDBPyConnection) -> None:
+    assert stats.role_win_rates(hand, Filters())["flagged"].all()  # default 30
+    assert not stats.role_win_rates(hand, Filters(min_n=1))["flagged"].any()
+    flagged = stats.role_win_rates(hand, Filters(min_n=2))
+    assert rows(flagged.filter("flagged"), "ruleset", "role") == [("base", GD), ("base", SAB)]
+
+
+@pytest.mark.parametrize(
+    ("filters", "saboteur_cell"),
+    [
+        (Filters(tournament="t1"), (4, 2)),  # g1 and the score sheet
+        (Filters(tournament="t2"), (1, 1)),
+        (Filters(stage="final"), (1, 1)),
+        (Filters(ruleset="tournament", clean_only=True), (4, 3)),  # g1 round 3 had an error
+        (Filters(since=datetime(2026, 1, 1)), (4, 2)),  # naive: UTC; the sheet has no time
+        (Filters(until=datetime(2026, 2, 1, tzinfo=UTC)), (3, 1)),
+        (Filters(since=T1_START, until=T2_START), (3, 1)),  # since inclusive, until exclusive
+        (Filters(tournament="t1", stage="final"), None),
+        (Filters(tournament="t1' OR 1=1 --"), None),  # a value, never SQL
+    ],
+)
+def test_filters_choose_the_rounds(
+    hand: duckdb.DuckDBPyConnection, filters: Filters, saboteur_cell: tuple[int, int] | None
+) -> None:
+    frame = stats.role_win_rates(hand, filters).filter(ruleset="tournament", role=SAB)
+    assert rows(frame, "n", "wins") == ([saboteur_cell] if saboteur_cell else [])
+
+
+def test_ruleset_filter_and_clean_only(hand: duckdb.DuckDBPyConnection) -> None:
+    base = stats.role_win_rates(hand, Filters(ruleset="base"))
+    assert base["ruleset"].unique().to_list() == ["base"]
+    clean = stats.role_win_rates(hand, Filters(clean_only=True)).filter(ruleset="tournament", role=SD)
+    assert rows(clean, "n", "wins") == [(4, 0)]
+
+
+def test_where_composes_fixed_fragments_only() -> None:
+    clause, params = where(Filters(tournament="x'; DROP TABLE games; --", stage="final", since=datetime(2026, 1, 1)))
+    assert clause == "g.tournament = ? AND g.stage = ? AND g.started_at >= ?"
+    assert params == ["x'; DROP TABLE games; --", "final", datetime(2026, 1, 1, tzinfo=UTC)]
+
+
+# -- players ----------------------------------------------------------------------------
+
+
+def test_wins_over_expected_by_hand(hand: duckdb.DuckDBPyConnection) -> None:
+    """Chances at a tournament table of five (player-rounds): gold digger 3/15 = 0.2,
+    saboteur 3/5 = 0.6, selfish dwarf 1/5 = 0.2. Player a was dealt sab, gd, gd, gd, sab
+    and won once (the sheet): expected 0.6 + 0.2 + 0.2 + 0.2 + 0.6 = 1.8."""
+    frame = stats.player_stats(hand, Filters(ruleset="tournament", min_n=5))
+    expected = {"a": (1, 1.8), "b": (2, 1.4), "c": (1, 1.4), "d": (2, 1.4), "e": (1, 1.0)}
+    for player, (wins, chance) in expected.items():
+        row = cell(frame, player=player)
+        assert row["rounds"] == 5
+        assert row["wins"] == wins
+        assert row["expected_wins"] == pytest.approx(chance)
+        assert row["wins_over_expected"] == pytest.approx(wins - chance)
+        assert not row["flagged"]
+    assert frame["player"].to_list()[:2] == ["b", "d"]  # best over expected first, ties by id
+    assert frame["wins_over_expected"].sum() == pytest.approx(0.0)
+
+
+def test_player_rounds_roles_points_and_stars(hand: duckdb.DuckDBPyConnection) -> None:
+    frame = stats.player_stats(hand, Filters())
+    b = cell(frame, player="b")
+    assert b["name"] == "Player B"
+    assert (b["rounds"], b["wins"], b["points"], b["stars"]) == (6, 3, 9, 2)
+    assert b["points_per_round"] == pytest.approx(1.5)
+    assert (b["rounds_gold_digger"], b["wins_gold_digger"], b["win_rate_gold_digger"]) == (5, 2, pytest.approx(0.4))
+    assert (b["rounds_saboteur"], b["wins_saboteur"], b["win_rate_saboteur"]) == (1, 1, 1.0)
+    assert (b["rounds_selfish_dwarf"], b["wins_selfish_dwarf"], b["win_rate_selfish_dwarf"]) == (0, 0, None)
+    f = cell(frame, player="f")
+    assert (f["name"], f["rounds"], f["wins"], f["expected_wins"]) == ("f", 1, 0, 0.0)
+    assert f["flagged"]
+
+
+# -- rounds -----------------------------------------------------------------------------
+
+
+def test_seat_advantage_counts_from_the_starting_player(hand: duckdb.DuckDBPyConnection) -> None:
+    frame = stats.seat_advantage(hand, Filters(ruleset="tournament"))
+    # Starting players: a (round 1, lost), b (round 2, won), c (round 3, lost), e (g2, lost).
+    assert rows(frame, "players", "position", "n", "wins") == [
+        (5, 1, 4, 1),
+        (5, 2, 4, 1),  # b won, c, d, a lost
+        (5, 3, 4, 2),  # c won, d lost, e won, b lost
+        (5, 4, 4, 1),  # d won, e, a lost, c lost
+        (5, 5, 4, 1),  # e, a, b lost, d won
+    ]
+
+
+def test_gold_slots(hand: duckdb.DuckDBPyConnection) -> None:
+    frame = stats.gold_slots(hand, Filters())
+    assert rows(frame, "gold_slot", "rounds", "wins") == [("top", 2, 1), ("middle", 2, 1), ("bottom", 1, 1)]
+    assert frame["share"].to_list() == pytest.approx([0.4, 0.4, 0.2])
+    assert frame["rate"].to_list() == pytest.approx([0.5, 0.5, 1.0])
+
+
+def test_round_endings(hand: duckdb.DuckDBPyConnection) -> None:
+    frame = stats.round_endings(hand, Filters())
+    assert rows(frame, "ruleset", "ending", "rounds") == [
+        ("base", "gold:gold_digger", 1),
+        ("tournament", "gold:gold_digger", 1),
+        ("tournament", "gold:selfish_dwarf", 1),
+        ("tournament", "hands_empty", 3),  # g1 round 2, g2, and the sheet the saboteurs won
+    ]
+    assert frame["share"].to_list() == pytest.approx([1.0, 0.2, 0.2, 0.6])
+
+
+def test_turns_rockfalls_and_maps(hand: duckdb.DuckDBPyConnection) -> None:
+    turns = cell(stats.turns_per_round(hand, Filters()), ruleset="tournament", players=5)
+    assert (turns["rounds"], turns["min"], turns["max"]) == (4, 30, 55)
+    assert (turns["mean"], turns["median"], turns["p90"]) == pytest.approx((43.75, 45.0, 53.5))
+    falls = cell(stats.rockfalls_and_maps(hand, Filters()), ruleset="tournament", players=5)
+    assert (falls["rounds"], falls["rockfalls"], falls["maps"]) == (4, 3, 10)
+    assert (falls["rockfalls_per_round"], falls["with_rockfall"], falls["maps_per_round"]) == pytest.approx(
+        (0.75, 0.5, 2.5)
+    )
+
+
+def test_action_cards_by_role(hand: duckdb.DuckDBPyConnection) -> None:
+    frame = stats.action_cards_by_role(hand, Filters())
+    assert rows(frame, "role", "action", "target_role", "cards", "on_self") == [
+        (GD, "repair", GD, 1, 1),
+        (GD, "map", None, 1, 0),
+        (SAB, "break", GD, 2, 0),
+        (SAB, "rockfall", None, 1, 0),
+    ]
+    assert frame["share"].to_list() == pytest.approx([0.5, 0.5, 2 / 3, 1 / 3])
+    assert frame["per_round"].to_list() == pytest.approx([0.2, 0.2, 0.4, 0.2])  # 5 rounds with a log
+
+
+def test_round_tables_share_one_connection_and_accept_a_store(hand_db: Path) -> None:
+    tables = stats.round_tables(Store(hand_db), Filters(tournament="t2"))
+    assert list(tables) == list(stats.ROUND_TABLES)
+    assert tables["turns_per_round"]["rounds"].to_list() == [1]
+    assert list(stats.round_tables(Store(hand_db), names=["gold_slots"])) == ["gold_slots"]
+
+
+def test_analytics_never_imports_streamlit() -> None:
+    code = "import sys, analytics.stats, cli.stats; print('streamlit' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
+
+
+# -- the command line -------------------------------------------------------------------
+
+
+def invoke(*args: str | Path) -> Result:
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def test_cli_roles_csv_is_the_frame(hand_db: Path, hand: duckdb.DuckDBPyConnection) -> None:
+    result = invoke("stats", "roles", "--db", hand_db, "--format", "csv", "--min-n", "5")
+    assert result.exit_code == 0, result.output
+    printed = pl.read_csv(io.StringIO(result.stdout))
+    frame = stats.role_win_rates(hand, Filters(min_n=5))
+    assert printed.columns == frame.columns
+    assert rows(printed, "ruleset", "role", "n", "wins", "flagged") == rows(
+        frame, "ruleset", "role", "n", "wins", "flagged"
+    )
+
+
+def test_cli_players_json_with_filters(hand_db: Path) -> None:
+    result = invoke("stats", "players", "--db", hand_db, "--format", "json", "--ruleset", "tournament", "--min-n", "5")
+    assert result.exit_code == 0, result.output
+    records = json.loads(result.stdout)
+    assert [r["player"] for r in records] == ["b", "d", "e", "c", "a"]
+    assert records[0]["expected_wins"] == pytest.approx(1.4)
+
+
+def test_cli_games_table_and_json(hand_db: Path) -> None:
+    table = invoke("stats", "games", "--db", hand_db)
+    assert table.exit_code == 0, table.output
+    for title in ("seat advantage", "gold slots", "round endings", "turns per round", "action cards by role"):
+        assert title in table.stdout
+    assert "gold:selfish_dwarf" in table.stdout
+    printed = json.loads(invoke("stats", "games", "--db", hand_db, "--format", "json", "--clean-only").stdout)
+    assert list(printed) == list(stats.ROUND_TABLES)
+    assert sum(r["rounds"] for r in printed["round_endings"]) == 5
+    only = invoke("stats", "games", "--db", hand_db, "--format", "csv", "--only", "gold_slots")
+    assert only.stdout.splitlines()[0].startswith("gold_slot,rounds,share")
+
+
+def test_cli_dates_a_bare_until_date_takes_the_whole_day(hand_db: Path) -> None:
+    result = invoke(
+        "stats", "roles", "--db", hand_db, "--format", "json", "--since", "2026-01-10", "--until", "2026-01-10"
+    )
+    cells = {(r["ruleset"], r["role"]): (r["n"], r["wins"]) for r in json.loads(result.stdout)}
+    assert cells == {("tournament", GD): (3, 1), ("tournament", SAB): (3, 1), ("tournament", SD): (3, 1)}
+    before = invoke("stats", "roles", "--db", hand_db, "--until", "2026-01-09T23:59:59", "--format", "json")
+    assert {r["ruleset"] for r in json.loads(before.stdout)} == {"base"}
+    assert invoke("stats", "roles", "--db", hand_db, "--since", "last week").exit_code == 2
+
+
+def test_cli_table_dims_flagged_rows_and_refuses_a_missing_store(hand_db: Path, tmp_path: Path) -> None:
+    result = invoke("stats", "roles", "--db", hand_db, "--tournament", "t2")
+    assert result.exit_code == 0
+    assert "role win rates" in result.stdout and "selfish_dwarf" in result.stdout
+    missing = invoke("stats", "roles", "--db", tmp_path / "none.duckdb")
+    assert missing.exit_code == 2
+    assert not (tmp_path / "none.duckdb").exists()
+    assert invoke("stats", "games", "--db", hand_db, "--only", "nonsense").exit_code == 2
+
+
+# -- a store of simulated games ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sim_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("sim")
+    simulate_tournament(folder / "open", players=14, preliminary_rounds=2, seed=11)
+    for index, players in enumerate((3, 4, 7)):
+        write_log(quick_game(players, "base", 2, seed=index), folder / f"base-{players}.jsonl")
+    path = folder / "sim.duckdb"
+    ingest([folder / "open", *sorted(folder.glob("base-*.jsonl"))], Store(path), workers=1)
+    return path
+
+
+@pytest.fixture
+def sim(sim_db: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    with Store(sim_db).connect(read_only=True) as con:
+        yield con
+
+
+def scalar(con: duckdb.DuckDBPyConnection, sql: str) -> Any:
+    return con.execute(sql).fetchall()[0][0]
+
+
+def test_simulated_role_rates_add_up(sim: duckdb.DuckDBPyConnection) -> None:
+    frame = stats.role_win_rates(sim, Filters())
+    assert set(frame["ruleset"]) == {"tournament", "base"}
+    assert frame["dealt"].sum() == scalar(sim, "SELECT count(*) FROM round_players WHERE role IS NOT NULL")
+    team_wins = frame.filter(pl.col("role") != SD).group_by("role").agg(pl.col("wins").sum())
+    assert dict(team_wins.iter_rows()) == {
+        GD: scalar(sim, "SELECT count(*) FROM rounds WHERE winner = 'gold_diggers'"),
+        SAB: scalar(sim, "SELECT count(*) FROM rounds WHERE winner = 'saboteurs'"),
+    }
+    assert frame.filter(role=SD)["wins"].sum() == scalar(
+        sim, "SELECT count(*) FROM rounds WHERE winner = 'selfish_dwarf'"
+    )
+    assert ((frame["low"] <= frame["rate"]) & (frame["rate"] <= frame["high"])).all()
+    assert frame.filter(role=GD)["n"].sum() == scalar(sim, "SELECT count(*) FROM rounds")
+
+
+def test_simulated_players_expected_wins_sum_to_wins(sim: duckdb.DuckDBPyConnection) -> None:
+    frame = stats.player_stats(sim, Filters())
+    assert frame["rounds"].sum() == scalar(sim, "SELECT count(*) FROM round_players")
+    assert frame["expected_wins"].sum() == pytest.approx(frame["wins"].sum())
+    assert frame["wins_over_expected"].sum() == pytest.approx(0.0, abs=1e-9)
+    per_role = sum(frame[f"rounds_{role}"].sum() for role in stats.ROLES)
+    assert per_role == frame["rounds"].sum()
+    named = frame.filter(pl.col("name") != pl.col("player"))
+    assert named.height >= 14  # the tournament's players carry their display names
+    tournament = stats.player_stats(sim, Filters(tournament="sim-open-11"))
+    assert tournament.height == 14
+
+
+def test_simulated_round_tables_add_up(sim: duckdb.DuckDBPyConnection) -> None:
+    rounds = scalar(sim, "SELECT count(*) FROM rounds")
+    tables = stats.round_tables(sim, Filters())
+    assert tables["round_endings"]["rounds"].sum() == rounds
+    assert tables["gold_slots"]["rounds"].sum() == rounds
+    assert tables["turns_per_round"]["rounds"].sum() == rounds
+    assert tables["seat_advantage"]["n"].sum() == scalar(sim, "SELECT count(*) FROM round_players")
+    actions = scalar(sim, "SELECT count(*) FROM cards_played WHERE type IN ('play_tool', 'play_rockfall', 'play_map')")
+    assert tables["action_cards_by_role"]["cards"].sum() == actions
+    assert tables["rockfalls_and_maps"]["rockfalls"].sum() == scalar(sim, "SELECT sum(rockfalls) FROM rounds")
+    shares = tables["round_endings"].group_by("ruleset").agg(pl.col("share").sum())
+    assert shares["share"].to_list() == pytest.approx([1.0, 1.0])
+    final = stats.round_tables(sim, Filters(stage="final"))
+    assert final["turns_per_round"]["rounds"].sum() == 4  # the final table plays 4 rounds
