@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analytics import stats
 from analytics.filters import Filters
+from analytics.standings import standings_on
 from ingest.store import Store
 
 StatFunction = Callable[[duckdb.DuckDBPyConnection, Filters], pl.DataFrame]
@@ -48,8 +49,11 @@ StatFunction = Callable[[duckdb.DuckDBPyConnection, Filters], pl.DataFrame]
 GAMES_PER_TOURNAMENT = 250
 PLAYER_POOL = 20_000
 
-EXTRA: dict[str, StatFunction] = {}
-"""Further functions to time (e.g. standings), ``name → function(con, filters)``."""
+EXTRA: dict[str, StatFunction] = {
+    "standings (one tournament, preliminary)": lambda con, f: standings_on(con, "bench-7"),
+    "standings (one tournament, final table)": lambda con, f: standings_on(con, "bench-7", "final"),
+}
+"""Further functions to time, ``name → function(con, filters)``: the standings."""
 
 
 def timed_functions() -> dict[str, StatFunction]:
