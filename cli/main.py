@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from cli import simulate, stats, store, tournament
+from cli import dashboard, simulate, stats, store, tournament
 from events.audit import Audit, audit_file, log_files
 from events.schema import json_schema
 from events.state import Outcome
@@ -34,6 +34,7 @@ app.command("rebuild")(store.rebuild_command)
 app.command("verify")(store.verify_command)
 app.add_typer(tournament.app, name="tournament")
 app.command("standings")(tournament.standings_command)
+app.command("dashboard")(dashboard.dashboard_command)
 
 _WINNERS = {
     "gold_diggers": "the gold diggers won",

@@ -1,0 +1,56 @@
+"""The Saboteur Ledger dashboard: ``saboteur dashboard`` runs it.
+
+    streamlit run dashboard/app.py [-- --db PATH]     # or $SABOTEUR_DB, else ./saboteur.duckdb
+
+This entry file only routes (``st.navigation``): each page lays itself out from
+``dashboard.data``, which opens the store for one query at a time, so ``saboteur
+ingest`` can write beside a running dashboard. Standings, Roles, Players, Rounds and
+Replay are public and read-only; Upload and Audit ask for the organiser's password.
+
+The page files live in ``views/``, not ``pages/``: Streamlit takes a ``pages/`` folder
+beside the entry file for its older multipage mode and, on a fresh server, runs a page
+file named in the address directly, without this file's routing and checks.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import access, data
+from ingest.store import StoreBusy
+
+st.set_page_config(page_title="Saboteur Ledger", page_icon=":material/construction:", layout="wide")
+
+upload = st.Page("views/upload.py", title="Upload", icon=":material/upload_file:", url_path="upload")
+page = st.navigation(
+    {
+        "Tournament": [
+            st.Page("views/standings.py", title="Standings", icon=":material/leaderboard:", default=True),
+            st.Page("views/roles.py", title="Roles", icon=":material/theater_comedy:", url_path="roles"),
+            st.Page("views/players.py", title="Players", icon=":material/person:", url_path="players"),
+            st.Page("views/rounds.py", title="Rounds", icon=":material/list_alt:", url_path="rounds"),
+            st.Page("views/replay.py", title="Replay", icon=":material/play_circle:", url_path="replay"),
+        ],
+        "Organiser": [upload, st.Page("views/audit.py", title="Audit", icon=":material/fact_check:", url_path="audit")],
+    }
+)
+
+with st.sidebar:
+    if access.is_organiser():
+        st.caption(f"Store: `{data.db_path()}`  \nSigned in as the organiser.")
+        st.button("Log out", on_click=access.log_out)
+    else:
+        st.caption(f"Store: `{data.db_path().name}`")
+
+if not data.exists() and page.url_path != upload.url_path:
+    st.title(page.title)
+    st.info(
+        f"There is no store at `{data.db_path()}` yet. Ingest files with `saboteur ingest PATH… --db "
+        f"{data.db_path()}`, or upload them on the Upload page as the organiser."
+    )
+    st.stop()
+
+try:
+    page.run()
+except StoreBusy as exc:
+    st.error(f"{exc}. The page shows again when you reload it.")

@@ -1,0 +1,243 @@
+"""The maze drawn as a picture of its cards: a pure function from cells to SVG text.
+
+Each card is a rectangle with its open tunnels as bands from the centre to the open
+sides. A dead end's bands stop short of a blocked centre (a rock), so a path enters it
+and goes no further (R-P5). The start card and the tournament's setup card are marked;
+a face-down goal is a card back — what it hides is drawn only when ``show_goals`` (the
+referee's view) — and a revealed goal shows gold or stone with its tunnels.
+
+Nothing here imports Streamlit: the replay page passes the SVG to ``st.html`` and the
+tests read it as XML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from html import escape
+from typing import Final
+
+from events import cards
+from events.maze import Placed
+
+Cell = tuple[int, int]
+
+CELL: Final = 56
+"""A card's square, in pixels."""
+MARGIN: Final = 22
+"""Room around the grid for the coordinates."""
+
+_SIDE_ENDS: Final = {1: (0.5, 0.0), 2: (1.0, 0.5), 4: (0.5, 1.0), 8: (0.0, 0.5)}
+"""Where each open side (N=1, E=2, S=4, W=8) meets the card's edge, as a fraction."""
+_SIDE_NAMES: Final = {1: "N", 2: "E", 4: "S", 8: "W"}
+
+_COLOURS: Final = {
+    "card": "#e8d5b0",
+    "card_edge": "#8d6e4a",
+    "tunnel": "#6b4423",
+    "rock": "#3b3b3b",
+    "start": "#9ecae1",
+    "setup_edge": "#c0392b",
+    "back": "#2c3e50",
+    "back_edge": "#1a252f",
+    "gold": "#f4d03f",
+    "stone": "#aab7b8",
+    "empty": "#f7f3ea",
+    "highlight": "#e67e22",
+}
+
+
+def _bounds(cells: Mapping[Cell, Placed], highlight: Cell | None) -> tuple[int, int, int, int]:
+    """The grid shown: every card, the start and the goals, one free cell around."""
+    xs = [x for x, _ in cells] + [cards.START_CELL[0]] + [x for x, _ in cards.GOAL_CELLS.values()]
+    ys = [y for _, y in cells] + [cards.START_CELL[1]] + [y for _, y in cards.GOAL_CELLS.values()]
+    if highlight is not None:
+        xs.append(highlight[0])
+        ys.append(highlight[1])
+    return min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
+
+
+def _tunnels(left: float, top: float, sides: int, passable: bool, size: int) -> list[str]:
+    """The bands of a card's open sides; a dead end's stop short of a rock at the centre."""
+    width = size * 0.26
+    cx, cy = left + size / 2, top + size / 2
+    parts: list[str] = []
+    stop = 0.0 if passable else size * 0.2
+    for side in (1, 2, 4, 8):
+        if not sides & side:
+            continue
+        fx, fy = _SIDE_ENDS[side]
+        ex, ey = left + fx * size, top + fy * size
+        # shorten toward the centre for a dead end
+        dx, dy = cx - ex, cy - ey
+        length = max(abs(dx), abs(dy)) or 1.0
+        sx, sy = cx - dx / length * stop, cy - dy / length * stop
+        parts.append(
+            f'<line class="tunnel" data-side="{_SIDE_NAMES[side]}" x1="{sx:.1f}" y1="{sy:.1f}" x2="{ex:.1f}" '
+            f'y2="{ey:.1f}" stroke="{_COLOURS["tunnel"]}" stroke-width="{width:.1f}" stroke-linecap="butt"/>'
+        )
+    if passable and sides:
+        half = width / 2
+        parts.append(
+            f'<rect class="junction" x="{cx - half:.1f}" y="{cy - half:.1f}" width="{width:.1f}" '
+            f'height="{width:.1f}" fill="{_COLOURS["tunnel"]}"/>'
+        )
+    if not passable:
+        r = size * 0.14
+        parts.append(
+            f'<circle class="dead-end" cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{_COLOURS["rock"]}"/>'
+            f'<line x1="{cx - r * 0.6:.1f}" y1="{cy - r * 0.6:.1f}" x2="{cx + r * 0.6:.1f}" y2="{cy + r * 0.6:.1f}" '
+            f'stroke="#f7f3ea" stroke-width="2"/>'
+            f'<line x1="{cx - r * 0.6:.1f}" y1="{cy + r * 0.6:.1f}" x2="{cx + r * 0.6:.1f}" y2="{cy - r * 0.6:.1f}" '
+            f'stroke="#f7f3ea" stroke-width="2"/>'
+        )
+    return parts
+
+
+def _label(
+    x: float,
+    y: float,
+    text: str,
+    *,
+    colour: str = "#222",
+    size: int = 10,
+    weight: str = "bold",
+    anchor: str = "middle",
+    halo: str | None = None,
+) -> str:
+    outline = f' stroke="{halo}" stroke-width="3" paint-order="stroke"' if halo else ""
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-family="sans-serif" font-size="{size}" font-weight="{weight}" '
+        f'text-anchor="{anchor}" fill="{colour}"{outline}>{escape(text)}</text>'
+    )
+
+
+def _card(cell: Cell, placed: Placed, left: float, top: float, size: int, setup: bool, show_goals: bool) -> str:
+    """One card's group: its face (or back), tunnels and marks."""
+    x, y = cell
+    inset = 2
+    w = size - 2 * inset
+    body: list[str] = []
+    where = f"({x}, {y})"
+    if placed.kind == "goal" and not placed.face_up:
+        slot = cards.SLOT_AT.get(cell, "")
+        title = f"face-down {slot} goal at {where}".replace("  ", " ")
+        body.append(
+            f'<rect x="{left + inset}" y="{top + inset}" width="{w}" height="{w}" rx="5" '
+            f'fill="{_COLOURS["back"]}" stroke="{_COLOURS["back_edge"]}" stroke-width="2"/>'
+        )
+        body.append(
+            f'<rect x="{left + 8}" y="{top + 8}" width="{size - 16}" height="{size - 16}" rx="3" fill="none" '
+            f'stroke="#5d6d7e" stroke-width="1" stroke-dasharray="3 2"/>'
+        )
+        body.append(_label(left + size / 2, top + size / 2 + 6, "?", colour="#d5dbdb", size=18))
+        kind = "goal-back"
+        data = ""
+        if show_goals:
+            hidden = "gold" if placed.card == cards.GOLD else "stone"
+            title += f" (the {hidden})"
+            body.append(_label(left + size / 2, top + size - 7, hidden, colour="#f9e79f", size=9, weight="normal"))
+            data = f' data-card="{escape(placed.card)}"'
+        return (
+            f'<g class="card {kind}" data-x="{x}" data-y="{y}"{data}><title>{escape(title)}</title>'
+            + "".join(body)
+            + "</g>"
+        )
+    if placed.kind == "goal":
+        gold = placed.card == cards.GOLD
+        fill, kind, name = (
+            (_COLOURS["gold"], "goal-gold", "GOLD") if gold else (_COLOURS["stone"], "goal-stone", "stone")
+        )
+        title = f"{'gold' if gold else 'stone'} goal at {where}"
+    elif placed.kind == "start":
+        fill, kind, name, title = _COLOURS["start"], "start", "START", f"the start card at {where}"
+    else:
+        fill, kind, name = _COLOURS["card"], "tunnel", ""
+        title = f"{placed.card}{' turned' if placed.rotated else ''} at {where}"
+        if not placed.passable:
+            kind = "tunnel dead-end-card"
+            title += " (dead end)"
+        if setup:
+            title += " (the setup card)"
+    edge = _COLOURS["setup_edge"] if setup else _COLOURS["card_edge"]
+    dash = ' stroke-dasharray="5 3"' if setup else ""
+    body.append(
+        f'<rect x="{left + inset}" y="{top + inset}" width="{w}" height="{w}" rx="5" fill="{fill}" '
+        f'stroke="{edge}" stroke-width="{3 if setup else 1.5}"{dash}/>'
+    )
+    body.extend(_tunnels(left, top, placed.sides, placed.passable, size))
+    if name:  # in the top-left corner, clear of the tunnels, with a halo over them
+        colour = "#7d6608" if kind == "goal-gold" else "#17202a"
+        body.append(_label(left + 5, top + 12, name, colour=colour, size=8, anchor="start", halo=fill))
+    if setup:
+        body.append(
+            _label(
+                left + size - 5,
+                top + size - 5,
+                "setup",
+                colour=_COLOURS["setup_edge"],
+                size=8,
+                anchor="end",
+                halo="#fdedec",
+            )
+        )
+        kind += " setup"
+    data = f' data-card="{escape(placed.card)}"' if placed.kind != "start" else ""
+    return (
+        f'<g class="card {kind}" data-x="{x}" data-y="{y}"{data}><title>{escape(title)}</title>'
+        + "".join(body)
+        + "</g>"
+    )
+
+
+def maze_svg(
+    cells: Mapping[Cell, Placed],
+    *,
+    setup_cell: Cell | None = None,
+    show_goals: bool = False,
+    highlight: Cell | None = None,
+    size: int = CELL,
+) -> str:
+    """The maze as an SVG document.
+
+    ``setup_cell``: where the tournament's setup card lies (marked), if it still does.
+    ``show_goals``: draw what each face-down goal hides (the referee's view only).
+    ``highlight``: the cell the current step acted on (a card laid, a rockfall).
+
+    >>> from events.maze import Maze
+    >>> svg = maze_svg(Maze.dealt({"top": "goal_stone_ne", "middle": "goal_gold", "bottom": "goal_stone_nw"}).cells)
+    >>> svg.count('class="card goal-back"'), "goal_gold" in svg
+    (3, False)
+    """
+    x0, x1, y0, y1 = _bounds(cells, highlight)
+    columns, rows = x1 - x0 + 1, y1 - y0 + 1
+    width, height = columns * size + MARGIN, rows * size + MARGIN
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="maze" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" style="max-width: 100%; height: auto" role="img" '
+        f'aria-label="the maze: {len(cells)} cards">',
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fbf8f1"/>',
+    ]
+    grey = {"colour": "#999", "size": 9, "weight": "normal"}
+    for gx in range(columns):
+        parts.append(_label(MARGIN + gx * size + size / 2, 14, str(x0 + gx), **grey))  # type: ignore[arg-type]
+    for gy in range(rows):
+        parts.append(_label(10, MARGIN + gy * size + size / 2 + 3, str(y0 + gy), **grey))  # type: ignore[arg-type]
+    for gx in range(columns):
+        for gy in range(rows):
+            parts.append(
+                f'<rect x="{MARGIN + gx * size + 1}" y="{MARGIN + gy * size + 1}" width="{size - 2}" '
+                f'height="{size - 2}" fill="{_COLOURS["empty"]}" stroke="#e5dccb" stroke-width="1"/>'
+            )
+    for cell in sorted(cells):
+        left = MARGIN + (cell[0] - x0) * size
+        top = MARGIN + (cell[1] - y0) * size
+        parts.append(_card(cell, cells[cell], left, top, size, cell == setup_cell, show_goals))
+    if highlight is not None:
+        left = MARGIN + (highlight[0] - x0) * size
+        top = MARGIN + (highlight[1] - y0) * size
+        parts.append(
+            f'<rect class="highlight" x="{left + 0.5}" y="{top + 0.5}" width="{size - 1}" height="{size - 1}" '
+            f'rx="6" fill="none" stroke="{_COLOURS["highlight"]}" stroke-width="3"/>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)

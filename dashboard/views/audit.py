@@ -1,0 +1,121 @@
+"""Audit (organiser): the open findings, and what to do about each — accept the
+replay's score, enter a correction, or dismiss it with a reason. Each is an event
+appended to the tournament's record; nothing is edited."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from analytics.records import Recorded, RecordError
+from dashboard import access, data, widgets
+from ingest.store import StoreBusy
+
+NOTICE = "audit_notice"
+
+
+def _record(action: str, run: Callable[[], Recorded]) -> None:
+    """Run a record command; keep its outcome for the next run of the page."""
+    try:
+        recorded = run()
+    except (RecordError, StoreBusy) as exc:
+        st.session_state[NOTICE] = ("error", str(exc))
+    else:
+        version = recorded.version
+        st.session_state[NOTICE] = (
+            "success",
+            f"Recorded {action} (the tournament's record is now at version {version}).",
+        )
+    st.rerun()
+
+
+st.title("Audit")
+if not access.gate():
+    st.stop()
+
+notice = st.session_state.pop(NOTICE, None)
+if notice is not None:
+    kind, text = notice
+    (st.success if kind == "success" else st.error)(text)
+
+tournaments = data.tournaments()
+names = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
+choices = [*names, widgets.NONE]
+if st.session_state.get("audit_tournament") not in choices:
+    st.session_state.pop("audit_tournament", None)
+picked = st.selectbox(
+    "Tournament",
+    choices,
+    format_func=lambda t: t if t == widgets.NONE else f"{names[t]} ({t})",
+    key="audit_tournament",
+)
+tournament = None if picked == widgets.NONE else str(picked)
+found = data.open_findings(tournament)
+st.metric("Open findings", found.height)
+if found.is_empty():
+    st.success("No open findings: every finding is settled or dismissed.")
+    st.stop()
+st.dataframe(found, hide_index=True, width="stretch")
+if tournament is None:
+    st.info("These games belong to no tournament: their findings can be settled only within a tournament's record.")
+    st.stop()
+record_of: str = tournament
+
+rows = {str(r["finding_id"]): r for r in found.iter_rows(named=True)}
+if st.session_state.get("audit_finding") not in rows:
+    st.session_state.pop("audit_finding", None)
+
+
+def _label(finding_id: str) -> str:
+    r = rows[finding_id]
+    where = f"{r['game_id']}" + (f" · round {r['round']}" if r["round"] is not None else "")
+    return f"{where} · line {r['line']} · {r['code']}: {r['message'][:80]}"
+
+
+chosen = st.selectbox("Finding", list(rows), format_func=_label, key="audit_finding")
+assert chosen is not None
+row = rows[chosen]
+st.markdown(
+    f"**{row['code']}** ({row['rule']}, {row['severity']}) at line {row['line']} of `{row['game_id']}`"
+    + (f", round {row['round']}" if row["round"] is not None else "")
+    + (f", {row['player']}" if row["player"] else "")
+    + f": {row['message']}"
+)
+game_id = str(row["game_id"])
+number = row["round"]
+if number is not None:
+    st.dataframe(data.round_scores(record_of, game_id, int(number)), hide_index=True, width="stretch")
+
+accept, correct, dismiss = st.tabs(["Accept the replay's score", "Enter a correction", "Dismiss"])
+with accept:
+    if number is None:
+        st.info("This finding belongs to no round: there is no round score to replace.")
+    else:
+        with st.form("accept_replay"):
+            why = st.text_input("Reason (optional)", key="accept_reason")
+            if st.form_submit_button("Accept the replay's score for this round"):
+                _record(
+                    f"the replay's score for round {number} of {game_id}",
+                    lambda: data.accept_replay(record_of, game_id, int(number), why or None),
+                )
+with correct:
+    if number is None:
+        st.info("This finding belongs to no round: there is no round score to correct.")
+    else:
+        scores = data.round_scores(record_of, game_id, int(number))
+        people = scores["player"].to_list()
+        with st.form("correction"):
+            default = people.index(row["player"]) if row["player"] in people else 0
+            player = st.selectbox("Player", people, index=default, key="correct_player")
+            points = st.number_input("Points for the round", min_value=0, max_value=99, step=1, key="correct_points")
+            why = st.text_input("Reason", key="correct_reason")
+            if st.form_submit_button("Record the correction"):
+                _record(
+                    f"a correction of {player}'s score in round {number} of {game_id}",
+                    lambda: data.correct(record_of, game_id, int(number), str(player), int(points), why),
+                )
+with dismiss, st.form("dismissal"):
+    why = st.text_input("Reason", key="dismiss_reason")
+    if st.form_submit_button("Dismiss the finding"):
+        _record(f"the dismissal of finding {chosen}", lambda: data.dismiss(record_of, chosen, why))

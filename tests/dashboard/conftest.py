@@ -1,0 +1,140 @@
+"""A real store for the dashboard's tests: a small simulated tournament, ingested once.
+
+The session's store holds the tournament's description, two of its games mutated so the
+audit has findings to show (a wrong score, a skipped draw), the other games but one —
+``r2-t2.jsonl`` is held back so a test can upload it and watch the standings change —
+and a game without a tournament whose log stops in the middle of its first round. Each
+test gets its own copy of the file.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from events.builder import LogBuilder
+from events.simulate.mutate import mutate
+from events.simulate.tournament import simulate_tournament
+from ingest.pipeline import ingest
+from ingest.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "dashboard" / "app.py"
+TOURNAMENT = "sim-open-1"
+HELD_BACK = "r2-t2.jsonl"
+UNFINISHED = "test:unfinished"
+PASSWORD = "correct horse battery staple"
+
+
+@dataclass(frozen=True)
+class Sample:
+    """What the session's store was made from."""
+
+    db: Path
+    logs: Path
+    held_back: Path
+    wrong_score_line: int
+    skipped_draw_line: int
+    unfinished_hand: tuple[str, ...]
+    """The hand of the player whose card was not in it, in the unfinished round."""
+
+
+def unfinished_log() -> tuple[list[str], tuple[str, ...]]:
+    """A tournament-rules game that stops in its first round, after a card played that
+    was not in the player's hand (whose message names the hand)."""
+    log = LogBuilder(players=6, ruleset="tournament", game_id=UNFINISHED)
+    log.deal(start="ann", hands={"cem": ["break_lamp", "repair_pick_cart", "NEx", "EWx", "Nx"]})
+    log.discard("ann")
+    log.discard("bob")
+    hand = tuple(log.hand("cem"))
+    log.raw({"type": "play_path", "player": "cem", "card": "NESW", "x": 1, "y": 0, "rotated": False})
+    log.draw("cem")
+    return log.lines, hand
+
+
+@pytest.fixture(scope="session")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Sample:
+    root = tmp_path_factory.mktemp("dashboard")
+    sim = root / "sim"
+    simulate_tournament(sim, players=12, preliminary_rounds=2, seed=1)
+    load = root / "load"
+    load.mkdir()
+    for path in sim.iterdir():
+        if path.name != HELD_BACK:
+            shutil.copy(path, load / path.name)
+    wrong = mutate((load / "r1-t1.jsonl").read_text().splitlines(), "mis_score", seed=1)
+    skipped = mutate((load / "r1-t2.jsonl").read_text().splitlines(), "skip_draw", seed=1)
+    assert wrong is not None and skipped is not None
+    (load / "r1-t1.jsonl").write_text("".join(line + "\n" for line in wrong.lines))
+    (load / "r1-t2.jsonl").write_text("".join(line + "\n" for line in skipped.lines))
+    lines, hand = unfinished_log()
+    (load / "unfinished.jsonl").write_text("".join(line + "\n" for line in lines))
+    db = root / "base.duckdb"
+    results = ingest([load], Store(db), workers=1)
+    assert {r.outcome for r in results} <= {"accepted", "accepted_with_findings"}, results
+    return Sample(db, sim, sim / HELD_BACK, wrong.line, skipped.line, hand)
+
+
+@pytest.fixture
+def db(sample: Sample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This test's copy of the store, named by ``$SABOTEUR_DB`` as the CLI names it."""
+    path = tmp_path / "ledger.duckdb"
+    shutil.copy(sample.db, path)
+    monkeypatch.setenv("SABOTEUR_DB", str(path))
+    monkeypatch.delenv("SABOTEUR_ADMIN_PASSWORD", raising=False)
+    return path
+
+
+@pytest.fixture
+def organiser(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The organiser's password, set as the dashboard reads it."""
+    monkeypatch.setenv("SABOTEUR_ADMIN_PASSWORD", PASSWORD)
+    return PASSWORD
+
+
+@pytest.fixture
+def open_page(db: Path) -> Iterator[Callable[..., AppTest]]:
+    """``open_page("replay", **session_state)``: the app run on one page."""
+
+    def run(page: str | None = None, **state: object) -> AppTest:
+        at = AppTest.from_file(str(APP), default_timeout=60)
+        for key, value in state.items():
+            at.session_state[key] = value
+        if page is not None:
+            at.switch_page(f"views/{page}.py")
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        return at
+
+    yield run
+
+
+def log_in(at: AppTest, password: str) -> AppTest:
+    """Give the password on an organiser's page."""
+    at.text_input[0].input(password)
+    at.button[0].click()
+    return at.run()
+
+
+def maze(at: AppTest) -> str:
+    """The replay's picture of the maze (the SVG inside its Markdown block)."""
+    (block,) = [m.value for m in at.markdown if 'class="maze-picture"' in m.value]
+    return block[block.index("<svg") : block.index("</svg>") + len("</svg>")]
+
+
+def page_text(at: AppTest) -> str:
+    """Every piece of text the page shows, tables included, as one string."""
+    parts: list[str] = []
+    for kind in ("title", "header", "subheader", "markdown", "caption", "error", "warning", "info", "success", "code"):
+        parts.extend(str(e.value) for e in getattr(at, kind))
+    parts.extend(f"{m.label} {m.value}" for m in at.metric)
+    for table in at.dataframe:
+        frame = table.value
+        parts.append(" ".join(str(c) for c in frame.columns))
+        parts.append(frame.to_csv(index=False))
+    return "\n".join(parts)

@@ -1,0 +1,139 @@
+"""The organiser's pages: shut without a password, open with the right one, and every
+action an appended event (uploads through the ingest's own path)."""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analytics.standings import standings
+from dashboard import access
+from ingest.store import Store
+from tests.dashboard.conftest import PASSWORD, TOURNAMENT, Sample, log_in, page_text
+
+Open = Callable[..., AppTest]
+
+
+def events(db: Path) -> list[tuple[str, str]]:
+    with Store(db).connect(read_only=True) as con:
+        return [
+            (str(s), str(t)) for s, t in con.execute("SELECT stream, type FROM events ORDER BY position").fetchall()
+        ]
+
+
+@pytest.mark.parametrize("page", ["upload", "audit"])
+def test_without_a_password_the_organiser_pages_say_how_to_enable_them(open_page: Open, page: str) -> None:
+    at = open_page(page)
+    (info,) = at.info
+    assert "not enabled" in info.value and "SABOTEUR_ADMIN_PASSWORD" in info.value
+    assert not at.file_uploader and not at.text_input and not at.dataframe
+
+
+@pytest.mark.parametrize("page", ["upload", "audit"])
+def test_a_wrong_password_keeps_them_shut(open_page: Open, organiser: str, page: str) -> None:
+    at = log_in(open_page(page), "not the password")
+    assert [e.value for e in at.error] == ["That is not the organiser's password."]
+    assert not at.file_uploader and not at.dataframe
+
+
+def test_the_password_is_compared_in_constant_time(
+    open_page: Open, organiser: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[tuple[bytes, bytes]] = []
+    original = hmac.compare_digest
+
+    def spy(a: bytes, b: bytes) -> bool:
+        calls.append((a, b))
+        return original(a, b)
+
+    monkeypatch.setattr(access.hmac, "compare_digest", spy)
+    at = log_in(open_page("upload"), organiser)
+    assert calls == [(PASSWORD.encode(), PASSWORD.encode())]
+    assert at.file_uploader
+
+
+def test_the_password_may_come_from_streamlit_secrets(db: Path) -> None:
+    at = AppTest.from_file(str(Path(access.__file__).parent / "app.py"), default_timeout=60)
+    at.secrets["SABOTEUR_ADMIN_PASSWORD"] = "from-secrets"
+    at.switch_page("views/upload.py").run()
+    assert not at.info
+    log_in(at, "from-secrets")
+    assert at.file_uploader
+
+
+def test_upload_ingests_logs_like_the_cli_and_reports_duplicates(
+    open_page: Open, organiser: str, sample: Sample, db: Path
+) -> None:
+    before = standings(Store(db), TOURNAMENT)
+    at = log_in(open_page("upload"), organiser)
+    raw = sample.held_back.read_bytes()
+    at.file_uploader[0].set_value(
+        [("r2-t2.jsonl", raw, "application/json"), ("notes.jsonl", b"hello\n", "application/json")]
+    )
+    at.button[0].click().run()
+    assert not at.exception
+    (results,) = (t.value for t in at.dataframe)
+    assert results["file"].tolist() == ["r2-t2.jsonl", "notes.jsonl"]
+    assert results["outcome"].tolist() == ["✅ accepted", "⛔ rejected"]
+    assert results["games"].tolist() == ["sim-open-1:r2:t2", ""]
+    text = page_text(at)
+    assert "malformed" in text  # the rejected file's finding
+    after = standings(Store(db), TOURNAMENT)
+    assert after["rounds"].sum() == before["rounds"].sum() + 6 * 3
+    assert ("game:sim-open-1:r2:t2", "game_started") in events(db)
+
+    at.file_uploader[0].set_value(("again.jsonl", raw, "application/json"))
+    at.button[0].click().run()
+    (results,) = (t.value for t in at.dataframe)
+    assert results["outcome"].tolist() == ["♻️ duplicate"]
+    assert "the same content as upload" in results["note"][0]
+
+    at.switch_page("views/standings.py").run()
+    assert next(m.value for m in at.metric if m.label == "Games") == "4"
+
+
+def test_audit_accepts_the_replays_score_as_an_appended_event(open_page: Open, organiser: str, db: Path) -> None:
+    at = log_in(open_page("audit"), organiser)
+    found = at.dataframe[0].value
+    assert set(found["code"]) == {"wrong_score", "missed_draw"}
+    wrong = found[found["code"] == "wrong_score"].iloc[0]
+    at.selectbox(key="audit_finding").set_value(wrong["finding_id"]).run()
+    scores = at.dataframe[1].value
+    assert {"recorded", "replay", "corrected"} <= set(scores.columns)
+    before = standings(Store(db), TOURNAMENT)
+    count = len(events(db))
+    at.button(key="FormSubmitter:accept_replay-Accept the replay's score for this round").click().run()
+    assert any("Recorded the replay's score" in s.value for s in at.success), page_text(at)
+    assert events(db)[count:] == [(f"tournament:{TOURNAMENT}", "replay_accepted")]
+    assert set(at.dataframe[0].value["code"]) == {"missed_draw"}
+    after = standings(Store(db), TOURNAMENT)
+    assert after["open_findings"].sum() == 0 < before["open_findings"].sum()
+    assert after["points"].sum() == before["points"].sum() - 1  # the sheet gave one point too many
+
+
+def test_audit_corrects_and_dismisses_with_reasons(open_page: Open, organiser: str, db: Path) -> None:
+    at = log_in(open_page("audit"), organiser)
+    found = at.dataframe[0].value
+    wrong = found[found["code"] == "wrong_score"].iloc[0]
+    at.selectbox(key="audit_finding").set_value(wrong["finding_id"]).run()
+    at.selectbox(key="correct_player").set_value(wrong["player"]).run()
+    at.number_input(key="correct_points").set_value(3).run()
+    at.text_input(key="correct_reason").input("the sheet said 4; the table agreed on 3")
+    at.button(key="FormSubmitter:correction-Record the correction").click().run()
+    assert any("Recorded a correction" in s.value for s in at.success), page_text(at)
+    assert events(db)[-1] == (f"tournament:{TOURNAMENT}", "score_corrected")
+
+    missed = at.dataframe[0].value.iloc[0]
+    assert missed["code"] == "missed_draw"
+    at.selectbox(key="audit_finding").set_value(missed["finding_id"]).run()
+    at.button(key="FormSubmitter:dismissal-Dismiss the finding").click().run()
+    assert any("needs a --reason" in e.value for e in at.error)
+    at.text_input(key="dismiss_reason").input("the draw was seen by the referee")
+    at.button(key="FormSubmitter:dismissal-Dismiss the finding").click().run()
+    assert any("Recorded the dismissal" in s.value for s in at.success)
+    assert events(db)[-1] == (f"tournament:{TOURNAMENT}", "finding_dismissed")
+    assert any("No open findings" in s.value for s in at.success)

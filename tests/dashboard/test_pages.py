@@ -1,0 +1,183 @@
+"""Each page run by Streamlit's AppTest over a real store, its content checked against
+the analytics and ingest functions it lays out."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+
+import polars as pl
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analytics import stats
+from analytics.filters import Filters
+from analytics.standings import standings
+from dashboard import data
+from dashboard.replay_view import game_view
+from ingest.sources import stored_lines
+from ingest.store import Store
+from tests.dashboard.conftest import APP, TOURNAMENT, Sample, maze, page_text
+
+Open = Callable[..., AppTest]
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(str(m.value) for m in at.metric if m.label == label)
+
+
+def test_standings_show_points_the_cut_line_ties_and_why(open_page: Open, db: Path) -> None:
+    at = open_page()
+    expected = standings(Store(db), TOURNAMENT)
+    assert [t.value for t in at.title] == ["Standings"]
+    assert metric(at, "Players") == str(expected.height)
+    assert metric(at, "Games") == "3"
+    assert metric(at, "Cut") == "top 6"
+    above, below = (table.value for table in at.dataframe)
+    assert above["name"].tolist() == expected.filter(pl.col("in_cut"))["name"].to_list()
+    assert below["name"].tolist() == expected.filter(~pl.col("in_cut"))["name"].to_list()
+    assert above["points"].tolist() == expected.filter(pl.col("in_cut"))["points"].to_list()
+    assert {"rank", "stars", "penalty", "open findings", "tie", "why ranked here"} <= set(above.columns)
+    shown = [*above["rank"], *below["rank"]]
+    assert shown == [
+        f"{r}=" if shared else str(r) for r, shared in zip(expected["rank"], expected["shared"], strict=True)
+    ]
+    flagged = [*above["tie"], *below["tie"]]
+    assert flagged.count("shared rank") + flagged.count("placed by the cut draw") == expected["shared"].sum()
+    assert any("cut line: the top 6" in m.value for m in at.markdown)
+    text = page_text(at)
+    assert expected["why"][0] in text
+    # the wrong score found in r1-t1 is counted beside the rows of its round's players
+    assert expected["open_findings"].sum() > 0
+    assert sum(above["open findings"]) + sum(below["open findings"]) == expected["open_findings"].sum()
+
+
+def test_standings_show_the_records_integrity(open_page: Open, db: Path) -> None:
+    at = open_page()
+    store = Store(db)
+    with store.connect(read_only=True) as con:
+        position, head = store.head(con)
+    assert metric(at, "Events") == f"{position:,}"
+    assert [c.value for c in at.code] == [head]
+    assert any("Last verified" in s.value and f"{position:,} events is intact" in s.value for s in at.success)
+
+
+def test_standings_of_the_final_table(open_page: Open, db: Path) -> None:
+    at = open_page()
+    at.radio(key="standings_stage").set_value("final").run()
+    expected = standings(Store(db), TOURNAMENT, stage="final")
+    (table,) = (t.value for t in at.dataframe)
+    assert table["name"].tolist() == expected["name"].to_list()
+    assert {"prelim. points", "prelim. stars", "why ranked here"} <= set(table.columns)
+    assert metric(at, "Cut") == "final table"
+    assert not any("cut line" in m.value for m in at.markdown)
+
+
+def test_roles_chart_and_table_follow_the_filters(open_page: Open, db: Path) -> None:
+    at = open_page("roles")
+    assert len(at.get("vega_lite_chart")) == 1
+    table = at.dataframe[0].value
+    expected = stats.role_win_rates(Store(db), Filters(ruleset="tournament"))
+    assert table["n"].tolist() == expected["n"].to_list()
+    assert set(table["role"]) <= {"gold_digger", "saboteur", "selfish_dwarf"}
+    assert {"table", "rate", "low", "high", "n < 30"} <= set(table.columns)
+    at.checkbox(key="roles_clean").check().run()
+    clean = at.dataframe[0].value
+    assert sum(clean["dealt"]) < sum(table["dealt"])  # two rounds with errors left out
+    at.selectbox(key="roles_stage").set_value("final").run()
+    final = stats.role_win_rates(Store(db), Filters(ruleset="tournament", stage="final", clean_only=True))
+    assert at.dataframe[0].value["n"].tolist() == final["n"].to_list()
+
+
+def test_players_page_shows_one_players_rounds_roles_and_points(open_page: Open, db: Path) -> None:
+    leader = standings(Store(db), TOURNAMENT).row(0, named=True)
+    at = open_page("players", players_player=leader["player"])
+    assert [h.value for h in at.header] == [leader["name"]]
+    everyone = stats.player_stats(Store(db))
+    row = everyone.filter(pl.col("player") == leader["player"]).row(0, named=True)
+    assert metric(at, "Rounds") == str(row["rounds"])
+    assert metric(at, "Wins") == str(row["wins"])
+    assert metric(at, "Stars") == str(row["stars"])
+    by_role, listed = (t.value for t in at.dataframe)
+    assert sum(by_role["rounds"]) == row["rounds"]
+    assert len(listed) == row["rounds"]
+    assert len(at.get("vega_lite_chart")) == 1
+    # only finished rounds: the players of the unfinished game are nobody's to pick
+    assert "ann" not in at.selectbox(key="players_player").options
+
+
+def test_rounds_page_lists_every_finished_round_with_its_verdict(open_page: Open, sample: Sample) -> None:
+    at = open_page("rounds")
+    table = at.dataframe[0].value
+    assert len(table) == 13  # three preliminary games of 3 rounds and the final's 4; the unfinished round is not
+    assert "test:unfinished" not in set(table["game_id"])
+    assert sorted(set(table["verdict"])) == ["1 violation", "clean"]
+    at.selectbox(key="rounds_code").set_value("wrong_score").run()
+    (row,) = at.dataframe[0].value.to_dict("records")
+    assert (row["game_id"], row["round"], row["verdict"]) == ("sim-open-1:r1:t1", 1, "1 violation")
+    findings = at.dataframe[1].value
+    assert findings["code"].tolist() == ["wrong_score"]
+    assert findings["line"].tolist() == [sample.wrong_score_line]
+    at.selectbox(key="rounds_code").set_value("(all)").run()
+    at.selectbox(key="rounds_table").set_value("final").run()
+    assert set(at.dataframe[0].value["game_id"]) == {"sim-open-1:final"}
+    at.selectbox(key="rounds_verdict").set_value("violations").run()
+    assert any("No finished round matches" in i.value for i in at.info)
+
+
+def test_rounds_page_opens_a_round_in_replay(open_page: Open) -> None:
+    at = open_page("rounds")
+    at.selectbox(key="rounds_code").set_value("missed_draw").run()
+    at.button[0].click().run()
+    assert [t.value for t in at.title] == ["Replay"]
+    assert at.selectbox(key="replay_game").value == "sim-open-1:r1:t2"
+    assert at.selectbox(key="replay_round").value == 1
+
+
+def _frames(db: Path, game_id: str) -> list[int]:
+    """Steps of round 1 with findings (the viewer's own fold, for the expected values)."""
+    with Store(db).connect(read_only=True) as con:
+        rows = con.execute(
+            "SELECT type, payload, line FROM events WHERE stream = ? ORDER BY version", [f"game:{game_id}"]
+        ).fetchall()
+    view = game_view(stored_lines(rows))
+    return [step for step, _ in view.rounds[1].violations]
+
+
+def test_replay_steps_through_a_round_and_shows_each_violation_at_its_step(
+    open_page: Open, db: Path, sample: Sample
+) -> None:
+    at = open_page("replay", replay_game="sim-open-1:r1:t2")
+    assert any(m.value.startswith("**Step 0 of") for m in at.markdown)
+    svg = maze(at)
+    assert svg.startswith("<svg") and 'class="card start"' in svg and "setup" in svg
+    assert svg.count('class="card goal-back"') == 3
+    at.button[2].click().run()  # Next
+    assert any(m.value.startswith("**Step 1 of") for m in at.markdown)
+    assert at.slider(key="replay_step").value == 1
+    (step,) = _frames(db, "sim-open-1:r1:t2")
+    at.slider(key="replay_step").set_value(step).run()
+    errors = [e.value for e in at.error]
+    assert any("missed_draw" in e and "R-T2" in e for e in errors), errors
+    assert metric(at, "Draw pile").isdigit() and metric(at, "Discards").isdigit()
+    public = at.dataframe[0].value
+    assert "role" not in public.columns and "hand" not in public.columns
+    assert {"seat", "player", "cards", "broken tools"} <= set(public.columns)
+    # a finished round: the referee's view is open to all
+    at.radio(key="replay_view").set_value("Referee").run()
+    referee = at.dataframe[0].value
+    assert {"role", "hand", "looked at"} <= set(referee.columns)
+    assert 'data-card="goal_gold"' in maze(at)
+    at.button[3].click().run()  # Last
+    assert any("by the rules" in s.value for s in at.success)
+
+
+def test_without_a_store_the_pages_say_how_to_make_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    missing = tmp_path / "none.duckdb"
+    monkeypatch.setenv("SABOTEUR_DB", str(missing))
+    importlib.reload(data)  # importing the data module reads nothing
+    at = AppTest.from_file(str(APP), default_timeout=60).run()
+    assert not at.exception
+    assert any("There is no store" in i.value and "saboteur ingest" in i.value for i in at.info)
+    assert not missing.exists()

@@ -1,0 +1,75 @@
+"""No public page shows the roles, hands or goal positions of a round that has not
+ended; the organiser sees them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from streamlit.testing.v1 import AppTest
+
+from dashboard import widgets
+from tests.dashboard.conftest import UNFINISHED, Sample, log_in, maze, page_text
+
+Open = Callable[..., AppTest]
+ROLES = ("gold_digger", "gold digger", "saboteur", "selfish_dwarf", "selfish dwarf")
+
+
+def hidden(text: str, sample: Sample) -> list[str]:
+    """Private things that show in ``text``."""
+    return [word for word in (*sample.unfinished_hand, *ROLES, "goal_gold", "goal_stone", "the gold") if word in text]
+
+
+def unfinished(open_page: Open) -> AppTest:
+    return open_page("replay", replay_tournament=widgets.NONE, replay_game=UNFINISHED)
+
+
+def test_the_public_replay_of_an_unfinished_round_hides_hands_roles_and_goals(open_page: Open, sample: Sample) -> None:
+    at = unfinished(open_page)
+    assert at.selectbox(key="replay_game").value == UNFINISHED
+    assert any("has not ended" in c.value for c in at.caption)
+    steps = at.slider(key="replay_step")
+    errors: dict[int, list[str]] = {}
+    for step in range(int(steps.max) + 1):
+        at.slider(key="replay_step").set_value(step).run()
+        text = page_text(at)
+        assert hidden(text, sample) == [], (step, text)
+        svg = maze(at)
+        assert svg.count('class="card goal-back"') == 3 and 'data-card="goal' not in svg
+        assert {"role", "hand", "looked at"}.isdisjoint(at.dataframe[0].value.columns)
+        if at.error:
+            errors[step] = [e.value for e in at.error]
+    # the card not in cem's hand shows at its step (line 7), its message (naming the hand) withheld
+    assert list(errors) == [5]
+    (error,) = errors[5]
+    assert error.startswith("line 7 · card_not_in_hand (R-T4) · cem: ")
+    assert error.endswith("details are shown once the round has ended")
+    # asking for the referee's view changes nothing
+    at.radio(key="replay_view").set_value("Referee").run()
+    assert any("has not ended" in w.value for w in at.warning)
+    assert hidden(page_text(at), sample) == []
+    assert "role" not in at.dataframe[0].value.columns
+
+
+def test_the_organiser_sees_the_unfinished_round_as_the_referee(
+    open_page: Open, organiser: str, sample: Sample
+) -> None:
+    at = log_in(open_page("audit"), organiser)
+    at.session_state["replay_tournament"] = widgets.NONE
+    at.session_state["replay_game"] = UNFINISHED
+    at.switch_page("views/replay.py").run()
+    at.radio(key="replay_view").set_value("Referee").run()
+    at.slider(key="replay_step").set_value(2).run()
+    table = at.dataframe[0].value
+    assert {"role", "hand"} <= set(table.columns)
+    cem = table[table["player"].str.endswith("cem")].iloc[0]
+    assert cem["hand"] == ", ".join(sample.unfinished_hand)
+    assert 'data-card="goal_gold"' in maze(at)
+
+
+def test_other_public_pages_leave_the_unfinished_round_out(open_page: Open, sample: Sample) -> None:
+    rounds = open_page("rounds")
+    assert UNFINISHED not in page_text(rounds)
+    players = open_page("players")
+    assert not {"ann", "bob", "cem"} & set(players.selectbox(key="players_player").options)
+    roles = open_page("roles")
+    assert sum(roles.dataframe[0].value["dealt"]) == 13 * 6  # finished rounds only
