@@ -9,10 +9,9 @@ with ``stat`` and no connection at all — so a change made by anyone (an upload
 run, and unchanged data is never read twice. After an upload or a record the caches
 are cleared as well.
 
-Where ``analytics/`` has no function for what a page shows (a player's rounds, the
-list of rounds with their findings, a game's stored lines), a small parameterised query
-lives here; filters add fixed SQL fragments and their values travel as parameters.
-Nothing runs at import time.
+The queries themselves live in ``analytics/`` (``analytics.browse`` for what only the
+pages need: a player's rounds, the list of rounds, open findings, a game's stored
+lines); this module only caches them and clears the caches. Nothing runs at import time.
 """
 
 from __future__ import annotations
@@ -30,14 +29,14 @@ from typing import Any, Final
 import polars as pl
 import streamlit as st
 
-from analytics import records, stats
+from analytics import browse, records, stats
+from analytics.browse import RoundQuery as RoundQuery
 from analytics.filters import Filters
 from analytics.intervals import wilson
 from analytics.standings import standings as standings_of
 from dashboard.replay_view import GameView, game_view
-from events.logfile import UnreadableLog
 from ingest.pipeline import BATCH_FILES, Writer
-from ingest.sources import prepare_bytes, stored_lines
+from ingest.sources import prepare_bytes
 from ingest.store import Store, default_path
 from ingest.verify import verify
 
@@ -89,10 +88,8 @@ def _key() -> tuple[str, Stamp]:
     return str(path.resolve()), stamp(path)
 
 
-def _query(db: str, sql: str, params: Sequence[Any] = ()) -> pl.DataFrame:
-    with Store(db, wait=WAIT).connect(read_only=True) as con:
-        frame: pl.DataFrame = con.sql(sql, params=list(params)).pl()
-        return frame
+def _store_at(db: str) -> Store:
+    return Store(db, wait=WAIT)
 
 
 def clear() -> None:
@@ -102,19 +99,10 @@ def clear() -> None:
 
 # -- tournaments and standings -----------------------------------------------------------
 
-_TOURNAMENTS: Final = """
-WITH named AS (SELECT tournament FROM tournaments UNION SELECT tournament FROM games WHERE tournament IS NOT NULL)
-SELECT n.tournament, coalesce(t.name, n.tournament) AS name, coalesce(t.cut, 6) AS cut,
-       t.preliminary_rounds, t.final_rounds, coalesce(t.semifinal, false) AS semifinal,
-       (SELECT count(*) FROM games g WHERE g.tournament = n.tournament) AS games
-FROM named n LEFT JOIN tournaments t USING (tournament)
-ORDER BY n.tournament
-"""
-
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _tournaments(db: str, when: Stamp) -> pl.DataFrame:
-    return _query(db, _TOURNAMENTS)
+    return browse.tournaments(_store_at(db))
 
 
 def tournaments() -> pl.DataFrame:
@@ -141,13 +129,7 @@ def standings(tournament: str, stage: str) -> pl.DataFrame:
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _stage_counts(db: str, when: Stamp, tournament: str, stage: str) -> tuple[int, int]:
-    frame = _query(
-        db,
-        "SELECT count(*) AS games, coalesce(sum(rounds_played), 0) AS rounds FROM games "
-        "WHERE tournament = ? AND coalesce(stage, 'preliminary') = ?",
-        [tournament, stage],
-    )
-    return int(frame["games"][0]), int(frame["rounds"][0])
+    return browse.stage_counts(_store_at(db), tournament, stage)
 
 
 def stage_counts(tournament: str, stage: str) -> tuple[int, int]:
@@ -223,7 +205,7 @@ def role_win_rates(filters: Filters) -> pl.DataFrame:
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _rulesets(db: str, when: Stamp) -> list[str]:
-    return [str(r) for r in _query(db, "SELECT DISTINCT ruleset FROM games ORDER BY ruleset")["ruleset"]]
+    return browse.rulesets(_store_at(db))
 
 
 def rulesets() -> list[str]:
@@ -240,27 +222,9 @@ def player_stats(filters: Filters) -> pl.DataFrame:
     return _player_stats(*_key(), filters)
 
 
-_PLAYER_ROUNDS: Final = """
-SELECT g.tournament, coalesce(g.stage, '') AS stage, g.tournament_round, g.table_label AS table,
-       rp.game_id, rp.round, coalesce(r.started_at, g.started_at) AS started_at, rp.seat, rp.role,
-       coalesce(rp.replay_points, rp.recorded_points) AS points, rp.recorded_points, rp.replay_points,
-       rp.star, rp.won, rp.connector, r.winner
-FROM round_players rp
-JOIN rounds r ON r.game_id = rp.game_id AND r.round = rp.round
-JOIN games g ON g.game_id = rp.game_id
-WHERE rp.player = ? AND {scope}
-ORDER BY coalesce(r.started_at, g.started_at) NULLS LAST, rp.game_id, rp.round
-"""
-
-
 @st.cache_data(show_spinner=False, max_entries=64)
 def _player_rounds(db: str, when: Stamp, player: str, tournament: str | None) -> pl.DataFrame:
-    scope, params = ("g.tournament = ?", [tournament]) if tournament is not None else ("TRUE", [])
-    frame = _query(db, _PLAYER_ROUNDS.replace("{scope}", scope), [player, *params])
-    return frame.with_columns(
-        number=pl.int_range(1, pl.len() + 1),
-        cumulative=pl.col("points").fill_null(0).cum_sum(),
-    )
+    return browse.player_rounds(_store_at(db), player, tournament)
 
 
 def player_rounds(player: str, tournament: str | None = None) -> pl.DataFrame:
@@ -291,67 +255,9 @@ def player_roles(rounds: pl.DataFrame) -> pl.DataFrame:
 # -- rounds ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class RoundQuery:
-    """Which rounds the Rounds page lists."""
-
-    tournament: str | None = None
-    tournament_round: int | None = None
-    table: str | None = None
-    round: int | None = None
-    code: str | None = None
-    verdict: str | None = None
-    """``clean`` or ``violations``; ``None`` for both."""
-
-
-_ROUND_FRAGMENTS: Final = {
-    "tournament": "g.tournament = ?",
-    "tournament_round": "g.tournament_round = ?",
-    "table": "g.table_label = ?",
-    "round": "r.round = ?",
-    "code": "EXISTS (SELECT 1 FROM findings x WHERE x.game_id = r.game_id AND x.round = r.round AND x.code = ?)",
-}
-
-_ROUNDS: Final = """
-WITH found AS (
-    SELECT game_id, round, list_sort(list(DISTINCT code)) AS codes,
-           count(*) FILTER (WHERE severity = 'error') AS errors,
-           count(*) FILTER (WHERE severity = 'warning') AS warnings
-    FROM findings WHERE round IS NOT NULL GROUP BY game_id, round
-),
-listed AS (
-    SELECT g.tournament, g.stage, g.tournament_round, g.table_label AS table, r.game_id, r.round, g.source,
-           r.players, r.winner, r.connector, r.ended_by, r.turns,
-           greatest(r.errors, coalesce(f.errors, 0))::INTEGER AS errors,
-           coalesce(f.warnings, 0)::INTEGER AS warnings,
-           coalesce(f.codes, []::VARCHAR[]) AS codes, r.started_at
-    FROM rounds r JOIN games g ON g.game_id = r.game_id
-    LEFT JOIN found f ON f.game_id = r.game_id AND f.round = r.round
-    WHERE {where}
-)
-SELECT *, CASE WHEN errors > 0 THEN format('{} violation{}', errors, CASE WHEN errors = 1 THEN '' ELSE 's' END)
-               WHEN warnings > 0 THEN 'clean, with warnings' ELSE 'clean' END AS verdict,
-       count(*) OVER () AS matched
-FROM listed
-WHERE {verdict}
-ORDER BY tournament NULLS LAST, tournament_round NULLS LAST, try_cast("table" AS INTEGER) NULLS LAST, "table",
-         game_id, round
-LIMIT ?
-"""
-
-
 @st.cache_data(show_spinner=False, max_entries=64)
 def _rounds(db: str, when: Stamp, query: RoundQuery, limit: int) -> pl.DataFrame:
-    clauses: list[str] = []
-    params: list[Any] = []
-    for name, fragment in _ROUND_FRAGMENTS.items():
-        value = getattr(query, name)
-        if value is not None:
-            clauses.append(fragment)
-            params.append(value)
-    verdict = {"clean": "errors = 0", "violations": "errors > 0"}.get(query.verdict or "", "TRUE")
-    sql = _ROUNDS.replace("{where}", " AND ".join(clauses) or "TRUE").replace("{verdict}", verdict)
-    return _query(db, sql, [*params, limit])
+    return browse.rounds(_store_at(db), query, limit)
 
 
 def rounds(query: RoundQuery, limit: int = ROUNDS_SHOWN) -> tuple[pl.DataFrame, int]:
@@ -363,26 +269,7 @@ def rounds(query: RoundQuery, limit: int = ROUNDS_SHOWN) -> tuple[pl.DataFrame, 
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _choices(db: str, when: Stamp, tournament: str | None) -> dict[str, list[Any]]:
-    scope, params = ("tournament = ?", [tournament]) if tournament is not None else ("TRUE", [])
-    found = _query(db, "SELECT DISTINCT code FROM findings ORDER BY code")
-    games = _query(
-        db,
-        f"SELECT list_sort(list(DISTINCT tournament_round)) AS rounds, list_sort(list(DISTINCT table_label)) AS tables "
-        f"FROM games WHERE {scope}",
-        params,
-    )
-    rounds_found = games["rounds"][0]
-    tables_found = games["tables"][0]
-    return {
-        "codes": [str(c) for c in found["code"]],
-        "tournament_rounds": [
-            int(r) for r in (rounds_found.to_list() if rounds_found is not None else []) if r is not None
-        ],
-        "tables": sorted(
-            (str(t) for t in (tables_found.to_list() if tables_found is not None else []) if t is not None),
-            key=lambda t: (not t.isdigit(), int(t) if t.isdigit() else 0, t),
-        ),
-    }
+    return browse.choices(_store_at(db), tournament)
 
 
 def choices(tournament: str | None) -> dict[str, list[Any]]:
@@ -392,12 +279,7 @@ def choices(tournament: str | None) -> dict[str, list[Any]]:
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _round_findings(db: str, when: Stamp, game_id: str, number: int) -> pl.DataFrame:
-    return _query(
-        db,
-        "SELECT line, player, code, rule, severity, message FROM findings "
-        "WHERE game_id = ? AND round = ? ORDER BY line",
-        [game_id, number],
-    )
+    return browse.round_findings(_store_at(db), game_id, number)
 
 
 def round_findings(game_id: str, number: int) -> pl.DataFrame:
@@ -410,14 +292,7 @@ def round_findings(game_id: str, number: int) -> pl.DataFrame:
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _games(db: str, when: Stamp, tournament: str | None) -> pl.DataFrame:
-    scope, params = ("tournament = ?", [tournament]) if tournament is not None else ("tournament IS NULL", [])
-    return _query(
-        db,
-        f"SELECT game_id, source, stage, tournament_round, table_label AS table, players, rounds_played, status "
-        f"FROM games WHERE {scope} ORDER BY tournament_round NULLS LAST, try_cast(table_label AS INTEGER) NULLS LAST, "
-        f"table_label, game_id",
-        params,
-    )
+    return browse.games(_store_at(db), tournament)
 
 
 def games(tournament: str | None) -> pl.DataFrame:
@@ -427,18 +302,8 @@ def games(tournament: str | None) -> pl.DataFrame:
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _game_view(db: str, when: Stamp, game_id: str) -> GameView | None:
-    with Store(db, wait=WAIT).connect(read_only=True) as con:
-        rows = con.execute(
-            "SELECT type, payload, line FROM events WHERE stream = ? ORDER BY version", [f"game:{game_id}"]
-        ).fetchall()
-    markers = [i for i, row in enumerate(rows) if str(row[0]).endswith("_superseded")]
-    current = rows[markers[-1] + 1 :] if markers else rows
-    if not current or current[0][0] == "score_sheet_game":
-        return None
-    try:
-        return game_view(stored_lines((str(t), str(p), line) for t, p, line in current))
-    except UnreadableLog:
-        return None
+    lines = browse.game_lines(_store_at(db), game_id)
+    return game_view(lines) if lines is not None else None
 
 
 def game(game_id: str) -> GameView | None:
@@ -496,25 +361,9 @@ def ingest_files(
     return results
 
 
-_OPEN_FINDINGS: Final = """
-SELECT f.finding_id, f.game_id, g.tournament_round, g.table_label AS table, f.round, f.line, f.player,
-       f.code, f.rule, f.severity, f.message
-FROM findings f JOIN games g ON g.game_id = f.game_id
-WHERE {scope}
-  AND NOT EXISTS (SELECT 1 FROM dismissals d WHERE d.tournament = g.tournament AND d.finding_id = f.finding_id)
-  AND NOT (f.code = 'wrong_score' AND (
-        EXISTS (SELECT 1 FROM accepted_replays a
-                WHERE a.tournament = g.tournament AND a.game_id = f.game_id AND a.round = f.round)
-     OR EXISTS (SELECT 1 FROM corrections c
-                WHERE c.tournament = g.tournament AND c.game_id = f.game_id AND c.round = f.round)))
-ORDER BY g.tournament_round NULLS LAST, try_cast(g.table_label AS INTEGER) NULLS LAST, f.game_id, f.line
-"""
-
-
 @st.cache_data(show_spinner=False, max_entries=16)
 def _open_findings(db: str, when: Stamp, tournament: str | None) -> pl.DataFrame:
-    scope, params = ("g.tournament = ?", [tournament]) if tournament is not None else ("g.tournament IS NULL", [])
-    return _query(db, _OPEN_FINDINGS.replace("{scope}", scope), params)
+    return browse.open_findings(_store_at(db), tournament)
 
 
 def open_findings(tournament: str | None) -> pl.DataFrame:
@@ -525,18 +374,7 @@ def open_findings(tournament: str | None) -> pl.DataFrame:
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _round_scores(db: str, when: Stamp, tournament: str, game_id: str, number: int) -> pl.DataFrame:
-    return _query(
-        db,
-        """
-        SELECT rp.player, rp.role, rp.recorded_points AS recorded, rp.replay_points AS replay,
-               (SELECT arg_max(c.points, c.seq) FROM corrections c WHERE c.tournament = ? AND c.game_id = rp.game_id
-                AND c.round = rp.round AND c.player = rp.player) AS corrected,
-               EXISTS (SELECT 1 FROM accepted_replays a WHERE a.tournament = ? AND a.game_id = rp.game_id
-                       AND a.round = rp.round) AS replay_accepted
-        FROM round_players rp WHERE rp.game_id = ? AND rp.round = ? ORDER BY rp.seat
-        """,
-        [tournament, tournament, game_id, number],
-    )
+    return browse.round_scores(_store_at(db), tournament, game_id, number)
 
 
 def round_scores(tournament: str, game_id: str, number: int) -> pl.DataFrame:

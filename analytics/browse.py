@@ -1,0 +1,243 @@
+"""Read-only queries for browsing the store: tournaments, rounds, a player's rounds,
+open findings, a game's stored lines. The dashboard shows them; they return Polars
+frames from parameterised DuckDB SQL (filters add fixed fragments, values travel as
+parameters) and open the store only for the query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import polars as pl
+
+from events.logfile import LogLine, UnreadableLog
+from ingest.sources import stored_lines
+from ingest.store import Store
+
+
+def query(store: Store, sql: str, params: Sequence[Any] = ()) -> pl.DataFrame:
+    """One read-only query, the connection closed after it."""
+    with store.connect(read_only=True) as con:
+        frame: pl.DataFrame = con.sql(sql, params=list(params)).pl()
+        return frame
+
+
+_TOURNAMENTS: Final = """
+WITH named AS (SELECT tournament FROM tournaments UNION SELECT tournament FROM games WHERE tournament IS NOT NULL)
+SELECT n.tournament, coalesce(t.name, n.tournament) AS name, coalesce(t.cut, 6) AS cut,
+       t.preliminary_rounds, t.final_rounds, coalesce(t.semifinal, false) AS semifinal,
+       (SELECT count(*) FROM games g WHERE g.tournament = n.tournament) AS games
+FROM named n LEFT JOIN tournaments t USING (tournament)
+ORDER BY n.tournament
+"""
+
+
+def tournaments(store: Store) -> pl.DataFrame:
+    """Every tournament (described, or named by a game): id, name, cut, stages, games."""
+    return query(store, _TOURNAMENTS)
+
+
+def stage_counts(store: Store, tournament: str, stage: str) -> tuple[int, int]:
+    """Games and rounds stored for a tournament's stage."""
+    frame = query(
+        store,
+        "SELECT count(*) AS games, coalesce(sum(rounds_played), 0) AS rounds FROM games "
+        "WHERE tournament = ? AND coalesce(stage, 'preliminary') = ?",
+        [tournament, stage],
+    )
+    return int(frame["games"][0]), int(frame["rounds"][0])
+
+
+def rulesets(store: Store) -> list[str]:
+    return [str(r) for r in query(store, "SELECT DISTINCT ruleset FROM games ORDER BY ruleset")["ruleset"]]
+
+
+_PLAYER_ROUNDS: Final = """
+SELECT g.tournament, coalesce(g.stage, '') AS stage, g.tournament_round, g.table_label AS table,
+       rp.game_id, rp.round, coalesce(r.started_at, g.started_at) AS started_at, rp.seat, rp.role,
+       coalesce(rp.replay_points, rp.recorded_points) AS points, rp.recorded_points, rp.replay_points,
+       rp.star, rp.won, rp.connector, r.winner
+FROM round_players rp
+JOIN rounds r ON r.game_id = rp.game_id AND r.round = rp.round
+JOIN games g ON g.game_id = rp.game_id
+WHERE rp.player = ? AND {scope}
+ORDER BY coalesce(r.started_at, g.started_at) NULLS LAST, rp.game_id, rp.round
+"""
+
+
+def player_rounds(store: Store, player: str, tournament: str | None = None) -> pl.DataFrame:
+    """A player's finished rounds in time order, with the running total of points."""
+    scope, params = ("g.tournament = ?", [tournament]) if tournament is not None else ("TRUE", [])
+    frame = query(store, _PLAYER_ROUNDS.replace("{scope}", scope), [player, *params])
+    return frame.with_columns(
+        number=pl.int_range(1, pl.len() + 1),
+        cumulative=pl.col("points").fill_null(0).cum_sum(),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RoundQuery:
+    """Which rounds the Rounds page lists."""
+
+    tournament: str | None = None
+    tournament_round: int | None = None
+    table: str | None = None
+    round: int | None = None
+    code: str | None = None
+    verdict: str | None = None
+    """``clean`` or ``violations``; ``None`` for both."""
+
+
+_ROUND_FRAGMENTS: Final = {
+    "tournament": "g.tournament = ?",
+    "tournament_round": "g.tournament_round = ?",
+    "table": "g.table_label = ?",
+    "round": "r.round = ?",
+    "code": "EXISTS (SELECT 1 FROM findings x WHERE x.game_id = r.game_id AND x.round = r.round AND x.code = ?)",
+}
+
+_ROUNDS: Final = """
+WITH found AS (
+    SELECT game_id, round, list_sort(list(DISTINCT code)) AS codes,
+           count(*) FILTER (WHERE severity = 'error') AS errors,
+           count(*) FILTER (WHERE severity = 'warning') AS warnings
+    FROM findings WHERE round IS NOT NULL GROUP BY game_id, round
+),
+listed AS (
+    SELECT g.tournament, g.stage, g.tournament_round, g.table_label AS table, r.game_id, r.round, g.source,
+           r.players, r.winner, r.connector, r.ended_by, r.turns,
+           greatest(r.errors, coalesce(f.errors, 0))::INTEGER AS errors,
+           coalesce(f.warnings, 0)::INTEGER AS warnings,
+           coalesce(f.codes, []::VARCHAR[]) AS codes, r.started_at
+    FROM rounds r JOIN games g ON g.game_id = r.game_id
+    LEFT JOIN found f ON f.game_id = r.game_id AND f.round = r.round
+    WHERE {where}
+)
+SELECT *, CASE WHEN errors > 0 THEN format('{} violation{}', errors, CASE WHEN errors = 1 THEN '' ELSE 's' END)
+               WHEN warnings > 0 THEN 'clean, with warnings' ELSE 'clean' END AS verdict,
+       count(*) OVER () AS matched
+FROM listed
+WHERE {verdict}
+ORDER BY tournament NULLS LAST, tournament_round NULLS LAST, try_cast("table" AS INTEGER) NULLS LAST, "table",
+         game_id, round
+LIMIT ?
+"""
+
+
+def rounds(store: Store, selection: RoundQuery, limit: int) -> pl.DataFrame:
+    """The rounds that match (at most ``limit``), each with ``matched``: how many did."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    for name, fragment in _ROUND_FRAGMENTS.items():
+        value = getattr(selection, name)
+        if value is not None:
+            clauses.append(fragment)
+            params.append(value)
+    verdict = {"clean": "errors = 0", "violations": "errors > 0"}.get(selection.verdict or "", "TRUE")
+    sql = _ROUNDS.replace("{where}", " AND ".join(clauses) or "TRUE").replace("{verdict}", verdict)
+    return query(store, sql, [*params, limit])
+
+
+def choices(store: Store, tournament: str | None) -> dict[str, list[Any]]:
+    """Values the rounds filters offer: finding codes, tournament rounds, tables."""
+    scope, params = ("tournament = ?", [tournament]) if tournament is not None else ("TRUE", [])
+    found = query(store, "SELECT DISTINCT code FROM findings ORDER BY code")
+    games_found = query(
+        store,
+        f"SELECT list_sort(list(DISTINCT tournament_round)) AS rounds, list_sort(list(DISTINCT table_label)) AS tables "
+        f"FROM games WHERE {scope}",
+        params,
+    )
+    rounds_found = games_found["rounds"][0]
+    tables_found = games_found["tables"][0]
+    return {
+        "codes": [str(c) for c in found["code"]],
+        "tournament_rounds": [
+            int(r) for r in (rounds_found.to_list() if rounds_found is not None else []) if r is not None
+        ],
+        "tables": sorted(
+            (str(t) for t in (tables_found.to_list() if tables_found is not None else []) if t is not None),
+            key=lambda t: (not t.isdigit(), int(t) if t.isdigit() else 0, t),
+        ),
+    }
+
+
+def round_findings(store: Store, game_id: str, number: int) -> pl.DataFrame:
+    """The findings of one round, in line order."""
+    return query(
+        store,
+        "SELECT line, player, code, rule, severity, message FROM findings "
+        "WHERE game_id = ? AND round = ? ORDER BY line",
+        [game_id, number],
+    )
+
+
+def games(store: Store, tournament: str | None) -> pl.DataFrame:
+    """The games of a tournament (``None``: the games of no tournament)."""
+    scope, params = ("tournament = ?", [tournament]) if tournament is not None else ("tournament IS NULL", [])
+    return query(
+        store,
+        f"SELECT game_id, source, stage, tournament_round, table_label AS table, players, rounds_played, status "
+        f"FROM games WHERE {scope} ORDER BY tournament_round NULLS LAST, try_cast(table_label AS INTEGER) NULLS LAST, "
+        f"table_label, game_id",
+        params,
+    )
+
+
+def game_lines(store: Store, game_id: str) -> list[LogLine] | None:
+    """A stored game's newest version as parsed log lines; ``None`` for a score sheet
+    (no events to step through), a game not stored, or one that cannot be read."""
+    with store.connect(read_only=True) as con:
+        rows = con.execute(
+            "SELECT type, payload, line FROM events WHERE stream = ? ORDER BY version", [f"game:{game_id}"]
+        ).fetchall()
+    markers = [i for i, row in enumerate(rows) if str(row[0]).endswith("_superseded")]
+    current = rows[markers[-1] + 1 :] if markers else rows
+    if not current or current[0][0] == "score_sheet_game":
+        return None
+    try:
+        return stored_lines((str(t), str(p), line) for t, p, line in current)
+    except UnreadableLog:
+        return None
+
+
+_OPEN_FINDINGS: Final = """
+SELECT f.finding_id, f.game_id, g.tournament_round, g.table_label AS table, f.round, f.line, f.player,
+       f.code, f.rule, f.severity, f.message
+FROM findings f JOIN games g ON g.game_id = f.game_id
+WHERE {scope}
+  AND NOT EXISTS (SELECT 1 FROM dismissals d WHERE d.tournament = g.tournament AND d.finding_id = f.finding_id)
+  AND NOT (f.code = 'wrong_score' AND (
+        EXISTS (SELECT 1 FROM accepted_replays a
+                WHERE a.tournament = g.tournament AND a.game_id = f.game_id AND a.round = f.round)
+     OR EXISTS (SELECT 1 FROM corrections c
+                WHERE c.tournament = g.tournament AND c.game_id = f.game_id AND c.round = f.round
+                  AND (f.player IS NULL OR c.player = f.player))))
+ORDER BY g.tournament_round NULLS LAST, try_cast(g.table_label AS INTEGER) NULLS LAST, f.game_id, f.line
+"""
+
+
+def open_findings(store: Store, tournament: str | None) -> pl.DataFrame:
+    """Findings not dismissed, and (for ``wrong_score``) not settled by an accepted
+    replay of their round or a correction of their player; ``None``: the games of no
+    tournament."""
+    scope, params = ("g.tournament = ?", [tournament]) if tournament is not None else ("g.tournament IS NULL", [])
+    return query(store, _OPEN_FINDINGS.replace("{scope}", scope), params)
+
+
+def round_scores(store: Store, tournament: str, game_id: str, number: int) -> pl.DataFrame:
+    """Each player's recorded, replayed and corrected points in one round."""
+    return query(
+        store,
+        """
+        SELECT rp.player, rp.role, rp.recorded_points AS recorded, rp.replay_points AS replay,
+               (SELECT arg_max(c.points, c.seq) FROM corrections c WHERE c.tournament = ? AND c.game_id = rp.game_id
+                AND c.round = rp.round AND c.player = rp.player) AS corrected,
+               EXISTS (SELECT 1 FROM accepted_replays a WHERE a.tournament = ? AND a.game_id = rp.game_id
+                       AND a.round = rp.round) AS replay_accepted
+        FROM round_players rp WHERE rp.game_id = ? AND rp.round = ? ORDER BY rp.seat
+        """,
+        [tournament, tournament, game_id, number],
+    )
