@@ -8,7 +8,6 @@ E-W cards at (1,0)…(7,0) reaches the middle goal.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import pytest
 
@@ -17,37 +16,13 @@ from events.maze import Maze, tunnel
 from events.rules.goals import close_reveal_run
 from events.state import RevealRun
 from tests.conftest import codes, errors, run
+from tests.rules.maze_logs import ROW, STONE_MIDDLE, corridor, game, lay
 
-ROW = ("EW", "EW", "EW", "NEW", "NEW", "NESW", "NESW")
-"""E-W passable cards for (1,0)…(7,0)."""
-STONE_MIDDLE = {"top": "goal_gold", "middle": "goal_stone_ne", "bottom": "goal_stone_nw"}
-"""The middle stone (open N, E as printed) must lie turned (open S, W) when reached from the west."""
 GOLD_BOTTOM = {"top": "goal_stone_ne", "middle": "goal_stone_nw", "bottom": "goal_gold"}
 GOLD_BELOW_STONE = {"top": "goal_stone_nw", "middle": "goal_stone_ne", "bottom": "goal_gold"}
 
 
 # -- helpers ---------------------------------------------------------------------------
-
-
-def game(turns: Sequence[str], *, start: str = "ann", **deal: Any) -> LogBuilder:
-    """A 3-player base game whose hands hold ``turns``, the cards played turn by turn."""
-    log = LogBuilder(players=3, ruleset="base")
-    at = log.players.index(start)
-    order = log.players[at:] + log.players[:at]
-    hands = {p: list(turns[i :: len(order)]) for i, p in enumerate(order)}
-    log.deal(start=start, hands=hands, **deal)
-    return log
-
-
-def lay(log: LogBuilder, card: str, x: int, y: int, rotated: bool = False, *, draw: bool = True) -> LogBuilder:
-    """The player whose turn it is lays ``card`` (and draws)."""
-    return log.path(log.turn, card, x, y, rotated, draw=draw)
-
-
-def corridor(log: LogBuilder, upto: int) -> LogBuilder:
-    for x in range(1, upto + 1):
-        lay(log, ROW[x - 1], x, 0)
-    return log
 
 
 def reach(

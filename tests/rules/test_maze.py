@@ -8,18 +8,13 @@ card) unless a tournament setup card is the point.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping
 
 from events.builder import DEFAULT_GOALS, LogBuilder
 from events.cards import Side, parse_sides
 from events.maze import Cell, Maze, tunnel
 from tests.conftest import codes, errors
-
-STONE_MIDDLE = {"top": "goal_gold", "middle": "goal_stone_ne", "bottom": "goal_stone_nw"}
-ROW = ("EW", "EW", "EW", "NEW", "NEW", "NESW", "NESW")
-"""E-W passable cards for (1,0)…(7,0)."""
-
+from tests.rules.maze_logs import ROW, STONE_MIDDLE, corridor, game, lay
 
 # -- helpers -------------------------------------------------------------------------
 
@@ -40,29 +35,6 @@ def row(upto: int, last: str | None = None) -> dict[Cell, str]:
     if last is not None:
         cells[(upto, 0)] = last
     return cells
-
-
-def game(
-    turns: Sequence[str], *, start: str = "ann", players: int = 3, ruleset: str = "base", **deal: Any
-) -> LogBuilder:
-    """A game whose hands hold ``turns``: the cards played turn by turn from ``start``."""
-    log = LogBuilder(players=players, ruleset=ruleset)
-    at = log.players.index(start)
-    order = log.players[at:] + log.players[:at]
-    hands = {p: list(turns[i :: len(order)]) for i, p in enumerate(order)}
-    log.deal(start=start, hands=hands, **deal)
-    return log
-
-
-def lay(log: LogBuilder, card: str, x: int, y: int, rotated: bool = False, *, draw: bool = True) -> LogBuilder:
-    """The player whose turn it is lays ``card`` (and draws)."""
-    return log.path(log.turn, card, x, y, rotated, draw=draw)
-
-
-def corridor(log: LogBuilder, upto: int) -> LogBuilder:
-    for x in range(1, upto + 1):
-        lay(log, ROW[x - 1], x, 0)
-    return log
 
 
 def rules_of(log: LogBuilder) -> list[str]:
