@@ -169,17 +169,22 @@ def _repair_friend(view: View, rng: Random) -> Play | None:
     return chosen[1] if chosen else None
 
 
-def gold_digger(view: View, rng: Random) -> Play:
-    """Dig toward the believed gold; mend, look, and punish saboteur-like play."""
+def _dig(view: View, rng: Random, *, selfish: bool) -> tuple[Cell, int, tuple[float, Play] | None, Play | None]:
+    """What every digger weighs first: the goal, how far the maze is from it, the best
+    tunnel card; and the play that cannot wait (connecting, or mending one's own tool)."""
     goal = view.target()
     now = reach(view, goal)
-    paths = _path_options(view)
-    best = _best(paths, _digger_path_score(view, goal, now, selfish=False), rng)
+    best = _best(_path_options(view), _digger_path_score(view, goal, now, selfish=selfish), rng)
     if best is not None and best[0] >= 100:
-        return best[1]
-    mend = _repair_self(view)
-    if mend is not None:
-        return mend
+        return goal, now, best, best[1]
+    return goal, now, best, _repair_self(view)
+
+
+def gold_digger(view: View, rng: Random) -> Play:
+    """Dig toward the believed gold; mend, look, and punish saboteur-like play."""
+    goal, now, best, urgent = _dig(view, rng, selfish=False)
+    if urgent is not None:
+        return urgent
     look = _map(view)
     if look is not None and now > 2:
         return look
@@ -201,15 +206,9 @@ def gold_digger(view: View, rng: Random) -> Play:
 
 def selfish_dwarf(view: View, rng: Random) -> Play:
     """Race for the gold alone: connect when possible, never leave the last step open."""
-    goal = view.target()
-    now = reach(view, goal)
-    paths = _path_options(view)
-    best = _best(paths, _digger_path_score(view, goal, now, selfish=True), rng)
-    if best is not None and best[0] >= 100:
-        return best[1]
-    mend = _repair_self(view)
-    if mend is not None:
-        return mend
+    _, now, best, urgent = _dig(view, rng, selfish=True)
+    if urgent is not None:
+        return urgent
     look = _map(view)
     if look is not None:
         return look
