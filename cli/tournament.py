@@ -383,24 +383,14 @@ def standings_command(
     )
     for column in columns:
         shown.add_column(column.replace("_", " "))
-    cut_row = None
+    # the cut line: a rule under the last place that goes on
+    last_in = frame.filter(pl.col("in_cut"))["place"].max() if "in_cut" in frame.columns else None
     for row in frame.iter_rows(named=True):
         rank = f"{row['rank']}=" if row.get("shared") else str(row["rank"])
         cells = [rank if c == "rank" else escape(str(row[c])) for c in columns]
         style = "yellow" if row.get("cut_tie_undrawn") else None
-        shown.add_row(
-            *cells,
-            style=style,
-            end_section=bool(row.get("in_cut")) and cut_row is None and not _next_in_cut(frame, row["place"]),
-        )
-        if row.get("in_cut") and not _next_in_cut(frame, row["place"]):
-            cut_row = row["place"]
+        shown.add_row(*cells, style=style, end_section=row["place"] == last_in)
     out = Console()
     if not out.is_terminal:
         out = Console(width=200)  # a file or a pipe: no need to squeeze the why column
     out.print(shown)
-
-
-def _next_in_cut(frame: pl.DataFrame, place: int) -> bool:
-    following = frame.filter(pl.col("place") == place + 1)
-    return bool(following.height and "in_cut" in following.columns and following["in_cut"][0])
