@@ -12,7 +12,9 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
 import re
+import stat
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -95,14 +97,36 @@ def read_bytes(path: Path) -> bytes:
     a time and abandoned as soon as it passes the limit.
     """
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise UnreadableLog(f"{size:,} bytes: more than 16 MiB, the limit of a log")
-        with path.open("rb") as stream:
+        with open_regular(path) as stream:
+            size = os.fstat(stream.fileno()).st_size
+            if size > MAX_FILE_BYTES:
+                raise UnreadableLog(f"{size:,} bytes: more than 16 MiB, the limit of a log")
             raw = stream.read(size + 1)
     except OSError as exc:
         raise UnreadableLog(f"cannot read the file: {exc.strerror or exc}") from None
     return inflate(raw, path.name)
+
+
+def open_regular(path: Path) -> io.BufferedReader:
+    """``path`` opened for reading, refused unless it is a regular file.
+
+    A FIFO, a device or a socket named on the command line would block a plain
+    ``open`` (or never end), so the file is opened without blocking and judged by what
+    was opened, not by a name that could change in between. Raises :class:`OSError`
+    (``strerror`` says why) for anything that is not a regular file.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "a pipe, device or socket"
+            raise OSError(0, f"not a regular file ({kind})")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def inflate(raw: bytes, name: str) -> bytes:

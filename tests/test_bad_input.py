@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -204,6 +205,22 @@ def test_an_endless_stream_is_unreadable_and_read_only_to_the_limit() -> None:
     result, peak = peak_memory(Path("/dev/zero"))
     unreadable(result, line=None)
     assert peak < 40 * MiB
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_fifo_is_unreadable_at_once(tmp_path: Path) -> None:
+    """Issue 10, point 10: a named pipe with no writer once hung the audit forever."""
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    result = audit_file(fifo)
+    unreadable(result, line=None)
+    assert "not a regular file" in result.findings[0].message
+
+
+def test_a_folder_named_as_a_log_is_unreadable(tmp_path: Path) -> None:
+    folder = tmp_path / "folder.jsonl"
+    folder.mkdir()
+    unreadable(audit_file(folder), line=None)
 
 
 def test_read_bytes_refuses_more_than_the_limit(tmp_path: Path) -> None:
