@@ -24,19 +24,8 @@ from pydantic import ValidationError
 from events.findings import Code, Finding
 from events.logfile import LogLine, UnreadableLog, inflate, parse_data, parse_line, split_lines
 from events.records import dump
+from events.records import tournament as tournament_stream
 from events.records.sheet import RoundRecorded, ScoreSheetGame, SheetEvent, sheet_event
-from events.records.tournament import (
-    CutDrawn,
-    FindingDismissed,
-    PenaltyGiven,
-    PlayerRegistered,
-    ReplayAccepted,
-    ScoreCorrected,
-    SeatingPublished,
-    TournamentCreated,
-    TournamentEvent,
-    tournament_event,
-)
 from events.records.tournament_file import TournamentFile
 from ingest import scoresheet
 from ingest.projection import finding_row, project_log
@@ -304,17 +293,19 @@ def _sheet(name: str, raw: bytes, sha: str) -> Prepared:
 # -- tournaments ---------------------------------------------------------------
 
 
-def project_tournament(events: Iterable[TournamentEvent | Mapping[str, Any]], upload_id: int | None) -> Rows:
+def project_tournament(
+    events: Iterable[tournament_stream.TournamentEvent | Mapping[str, Any]], upload_id: int | None
+) -> Rows:
     """Rows of the tournament read models from its stream, typed or as stored (``seq``:
     an event's place in it, so later records — a second seating of a round, a newer
     correction — win)."""
     rows: Rows = {table: [] for table in TOURNAMENT_TABLES}
     tid = ""
     players: dict[str, dict[str, Any]] = {}
-    seatings: dict[tuple[int, str], tuple[int, SeatingPublished]] = {}
-    for seq, event in enumerate(map(tournament_event, events), start=1):
+    seatings: dict[tuple[int, str], tuple[int, tournament_stream.SeatingPublished]] = {}
+    for seq, event in enumerate(map(tournament_stream.tournament_event, events), start=1):
         match event:
-            case TournamentCreated():
+            case tournament_stream.TournamentCreated():
                 tid = event.tournament
                 rows["tournaments"] = [
                     {
@@ -328,11 +319,11 @@ def project_tournament(events: Iterable[TournamentEvent | Mapping[str, Any]], up
                         "upload_id": upload_id,
                     }
                 ]
-            case PlayerRegistered():
+            case tournament_stream.PlayerRegistered():
                 players[event.player] = {"tournament": tid, "player": event.player, "name": event.name}
-            case SeatingPublished():
+            case tournament_stream.SeatingPublished():
                 seatings[(event.tournament_round, event.stage)] = (seq, event)
-            case PenaltyGiven():
+            case tournament_stream.PenaltyGiven():
                 rows["penalties"].append(
                     {
                         "tournament": tid,
@@ -343,7 +334,7 @@ def project_tournament(events: Iterable[TournamentEvent | Mapping[str, Any]], up
                         "reason": event.reason,
                     }
                 )
-            case ScoreCorrected():
+            case tournament_stream.ScoreCorrected():
                 rows["corrections"].append(
                     {
                         "tournament": tid,
@@ -355,7 +346,7 @@ def project_tournament(events: Iterable[TournamentEvent | Mapping[str, Any]], up
                         "reason": event.reason,
                     }
                 )
-            case ReplayAccepted():
+            case tournament_stream.ReplayAccepted():
                 rows["accepted_replays"].append(
                     {
                         "tournament": tid,
@@ -365,11 +356,11 @@ def project_tournament(events: Iterable[TournamentEvent | Mapping[str, Any]], up
                         "reason": event.reason,
                     }
                 )
-            case FindingDismissed():
+            case tournament_stream.FindingDismissed():
                 rows["dismissals"].append(
                     {"tournament": tid, "seq": seq, "finding_id": event.finding, "reason": event.reason}
                 )
-            case CutDrawn():
+            case tournament_stream.CutDrawn():
                 rows["cut_draws"].append(
                     {
                         "tournament": tid,
