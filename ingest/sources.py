@@ -401,7 +401,9 @@ def _tournament(name: str, raw: bytes, sha: str) -> Prepared:
         first = exc.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"])
         raise UnreadableLog(f"not a tournament file: `{where}`: {first['msg']}") from None
-    for where, problem in description.problems():
+    problems = description.problems()
+    if problems:
+        where, problem = problems[0]
         raise UnreadableLog(f"not a tournament file: `{where}`: {problem}")
     events = description.events()
     stream = f"tournament:{description.id}"
