@@ -11,17 +11,44 @@ the same transaction as the append.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from random import Random
+from typing import Any, Final, TypeVar
 
 import duckdb
 from pydantic import TypeAdapter, ValidationError
 
-from events.schema import GameId, PlayerId
+from events.records import dump
+from events.records.tournament import (
+    CutDrawn,
+    FindingDismissed,
+    PenaltyGiven,
+    PlayerRegistered,
+    ReplayAccepted,
+    ScoreCorrected,
+    SeatedTable,
+    SeatingPublished,
+    TournamentCreated,
+    TournamentEvent,
+)
+from events.rules.tournament import (
+    CUT,
+    check_cut,
+    check_final_rounds,
+    check_preliminary_rounds,
+    check_seating,
+    draw_cut,
+)
+from events.schema import GameId, PlayerId, Stage
+from events.tables import Ruleset
 from ingest.sources import project_tournament
 from ingest.store import Append, NewEvent, Store
 
+T = TypeVar("T", bound=str)
+STAGES: Final[tuple[Stage, ...]] = ("preliminary", "semifinal", "final")
+RULESETS: Final[tuple[Ruleset, ...]] = ("tournament", "base")
 _TOURNAMENT_ID: TypeAdapter[str] = TypeAdapter(GameId)
 _PLAYER_ID: TypeAdapter[str] = TypeAdapter(PlayerId)
 
@@ -36,7 +63,7 @@ class Recorded:
 
     stream: str
     version: int
-    events: tuple[dict[str, Any], ...]
+    events: tuple[TournamentEvent, ...]
 
 
 def stream_of(tournament: str) -> str:
@@ -56,7 +83,7 @@ def _stream_events(con: duckdb.DuckDBPyConnection, stream: str) -> tuple[list[di
     return [json.loads(row[1]) for row in current], version, created_by
 
 
-def append(store: Store, tournament: str, new: Sequence[dict[str, Any]], *, creating: bool = False) -> Recorded:
+def append(store: Store, tournament: str, new: Sequence[TournamentEvent], *, creating: bool = False) -> Recorded:
     """Append ``new`` events to the tournament's stream and re-project its read models,
     in one transaction, at the version read (a concurrent append fails, never merges)."""
     stream = stream_of(tournament)
@@ -68,13 +95,37 @@ def append(store: Store, tournament: str, new: Sequence[dict[str, Any]], *, crea
             raise RecordError(f"no tournament {tournament}: create it first (saboteur tournament create)")
         rows = project_tournament([*events, *new], created_by)
         change = Append(
-            events=[NewEvent(stream, e["type"], json.dumps(e, separators=(",", ":"), ensure_ascii=False)) for e in new],
+            events=[NewEvent(stream, e.type, dump(e)) for e in new],
             expected_versions={stream: version},
             rows=rows,
             replaces=[stream],
         )
         store.write(con, [], [change])
     return Recorded(stream, version + len(new), tuple(new))
+
+
+@contextmanager
+def _shaped() -> Iterator[None]:
+    """Refuse, by field, what the event's model refuses (a stage that is none, a
+    round out of range): a :class:`RecordError`, never a traceback."""
+    try:
+        yield
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise RecordError(f"`{where}`: {first['msg']}") from None
+
+
+def _one_of(text: str, allowed: tuple[T, ...], refusal: str) -> T:
+    """``text`` as the one of ``allowed`` it names; a :class:`RecordError` otherwise."""
+    for value in allowed:
+        if value == text:
+            return value
+    raise RecordError(refusal)
+
+
+def _stage(text: str) -> Stage:
+    return _one_of(text, STAGES, "the stage is preliminary, semifinal or final")
 
 
 def _valid(adapter: TypeAdapter[str], value: str, what: str) -> str:
@@ -91,38 +142,40 @@ def create(
     name: str,
     ruleset: str = "tournament",
     preliminary_rounds: int = 4,
-    cut: int = 6,
+    cut: int = CUT,
     final_rounds: int = 4,
     semifinal: bool = False,
 ) -> Recorded:
+    """Create a tournament with the limits its organiser announces (R-TS1, R-TS3, R-TS4)."""
     _valid(_TOURNAMENT_ID, tournament, "tournament id (1–128 of A-Z a-z 0-9 _ . : -)")
-    if ruleset not in ("tournament", "base"):
-        raise RecordError("the ruleset is tournament or base")
-    if not 1 <= preliminary_rounds <= 20 or not 1 <= final_rounds <= 4 or not 1 <= cut <= 10:
-        raise RecordError("preliminary rounds 1–20, final rounds 1–4, a cut of 1–10 players")
+    known = _one_of(ruleset, RULESETS, "the ruleset is tournament or base")
+    for breach in (check_preliminary_rounds(preliminary_rounds), check_cut(cut), check_final_rounds(final_rounds)):
+        if breach is not None:
+            raise RecordError(breach.message)
     if not name.strip():
         raise RecordError("a tournament needs a name")
-    event = {
-        "type": "tournament_created",
-        "tournament": tournament,
-        "name": name.strip(),
-        "ruleset": ruleset,
-        "preliminary_rounds": preliminary_rounds,
-        "cut": cut,
-        "final_rounds": final_rounds,
-        "semifinal": semifinal,
-    }
+    with _shaped():
+        event = TournamentCreated(
+            type="tournament_created",
+            tournament=tournament,
+            name=name.strip(),
+            ruleset=known,
+            preliminary_rounds=preliminary_rounds,
+            cut=cut,
+            final_rounds=final_rounds,
+            semifinal=semifinal,
+        )
     return append(store, tournament, [event], creating=True)
 
 
 def register(store: Store, tournament: str, players: Sequence[tuple[str, str]]) -> Recorded:
     """Register players (id, display name); a second registration renames."""
-    events = []
+    events: list[TournamentEvent] = []
     for player, name in players:
         _valid(_PLAYER_ID, player, "player id (1–64 of A-Z a-z 0-9 _ . -)")
         if not name.strip():
             raise RecordError(f"player {player} needs a name")
-        events.append({"type": "player_registered", "player": player, "name": name.strip()})
+        events.append(PlayerRegistered(type="player_registered", player=player, name=name.strip()))
     if not events:
         raise RecordError("no players to register")
     return append(store, tournament, events)
@@ -172,13 +225,19 @@ def penalty(
         raise RecordError("a penalty needs a --reason")
     if points <= 0:
         raise RecordError("a penalty deducts a positive number of points")
-    if stage not in ("preliminary", "semifinal", "final"):
-        raise RecordError("the stage is preliminary, semifinal or final")
+    known = _stage(stage)
     with store.connect(read_only=True) as con:
         _require(con, tournament)
         if player not in _registered(con, tournament):
             raise RecordError(f"{player} is not registered in {tournament}")
-    event = {"type": "penalty_given", "player": player, "points": points, "stage": stage, "reason": reason.strip()}
+    with _shaped():
+        event = PenaltyGiven(
+            type="penalty_given",
+            player=player,
+            points=points,
+            stage=known,
+            reason=reason.strip(),
+        )
     return append(store, tournament, [event])
 
 
@@ -208,14 +267,10 @@ def correct(store: Store, tournament: str, game: str, number: int, player: str, 
         rows = _round_of(con, tournament, game, number)
         if player not in {str(r[0]) for r in rows}:
             raise RecordError(f"{player} did not play round {number} of {game}")
-    event = {
-        "type": "score_corrected",
-        "game_id": game,
-        "round": number,
-        "player": player,
-        "points": points,
-        "reason": reason.strip(),
-    }
+    with _shaped():
+        event = ScoreCorrected(
+            type="score_corrected", game_id=game, round=number, player=player, points=points, reason=reason.strip()
+        )
     return append(store, tournament, [event])
 
 
@@ -225,7 +280,10 @@ def accept_replay(store: Store, tournament: str, game: str, number: int, reason:
         rows = _round_of(con, tournament, game, number)
         if any(r[2] is None for r in rows):
             raise RecordError(f"the replay of round {number} of {game} does not settle every score")
-    event = {"type": "replay_accepted", "game_id": game, "round": number, "reason": (reason or "").strip() or None}
+    with _shaped():
+        event = ReplayAccepted(
+            type="replay_accepted", game_id=game, round=number, reason=(reason or "").strip() or None
+        )
     return append(store, tournament, [event])
 
 
@@ -242,7 +300,8 @@ def dismiss(store: Store, tournament: str, finding: str, reason: str) -> Recorde
         raise RecordError(f"no finding {finding} is stored")
     if rows[0][0] != tournament:
         raise RecordError(f"finding {finding} belongs to {rows[0][0] or 'no tournament'}, not {tournament}")
-    return append(store, tournament, [{"type": "finding_dismissed", "finding": finding, "reason": reason.strip()}])
+    event = FindingDismissed(type="finding_dismissed", finding=finding, reason=reason.strip())
+    return append(store, tournament, [event])
 
 
 def publish_seating(
@@ -255,13 +314,41 @@ def publish_seating(
     method: str,
     seed: int | None,
 ) -> Recorded:
-    """Record a seating of one tournament round (tables of player ids, seat order kept)."""
-    event = {
-        "type": "seating_published",
-        "tournament_round": number,
-        "stage": stage,
-        "tables": [{"table": str(i), "players": list(table)} for i, table in enumerate(tables, start=1)],
-        "method": method,
-        "seed": seed,
-    }
+    """Record a seating of one tournament round (tables of player ids, seat order
+    kept): tables of 5–10 registered players, nobody twice (R-TS1)."""
+    known = _stage(stage)
+    with store.connect(read_only=True) as con:
+        _require(con, tournament)
+        breach = check_seating(tables, _registered(con, tournament))
+    if breach is not None:
+        raise RecordError(breach.message)
+    with _shaped():
+        event = SeatingPublished(
+            type="seating_published",
+            tournament_round=number,
+            stage=known,
+            tables=[SeatedTable(table=str(i), players=list(table)) for i, table in enumerate(tables, start=1)],
+            method=method,
+            seed=seed,
+        )
+    return append(store, tournament, [event])
+
+
+def cut_draw(
+    store: Store, tournament: str, *, stage: str, tied: Sequence[str], places: int, points: int, stars: int, seed: int
+) -> Recorded:
+    """Draw the tie across the cut line with ``seed`` and record the draw (R-TS2, R-TS3):
+    the standings place the drawn players by it from then on."""
+    known = _stage(stage)
+    with _shaped():
+        event = CutDrawn(
+            type="cut_drawn",
+            stage=known,
+            tied=sorted(tied),
+            places=places,
+            drawn=draw_cut(tied, places, Random(seed)),
+            points=points,
+            stars=stars,
+            seed=seed,
+        )
     return append(store, tournament, [event])

@@ -9,7 +9,7 @@ of two methods:
   as national championships have played their preliminaries, and only then avoids
   repeat meetings, by swaps between neighbouring tables of players of close rank.
 
-Either way the tables are those of :func:`events.simulate.tournament.table_sizes`
+Either way the tables are those of :func:`events.rules.tournament.table_sizes`
 (5–10 players, as many of 6 as possible), and the seat order within a table is drawn.
 A seating made by hand comes in as a CSV (:func:`read_seating_csv`) and meets the same
 checks (:func:`check_tables`).
@@ -29,14 +29,11 @@ from itertools import combinations
 from random import Random
 from typing import Literal
 
-from events.simulate.tournament import seat, table_sizes
+from events.rules.tournament import MAX_TABLE, MIN_TABLE, check_seating, seat, table_sizes
 
 Method = Literal["random", "mixed", "swiss"]
 Tables = Sequence[Sequence[str]]
 History = Sequence[Tables]
-
-MIN_TABLE, MAX_TABLE = 5, 10
-"""A table seats 5 to 10 players (R-TS1)."""
 
 SWISS_WINDOW = 3
 """How far apart in rank two players of different standing may be for ``swiss`` to
@@ -81,22 +78,12 @@ def repeat_meetings(tables: Tables, history: History) -> int:
 
 def check_tables(tables: Tables, players: Collection[str]) -> None:
     """Raise ValueError unless ``tables`` seat every one of ``players`` exactly once,
-    nobody else, at tables of 5–10 (R-TS1). Tables are named by their 1-based number.
+    nobody else, at tables of 5–10 (R-TS1, :func:`events.rules.tournament.check_seating`).
+    Tables are named by their 1-based number.
     """
-    known = set(players)
-    seen: dict[str, int] = {}
-    for number, table in enumerate(tables, start=1):
-        if not MIN_TABLE <= len(table) <= MAX_TABLE:
-            raise ValueError(f"table {number} seats {len(table)} players: a table seats {MIN_TABLE} to {MAX_TABLE}")
-        for player in table:
-            if player not in known:
-                raise ValueError(f"table {number}: {player!r} is not a registered player")
-            if player in seen:
-                raise ValueError(f"table {number}: {player!r} is already seated at table {seen[player]}")
-            seen[player] = number
-    missing = sorted(known - seen.keys())
-    if missing:
-        raise ValueError(f"not seated: {', '.join(missing)}")
+    breach = check_seating(tables, players, everyone=True)
+    if breach is not None:
+        raise ValueError(breach.message)
 
 
 def seat_round(

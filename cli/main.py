@@ -17,7 +17,7 @@ from rich.markup import escape
 
 from cli import dashboard, simulate, stats, store, tournament
 from events.audit import Audit, audit_file, log_files
-from events.schema import json_schema
+from events.records.schemas import SCHEMAS
 from events.state import Outcome
 
 app = typer.Typer(
@@ -98,9 +98,15 @@ def audit(
 
 
 @app.command()
-def schema() -> None:
-    """Print the JSON Schema of one log line (saboteur-log/1)."""
-    sys.stdout.write(json.dumps(json_schema(), indent=2) + "\n")
+def schema(
+    stream: Annotated[
+        str, typer.Option(help="Whose events: log (a log line), tournament (a tournament's stream) or sheet.")
+    ] = "log",
+) -> None:
+    """Print the JSON Schema of one event: a log line (saboteur-log/1) unless told."""
+    if stream not in SCHEMAS:
+        raise typer.BadParameter(", ".join(SCHEMAS), param_hint="--stream")
+    sys.stdout.write(json.dumps(SCHEMAS[stream](), indent=2) + "\n")
 
 
 def main() -> None:

@@ -9,8 +9,9 @@ import typer
 from rich.console import Console
 
 from events.logfile import write_log
+from events.rules.tournament import CUT, check_cut, check_final_rounds, check_preliminary_rounds, table_sizes
 from events.simulate.game import GameSpec, simulate_game
-from events.simulate.tournament import simulate_tournament, table_sizes
+from events.simulate.tournament import simulate_tournament
 from events.tables import PLAYER_RANGE, ROUND_LIMIT
 
 app = typer.Typer(help="Write simulated, rule-abiding game logs and tournaments.", no_args_is_help=True)
@@ -49,7 +50,7 @@ def tournament(
     players: Annotated[int, typer.Option(help="Players registered.")] = 36,
     preliminary_rounds: Annotated[int, typer.Option(help="Preliminary tournament rounds (R-TS1).")] = 4,
     seed: Annotated[int, typer.Option(help="Seed: the same seed writes the same tournament.")] = 7,
-    cut: Annotated[int, typer.Option(help="Players going to the final table (R-TS3).")] = 6,
+    cut: Annotated[int, typer.Option(help="Players going to the final table (R-TS3).")] = CUT,
     final_rounds: Annotated[int, typer.Option(help="Rounds at the final table (R-TS4).")] = 4,
     tournament_id: Annotated[str | None, typer.Option("--id", help="The tournament's id.")] = None,
     name: Annotated[str | None, typer.Option(help="The tournament's display name.")] = None,
@@ -60,12 +61,15 @@ def tournament(
         table_sizes(players)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--players") from None
-    if not 5 <= cut <= 10 or cut > players:
-        raise typer.BadParameter("the final table seats 5 to 10 players, at most all of them", param_hint="--cut")
-    if not 1 <= final_rounds <= 4:
-        raise typer.BadParameter("a final game has 1 to 4 rounds", param_hint="--final-rounds")
-    if preliminary_rounds < 1:
-        raise typer.BadParameter("at least one preliminary round", param_hint="--preliminary-rounds")
+    for breach, option in (
+        (check_cut(cut), "--cut"),
+        (check_final_rounds(final_rounds), "--final-rounds"),
+        (check_preliminary_rounds(preliminary_rounds), "--preliminary-rounds"),
+    ):
+        if breach is not None:
+            raise typer.BadParameter(breach.message, param_hint=option)
+    if cut > players:
+        raise typer.BadParameter(f"a cut of {cut} from {players} players", param_hint="--cut")
     record = simulate_tournament(
         out,
         players=players,

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from random import Random
 from typing import Annotated, Any
 
 import polars as pl
@@ -20,6 +19,7 @@ from analytics.records import RecordError
 from analytics.seating import read_seating_csv, seat_round
 from analytics.standings import seating_findings, standings
 from cli.store import DbOption, WaitOption, _store
+from events.records.tournament import CutDrawn
 from ingest.store import Store, StoreBusy
 
 app = typer.Typer(help="Create a tournament, register and seat players, and keep its record.", no_args_is_help=True)
@@ -252,22 +252,21 @@ def cut(
         above = table.filter(pl.col("in_cut") & ~pl.col("cut_tie_undrawn")).height
         size = table.filter(pl.col("in_cut")).height
         places = size - above
-        order = list(tied)
-        Random(seed).shuffle(order)
-        draw = {
-            "type": "cut_drawn",
-            "stage": stage,
-            "tied": tied,
-            "places": places,
-            "drawn": order[:places],
-            "points": int(open_tie["points"][0]),
-            "stars": int(open_tie["stars"][0]),
-            "seed": seed,
-        }
-        _done(
-            _run(lambda: records.append(store, tournament, [draw])),
-            f"a draw among {', '.join(tied)} for {places} place(s): {', '.join(order[:places])}",
+        recorded = _run(
+            lambda: records.cut_draw(
+                store,
+                tournament,
+                stage=stage,
+                tied=tied,
+                places=places,
+                points=int(open_tie["points"][0]),
+                stars=int(open_tie["stars"][0]),
+                seed=seed,
+            )
         )
+        draw = recorded.events[0]
+        assert isinstance(draw, CutDrawn)
+        _done(recorded, f"a draw among {', '.join(tied)} for {places} place(s): {', '.join(draw.drawn)}")
         table = _run(lambda: standings(store, tournament, stage=stage))
     finalists = table.filter(pl.col("in_cut"))
     console.print("the cut: " + ", ".join(f"{r['place']}. {r['name']}" for r in finalists.iter_rows(named=True)))

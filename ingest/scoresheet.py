@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Final
@@ -22,9 +21,10 @@ from pydantic import TypeAdapter, ValidationError
 
 from events.findings import Code, Finding
 from events.logfile import UnreadableLog
+from events.records.sheet import RoundRecorded, ScoreSheetGame, SheetEvent, SheetResult
 from events.rules.scoring import tournament_outcome
 from events.schema import GameId, PlayerId
-from events.tables import ROLES, TOURNAMENT_ROLES
+from events.tables import ROLES, TOURNAMENT_ROLES, Role
 
 COLUMNS: Final = ("tournament", "tournament_round", "table", "game_id", "round", "player", "role", "points", "star")
 STARS: Final = {
@@ -40,6 +40,7 @@ STARS: Final = {
 }
 _GAME_ID: Final[TypeAdapter[str]] = TypeAdapter(GameId)
 _PLAYER: Final[TypeAdapter[str]] = TypeAdapter(PlayerId)
+_ROLE: Final[TypeAdapter[Role]] = TypeAdapter(Role)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +54,7 @@ class Entry:
     game_id: str
     round: int
     player: str
-    role: str
+    role: Role
     points: int
     star: bool
 
@@ -95,8 +96,12 @@ def read_sheet(data: bytes) -> list[Entry]:
             player = _PLAYER.validate_python(row["player"])
         except ValidationError:
             raise UnreadableLog(f"line {index}: `game_id` or `player` is not a valid id", index) from None
-        if row["role"] not in ROLES:
-            raise UnreadableLog(f"line {index}: `role` must be one of {', '.join(ROLES)}, not {row['role']!r}", index)
+        try:
+            role = _ROLE.validate_python(row["role"])
+        except ValidationError:
+            raise UnreadableLog(
+                f"line {index}: `role` must be one of {', '.join(ROLES)}, not {row['role']!r}", index
+            ) from None
         if row["star"].lower() not in STARS:
             raise UnreadableLog(f"line {index}: `star` must be 1/0, true/false or yes/no, not {row['star']!r}", index)
         entry = Entry(
@@ -109,7 +114,7 @@ def read_sheet(data: bytes) -> list[Entry]:
             game_id=game_id,
             round=_int(row["round"], "round", index, 1, 4),
             player=player,
-            role=row["role"],
+            role=role,
             points=_int(row["points"], "points", index, 0, 100),
             star=STARS[row["star"].lower()],
         )
@@ -131,62 +136,54 @@ def games_of(entries: list[Entry]) -> dict[str, list[Entry]]:
     return games
 
 
-def game_events(game_id: str, entries: list[Entry]) -> list[dict[str, Any]]:
-    """The store events of one game on a sheet: its header, then one record per round."""
+def game_events(game_id: str, entries: list[Entry]) -> list[tuple[int, SheetEvent]]:
+    """The store events of one game on a sheet, each with its sheet line: its header,
+    then one record per round."""
     first = entries[0]
     players = list(dict.fromkeys(e.player for e in entries))
-    events: list[dict[str, Any]] = [
-        {
-            "type": "score_sheet_game",
-            "game_id": game_id,
-            "tournament": first.tournament,
-            "tournament_round": first.tournament_round,
-            "table": first.table,
-            "ruleset": "tournament",
-            "players": players,
-            "line": first.line,
-        }
-    ]
+    header = ScoreSheetGame(
+        type="score_sheet_game",
+        game_id=game_id,
+        tournament=first.tournament,
+        tournament_round=first.tournament_round,
+        table=first.table,
+        ruleset="tournament",
+        players=players,
+    )
+    events: list[tuple[int, SheetEvent]] = [(first.line, header)]
     rounds: dict[int, list[Entry]] = {}
     for entry in entries:
         rounds.setdefault(entry.round, []).append(entry)
     for number in sorted(rounds):
-        events.append(
-            {
-                "type": "round_recorded",
-                "source": "score_sheet",
-                "game_id": game_id,
-                "round": number,
-                "line": rounds[number][0].line,
-                "results": [
-                    {"player": e.player, "role": e.role, "points": e.points, "star": e.star, "line": e.line}
-                    for e in rounds[number]
-                ],
-            }
+        results = [
+            SheetResult(player=e.player, role=e.role, points=e.points, star=e.star, line=e.line) for e in rounds[number]
+        ]
+        record = RoundRecorded(
+            type="round_recorded", source="score_sheet", game_id=game_id, round=number, results=results
         )
+        events.append((record.line, record))
     return events
 
 
-def _allowed(players: list[str], roles: dict[str, str]) -> list[tuple[str, str | None, dict[str, int], frozenset[str]]]:
+def _allowed(
+    players: list[str], roles: dict[str, Role | None]
+) -> list[tuple[str, str | None, dict[str, int], frozenset[str]]]:
     """Every outcome R-W1 allows for these roles: winner, connector, points, stars."""
-    typed: dict[str, Any] = dict(roles)
     outcomes = []
     for connector in [None, *players]:
-        if connector is not None and roles.get(connector) not in ROLES:
-            continue
-        outcome = tournament_outcome(1, players, typed, connector)
+        outcome = tournament_outcome(1, players, roles, connector)
         points = {p: s or 0 for p, s in outcome.scores.items()}
         outcomes.append((outcome.winner, connector, points, frozenset(outcome.stars)))
     return outcomes
 
 
-def audit_record(record: dict[str, Any]) -> tuple[list[Finding], dict[str, Any] | None]:
+def audit_record(record: RoundRecorded) -> tuple[list[Finding], dict[str, Any] | None]:
     """Findings of one round on a sheet (R-S1, R-W1), and the outcome it matches."""
-    results = record["results"]
-    players = [r["player"] for r in results]
-    roles = {r["player"]: r["role"] for r in results}
-    line = record["line"]
-    number = record["round"]
+    results = record.results
+    players = [r.player for r in results]
+    roles: dict[str, Role | None] = {r.player: r.role for r in results}
+    line = record.line
+    number = record.round
     findings = []
     n = len(players)
     dealt = Counter(roles.values())
@@ -206,8 +203,8 @@ def audit_record(record: dict[str, Any]) -> tuple[list[Finding], dict[str, Any] 
                 number,
             )
         )
-    points = {r["player"]: r["points"] for r in results}
-    stars = frozenset(r["player"] for r in results if r["star"])
+    points = {r.player: r.points for r in results}
+    stars = frozenset(r.player for r in results if r.star)
     matches = [o for o in _allowed(players, roles) if o[2] == points and o[3] == stars]
     if not matches:
         findings.append(
@@ -224,7 +221,3 @@ def audit_record(record: dict[str, Any]) -> tuple[list[Finding], dict[str, Any] 
     if len({(m[0], m[1]) for m in matches}) > 1:
         connector = None  # e.g. any saboteur could have connected: the sheet does not say who
     return findings, {"winner": winner, "connector": connector}
-
-
-def dump(event: dict[str, Any]) -> str:
-    return json.dumps({k: v for k, v in event.items() if k != "line"}, separators=(",", ":"), ensure_ascii=False)

@@ -14,16 +14,19 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
 from events.findings import Code, Finding
 from events.logfile import LogLine, UnreadableLog, inflate, parse_data, parse_line, split_lines
-from events.schema import GameId, PlayerId
+from events.records import dump
+from events.records import tournament as tournament_stream
+from events.records.sheet import RoundRecorded, ScoreSheetGame, SheetEvent, sheet_event
+from events.records.tournament_file import TournamentFile
 from ingest import scoresheet
 from ingest.projection import finding_row, project_log
 from ingest.schema import TOURNAMENT_TABLES
@@ -166,22 +169,27 @@ def stored_lines(events: Iterable[tuple[str, str, int | None]]) -> list[LogLine]
 # -- score sheets --------------------------------------------------------------
 
 
-def project_sheet_game(events: list[dict[str, Any]], upload_id: int, revision: int = 1) -> tuple[list[Finding], Rows]:
-    """Rows of one score-sheet game from its stored events."""
-    header = events[0]
-    game_id = header["game_id"]
-    players: list[str] = header["players"]
+def project_sheet_game(
+    events: Sequence[SheetEvent | Mapping[str, Any]], upload_id: int, revision: int = 1
+) -> tuple[list[Finding], Rows]:
+    """Rows of one score-sheet game from its events (typed, or as stored)."""
+    typed = [sheet_event(e) for e in events]
+    header, records = typed[0], [r for r in typed[1:] if isinstance(r, RoundRecorded)]
+    if not isinstance(header, ScoreSheetGame) or len(records) != len(typed) - 1:
+        raise ValueError(f"not a score-sheet game: {', '.join(e.type for e in typed)}")
+    game_id = header.game_id
+    players = header.players
     findings: list[Finding] = []
     rows: Rows = {"games": [], "rounds": [], "round_players": [], "findings": [], "cards_played": []}
-    for record in events[1:]:
+    for record in records:
         found, matched = scoresheet.audit_record(record)
         findings.extend(found)
-        results = {r["player"]: r for r in record["results"]}
-        roles = {p: r["role"] for p, r in results.items()}
+        results = {r.player: r for r in record.results}
+        roles = {p: r.role for p, r in results.items()}
         rows["rounds"].append(
             {
                 "game_id": game_id,
-                "round": record["round"],
+                "round": record.round,
                 "ruleset": "tournament",
                 "players": len(results),
                 "saboteurs": sum(r == "saboteur" for r in roles.values()),
@@ -206,22 +214,22 @@ def project_sheet_game(events: list[dict[str, Any]], upload_id: int, revision: i
             won = False
             if matched:
                 winner = matched["winner"]
-                role = result["role"]
+                role = result.role
                 won = (
                     (winner == "gold_diggers" and role == "gold_digger")
                     or (winner == "saboteurs" and role == "saboteur")
-                    or (winner == "selfish_dwarf" and result["star"])
+                    or (winner == "selfish_dwarf" and result.star)
                 )
             rows["round_players"].append(
                 {
                     "game_id": game_id,
-                    "round": record["round"],
+                    "round": record.round,
                     "player": player,
                     "seat": players.index(player) + 1 if player in players else seat,
-                    "role": result["role"],
-                    "recorded_points": result["points"],
-                    "replay_points": result["points"] if matched else None,
-                    "star": result["star"],
+                    "role": result.role,
+                    "recorded_points": result.points,
+                    "replay_points": result.points if matched else None,
+                    "star": result.star,
                     "won": won,
                     "connector": bool(matched and matched["connector"] == player),
                 }
@@ -233,14 +241,14 @@ def project_sheet_game(events: list[dict[str, Any]], upload_id: int, revision: i
             "upload_id": upload_id,
             "source": "score_sheet",
             "ruleset": "tournament",
-            "tournament": header["tournament"],
-            "tournament_round": header["tournament_round"],
-            "stage": "preliminary" if header["tournament"] else None,
-            "table_label": header["table"],
+            "tournament": header.tournament,
+            "tournament_round": header.tournament_round,
+            "stage": "preliminary" if header.tournament else None,
+            "table_label": header.table,
             "players": len(players),
             "player_ids": players,
             "rounds_planned": None,
-            "rounds_played": len(events) - 1,
+            "rounds_played": len(records),
             "status": "violations" if findings else "clean",
             "errors": len(findings),
             "warnings": 0,
@@ -260,9 +268,8 @@ def _sheet(name: str, raw: bytes, sha: str) -> Prepared:
     for game_id, game_entries in scoresheet.games_of(entries).items():
         events = scoresheet.game_events(game_id, game_entries)
         stream = f"game:{game_id}"
-        streams[stream] = [NewEvent(stream, e["type"], scoresheet.dump(e), e["line"]) for e in events]
-        stored = [json.loads(scoresheet.dump(e)) | {"line": e["line"]} for e in events]
-        found, game_rows = project_sheet_game(stored, upload_id=0)
+        streams[stream] = [NewEvent(stream, event.type, dump(event), line) for line, event in events]
+        found, game_rows = project_sheet_game([event for _, event in events], upload_id=0)
         findings.extend(found)
         for table, table_rows in game_rows.items():
             rows.setdefault(table, []).extend(table_rows)
@@ -286,149 +293,97 @@ def _sheet(name: str, raw: bytes, sha: str) -> Prepared:
 # -- tournaments ---------------------------------------------------------------
 
 
-class _Person(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    id: PlayerId
-    name: str = Field(min_length=1, max_length=200)
-
-
-class _Table(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    table: str = Field(min_length=1, max_length=64)
-    players: list[PlayerId] = Field(min_length=1, max_length=10)
-
-
-class _Seating(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    tournament_round: int = Field(ge=1, le=1000)
-    stage: Literal["preliminary", "semifinal", "final"]
-    tables: list[_Table]
-
-
-class TournamentFile(BaseModel):
-    """``tournament.json`` (``saboteur-tournament/1``): a tournament's description."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    format: Literal["saboteur-tournament/1"]
-    id: GameId
-    name: str = Field(min_length=1, max_length=200)
-    ruleset: Literal["tournament", "base"] = "tournament"
-    preliminary_rounds: int = Field(ge=1, le=20)
-    cut: int = Field(ge=1, le=10)
-    final_rounds: int = Field(ge=1, le=4)
-    players: list[_Person]
-    seatings: list[_Seating] = []
-    cut_draws: list[dict[str, Any]] = []
-    games: list[str] = []
-
-
-def tournament_events(description: TournamentFile) -> list[dict[str, Any]]:
-    """The tournament's stream: created, players registered, seatings, cut draws."""
-    events: list[dict[str, Any]] = [
-        {
-            "type": "tournament_created",
-            "tournament": description.id,
-            "name": description.name,
-            "ruleset": description.ruleset,
-            "preliminary_rounds": description.preliminary_rounds,
-            "cut": description.cut,
-            "final_rounds": description.final_rounds,
-        }
-    ]
-    events += [{"type": "player_registered", "player": p.id, "name": p.name} for p in description.players]
-    events += [{"type": "seating_published", **s.model_dump()} for s in description.seatings]
-    events += [{"type": "cut_drawn", **draw} for draw in description.cut_draws]
-    return events
-
-
-def project_tournament(events: list[dict[str, Any]], upload_id: int | None) -> Rows:
-    """Rows of the tournament read models from its stream (``seq``: an event's place in
-    it, so later records — a second seating of a round, a newer correction — win)."""
+def project_tournament(
+    events: Iterable[tournament_stream.TournamentEvent | Mapping[str, Any]], upload_id: int | None
+) -> Rows:
+    """Rows of the tournament read models from its stream, typed or as stored (``seq``:
+    an event's place in it, so later records — a second seating of a round, a newer
+    correction — win)."""
     rows: Rows = {table: [] for table in TOURNAMENT_TABLES}
     tid = ""
     players: dict[str, dict[str, Any]] = {}
-    seatings: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
-    for seq, event in enumerate(events, start=1):
-        kind = event["type"]
-        if kind == "tournament_created":
-            tid = event["tournament"]
-            rows["tournaments"] = [
-                {
-                    "tournament": tid,
-                    "name": event["name"],
-                    "ruleset": event["ruleset"],
-                    "preliminary_rounds": event["preliminary_rounds"],
-                    "cut": event["cut"],
-                    "final_rounds": event["final_rounds"],
-                    "semifinal": bool(event.get("semifinal", False)),
-                    "upload_id": upload_id,
-                }
-            ]
-        elif kind == "player_registered":
-            players[event["player"]] = {"tournament": tid, "player": event["player"], "name": event["name"]}
-        elif kind == "seating_published":
-            seatings[(event["tournament_round"], event["stage"])] = (seq, event)
-        elif kind == "penalty_given":
-            rows["penalties"].append(
-                {
-                    "tournament": tid,
-                    "seq": seq,
-                    "player": event["player"],
-                    "stage": event.get("stage", "preliminary"),
-                    "points": event["points"],
-                    "reason": event["reason"],
-                }
-            )
-        elif kind == "score_corrected":
-            rows["corrections"].append(
-                {
-                    "tournament": tid,
-                    "seq": seq,
-                    "game_id": event["game_id"],
-                    "round": event["round"],
-                    "player": event["player"],
-                    "points": event["points"],
-                    "reason": event["reason"],
-                }
-            )
-        elif kind == "replay_accepted":
-            rows["accepted_replays"].append(
-                {
-                    "tournament": tid,
-                    "seq": seq,
-                    "game_id": event["game_id"],
-                    "round": event["round"],
-                    "reason": event.get("reason"),
-                }
-            )
-        elif kind == "finding_dismissed":
-            rows["dismissals"].append(
-                {"tournament": tid, "seq": seq, "finding_id": event["finding"], "reason": event["reason"]}
-            )
-        elif kind == "cut_drawn":
-            rows["cut_draws"].append(
-                {
-                    "tournament": tid,
-                    "seq": seq,
-                    "stage": event.get("stage", "preliminary"),
-                    "tied": event["tied"],
-                    "places": event["places"],
-                    "drawn": event["drawn"],
-                    "points": event.get("points"),
-                    "stars": event.get("stars"),
-                    "seed": event.get("seed"),
-                }
-            )
+    seatings: dict[tuple[int, str], tuple[int, tournament_stream.SeatingPublished]] = {}
+    for seq, event in enumerate(map(tournament_stream.tournament_event, events), start=1):
+        match event:
+            case tournament_stream.TournamentCreated():
+                tid = event.tournament
+                rows["tournaments"] = [
+                    {
+                        "tournament": tid,
+                        "name": event.name,
+                        "ruleset": event.ruleset,
+                        "preliminary_rounds": event.preliminary_rounds,
+                        "cut": event.cut,
+                        "final_rounds": event.final_rounds,
+                        "semifinal": event.semifinal,
+                        "upload_id": upload_id,
+                    }
+                ]
+            case tournament_stream.PlayerRegistered():
+                players[event.player] = {"tournament": tid, "player": event.player, "name": event.name}
+            case tournament_stream.SeatingPublished():
+                seatings[(event.tournament_round, event.stage)] = (seq, event)
+            case tournament_stream.PenaltyGiven():
+                rows["penalties"].append(
+                    {
+                        "tournament": tid,
+                        "seq": seq,
+                        "player": event.player,
+                        "stage": event.stage,
+                        "points": event.points,
+                        "reason": event.reason,
+                    }
+                )
+            case tournament_stream.ScoreCorrected():
+                rows["corrections"].append(
+                    {
+                        "tournament": tid,
+                        "seq": seq,
+                        "game_id": event.game_id,
+                        "round": event.round,
+                        "player": event.player,
+                        "points": event.points,
+                        "reason": event.reason,
+                    }
+                )
+            case tournament_stream.ReplayAccepted():
+                rows["accepted_replays"].append(
+                    {
+                        "tournament": tid,
+                        "seq": seq,
+                        "game_id": event.game_id,
+                        "round": event.round,
+                        "reason": event.reason,
+                    }
+                )
+            case tournament_stream.FindingDismissed():
+                rows["dismissals"].append(
+                    {"tournament": tid, "seq": seq, "finding_id": event.finding, "reason": event.reason}
+                )
+            case tournament_stream.CutDrawn():
+                rows["cut_draws"].append(
+                    {
+                        "tournament": tid,
+                        "seq": seq,
+                        "stage": event.stage,
+                        "tied": event.tied,
+                        "places": event.places,
+                        "drawn": event.drawn,
+                        "points": event.points,
+                        "stars": event.stars,
+                        "seed": event.seed,
+                    }
+                )
     rows["tournament_players"] = list(players.values())
-    for (number, stage), (seq, event) in sorted(seatings.items()):
-        for table in event["tables"]:
-            for seat, player in enumerate(table["players"], start=1):
+    for (number, stage), (seq, seating) in sorted(seatings.items()):
+        for table in seating.tables:
+            for seat, player in enumerate(table.players, start=1):
                 rows["seatings"].append(
                     {
                         "tournament": tid,
                         "tournament_round": number,
                         "stage": stage,
-                        "table_label": table["table"],
+                        "table_label": table.table,
                         "seat": seat,
                         "player": player,
                         "seq": seq,
@@ -446,9 +401,13 @@ def _tournament(name: str, raw: bytes, sha: str) -> Prepared:
         first = exc.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"])
         raise UnreadableLog(f"not a tournament file: `{where}`: {first['msg']}") from None
-    events = tournament_events(description)
+    problems = description.problems()
+    if problems:
+        where, problem = problems[0]
+        raise UnreadableLog(f"not a tournament file: `{where}`: {problem}")
+    events = description.events()
     stream = f"tournament:{description.id}"
-    stored = [NewEvent(stream, e["type"], json.dumps(e, separators=(",", ":"), ensure_ascii=False)) for e in events]
+    stored = [NewEvent(stream, event.type, dump(event)) for event in events]
     report = _report(name, "clean", [], tournament=description.id)
     return Prepared(
         name,

@@ -9,12 +9,18 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
+from typing import Final
 
+import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
 from events.builder import LogBuilder
 from events.logfile import parse_line, read_log, write_log
+from events.records import dump
+from events.records.schemas import SCHEMAS
+from events.records.sheet import SHEET_EVENT
+from events.records.tournament import TOURNAMENT_EVENT
 from events.schema import EVENT_TYPES, Event, json_schema
 from tests.conftest import run
 
@@ -159,3 +165,107 @@ def test_key_count_is_exact_for_every_event_type() -> None:
     for line in lines:
         event = EVENT_ADAPTER.validate_json(line)
         assert key_count(event) == _key_count(orjson.loads(line)) == line.count('":'), line
+
+
+# -- the other streams: a tournament's records and score-sheet games ---------------------
+
+STREAM_SCHEMAS = sorted(set(SCHEMAS) - {"log"})
+
+
+def _schema_file(stream: str) -> Path:
+    return ROOT / "events" / SCHEMAS[stream]()["$id"]
+
+
+@pytest.mark.parametrize("stream", STREAM_SCHEMAS)
+def test_every_stream_schema_is_committed_current_and_shipped(stream: str) -> None:
+    path = _schema_file(stream)
+    regenerate = f"regenerate it with: saboteur schema --stream {stream} > events/{path.name}"
+    assert path.exists(), f"{path.name} is missing; {regenerate}"
+    assert path.read_text(encoding="utf-8") == json.dumps(SCHEMAS[stream](), indent=2) + "\n", (
+        f"{path.name} differs from what the models generate; {regenerate}"
+    )
+    shipped = resources.files("events").joinpath(path.name)
+    assert json.loads(shipped.read_text(encoding="utf-8")) == SCHEMAS[stream]()
+
+
+@pytest.mark.parametrize("stream", sorted(SCHEMAS))
+def test_saboteur_schema_prints_each_stream(stream: str) -> None:
+    result = CliRunner().invoke(app, ["schema", "--stream", stream])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == SCHEMAS[stream]()
+    assert CliRunner().invoke(app, ["schema", "--stream", "nope"]).exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("stream", "types"),
+    [
+        (
+            "tournament",
+            {
+                "tournament_created",
+                "player_registered",
+                "seating_published",
+                "penalty_given",
+                "score_corrected",
+                "replay_accepted",
+                "finding_dismissed",
+                "cut_drawn",
+            },
+        ),
+        ("sheet", {"score_sheet_game", "round_recorded"}),
+    ],
+)
+def test_a_stream_schema_knows_every_event_type(stream: str, types: set[str]) -> None:
+    schema = SCHEMAS[stream]()
+    assert {m["properties"]["type"]["const"] for m in schema["$defs"].values() if "type" in m["properties"]} == types
+    assert all(m["additionalProperties"] is False for m in schema["$defs"].values())
+
+
+STORED: Final = {
+    "tournament": [
+        # from a tournament.json
+        '{"type":"tournament_created","tournament":"sim-open-3","name":"Simulated Open 3","ruleset":"tournament",'
+        '"preliminary_rounds":4,"cut":6,"final_rounds":4}',
+        '{"type":"player_registered","player":"ulrike-fischer","name":"Ulrike Fischer"}',
+        '{"type":"seating_published","tournament_round":5,"stage":"final","tables":[{"table":"final","players":'
+        '["a","b","c","d","e","f"]}]}',
+        '{"type":"cut_drawn","tied":["bram-olsen","tess-johansen"],"places":1,"drawn":["bram-olsen"],"points":17,'
+        '"stars":5}',
+        # from the organiser's commands
+        '{"type":"tournament_created","tournament":"hand-cup","name":"Hand \\"Cup\\" ü","ruleset":"base",'
+        '"preliminary_rounds":4,"cut":3,"final_rounds":4,"semifinal":true}',
+        '{"type":"player_registered","player":"p13","name":"Late \\"Quote\\" Comer ünï"}',
+        '{"type":"seating_published","tournament_round":1,"stage":"preliminary","tables":[{"table":"1","players":'
+        '["p4","p12","p2","p13","p8"]}],"method":"mixed","seed":0}',
+        '{"type":"seating_published","tournament_round":2,"stage":"preliminary","tables":[{"table":"1","players":'
+        '["p4","p12","p2","p13","p8"]}],"method":"by hand","seed":null}',
+        '{"type":"penalty_given","player":"ulrike-fischer","points":2,"stage":"final","reason":"late"}',
+        '{"type":"score_corrected","game_id":"sim-open-3:r1:t1","round":1,"player":"jonas-olsen","points":3,'
+        '"reason":"miscount"}',
+        '{"type":"replay_accepted","game_id":"sim-open-3:r1:t2","round":1,"reason":null}',
+        '{"type":"replay_accepted","game_id":"sim-open-3:r1:t3","round":2,"reason":"by the replay"}',
+        '{"type":"finding_dismissed","finding":"cd054ed4a5ed","reason":"sheet smudged\\nat the table"}',
+        '{"type":"cut_drawn","stage":"preliminary","tied":["p1","p10","p11"],"places":2,"drawn":["p11","p1"],'
+        '"points":0,"stars":0,"seed":5}',
+    ],
+    "sheet": [
+        '{"type":"score_sheet_game","game_id":"sim-open-3:sheet","tournament":"sim-open-3","tournament_round":9,'
+        '"table":"9","ruleset":"tournament","players":["ana","ben","cas","dov","eli"]}',
+        '{"type":"score_sheet_game","game_id":"club:1","tournament":null,"tournament_round":null,"table":null,'
+        '"ruleset":"tournament","players":["ana","ben","cas","dov","eli"]}',
+        '{"type":"round_recorded","source":"score_sheet","game_id":"sim-open-3:sheet","round":1,"results":['
+        '{"player":"ana","role":"gold_digger","points":2,"star":false,"line":2},'
+        '{"player":"cas","role":"saboteur","points":0,"star":true,"line":4}]}',
+    ],
+}
+"""Payloads as the ledger has stored them (taken from a store written before the events
+were typed): every event type, in each shape a writer gave it."""
+
+
+@pytest.mark.parametrize("stream", sorted(STORED))
+def test_stored_payloads_read_and_write_back_byte_for_byte(stream: str) -> None:
+    adapter = {"tournament": TOURNAMENT_EVENT, "sheet": SHEET_EVENT}[stream]
+    for payload in STORED[stream]:
+        event = adapter.validate_json(payload)
+        assert dump(event) == payload
+        assert json.loads(dump(event)) == json.loads(payload)

@@ -1,8 +1,9 @@
 """The rules of ``rules.md``, one module per family, each check a small function named
 for what it guards and citing its rule id (search "R-P5" to find code and tests).
 
-:data:`RULES` names every rule the replay enforces, for messages, reports and the test
-that each has a legal and an illegal case.
+:data:`RULES` names every rule the ledger enforces — the replay of a log, and the
+tournament's records (:mod:`events.rules.tournament`) — for messages, reports and the
+test that each has a legal and an illegal case.
 """
 
 from __future__ import annotations
@@ -42,4 +43,9 @@ RULES: Final[dict[str, str]] = {
     "R-W1": "tournament points and stars",
     "R-W2": "base gold: passing and the saboteurs' share",
     "R-W3": "a game's totals",
+    "R-TS1": "preliminary rounds announced; tables of 5–10, as many of 6 as possible",
+    "R-TS2": "ranked by points, then stars; a tie at the cut line drawn and the draw recorded",
+    "R-TS3": "the best 6 (a cut of 5–10 announced) go to the final table",
+    "R-TS4": "the final: one game of at most 4 rounds",
+    "R-TS5": "penalties and corrections with their reasons; nothing erased",
 }

@@ -13,12 +13,13 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from functools import cache
 from pathlib import Path
 from random import Random
 from typing import Any
 
 from events.logfile import write_log
+from events.records.tournament import CutDraw
+from events.rules.tournament import CUT, Standing, cut_line, draw_cut, seat
 from events.simulate.game import GameSpec, Table, simulate_game
 from events.state import Outcome
 
@@ -31,57 +32,6 @@ LAST = (
     "de Vries", "Jansen", "Bakker", "Visser", "Smit", "Meijer", "Müller", "Schmidt", "Schneider", "Fischer",
     "Weber", "Hansen", "Johansen", "Olsen", "Larsen", "Andersen", "Brown", "Taylor", "Wilson", "Evans",
 )  # fmt: skip
-
-
-@cache
-def table_sizes(players: int) -> tuple[int, ...]:
-    """Split ``players`` into tables of 5–10 with as many tables of 6 as possible
-    (R-TS1), then the fewest seats away from 6; largest tables first.
-
-    With ``k`` tables, ``players = 6k + r``: for ``r < 0`` the ``-r`` tables of 5 are
-    forced; for ``r > 0`` the extra seats fill as few tables as possible (at most 4
-    more each), spread evenly over them. The best ``k`` is found by trying each.
-    """
-    if players < 5:
-        raise ValueError(f"{players} players cannot fill a table: a table seats 5 to 10")
-    best: tuple[tuple[int, int], tuple[int, ...]] | None = None
-    for k in range(-(-players // 10), players // 5 + 1):
-        r = players - 6 * k
-        if r < 0:
-            if -r > k:
-                continue
-            sizes = (6,) * (k + r) + (5,) * (-r)
-        else:
-            if r > 4 * k:
-                continue
-            grown = -(-r // 4)
-            extra = [r // grown + (1 if i < r % grown else 0) for i in range(grown)] if grown else []
-            sizes = tuple(sorted((6 + e for e in extra), reverse=True)) + (6,) * (k - grown)
-        key = (-sizes.count(6), abs(r))
-        if best is None or key < best[0]:
-            best = (key, tuple(sorted(sizes, reverse=True)))
-    if best is None:
-        raise ValueError(f"{players} players cannot be seated in tables of 5 to 10")
-    return best[1]
-
-
-def seat(players: list[str], rng: Random) -> list[list[str]]:
-    """A random seating of one tournament round (the draw of round 1, R-TS1)."""
-    order = list(players)
-    rng.shuffle(order)
-    tables, at = [], 0
-    for size in table_sizes(len(order)):
-        tables.append(order[at : at + size])
-        at += size
-    return tables
-
-
-@dataclass
-class Standing:
-    """A player's preliminary points and stars (R-TS2)."""
-
-    points: int = 0
-    stars: int = 0
 
 
 @dataclass
@@ -115,21 +65,14 @@ def _tally(outcomes: list[Outcome], standings: dict[str, Standing]) -> None:
 
 
 def top_cut(standings: dict[str, Standing], cut: int, rng: Random) -> tuple[list[str], list[dict[str, Any]]]:
-    """The best ``cut`` players by points then stars (R-TS2, R-TS3); a tie across the
-    cut line is drawn with ``rng`` and the draw returned for the record."""
-    ranked = sorted(standings, key=lambda p: (-standings[p].points, -standings[p].stars, p))
-    if len(ranked) <= cut:
-        return ranked, []
-    line = (standings[ranked[cut - 1]].points, standings[ranked[cut - 1]].stars)
-    tied = [p for p in ranked if (standings[p].points, standings[p].stars) == line]
-    above = [p for p in ranked[:cut] if p not in tied]
-    if len(above) + len(tied) <= cut:
-        return ranked[:cut], []
-    places = cut - len(above)
-    drawn = sorted(tied)
-    rng.shuffle(drawn)
-    draw = {"tied": sorted(tied), "places": places, "drawn": drawn[:places], "points": line[0], "stars": line[1]}
-    return above + drawn[:places], [draw]
+    """The best ``cut`` players (R-TS3), a tie across the cut line drawn with ``rng``
+    (R-TS2), and the draws as ``tournament.json`` records them."""
+    clear, tie = cut_line(standings, cut)
+    if tie is None:
+        return clear, []
+    drawn = draw_cut(tie.tied, tie.places, rng)
+    draw = CutDraw(tied=list(tie.tied), places=tie.places, drawn=drawn, points=tie.points, stars=tie.stars)
+    return clear + drawn, [draw.model_dump(exclude_unset=True)]
 
 
 def simulate_tournament(
@@ -138,7 +81,7 @@ def simulate_tournament(
     players: int = 36,
     preliminary_rounds: int = 4,
     seed: int = 7,
-    cut: int = 6,
+    cut: int = CUT,
     final_rounds: int = 4,
     tournament_id: str | None = None,
     name: str | None = None,

@@ -31,7 +31,7 @@ from analytics.seating import (
     repeat_meetings,
     seat_round,
 )
-from events.simulate.tournament import table_sizes
+from events.rules.tournament import table_sizes
 
 METHODS: tuple[Method, ...] = ("random", "mixed", "swiss")
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -55,6 +55,14 @@ def test_rotation_turns_a_card_180_degrees_r_p3() -> None:
     assert tunnel("Ex", True).sides == Side.W
 
 
+def test_a_card_turned_crosswise_is_malformed_r_p3() -> None:
+    """R-P3: ``rotated`` turns a card by 180° or not at all; a quarter turn cannot be
+    written, and a line that tries is malformed."""
+    log = game(["EW"])
+    log.raw({"type": "play_path", "player": "ann", "card": "EW", "x": 1, "y": 0, "rotated": 90})
+    assert codes(log) == [("malformed", log.line)]
+
+
 def test_dead_end_keeps_its_sides_but_is_not_passable_r_p5() -> None:
     """R-P5, cards.md: a dead end's sides are open for matching, its centre is blocked."""
     dead = tunnel("NEx", True)

@@ -15,11 +15,12 @@ from events import cards
 from events.audit import audit_file
 from events.logfile import LogLine, write_log
 from events.replay import Replay
+from events.rules.tournament import table_sizes
 from events.schema import GameStarted, RoundEnded, dump_event
 from events.simulate.bots import choose
 from events.simulate.game import GameSpec, Table, quick_game
 from events.simulate.mutate import mutate
-from events.simulate.tournament import Standing, simulate_tournament, table_sizes, top_cut
+from events.simulate.tournament import Standing, simulate_tournament, top_cut
 
 runner = CliRunner()
 

@@ -1,0 +1,183 @@
+"""The events of a tournament's stream (``tournament:<id>``).
+
+A tournament is created, its players registered and its rounds seated, from a
+``tournament.json`` (:mod:`events.records.tournament_file`) or by the organiser's
+commands; penalties, corrections, accepted replays, dismissed findings and draws at the
+cut line follow (R-TS5: nothing is edited, every change is a new event with its reason).
+
+The models describe what the store may hold, so they read every record the ledger has
+ever written: where the rules were tightened later (a cut of 5–10, R-TS3), a model
+keeps the older bound and the commands check the rule (:mod:`events.rules.tournament`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import Field, StringConstraints, TypeAdapter
+
+from events.records import Record, published_schema
+from events.rules.tournament import FINAL_ROUNDS, MAX_TABLE, PRELIMINARY_ROUNDS
+from events.schema import GameId, PlayerId, Stage
+from events.tables import Ruleset
+
+Text = Annotated[str, StringConstraints(min_length=1)]
+"""A name or a reason: never empty (R-TS5: every record says why)."""
+TournamentRound = Annotated[int, Field(ge=1, le=1000)]
+GameRound = Annotated[int, Field(ge=1, le=4)]
+
+
+class TournamentEvent(Record):
+    """Fields every event of a tournament's stream has."""
+
+    type: str
+
+
+class TournamentCreated(TournamentEvent):
+    """The tournament and what its organiser announced (R-TS1, R-TS3, R-TS4)."""
+
+    type: Literal["tournament_created"]
+    tournament: GameId
+    name: Text
+    ruleset: Ruleset
+    preliminary_rounds: Annotated[int, Field(ge=PRELIMINARY_ROUNDS[0], le=PRELIMINARY_ROUNDS[1])]
+    cut: Annotated[int, Field(ge=1, le=MAX_TABLE)]
+    """1–10: records made before the cut's range was agreed (5–10, R-TS3) are read as
+    written; new ones are checked by :func:`events.rules.tournament.check_cut`."""
+    final_rounds: Annotated[int, Field(ge=FINAL_ROUNDS[0], le=FINAL_ROUNDS[1])]
+    semifinal: bool = False
+    """Left out by a ``tournament.json``, which announces no semi-final."""
+
+
+class PlayerRegistered(TournamentEvent):
+    """A player and the name shown for them; a second registration renames."""
+
+    type: Literal["player_registered"]
+    player: PlayerId
+    name: Text
+
+
+class SeatedTable(Record):
+    """One table of a seating: its label and its players in seat order."""
+
+    table: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    players: Annotated[list[PlayerId], Field(min_length=1, max_length=MAX_TABLE)]
+
+
+class Seating(Record):
+    """Who sits at which table in one tournament round of one stage (R-TS1)."""
+
+    tournament_round: TournamentRound
+    stage: Stage
+    tables: list[SeatedTable]
+
+
+class SeatingPublished(Seating, TournamentEvent):
+    """A seating as published; a later one of the same round and stage replaces it.
+    ``method`` and ``seed`` say how the organiser's command drew it, so it can be
+    redrawn; a ``tournament.json`` leaves them out."""
+
+    type: Literal["seating_published"]
+    method: Text | None = None
+    seed: int | None = None
+
+
+class PenaltyGiven(TournamentEvent):
+    """Points deducted with a reason, in the standings of one stage (R-TS5)."""
+
+    type: Literal["penalty_given"]
+    player: PlayerId
+    points: Annotated[int, Field(gt=0, le=1_000_000)]
+    stage: Stage = "preliminary"
+    reason: Text
+
+
+class ScoreCorrected(TournamentEvent):
+    """A player's points in one round of one game put right, and why (R-TS5); the
+    newest correction counts."""
+
+    type: Literal["score_corrected"]
+    game_id: GameId
+    round: GameRound
+    player: PlayerId
+    points: Annotated[int, Field(ge=0, le=100)]
+    reason: Text
+
+
+class ReplayAccepted(TournamentEvent):
+    """The replay's outcome replaces what the score sheet said, for one round."""
+
+    type: Literal["replay_accepted"]
+    game_id: GameId
+    round: GameRound
+    reason: Text | None
+
+
+class FindingDismissed(TournamentEvent):
+    """A finding set aside with a reason; it stays in the record."""
+
+    type: Literal["finding_dismissed"]
+    finding: Text
+    reason: Text
+
+
+class CutDraw(Record):
+    """A tie across the cut line that stars do not break, drawn (R-TS2): the tied
+    players, the places left, the drawn in the order drawn, the points and stars of
+    the tie, and the seed of the draw where one was used."""
+
+    stage: Stage = "preliminary"
+    tied: Annotated[list[PlayerId], Field(min_length=2)]
+    places: Annotated[int, Field(ge=1)]
+    drawn: Annotated[list[PlayerId], Field(min_length=1)]
+    points: int | None = None
+    stars: Annotated[int, Field(ge=0)] | None = None
+    seed: int | None = None
+
+
+class CutDrawn(CutDraw, TournamentEvent):
+    """A draw at the cut line, recorded so the standings can be replayed (R-TS2)."""
+
+    type: Literal["cut_drawn"]
+
+    @classmethod
+    def of(cls, draw: CutDraw) -> CutDrawn:
+        """The event recording ``draw``, with the fields the draw was given: a draw
+        is the event's fields, and never its ``type``."""
+        return cls(type="cut_drawn", **draw.model_dump(exclude_unset=True))
+
+
+AnyTournamentEvent = Annotated[
+    TournamentCreated
+    | PlayerRegistered
+    | SeatingPublished
+    | PenaltyGiven
+    | ScoreCorrected
+    | ReplayAccepted
+    | FindingDismissed
+    | CutDrawn,
+    Field(discriminator="type"),
+]
+TOURNAMENT_EVENT: Final[TypeAdapter[AnyTournamentEvent]] = TypeAdapter(AnyTournamentEvent)
+
+
+def tournament_event(event: TournamentEvent | Mapping[str, Any]) -> TournamentEvent:
+    """A typed event: ``event`` itself, or a stored payload (decoded JSON) parsed."""
+    if isinstance(event, TournamentEvent):
+        return event
+    return TOURNAMENT_EVENT.validate_python(event)
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of one event of a tournament's stream."""
+    return published_schema(
+        TOURNAMENT_EVENT,
+        "saboteur-tournament-events-1.schema.json",
+        "Saboteur tournament stream event",
+        (
+            "One event of a tournament's stream (tournament:<id>), as the ledger stores it. "
+            "References across events (a registered player, a stored game or finding) and "
+            "the tournament rules R-TS1..R-TS5 are checked where the records are made."
+        ),
+    )

@@ -1,0 +1,219 @@
+"""The structure of a tournament (R-TS1..R-TS5): its limits, its tables, its ranking,
+the top cut and the draw at the cut line.
+
+Everything here is a pure function of its arguments (and a seeded ``Random``), so the
+simulator, the organiser's commands and the ingest of ``tournament.json`` seat, cut
+and draw the same way, and a recorded draw can be checked and replayed. The checks
+return a :class:`~events.findings.Breach` (``malformed``: a record that breaks these
+rules is not a record the ledger takes) naming the rule, or ``None``.
+
+R-TS5 (penalties with a reason, corrections naming what they put right, nothing ever
+erased) is the shape of the tournament's records themselves: see
+:mod:`events.records.tournament`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from random import Random
+from typing import Final
+
+from events.findings import Breach, Code
+from events.tables import PLAYER_RANGE, ROUND_LIMIT
+
+MIN_TABLE, MAX_TABLE = PLAYER_RANGE["tournament"]
+"""A table seats 5 to 10 players (R-TS1)."""
+PRELIMINARY_ROUNDS: Final = (1, 20)
+"""Preliminary rounds a tournament may announce: R-TS1 plays 4 or 5, a club night or a
+test fewer; more than 20 is a typo."""
+CUT: Final = 6
+"""Players going on to the final table, unless the organiser announces otherwise (R-TS3)."""
+CUT_SIZES: Final = (MIN_TABLE, MAX_TABLE)
+"""A cut the organiser may announce: the final table is a table (R-TS1, R-TS3)."""
+FINAL_ROUNDS: Final = (1, ROUND_LIMIT["tournament"])
+"""Rounds of the final game: 4 (R-TS4), fewer where the organiser announces it."""
+
+
+def _within(value: int, limits: tuple[int, int]) -> bool:
+    return limits[0] <= value <= limits[1]
+
+
+def check_preliminary_rounds(rounds: int) -> Breach | None:
+    """R-TS1: a tournament announces its preliminary rounds, 1 to 20."""
+    if not _within(rounds, PRELIMINARY_ROUNDS):
+        low, high = PRELIMINARY_ROUNDS
+        return Breach(Code.MALFORMED, "R-TS1", f"a tournament plays {low} to {high} preliminary rounds, not {rounds}")
+    return None
+
+
+def check_cut(cut: int) -> Breach | None:
+    """R-TS3: the cut fills the final table, which seats 5 to 10 (6 unless announced)."""
+    if not _within(cut, CUT_SIZES):
+        low, high = CUT_SIZES
+        return Breach(Code.MALFORMED, "R-TS3", f"a cut of {low} to {high} players fills the final table, not {cut}")
+    return None
+
+
+def check_final_rounds(rounds: int) -> Breach | None:
+    """R-TS4: the final is one game of at most 4 rounds."""
+    if not _within(rounds, FINAL_ROUNDS):
+        low, high = FINAL_ROUNDS
+        return Breach(Code.MALFORMED, "R-TS4", f"the final is one game of {low} to {high} rounds, not {rounds}")
+    return None
+
+
+# -- R-TS1: tables ---------------------------------------------------------------------
+
+
+@cache
+def table_sizes(players: int) -> tuple[int, ...]:
+    """Split ``players`` into tables of 5–10 with as many tables of 6 as possible
+    (R-TS1), then the fewest seats away from 6; largest tables first.
+
+    With ``k`` tables, ``players = 6k + r``: for ``r < 0`` the ``-r`` tables of 5 are
+    forced; for ``r > 0`` the extra seats fill as few tables as possible (at most 4
+    more each), spread evenly over them. The best ``k`` is found by trying each.
+
+    >>> table_sizes(37)
+    (7, 6, 6, 6, 6, 6)
+    """
+    if players < MIN_TABLE:
+        raise ValueError(f"{players} players cannot fill a table: a table seats {MIN_TABLE} to {MAX_TABLE}")
+    best: tuple[tuple[int, int], tuple[int, ...]] | None = None
+    for k in range(-(-players // MAX_TABLE), players // MIN_TABLE + 1):
+        r = players - 6 * k
+        if r < 0:
+            if -r > k:
+                continue
+            sizes = (6,) * (k + r) + (5,) * (-r)
+        else:
+            if r > 4 * k:
+                continue
+            grown = -(-r // 4)
+            extra = [r // grown + (1 if i < r % grown else 0) for i in range(grown)] if grown else []
+            sizes = tuple(sorted((6 + e for e in extra), reverse=True)) + (6,) * (k - grown)
+        key = (-sizes.count(6), abs(r))
+        if best is None or key < best[0]:
+            best = (key, tuple(sorted(sizes, reverse=True)))
+    if best is None:
+        raise ValueError(f"{players} players cannot be seated in tables of {MIN_TABLE} to {MAX_TABLE}")
+    return best[1]
+
+
+def seat(players: Sequence[str], rng: Random) -> list[list[str]]:
+    """A random seating of one tournament round (the draw of round 1, R-TS1): the
+    players shuffled with ``rng`` and cut into the tables of :func:`table_sizes`."""
+    order = list(players)
+    rng.shuffle(order)
+    tables, at = [], 0
+    for size in table_sizes(len(order)):
+        tables.append(order[at : at + size])
+        at += size
+    return tables
+
+
+def check_seating(
+    tables: Sequence[Sequence[str]], registered: Collection[str], *, everyone: bool = False
+) -> Breach | None:
+    """R-TS1: tables of 5–10 of registered players, nobody seated twice, and with
+    ``everyone`` every registered player seated. Tables are named by their 1-based
+    number.
+
+    >>> check_seating([["a", "b", "c", "d"]], "abcd").message
+    'table 1 seats 4 players: a table seats 5 to 10'
+    """
+    known = set(registered)
+    seen: dict[str, int] = {}
+    for number, table in enumerate(tables, start=1):
+        if not MIN_TABLE <= len(table) <= MAX_TABLE:
+            message = f"table {number} seats {len(table)} players: a table seats {MIN_TABLE} to {MAX_TABLE}"
+            return Breach(Code.MALFORMED, "R-TS1", message)
+        for player in table:
+            if player not in known:
+                return Breach(Code.MALFORMED, "R-TS1", f"table {number}: {player!r} is not a registered player")
+            if player in seen:
+                return Breach(
+                    Code.MALFORMED, "R-TS1", f"table {number}: {player!r} is already seated at table {seen[player]}"
+                )
+            seen[player] = number
+    missing = sorted(known - seen.keys()) if everyone else []
+    if missing:
+        return Breach(Code.MALFORMED, "R-TS1", f"not seated: {', '.join(missing)}")
+    return None
+
+
+# -- R-TS2, R-TS3: the ranking and the top cut ---------------------------------------------
+
+
+@dataclass
+class Standing:
+    """A player's preliminary points and stars (R-TS2)."""
+
+    points: int = 0
+    stars: int = 0
+
+
+def ranking(standings: Mapping[str, Standing]) -> list[str]:
+    """R-TS2: by points, then stars; equal standings in name order (a tie that matters
+    for the cut is drawn, see :func:`draw_cut`)."""
+    return sorted(standings, key=lambda p: (-standings[p].points, -standings[p].stars, p))
+
+
+@dataclass(frozen=True)
+class CutTie:
+    """Players level on points and stars across the cut line, and the places left."""
+
+    tied: tuple[str, ...]
+    places: int
+    points: int
+    stars: int
+
+
+def cut_line(standings: Mapping[str, Standing], cut: int) -> tuple[list[str], CutTie | None]:
+    """R-TS3: the players clear of the cut line, best first, and the tie across it
+    that stars do not break (R-TS2), if any: those go on by a draw for the places left.
+
+    >>> clear, tie = cut_line({"a": Standing(9, 1), "b": Standing(5, 0), "c": Standing(5, 0)}, 2)
+    >>> clear, tie.tied, tie.places
+    (['a'], ('b', 'c'), 1)
+    """
+    ranked = ranking(standings)
+    if len(ranked) <= cut:
+        return ranked, None
+    last = standings[ranked[cut - 1]]
+    line = (last.points, last.stars)
+    tied = [p for p in ranked if (standings[p].points, standings[p].stars) == line]
+    clear = [p for p in ranked[:cut] if p not in tied]
+    if len(clear) + len(tied) <= cut:
+        return ranked[:cut], None
+    return clear, CutTie(tuple(sorted(tied)), cut - len(clear), last.points, last.stars)
+
+
+def draw_cut(tied: Collection[str], places: int, rng: Random) -> list[str]:
+    """R-TS2: the draw at the cut line: the tied players in name order, shuffled with
+    ``rng``; the first ``places`` go on, in the order drawn. Recording the seed (or
+    the draw) lets anyone replay it."""
+    order = sorted(tied)
+    rng.shuffle(order)
+    return order[:places]
+
+
+def check_cut_draw(tied: Sequence[str], places: int, drawn: Sequence[str]) -> Breach | None:
+    """R-TS2: a recorded draw names two or more tied players, fewer places than
+    players, and as many drawn players as places, each one of the tied, once.
+
+    >>> check_cut_draw(["a", "b"], 1, ["c"]).message
+    "'c' is drawn but not among the tied (a, b)"
+    """
+    if len(set(tied)) != len(tied) or len(tied) < 2:
+        return Breach(Code.MALFORMED, "R-TS2", "a draw is among two or more different tied players")
+    if not 1 <= places < len(tied):
+        return Breach(Code.MALFORMED, "R-TS2", f"{len(tied)} tied players draw for 1 to {len(tied) - 1} places")
+    for player in drawn:
+        if player not in tied:
+            return Breach(Code.MALFORMED, "R-TS2", f"{player!r} is drawn but not among the tied ({', '.join(tied)})")
+    if len(set(drawn)) != len(drawn) or len(drawn) != places:
+        return Breach(Code.MALFORMED, "R-TS2", f"a draw for {places} place(s) names {places} different players")
+    return None

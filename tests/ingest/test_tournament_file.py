@@ -1,0 +1,128 @@
+"""``tournament.json`` is parsed into typed models: an entry can never forge a record.
+
+Issue 10, point 1: ``cut_draws`` entries were spread into events, so an entry's own
+``"type"`` won; a file for one tournament stored a ``tournament_created`` renaming
+another and a ``penalty_given`` in it, and broke ``verify`` and ``rebuild`` for good.
+Such a file is now refused naming the file and the field, and nothing of it is stored.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from cli.main import app
+from ingest.pipeline import ingest
+from ingest.store import Store
+
+PLAYERS = ("ann", "bob", "cem", "dia", "eve", "fay", "gus")
+DRAW = {"tied": ["eve", "fay"], "places": 1, "drawn": ["fay"], "points": 3, "stars": 1}
+
+
+def description(tournament: str, **fields: Any) -> dict[str, Any]:
+    return {
+        "format": "saboteur-tournament/1",
+        "id": tournament,
+        "name": tournament.title(),
+        "ruleset": "tournament",
+        "preliminary_rounds": 2,
+        "cut": 6,
+        "final_rounds": 4,
+        "players": [{"id": p, "name": p.title()} for p in PLAYERS],
+        **fields,
+    }
+
+
+def cli(*args: str | Path) -> Result:
+    result = CliRunner().invoke(app, [str(a) for a in args], env={"COLUMNS": "400"})
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def stored(db: Path, sql: str) -> list[tuple[Any, ...]]:
+    with Store(db).connect(read_only=True) as con:
+        return con.execute(sql).fetchall()
+
+
+@pytest.fixture
+def victim(tmp_path: Path) -> Path:
+    """A store holding the tournament ``victim``."""
+    db = tmp_path / "store.duckdb"
+    path = tmp_path / "victim" / "tournament.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(description("victim")), encoding="utf-8")
+    assert [r.outcome for r in ingest([path], Store(db), workers=1)] == ["accepted"]
+    return db
+
+
+FORGED = {
+    "created": {**DRAW, "type": "tournament_created", "tournament": "victim", "name": "Renamed"},
+    "penalty": {**DRAW, "type": "penalty_given", "player": "ann", "points": 30, "reason": "forged"},
+    "a draw's own type": {**DRAW, "type": "cut_drawn"},
+}
+
+
+@pytest.mark.parametrize("entry", FORGED.values(), ids=FORGED.keys())
+def test_a_cut_draw_carrying_its_own_type_is_refused(tmp_path: Path, victim: Path, entry: dict[str, Any]) -> None:
+    before = stored(victim, "SELECT stream, version, type, payload FROM events ORDER BY position")
+    path = tmp_path / "evil-two" / "tournament.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(description("evil-two", cut_draws=[entry])), encoding="utf-8")
+    result = cli("ingest", "--db", victim, path)
+    assert result.exit_code == 1, result.output
+    assert "rejected" in result.output
+    assert "evil-two" in result.output  # the file
+    assert "cut_draws.0.type" in result.output  # the field
+    assert "Extra inputs are not permitted" in result.output
+    assert stored(victim, "SELECT stream, version, type, payload FROM events ORDER BY position") == before
+    assert stored(victim, "SELECT tournament, name FROM tournaments") == [("victim", "Victim")]
+    assert stored(victim, "SELECT count(*) FROM penalties") == [(0,)]
+    assert stored(victim, "SELECT outcome, status FROM uploads ORDER BY upload_id") == [
+        ("accepted", "clean"),
+        ("rejected", "unreadable"),
+    ]
+    assert cli("verify", "--db", victim).exit_code == 0
+    assert cli("rebuild", "--db", victim).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("entry", "field", "message"),
+    [
+        ({}, "cut_draws.0.tied", "Field required"),
+        ({"tied": "x", "places": None}, "cut_draws.0.tied", "Input should be a valid array"),
+        ({**DRAW, "places": None}, "cut_draws.0.places", "Input should be a valid integer"),
+        ({**DRAW, "drawn": ["gus"]}, "cut_draws.0", "'gus' is drawn but not among the tied (eve, fay) (R-TS2)"),
+        ({**DRAW, "places": 2}, "cut_draws.0", "2 tied players draw for 1 to 1 places (R-TS2)"),
+    ],
+    ids=["empty", "tied not a list", "places null", "drawn not tied", "as many places as tied"],
+)
+def test_a_cut_draw_that_is_no_draw_gets_a_clear_rejection(
+    tmp_path: Path, victim: Path, entry: dict[str, Any], field: str, message: str
+) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(description("other", cut_draws=[entry])), encoding="utf-8")
+    result = cli("ingest", "--db", victim, path)
+    assert result.exit_code == 1, result.output
+    report = json.loads(stored(victim, "SELECT report FROM uploads WHERE outcome = 'rejected'")[0][0])
+    (violation,) = report["violations"]
+    assert violation["code"] == "malformed"
+    assert violation["message"] == f"not a tournament file: `{field}`: {message}"
+    assert stored(victim, "SELECT count(*) FROM events WHERE stream = 'tournament:other'") == [(0,)]
+
+
+def test_a_recorded_draw_is_stored_as_the_simulator_writes_it(tmp_path: Path) -> None:
+    db = tmp_path / "store.duckdb"
+    path = tmp_path / "tournament.json"
+    path.write_text(json.dumps(description("cup", cut_draws=[DRAW])), encoding="utf-8")
+    assert [r.outcome for r in ingest([path], Store(db), workers=1)] == ["accepted"]
+    assert stored(db, "SELECT payload FROM events WHERE type = 'cut_drawn'") == [
+        ('{"type":"cut_drawn","tied":["eve","fay"],"places":1,"drawn":["fay"],"points":3,"stars":1}',)
+    ]
+    assert stored(db, "SELECT stage, tied, places, drawn, points, stars, seed FROM cut_draws") == [
+        ("preliminary", ["eve", "fay"], 1, ["fay"], 3, 1, None)
+    ]

@@ -1,0 +1,238 @@
+"""The structure of a tournament (R-TS1..R-TS5): events/rules/tournament.py, and where
+its checks meet the records — a ``tournament.json`` ingested, the organiser's commands.
+
+Each rule has a legal case and an illegal one; a ``tournament.json`` that breaks a rule
+is refused whole as ``malformed``, its message naming the field and the rule.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+from typer.testing import CliRunner
+
+from analytics import records
+from analytics.browse import open_findings
+from cli.main import app
+from events.records import dump
+from events.records.tournament import TOURNAMENT_EVENT
+from events.rules.tournament import (
+    MAX_TABLE,
+    MIN_TABLE,
+    Standing,
+    check_cut,
+    check_cut_draw,
+    check_final_rounds,
+    check_preliminary_rounds,
+    check_seating,
+    cut_line,
+    draw_cut,
+    ranking,
+    seat,
+    table_sizes,
+)
+from events.simulate.tournament import simulate_tournament, top_cut
+from ingest.pipeline import ingest
+from ingest.sources import prepare_bytes
+from ingest.store import Store
+
+TEN = ("ann", "bob", "cem", "dia", "eve", "fay", "gus", "hal", "ida", "jan")
+
+
+def description(**fields: Any) -> dict[str, Any]:
+    """A tournament.json of ten players, changed by ``fields``."""
+    return {
+        "format": "saboteur-tournament/1",
+        "id": "cup",
+        "name": "Cup",
+        "preliminary_rounds": 4,
+        "cut": 6,
+        "final_rounds": 4,
+        "players": [{"id": p, "name": p.title()} for p in TEN],
+        **fields,
+    }
+
+
+def verdict(**fields: Any) -> tuple[str, list[tuple[str, str]]]:
+    """The status of the tournament.json, and the code and message of each violation."""
+    prepared = prepare_bytes("tournament.json", json.dumps(description(**fields)).encode("utf-8"))
+    report = json.loads(prepared.report)
+    return prepared.status, [(v["code"], v["message"]) for v in report["violations"]]
+
+
+def malformed(field: str, message: str) -> tuple[str, list[tuple[str, str]]]:
+    return "unreadable", [("malformed", f"not a tournament file: `{field}`: {message}")]
+
+
+def seating(*tables: tuple[str, ...], stage: str = "preliminary") -> dict[str, Any]:
+    return {
+        "tournament_round": 1,
+        "stage": stage,
+        "tables": [{"table": str(n), "players": list(t)} for n, t in enumerate(tables, start=1)],
+    }
+
+
+# -- R-TS1: preliminary rounds and tables -------------------------------------------------
+
+
+@pytest.mark.parametrize("players", range(MIN_TABLE, 64))
+def test_r_ts1_a_drawn_seating_seats_everyone_at_tables_of_5_to_10(players: int) -> None:
+    names = [f"p{i}" for i in range(players)]
+    tables = seat(names, Random(players))
+    assert not check_seating(tables, names, everyone=True)
+    assert [len(t) for t in tables] == list(table_sizes(players))
+
+
+def test_r_ts1_a_seating_in_tables_of_5_to_10_is_legal() -> None:
+    assert verdict(seatings=[seating(TEN[:5], TEN[5:])]) == ("clean", [])
+    assert verdict(seatings=[seating(TEN)]) == ("clean", [])
+
+
+@pytest.mark.parametrize(
+    ("tables", "message"),
+    [
+        ((TEN[:6], TEN[6:]), f"table 2 seats 4 players: a table seats {MIN_TABLE} to {MAX_TABLE}"),
+        ((TEN[:5], (*TEN[5:9], "ann")), "table 2: 'ann' is already seated at table 1"),
+        ((TEN[:5], (*TEN[5:9], "zed")), "table 2: 'zed' is not a registered player"),
+    ],
+    ids=["table of four", "seated twice", "not registered"],
+)
+def test_r_ts1_a_seating_that_breaks_the_tables_is_malformed(tables: tuple[tuple[str, ...], ...], message: str) -> None:
+    assert verdict(seatings=[seating(*tables)]) == malformed("seatings.0", f"{message} (R-TS1)")
+
+
+@pytest.mark.parametrize("rounds", [0, 21])
+def test_r_ts1_preliminary_rounds_announced_within_limits(rounds: int) -> None:
+    assert not check_preliminary_rounds(4)
+    assert not check_preliminary_rounds(5)
+    message = f"a tournament plays 1 to 20 preliminary rounds, not {rounds} (R-TS1)"
+    assert verdict(preliminary_rounds=rounds) == malformed("preliminary_rounds", message)
+
+
+# -- R-TS2: the ranking and the draw at the cut line ----------------------------------------
+
+
+def test_r_ts2_ranked_by_points_then_stars() -> None:
+    standings = {"ann": Standing(9, 0), "bob": Standing(9, 2), "cem": Standing(12, 0), "dia": Standing(9, 2)}
+    assert ranking(standings) == ["cem", "bob", "dia", "ann"]
+
+
+def test_r_ts2_one_draw_replayable_from_its_seed_and_legal() -> None:
+    """The simulator and ``saboteur tournament cut`` draw with the same function: the
+    same tie and seed give the same draw, and the draw fits its tie."""
+    standings = {p: Standing(10, 1) for p in "bcdefgh"} | {"a": Standing(20, 2)}
+    finalists, draws = top_cut(standings, 6, Random(5))
+    clear, tie = cut_line(standings, 6)
+    assert tie is not None and (clear, tie.places) == (["a"], 5)
+    drawn = draw_cut(tie.tied, tie.places, Random(5))
+    assert finalists == ["a", *drawn]
+    assert draws == [{"tied": list("bcdefgh"), "places": 5, "drawn": drawn, "points": 10, "stars": 1}]
+    assert draw_cut(reversed(tie.tied), tie.places, Random(5)) == drawn  # the order given does not matter
+    assert not check_cut_draw(list(tie.tied), tie.places, drawn)
+    assert verdict(cut_draws=draws) == ("clean", [])
+
+
+@pytest.mark.parametrize(
+    ("draw", "message"),
+    [
+        ({"tied": ["ann", "ann"], "places": 1, "drawn": ["ann"]}, "a draw is among two or more different tied players"),
+        ({"tied": ["ann", "bob"], "places": 2, "drawn": ["ann", "bob"]}, "2 tied players draw for 1 to 1 places"),
+        ({"tied": ["ann", "bob"], "places": 1, "drawn": ["cem"]}, "'cem' is drawn but not among the tied (ann, bob)"),
+        (
+            {"tied": ["ann", "bob", "cem"], "places": 2, "drawn": ["ann"]},
+            "a draw for 2 place(s) names 2 different players",
+        ),
+    ],
+    ids=["tied twice", "no place short", "drawn not tied", "too few drawn"],
+)
+def test_r_ts2_a_recorded_draw_that_does_not_fit_its_tie_is_malformed(draw: dict[str, Any], message: str) -> None:
+    assert verdict(cut_draws=[draw]) == malformed("cut_draws.0", f"{message} (R-TS2)")
+
+
+# -- R-TS3: the top cut ---------------------------------------------------------------------
+
+
+def test_r_ts3_the_best_six_go_on() -> None:
+    standings = {p: Standing(points, 0) for points, p in enumerate(TEN)}
+    assert cut_line(standings, 6) == (list(reversed(TEN))[:6], None)
+    assert not check_cut(6)
+    assert verdict(cut=6)[0] == "clean"
+
+
+@pytest.mark.parametrize("cut", [4, 11])
+def test_r_ts3_a_cut_that_cannot_fill_the_final_table_is_refused(cut: int, tmp_path: Path) -> None:
+    message = f"a cut of 5 to 10 players fills the final table, not {cut}"
+    assert verdict(cut=cut) == malformed("cut", f"{message} (R-TS3)")
+    with pytest.raises(records.RecordError, match=f"^{message}$"):
+        records.create(Store(tmp_path / "s.duckdb"), "cup", name="Cup", cut=cut)
+    result = CliRunner().invoke(app, ["simulate", "tournament", "--cut", str(cut), "-o", str(tmp_path / "sim")])
+    assert result.exit_code == 2 and "fills the final table" in result.output
+
+
+# -- R-TS4: the final -------------------------------------------------------------------------
+
+
+def test_r_ts4_the_final_is_one_game_of_at_most_four_rounds(tmp_path: Path) -> None:
+    assert not check_final_rounds(4)
+    record = simulate_tournament(tmp_path, players=12, preliminary_rounds=1, seed=2, final_rounds=4)
+    final = json.loads((tmp_path / "final.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert (final["stage"], final["rounds"], len(final["players"])) == ("final", 4, 6)
+    assert record.description["seatings"][-1]["tables"] == [{"table": "final", "players": final["players"]}]
+    for rounds in (0, 5):
+        message = f"the final is one game of 1 to 4 rounds, not {rounds} (R-TS4)"
+        assert verdict(final_rounds=rounds) == malformed("final_rounds", message)
+
+
+# -- R-TS5: the record ------------------------------------------------------------------------
+
+SHEET = """tournament,tournament_round,table,game_id,round,player,role,points,star
+cup,1,1,cup:r1:t1,1,ann,gold_digger,2,0
+cup,1,1,cup:r1:t1,1,bob,gold_digger,2,0
+cup,1,1,cup:r1:t1,1,cem,saboteur,0,0
+cup,1,1,cup:r1:t1,1,dia,gold_digger,2,0
+cup,1,1,cup:r1:t1,1,eve,selfish_dwarf,0,0
+cup,1,1,cup:r1:t1,2,ann,saboteur,4,0
+cup,1,1,cup:r1:t1,2,bob,gold_digger,0,0
+cup,1,1,cup:r1:t1,2,cem,selfish_dwarf,0,0
+cup,1,1,cup:r1:t1,2,dia,gold_digger,0,0
+cup,1,1,cup:r1:t1,2,eve,gold_digger,0,0
+"""
+"""Round 2: ann, the saboteur, holds out (4 points) but the star is not ticked."""
+
+
+def test_r_ts5_a_wrong_score_is_put_right_by_a_correction_and_nothing_is_erased(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.duckdb")
+    (tmp_path / "tournament.json").write_text(json.dumps(description()), encoding="utf-8")
+    (tmp_path / "r1-t1.csv").write_text(SHEET, encoding="utf-8")
+    outcomes = [r.outcome for r in ingest([tmp_path], store, workers=1)]
+    assert outcomes == ["accepted", "accepted_with_findings"]
+    assert open_findings(store, "cup")["code"].to_list() == ["wrong_score"]
+    records.correct(store, "cup", "cup:r1:t1", 2, "ann", 3, "the star was not ticked: 3 points")
+    records.penalty(store, "cup", "bob", 1, "late")
+    assert not len(open_findings(store, "cup"))  # settled by the correction
+    with store.connect(read_only=True) as con:
+        kept = con.execute("SELECT code FROM findings").fetchall()
+        reasons = con.execute("SELECT reason FROM corrections UNION ALL SELECT reason FROM penalties").fetchall()
+    assert kept == [("wrong_score",)]  # nothing erased: the finding stays in the record
+    assert sorted(reasons) == [("late",), ("the star was not ticked: 3 points",)]
+
+
+def test_r_ts5_records_without_their_reason_are_refused(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.duckdb")
+    records.create(store, "cup", name="Cup")
+    records.register(store, "cup", [("ann", "Ann")])
+    with pytest.raises(records.RecordError, match=r"^a penalty needs a --reason$"):
+        records.penalty(store, "cup", "ann", 2, " ")
+    with pytest.raises(records.RecordError, match=r"^a penalty deducts a positive number of points$"):
+        records.penalty(store, "cup", "ann", 0, "nothing")
+    with pytest.raises(ValidationError, match="reason"):
+        TOURNAMENT_EVENT.validate_json('{"type":"penalty_given","player":"ann","points":2,"reason":""}')
+    recorded = records.penalty(store, "cup", "ann", 2, "slow play")
+    assert [dump(e) for e in recorded.events] == [
+        '{"type":"penalty_given","player":"ann","points":2,"stage":"preliminary","reason":"slow play"}'
+    ]
