@@ -52,5 +52,5 @@ if not data.exists() and page.url_path != upload.url_path:
 
 try:
     page.run()
-except StoreBusy as exc:
-    st.error(f"{exc}. The page shows again when you reload it.")
+except StoreBusy:  # its message names the file: a public page does not
+    st.error("The database is busy: another process is writing it. The page shows again when you reload it.")

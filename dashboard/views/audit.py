@@ -10,17 +10,19 @@ import streamlit as st
 
 from analytics.records import Recorded, RecordError
 from dashboard import access, data, widgets
+from dashboard.markup import escape
 from ingest.store import StoreBusy
 
 NOTICE = "audit_notice"
 
 
 def _record(action: str, run: Callable[[], Recorded]) -> None:
-    """Run a record command; keep its outcome for the next run of the page."""
+    """Run a record command; keep its outcome for the next run of the page (``action``
+    is Markdown: its ids escaped by the caller)."""
     try:
         recorded = run()
     except (RecordError, StoreBusy) as exc:
-        st.session_state[NOTICE] = ("error", str(exc))
+        st.session_state[NOTICE] = ("error", escape(exc))
     else:
         version = recorded.version
         st.session_state[NOTICE] = (
@@ -77,10 +79,10 @@ chosen = st.selectbox("Finding", list(rows), format_func=_label, key="audit_find
 assert chosen is not None
 row = rows[chosen]
 st.markdown(
-    f"**{row['code']}** ({row['rule']}, {row['severity']}) at line {row['line']} of `{row['game_id']}`"
+    f"**{row['code']}** ({row['rule']}, {row['severity']}) at line {row['line']} of **{escape(row['game_id'])}**"
     + (f", round {row['round']}" if row["round"] is not None else "")
-    + (f", {row['player']}" if row["player"] else "")
-    + f": {row['message']}"
+    + (f", {escape(row['player'])}" if row["player"] else "")
+    + f": {escape(row['message'])}"
 )
 game_id = str(row["game_id"])
 number = row["round"]
@@ -96,7 +98,7 @@ with accept:
             why = st.text_input("Reason (optional)", key="accept_reason")
             if st.form_submit_button("Accept the replay's score for this round"):
                 _record(
-                    f"the replay's score for round {number} of {game_id}",
+                    f"the replay's score for round {number} of {escape(game_id)}",
                     lambda: data.accept_replay(record_of, game_id, int(number), why or None),
                 )
 with correct:
@@ -112,10 +114,10 @@ with correct:
             why = st.text_input("Reason", key="correct_reason")
             if st.form_submit_button("Record the correction"):
                 _record(
-                    f"a correction of {player}'s score in round {number} of {game_id}",
+                    f"a correction of {escape(player)}'s score in round {number} of {escape(game_id)}",
                     lambda: data.correct(record_of, game_id, int(number), str(player), int(points), why),
                 )
 with dismiss, st.form("dismissal"):
     why = st.text_input("Reason", key="dismiss_reason")
     if st.form_submit_button("Dismiss the finding"):
-        _record(f"the dismissal of finding {chosen}", lambda: data.dismiss(record_of, chosen, why))
+        _record(f"the dismissal of finding {escape(chosen)}", lambda: data.dismiss(record_of, chosen, why))

@@ -7,6 +7,7 @@ import streamlit as st
 
 from analytics.filters import Filters
 from dashboard import charts, data, widgets
+from dashboard.markup import escape
 
 st.title("Players")
 everyone = data.player_stats(Filters())
@@ -28,7 +29,7 @@ with top[1]:
 assert player is not None
 
 rounds = data.player_rounds(player, tournament)
-st.header(names[player])
+st.header(escape(names[player]))
 if rounds.is_empty():
     st.info("No finished rounds of this player match.")
     st.stop()
@@ -45,7 +46,7 @@ if mine.height:
     if expected is not None:
         st.caption(
             f"Roles are dealt, not chosen: with the roles dealt, an average player would have won "
-            f"{expected:.1f} of these rounds; {names[player]} won {int(mine['wins'][0])}."
+            f"{expected:.1f} of these rounds; {escape(names[player])} won {int(mine['wins'][0])}."
         )
 
 st.subheader("By role")

@@ -9,13 +9,18 @@ test gets its own copy of the file.
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 import pytest
+from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
+
+from dashboard.markup import JOINER
 
 from events.builder import LogBuilder
 from events.simulate.mutate import mutate
@@ -138,3 +143,63 @@ def page_text(at: AppTest) -> str:
         parts.append(" ".join(str(c) for c in frame.columns))
         parts.append(frame.to_csv(index=False))
     return "\n".join(parts)
+
+
+# -- what Markdown shows -------------------------------------------------------------
+
+_COMMONMARK: Final = MarkdownIt("commonmark")
+ACTIVE: Final = frozenset({"link_open", "image", "html_inline", "html_block"})
+"""Tokens that make Markdown more than text: a link, an image, raw HTML."""
+REWRITTEN: Final = re.compile(r"https?:/|www\.|[\w.+-]@[\w-]|:[A-Za-z_+-][\w+-]*:|:material/", re.IGNORECASE)
+"""Text that Streamlit's plugins would turn into a link, an emoji or an icon after
+parsing (GFM's literal autolinks, emoji and icon shortcodes), which CommonMark leaves be."""
+
+
+@dataclass(frozen=True)
+class Shown:
+    """Markdown as a reader meets it: its text, and the kinds of token it parsed into."""
+
+    text: str
+    tokens: frozenset[str]
+
+    @property
+    def plain(self) -> bool:
+        """Nothing but text: no link, image or HTML, and nothing a plugin would rewrite."""
+        return not (self.tokens & ACTIVE) and REWRITTEN.search(self.text) is None
+
+
+def shown(markdown: str) -> Shown:
+    """Parse ``markdown`` (CommonMark, by markdown-it) into what it shows."""
+    tokens: set[str] = set()
+    blocks: list[str] = []
+    for token in _COMMONMARK.parse(markdown):
+        tokens.add(token.type)
+        parts = []
+        for child in token.children or ():
+            tokens.add(child.type)
+            if child.type in ("text", "code_inline"):
+                parts.append(child.content)
+            elif child.type in ("softbreak", "hardbreak"):
+                parts.append("\n")
+        if token.type in ("code_block", "fence", "html_block"):
+            parts.append(token.content)
+        if parts:
+            blocks.append("".join(parts))
+    return Shown("\n".join(blocks), frozenset(tokens))
+
+
+def markdown_of(at: AppTest) -> list[str]:
+    """Every string the page hands to Streamlit as Markdown: text elements, alerts,
+    headings, metric labels and values, expander labels."""
+    found: list[str] = []
+    for kind in ("title", "header", "subheader", "markdown", "caption", "error", "warning", "info", "success"):
+        found.extend(str(e.value) for e in getattr(at, kind))
+    for m in at.metric:
+        found.extend((str(m.label), str(m.value)))
+    found.extend(str(e.label) for e in at.expander)
+    return found
+
+
+def visible(markdown: str) -> str:
+    """The text a reader sees, the invisible word joiners taken out."""
+    return shown(markdown).text.replace(JOINER, "")
