@@ -21,7 +21,6 @@ from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
 
 from dashboard.markup import JOINER
-
 from events.builder import LogBuilder
 from events.simulate.mutate import mutate
 from events.simulate.tournament import simulate_tournament
