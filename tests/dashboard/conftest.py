@@ -19,6 +19,7 @@ from typing import Final
 import pytest
 from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Block
 
 from dashboard.markup import JOINER
 from events.builder import LogBuilder
@@ -131,8 +132,9 @@ def maze(at: AppTest) -> str:
     return block[block.index("<svg") : block.index("</svg>") + len("</svg>")]
 
 
-def page_text(at: AppTest) -> str:
-    """Every piece of text the page shows, tables included, as one string."""
+def page_text(at: AppTest | Block) -> str:
+    """Every piece of text the page (or one of its blocks: ``at.main``) shows, tables
+    included, as one string."""
     parts: list[str] = []
     for kind in ("title", "header", "subheader", "markdown", "caption", "error", "warning", "info", "success", "code"):
         parts.extend(str(e.value) for e in getattr(at, kind))
