@@ -44,8 +44,7 @@ if notice is not None:
 tournaments = data.tournaments()
 names = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
 choices = [*names, widgets.NONE]
-if st.session_state.get("audit_tournament") not in choices:
-    st.session_state.pop("audit_tournament", None)
+widgets.keep_choice("audit_tournament", choices)
 picked = st.selectbox(
     "Tournament",
     choices,
@@ -65,8 +64,7 @@ if tournament is None:
 record_of: str = tournament
 
 rows = {str(r["finding_id"]): r for r in found.iter_rows(named=True)}
-if st.session_state.get("audit_finding") not in rows:
-    st.session_state.pop("audit_finding", None)
+widgets.keep_choice("audit_finding", list(rows))
 
 
 def _label(finding_id: str) -> str:

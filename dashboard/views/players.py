@@ -19,8 +19,7 @@ names = dict(zip(everyone["player"].to_list(), everyone["name"].to_list(), stric
 ordered = sorted(names, key=lambda p: (names[p].casefold(), p))
 top = st.columns([2, 2])
 with top[0]:
-    if st.session_state.get("players_player") not in names:
-        st.session_state.pop("players_player", None)
+    widgets.keep_choice("players_player", ordered)
     player = st.selectbox("Player", ordered, format_func=lambda p: f"{names[p]} ({p})", key="players_player")
 with top[1]:
     tournament = widgets.tournament_picker(

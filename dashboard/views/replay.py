@@ -37,8 +37,7 @@ if goto is not None:
 tournaments = data.tournaments()
 names = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
 choices = [*names, widgets.NONE]
-if st.session_state.get("replay_tournament") not in choices:
-    st.session_state.pop("replay_tournament", None)
+widgets.keep_choice("replay_tournament", choices)
 top = st.columns([2, 3, 1])
 with top[0]:
     picked = st.selectbox(
@@ -66,8 +65,7 @@ labels = {
     )
     for g in games.iter_rows(named=True)
 }
-if st.session_state.get("replay_game") not in labels:
-    st.session_state.pop("replay_game", None)
+widgets.keep_choice("replay_game", list(labels))
 with top[1]:
     game_id = st.selectbox("Game", list(labels), format_func=labels.__getitem__, key="replay_game", on_change=_restart)
 assert game_id is not None
@@ -79,8 +77,7 @@ if not view.rounds:
     st.info("This log holds no round yet.")
     st.stop()
 numbers = sorted(view.rounds)
-if st.session_state.get("replay_round") not in numbers:
-    st.session_state.pop("replay_round", None)
+widgets.keep_choice("replay_round", numbers)
 with top[2]:
     number = st.selectbox("Round", numbers, key="replay_round", on_change=_restart)
 assert number is not None
