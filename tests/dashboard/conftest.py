@@ -9,6 +9,7 @@ test gets its own copy of the file.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from collections.abc import Callable, Iterator
@@ -95,6 +96,67 @@ def db(sample: Sample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
+# -- a store of hostile text (issue 10, point 5) ------------------------------------------
+
+IMAGE = "![px](http://example.invalid/x.png)"
+LINK = "[Organiser login](http://example.invalid)"
+MIXED = "**Bold** _Ann_ <b>html</b> :smile: $x$ www.example.invalid"
+HOSTILE_NAMES = (IMAGE, LINK, MIXED)
+TOURNAMENT_NAME = f"{LINK} Open"
+HOSTILE_GAME = "test:hostile"
+
+
+@dataclass(frozen=True)
+class Hostile:
+    """The sample tournament named in Markdown, with three players' display names
+    Markdown (ids in ``players``, in the order of :data:`HOSTILE_NAMES`), and a game of
+    no tournament whose finished round has findings quoting Markdown from its log."""
+
+    db: Path
+    players: tuple[str, ...]
+
+
+def hostile_log() -> list[str]:
+    """A finished round whose findings quote log text: a card and a player that are
+    Markdown."""
+    log = LogBuilder(players=5, ruleset="tournament", game_id=HOSTILE_GAME)
+    log.deal(start="ann")
+    log.raw({"type": "play_path", "player": "ann", "card": LINK, "x": 1, "y": 0, "rotated": False})
+    log.raw({"type": "play_path", "player": IMAGE, "card": "NESW", "x": 1, "y": 0, "rotated": False})
+    log.discard("ann")
+    log.pass_out()
+    log.end_round()
+    return log.lines
+
+
+@pytest.fixture(scope="session")
+def hostile_sample(sample: Sample, tmp_path_factory: pytest.TempPathFactory) -> Hostile:
+    root = tmp_path_factory.mktemp("hostile")
+    logs = root / "logs"
+    shutil.copytree(sample.logs, logs)
+    description = json.loads((logs / "tournament.json").read_text())
+    description["name"] = TOURNAMENT_NAME
+    for person, name in zip(description["players"], HOSTILE_NAMES, strict=False):
+        person["name"] = name
+    (logs / "tournament.json").write_text(json.dumps(description))
+    (logs / "hostile.jsonl").write_text("".join(line + "\n" for line in hostile_log()))
+    db = root / "hostile.duckdb"
+    results = ingest([logs], Store(db), workers=1)
+    assert {r.outcome for r in results} <= {"accepted", "accepted_with_findings"}, results
+    players = tuple(person["id"] for person in description["players"][: len(HOSTILE_NAMES)])
+    return Hostile(db, players)
+
+
+@pytest.fixture
+def hostile(hostile_sample: Hostile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Hostile:
+    """This test's copy of the hostile store, named by ``$SABOTEUR_DB``."""
+    path = tmp_path / "hostile.duckdb"
+    shutil.copy(hostile_sample.db, path)
+    monkeypatch.setenv("SABOTEUR_DB", str(path))
+    monkeypatch.delenv("SABOTEUR_ADMIN_PASSWORD", raising=False)
+    return Hostile(path, hostile_sample.players)
+
+
 @pytest.fixture
 def organiser(monkeypatch: pytest.MonkeyPatch) -> str:
     """The organiser's password, set as the dashboard reads it."""
@@ -102,21 +164,22 @@ def organiser(monkeypatch: pytest.MonkeyPatch) -> str:
     return PASSWORD
 
 
+def run_page(page: str | None = None, **state: object) -> AppTest:
+    """The app run on one page (``None``: the default one), with ``state`` in its session."""
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    for key, value in state.items():
+        at.session_state[key] = value
+    if page is not None:
+        at.switch_page(f"views/{page}.py")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 @pytest.fixture
 def open_page(db: Path) -> Iterator[Callable[..., AppTest]]:
-    """``open_page("replay", **session_state)``: the app run on one page."""
-
-    def run(page: str | None = None, **state: object) -> AppTest:
-        at = AppTest.from_file(str(APP), default_timeout=60)
-        for key, value in state.items():
-            at.session_state[key] = value
-        if page is not None:
-            at.switch_page(f"views/{page}.py")
-        at.run()
-        assert not at.exception, [e.value for e in at.exception]
-        return at
-
-    yield run
+    """``open_page("replay", **session_state)``: the app run on one page over ``db``."""
+    yield run_page
 
 
 def log_in(at: AppTest, password: str) -> AppTest:
