@@ -80,20 +80,29 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Sample:
     (load / "r1-t2.jsonl").write_text("".join(line + "\n" for line in skipped.lines))
     lines, hand = unfinished_log()
     (load / "unfinished.jsonl").write_text("".join(line + "\n" for line in lines))
-    db = root / "base.duckdb"
-    results = ingest([load], Store(db), workers=1)
+    return Sample(stored(load, root / "base.duckdb"), sim, sim / HELD_BACK, wrong.line, skipped.line, hand)
+
+
+def stored(folder: Path, db: Path) -> Path:
+    """``db`` with every file of ``folder`` ingested (each accepted)."""
+    results = ingest([folder], Store(db), workers=1)
     assert {r.outcome for r in results} <= {"accepted", "accepted_with_findings"}, results
-    return Sample(db, sim, sim / HELD_BACK, wrong.line, skipped.line, hand)
+    return db
+
+
+def in_use(store: Path, copy: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of ``store`` at ``copy``, named by ``$SABOTEUR_DB`` as the CLI names it;
+    no organiser's password set."""
+    shutil.copy(store, copy)
+    monkeypatch.setenv("SABOTEUR_DB", str(copy))
+    monkeypatch.delenv("SABOTEUR_ADMIN_PASSWORD", raising=False)
+    return copy
 
 
 @pytest.fixture
 def db(sample: Sample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """This test's copy of the store, named by ``$SABOTEUR_DB`` as the CLI names it."""
-    path = tmp_path / "ledger.duckdb"
-    shutil.copy(sample.db, path)
-    monkeypatch.setenv("SABOTEUR_DB", str(path))
-    monkeypatch.delenv("SABOTEUR_ADMIN_PASSWORD", raising=False)
-    return path
+    """This test's copy of the store."""
+    return in_use(sample.db, tmp_path / "ledger.duckdb", monkeypatch)
 
 
 # -- a store of hostile text (issue 10, point 5) ------------------------------------------
@@ -140,21 +149,14 @@ def hostile_sample(sample: Sample, tmp_path_factory: pytest.TempPathFactory) -> 
         person["name"] = name
     (logs / "tournament.json").write_text(json.dumps(description))
     (logs / "hostile.jsonl").write_text("".join(line + "\n" for line in hostile_log()))
-    db = root / "hostile.duckdb"
-    results = ingest([logs], Store(db), workers=1)
-    assert {r.outcome for r in results} <= {"accepted", "accepted_with_findings"}, results
     players = tuple(person["id"] for person in description["players"][: len(HOSTILE_NAMES)])
-    return Hostile(db, players)
+    return Hostile(stored(logs, root / "hostile.duckdb"), players)
 
 
 @pytest.fixture
 def hostile(hostile_sample: Hostile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Hostile:
-    """This test's copy of the hostile store, named by ``$SABOTEUR_DB``."""
-    path = tmp_path / "hostile.duckdb"
-    shutil.copy(hostile_sample.db, path)
-    monkeypatch.setenv("SABOTEUR_DB", str(path))
-    monkeypatch.delenv("SABOTEUR_ADMIN_PASSWORD", raising=False)
-    return Hostile(path, hostile_sample.players)
+    """This test's copy of the hostile store."""
+    return Hostile(in_use(hostile_sample.db, tmp_path / "hostile.duckdb", monkeypatch), hostile_sample.players)
 
 
 @pytest.fixture
