@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Final
 
 import typer
 
@@ -14,9 +14,11 @@ from cli.store import DbOption
 from ingest.store import default_path
 
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
+LOOPBACK: Final = "127.0.0.1"
+"""Served to this machine only unless ``--address`` says otherwise."""
 
 
-def command(port: int, db: Path) -> list[str]:
+def command(port: int, db: Path, address: str = LOOPBACK) -> list[str]:
     """The ``streamlit run`` command line (headless: it prints the address to open)."""
     return [
         sys.executable,
@@ -24,6 +26,8 @@ def command(port: int, db: Path) -> list[str]:
         "streamlit",
         "run",
         str(APP),
+        "--server.address",
+        address,
         "--server.port",
         str(port),
         "--server.headless",
@@ -41,17 +45,26 @@ def command(port: int, db: Path) -> list[str]:
 def dashboard_command(
     db: DbOption = None,
     port: Annotated[int, typer.Option("--port", help="The port to serve the dashboard on.")] = 8501,
+    address: Annotated[
+        str,
+        typer.Option(
+            "--address",
+            help="The address to listen on: 127.0.0.1 serves this machine only; 0.0.0.0 every network it is on.",
+        ),
+    ] = LOOPBACK,
 ) -> None:
     """Serve the dashboard (standings, roles, players, rounds, replay; upload and audit
     for the organiser, whose password is $SABOTEUR_ADMIN_PASSWORD).
 
     It opens the store for one query at a time, so `saboteur ingest` runs beside it.
+    It listens on this machine only unless `--address` opens it to a network.
     """
     path = (db if db is not None else default_path()).resolve()
     env = {**os.environ, "SABOTEUR_DB": str(path)}
-    typer.echo(f"dashboard on http://localhost:{port} over {path} (Ctrl-C stops it)")
+    host = f"[{address}]" if ":" in address else address  # an IPv6 address in a URL
+    typer.echo(f"dashboard on http://{host}:{port} over {path} (Ctrl-C stops it)")
     sys.stdout.flush()
-    line = command(port, path)
+    line = command(port, path, address)
     if os.name == "posix":  # become the server: a signal to this process reaches Streamlit itself
         os.execve(line[0], line, env)
     try:

@@ -7,6 +7,8 @@ the frames it gets back.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import sys
 from collections.abc import Callable
@@ -35,18 +37,6 @@ class Format(StrEnum):
     json = "json"
 
 
-TournamentOption = Annotated[str | None, typer.Option("--tournament", help="Only this tournament's games.")]
-StageOption = Annotated[str | None, typer.Option("--stage", help="Only this stage: preliminary, semifinal, final.")]
-RulesetOption = Annotated[str | None, typer.Option("--ruleset", help="Only this ruleset: tournament or base.")]
-SinceOption = Annotated[
-    str | None, typer.Option("--since", help="Games started at or after this date or time (ISO 8601; UTC if no zone).")
-]
-UntilOption = Annotated[
-    str | None,
-    typer.Option("--until", help="Games started before this time, or on or before this date (ISO 8601; UTC)."),
-]
-CleanOption = Annotated[bool, typer.Option("--clean-only", help="Only rounds the audit found no error in.")]
-MinNOption = Annotated[int, typer.Option("--min-n", min=0, help="Flag cells with fewer trials than this.")]
 FormatOption = Annotated[Format, typer.Option("--format", help="table, csv or json.")]
 
 
@@ -65,14 +55,27 @@ def _moment(text: str | None, option: str, *, end: bool = False) -> datetime | N
 
 
 def _filters(
-    tournament: str | None,
-    stage: str | None,
-    ruleset: str | None,
-    since: str | None,
-    until: str | None,
-    clean_only: bool,
-    min_n: int,
+    *,
+    tournament: Annotated[str | None, typer.Option("--tournament", help="Only this tournament's games.")] = None,
+    stage: Annotated[
+        str | None, typer.Option("--stage", help="Only this stage: preliminary, semifinal, final.")
+    ] = None,
+    ruleset: Annotated[str | None, typer.Option("--ruleset", help="Only this ruleset: tournament or base.")] = None,
+    since: Annotated[
+        str | None,
+        typer.Option("--since", help="Games started at or after this date or time (ISO 8601; UTC if no zone)."),
+    ] = None,
+    until: Annotated[
+        str | None,
+        typer.Option("--until", help="Games started before this time, or on or before this date (ISO 8601; UTC)."),
+    ] = None,
+    clean_only: Annotated[bool, typer.Option("--clean-only", help="Only rounds the audit found no error in.")] = False,
+    min_n: Annotated[
+        int, typer.Option("--min-n", min=0, help="Flag cells with fewer trials than this.")
+    ] = DEFAULT_MIN_N,
 ) -> Filters:
+    """The filter options every ``stats`` command takes, declared once, here: their
+    values as :class:`~analytics.filters.Filters`."""
     return Filters(
         tournament=tournament,
         stage=stage,
@@ -82,6 +85,28 @@ def _filters(
         clean_only=clean_only,
         min_n=min_n,
     )
+
+
+def filtered(command: Callable[..., None]) -> Callable[..., None]:
+    """``command`` with the options of :func:`_filters` in place of its ``filters``
+    parameter, which it receives built and checked.
+
+    Typer reads a command's options from its signature, so the one returned has the
+    command's own options and the filter options where ``filters`` stood (``--help``
+    lists them there).
+    """
+    own = inspect.signature(command, eval_str=True)
+    shared = inspect.signature(_filters, eval_str=True).parameters
+
+    @functools.wraps(command)
+    def run(**options: Any) -> None:
+        command(filters=_filters(**{name: options.pop(name) for name in shared}), **options)
+
+    parameters: list[inspect.Parameter] = []
+    for parameter in own.parameters.values():
+        parameters.extend(shared.values() if parameter.name == "filters" else [parameter])
+    run.__signature__ = own.replace(parameters=parameters)  # type: ignore[attr-defined]
+    return run
 
 
 def _read(db: Path | None, wait: float, read: Callable[[Store], Any]) -> Any:
@@ -143,53 +168,39 @@ def _print(frames: dict[str, pl.DataFrame], form: Format) -> None:
 
 
 @app.command("roles")
+@filtered
 def roles_command(
+    *,
     db: DbOption = None,
-    tournament: TournamentOption = None,
-    stage: StageOption = None,
-    ruleset: RulesetOption = None,
-    since: SinceOption = None,
-    until: UntilOption = None,
-    clean_only: CleanOption = False,
-    min_n: MinNOption = DEFAULT_MIN_N,
+    filters: Filters,
     form: FormatOption = Format.table,
     wait: WaitOption = 60.0,
 ) -> None:
     """Win rate per role by ruleset × table size × saboteurs in play (Wilson 95%)."""
-    filters = _filters(tournament, stage, ruleset, since, until, clean_only, min_n)
     frame = _read(db, wait, lambda store: stats.role_win_rates(store, filters))
     _print({"role_win_rates": frame}, form)
 
 
 @app.command("players")
+@filtered
 def players_command(
+    *,
     db: DbOption = None,
-    tournament: TournamentOption = None,
-    stage: StageOption = None,
-    ruleset: RulesetOption = None,
-    since: SinceOption = None,
-    until: UntilOption = None,
-    clean_only: CleanOption = False,
-    min_n: MinNOption = DEFAULT_MIN_N,
+    filters: Filters,
     form: FormatOption = Format.table,
     wait: WaitOption = 60.0,
 ) -> None:
     """Per player: rounds and wins per role, points, stars, wins over expected."""
-    filters = _filters(tournament, stage, ruleset, since, until, clean_only, min_n)
     frame = _read(db, wait, lambda store: stats.player_stats(store, filters))
     _print({"player_stats": frame}, form)
 
 
 @app.command("games")
+@filtered
 def games_command(
+    *,
     db: DbOption = None,
-    tournament: TournamentOption = None,
-    stage: StageOption = None,
-    ruleset: RulesetOption = None,
-    since: SinceOption = None,
-    until: UntilOption = None,
-    clean_only: CleanOption = False,
-    min_n: MinNOption = DEFAULT_MIN_N,
+    filters: Filters,
     form: FormatOption = Format.table,
     only: Annotated[
         list[str] | None,
@@ -203,6 +214,5 @@ def games_command(
         raise typer.BadParameter(
             f"no table {', '.join(unknown)}; one of {', '.join(stats.ROUND_TABLES)}", param_hint="--only"
         )
-    filters = _filters(tournament, stage, ruleset, since, until, clean_only, min_n)
     frames = _read(db, wait, lambda store: stats.round_tables(store, filters, only or None))
     _print(frames, form)

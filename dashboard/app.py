@@ -35,22 +35,24 @@ page = st.navigation(
     }
 )
 
+organiser = access.is_organiser()
+named = data.db_path() if organiser else data.db_path().name  # the server's folders are the organiser's to see
 with st.sidebar:
-    if access.is_organiser():
-        st.caption(f"Store: `{data.db_path()}`  \nSigned in as the organiser.")
+    if organiser:
+        st.caption(f"Store: `{named}`  \nSigned in as the organiser.")
         st.button("Log out", on_click=access.log_out)
     else:
-        st.caption(f"Store: `{data.db_path().name}`")
+        st.caption(f"Store: `{named}`")
 
 if not data.exists() and page.url_path != upload.url_path:
     st.title(page.title)
     st.info(
-        f"There is no store at `{data.db_path()}` yet. Ingest files with `saboteur ingest PATH… --db "
-        f"{data.db_path()}`, or upload them on the Upload page as the organiser."
+        f"There is no store at `{named}` yet. Ingest files with `saboteur ingest PATH… --db {named}`, "
+        "or upload them on the Upload page as the organiser."
     )
     st.stop()
 
 try:
     page.run()
-except StoreBusy as exc:
-    st.error(f"{exc}. The page shows again when you reload it.")
+except StoreBusy:  # its message names the file: a public page does not
+    st.error("The database is busy: another process is writing it. The page shows again when you reload it.")

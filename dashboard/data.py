@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
+import re
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
@@ -35,9 +38,9 @@ from analytics.filters import Filters
 from analytics.intervals import wilson
 from analytics.standings import standings as standings_of
 from dashboard.replay_view import GameView, game_view
-from ingest.pipeline import BATCH_FILES, Writer
-from ingest.sources import prepare_bytes
-from ingest.store import Store, default_path
+from ingest.pipeline import FileResult, Writer, write_all
+from ingest.sources import Prepared, kind_of, prepare_bytes
+from ingest.store import Store, StoreBusy, default_path
 from ingest.verify import verify
 
 Stamp = tuple[int, ...]
@@ -47,6 +50,8 @@ WAIT: Final = 15.0
 """Seconds a page waits for a database another process is writing."""
 ROUNDS_SHOWN: Final = 500
 """Rows of the rounds list sent to the browser (the count says how many matched)."""
+
+_log = logging.getLogger(__name__)
 
 
 # -- the store -------------------------------------------------------------------------
@@ -317,48 +322,104 @@ def game(game_id: str) -> GameView | None:
 
 @dataclass(frozen=True, slots=True)
 class UploadResult:
-    """What became of one uploaded file, with the findings of its audit."""
+    """What became of one uploaded file (the ingest's own result), with the findings of
+    its audit."""
 
-    name: str
-    outcome: str
-    kind: str
-    status: str
-    game_ids: tuple[str, ...]
-    upload_id: int
-    errors: int
-    message: str
-    findings: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+    file: FileResult
+    findings: tuple[dict[str, Any], ...] = ()
 
 
 def ingest_files(
     files: Sequence[tuple[str, bytes]], *, supersede: bool = False, reason: str | None = None
 ) -> list[UploadResult]:
     """Audit and store uploaded files: :func:`ingest.sources.prepare_bytes` and the
-    ingest's :class:`~ingest.pipeline.Writer`, the same path as ``saboteur ingest``."""
-    writer = Writer(Store(db_path(), wait=WAIT), supersede=supersede, reason=reason)
-    results: list[UploadResult] = []
-    for start in range(0, len(files), BATCH_FILES):
-        prepared = [prepare_bytes(name, raw) for name, raw in files[start : start + BATCH_FILES]]
-        for item, result in zip(prepared, writer.write(prepared), strict=True):
+    ingest's own run (:func:`ingest.pipeline.write_all`), as ``saboteur ingest`` does.
+
+    Whatever one file does, the others are stored. A file whose audit or writing fails
+    in a way the ingest did not foresee is logged with its details, for the server's
+    log, and reported as one rejected line naming it — no traceback, no server path. A
+    batch whose writing failed is written again file by file, so only the file at fault
+    is left out. A busy database is nobody's fault: it ends the upload for the page to
+    say so.
+    """
+    upload = _Upload(files)
+    writer = Writer(store(), supersede=supersede, reason=reason)
+    audited = upload.audited()
+    try:
+        while True:
             try:
-                found = tuple(json.loads(item.report).get("violations", []))
-            except (ValueError, AttributeError):
-                found = ()
-            results.append(
-                UploadResult(
-                    result.name,
-                    result.outcome,
-                    result.kind,
-                    result.status,
-                    result.game_ids,
-                    result.upload_id,
-                    result.errors,
-                    result.message,
-                    found,
-                )
-            )
-    clear()
-    return results
+                write_all(audited, writer, upload.stored)
+                break
+            except StoreBusy:
+                raise
+            except Exception:
+                _log.exception("writing a batch of uploads failed; its files are written one by one")
+                upload.write_one_by_one(writer)
+    finally:
+        clear()
+    return upload.results()
+
+
+class _Upload:
+    """One upload's files on their way through the ingest, each result kept in its
+    file's place (files whose audit fails never reach the writer)."""
+
+    def __init__(self, files: Sequence[tuple[str, bytes]]) -> None:
+        self.files = files
+        self.done: list[UploadResult | None] = [None] * len(files)
+        self.unwritten: deque[tuple[int, Prepared]] = deque()
+        """Audited and handed to the writer, its result not back yet, in order."""
+
+    def audited(self) -> Iterator[Prepared]:
+        for index, (name, raw) in enumerate(self.files):
+            try:
+                item = prepare_bytes(name, raw)
+            except Exception as exc:
+                self.done[index] = _failed(name, exc)
+                continue
+            self.unwritten.append((index, item))
+            yield item
+
+    def stored(self, result: FileResult) -> None:
+        """The writer's result for the oldest file handed to it."""
+        index, item = self.unwritten.popleft()
+        try:
+            findings = tuple(json.loads(item.report).get("violations", []))
+        except (ValueError, AttributeError):
+            findings = ()
+        self.done[index] = UploadResult(result, findings)
+
+    def write_one_by_one(self, writer: Writer) -> None:
+        """The files of a batch whose writing failed, each in a transaction of its own."""
+        while self.unwritten:
+            index, item = self.unwritten[0]
+            try:
+                (result,) = writer.write([item])
+            except StoreBusy:
+                raise
+            except Exception as exc:
+                self.unwritten.popleft()
+                self.done[index] = _failed(item.name, exc)
+            else:
+                self.stored(result)
+
+    def results(self) -> list[UploadResult]:
+        return [result for result in self.done if result is not None]
+
+
+_ABSOLUTE_PATH: Final = re.compile(r"(?:[A-Za-z]:)?[\\/][^\s'\"]*[\\/][^\s'\"]*")
+"""A file system path with a folder in it (``/srv/…``, ``C:\\…``): not for a page."""
+
+
+def _failed(name: str, exc: Exception) -> UploadResult:
+    """An upload the ingest could not handle: logged with its traceback, shown as one
+    rejected line with the error's kind and first line, server paths blanked out."""
+    _log.error("the upload %r could not be handled", name, exc_info=exc)
+    first = (str(exc).strip().splitlines() or [""])[0][:200]
+    said = _ABSOLUTE_PATH.sub("…", first)
+    reason = f"{type(exc).__name__}: {said}" if said else type(exc).__name__
+    message = f"could not be handled ({reason}); nothing of it was stored"
+    return UploadResult(FileResult(name, "rejected", kind_of(name), "unreadable", (), 0, 1, message))
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 import polars as pl
@@ -11,14 +12,29 @@ ALL: Final = "(all)"
 NONE: Final = "(no tournament)"
 
 
+def keep_choice(key: str, options: Sequence[object]) -> None:
+    """Before the select box keyed ``key`` is laid out: if the value it holds is no
+    longer one of ``options`` (another tournament was picked, say), make it the first.
+
+    Setting the value, not deleting it, tells the browser too: a deleted value is
+    forgotten only here, and the browser's box, still showing the old choice, sends it
+    back on every later run (on Replay that put the step back at the start at each
+    click of Next).
+    """
+    if st.session_state.get(key) not in options:
+        if options:
+            st.session_state[key] = options[0]
+        else:
+            st.session_state.pop(key, None)
+
+
 def tournament_picker(
     tournaments: pl.DataFrame, *, key: str, label: str = "Tournament", all_option: str | None = None
 ) -> str | None:
     """A select box of the tournaments by name; ``None`` when ``all_option`` is picked."""
     names = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
     options = ([all_option] if all_option else []) + list(names)
-    if st.session_state.get(key) not in options:
-        st.session_state.pop(key, None)
+    keep_choice(key, options)
 
     def label_of(value: str) -> str:
         return value if value == all_option else f"{names[value]} ({value})"
@@ -30,8 +46,7 @@ def tournament_picker(
 def choice(label: str, values: list[str], *, key: str, all_label: str = ALL) -> str | None:
     """A select box with an "all" entry first; ``None`` for all."""
     options = [all_label, *values]
-    if st.session_state.get(key) not in options:
-        st.session_state.pop(key, None)
+    keep_choice(key, options)
     chosen = st.selectbox(label, options, key=key)
     return None if chosen == all_label else chosen
 

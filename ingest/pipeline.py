@@ -225,13 +225,25 @@ def ingest(
     files = collect(paths)
     if on_total is not None:
         on_total(len(files))
-    writer = Writer(store, supersede=supersede, reason=reason)
+    count = workers if workers is not None else max(1, (os.cpu_count() or 1))
+    return write_all(_prepared(files, count), Writer(store, supersede=supersede, reason=reason), on_file)
+
+
+def write_all(
+    prepared: Iterable[Prepared], writer: Writer, on_file: Callable[[FileResult], None] | None = None
+) -> list[FileResult]:
+    """Write audited files in batches of at most :data:`BATCH_FILES` files or
+    :data:`BATCH_EVENTS` events, each batch one transaction; the results of the run.
+
+    ``saboteur ingest`` feeds it files audited in a pool; the dashboard, files uploaded
+    (:func:`ingest.sources.prepare_bytes`). ``prepared`` is read lazily, so only one
+    batch is held at a time.
+    """
     batch: list[Prepared] = []
     events = 0
-    count = workers if workers is not None else max(1, (os.cpu_count() or 1))
-    for prepared in _prepared(files, count):
-        batch.append(prepared)
-        events += sum(len(e) for e in prepared.streams.values())
+    for item in prepared:
+        batch.append(item)
+        events += sum(len(e) for e in item.streams.values())
         if len(batch) >= BATCH_FILES or events >= BATCH_EVENTS:
             for result in writer.write(batch):
                 if on_file is not None:

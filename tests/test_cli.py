@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer.main
 from typer.testing import CliRunner, Result
 
+from cli import stats
 from cli.main import app
 from events.builder import LogBuilder
 
@@ -258,3 +260,14 @@ def test_the_installed_script_audits_a_folder(tmp_path: Path) -> None:
     ]
     assert all(set(r) == REPORT_KEYS for r in lines)
     assert lines[2]["violations"][0]["line"] == 1  # an empty file's finding is at line 1
+
+
+def test_every_stats_command_takes_the_same_filter_options() -> None:
+    """The filter options are declared once (``cli.stats._filters``) and reach every
+    ``stats`` command, each beside its own options."""
+    group = typer.main.get_group(stats.app)
+    filters = ["--tournament", "--stage", "--ruleset", "--since", "--until", "--clean-only", "--min-n"]
+    own = {"roles": [], "players": [], "games": ["--only"]}
+    for name, command in group.commands.items():
+        options = [o for param in command.params for o in param.opts]
+        assert options == ["--db", *filters, "--format", *own[name], "--wait"], name

@@ -10,17 +10,19 @@ import streamlit as st
 
 from analytics.records import Recorded, RecordError
 from dashboard import access, data, widgets
+from dashboard.markup import escape
 from ingest.store import StoreBusy
 
 NOTICE = "audit_notice"
 
 
 def _record(action: str, run: Callable[[], Recorded]) -> None:
-    """Run a record command; keep its outcome for the next run of the page."""
+    """Run a record command; keep its outcome for the next run of the page (``action``
+    is Markdown: its ids escaped by the caller)."""
     try:
         recorded = run()
     except (RecordError, StoreBusy) as exc:
-        st.session_state[NOTICE] = ("error", str(exc))
+        st.session_state[NOTICE] = ("error", escape(exc))
     else:
         version = recorded.version
         st.session_state[NOTICE] = (
@@ -42,8 +44,7 @@ if notice is not None:
 tournaments = data.tournaments()
 names = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
 choices = [*names, widgets.NONE]
-if st.session_state.get("audit_tournament") not in choices:
-    st.session_state.pop("audit_tournament", None)
+widgets.keep_choice("audit_tournament", choices)
 picked = st.selectbox(
     "Tournament",
     choices,
@@ -63,8 +64,7 @@ if tournament is None:
 record_of: str = tournament
 
 rows = {str(r["finding_id"]): r for r in found.iter_rows(named=True)}
-if st.session_state.get("audit_finding") not in rows:
-    st.session_state.pop("audit_finding", None)
+widgets.keep_choice("audit_finding", list(rows))
 
 
 def _label(finding_id: str) -> str:
@@ -77,10 +77,10 @@ chosen = st.selectbox("Finding", list(rows), format_func=_label, key="audit_find
 assert chosen is not None
 row = rows[chosen]
 st.markdown(
-    f"**{row['code']}** ({row['rule']}, {row['severity']}) at line {row['line']} of `{row['game_id']}`"
+    f"**{row['code']}** ({row['rule']}, {row['severity']}) at line {row['line']} of **{escape(row['game_id'])}**"
     + (f", round {row['round']}" if row["round"] is not None else "")
-    + (f", {row['player']}" if row["player"] else "")
-    + f": {row['message']}"
+    + (f", {escape(row['player'])}" if row["player"] else "")
+    + f": {escape(row['message'])}"
 )
 game_id = str(row["game_id"])
 number = row["round"]
@@ -96,7 +96,7 @@ with accept:
             why = st.text_input("Reason (optional)", key="accept_reason")
             if st.form_submit_button("Accept the replay's score for this round"):
                 _record(
-                    f"the replay's score for round {number} of {game_id}",
+                    f"the replay's score for round {number} of {escape(game_id)}",
                     lambda: data.accept_replay(record_of, game_id, int(number), why or None),
                 )
 with correct:
@@ -112,10 +112,10 @@ with correct:
             why = st.text_input("Reason", key="correct_reason")
             if st.form_submit_button("Record the correction"):
                 _record(
-                    f"a correction of {player}'s score in round {number} of {game_id}",
+                    f"a correction of {escape(player)}'s score in round {number} of {escape(game_id)}",
                     lambda: data.correct(record_of, game_id, int(number), str(player), int(points), why),
                 )
 with dismiss, st.form("dismissal"):
     why = st.text_input("Reason", key="dismiss_reason")
     if st.form_submit_button("Dismiss the finding"):
-        _record(f"the dismissal of finding {chosen}", lambda: data.dismiss(record_of, chosen, why))
+        _record(f"the dismissal of finding {escape(chosen)}", lambda: data.dismiss(record_of, chosen, why))

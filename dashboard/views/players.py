@@ -7,6 +7,7 @@ import streamlit as st
 
 from analytics.filters import Filters
 from dashboard import charts, data, widgets
+from dashboard.markup import escape
 
 st.title("Players")
 everyone = data.player_stats(Filters())
@@ -18,8 +19,7 @@ names = dict(zip(everyone["player"].to_list(), everyone["name"].to_list(), stric
 ordered = sorted(names, key=lambda p: (names[p].casefold(), p))
 top = st.columns([2, 2])
 with top[0]:
-    if st.session_state.get("players_player") not in names:
-        st.session_state.pop("players_player", None)
+    widgets.keep_choice("players_player", ordered)
     player = st.selectbox("Player", ordered, format_func=lambda p: f"{names[p]} ({p})", key="players_player")
 with top[1]:
     tournament = widgets.tournament_picker(
@@ -28,7 +28,7 @@ with top[1]:
 assert player is not None
 
 rounds = data.player_rounds(player, tournament)
-st.header(names[player])
+st.header(escape(names[player]))
 if rounds.is_empty():
     st.info("No finished rounds of this player match.")
     st.stop()
@@ -45,7 +45,7 @@ if mine.height:
     if expected is not None:
         st.caption(
             f"Roles are dealt, not chosen: with the roles dealt, an average player would have won "
-            f"{expected:.1f} of these rounds; {names[player]} won {int(mine['wins'][0])}."
+            f"{expected:.1f} of these rounds; {escape(names[player])} won {int(mine['wins'][0])}."
         )
 
 st.subheader("By role")

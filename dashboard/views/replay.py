@@ -11,6 +11,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import access, data, widgets
+from dashboard.markup import escape
 from dashboard.maze_svg import maze_svg
 
 STEP = "replay_step"
@@ -36,8 +37,7 @@ if goto is not None:
 tournaments = data.tournaments()
 names = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
 choices = [*names, widgets.NONE]
-if st.session_state.get("replay_tournament") not in choices:
-    st.session_state.pop("replay_tournament", None)
+widgets.keep_choice("replay_tournament", choices)
 top = st.columns([2, 3, 1])
 with top[0]:
     picked = st.selectbox(
@@ -65,8 +65,7 @@ labels = {
     )
     for g in games.iter_rows(named=True)
 }
-if st.session_state.get("replay_game") not in labels:
-    st.session_state.pop("replay_game", None)
+widgets.keep_choice("replay_game", list(labels))
 with top[1]:
     game_id = st.selectbox("Game", list(labels), format_func=labels.__getitem__, key="replay_game", on_change=_restart)
 assert game_id is not None
@@ -78,8 +77,7 @@ if not view.rounds:
     st.info("This log holds no round yet.")
     st.stop()
 numbers = sorted(view.rounds)
-if st.session_state.get("replay_round") not in numbers:
-    st.session_state.pop("replay_round", None)
+widgets.keep_choice("replay_round", numbers)
 with top[2]:
     number = st.selectbox("Round", numbers, key="replay_round", on_change=_restart)
 assert number is not None
@@ -122,16 +120,18 @@ with picture:
     st.markdown(f'<div class="maze-picture" style="overflow-x: auto">\n{picture_svg}\n</div>', unsafe_allow_html=True)
 with facts:
     st.markdown(f"**Step {step} of {last}** · line {frame.line}")
-    st.markdown(f"### {frame.referee if referee else frame.public}")
+    st.markdown(f"### {escape(frame.referee if referee else frame.public)}")
     if frame.result:
-        st.success(frame.result if referee or shown_round.ended else "The round is over.")
-    st.markdown(f"**To act:** {frame.turn}" + (" (the round is over)" if frame.over else ""))
+        st.success(escape(frame.result) if referee or shown_round.ended else "The round is over.")
+    st.markdown(f"**To act:** {escape(frame.turn)}" + (" (the round is over)" if frame.over else ""))
     counts = st.columns(2)
     counts[0].metric("Draw pile", frame.pile)
     counts[1].metric("Discards", frame.discards)
     for found in frame.findings:
-        who = f" · {found.player}" if found.player else ""
-        message = found.message if referee or shown_round.ended else "details are shown once the round has ended"
+        who = f" · {escape(found.player)}" if found.player else ""
+        message = (
+            escape(found.message) if referee or shown_round.ended else "details are shown once the round has ended"
+        )
         text = f"line {found.line} · {found.code} ({found.rule}){who}: {message}"
         (st.error if found.severity == "error" else st.warning)(text)
 
@@ -154,6 +154,8 @@ with st.expander(f"Every finding of round {number} ({len(violations)})", expande
     if not violations:
         st.write("The audit found nothing to report in this round.")
     for at, found in violations:
-        message = found.message if referee or shown_round.ended else "details are shown once the round has ended"
-        who = f" · {found.player}" if found.player else ""
+        message = (
+            escape(found.message) if referee or shown_round.ended else "details are shown once the round has ended"
+        )
+        who = f" · {escape(found.player)}" if found.player else ""
         st.markdown(f"- step {at} · line {found.line} · `{found.code}` ({found.rule}){who}: {message}")

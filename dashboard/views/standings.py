@@ -3,10 +3,13 @@ stands where they do; beneath, the record's integrity."""
 
 from __future__ import annotations
 
+import shlex
+
 import polars as pl
 import streamlit as st
 
 from dashboard import data, widgets
+from dashboard.markup import escape
 
 # Chains up to this many events are verified when the page opens; longer ones on request.
 AUTO_VERIFY = 50_000
@@ -40,7 +43,7 @@ counts[2].metric("Rounds", rounds)
 counts[3].metric("Cut", f"top {row['cut']}" if stage != "final" else "final table")
 
 if frame.is_empty() or (stage == "final" and games == 0):
-    st.info(f"No {stage} games of {row['name']} are stored yet.")
+    st.info(f"No {stage} games of {escape(row['name'])} are stored yet.")
 else:
     if stage == "final":
         shown = frame.select(
@@ -93,18 +96,16 @@ else:
         if below.height:
             st.dataframe(below.drop("in_cut"), hide_index=True, width="stretch", column_config=WHY)
         if frame["cut_tie_undrawn"].any():
-            tied = ", ".join(frame.filter(pl.col("cut_tie_undrawn"))["name"].to_list())
-            st.warning(
-                f"A tie across the cut line is not drawn yet ({tied}): "
-                f"`saboteur tournament cut {tournament} --seed N` draws it and records the draw."
-            )
+            tied = ", ".join(escape(name) for name in frame.filter(pl.col("cut_tie_undrawn"))["name"])
+            st.warning(f"A tie across the cut line is not drawn yet ({tied}). This draws it and records the draw:")
+            st.code(f"saboteur tournament cut {shlex.quote(tournament)} --seed N", language="bash")
     if frame["open_findings"].sum():
         st.caption(
             "Open findings: `wrong_score` findings touching a player's rounds, not yet settled on the Audit page."
         )
     with st.expander("Why each player is ranked here"):
         for item in frame.select("place", "name", "why").iter_rows(named=True):
-            st.markdown(f"{item['place']}. **{item['name']}**: {item['why']}")
+            st.markdown(f"{item['place']}. **{escape(item['name'])}**: {escape(item['why'])}")
 
 st.divider()
 st.subheader("The record's integrity")
@@ -120,7 +121,8 @@ with cells[1]:
 if verified is None:
     st.info("The hash chain has not been verified since the dashboard started.")
 elif not verified.ok:
-    st.error(f"Verification at {verified.at:%Y-%m-%d %H:%M:%S} UTC failed: " + "; ".join(verified.problems))
+    problems = "; ".join(escape(problem) for problem in verified.problems)
+    st.error(f"Verification at {verified.at:%Y-%m-%d %H:%M:%S} UTC failed: {problems}")
 else:
     since = state.events - verified.events
     later = f"; {since:,} events recorded since" if since > 0 else ""

@@ -7,6 +7,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import access, data
+from dashboard.markup import escape
 
 st.title("Upload")
 if not access.gate():
@@ -37,38 +38,42 @@ if submitted:
             )
         st.session_state["upload_results"] = results
 
-results = st.session_state.get("upload_results") or []
-if results:
+shown: list[data.UploadResult] = st.session_state.get("upload_results") or []
+if shown:
     st.subheader("Results")
     icons = {"accepted": "✅", "accepted_with_findings": "⚠️", "rejected": "⛔", "duplicate": "♻️"}
+    received = [r.file for r in shown]
     st.dataframe(
         pl.DataFrame(
             {
-                "file": [r.name for r in results],
-                "outcome": [f"{icons.get(r.outcome, '')} {r.outcome.replace('_', ' ')}" for r in results],
-                "kind": [r.kind for r in results],
-                "games": [", ".join(r.game_ids) for r in results],
-                "upload": [r.upload_id for r in results],
-                "findings": [len(r.findings) for r in results],
-                "note": [r.message for r in results],
+                "file": [f.name for f in received],
+                "outcome": [f"{icons.get(f.outcome, '')} {f.outcome.replace('_', ' ')}" for f in received],
+                "kind": [f.kind for f in received],
+                "games": [", ".join(f.game_ids) for f in received],
+                "upload": [f.upload_id for f in received],
+                "findings": [len(r.findings) for r in shown],
+                "note": [f.message for f in received],
             }
         ),
         hide_index=True,
         width="stretch",
     )
-    for result in results:
-        line = f"{icons.get(result.outcome, '')} **{result.name}**: {result.outcome.replace('_', ' ')}"
-        if result.outcome == "duplicate":
-            line += f" ({result.message})" if result.message else " (already received)"
-        elif result.message:
-            line += f" ({result.message})"
+    for result in shown:
+        sent = result.file
+        line = f"{icons.get(sent.outcome, '')} **{escape(sent.name)}**: {sent.outcome.replace('_', ' ')}"
+        if sent.outcome == "duplicate":
+            line += f" ({escape(sent.message)})" if sent.message else " (already received)"
+        elif sent.message:
+            line += f" ({escape(sent.message)})"
         st.markdown(line)
-        if result.findings and result.outcome != "duplicate":
-            with st.expander(f"{len(result.findings)} finding(s) in {result.name}"):
+        if result.findings and sent.outcome != "duplicate":
+            with st.expander(f"{len(result.findings)} finding(s) in {escape(sent.name)}"):
                 for found in result.findings:
                     where = f"line {found.get('line')}"
                     if found.get("round") is not None:
                         where += f" · round {found['round']}"
                     if found.get("player"):
-                        where += f" · {found['player']}"
-                    st.markdown(f"- {where} · `{found.get('code')}` ({found.get('rule')}): {found.get('message')}")
+                        where += f" · {escape(found['player'])}"
+                    st.markdown(
+                        f"- {where} · `{found.get('code')}` ({found.get('rule')}): {escape(found.get('message'))}"
+                    )

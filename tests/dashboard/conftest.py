@@ -9,14 +9,20 @@ test gets its own copy of the file.
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 import pytest
+from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Block
 
+from dashboard.markup import JOINER
 from events.builder import LogBuilder
 from events.simulate.mutate import mutate
 from events.simulate.tournament import simulate_tournament
@@ -74,20 +80,83 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Sample:
     (load / "r1-t2.jsonl").write_text("".join(line + "\n" for line in skipped.lines))
     lines, hand = unfinished_log()
     (load / "unfinished.jsonl").write_text("".join(line + "\n" for line in lines))
-    db = root / "base.duckdb"
-    results = ingest([load], Store(db), workers=1)
+    return Sample(stored(load, root / "base.duckdb"), sim, sim / HELD_BACK, wrong.line, skipped.line, hand)
+
+
+def stored(folder: Path, db: Path) -> Path:
+    """``db`` with every file of ``folder`` ingested (each accepted)."""
+    results = ingest([folder], Store(db), workers=1)
     assert {r.outcome for r in results} <= {"accepted", "accepted_with_findings"}, results
-    return Sample(db, sim, sim / HELD_BACK, wrong.line, skipped.line, hand)
+    return db
+
+
+def in_use(store: Path, copy: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of ``store`` at ``copy``, named by ``$SABOTEUR_DB`` as the CLI names it;
+    no organiser's password set."""
+    shutil.copy(store, copy)
+    monkeypatch.setenv("SABOTEUR_DB", str(copy))
+    monkeypatch.delenv("SABOTEUR_ADMIN_PASSWORD", raising=False)
+    return copy
 
 
 @pytest.fixture
 def db(sample: Sample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """This test's copy of the store, named by ``$SABOTEUR_DB`` as the CLI names it."""
-    path = tmp_path / "ledger.duckdb"
-    shutil.copy(sample.db, path)
-    monkeypatch.setenv("SABOTEUR_DB", str(path))
-    monkeypatch.delenv("SABOTEUR_ADMIN_PASSWORD", raising=False)
-    return path
+    """This test's copy of the store."""
+    return in_use(sample.db, tmp_path / "ledger.duckdb", monkeypatch)
+
+
+# -- a store of hostile text (issue 10, point 5) ------------------------------------------
+
+IMAGE = "![px](http://example.invalid/x.png)"
+LINK = "[Organiser login](http://example.invalid)"
+MIXED = "**Bold** _Ann_ <b>html</b> :smile: $x$ www.example.invalid"
+HOSTILE_NAMES = (IMAGE, LINK, MIXED)
+TOURNAMENT_NAME = f"{LINK} Open"
+HOSTILE_GAME = "test:hostile"
+
+
+@dataclass(frozen=True)
+class Hostile:
+    """The sample tournament named in Markdown, with three players' display names
+    Markdown (ids in ``players``, in the order of :data:`HOSTILE_NAMES`), and a game of
+    no tournament whose finished round has findings quoting Markdown from its log."""
+
+    db: Path
+    players: tuple[str, ...]
+
+
+def hostile_log() -> list[str]:
+    """A finished round whose findings quote log text: a card and a player that are
+    Markdown."""
+    log = LogBuilder(players=5, ruleset="tournament", game_id=HOSTILE_GAME)
+    log.deal(start="ann")
+    log.raw({"type": "play_path", "player": "ann", "card": LINK, "x": 1, "y": 0, "rotated": False})
+    log.raw({"type": "play_path", "player": IMAGE, "card": "NESW", "x": 1, "y": 0, "rotated": False})
+    log.discard("ann")
+    log.pass_out()
+    log.end_round()
+    return log.lines
+
+
+@pytest.fixture(scope="session")
+def hostile_sample(sample: Sample, tmp_path_factory: pytest.TempPathFactory) -> Hostile:
+    root = tmp_path_factory.mktemp("hostile")
+    logs = root / "logs"
+    shutil.copytree(sample.logs, logs)
+    description = json.loads((logs / "tournament.json").read_text())
+    description["name"] = TOURNAMENT_NAME
+    for person, name in zip(description["players"], HOSTILE_NAMES, strict=False):
+        person["name"] = name
+    (logs / "tournament.json").write_text(json.dumps(description))
+    (logs / "hostile.jsonl").write_text("".join(line + "\n" for line in hostile_log()))
+    players = tuple(person["id"] for person in description["players"][: len(HOSTILE_NAMES)])
+    return Hostile(stored(logs, root / "hostile.duckdb"), players)
+
+
+@pytest.fixture
+def hostile(hostile_sample: Hostile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Hostile:
+    """This test's copy of the hostile store."""
+    return Hostile(in_use(hostile_sample.db, tmp_path / "hostile.duckdb", monkeypatch), hostile_sample.players)
 
 
 @pytest.fixture
@@ -97,21 +166,22 @@ def organiser(monkeypatch: pytest.MonkeyPatch) -> str:
     return PASSWORD
 
 
+def run_page(page: str | None = None, **state: object) -> AppTest:
+    """The app run on one page (``None``: the default one), with ``state`` in its session."""
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    for key, value in state.items():
+        at.session_state[key] = value
+    if page is not None:
+        at.switch_page(f"views/{page}.py")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 @pytest.fixture
 def open_page(db: Path) -> Iterator[Callable[..., AppTest]]:
-    """``open_page("replay", **session_state)``: the app run on one page."""
-
-    def run(page: str | None = None, **state: object) -> AppTest:
-        at = AppTest.from_file(str(APP), default_timeout=60)
-        for key, value in state.items():
-            at.session_state[key] = value
-        if page is not None:
-            at.switch_page(f"views/{page}.py")
-        at.run()
-        assert not at.exception, [e.value for e in at.exception]
-        return at
-
-    yield run
+    """``open_page("replay", **session_state)``: the app run on one page over ``db``."""
+    yield run_page
 
 
 def log_in(at: AppTest, password: str) -> AppTest:
@@ -127,8 +197,9 @@ def maze(at: AppTest) -> str:
     return block[block.index("<svg") : block.index("</svg>") + len("</svg>")]
 
 
-def page_text(at: AppTest) -> str:
-    """Every piece of text the page shows, tables included, as one string."""
+def page_text(at: AppTest | Block) -> str:
+    """Every piece of text the page (or one of its blocks: ``at.main``) shows, tables
+    included, as one string."""
     parts: list[str] = []
     for kind in ("title", "header", "subheader", "markdown", "caption", "error", "warning", "info", "success", "code"):
         parts.extend(str(e.value) for e in getattr(at, kind))
@@ -138,3 +209,63 @@ def page_text(at: AppTest) -> str:
         parts.append(" ".join(str(c) for c in frame.columns))
         parts.append(frame.to_csv(index=False))
     return "\n".join(parts)
+
+
+# -- what Markdown shows -------------------------------------------------------------
+
+_COMMONMARK: Final = MarkdownIt("commonmark")
+ACTIVE: Final = frozenset({"link_open", "image", "html_inline", "html_block"})
+"""Tokens that make Markdown more than text: a link, an image, raw HTML."""
+REWRITTEN: Final = re.compile(r"https?:/|www\.|[\w.+-]@[\w-]|:[A-Za-z_+-][\w+-]*:|:material/", re.IGNORECASE)
+"""Text that Streamlit's plugins would turn into a link, an emoji or an icon after
+parsing (GFM's literal autolinks, emoji and icon shortcodes), which CommonMark leaves be."""
+
+
+@dataclass(frozen=True)
+class Shown:
+    """Markdown as a reader meets it: its text, and the kinds of token it parsed into."""
+
+    text: str
+    tokens: frozenset[str]
+
+    @property
+    def plain(self) -> bool:
+        """Nothing but text: no link, image or HTML, and nothing a plugin would rewrite."""
+        return not (self.tokens & ACTIVE) and REWRITTEN.search(self.text) is None
+
+
+def shown(markdown: str) -> Shown:
+    """Parse ``markdown`` (CommonMark, by markdown-it) into what it shows."""
+    tokens: set[str] = set()
+    blocks: list[str] = []
+    for token in _COMMONMARK.parse(markdown):
+        tokens.add(token.type)
+        parts = []
+        for child in token.children or ():
+            tokens.add(child.type)
+            if child.type in ("text", "code_inline"):
+                parts.append(child.content)
+            elif child.type in ("softbreak", "hardbreak"):
+                parts.append("\n")
+        if token.type in ("code_block", "fence", "html_block"):
+            parts.append(token.content)
+        if parts:
+            blocks.append("".join(parts))
+    return Shown("\n".join(blocks), frozenset(tokens))
+
+
+def markdown_of(at: AppTest) -> list[str]:
+    """Every string the page hands to Streamlit as Markdown: text elements, alerts,
+    headings, metric labels and values, expander labels."""
+    found: list[str] = []
+    for kind in ("title", "header", "subheader", "markdown", "caption", "error", "warning", "info", "success"):
+        found.extend(str(e.value) for e in getattr(at, kind))
+    for m in at.metric:
+        found.extend((str(m.label), str(m.value)))
+    found.extend(str(e.label) for e in at.expander)
+    return found
+
+
+def visible(markdown: str) -> str:
+    """The text a reader sees, the invisible word joiners taken out."""
+    return shown(markdown).text.replace(JOINER, "")

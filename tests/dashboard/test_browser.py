@@ -1,5 +1,6 @@
 """End to end in a real headless Chromium: ``saboteur dashboard`` serves the app, the
-organiser logs in and uploads a log, and the standings change.
+organiser logs in and uploads a log, and the standings change; names and log text
+written as Markdown show as text, neither links nor images.
 
 Debian's ``chromium`` is driven by Playwright through ``executable_path`` (Playwright's
 own browser download is not used). Skipped when either is missing.
@@ -7,6 +8,7 @@ own browser download is not used). Skipped when either is missing.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -16,10 +18,13 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.dashboard.conftest import PASSWORD, Sample
+from dashboard import widgets
+from dashboard.markup import JOINER, escape
+from tests.dashboard.conftest import HOSTILE_NAMES, IMAGE, LINK, PASSWORD, Hostile, Sample, shown
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -39,8 +44,8 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture
-def served(db: Path, tmp_path: Path) -> Iterator[str]:
+@contextlib.contextmanager
+def serving(db: Path, tmp_path: Path) -> Iterator[str]:
     """``saboteur dashboard --db … --port …`` running; its address."""
     port = free_port()
     saboteur = Path(sys.executable).with_name("saboteur")
@@ -80,7 +85,16 @@ def served(db: Path, tmp_path: Path) -> Iterator[str]:
         log.close()
 
 
-def test_the_organiser_uploads_a_log_and_the_standings_change(served: str, sample: Sample, tmp_path: Path) -> None:
+@pytest.fixture
+def served(db: Path, tmp_path: Path) -> Iterator[str]:
+    """The dashboard over this test's copy of the sample store."""
+    with serving(db, tmp_path) as address:
+        yield address
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Any]:
+    """A page in Debian's headless Chromium (the test is skipped without it)."""
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
     sync_api = pytest.importorskip("playwright.sync_api")
@@ -89,24 +103,76 @@ def test_the_organiser_uploads_a_log_and_the_standings_change(served: str, sampl
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.set_default_timeout(30_000)
-            games = page.locator('[data-testid="stMetric"]').filter(has_text="Games")
-
-            page.goto(served)  # the default page: Standings
-            page.get_by_text("The record's integrity").wait_for()
-            assert games.locator('[data-testid="stMetricValue"]').inner_text() == "3"
-
-            page.goto(f"{served}/upload")
-            page.get_by_label("Organiser password").fill(PASSWORD)
-            page.get_by_role("button", name="Log in").click()
-            page.locator('input[type="file"]').set_input_files(str(sample.held_back))
-            page.get_by_text(sample.held_back.name).first.wait_for()
-            page.get_by_role("button", name="Ingest").click()
-            page.get_by_text(f"{sample.held_back.name}: accepted").wait_for()
-
-            page.goto(served)  # the default page: Standings
-            page.get_by_text("The record's integrity").wait_for()
-            sync_api.expect(games.locator('[data-testid="stMetricValue"]')).to_have_text("4")
-            page.screenshot(path=str(tmp_path / "standings.png"), full_page=True)
+            yield page
         finally:
             browser.close()
+
+
+def test_the_organiser_uploads_a_log_and_the_standings_change(served: str, sample: Sample, tmp_path: Path) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with chromium() as page:
+        games = page.locator('[data-testid="stMetric"]').filter(has_text="Games")
+
+        page.goto(served)  # the default page: Standings
+        page.get_by_text("The record's integrity").wait_for()
+        assert games.locator('[data-testid="stMetricValue"]').inner_text() == "3"
+
+        page.goto(f"{served}/upload")
+        page.get_by_label("Organiser password").fill(PASSWORD)
+        page.get_by_role("button", name="Log in").click()
+        page.locator('input[type="file"]').set_input_files(str(sample.held_back))
+        page.get_by_text(sample.held_back.name).first.wait_for()
+        page.get_by_role("button", name="Ingest").click()
+        page.get_by_text(f"{sample.held_back.name}: accepted").wait_for()
+
+        page.goto(served)  # the default page: Standings
+        page.get_by_text("The record's integrity").wait_for()
+        sync_api.expect(games.locator('[data-testid="stMetricValue"]')).to_have_text("4")
+        page.screenshot(path=str(tmp_path / "standings.png"), full_page=True)
     assert (tmp_path / "standings.png").stat().st_size > 10_000
+
+
+def made_by_hostile_text(page: Any) -> list[str]:
+    """Links, images, formulas and emphasis on the page that the hostile text made."""
+    main = page.locator('[data-testid="stMain"]')
+    made = [str(a.get_attribute("href")) for a in main.locator('a[href*="example.invalid"]').all()]
+    made += [str(i.get_attribute("src")) for i in main.locator('img[src*="example.invalid"]').all()]
+    return made + main.locator(".katex, strong:text-is('Bold'), em:text-is('Ann'), b:text-is('html')").all_inner_texts()
+
+
+def seen(page: Any) -> str:
+    """The text of the page as a reader sees it (the invisible word joiners taken out)."""
+    return str(page.locator('[data-testid="stMain"]').inner_text()).replace(JOINER, "")
+
+
+def test_hostile_names_and_log_text_show_as_text_in_a_browser(hostile: Hostile, tmp_path: Path) -> None:
+    expect = pytest.importorskip("playwright.sync_api").expect
+    with serving(hostile.db, tmp_path) as address, chromium() as page:
+        page.goto(address)  # Standings, with "why ranked here" by name
+        page.get_by_text("Why each player is ranked here").click()
+        page.get_by_text("top of the table").first.wait_for()
+        for name in HOSTILE_NAMES:
+            assert f"{name}: " in seen(page)
+        assert made_by_hostile_text(page) == []
+
+        for player, name in zip(hostile.players, HOSTILE_NAMES, strict=True):
+            page.goto(f"{address}/players")
+            page.get_by_text("Points over time").wait_for()
+            page.locator('[data-testid="stSelectbox"]').first.click()
+            page.get_by_role("option", name=f"{name} ({player})").click()
+            as_shown = shown(escape(name)).text  # the name, with its invisible word joiners
+            expect(page.get_by_role("heading", level=2).first).to_have_text(as_shown, timeout=30_000)
+            assert made_by_hostile_text(page) == []
+
+        page.goto(f"{address}/replay")
+        page.get_by_text("Draw pile").wait_for()
+        page.get_by_role("combobox", name="Tournament").click()
+        page.get_by_role("option", name=widgets.NONE).click()
+        # the hostile game, the only one of no tournament (its players are ann, bob, …)
+        page.get_by_text("ann starts").wait_for()
+        for step, quoted in ((1, f"'{LINK}' is not a tunnel card"), (2, f"'{IMAGE}' is not an allowed value")):
+            page.get_by_role("button", name="Next").click()
+            page.get_by_text(f"Step {step} of").wait_for()
+            page.locator("[data-testid^=stAlertContent]").first.wait_for()
+            assert quoted in seen(page)
+        assert made_by_hostile_text(page) == []

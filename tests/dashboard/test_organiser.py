@@ -4,14 +4,20 @@ action an appended event (uploads through the ingest's own path)."""
 from __future__ import annotations
 
 import hmac
+import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics.standings import standings
-from dashboard import access
+from dashboard import access, data
+from dashboard.markup import escape
+from events.builder import LogBuilder
+from ingest.pipeline import FileResult, Writer
+from ingest.sources import Prepared
 from ingest.store import Store
 from tests.dashboard.conftest import PASSWORD, TOURNAMENT, Sample, log_in, page_text
 
@@ -137,3 +143,99 @@ def test_audit_corrects_and_dismisses_with_reasons(open_page: Open, organiser: s
     assert any("Recorded the dismissal" in s.value for s in at.success)
     assert events(db)[-1] == (f"tournament:{TOURNAMENT}", "finding_dismissed")
     assert any("No open findings" in s.value for s in at.success)
+
+
+# -- one file cannot sink an upload (issue 10, point 2) ------------------------------------
+
+
+def upload(at: AppTest, files: list[tuple[str, bytes]]) -> dict[str, dict[str, Any]]:
+    """Upload ``files`` on the Upload page; each file's row of the results table."""
+    at.file_uploader[0].set_value([(name, raw, "application/octet-stream") for name, raw in files])
+    at.button[0].click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    (table,) = (t.value for t in at.dataframe)
+    return {str(row["file"]): row for row in table.to_dict("records")}
+
+
+def lines_naming(at: AppTest, name: str) -> list[str]:
+    return [m.value for m in at.markdown if f"**{escape(name)}**" in m.value]
+
+
+def assert_no_internals(at: AppTest, *paths: Path) -> None:
+    """No traceback and no server path on the page (the organiser's sidebar names the
+    store, as ever)."""
+    text = page_text(at.main)
+    assert "Traceback" not in text and 'File "' not in text
+    for path in (*paths, Path(__file__).resolve().parents[2]):
+        assert str(path) not in text
+
+
+def test_files_that_break_the_audit_are_one_line_each_and_the_valid_one_is_stored(
+    open_page: Open, organiser: str, sample: Sample, db: Path
+) -> None:
+    description = json.loads((sample.logs / "tournament.json").read_text())
+    broken_draws = json.dumps({**description, "cut_draws": [{}]}).encode()
+    header = b"tournament,tournament_round,table,game_id,round,player,role,points,star\n"
+    huge_field = header + b'"' + b"x" * (200 * 1024) + b'",1,t1,g,1,ann,saboteur,1,false\n'
+    at = log_in(open_page("upload"), organiser)
+    rows = upload(
+        at,
+        [
+            ("tournament.json", broken_draws),
+            ("huge.csv", huge_field),
+            (sample.held_back.name, sample.held_back.read_bytes()),
+        ],
+    )
+    assert rows[sample.held_back.name]["outcome"] == "✅ accepted"
+    assert ("game:sim-open-1:r2:t2", "game_started") in events(db)
+    for name in ("tournament.json", "huge.csv"):
+        assert rows[name]["outcome"] == "⛔ rejected" and rows[name]["note"], rows[name]
+        (line,) = lines_naming(at, name)
+        assert ": rejected (" in line
+    assert_no_internals(at, db, sample.logs)
+
+
+def test_an_unforeseen_failure_in_the_audit_or_the_writer_leaves_out_only_its_file(
+    open_page: Open, organiser: str, sample: Sample, db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_prepare, real_write = data.prepare_bytes, Writer.write
+
+    def prepare(name: str, raw: bytes) -> Prepared:
+        if name == "cursed.jsonl":
+            raise OSError(f"[Errno 5] Input/output error: '{db.parent / 'spool' / name}'")
+        return real_prepare(name, raw)
+
+    def write(writer: Writer, batch: list[Prepared]) -> list[FileResult]:
+        if any(item.name == "poison.jsonl" for item in batch):
+            raise RuntimeError(f"constraint failed in {db}")
+        return real_write(writer, batch)
+
+    monkeypatch.setattr(data, "prepare_bytes", prepare)
+    monkeypatch.setattr(Writer, "write", write)
+    poison = LogBuilder(players=5, game_id="test:poison").deal().text()
+    at = log_in(open_page("upload"), organiser)
+    rows = upload(
+        at,
+        [
+            ("cursed.jsonl", b"{}\n"),
+            (sample.held_back.name, sample.held_back.read_bytes()),
+            ("poison.jsonl", poison.encode()),
+            ("notes.jsonl", b"hello\n"),
+        ],
+    )
+    assert list(rows) == ["cursed.jsonl", sample.held_back.name, "poison.jsonl", "notes.jsonl"]
+    assert [r["outcome"] for r in rows.values()] == ["⛔ rejected", "✅ accepted", "⛔ rejected", "⛔ rejected"]
+    assert rows["cursed.jsonl"]["note"] == (
+        "could not be handled (OSError: [Errno 5] Input/output error: '…'); nothing of it was stored"
+    )
+    assert (
+        rows["poison.jsonl"]["note"]
+        == "could not be handled (RuntimeError: constraint failed in …); nothing of it was stored"
+    )
+    assert "malformed" in page_text(at)  # notes.jsonl: rejected by the audit, as ever
+    stored = events(db)
+    assert ("game:sim-open-1:r2:t2", "game_started") in stored
+    assert not any(stream == "game:test:poison" for stream, _ in stored)
+    for name in rows:
+        assert len(lines_naming(at, name)) == 1
+    assert_no_internals(at, db)

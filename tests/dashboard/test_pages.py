@@ -181,3 +181,13 @@ def test_without_a_store_the_pages_say_how_to_make_one(tmp_path: Path, monkeypat
     assert not at.exception
     assert any("There is no store" in i.value and "saboteur ingest" in i.value for i in at.info)
     assert not missing.exists()
+
+
+def test_a_public_page_names_the_store_without_the_servers_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    missing = tmp_path / "none.duckdb"
+    monkeypatch.setenv("SABOTEUR_DB", str(missing))
+    at = AppTest.from_file(str(APP), default_timeout=60).run()
+    text = page_text(at) + page_text(at.sidebar)
+    assert "none.duckdb" in text and str(tmp_path) not in text

@@ -1,0 +1,149 @@
+"""The organiser's door (issue 10, point 6): the dashboard listens on this machine
+only unless told otherwise; wrong passwords are answered later and later and, after a
+few, shut the door for a while, per client; the right one opens it again after that."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+from typer.testing import CliRunner
+
+from cli import dashboard as serve
+from cli.main import app
+from dashboard import access
+from tests.dashboard.conftest import PASSWORD, log_in
+
+Open = Callable[..., AppTest]
+WRONG = ["That is not the organiser's password."]
+
+
+class Clock:
+    """Monotonic seconds that move only when slept or told to."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+        self.slept: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """A fresh door for the test, on a clock of its own."""
+    fake = Clock()
+    monkeypatch.setattr(access, "DOOR", access.Door(clock=fake, sleep=fake.sleep))
+    return fake
+
+
+def at_address(monkeypatch: pytest.MonkeyPatch, address: str | None) -> None:
+    """Sessions from now on come from ``address`` (``None``: this machine)."""
+    monkeypatch.setattr(type(st.context), "ip_address", property(lambda _: address))
+
+
+def errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def test_25_wrong_passwords_are_slowed_then_shut_out_and_the_right_one_works_after(
+    open_page: Open, organiser: str, clock: Clock
+) -> None:
+    at = open_page("upload")
+    answers = [errors(log_in(at, f"guess {n}")) for n in range(25)]
+    assert answers[: access.TRIES] == [WRONG] * access.TRIES
+    for answer in answers[access.TRIES :]:
+        (shut,) = answer
+        assert shut.startswith("Too many wrong passwords: the door is shut for")
+    # each wrong answer came later than the one before; once shut, none was even compared
+    assert clock.slept == [1.0, 2.0, 4.0, 8.0, 8.0]
+    assert not at.file_uploader
+    # shut: the right password is turned away as well, until the lockout is over
+    assert "Too many wrong passwords" in errors(log_in(at, PASSWORD))[0]
+    assert not at.file_uploader
+    clock.now += access.LOCKOUT
+    log_in(at, PASSWORD)
+    assert not at.error and at.file_uploader
+
+
+def test_the_door_counts_per_address_across_sessions(
+    open_page: Open, organiser: str, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at_address(monkeypatch, "203.0.113.7")
+    first = open_page("upload")
+    for n in range(access.TRIES):
+        log_in(first, f"guess {n}")
+    again = open_page("upload")  # a new session from the same address
+    assert "Too many wrong passwords" in errors(log_in(again, PASSWORD))[0]
+    at_address(monkeypatch, "198.51.100.2")
+    other = open_page("upload")
+    assert errors(log_in(other, "guess")) == WRONG
+    log_in(other, PASSWORD)
+    assert other.file_uploader
+
+
+def test_without_an_address_the_door_counts_per_session(open_page: Open, organiser: str, clock: Clock) -> None:
+    first = open_page("upload")
+    for n in range(access.TRIES):
+        log_in(first, f"guess {n}")
+    assert "Too many wrong passwords" in errors(log_in(first, PASSWORD))[0]
+    second = open_page("upload")
+    log_in(second, PASSWORD)
+    assert second.file_uploader
+
+
+def test_tries_side_by_side_cannot_slip_past_the_count() -> None:
+    door = access.Door(tries=5, sleep=lambda _: None)
+    start = threading.Barrier(40)
+    answers: list[float] = []
+
+    def knock() -> None:
+        start.wait()
+        answers.append(door.knock("address 203.0.113.7"))
+
+    threads = [threading.Thread(target=knock) for _ in range(40)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers.count(0.0) == 5
+
+
+def test_a_wrong_password_is_forgotten_after_a_while_and_a_right_one_forgets_them_all() -> None:
+    clock = Clock()
+    door = access.Door(tries=3, lockout=60.0, clock=clock, sleep=clock.sleep)
+    assert door.knock("a") == door.knock("a") == 0.0
+    clock.now += 60.0
+    assert door.knock("a") == door.knock("a") == 0.0  # the first two are forgotten
+    door.admit("a")
+    assert door.knock("a") == door.knock("a") == 0.0
+    assert door.knock("a") == 0.0 and door.knock("a") == 60.0
+
+
+def test_the_dashboard_listens_on_this_machine_unless_told(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    started: list[list[str]] = []
+
+    class Served(Exception):
+        pass
+
+    def execve(path: str, line: list[str], env: dict[str, str]) -> None:
+        started.append(line)
+        raise Served
+
+    monkeypatch.setattr(serve.os, "execve", execve)
+    monkeypatch.setattr(serve.os, "name", "posix")
+    db = tmp_path / "ledger.duckdb"
+    for extra, address in (([], "127.0.0.1"), (["--address", "0.0.0.0"], "0.0.0.0")):
+        result = CliRunner().invoke(app, ["dashboard", "--db", str(db), *extra])
+        assert isinstance(result.exception, Served)
+        line = started.pop()
+        assert line[line.index("--server.address") + 1] == address
+        assert f"http://{address}:8501" in result.stdout

@@ -1,0 +1,70 @@
+"""User text in Markdown shows as it is: :func:`dashboard.markup.escape` against
+CommonMark (markdown-it) and the rewrites Streamlit's plugins make after parsing."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dashboard.markup import JOINER, escape
+from tests.dashboard.conftest import shown
+
+HOSTILE = (
+    "![px](http://example.invalid/x.png)",
+    "[Organiser login](http://example.invalid)",
+    "<http://example.invalid> www.example.invalid mail@example.invalid mailto:mail@example.invalid",
+    "<b>bold</b> <img src=x onerror=alert(1)> &amp; &lt;b&gt;",
+    "**strong** _em_ `code` ~~struck~~ $x^2$ \\* \\",
+    ":smile: :+1: :material/home: :red[red] :red-badge[badge] :streamlit:",
+    "# heading",
+    "> quote",
+    "- item",
+    "+ item",
+    "1. item",
+    "12) item",
+    "    indented code",
+    "```fence",
+    "---",
+    "a | b\n--|--\nc | d",
+    "first line\n\nsecond paragraph\n# heading\r\n- item\u2028* item",
+    "[x]: http://example.invalid\n[x]",
+    "trailing backslash \\",
+)
+CONTEXTS = ("{}", "x {} y", "**{}**: why", "### {}", "- line 3 · {}: message", "{} (duplicate)")
+"""Where pages put user text: alone, inside prose, bold, a heading, a list item."""
+
+
+def expected(text: str) -> str:
+    """What the reader should see: the text, on one line."""
+    for brk in "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029":
+        text = text.replace(brk, " ")
+    return text.strip().replace("\x00", "\ufffd")
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_hostile_text_shows_as_text_wherever_it_goes(text: str, context: str) -> None:
+    page = shown(context.format(escape(text)))
+    assert page.plain, (page.tokens, page.text)
+    assert expected(text) in page.text.replace(JOINER, "")
+    blocks = page.tokens & {"bullet_list_open", "ordered_list_open", "heading_open", "blockquote_open", "hr"}
+    own = {"#": {"heading_open"}, "-": {"bullet_list_open"}}.get(context[0], set())
+    assert blocks == own  # only the page's own heading or list, none from the text
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60))
+def test_any_text_shows_exactly_as_typed(text: str) -> None:
+    contexts = ("{}", "**{}**: why") if expected(text) else ("{}",)  # (no bold of nothing)
+    for context in contexts:
+        page = shown(context.format(escape(text)))
+        assert page.plain, (text, page.tokens, page.text)
+        assert page.text.replace(JOINER, "") == context.replace("**", "").format(expected(text))
+
+
+def test_ordinary_text_is_left_readable() -> None:
+    assert escape("Jean-Luc O'Brien (the 2nd), 3 stars; why? 50% / 50%") == (
+        "Jean-Luc O'Brien (the 2nd), 3 stars; why? 50% / 50%"
+    )
+    assert escape("a dismissal needs a --reason") == "a dismissal needs a --reason"
+    assert JOINER not in escape("line 3: the pile had 4 cards; ann@ 3")
