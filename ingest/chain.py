@@ -8,32 +8,27 @@ any stored event breaks every hash after it. ``saboteur verify`` recomputes the 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import ClassVar, Final
+from typing import Final
 
 import orjson
 
-from ingest.tables import BigInt
+from ingest.tables import BigInt, Row, table
 
 GENESIS: Final = "0" * 64
 """The ``prev_hash`` of the first event."""
 
 
-@dataclass(frozen=True, slots=True)
-class StoredEvent:
+@table("events", key=("position",), unique=("stream", "version"), frozen=True, kw_only=False)
+class StoredEvent(Row):
     """An event with its envelope, as the ``events`` table holds it (the table is
-    declared by these fields: :func:`ingest.tables.create_table`).
+    declared by these fields).
 
     ``position`` orders every event of the store; ``version`` counts the events of
     one ``stream`` (``game:<id>``, ``tournament:<id>``) from 1, and a unique (stream,
     version) makes a stale append fail. ``payload`` is the event's JSON as uploaded (a
     log line) or as the store wrote it; ``line`` is its line in the upload, if any.
     """
-
-    TABLE: ClassVar[str] = "events"
-    KEY: ClassVar[tuple[str, ...]] = ("position",)
-    UNIQUE: ClassVar[tuple[str, ...]] = ("stream", "version")
 
     position: BigInt
     stream: str

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
-from ingest.tables import BigInt, Row
+from ingest.tables import BigInt, Row, table
 
 
 def won(player: str, role: str | None, *, winner: str | None, connector: str | None) -> bool:
@@ -42,13 +42,10 @@ def won(player: str, role: str | None, *, winner: str | None, connector: str | N
     return False
 
 
-@dataclass(slots=True, kw_only=True)
-class ProjectionRow:
+@table("projection", key=("name",))
+class ProjectionRow(Row):
     """How far the read models reflect the events: the last event position applied,
     written in the same transaction as their rows."""
-
-    TABLE: ClassVar[str] = "projection"
-    KEY: ClassVar[tuple[str, ...]] = ("name",)
 
     name: str
     position: BigInt
@@ -57,12 +54,9 @@ class ProjectionRow:
 # -- games -----------------------------------------------------------------------------
 
 
-@dataclass(slots=True, kw_only=True)
-class GameRow:
+@table("games", key=("game_id",))
+class GameRow(Row):
     """A game as stored: from a log or a score sheet."""
-
-    TABLE: ClassVar[str] = "games"
-    KEY: ClassVar[tuple[str, ...]] = ("game_id",)
 
     game_id: str
     upload_id: BigInt
@@ -84,12 +78,9 @@ class GameRow:
     revision: int
 
 
-@dataclass(slots=True, kw_only=True)
-class RoundRow:
+@table("rounds", key=("game_id", "round"))
+class RoundRow(Row):
     """A round of a game, with its outcome as the rules give it."""
-
-    TABLE: ClassVar[str] = "rounds"
-    KEY: ClassVar[tuple[str, ...]] = ("game_id", "round")
 
     game_id: str
     round: int
@@ -113,13 +104,10 @@ class RoundRow:
     ended_at: datetime | None
 
 
-@dataclass(slots=True, kw_only=True)
-class RoundPlayerRow:
+@table("round_players", key=("game_id", "round", "player"))
+class RoundPlayerRow(Row):
     """A player in a round: role, points recorded and as the replay gives them, star,
     whether they won (:func:`won`), whether they connected."""
-
-    TABLE: ClassVar[str] = "round_players"
-    KEY: ClassVar[tuple[str, ...]] = ("game_id", "round", "player")
 
     game_id: str
     round: int
@@ -133,11 +121,9 @@ class RoundPlayerRow:
     connector: bool
 
 
-@dataclass(slots=True, kw_only=True)
-class FindingRow:
+@table("findings")
+class FindingRow(Row):
     """A finding of an audit."""
-
-    TABLE: ClassVar[str] = "findings"
 
     finding_id: str  # stable: a hash of where and what
     game_id: str | None
@@ -151,11 +137,9 @@ class FindingRow:
     message: str
 
 
-@dataclass(slots=True, kw_only=True)
-class CardPlayedRow:
+@table("cards_played")
+class CardPlayedRow(Row):
     """A card played or discarded in a round of a log."""
-
-    TABLE: ClassVar[str] = "cards_played"
 
     game_id: str
     round: int
@@ -176,12 +160,9 @@ class CardPlayedRow:
 # -- tournaments -----------------------------------------------------------------------
 
 
-@dataclass(slots=True, kw_only=True)
-class TournamentRow:
+@table("tournaments", key=("tournament",))
+class TournamentRow(Row):
     """A tournament as created (R-TS1, R-TS3, R-TS4)."""
-
-    TABLE: ClassVar[str] = "tournaments"
-    KEY: ClassVar[tuple[str, ...]] = ("tournament",)
 
     tournament: str
     name: str
@@ -193,23 +174,18 @@ class TournamentRow:
     upload_id: BigInt | None
 
 
-@dataclass(slots=True, kw_only=True)
-class TournamentPlayerRow:
+@table("tournament_players", key=("tournament", "player"))
+class TournamentPlayerRow(Row):
     """A registered player (the newest registration's name)."""
-
-    TABLE: ClassVar[str] = "tournament_players"
-    KEY: ClassVar[tuple[str, ...]] = ("tournament", "player")
 
     tournament: str
     player: str
     name: str
 
 
-@dataclass(slots=True, kw_only=True)
-class SeatingRow:
+@table("seatings")
+class SeatingRow(Row):
     """A seat of a published seating (the newest seating of a round and stage)."""
-
-    TABLE: ClassVar[str] = "seatings"
 
     tournament: str
     tournament_round: int
@@ -221,27 +197,28 @@ class SeatingRow:
 
 
 @dataclass(slots=True, kw_only=True)
-class PenaltyRow:
-    """Points deducted, with the reason (R-TS5)."""
-
-    TABLE: ClassVar[str] = "penalties"
+class RecordRow(Row):
+    """A row for one record of a tournament's stream: the tournament, and the record's
+    place in its stream (``seq``: a later record wins)."""
 
     tournament: str
     seq: int
+
+
+@table("penalties")
+class PenaltyRow(RecordRow):
+    """Points deducted, with the reason (R-TS5)."""
+
     player: str
     stage: str
     points: int
     reason: str
 
 
-@dataclass(slots=True, kw_only=True)
-class CorrectionRow:
+@table("corrections")
+class CorrectionRow(RecordRow):
     """A score put right, with the reason (R-TS5)."""
 
-    TABLE: ClassVar[str] = "corrections"
-
-    tournament: str
-    seq: int
     game_id: str
     round: int
     player: str
@@ -249,39 +226,27 @@ class CorrectionRow:
     reason: str
 
 
-@dataclass(slots=True, kw_only=True)
-class AcceptedReplayRow:
+@table("accepted_replays")
+class AcceptedReplayRow(RecordRow):
     """A round whose replay's outcome replaces what the score sheet said."""
 
-    TABLE: ClassVar[str] = "accepted_replays"
-
-    tournament: str
-    seq: int
     game_id: str
     round: int
     reason: str | None
 
 
-@dataclass(slots=True, kw_only=True)
-class DismissalRow:
+@table("dismissals")
+class DismissalRow(RecordRow):
     """A finding set aside, with the reason."""
 
-    TABLE: ClassVar[str] = "dismissals"
-
-    tournament: str
-    seq: int
     finding_id: str
     reason: str
 
 
-@dataclass(slots=True, kw_only=True)
-class CutDrawRow:
+@table("cut_draws")
+class CutDrawRow(RecordRow):
     """A recorded draw among players tied across the cut line (R-TS3)."""
 
-    TABLE: ClassVar[str] = "cut_draws"
-
-    tournament: str
-    seq: int
     stage: str
     tied: list[str]
     places: int
@@ -291,43 +256,23 @@ class CutDrawRow:
     seed: BigInt | None
 
 
-ROW_TYPES: Final[dict[str, type[Row]]] = {
-    row_type.TABLE: row_type
-    for row_type in (
-        ProjectionRow,
-        GameRow,
-        RoundRow,
-        RoundPlayerRow,
-        FindingRow,
-        CardPlayedRow,
-        TournamentRow,
-        TournamentPlayerRow,
-        SeatingRow,
-        PenaltyRow,
-        CorrectionRow,
-        AcceptedReplayRow,
-        DismissalRow,
-        CutDrawRow,
-    )
-}
-"""Every read model's row type by table name, in the order the tables are built."""
-
-GAME_TABLES: Final = tuple(t.TABLE for t in (GameRow, RoundRow, RoundPlayerRow, FindingRow, CardPlayedRow))
+GAME_ROWS: Final = (GameRow, RoundRow, RoundPlayerRow, FindingRow, CardPlayedRow)
 """Read models keyed by ``game_id``: a game stream's rows, replaced together."""
-TOURNAMENT_TABLES: Final = tuple(
-    t.TABLE
-    for t in (
-        TournamentRow,
-        TournamentPlayerRow,
-        SeatingRow,
-        PenaltyRow,
-        CorrectionRow,
-        AcceptedReplayRow,
-        DismissalRow,
-        CutDrawRow,
-    )
+TOURNAMENT_ROWS: Final = (
+    TournamentRow,
+    TournamentPlayerRow,
+    SeatingRow,
+    PenaltyRow,
+    CorrectionRow,
+    AcceptedReplayRow,
+    DismissalRow,
+    CutDrawRow,
 )
 """Read models keyed by ``tournament``: a tournament stream's rows, replaced together."""
+ROW_TYPES: Final[dict[str, type[Row]]] = {t.TABLE: t for t in (ProjectionRow, *GAME_ROWS, *TOURNAMENT_ROWS)}
+"""Every read model's row type by table name, in the order the tables are built."""
+GAME_TABLES: Final = tuple(t.TABLE for t in GAME_ROWS)
+TOURNAMENT_TABLES: Final = tuple(t.TABLE for t in TOURNAMENT_ROWS)
 PROJECTED: Final = {"game": ("game_id", GAME_TABLES), "tournament": ("tournament", TOURNAMENT_TABLES)}
 """For each kind of stream (``game:<id>``, ``tournament:<id>``): the column holding its
 id and the read models its events project into. Appending to a stream replaces its rows."""

@@ -13,36 +13,29 @@ in :mod:`ingest.readmodels`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
-from typing import ClassVar, Final
+from typing import Final
 
 from ingest.chain import StoredEvent
 from ingest.readmodels import GAME_TABLES, ROW_TYPES, TOURNAMENT_TABLES
-from ingest.tables import BigInt, create_table
+from ingest.tables import BigInt, Row, create_table, table
 
 __all__ = ["GAME_TABLES", "LOG_TABLES", "READ_MODELS", "SCHEMA_VERSION", "TOURNAMENT_TABLES", "UploadRow"]
 
 SCHEMA_VERSION: Final = 1
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MetaRow:
+@table("meta", key=("key",), frozen=True)
+class MetaRow(Row):
     """A fact about the store itself: its schema version, when it was created."""
-
-    TABLE: ClassVar[str] = "meta"
-    KEY: ClassVar[tuple[str, ...]] = ("key",)
 
     key: str
     value: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class UploadRow:
+@table("uploads", key=("upload_id",), frozen=True)
+class UploadRow(Row):
     """A file received, whatever became of it, with every byte of it."""
-
-    TABLE: ClassVar[str] = "uploads"
-    KEY: ClassVar[tuple[str, ...]] = ("upload_id",)
 
     upload_id: BigInt
     sha256: str
