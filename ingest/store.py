@@ -402,11 +402,11 @@ def insert_rows(con: duckdb.DuckDBPyConnection, rows: Mapping[str, Sequence[Any]
 
 def _insert(con: duckdb.DuckDBPyConnection, row_type: type[Row], rows: Sequence[Any]) -> None:
     """One INSERT of a whole table's rows, by column name (Arrow underneath): never row
-    by row."""
+    by row. The frame stays registered when the insert fails (unregistering in the
+    aborted transaction would fail too, hiding the insert's own error); the next
+    insert's registration replaces it."""
     if not rows:
         return
     con.register("bulk_frame", frame(row_type, rows))
-    try:
-        con.execute(f"INSERT INTO {row_type.TABLE} BY NAME SELECT * FROM bulk_frame")
-    finally:
-        con.unregister("bulk_frame")
+    con.execute(f"INSERT INTO {row_type.TABLE} BY NAME SELECT * FROM bulk_frame")
+    con.unregister("bulk_frame")
