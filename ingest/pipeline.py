@@ -124,16 +124,24 @@ class _Batch:
         self.seen: dict[str, int] = {}
         """Contents met in this batch: sha → the upload that brought them first."""
         self.revisions: dict[str, int] = {}
+        """Streams superseded in this batch: the revision each is at."""
 
-    def revision(self, stream: str) -> int:
-        """The revision ``stream`` is at (read from the store the first time)."""
+    def next_revision(self, stream: str) -> int:
+        """The number of the revision a new version of ``stream`` starts: one past the
+        revision it is at (:func:`ingest.revisions.current`, read the first time)."""
         if stream not in self.revisions:
             self.revisions[stream] = current(self.store.read(self.con, stream)).number
+        self.revisions[stream] += 1
         return self.revisions[stream]
 
 
 class Writer:
-    """Decides outcomes and writes batches; one per ingest run."""
+    """Decides outcomes and writes batches; one per ingest run.
+
+    Every decision is the writer's — each upload's id and outcome, the original a
+    duplicate repeats, the revision a game stored anew starts, the rows' upload id —
+    and the store appends what it is given, at the versions the writer read.
+    """
 
     def __init__(self, store: Store, *, supersede: bool = False, reason: str | None = None) -> None:
         self.store = store
@@ -232,7 +240,7 @@ class Writer:
             appended = list(events)
             revisions[stream] = 1
             if stream in batch.claimed:
-                revisions[stream] = batch.revisions[stream] = batch.revision(stream) + 1
+                revisions[stream] = batch.next_revision(stream)
                 supersedes = batch.stored[stream][1] if stream in batch.stored else None
                 appended.insert(0, marker(stream, self.reason, supersedes))
             appends.append(Append(stream, expected, appended, upload_id))

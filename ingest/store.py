@@ -357,10 +357,10 @@ def _events(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> Iter
     datetime once, in the session's time zone as DuckDB would give it: DuckDB's own
     conversion, row by row, costs more than the rest of the row together.
     """
-    zone = ZoneInfo(str(_one(con, "SELECT current_setting('TimeZone')")[0]))  # type: ignore[index]
     moments: dict[int, datetime] = {}
     cursor = con.cursor()
     try:
+        zone = ZoneInfo(str(_one(cursor, "SELECT current_setting('TimeZone')")[0]))  # type: ignore[index]
         cursor.execute(sql, params)
         while chunk := cursor.fetchmany(20_000):
             for row in chunk:
