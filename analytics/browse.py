@@ -13,6 +13,7 @@ from typing import Any, Final
 import polars as pl
 
 from events.logfile import LogLine, UnreadableLog
+from ingest.revisions import current
 from ingest.sources import stored_lines
 from ingest.store import Store
 
@@ -190,15 +191,11 @@ def game_lines(store: Store, game_id: str) -> list[LogLine] | None:
     """A stored game's newest version as parsed log lines; ``None`` for a score sheet
     (no events to step through), a game not stored, or one that cannot be read."""
     with store.connect(read_only=True) as con:
-        rows = con.execute(
-            "SELECT type, payload, line FROM events WHERE stream = ? ORDER BY version", [f"game:{game_id}"]
-        ).fetchall()
-    markers = [i for i, row in enumerate(rows) if str(row[0]).endswith("_superseded")]
-    current = rows[markers[-1] + 1 :] if markers else rows
-    if not current or current[0][0] == "score_sheet_game":
+        events = current(store.read(con, f"game:{game_id}")).events
+    if not events or events[0].type == "score_sheet_game":
         return None
     try:
-        return stored_lines((str(t), str(p), line) for t, p, line in current)
+        return stored_lines((e.type, e.payload, e.line) for e in events)
     except UnreadableLog:
         return None
 

@@ -43,8 +43,11 @@ from events.rules.tournament import (
 )
 from events.schema import GameId, PlayerId, Stage
 from events.tables import Ruleset
+from ingest.chain import StoredEvent
+from ingest.readmodels import typed
+from ingest.revisions import current, marker_type
 from ingest.sources import project_tournament
-from ingest.store import Append, NewEvent, Store
+from ingest.store import NewEvent, Store
 
 T = TypeVar("T", bound=str)
 STAGES: Final[tuple[Stage, ...]] = ("preliminary", "semifinal", "final")
@@ -70,17 +73,15 @@ def stream_of(tournament: str) -> str:
     return f"tournament:{tournament}"
 
 
-def _stream_events(con: duckdb.DuckDBPyConnection, stream: str) -> tuple[list[dict[str, Any]], int, int | None]:
-    """The stream's current events (after its last supersede marker), its version, and
+def _stream_events(
+    store: Store, con: duckdb.DuckDBPyConnection, stream: str
+) -> tuple[list[dict[str, Any]], int, int | None]:
+    """The stream's current events (:func:`ingest.revisions.current`), its version, and
     the upload that created it (``None`` when a command did)."""
-    rows = con.execute(
-        "SELECT type, payload, version, upload_id FROM events WHERE stream = ? ORDER BY version", [stream]
-    ).fetchall()
-    version = int(rows[-1][2]) if rows else 0
-    markers = [i for i, row in enumerate(rows) if str(row[0]).endswith("_superseded")]
-    current = rows[markers[-1] + 1 :] if markers else rows
-    created_by = current[0][3] if current else None
-    return [json.loads(row[1]) for row in current], version, created_by
+    events = store.read(con, stream)
+    revision = current(events)
+    version = events[-1].version if events else 0
+    return [json.loads(e.payload) for e in revision.events], version, revision.upload_id
 
 
 def append(store: Store, tournament: str, new: Sequence[TournamentEvent], *, creating: bool = False) -> Recorded:
@@ -88,20 +89,27 @@ def append(store: Store, tournament: str, new: Sequence[TournamentEvent], *, cre
     in one transaction, at the version read (a concurrent append fails, never merges)."""
     stream = stream_of(tournament)
     with store.connect() as con:
-        events, version, created_by = _stream_events(con, stream)
+        events, version, created_by = _stream_events(store, con, stream)
         if creating and events:
             raise RecordError(f"tournament {tournament} already exists")
         if not creating and not events:
             raise RecordError(f"no tournament {tournament}: create it first (saboteur tournament create)")
-        rows = project_tournament([*events, *new], created_by)
-        change = Append(
-            events=[NewEvent(stream, e.type, dump(e)) for e in new],
-            expected_versions={stream: version},
-            rows=rows,
-            replaces=[stream],
-        )
-        store.write(con, [], [change])
+        appended = [NewEvent(stream, e.type, dump(e)) for e in new]
+        store.append(con, stream, version, appended, rows=typed(project_tournament([*events, *new], created_by)))
     return Recorded(stream, version + len(new), tuple(new))
+
+
+def history(store: Store, tournament: str) -> list[StoredEvent]:
+    """The tournament's record in the order it was made: every event of its stream, and
+    the markers of its games stored anew (``ingest --supersede``)."""
+    with store.connect(read_only=True) as con:
+        record = store.read(con, stream_of(tournament))
+        games = {
+            f"game:{g}"
+            for (g,) in con.execute("SELECT game_id FROM games WHERE tournament = ?", [tournament]).fetchall()
+        }
+        markers = [e for e in store.read_all(con, types=[marker_type("game")]) if e.stream in games]
+    return sorted([*record, *markers], key=lambda e: e.position)
 
 
 @contextmanager

@@ -15,6 +15,7 @@ each round (a log's ``round_ended`` records no stars; a score sheet's are as wri
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
@@ -24,10 +25,10 @@ import polars as pl
 
 from ingest.rebuild import project_stream
 from ingest.schema import READ_MODELS
-from ingest.store import Store, _bulk_insert, _schema_for
+from ingest.store import Moment, Store, insert_rows
 
-Moment = int | datetime | None
-"""An event position, a time, or ``None`` for now."""
+_GAME_HEADERS: Final = ("game_started", "score_sheet_game")
+"""The first event of a game's stream, naming its tournament."""
 
 _SCORED: Final = """
 WITH games_t AS (
@@ -242,30 +243,12 @@ def _snapshot(store: Store, tournament: str, moment: int | datetime) -> duckdb.D
     memory = duckdb.connect(":memory:")
     for ddl in READ_MODELS.values():
         memory.execute(ddl)
-    condition, value = ("position <= ?", moment) if isinstance(moment, int) else ("recorded_at <= ?", moment)
     with store.connect(read_only=True) as con:
-        rows = con.execute(
-            f"""
-            WITH games_t AS (
-                SELECT DISTINCT stream FROM events
-                WHERE type IN ('game_started', 'score_sheet_game')
-                  AND json_extract_string(payload, '$.tournament') = ? AND {condition}
-            )
-            SELECT stream, type, payload, line, upload_id FROM events
-            WHERE (stream IN (SELECT stream FROM games_t) OR stream = ?) AND {condition}
-            ORDER BY stream, position
-            """,
-            [tournament, value, f"tournament:{tournament}", value],
-        ).fetchall()
-    grouped: dict[str, list[tuple[str, str, int | None, int | None]]] = {}
-    for stream, kind, payload, line, upload_id in rows:
-        grouped.setdefault(stream, []).append((kind, payload, line, upload_id))
-    for stream, events in grouped.items():
-        for table, table_rows in project_stream(stream, events).items():
-            if table_rows:
-                frame = pl.DataFrame(table_rows, schema=_schema_for(table), strict=False)
-                columns = [c[0] for c in memory.execute(f"DESCRIBE {table}").fetchall()]
-                _bulk_insert(memory, table, frame.select(columns))
+        headers = store.read_all(con, until=moment, types=_GAME_HEADERS)
+        games = {e.stream for e in headers if json.loads(e.payload).get("tournament") == tournament}
+        streams = [store.read(con, stream, until=moment) for stream in sorted({*games, f"tournament:{tournament}"})]
+    for events in streams:
+        insert_rows(memory, project_stream(events))
     return memory
 
 

@@ -275,31 +275,25 @@ def cut(
 @app.command()
 def log(tournament: str, db: DbOption = None, wait: WaitOption = 60.0) -> None:
     """The tournament's history: every record with its time and reason."""
-    store = _store(db, wait)
-    with store.connect(read_only=True) as con:
-        rows = con.execute(
-            """
-            SELECT position, recorded_at, stream, type, payload FROM events
-            WHERE stream = ? OR (type LIKE '%_superseded' AND stream IN (
-                SELECT 'game:' || game_id FROM games WHERE tournament = ?))
-            ORDER BY position
-            """,
-            [f"tournament:{tournament}", tournament],
-        ).fetchall()
-    if not rows:
+    record = _run(lambda: records.history(_store(db, wait), tournament))
+    if not record:
         raise _fail(f"no tournament {tournament}")
     shown = Table(title=f"{tournament}: the record")
     for column in ("#", "recorded", "what", "details", "reason"):
         shown.add_column(column)
-    for position, recorded_at, stream, kind, payload in rows:
-        data = json.loads(payload)
+    for event in record:
+        data = json.loads(event.payload)
         reason = data.pop("reason", None) or ""
         data.pop("type", None)
         details = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("tables",))
-        if stream != f"tournament:{tournament}":
-            details = f"{stream} · {details}"
+        if event.stream != records.stream_of(tournament):
+            details = f"{event.stream} · {details}"
         shown.add_row(
-            str(position), recorded_at.strftime("%Y-%m-%d %H:%M:%S"), kind, escape(details[:160]), escape(str(reason))
+            str(event.position),
+            event.recorded_at.strftime("%Y-%m-%d %H:%M:%S"),
+            event.type,
+            escape(details[:160]),
+            escape(str(reason)),
         )
     console.print(shown)
 

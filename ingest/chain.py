@@ -8,30 +8,51 @@ any stored event breaks every hash after it. ``saboteur verify`` recomputes the 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final
 
 import orjson
 
+from ingest.tables import BigInt, Row, table
+
 GENESIS: Final = "0" * 64
 """The ``prev_hash`` of the first event."""
 
 
-@dataclass(frozen=True, slots=True)
-class StoredEvent:
-    """An event with its envelope, as the ``events`` table holds it."""
+@table("events", key=("position",), unique=("stream", "version"), frozen=True, kw_only=False)
+class StoredEvent(Row):
+    """An event with its envelope, as the ``events`` table holds it (the table is
+    declared by these fields).
 
-    position: int
+    ``position`` orders every event of the store; ``version`` counts the events of
+    one ``stream`` (``game:<id>``, ``tournament:<id>``) from 1, and a unique (stream,
+    version) makes a stale append fail. ``payload`` is the event's JSON as uploaded (a
+    log line) or as the store wrote it; ``line`` is its line in the upload, if any.
+    """
+
+    position: BigInt
     stream: str
     version: int
     type: str
     payload: str
     recorded_at: datetime
-    upload_id: int | None
+    upload_id: BigInt | None
     line: int | None
     prev_hash: str
     hash: str
+
+    def canonical(self) -> bytes:
+        """This event's canonical JSON, as its hash covers it."""
+        return canonical(
+            self.position,
+            self.stream,
+            self.version,
+            self.type,
+            self.payload,
+            moment_text(self.recorded_at),
+            self.upload_id,
+            self.line,
+        )
 
 
 def moment_text(moment: datetime) -> str:

@@ -15,12 +15,18 @@ import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
+import duckdb
+
+from ingest.readmodels import ROW_TYPES, GameRow, Rows, typed
+from ingest.revisions import current, marker
+from ingest.schema import UploadRow
 from ingest.sources import Prepared, prepare
-from ingest.store import NewEvent, NewUpload, Store
+from ingest.store import Append, Store
 
 SUFFIXES: Final = (".jsonl", ".jsonl.gz", ".csv", ".json")
 BATCH_FILES: Final = 128
@@ -91,8 +97,51 @@ def _die_with_parent() -> None:
         pass
 
 
+@dataclass
+class _Decided:
+    """One file's upload row, with the appends and read-model rows it brings when
+    accepted."""
+
+    upload: UploadRow
+    appends: list[Append] = field(default_factory=list)
+    rows: Rows = field(default_factory=dict)
+
+
+class _Batch:
+    """What the writer knows while it decides one batch: the store as read at its
+    start, and what the files before in the batch claimed."""
+
+    def __init__(self, store: Store, con: duckdb.DuckDBPyConnection, batch: list[Prepared]) -> None:
+        self.store = store
+        self.con = con
+        self.received_at = datetime.now(UTC)
+        self.known = store.known_uploads(con, [p.sha256 for p in batch if p.sha256])
+        self.stored = store.stream_versions(con, sorted({s for p in batch for s in p.streams}))
+        """Streams already stored: version and newest upload."""
+        self.claimed = {s: v for s, (v, _) in self.stored.items()}
+        """Every stream's version once the files decided so far are appended."""
+        self.next_upload = store.next_upload_id(con)
+        self.seen: dict[str, int] = {}
+        """Contents met in this batch: sha → the upload that brought them first."""
+        self.revisions: dict[str, int] = {}
+        """Streams superseded in this batch: the revision each is at."""
+
+    def next_revision(self, stream: str) -> int:
+        """The number of the revision a new version of ``stream`` starts: one past the
+        revision it is at (:func:`ingest.revisions.current`, read the first time)."""
+        if stream not in self.revisions:
+            self.revisions[stream] = current(self.store.read(self.con, stream)).number
+        self.revisions[stream] += 1
+        return self.revisions[stream]
+
+
 class Writer:
-    """Decides outcomes and writes batches; one per ingest run."""
+    """Decides outcomes and writes batches; one per ingest run.
+
+    Every decision is the writer's — each upload's id and outcome, the original a
+    duplicate repeats, the revision a game stored anew starts, the rows' upload id —
+    and the store appends what it is given, at the versions the writer read.
+    """
 
     def __init__(self, store: Store, *, supersede: bool = False, reason: str | None = None) -> None:
         self.store = store
@@ -104,25 +153,18 @@ class Writer:
         if not batch:
             return []
         with self.store.connect() as con:
-            known = self.store.known_uploads(con, [p.sha256 for p in batch if p.sha256])
-            streams = sorted({s for p in batch for s in p.streams})
-            versions = self.store.stream_versions(con, streams)
-            superseded_before = dict(
-                (str(s), int(n))
-                for s, n in con.execute(
-                    "SELECT stream, count(*) FROM events WHERE type = 'game_superseded' AND stream IN "
-                    "(SELECT unnest(?::VARCHAR[])) GROUP BY stream",
-                    [streams],
-                ).fetchall()
+            state = _Batch(self.store, con, batch)
+            decided = [self._decide(prepared, state) for prepared in batch]
+            rows: Rows = {}
+            for decision in decided:
+                for table, table_rows in decision.rows.items():
+                    rows.setdefault(table, []).extend(table_rows)
+            self.store.append_batch(
+                con, [a for d in decided for a in d.appends], rows=rows, uploads=[d.upload for d in decided]
             )
-            uploads: list[NewUpload] = []
-            seen_shas: dict[str, NewUpload] = {}
-            claimed: dict[str, int] = {s: v for s, (v, _) in versions.items()}
-            for prepared in batch:
-                uploads.append(self._decide(prepared, known, seen_shas, claimed, versions, superseded_before))
-            self.store.write(con, uploads)
         results = []
-        for prepared, upload in zip(batch, uploads, strict=True):
+        for prepared, decision in zip(batch, decided, strict=True):
+            upload = decision.upload
             message = prepared.message or upload.reason or ""
             if upload.outcome == "duplicate":
                 message = f"the same content as upload {upload.duplicate_of}" if upload.duplicate_of else "a duplicate"
@@ -141,68 +183,88 @@ class Writer:
         self.results.extend(results)
         return results
 
-    def _decide(
-        self,
-        prepared: Prepared,
-        known: dict[str, tuple[int, str]],
-        seen: dict[str, NewUpload],
-        claimed: dict[str, int],
-        versions: dict[str, tuple[int, int]],
-        superseded_before: dict[str, int],
-    ) -> NewUpload:
-        base = NewUpload(
-            sha256=prepared.sha256,
-            name=prepared.name,
-            size=prepared.size,
-            kind=prepared.kind,
-            outcome="rejected",
-            status=prepared.status,
-            report=prepared.report,
-            raw=prepared.raw,
-            game_ids=list(prepared.game_ids),
-        )
-        earlier = known.get(prepared.sha256)
+    def _decide(self, prepared: Prepared, batch: _Batch) -> _Decided:
+        """The outcome of one file: a duplicate, rejected, or accepted with its events
+        appended at the versions claimed so far (a game stored before gets a marker
+        starting its new revision)."""
+        upload_id = batch.next_upload
+        batch.next_upload += 1
+
+        def upload(
+            outcome: str,
+            *,
+            reason: str | None = None,
+            report: str = prepared.report,
+            raw: bytes | None = prepared.raw,
+            duplicate_of: int | None = None,
+            supersedes: int | None = None,
+        ) -> UploadRow:
+            return UploadRow(
+                upload_id=upload_id,
+                sha256=prepared.sha256,
+                name=prepared.name,
+                size=prepared.size,
+                received_at=batch.received_at,
+                kind=prepared.kind,
+                outcome=outcome,
+                status=prepared.status,
+                game_ids=list(prepared.game_ids),
+                duplicate_of=duplicate_of,
+                supersedes=supersedes,
+                reason=reason,
+                report=report,
+                raw=raw,
+            )
+
+        earlier = batch.known.get(prepared.sha256)
         retry = earlier is not None and earlier[1] == "rejected" and self.supersede and prepared.status != "unreadable"
-        if (earlier is not None and not retry) or prepared.sha256 in seen:
-            base.outcome = "duplicate"
-            base.raw = None
-            base.duplicate_of = earlier[0] if earlier is not None else None
-            return base
+        if (earlier is not None and not retry) or prepared.sha256 in batch.seen:
+            original = earlier[0] if earlier is not None else batch.seen[prepared.sha256]
+            return _Decided(upload("duplicate", raw=None, duplicate_of=original))
         if prepared.sha256:
-            seen[prepared.sha256] = base
+            batch.seen[prepared.sha256] = upload_id
         if prepared.status == "unreadable":
-            base.reason = prepared.message
-            return base
-        taken = [s for s in prepared.streams if s in claimed]
+            return _Decided(upload("rejected", reason=prepared.message))
+        taken = [s for s in prepared.streams if s in batch.claimed]
         if taken and not self.supersede:
             what = ", ".join(s.split(":", 1)[1] for s in taken)
-            base.reason = f'{what} is already stored; to replace it, ingest again with --supersede --reason "…"'
-            base.report = _with_reason(prepared.report, base.reason)
-            return base
+            reason = f'{what} is already stored; to replace it, ingest again with --supersede --reason "…"'
+            return _Decided(upload("rejected", reason=reason, report=_with_reason(prepared.report, reason)))
         if taken and not self.reason:
-            base.reason = "--supersede needs a --reason"
-            return base
-        base.outcome = "accepted_with_findings" if prepared.status == "violations" else "accepted"
-        base.rows = {table: [dict(row) for row in rows] for table, rows in prepared.rows.items()}
+            return _Decided(upload("rejected", reason="--supersede needs a --reason"))
+        appends: list[Append] = []
+        revisions: dict[str, int] = {}
+        supersedes = None
         for stream, events in prepared.streams.items():
-            expected = claimed.get(stream, 0)
+            expected = batch.claimed.get(stream, 0)
             appended = list(events)
-            revision = 1
-            if stream in claimed:
-                revision = superseded_before.get(stream, 0) + 2
-                superseded_before[stream] = revision - 1
-                base.supersedes = versions[stream][1] if stream in versions else None
-                base.reason = self.reason
-                marker = {"game_id": stream.split(":", 1)[1], "reason": self.reason, "replaced_upload": base.supersedes}
-                appended.insert(0, NewEvent(stream, f"{stream.split(':', 1)[0]}_superseded", json.dumps(marker)))
-            base.expected_versions[stream] = expected
-            base.events.extend(appended)
-            base.replaces.append(stream)
-            claimed[stream] = expected + len(appended)
-            for row in base.rows.get("games", []):
-                if f"game:{row['game_id']}" == stream:
-                    row["revision"] = revision
-        return base
+            revisions[stream] = 1
+            if stream in batch.claimed:
+                revisions[stream] = batch.next_revision(stream)
+                supersedes = batch.stored[stream][1] if stream in batch.stored else None
+                appended.insert(0, marker(stream, self.reason, supersedes))
+            appends.append(Append(stream, expected, appended, upload_id))
+            batch.claimed[stream] = expected + len(appended)
+        outcome = "accepted_with_findings" if prepared.status == "violations" else "accepted"
+        decided = upload(outcome, supersedes=supersedes, reason=self.reason if taken else None)
+        return _Decided(decided, appends, _stamped(typed(prepared.rows), upload_id, revisions))
+
+
+def _stamped(rows: Rows, upload_id: int, revisions: dict[str, int]) -> Rows:
+    """A file's rows with what the writer decided for them: the upload's id, and each
+    game's revision."""
+    stamped: Rows = {}
+    for table, table_rows in rows.items():
+        if table == GameRow.TABLE:
+            stamped[table] = [
+                replace(row, upload_id=upload_id, revision=revisions.get(f"game:{row.game_id}", row.revision))
+                for row in table_rows
+            ]
+        elif "upload_id" in ROW_TYPES[table].__dataclass_fields__:
+            stamped[table] = [replace(row, upload_id=upload_id) for row in table_rows]
+        else:
+            stamped[table] = table_rows
+    return stamped
 
 
 def _with_reason(report: str, reason: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from events import cards
@@ -30,9 +30,8 @@ from events.schema import (
     RoundStarted,
     parse_timestamp,
 )
-from events.state import Outcome
+from ingest.readmodels import CardPlayedRow, FindingRow, GameRow, RoundPlayerRow, RoundRow, Rows, won
 
-Row = dict[str, Any]
 CARD_TYPES = (PlayPath, PlayTool, PlayRockfall, PlayMap, Discard)
 
 
@@ -40,20 +39,20 @@ CARD_TYPES = (PlayPath, PlayTool, PlayRockfall, PlayMap, Discard)
 class GameRows:
     """Rows for the read models, table by table."""
 
-    games: list[Row] = field(default_factory=list)
-    rounds: list[Row] = field(default_factory=list)
-    round_players: list[Row] = field(default_factory=list)
-    findings: list[Row] = field(default_factory=list)
-    cards_played: list[Row] = field(default_factory=list)
+    games: list[GameRow] = field(default_factory=list)
+    rounds: list[RoundRow] = field(default_factory=list)
+    round_players: list[RoundPlayerRow] = field(default_factory=list)
+    findings: list[FindingRow] = field(default_factory=list)
+    cards_played: list[CardPlayedRow] = field(default_factory=list)
 
-    def tables(self) -> dict[str, list[Row]]:
+    def tables(self) -> Rows:
         """The rows by read-model table."""
         return {
-            "games": self.games,
-            "rounds": self.rounds,
-            "round_players": self.round_players,
-            "findings": self.findings,
-            "cards_played": self.cards_played,
+            GameRow.TABLE: self.games,
+            RoundRow.TABLE: self.rounds,
+            RoundPlayerRow.TABLE: self.round_players,
+            FindingRow.TABLE: self.findings,
+            CardPlayedRow.TABLE: self.cards_played,
         }
 
 
@@ -85,29 +84,26 @@ def finding_id(game_id: str | None, finding: Finding) -> str:
     return hashlib.sha256(key.encode("utf-8", "backslashreplace")).hexdigest()[:12]
 
 
-def finding_row(finding: Finding, game_id: str | None, upload_id: int) -> Row:
-    return {
-        "finding_id": finding_id(game_id, finding),
-        "game_id": game_id,
-        "upload_id": upload_id,
-        "code": finding.code.value,
-        "line": finding.line,
-        "round": finding.round,
-        "player": finding.player,
-        "rule": finding.rule,
-        "severity": finding.severity,
-        "message": finding.message,
-    }
+def finding_of(finding: Finding, game_id: str | None, upload_id: int) -> FindingRow:
+    """A finding's row."""
+    return FindingRow(
+        finding_id=finding_id(game_id, finding),
+        game_id=game_id,
+        upload_id=upload_id,
+        code=finding.code.value,
+        line=finding.line,
+        round=finding.round,
+        player=finding.player,
+        rule=finding.rule,
+        severity=finding.severity,
+        message=finding.message,
+    )
 
 
-def _won(outcome: Outcome, player: str, role: str | None) -> bool:
-    if outcome.winner == "gold_diggers":
-        return role == "gold_digger"
-    if outcome.winner == "saboteurs":
-        return role == "saboteur"
-    if outcome.winner == "selfish_dwarf":
-        return player == outcome.connector
-    return False
+def finding_row(finding: Finding, game_id: str | None, upload_id: int) -> dict[str, Any]:
+    """A finding's row as a dict of its columns, for the score sheets' rows that
+    ``ingest/sources.py`` still builds as dicts."""
+    return asdict(finding_of(finding, game_id, upload_id))
 
 
 def project_log(lines: Iterable[LogLine], *, name: str, upload_id: int, revision: int = 1) -> tuple[Audit, GameRows]:
@@ -153,7 +149,9 @@ def project_log(lines: Iterable[LogLine], *, name: str, upload_id: int, revision
     return audit, rows
 
 
-def _card_row(event: Any, line: int, note: _RoundNotes, number: int) -> Row:
+def _card_row(event: Any, line: int, note: _RoundNotes, number: int) -> CardPlayedRow:
+    """A card played, as the replay meets it (its game id is filled in by
+    :func:`_game_rows`, which knows the game)."""
     target = tool = x = y = goal = None
     if isinstance(event, PlayTool):
         target, tool = event.target, event.tool
@@ -161,21 +159,22 @@ def _card_row(event: Any, line: int, note: _RoundNotes, number: int) -> Row:
         x, y = event.x, event.y
     elif isinstance(event, PlayMap):
         goal = event.goal
-    return {
-        "round": number,
-        "line": line,
-        "turn": note.turns,
-        "player": event.player,
-        "role": note.roles.get(event.player),
-        "type": event.type,
-        "card": event.card,
-        "target": target,
-        "target_role": note.roles.get(target) if target is not None else None,
-        "tool": tool,
-        "x": x,
-        "y": y,
-        "goal": goal,
-    }
+    return CardPlayedRow(
+        game_id="",
+        round=number,
+        line=line,
+        turn=note.turns,
+        player=event.player,
+        role=note.roles.get(event.player),
+        type=event.type,
+        card=event.card,
+        target=target,
+        target_role=note.roles.get(target) if target is not None else None,
+        tool=tool,
+        x=x,
+        y=y,
+        goal=goal,
+    )
 
 
 def _game_rows(
@@ -189,32 +188,32 @@ def _game_rows(
     last_at: Any,
 ) -> None:
     game_id = game.game_id
-    for row in rows.cards_played:
-        row["game_id"] = game_id
+    for card in rows.cards_played:
+        card.game_id = game_id
     errors_by_round: Counter[int | None] = Counter(f.round for f in audit.findings if f.severity == "error")
     errors = sum(errors_by_round.values())
-    rows.findings.extend(finding_row(f, game_id, upload_id) for f in audit.findings)
+    rows.findings.extend(finding_of(f, game_id, upload_id) for f in audit.findings)
     rows.games.append(
-        {
-            "game_id": game_id,
-            "upload_id": upload_id,
-            "source": "log",
-            "ruleset": game.ruleset,
-            "tournament": game.tournament,
-            "tournament_round": game.tournament_round,
-            "stage": game.stage or ("preliminary" if game.tournament else None),
-            "table_label": game.table,
-            "players": len(game.players),
-            "player_ids": list(game.players),
-            "rounds_planned": game.rounds,
-            "rounds_played": len(audit.outcomes),
-            "status": audit.status,
-            "errors": errors,
-            "warnings": sum(f.severity == "warning" for f in audit.findings),
-            "started_at": first_at,
-            "ended_at": last_at,
-            "revision": revision,
-        }
+        GameRow(
+            game_id=game_id,
+            upload_id=upload_id,
+            source="log",
+            ruleset=game.ruleset,
+            tournament=game.tournament,
+            tournament_round=game.tournament_round,
+            stage=game.stage or ("preliminary" if game.tournament else None),
+            table_label=game.table,
+            players=len(game.players),
+            player_ids=list(game.players),
+            rounds_planned=game.rounds,
+            rounds_played=len(audit.outcomes),
+            status=audit.status,
+            errors=errors,
+            warnings=sum(f.severity == "warning" for f in audit.findings),
+            started_at=first_at,
+            ended_at=last_at,
+            revision=revision,
+        )
     )
     seats = {player: seat for seat, player in enumerate(game.players, start=1)}
     for outcome in audit.outcomes:
@@ -224,42 +223,42 @@ def _game_rows(
         counted = Counter(r for r in roles.values())
         ended_by = "gold" if outcome.connector else ("hands_empty" if note.over_before_end else "early")
         rows.rounds.append(
-            {
-                "game_id": game_id,
-                "round": outcome.round,
-                "ruleset": game.ruleset,
-                "players": len(game.players),
-                "saboteurs": counted["saboteur"],
-                "selfish_dwarfs": counted["selfish_dwarf"],
-                "winner": outcome.winner,
-                "claimed_winner": claim.winner if claim else None,
-                "connector": outcome.connector,
-                "connector_role": roles.get(outcome.connector) if outcome.connector else None,
-                "gold_slot": note.gold_slot,
-                "ended_by": ended_by,
-                "turns": note.turns,
-                "start_player": note.start_player,
-                "start_seat": seats.get(note.start_player or ""),
-                "rockfalls": note.kinds["play_rockfall"],
-                "maps": note.kinds["play_map"],
-                "errors": errors_by_round[outcome.round],
-                "started_at": note.started_at,
-                "ended_at": note.ended_at,
-            }
+            RoundRow(
+                game_id=game_id,
+                round=outcome.round,
+                ruleset=game.ruleset,
+                players=len(game.players),
+                saboteurs=counted["saboteur"],
+                selfish_dwarfs=counted["selfish_dwarf"],
+                winner=outcome.winner,
+                claimed_winner=claim.winner if claim else None,
+                connector=outcome.connector,
+                connector_role=roles.get(outcome.connector) if outcome.connector else None,
+                gold_slot=note.gold_slot,
+                ended_by=ended_by,
+                turns=note.turns,
+                start_player=note.start_player,
+                start_seat=seats.get(note.start_player or ""),
+                rockfalls=note.kinds["play_rockfall"],
+                maps=note.kinds["play_map"],
+                errors=errors_by_round[outcome.round],
+                started_at=note.started_at,
+                ended_at=note.ended_at,
+            )
         )
         for player in game.players:
             role = roles.get(player)
             rows.round_players.append(
-                {
-                    "game_id": game_id,
-                    "round": outcome.round,
-                    "player": player,
-                    "seat": seats[player],
-                    "role": role,
-                    "recorded_points": claim.scores.get(player) if claim else None,
-                    "replay_points": outcome.scores.get(player),
-                    "star": player in outcome.stars,
-                    "won": _won(outcome, player, role),
-                    "connector": player == outcome.connector,
-                }
+                RoundPlayerRow(
+                    game_id=game_id,
+                    round=outcome.round,
+                    player=player,
+                    seat=seats[player],
+                    role=role,
+                    recorded_points=claim.scores.get(player) if claim else None,
+                    replay_points=outcome.scores.get(player),
+                    star=player in outcome.stars,
+                    won=won(player, role, winner=outcome.winner, connector=outcome.connector),
+                    connector=player == outcome.connector,
+                )
             )

@@ -5,232 +5,56 @@ either. The read models (``games``, ``rounds``, ``round_players``, ``findings``,
 ``cards_played``, ``tournaments``…) are derived from the events and can be dropped and
 rebuilt at any time (``saboteur rebuild``); ``projection`` records the last event
 position they reflect, written in the same transaction as their rows.
+
+Every table is declared once, by its row type (:mod:`ingest.tables`): the events by
+:class:`~ingest.chain.StoredEvent`, the uploads by :class:`UploadRow`, the read models
+in :mod:`ingest.readmodels`.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Final
+
+from ingest.chain import StoredEvent
+from ingest.readmodels import GAME_TABLES, ROW_TYPES, TOURNAMENT_TABLES
+from ingest.tables import BigInt, Row, create_table, table
+
+__all__ = ["GAME_TABLES", "LOG_TABLES", "READ_MODELS", "SCHEMA_VERSION", "TOURNAMENT_TABLES", "UploadRow"]
 
 SCHEMA_VERSION: Final = 1
 
-LOG_TABLES: Final = """
-CREATE TABLE IF NOT EXISTS meta (
-    key VARCHAR PRIMARY KEY,
-    value VARCHAR NOT NULL
-);
-CREATE TABLE IF NOT EXISTS uploads (
-    upload_id BIGINT PRIMARY KEY,
-    sha256 VARCHAR NOT NULL,
-    name VARCHAR NOT NULL,
-    size BIGINT NOT NULL,
-    received_at TIMESTAMPTZ NOT NULL,
-    kind VARCHAR NOT NULL,          -- log | score_sheet | tournament | unknown
-    outcome VARCHAR NOT NULL,       -- accepted | accepted_with_findings | rejected | duplicate
-    status VARCHAR NOT NULL,        -- the audit's: clean | violations | unreadable
-    game_ids VARCHAR[] NOT NULL,
-    duplicate_of BIGINT,
-    supersedes BIGINT,
-    reason VARCHAR,
-    report VARCHAR NOT NULL,        -- the audit report(s), JSON
-    raw BLOB                        -- every byte received (null only for a duplicate: see duplicate_of)
-);
-CREATE TABLE IF NOT EXISTS events (
-    position BIGINT PRIMARY KEY,
-    stream VARCHAR NOT NULL,
-    version INTEGER NOT NULL,
-    type VARCHAR NOT NULL,
-    payload VARCHAR NOT NULL,       -- the line as uploaded, or the store's own JSON
-    recorded_at TIMESTAMPTZ NOT NULL,
-    upload_id BIGINT,
-    line INTEGER,
-    prev_hash VARCHAR NOT NULL,
-    hash VARCHAR NOT NULL,
-    UNIQUE (stream, version)
-);
-"""
 
-READ_MODELS: Final[dict[str, str]] = {
-    "projection": """
-        CREATE TABLE projection (
-            name VARCHAR PRIMARY KEY,
-            position BIGINT NOT NULL
-        )""",
-    "games": """
-        CREATE TABLE games (
-            game_id VARCHAR PRIMARY KEY,
-            upload_id BIGINT NOT NULL,
-            source VARCHAR NOT NULL,          -- log | score_sheet
-            ruleset VARCHAR NOT NULL,
-            tournament VARCHAR,
-            tournament_round INTEGER,
-            stage VARCHAR,
-            table_label VARCHAR,
-            players INTEGER NOT NULL,
-            player_ids VARCHAR[] NOT NULL,
-            rounds_planned INTEGER,
-            rounds_played INTEGER NOT NULL,
-            status VARCHAR NOT NULL,          -- clean | violations
-            errors INTEGER NOT NULL,
-            warnings INTEGER NOT NULL,
-            started_at TIMESTAMPTZ,
-            ended_at TIMESTAMPTZ,
-            revision INTEGER NOT NULL
-        )""",
-    "rounds": """
-        CREATE TABLE rounds (
-            game_id VARCHAR NOT NULL,
-            round INTEGER NOT NULL,
-            ruleset VARCHAR NOT NULL,
-            players INTEGER NOT NULL,
-            saboteurs INTEGER NOT NULL,
-            selfish_dwarfs INTEGER NOT NULL,
-            winner VARCHAR,                   -- as the rules give it (null: not determinable)
-            claimed_winner VARCHAR,
-            connector VARCHAR,
-            connector_role VARCHAR,
-            gold_slot VARCHAR,
-            ended_by VARCHAR,                 -- gold | hands_empty | early | score_sheet
-            turns INTEGER,
-            start_player VARCHAR,
-            start_seat INTEGER,
-            rockfalls INTEGER,
-            maps INTEGER,
-            errors INTEGER NOT NULL,
-            started_at TIMESTAMPTZ,
-            ended_at TIMESTAMPTZ,
-            PRIMARY KEY (game_id, round)
-        )""",
-    "round_players": """
-        CREATE TABLE round_players (
-            game_id VARCHAR NOT NULL,
-            round INTEGER NOT NULL,
-            player VARCHAR NOT NULL,
-            seat INTEGER NOT NULL,
-            role VARCHAR,
-            recorded_points INTEGER,
-            replay_points INTEGER,
-            star BOOLEAN NOT NULL,
-            won BOOLEAN NOT NULL,
-            connector BOOLEAN NOT NULL,
-            PRIMARY KEY (game_id, round, player)
-        )""",
-    "findings": """
-        CREATE TABLE findings (
-            finding_id VARCHAR NOT NULL,      -- stable: a hash of where and what
-            game_id VARCHAR,
-            upload_id BIGINT NOT NULL,
-            code VARCHAR NOT NULL,
-            line INTEGER,
-            round INTEGER,
-            player VARCHAR,
-            rule VARCHAR NOT NULL,
-            severity VARCHAR NOT NULL,
-            message VARCHAR NOT NULL
-        )""",
-    "cards_played": """
-        CREATE TABLE cards_played (
-            game_id VARCHAR NOT NULL,
-            round INTEGER NOT NULL,
-            line INTEGER NOT NULL,
-            turn INTEGER NOT NULL,
-            player VARCHAR NOT NULL,
-            role VARCHAR,
-            type VARCHAR NOT NULL,
-            card VARCHAR NOT NULL,
-            target VARCHAR,
-            target_role VARCHAR,
-            tool VARCHAR,
-            x INTEGER,
-            y INTEGER,
-            goal VARCHAR
-        )""",
-    "tournaments": """
-        CREATE TABLE tournaments (
-            tournament VARCHAR PRIMARY KEY,
-            name VARCHAR NOT NULL,
-            ruleset VARCHAR NOT NULL,
-            preliminary_rounds INTEGER,
-            cut INTEGER,
-            final_rounds INTEGER,
-            semifinal BOOLEAN NOT NULL,
-            upload_id BIGINT
-        )""",
-    "tournament_players": """
-        CREATE TABLE tournament_players (
-            tournament VARCHAR NOT NULL,
-            player VARCHAR NOT NULL,
-            name VARCHAR NOT NULL,
-            PRIMARY KEY (tournament, player)
-        )""",
-    "seatings": """
-        CREATE TABLE seatings (
-            tournament VARCHAR NOT NULL,
-            tournament_round INTEGER NOT NULL,
-            stage VARCHAR NOT NULL,
-            table_label VARCHAR NOT NULL,
-            seat INTEGER NOT NULL,
-            player VARCHAR NOT NULL,
-            seq INTEGER NOT NULL              -- the seating's place in the tournament's stream
-        )""",
-    "penalties": """
-        CREATE TABLE penalties (
-            tournament VARCHAR NOT NULL,
-            seq INTEGER NOT NULL,
-            player VARCHAR NOT NULL,
-            stage VARCHAR NOT NULL,
-            points INTEGER NOT NULL,
-            reason VARCHAR NOT NULL
-        )""",
-    "corrections": """
-        CREATE TABLE corrections (
-            tournament VARCHAR NOT NULL,
-            seq INTEGER NOT NULL,
-            game_id VARCHAR NOT NULL,
-            round INTEGER NOT NULL,
-            player VARCHAR NOT NULL,
-            points INTEGER NOT NULL,
-            reason VARCHAR NOT NULL
-        )""",
-    "accepted_replays": """
-        CREATE TABLE accepted_replays (
-            tournament VARCHAR NOT NULL,
-            seq INTEGER NOT NULL,
-            game_id VARCHAR NOT NULL,
-            round INTEGER NOT NULL,
-            reason VARCHAR
-        )""",
-    "dismissals": """
-        CREATE TABLE dismissals (
-            tournament VARCHAR NOT NULL,
-            seq INTEGER NOT NULL,
-            finding_id VARCHAR NOT NULL,
-            reason VARCHAR NOT NULL
-        )""",
-    "cut_draws": """
-        CREATE TABLE cut_draws (
-            tournament VARCHAR NOT NULL,
-            seq INTEGER NOT NULL,
-            stage VARCHAR NOT NULL,
-            tied VARCHAR[] NOT NULL,
-            places INTEGER NOT NULL,
-            drawn VARCHAR[] NOT NULL,
-            points INTEGER,
-            stars INTEGER,
-            seed BIGINT
-        )""",
-}
-"""Read models, in the order they are built; each is dropped and made anew by a rebuild."""
+@table("meta", key=("key",), frozen=True)
+class MetaRow(Row):
+    """A fact about the store itself: its schema version, when it was created."""
 
-GAME_TABLES: Final = ("games", "rounds", "round_players", "findings", "cards_played")
-"""Read models keyed by ``game_id``: a game's rows are replaced together."""
-TOURNAMENT_TABLES: Final = (
-    "tournaments",
-    "tournament_players",
-    "seatings",
-    "penalties",
-    "corrections",
-    "accepted_replays",
-    "dismissals",
-    "cut_draws",
-)
-"""Read models keyed by ``tournament``: a tournament's rows are replaced together."""
+    key: str
+    value: str
+
+
+@table("uploads", key=("upload_id",), frozen=True)
+class UploadRow(Row):
+    """A file received, whatever became of it, with every byte of it."""
+
+    upload_id: BigInt
+    sha256: str
+    name: str
+    size: BigInt
+    received_at: datetime
+    kind: str  # log | score_sheet | tournament | unknown
+    outcome: str  # accepted | accepted_with_findings | rejected | duplicate
+    status: str  # the audit's: clean | violations | unreadable
+    game_ids: list[str]
+    duplicate_of: BigInt | None
+    supersedes: BigInt | None
+    reason: str | None
+    report: str  # the audit report(s), JSON
+    raw: bytes | None  # every byte received (null only for a duplicate: see duplicate_of)
+
+
+LOG_TABLES: Final = ";\n".join(create_table(t, if_not_exists=True) for t in (MetaRow, UploadRow, StoredEvent)) + ";"
+"""The append-only tables' DDL, made once when the store is created."""
+
+READ_MODELS: Final[dict[str, str]] = {table: create_table(row_type) for table, row_type in ROW_TYPES.items()}
+"""Read models' DDL, in the order they are built; each is dropped and made anew by a rebuild."""

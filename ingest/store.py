@@ -3,12 +3,22 @@
 A DuckDB file admits one writing process and no other process beside it, so the store
 never holds a connection between operations: the dashboard and a second ``saboteur
 ingest`` get their turn between our transactions. When another process holds the file,
-opening waits (with back-off) and then fails with :class:`StoreBusy`.
+opening waits (with back-off) and then fails with :class:`StoreBusy`. A job opens a
+connection (:meth:`Store.connect`) and passes it to the store's methods.
 
-Everything written goes through :meth:`Store.write`, in one transaction: the uploads,
-the events (hash-chained, appended at expected stream versions) and the read-model rows
-derived from them, with the projection position. A crash at any moment leaves the store
-as it was before that transaction.
+The store has two sides, as eventsourcing's recorders do:
+
+- **Writing** — :meth:`Store.append` appends events to one stream at the version the
+  writer read, :meth:`Store.append_batch` to many streams with the uploads they came
+  in; a stream that moved on since refuses the append (:class:`StaleAppend`). Events are
+  hash-chained (:mod:`ingest.chain`). The read-model rows of the streams appended to
+  come with the append and replace theirs, and the projection position moves to the
+  new head: one transaction, all or none. A crash at any moment leaves the store as it
+  was before that transaction. Deciding what to append is the caller's job.
+- **Reading** — :meth:`Store.read` gives one stream's events, :meth:`Store.read_all`
+  every event after a position, :meth:`Store.read_streams` every stream in turn, as
+  typed :class:`~ingest.chain.StoredEvent` records. No module outside ``ingest/`` reads the
+  ``events`` table with its own SQL.
 """
 
 from __future__ import annotations
@@ -16,21 +26,30 @@ from __future__ import annotations
 import os
 import random
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
+from zoneinfo import ZoneInfo
 
 import duckdb
-import polars as pl
 
-from ingest.chain import GENESIS, canonical, link, moment_text
-from ingest.schema import GAME_TABLES, LOG_TABLES, READ_MODELS, SCHEMA_VERSION, TOURNAMENT_TABLES
+from ingest.chain import GENESIS, StoredEvent, canonical, link, moment_text
+from ingest.readmodels import PROJECTED, ROW_TYPES, Rows
+from ingest.schema import LOG_TABLES, READ_MODELS, SCHEMA_VERSION, UploadRow
+from ingest.tables import Row, frame, names
 
 DEFAULT_DB: Final = "saboteur.duckdb"
-READ_MODEL_NAMES: Final = tuple(READ_MODELS)
+_TIME: Final = names(StoredEvent).index("recorded_at")
+_ENVELOPE: Final = ", ".join(f"epoch_us({n})" if n == "recorded_at" else n for n in names(StoredEvent))
+"""The events' columns as read: the time as microseconds since 1970, made a datetime
+once per distinct time (:func:`_events`)."""
+_EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
+
+Moment = int | datetime | None
+"""An event position, a time, or ``None`` for now."""
 
 
 def _one(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> tuple[Any, ...] | None:
@@ -51,7 +70,8 @@ class StoreBusy(RuntimeError):
 
 
 class StaleAppend(RuntimeError):
-    """A stream moved on since its version was read (optimistic concurrency)."""
+    """A stream (or the uploads) moved on since its version was read (optimistic
+    concurrency)."""
 
 
 def default_path() -> Path:
@@ -59,7 +79,7 @@ def default_path() -> Path:
     return Path(os.environ.get("SABOTEUR_DB") or DEFAULT_DB)
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class NewEvent:
     """An event to append: the store gives it its position, version, time and hashes."""
 
@@ -69,40 +89,15 @@ class NewEvent:
     line: int | None = None
 
 
-@dataclass
-class NewUpload:
-    """An upload to record, with the events and read-model rows it brings."""
-
-    sha256: str
-    name: str
-    size: int
-    kind: str
-    outcome: str
-    status: str
-    report: str
-    raw: bytes | None
-    game_ids: list[str] = field(default_factory=list)
-    events: list[NewEvent] = field(default_factory=list)
-    rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    duplicate_of: int | None = None
-    supersedes: int | None = None
-    reason: str | None = None
-    replaces: list[str] = field(default_factory=list)
-    """Read-model keys (``game:<id>``, ``tournament:<id>``) whose rows this upload replaces."""
-    expected_versions: dict[str, int] = field(default_factory=dict)
-    """For each stream appended to: the version it must be at (0: a new stream)."""
-    upload_id: int = 0
-
-
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Append:
-    """Events a command appends (no file behind them: a penalty, a seating…), with the
-    read-model rows of the streams they change."""
+    """Events to append to one stream, which must be at ``expected_version`` (0: a new
+    stream); ``upload_id`` is the upload they came in (``None``: a command's)."""
 
-    events: list[NewEvent]
-    expected_versions: dict[str, int]
-    rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    replaces: list[str] = field(default_factory=list)
+    stream: str
+    expected_version: int
+    events: Sequence[NewEvent]
+    upload_id: int | None = None
 
 
 class Store:
@@ -168,20 +163,12 @@ class Store:
         """Set the store up in one transaction (a crash leaves nothing half made)."""
         version = self._version(con)
         if version is None:
-            con.execute("BEGIN")
-            try:
+            with _transaction(con):
                 con.execute(LOG_TABLES)
-                for name, ddl in READ_MODELS.items():
-                    con.execute(f"DROP TABLE IF EXISTS {name}")
-                    con.execute(ddl)
-                con.execute("INSERT INTO projection VALUES ('read_models', 0)")
+                _create_read_models(con, 0)
                 con.execute("DELETE FROM meta")  # a setup cut short: meta holds no version yet
                 con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
                 con.execute("INSERT INTO meta VALUES ('created_at', ?)", [datetime.now(UTC).isoformat()])
-                con.execute("COMMIT")
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
         elif version > SCHEMA_VERSION:
             raise RuntimeError(f"{self.path} has schema version {version}, newer than this program's {SCHEMA_VERSION}")
 
@@ -191,6 +178,45 @@ class Store:
         """The newest event's position and hash (0 and the genesis hash when empty)."""
         row = _one(con, "SELECT position, hash FROM events ORDER BY position DESC LIMIT 1")
         return (int(row[0]), str(row[1])) if row else (0, GENESIS)
+
+    def read(self, con: duckdb.DuckDBPyConnection, stream: str, *, until: Moment = None) -> list[StoredEvent]:
+        """A stream's events in version order (every revision: see
+        :func:`ingest.revisions.current`), up to a position or a time if given."""
+        condition, params = _until(until)
+        sql = f"SELECT {_ENVELOPE} FROM events WHERE stream = ? AND {condition} ORDER BY version"
+        return list(_events(con, sql, [stream, *params]))
+
+    def read_all(
+        self, con: duckdb.DuckDBPyConnection, after: int = 0, *, until: Moment = None, types: Collection[str] = ()
+    ) -> Iterator[StoredEvent]:
+        """Every event after position ``after``, in position order, up to a position or
+        a time if given, only of the given ``types`` if any; read a chunk at a time."""
+        condition, params = _until(until)
+        if types:
+            condition += " AND type IN (SELECT unnest(?::VARCHAR[]))"
+            params.append(list(types))
+        yield from _events(
+            con,
+            f"SELECT {_ENVELOPE} FROM events WHERE position > ? AND {condition} ORDER BY position",
+            [after, *params],
+        )
+
+    def read_streams(self, con: duckdb.DuckDBPyConnection) -> Iterator[list[StoredEvent]]:
+        """Every stream's events, a stream at a time (in stream order, each in version
+        order): what a rebuild projects, without holding the whole store."""
+        stream: list[StoredEvent] = []
+        for event in _events(con, f"SELECT {_ENVELOPE} FROM events ORDER BY stream, position", []):
+            if stream and event.stream != stream[0].stream:
+                yield stream
+                stream = []
+            stream.append(event)
+        if stream:
+            yield stream
+
+    def projected(self, con: duckdb.DuckDBPyConnection) -> int | None:
+        """The last event position the read models reflect (``None``: never recorded)."""
+        row = _one(con, "SELECT position FROM projection WHERE name = 'read_models'")
+        return int(row[0]) if row else None
 
     def known_uploads(self, con: duckdb.DuckDBPyConnection, shas: Sequence[str]) -> dict[str, tuple[int, str]]:
         """Earlier uploads of these contents: sha → (upload id, outcome), an accepted
@@ -219,228 +245,168 @@ class Store:
         ).fetchall()
         return {str(s): (int(v), int(u) if u is not None else 0) for s, v, u in rows}
 
+    def next_upload_id(self, con: duckdb.DuckDBPyConnection) -> int:
+        """The id the next upload recorded must have."""
+        return int(_one(con, "SELECT coalesce(max(upload_id), 0) FROM uploads")[0]) + 1  # type: ignore[index]
+
     # -- writing -----------------------------------------------------------------
 
-    def write(self, con: duckdb.DuckDBPyConnection, uploads: list[NewUpload], appends: Sequence[Append] = ()) -> None:
-        """Record uploads, append their events and rows (and those of commands): one
-        transaction, all or none."""
-        if not uploads and not appends:
-            return
-        con.execute("BEGIN")
-        try:
-            self._write(con, uploads, appends)
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
+    def append(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        stream: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        rows: Rows,
+    ) -> list[StoredEvent]:
+        """Append ``events`` to ``stream``, which must be at ``expected_version``, with
+        the stream's read-model rows as they stand after them: one transaction."""
+        return self.append_batch(con, [Append(stream, expected_version, events)], rows=rows)
 
-    def _write(self, con: duckdb.DuckDBPyConnection, uploads: list[NewUpload], appends: Sequence[Append] = ()) -> None:
-        now = datetime.now(UTC)
-        next_upload = int(_one(con, "SELECT coalesce(max(upload_id), 0) FROM uploads")[0]) + 1  # type: ignore[index]
+    def append_batch(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        appends: Sequence[Append],
+        *,
+        rows: Rows,
+        uploads: Sequence[UploadRow] = (),
+    ) -> list[StoredEvent]:
+        """Record ``uploads`` (numbered on from :meth:`next_upload_id`) and append to
+        every stream of ``appends`` at its expected version, with the read-model rows of
+        the streams appended to (replacing theirs): one transaction, all or none. The
+        events as stored, in position order."""
+        if not appends and not uploads:
+            return []
+        with _transaction(con):
+            if uploads:
+                first = self.next_upload_id(con)
+                if [u.upload_id for u in uploads] != list(range(first, first + len(uploads))):
+                    raise StaleAppend(f"the next upload is {first}, not {uploads[0].upload_id}")
+                _insert(con, UploadRow, uploads)
+            stored = self._chain(con, appends)
+            _insert(con, StoredEvent, stored)
+            _replace(con, [a.stream for a in appends], rows)
+            if stored:
+                con.execute("UPDATE projection SET position = ? WHERE name = 'read_models'", [stored[-1].position])
+        return stored
+
+    def _chain(self, con: duckdb.DuckDBPyConnection, appends: Sequence[Append]) -> list[StoredEvent]:
+        """The appended events with their positions, versions, time and hashes, each
+        stream checked against the version its writer read."""
         position, prev = self.head(con)
-        streams = sorted({e.stream for u in uploads for e in u.events} | {e.stream for a in appends for e in a.events})
-        versions = {s: v for s, (v, _) in self.stream_versions(con, streams).items()}
-        upload_rows: list[dict[str, Any]] = []
-        event_cols: dict[str, list[Any]] = {
-            k: []
-            for k in (
-                "position",
-                "stream",
-                "version",
-                "type",
-                "payload",
-                "recorded_at",
-                "upload_id",
-                "line",
-                "prev_hash",
-                "hash",
-            )
-        }
-        rows: dict[str, list[dict[str, Any]]] = {name: [] for name in READ_MODELS if name != "projection"}
-        chain = _Chain(versions, event_cols, now)
-        replaced: list[str] = []
-        originals: dict[str, int] = {}
-        for upload in uploads:
-            upload.upload_id = next_upload
-            next_upload += 1
-            if upload.outcome == "duplicate" and upload.duplicate_of is None:
-                upload.duplicate_of = originals.get(upload.sha256)
-            elif upload.outcome != "duplicate":
-                originals.setdefault(upload.sha256, upload.upload_id)
-            position, prev = chain.extend(upload.events, upload.expected_versions, upload.upload_id, position, prev)
-            replaced.extend(upload.replaces)
-            for table, table_rows in upload.rows.items():
-                for row in table_rows:
-                    if "upload_id" in row:
-                        row["upload_id"] = upload.upload_id
-                rows[table].extend(table_rows)
-            upload_rows.append(
-                {
-                    "upload_id": upload.upload_id,
-                    "sha256": upload.sha256,
-                    "name": upload.name,
-                    "size": upload.size,
-                    "received_at": now,
-                    "kind": upload.kind,
-                    "outcome": upload.outcome,
-                    "status": upload.status,
-                    "game_ids": upload.game_ids,
-                    "duplicate_of": upload.duplicate_of,
-                    "supersedes": upload.supersedes,
-                    "reason": upload.reason,
-                    "report": upload.report,
-                    "raw": upload.raw,
-                }
-            )
+        versions = {s: v for s, (v, _) in self.stream_versions(con, sorted({a.stream for a in appends})).items()}
+        now = datetime.now(UTC)
+        stamp = moment_text(now)
+        stored: list[StoredEvent] = []
         for append in appends:
-            position, prev = chain.extend(append.events, append.expected_versions, None, position, prev)
-            replaced.extend(append.replaces)
-            for table, table_rows in append.rows.items():
-                rows[table].extend(table_rows)
-        if upload_rows:
-            _bulk_insert(con, "uploads", pl.DataFrame(upload_rows, schema=_UPLOAD_SCHEMA))
-        if event_cols["position"]:
-            _bulk_insert(con, "events", pl.DataFrame(event_cols, schema=_EVENT_SCHEMA))
-        self._replace_rows(con, replaced)
-        self._insert_rows(con, rows)
-        con.execute("UPDATE projection SET position = ? WHERE name = 'read_models'", [position])
+            stream, version, upload_id = append.stream, versions.get(append.stream, 0), append.upload_id
+            if version != append.expected_version:
+                raise StaleAppend(f"{stream} is at version {version}, not {append.expected_version}")
+            for event in append.events:
+                if event.stream != stream:
+                    raise ValueError(f"an event of {event.stream} appended to {stream}")
+                position += 1
+                version += 1
+                text = canonical(position, stream, version, event.type, event.payload, stamp, upload_id, event.line)
+                digest = link(prev, text)
+                stored.append(
+                    StoredEvent(
+                        position, stream, version, event.type, event.payload, now, upload_id, event.line, prev, digest
+                    )
+                )
+                prev = digest
+            versions[stream] = version
+        return stored
 
-    def _replace_rows(self, con: duckdb.DuckDBPyConnection, keys: list[str]) -> None:
-        games = [k.removeprefix("game:") for k in keys if k.startswith("game:")]
-        tournaments = [k.removeprefix("tournament:") for k in keys if k.startswith("tournament:")]
-        if games:
-            for table in GAME_TABLES:
-                con.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT unnest(?::VARCHAR[]))", [games])
-        if tournaments:
-            for table in TOURNAMENT_TABLES:
-                con.execute(f"DELETE FROM {table} WHERE tournament IN (SELECT unnest(?::VARCHAR[]))", [tournaments])
-
-    def _insert_rows(self, con: duckdb.DuckDBPyConnection, rows: dict[str, list[dict[str, Any]]]) -> None:
-        for table, table_rows in rows.items():
-            if not table_rows:
-                continue
-            columns = [c[0] for c in con.execute(f"DESCRIBE {table}").fetchall()]
-            frame = pl.DataFrame(table_rows, schema=_schema_for(table), strict=False).select(columns)
-            _bulk_insert(con, table, frame)
-
-    def rebuild(self, con: duckdb.DuckDBPyConnection, batches: Iterable[dict[str, list[dict[str, Any]]]]) -> int:
+    def rebuild(self, con: duckdb.DuckDBPyConnection, batches: Iterable[Rows]) -> int:
         """Drop every read model and make it anew from row batches: one transaction.
         Returns the event position the new read models reflect."""
         position, _ = self.head(con)
-        con.execute("BEGIN")
-        try:
-            for name, ddl in READ_MODELS.items():
-                con.execute(f"DROP TABLE IF EXISTS {name}")
-                con.execute(ddl)
-            con.execute("INSERT INTO projection VALUES ('read_models', ?)", [position])
+        with _transaction(con):
+            _create_read_models(con, position)
             for rows in batches:
-                self._insert_rows(con, rows)
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
+                insert_rows(con, rows)
         return position
 
 
-class _Chain:
-    """Gives appended events their positions, versions and hashes, column by column."""
-
-    def __init__(self, versions: dict[str, int], columns: dict[str, list[Any]], now: datetime) -> None:
-        self.versions = versions
-        self.columns = columns
-        self.now = now
-        self.stamp = moment_text(now)
-
-    def extend(
-        self, events: list[NewEvent], expected: dict[str, int], upload_id: int | None, position: int, prev: str
-    ) -> tuple[int, str]:
-        """Append ``events`` after ``position``/``prev`` at the expected stream versions
-        (optimistic concurrency: a stream that moved on refuses the append)."""
-        versions = self.versions
-        for stream, version in expected.items():
-            if versions.get(stream, 0) != version:
-                raise StaleAppend(f"{stream} is at version {versions.get(stream, 0)}, not {version}")
-        columns = self.columns
-        for event in events:
-            position += 1
-            version = versions.get(event.stream, 0) + 1
-            versions[event.stream] = version
-            text = canonical(
-                position, event.stream, version, event.type, event.payload, self.stamp, upload_id, event.line
-            )
-            digest = link(prev, text)
-            for key, value in (
-                ("position", position),
-                ("stream", event.stream),
-                ("version", version),
-                ("type", event.type),
-                ("payload", event.payload),
-                ("recorded_at", self.now),
-                ("upload_id", upload_id),
-                ("line", event.line),
-                ("prev_hash", prev),
-                ("hash", digest),
-            ):
-                columns[key].append(value)
-            prev = digest
-        return position, prev
-
-
-def _bulk_insert(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> None:
-    """One INSERT of a whole frame (Arrow underneath): never row by row."""
-    con.register("bulk_frame", frame)
+@contextmanager
+def _transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """One transaction: committed at the end of the block, rolled back if it raises."""
+    con.execute("BEGIN")
     try:
-        con.execute(f"INSERT INTO {table} SELECT * FROM bulk_frame")
+        yield
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def _until(moment: Moment) -> tuple[str, list[Any]]:
+    """The condition on events up to a position or a time (none for ``None``)."""
+    if moment is None:
+        return "TRUE", []
+    return ("position <= ?", [moment]) if isinstance(moment, int) else ("recorded_at <= ?", [moment])
+
+
+def _events(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> Iterator[StoredEvent]:
+    """Stored events from a query of :data:`_ENVELOPE`, fetched a chunk at a time on a
+    cursor of their own (the connection stays free for other work meanwhile).
+
+    Every event of a transaction shares its time, so each distinct time is made a
+    datetime once, in the session's time zone as DuckDB would give it: DuckDB's own
+    conversion, row by row, costs more than the rest of the row together.
+    """
+    moments: dict[int, datetime] = {}
+    cursor = con.cursor()
+    try:
+        zone = ZoneInfo(str(_one(cursor, "SELECT current_setting('TimeZone')")[0]))  # type: ignore[index]
+        cursor.execute(sql, params)
+        while chunk := cursor.fetchmany(20_000):
+            for row in chunk:
+                values = list(row)
+                micros = values[_TIME]
+                moment = moments.get(micros)
+                if moment is None:
+                    moment = moments[micros] = (_EPOCH + timedelta(microseconds=micros)).astimezone(zone)
+                values[_TIME] = moment
+                yield StoredEvent(*values)
     finally:
-        con.unregister("bulk_frame")
+        cursor.close()
 
 
-_UPLOAD_SCHEMA: Final[dict[str, Any]] = {
-    "upload_id": pl.Int64,
-    "sha256": pl.String,
-    "name": pl.String,
-    "size": pl.Int64,
-    "received_at": pl.Datetime("us", "UTC"),
-    "kind": pl.String,
-    "outcome": pl.String,
-    "status": pl.String,
-    "game_ids": pl.List(pl.String),
-    "duplicate_of": pl.Int64,
-    "supersedes": pl.Int64,
-    "reason": pl.String,
-    "report": pl.String,
-    "raw": pl.Binary,
-}
-_EVENT_SCHEMA: Final[dict[str, Any]] = {
-    "position": pl.Int64,
-    "stream": pl.String,
-    "version": pl.Int32,
-    "type": pl.String,
-    "payload": pl.String,
-    "recorded_at": pl.Datetime("us", "UTC"),
-    "upload_id": pl.Int64,
-    "line": pl.Int32,
-    "prev_hash": pl.String,
-    "hash": pl.String,
-}
-_TYPES: Final = {
-    "BIGINT": pl.Int64,
-    "INTEGER": pl.Int32,
-    "VARCHAR": pl.String,
-    "BOOLEAN": pl.Boolean,
-    "TIMESTAMPTZ": pl.Datetime("us", "UTC"),
-    "VARCHAR[]": pl.List(pl.String),
-}
+def _create_read_models(con: duckdb.DuckDBPyConnection, position: int) -> None:
+    """Every read model made anew, empty, reflecting the events up to ``position``."""
+    for name, ddl in READ_MODELS.items():
+        con.execute(f"DROP TABLE IF EXISTS {name}")
+        con.execute(ddl)
+    con.execute("INSERT INTO projection VALUES ('read_models', ?)", [position])
 
 
-def _schema_for(table: str) -> dict[str, Any]:
-    """A Polars schema for a read model, from its DDL (so frames match the table)."""
-    schema: dict[str, Any] = {}
-    body = READ_MODELS[table].split("(", 1)[1]
-    for line in body.splitlines():
-        parts = line.split("--", 1)[0].strip().rstrip(",").split()
-        if len(parts) >= 2 and parts[0].isidentifier() and parts[0].upper() != "PRIMARY":
-            kind = parts[1].upper()
-            if kind in _TYPES:
-                schema[parts[0]] = _TYPES[kind]
-    return schema
+def _replace(con: duckdb.DuckDBPyConnection, streams: Sequence[str], rows: Rows) -> None:
+    """The read-model rows of these streams replaced by ``rows``."""
+    for kind, (column, tables) in PROJECTED.items():
+        ids = [s.split(":", 1)[1] for s in streams if s.split(":", 1)[0] == kind]
+        if ids:
+            for table in tables:
+                con.execute(f"DELETE FROM {table} WHERE {column} IN (SELECT unnest(?::VARCHAR[]))", [ids])
+    insert_rows(con, rows)
+
+
+def insert_rows(con: duckdb.DuckDBPyConnection, rows: Mapping[str, Sequence[Any]]) -> None:
+    """Read-model rows inserted, table by table (``con`` may be any database holding
+    the read models, such as an in-memory snapshot)."""
+    for table, table_rows in rows.items():
+        _insert(con, ROW_TYPES[table], table_rows)
+
+
+def _insert(con: duckdb.DuckDBPyConnection, row_type: type[Row], rows: Sequence[Any]) -> None:
+    """One INSERT of a whole table's rows, by column name (Arrow underneath): never row
+    by row. The frame stays registered when the insert fails (unregistering in the
+    aborted transaction would fail too, hiding the insert's own error); the next
+    insert's registration replaces it."""
+    if not rows:
+        return
+    con.register("bulk_frame", frame(row_type, rows))
+    con.execute(f"INSERT INTO {row_type.TABLE} BY NAME SELECT * FROM bulk_frame")
+    con.unregister("bulk_frame")

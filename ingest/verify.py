@@ -9,15 +9,15 @@ models are projected anew from the events and compared with the stored tables.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import duckdb
 import polars as pl
 
-from ingest.chain import GENESIS, canonical, link, moment_text
+from ingest.chain import GENESIS, link
+from ingest.readmodels import GAME_TABLES, ROW_TYPES, TOURNAMENT_TABLES, Rows
 from ingest.rebuild import project_store
-from ingest.schema import GAME_TABLES, TOURNAMENT_TABLES
-from ingest.store import Store, _schema_for
+from ingest.store import Store
+from ingest.tables import frame
 
 COMPARED = (*GAME_TABLES, *TOURNAMENT_TABLES)
 
@@ -35,81 +35,71 @@ class Verdict:
         return not self.problems
 
 
-def check_chain(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
-    cursor = con.cursor()
-    cursor.execute(
-        "SELECT position, stream, version, type, payload, recorded_at, upload_id, line, prev_hash, hash "
-        "FROM events ORDER BY position"
-    )
+def check_chain(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
     expected_position = 1
     prev = GENESIS
     versions: dict[str, int] = {}
-    while chunk := cursor.fetchmany(20_000):
-        for position, stream, version, kind, payload, recorded_at, upload_id, line, prev_hash, digest in chunk:
-            if position != expected_position:
-                verdict.problems.append(
-                    f"event at position {expected_position} is missing (the next stored is {position}): removed"
-                )
-                return
-            if prev_hash != prev:
-                verdict.problems.append(
-                    f"event at position {position} does not follow the event before it: removed or reordered"
-                )
-                return
-            text = canonical(position, stream, version, kind, payload, moment_text(recorded_at), upload_id, line)
-            if link(prev, text) != digest:
-                verdict.problems.append(f"event at position {position} ({stream} v{version}) was altered")
-                return
-            if version != versions.get(stream, 0) + 1:
-                verdict.problems.append(f"event at position {position}: {stream} jumps to version {version}")
-                return
-            versions[stream] = version
-            prev = digest
-            expected_position += 1
-            verdict.events += 1
+    uploads: set[int] = set()
+    for event in store.read_all(con):
+        position, stream, version = event.position, event.stream, event.version
+        if position != expected_position:
+            verdict.problems.append(
+                f"event at position {expected_position} is missing (the next stored is {position}): removed"
+            )
+            return
+        if event.prev_hash != prev:
+            verdict.problems.append(
+                f"event at position {position} does not follow the event before it: removed or reordered"
+            )
+            return
+        if link(prev, event.canonical()) != event.hash:
+            verdict.problems.append(f"event at position {position} ({stream} v{version}) was altered")
+            return
+        if version != versions.get(stream, 0) + 1:
+            verdict.problems.append(f"event at position {position}: {stream} jumps to version {version}")
+            return
+        versions[stream] = version
+        if event.upload_id is not None:
+            uploads.add(event.upload_id)
+        prev = event.hash
+        expected_position += 1
+        verdict.events += 1
     verdict.head = prev
-    cursor.close()
-    _check_tail(con, verdict, expected_position - 1)
+    _check_tail(store, con, verdict, expected_position - 1, uploads)
 
 
-def _check_tail(con: duckdb.DuckDBPyConnection, verdict: Verdict, last: int) -> None:
+def _check_tail(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict, last: int, uploads: set[int]) -> None:
     """The chain cannot show its own end cut off: the read models' recorded position
-    and the accepted uploads can."""
-    recorded = con.execute("SELECT position FROM projection WHERE name = 'read_models'").fetchall()
-    if recorded and int(recorded[0][0]) > last:
+    and the accepted uploads (``uploads``: those the events name) can."""
+    recorded = store.projected(con)
+    if recorded is not None and recorded > last:
         verdict.problems.append(
             f"event at position {last + 1} is missing, and any after it (the read models were built up to "
-            f"position {recorded[0][0]}): removed"
+            f"position {recorded}): removed"
         )
         return
-    missing = con.execute(
-        "SELECT upload_id FROM uploads WHERE outcome LIKE 'accepted%' AND upload_id NOT IN "
-        "(SELECT DISTINCT upload_id FROM events WHERE upload_id IS NOT NULL) ORDER BY upload_id LIMIT 1"
-    ).fetchall()
-    if missing:
-        verdict.problems.append(f"the events of accepted upload {missing[0][0]} are missing: removed")
+    accepted = con.execute("SELECT upload_id FROM uploads WHERE outcome LIKE 'accepted%' ORDER BY upload_id").fetchall()
+    missing = next((upload_id for (upload_id,) in accepted if upload_id not in uploads), None)
+    if missing is not None:
+        verdict.problems.append(f"the events of accepted upload {missing} are missing: removed")
 
 
-def _frame(rows: list[dict[str, Any]], table: str) -> pl.DataFrame:
-    return pl.DataFrame(rows, schema=_schema_for(table), strict=False)
+def _sorted(table: pl.DataFrame) -> pl.DataFrame:
+    if table.is_empty():
+        return table
+    keys = [c for c, t in table.schema.items() if not isinstance(t, pl.List)]
+    return table.sort(keys, nulls_last=True)
 
 
-def _sorted(frame: pl.DataFrame) -> pl.DataFrame:
-    if frame.is_empty():
-        return frame
-    keys = [c for c, t in frame.schema.items() if not isinstance(t, pl.List)]
-    return frame.sort(keys, nulls_last=True)
-
-
-def check_read_models(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
-    expected: dict[str, list[dict[str, Any]]] = {table: [] for table in COMPARED}
-    for batch in project_store(con):
+def check_read_models(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
+    expected: Rows = {table: [] for table in COMPARED}
+    for batch in project_store(store, con):
         for table, rows in batch.items():
             if table in expected:
                 expected[table].extend(rows)
     for table in COMPARED:
         stored = con.sql(f"SELECT * FROM {table}").pl()
-        wanted = _frame(expected[table], table).select(stored.columns).cast(dict(stored.schema), strict=False)
+        wanted = frame(ROW_TYPES[table], expected[table]).select(stored.columns).cast(dict(stored.schema), strict=False)
         if not _sorted(stored).equals(_sorted(wanted)):
             verdict.problems.append(
                 f"read model {table} differs from the events ({stored.height} rows stored, "
@@ -120,7 +110,7 @@ def check_read_models(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
 def verify(store: Store, *, read_models: bool = True) -> Verdict:
     verdict = Verdict()
     with store.connect(read_only=True) as con:
-        check_chain(con, verdict)
+        check_chain(store, con, verdict)
         if verdict.ok and read_models:
-            check_read_models(con, verdict)
+            check_read_models(store, con, verdict)
     return verdict

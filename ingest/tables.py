@@ -1,0 +1,152 @@
+"""A table declared once, as a row type: its DDL and its Polars schema both come from it.
+
+A row type is a class declared with :func:`table`: a slotted dataclass whose fields
+are the table's columns, in order, with their Python types. The column types follow
+from the field types (``int`` is a 32-bit ``INTEGER``, :data:`BigInt` a ``BIGINT``;
+``X | None`` is a column that may be null, anything else is ``NOT NULL``), so a table
+and the frames written into it cannot drift apart.
+
+>>> @table("tally", key=("name",))
+... class Tally(Row):
+...     name: str
+...     count: BigInt
+...     note: str | None
+>>> Tally(name="maps", count=3, note=None)
+Tally(name='maps', count=3, note=None)
+>>> print(create_table(Tally))
+CREATE TABLE tally (
+    name VARCHAR NOT NULL,
+    count BIGINT NOT NULL,
+    note VARCHAR,
+    PRIMARY KEY (name)
+)
+>>> polars_schema(Tally)["count"]
+Int64
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import (
+    Annotated,
+    Any,
+    ClassVar,
+    Final,
+    TypeVar,
+    Union,
+    dataclass_transform,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
+
+import polars as pl
+
+BigInt = Annotated[int, "BIGINT"]
+"""A 64-bit integer column (a plain ``int`` field is a 32-bit ``INTEGER``)."""
+
+
+class Row:
+    """The base of every row type: the table it is a row of (``TABLE``), its primary
+    key (``KEY``) and a further unique column set (``UNIQUE``), as :func:`table` sets
+    them."""
+
+    __slots__ = ()
+    TABLE: ClassVar[str]
+    KEY: ClassVar[tuple[str, ...]] = ()
+    UNIQUE: ClassVar[tuple[str, ...]] = ()
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
+
+_R = TypeVar("_R", bound=Row)
+
+
+@dataclass_transform(kw_only_default=True)
+def table(
+    name: str,
+    *,
+    key: tuple[str, ...] = (),
+    unique: tuple[str, ...] = (),
+    frozen: bool = False,
+    kw_only: bool = True,
+) -> Callable[[type[_R]], type[_R]]:
+    """Declare a row type: the class becomes a slotted dataclass (built keyword by
+    keyword unless ``kw_only`` is off) whose fields are the columns of table ``name``."""
+
+    def declare(row_type: type[_R]) -> type[_R]:
+        row_type.TABLE, row_type.KEY, row_type.UNIQUE = name, key, unique
+        return dataclasses.dataclass(slots=True, frozen=frozen, kw_only=kw_only)(row_type)
+
+    return declare
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Column:
+    """One column: its name, its DuckDB type, its Polars dtype, whether it may be null."""
+
+    name: str
+    sql: str
+    dtype: pl.DataType
+    nullable: bool
+
+
+_SCALARS: Final[dict[object, tuple[str, pl.DataType]]] = {
+    int: ("INTEGER", pl.Int32()),
+    BigInt: ("BIGINT", pl.Int64()),
+    str: ("VARCHAR", pl.String()),
+    bool: ("BOOLEAN", pl.Boolean()),
+    bytes: ("BLOB", pl.Binary()),
+    datetime: ("TIMESTAMPTZ", pl.Datetime("us", "UTC")),
+    list[str]: ("VARCHAR[]", pl.List(pl.String())),
+}
+"""The Python types a column may have, with their DuckDB type and Polars dtype."""
+
+
+def _column(name: str, hint: object) -> Column:
+    nullable = False
+    if get_origin(hint) in (Union, types.UnionType):
+        present = [arg for arg in get_args(hint) if arg is not type(None)]
+        nullable, hint = len(present) < len(get_args(hint)), present[0]
+    sql, dtype = _SCALARS[hint]
+    return Column(name, sql, dtype, nullable)
+
+
+_COLUMNS: Final[dict[type[Row], tuple[Column, ...]]] = {}
+
+
+def columns(row_type: type[Row]) -> tuple[Column, ...]:
+    """The table's columns, in the order of the row type's fields (worked out once)."""
+    if row_type not in _COLUMNS:
+        hints = get_type_hints(row_type, include_extras=True)
+        _COLUMNS[row_type] = tuple(_column(field.name, hints[field.name]) for field in dataclasses.fields(row_type))
+    return _COLUMNS[row_type]
+
+
+def names(row_type: type[Row]) -> tuple[str, ...]:
+    """The table's column names, in order."""
+    return tuple(column.name for column in columns(row_type))
+
+
+def create_table(row_type: type[Row], *, if_not_exists: bool = False) -> str:
+    """The ``CREATE TABLE`` statement of a row type's table."""
+    lines = [f"{c.name} {c.sql}{'' if c.nullable else ' NOT NULL'}" for c in columns(row_type)]
+    for constraint, keys in (("PRIMARY KEY", row_type.KEY), ("UNIQUE", row_type.UNIQUE)):
+        if keys:
+            lines.append(f"{constraint} ({', '.join(keys)})")
+    body = ",\n    ".join(lines)
+    return f"CREATE TABLE {'IF NOT EXISTS ' if if_not_exists else ''}{row_type.TABLE} (\n    {body}\n)"
+
+
+def polars_schema(row_type: type[Row]) -> dict[str, pl.DataType]:
+    """The Polars schema of frames written into the row type's table."""
+    return {c.name: c.dtype for c in columns(row_type)}
+
+
+def frame(row_type: type[Row], rows: Sequence[Any]) -> pl.DataFrame:
+    """Rows of one row type as a frame with the table's schema (built column by column:
+    three times as fast as row by row)."""
+    data = {name: [getattr(row, name) for row in rows] for name in names(row_type)}
+    return pl.DataFrame(data, schema=polars_schema(row_type), strict=False)

@@ -1,0 +1,334 @@
+"""The store's contract: what any event store of this project must do.
+
+As eventsourcing's ``tests/persistence.py`` runs one set of cases against every
+recorder, :class:`StoreContract` holds the cases and a subclass names the backend:
+:class:`TestDuckDBStore` runs them on a real DuckDB file in ``tmp_path``. A second
+store (Parquet, a server database) passes when a subclass of the contract with its own
+:meth:`StoreContract.make_store` does.
+
+The contract: appending at the version read gives positions, versions and the hash
+chain; a stale expected version is refused (:class:`~ingest.store.StaleAppend`) and
+changes nothing; a batch is written whole or not at all; the read models' rows come in
+with the append and the projection position moves with them; reading gives back
+exactly what was appended, by stream, by position, by type and up to a moment.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from types import ModuleType
+
+import duckdb
+import pytest
+
+import ingest.readmodels
+import ingest.tables
+from ingest.chain import GENESIS, StoredEvent, link
+from ingest.readmodels import PenaltyRow, Rows, TournamentRow
+from ingest.revisions import current, marker
+from ingest.schema import UploadRow
+from ingest.store import Append, NewEvent, StaleAppend, Store
+from ingest.verify import verify
+
+
+def events(stream: str, *kinds: str) -> list[NewEvent]:
+    """New events of ``stream``, one per kind, each payload naming its kind and place."""
+    return [NewEvent(stream, kind, json.dumps({"type": kind, "n": n}), n) for n, kind in enumerate(kinds, start=1)]
+
+
+def tournament_rows(tournament: str, *penalties: int) -> Rows:
+    """A tournament's read-model rows: the tournament and a penalty per points given."""
+    return {
+        TournamentRow.TABLE: [
+            TournamentRow(
+                tournament=tournament,
+                name=tournament.title(),
+                ruleset="tournament",
+                preliminary_rounds=4,
+                cut=6,
+                final_rounds=4,
+                semifinal=False,
+                upload_id=None,
+            )
+        ],
+        PenaltyRow.TABLE: [
+            PenaltyRow(tournament=tournament, seq=n, player="ann", stage="preliminary", points=points, reason="late")
+            for n, points in enumerate(penalties, start=2)
+        ],
+    }
+
+
+def upload(upload_id: int, name: str) -> UploadRow:
+    """An accepted upload's row."""
+    return UploadRow(
+        upload_id=upload_id,
+        sha256=f"{upload_id:064x}",
+        name=name,
+        size=3,
+        received_at=datetime.now(UTC),
+        kind="log",
+        outcome="accepted",
+        status="clean",
+        game_ids=[name],
+        duplicate_of=None,
+        supersedes=None,
+        reason=None,
+        report="{}",
+        raw=b"abc",
+    )
+
+
+class StoreContract:
+    """The cases; a subclass provides :meth:`make_store`."""
+
+    def make_store(self, tmp_path: Path) -> Store:
+        raise NotImplementedError
+
+    @pytest.fixture
+    def store(self, tmp_path: Path) -> Store:
+        return self.make_store(tmp_path)
+
+    @pytest.fixture
+    def con(self, store: Store) -> Iterator[duckdb.DuckDBPyConnection]:
+        with store.connect() as con:
+            yield con
+
+    # -- appending -------------------------------------------------------------------
+
+    def test_an_empty_store_has_no_events(self, store: Store, con: duckdb.DuckDBPyConnection) -> None:
+        assert store.head(con) == (0, GENESIS)
+        assert store.read(con, "game:none") == []
+        assert list(store.read_all(con)) == []
+        assert list(store.read_streams(con)) == []
+        assert store.projected(con) == 0
+
+    def test_append_gives_positions_versions_and_the_chain(self, store: Store, con: duckdb.DuckDBPyConnection) -> None:
+        first = store.append(con, "game:a", 0, events("game:a", "game_started", "round_started"), rows={})
+        second = store.append(con, "game:b", 0, events("game:b", "game_started"), rows={})
+        third = store.append(con, "game:a", 2, events("game:a", "round_ended"), rows={})
+        stored = [*first, *second, *third]
+        assert [(e.position, e.stream, e.version) for e in stored] == [
+            (1, "game:a", 1),
+            (2, "game:a", 2),
+            (3, "game:b", 1),
+            (4, "game:a", 3),
+        ]
+        prev = GENESIS
+        for event in stored:
+            assert event.prev_hash == prev
+            assert event.hash == link(prev, event.canonical())
+            prev = event.hash
+        assert store.head(con) == (4, prev)
+        assert len({e.recorded_at for e in first}) == 1  # one transaction, one time
+
+    def test_read_gives_back_exactly_what_was_appended(self, store: Store, con: duckdb.DuckDBPyConnection) -> None:
+        appended = store.append(con, "game:a", 0, events("game:a", "game_started", "play_path"), rows={})
+        store.append(con, "game:b", 0, events("game:b", "game_started"), rows={})
+        assert store.read(con, "game:a") == appended
+        assert [(e.type, json.loads(e.payload), e.line, e.upload_id) for e in store.read(con, "game:a")] == [
+            ("game_started", {"type": "game_started", "n": 1}, 1, None),
+            ("play_path", {"type": "play_path", "n": 2}, 2, None),
+        ]
+
+    def test_stored_events_outlive_the_connection(self, store: Store) -> None:
+        with store.connect() as con:
+            appended = store.append(con, "game:a", 0, events("game:a", "game_started"), rows={})
+        with store.connect(read_only=True) as con:
+            assert store.read(con, "game:a") == appended
+            assert all(isinstance(e, StoredEvent) for e in store.read_all(con))
+
+    def test_an_event_of_another_stream_is_refused(self, store: Store, con: duckdb.DuckDBPyConnection) -> None:
+        with pytest.raises(ValueError, match="game:b"):
+            store.append(con, "game:a", 0, events("game:b", "game_started"), rows={})
+        assert store.head(con) == (0, GENESIS)
+
+    # -- optimistic concurrency ----------------------------------------------------------
+
+    @pytest.mark.parametrize("expected", [0, 1, 3])
+    def test_a_stale_expected_version_is_refused_and_changes_nothing(
+        self, store: Store, con: duckdb.DuckDBPyConnection, expected: int
+    ) -> None:
+        store.append(con, "game:a", 0, events("game:a", "game_started", "round_started"), rows={})
+        before = list(store.read_all(con))
+        with pytest.raises(StaleAppend, match="game:a is at version 2"):
+            store.append(con, "game:a", expected, events("game:a", "round_ended"), rows={})
+        assert list(store.read_all(con)) == before
+
+    def test_of_two_writers_that_read_the_same_version_one_wins(self, store: Store) -> None:
+        with store.connect() as con:
+            store.append(con, "tournament:t", 0, events("tournament:t", "tournament_created"), rows={})
+        with store.connect() as con:
+            read = store.read(con, "tournament:t")[-1].version
+        for reason in ("late", "rude"):
+            with store.connect() as con:
+                if reason == "late":
+                    store.append(con, "tournament:t", read, events("tournament:t", "penalty_given"), rows={})
+                else:
+                    with pytest.raises(StaleAppend):
+                        store.append(con, "tournament:t", read, events("tournament:t", "penalty_given"), rows={})
+        with store.connect(read_only=True) as con:
+            assert [e.version for e in store.read(con, "tournament:t")] == [1, 2]
+
+    def test_the_table_itself_refuses_a_second_event_at_a_version(
+        self, store: Store, con: duckdb.DuckDBPyConnection
+    ) -> None:
+        [event] = store.append(con, "game:a", 0, events("game:a", "game_started"), rows={})
+        with pytest.raises(duckdb.ConstraintException):
+            con.execute(
+                "INSERT INTO events VALUES (2, 'game:a', 1, 'x', '{}', now(), NULL, NULL, ?, ?)",
+                [event.hash, event.hash],
+            )
+
+    # -- batches -------------------------------------------------------------------------
+
+    def test_a_batch_appends_to_many_streams_with_its_uploads(
+        self, store: Store, con: duckdb.DuckDBPyConnection
+    ) -> None:
+        assert store.next_upload_id(con) == 1
+        stored = store.append_batch(
+            con,
+            [
+                Append("game:a", 0, events("game:a", "game_started"), upload_id=1),
+                Append("game:b", 0, events("game:b", "game_started", "round_started"), upload_id=2),
+                Append("game:a", 1, events("game:a", "round_started"), upload_id=1),
+            ],
+            rows={},
+            uploads=[upload(1, "a.jsonl"), upload(2, "b.jsonl")],
+        )
+        assert [(e.stream, e.version, e.upload_id) for e in stored] == [
+            ("game:a", 1, 1),
+            ("game:b", 1, 2),
+            ("game:b", 2, 2),
+            ("game:a", 2, 1),
+        ]
+        assert store.next_upload_id(con) == 3
+        assert store.known_uploads(con, [f"{2:064x}"]) == {f"{2:064x}": (2, "accepted")}
+        assert store.stream_versions(con, ["game:a", "game:b", "game:c"]) == {"game:a": (2, 1), "game:b": (2, 2)}
+
+    def test_a_batch_with_one_stale_stream_stores_nothing(self, store: Store, con: duckdb.DuckDBPyConnection) -> None:
+        store.append(con, "game:a", 0, events("game:a", "game_started"), rows={})
+        before = list(store.read_all(con))
+        with pytest.raises(StaleAppend):
+            store.append_batch(
+                con,
+                [
+                    Append("game:b", 0, events("game:b", "game_started"), upload_id=1),
+                    Append("game:a", 0, events("game:a", "game_started"), upload_id=1),
+                ],
+                rows=tournament_rows("t"),
+                uploads=[upload(1, "b.jsonl")],
+            )
+        assert list(store.read_all(con)) == before
+        assert store.next_upload_id(con) == 1
+        assert con.execute("SELECT count(*) FROM tournaments").fetchall() == [(0,)]
+
+    def test_uploads_out_of_turn_are_refused(self, store: Store, con: duckdb.DuckDBPyConnection) -> None:
+        store.append_batch(con, [], rows={}, uploads=[upload(1, "a.jsonl")])
+        with pytest.raises(StaleAppend, match="the next upload is 2"):
+            store.append_batch(con, [], rows={}, uploads=[upload(1, "b.jsonl")])
+        assert store.next_upload_id(con) == 2
+
+    def test_a_failure_inside_the_transaction_leaves_the_store_as_it_was(
+        self, store: Store, con: duckdb.DuckDBPyConnection
+    ) -> None:
+        store.append(con, "tournament:t", 0, events("tournament:t", "tournament_created"), rows=tournament_rows("t"))
+        before = list(store.read_all(con))
+        twice = tournament_rows("u")
+        twice[TournamentRow.TABLE] *= 2  # the same tournament twice: its key refuses the second row
+        with pytest.raises(duckdb.ConstraintException):
+            store.append(con, "tournament:u", 0, events("tournament:u", "tournament_created"), rows=twice)
+        assert list(store.read_all(con)) == before
+        assert store.projected(con) == before[-1].position
+        assert con.execute("SELECT tournament FROM tournaments").fetchall() == [("t",)]
+
+    # -- the read models come with the append -------------------------------------------------
+
+    def test_rows_come_with_the_append_and_replace_the_streams_rows(
+        self, store: Store, con: duckdb.DuckDBPyConnection
+    ) -> None:
+        store.append(con, "tournament:t", 0, events("tournament:t", "tournament_created"), rows=tournament_rows("t"))
+        store.append(con, "tournament:u", 0, events("tournament:u", "tournament_created"), rows=tournament_rows("u"))
+        assert store.projected(con) == 2
+        store.append(con, "tournament:t", 1, events("tournament:t", "penalty_given"), rows=tournament_rows("t", 2))
+        assert store.projected(con) == 3
+        assert con.execute("SELECT tournament, points FROM penalties").fetchall() == [("t", 2)]
+        assert con.execute("SELECT tournament FROM tournaments ORDER BY ALL").fetchall() == [("t",), ("u",)]
+
+    def test_a_rebuild_gives_the_rows_again_at_the_head(self, store: Store, con: duckdb.DuckDBPyConnection) -> None:
+        store.append(con, "tournament:t", 0, events("tournament:t", "tournament_created"), rows=tournament_rows("t"))
+        store.append(con, "game:a", 0, events("game:a", "game_started"), rows={})
+        assert store.rebuild(con, [tournament_rows("t", 1)]) == 2
+        assert store.projected(con) == 2
+        assert con.execute("SELECT tournament, points FROM penalties").fetchall() == [("t", 1)]
+
+    # -- reading -------------------------------------------------------------------------
+
+    def test_read_all_after_a_position_of_some_types_up_to_a_moment(
+        self, store: Store, con: duckdb.DuckDBPyConnection
+    ) -> None:
+        early = store.append(con, "game:a", 0, events("game:a", "game_started", "round_started"), rows={})
+        time.sleep(0.01)
+        late = store.append(con, "game:b", 0, events("game:b", "game_started", "round_started"), rows={})
+        every = [*early, *late]
+        assert list(store.read_all(con)) == every
+        assert list(store.read_all(con, after=1)) == every[1:]
+        assert list(store.read_all(con, after=4)) == []
+        assert list(store.read_all(con, types=["game_started"])) == [early[0], late[0]]
+        assert list(store.read_all(con, until=3)) == every[:3]
+        assert list(store.read_all(con, until=early[0].recorded_at)) == early
+        assert store.read(con, "game:b", until=3) == late[:1]
+        assert store.read(con, "game:b", until=early[0].recorded_at) == []
+
+    def test_read_streams_gives_every_stream_whole_in_version_order(
+        self, store: Store, con: duckdb.DuckDBPyConnection
+    ) -> None:
+        store.append(con, "game:b", 0, events("game:b", "game_started"), rows={})
+        store.append(con, "game:a", 0, events("game:a", "game_started"), rows={})
+        store.append(con, "game:b", 1, events("game:b", "round_started"), rows={})
+        streams = list(store.read_streams(con))
+        assert [[(e.stream, e.version) for e in s] for s in streams] == [
+            [("game:a", 1)],
+            [("game:b", 1), ("game:b", 2)],
+        ]
+
+    def test_a_stream_stored_anew_reads_as_its_current_revision(
+        self, store: Store, con: duckdb.DuckDBPyConnection
+    ) -> None:
+        store.append(con, "game:a", 0, events("game:a", "game_started", "round_started"), rows={})
+        again = [marker("game:a", "a scorer's slip", 1), *events("game:a", "game_started")]
+        store.append(con, "game:a", 2, again, rows={})
+        revision = current(store.read(con, "game:a"))
+        assert revision.number == 2
+        assert [(e.version, e.type) for e in revision.events] == [(4, "game_started")]
+        assert json.loads(store.read(con, "game:a")[2].payload) == {
+            "game_id": "a",
+            "reason": "a scorer's slip",
+            "replaced_upload": 1,
+        }
+        assert current([]).number == 1 and current([]).upload_id is None
+
+    def test_what_was_appended_verifies(self, store: Store) -> None:
+        with store.connect() as con:
+            store.append(con, "game:a", 0, events("game:a", "game_started"), rows={})
+            store.append(con, "tournament:t", 0, events("tournament:t", "x"), rows=tournament_rows("t"))
+        verdict = verify(store, read_models=False)
+        assert verdict.ok, verdict.problems
+        assert verdict.events == 2
+
+
+class TestDuckDBStore(StoreContract):
+    """The contract on a DuckDB file."""
+
+    def make_store(self, tmp_path: Path) -> Store:
+        return Store(tmp_path / "contract.duckdb")
+
+
+@pytest.mark.parametrize("module", [ingest.tables, ingest.readmodels])
+def test_the_examples_in_the_docstrings_run(module: ModuleType) -> None:
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
