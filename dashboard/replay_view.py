@@ -21,7 +21,8 @@ from events import cards
 from events.findings import Finding
 from events.logfile import LogLine, UnreadableLog
 from events.maze import Placed
-from events.replay import Replay, log_lines, next_holder
+from events.replay import Replay, log_lines
+from events.rules.turns import next_holder
 from events.schema import (
     Discard,
     Draw,

@@ -26,7 +26,7 @@ from events import cards
 from events.findings import Breach, Code, Finding, ReplayError
 from events.logfile import LogLine, UnreadableLog, parse_lines, read_log
 from events.maze import Maze, tunnel
-from events.rules import actions, goals, placement, scoring, setup
+from events.rules import actions, ending, goals, placement, scoring, setup, turns
 from events.schema import (
     Discard,
     Draw,
@@ -59,16 +59,6 @@ class Step:
     event: Event | None
     state: GameState
     findings: list[Finding]
-
-
-def next_holder(players: list[str], after: str, hands: dict[str, list[str]]) -> str | None:
-    """The next player clockwise after ``after`` who holds cards (R-T1, R-T5)."""
-    at = players.index(after) if after in players else -1
-    for k in range(1, len(players) + 1):
-        player = players[(at + k) % len(players)]
-        if hands.get(player):
-            return player
-    return None
 
 
 class Replay:
@@ -275,30 +265,19 @@ class Replay:
         if rs is None:
             self._report(Code.MALFORMED, "round_ended before any round_started")
             return
-        if rs.ended:
-            self._report(
-                Code.PLAY_AFTER_ROUND_END,
-                f"round {rs.number} has already ended",
-                rule="R-E2",
-            )
+        if self._breach(ending.check_round_open(rs, event.type)):
             return
         if rs.reveal_run is not None:
             self._close_run(rs, self._line)
-        if rs.draw_due:
-            self._missed_draw(rs)
+        self._breach(turns.check_missed_draw(rs))
         if event.round != rs.number:
             self._report(
                 Code.MALFORMED, f"field `round`: round {rs.number} is the one in play, not {event.round}", field="round"
             )
-        if not rs.over:
+        not_over = ending.check_round_over(rs, game.players)
+        if not_over is not None:
             rs.ended_early = True
-            holders = [p for p in game.players if rs.hands.get(p)]
-            self._report(
-                Code.WRONG_SCORE,
-                f"round {rs.number} is not over: the gold is not reached and "
-                f"{_names(holders) or 'the pile'} still hold{'s' * (len(holders) == 1)} cards",
-                rule="R-E2",
-            )
+            self._breach(not_over)
         connector = rs.connector if rs.gold_found else None
         outcome: Outcome
         if game.ruleset == "tournament":
@@ -341,81 +320,39 @@ class Replay:
     # -- turns -------------------------------------------------------------------
 
     def _round_in_play(self, kind: str) -> RoundState | None:
-        """The round a turn event belongs to, or ``None`` (reported) when none is."""
+        """The round a turn event belongs to, or ``None`` (reported) when none is (R-E1, R-E2)."""
         rs = self.state.round
         if rs is not None and rs.reveal_run is None and not rs.over and not rs.ended:
             return rs
         if rs is None:
             self._report(Code.MALFORMED, f"{kind} before the first round_started", field="type")
             return None
-        if rs.ended:
-            self._report(
-                Code.PLAY_AFTER_ROUND_END,
-                f"{kind} after round {rs.number} ended and before the next round_started",
-                rule="R-E2",
-            )
-            return None
         if rs.reveal_run is not None:
             self._close_run(rs, self._line)
-        if rs.over:
-            why, rule = ("the gold was revealed", "R-E1") if rs.gold_found else ("every hand is empty", "R-E2")
-            self._report(
-                Code.PLAY_AFTER_ROUND_END,
-                f"{kind} after round {rs.number} was over ({why}): only round_ended may follow",
-                rule=rule,
-            )
+        if self._breach(ending.check_round_open(rs, kind) or ending.check_round_not_over(rs, kind)):
             return None
         return rs
 
-    def _missed_draw(self, rs: RoundState) -> None:
-        """R-T2: the turn's player did not draw while the pile had cards."""
-        self._report(
-            Code.MISSED_DRAW,
-            f"{rs.turn} ended the turn without drawing; the pile had {len(rs.pile)} cards",
-            player=rs.turn,
-        )
-
-    def _implied_draw(self, rs: RoundState) -> None:
-        """After a missed draw the table goes on as if the card had been taken, so the
-        pile and the hands stay as the rest of the log assumes (one finding, no cascade)."""
-        if rs.pile:
-            rs.hands.setdefault(rs.turn, []).append(rs.pile.pop())
-        rs.drew = True
-        rs.draw_due = False
-
-    def _begin_turn(self, rs: RoundState, player: str) -> bool:
-        """R-T1, R-T2: sequence a card played by ``player``; whether it opens a turn."""
+    def _begin_turn(self, rs: RoundState, player: str) -> None:
+        """Sequence a card played by ``player`` (R-T1, R-T2): a card that does not open
+        a turn (a second one) is reported and leaves the turn as it was."""
         players = self._players
-        if rs.played:
-            if rs.draw_due:
-                if player == rs.turn:
-                    self._report(Code.EXTRA_PLAY, f"{player} played a second card in one turn", player=player)
-                    return False
-                self._missed_draw(rs)
-                self._implied_draw(rs)
-            elif player == rs.turn and next_holder(players, rs.turn, rs.hands) != player:
-                # (When nobody else holds cards, the turn comes straight back: R-T5.)
-                if rs.drew:
-                    following = next_holder(players, rs.turn, rs.hands) or player
-                    self._report(
-                        Code.OUT_OF_TURN,
-                        f"{player} already ended the turn with a draw; it is {following}'s turn",
-                        player=player,
-                    )
-                    rs.drew = False
-                    rs.draw_due = bool(rs.pile)
-                else:
-                    self._report(
-                        Code.EXTRA_PLAY,
-                        f"{player} played a second card in one turn (the pile is empty)",
-                        player=player,
-                    )
-                return False
-            expected = next_holder(players, rs.turn, rs.hands)
-        else:
-            expected = rs.turn if rs.holds(rs.turn) else next_holder(players, rs.turn, rs.hands)
-        if expected is not None and player != expected:
-            self._report(Code.OUT_OF_TURN, f"it is {expected}'s turn, not {player}'s", player=player, rule="R-T1")
+        if rs.played and rs.draw_due and player != rs.turn:
+            # After a missed draw the table goes on as if the card had been taken, so
+            # the pile and the hands stay as the rest of the log assumes (one finding).
+            self._breach(turns.check_missed_draw(rs))
+            if rs.pile:
+                rs.hands.setdefault(rs.turn, []).append(rs.pile.pop())
+            rs.drew = True
+            rs.draw_due = False
+        second = turns.check_one_card_a_turn(players, rs, player)
+        if second is not None:
+            self._breach(second, player)
+            if rs.drew:  # a card after the turn's draw stands as a card of its own: its draw is due
+                rs.drew = False
+                rs.draw_due = bool(rs.pile)
+            return
+        self._breach(turns.check_turn_order(players, rs, player), player)
         drew_early = rs.early_draw and player == rs.turn
         rs.turn = player
         rs.played = True
@@ -423,20 +360,6 @@ class Replay:
         rs.draw_due = bool(rs.pile) and not drew_early
         rs.early_draw = False
         rs.turns += 1
-        return True
-
-    def _play_card(self, rs: RoundState, player: str, card: str) -> None:
-        """R-T4: the card leaves the player's hand; reported if it was never there."""
-        hand = rs.hands.setdefault(player, [])
-        if card in hand:
-            hand.remove(card)
-        else:
-            held = ", ".join(hand) if hand else "no cards"
-            self._report(
-                Code.CARD_NOT_IN_HAND,
-                f"{player} played {card} but holds {held}",
-                player=player,
-            )
 
     def _card(self, event: PlayPath | PlayTool | PlayRockfall | PlayMap | Discard) -> RoundState | None:
         """The part every card play shares: the round, the turn (R-T1, R-T2) and the
@@ -444,18 +367,20 @@ class Replay:
         rs = self._round_in_play(event.type)
         if rs is None:
             return None
-        self._begin_turn(rs, event.player)
-        hand = rs.hands.get(event.player)
-        if hand is not None and event.card in hand:
+        player = event.player
+        self._begin_turn(rs, player)
+        hand = rs.hands.setdefault(player, [])
+        not_held = turns.check_card_in_hand(hand, player, event.card)
+        if not_held is None:
             hand.remove(event.card)
         else:
-            self._play_card(rs, event.player, event.card)
-        rs.last_card_player = event.player
+            self._breach(not_held, player)
+        rs.last_card_player = player
         return rs
 
     def _after_card(self, rs: RoundState) -> None:
-        if not rs.pile and rs.hands_empty():
-            rs.over = True  # R-E2
+        if ending.hands_played_out(rs):
+            rs.over = True
 
     def _discard(self, event: Discard) -> None:
         """R-T3: a pass puts one card face down on the discard pile."""
@@ -541,35 +466,24 @@ class Replay:
         self._after_card(rs)
 
     def _draw(self, event: Draw) -> None:
+        """R-T1, R-T2: the turn's draw, or a draw out of place (reported). A draw made
+        before the turn's card is taken as the turn's draw: the card follows it."""
         rs = self._round_in_play("draw")
         if rs is None:
             return
         player = event.player
-        players = self._players
-        if rs.played and player == rs.turn:
-            if rs.drew:
-                self._report(Code.WRONG_DRAW, f"{player} already drew this turn: one draw a turn", player=player)
-            elif not rs.draw_due:
-                self._report(Code.WRONG_DRAW, f"{player} drew from an empty draw pile: no draw then", player=player)
-            else:
-                self._take(rs, player, event.card)
-                rs.drew = True
-                rs.draw_due = False
+        if self._breach(
+            turns.check_draw_in_turn(self._players, rs, player)
+            or turns.check_one_draw(rs, player)
+            or turns.check_draw_from_pile(rs, player),
+            player,
+        ):
             return
-        if rs.played and rs.draw_due:
-            self._report(Code.OUT_OF_TURN, f"{player} drew while {rs.turn} was due to draw", player=player)
+        if not self._breach(turns.check_draw_after_card(rs, player), player):
+            self._take(rs, player, event.card)
+            rs.drew = True
+            rs.draw_due = False
             return
-        if rs.played:
-            expected = next_holder(players, rs.turn, rs.hands)
-        else:
-            expected = rs.turn if rs.holds(rs.turn) else next_holder(players, rs.turn, rs.hands)
-        if player != expected:
-            self._report(Code.OUT_OF_TURN, f"{player} drew in {expected}'s turn", player=player)
-            return
-        if rs.early_draw:
-            self._report(Code.WRONG_DRAW, f"{player} already drew this turn: one draw a turn", player=player)
-            return
-        self._report(Code.WRONG_DRAW, f"{player} drew before playing a card: draw after the turn's card", player=player)
         rs.turn = player
         rs.played = False
         if rs.pile:
@@ -579,9 +493,7 @@ class Replay:
     def _take(self, rs: RoundState, player: str, card: str) -> None:
         """Move the top of the pile into the hand; the hand gets the card the log
         names, and a mismatch is reported (R-T2)."""
-        top = rs.pile.pop()
-        if card != top:
-            self._report(Code.WRONG_DRAW, f"{player} drew {card}, but the top of the pile was {top}", player=player)
+        self._breach(turns.check_top_card(rs.pile.pop(), player, card), player)
         rs.hands.setdefault(player, []).append(card)
 
     # -- goals -------------------------------------------------------------------
@@ -591,8 +503,7 @@ class Replay:
         if rs is None:
             self._report(Code.MALFORMED, "goal_revealed before the first round_started", field="type")
             return
-        if rs.ended:
-            self._report(Code.PLAY_AFTER_ROUND_END, f"goal_revealed after round {rs.number} ended", rule="R-E2")
+        if self._breach(ending.check_round_open(rs, event.type)):
             return
         if rs.reveal_run is not None:
             rs.reveal_run.entries.append((event.goal, event.rotated, self._line))
@@ -612,10 +523,10 @@ class Replay:
         breaches, turned = goals.close_reveal_run(rs.maze, run, next_line)
         for line, breach in sorted(breaches, key=lambda pair: pair[0]):
             self._breach(breach, line=line)
-        if any(rs.maze.cells[cards.GOAL_CELLS[slot]].card == cards.GOLD for slot in turned):
+        if ending.gold_turned_up(rs.maze, turned):
             rs.gold_found = True
             rs.connector = run.player
-            rs.over = True  # R-E1
+            rs.over = True
             rs.draw_due = False
 
 
@@ -623,12 +534,6 @@ _SIMPLE: Final = frozenset({Draw, Discard, PlayPath, PlayRockfall, PlayMap, Goal
 """Events whose only cross-line check is that their player sits at the table."""
 _ACTORS = frozenset({"player", "target"})
 """Fields naming who acts on whom: an event with a stranger there cannot be applied."""
-
-
-def _names(players: list[str]) -> str:
-    if len(players) <= 1:
-        return "".join(players)
-    return ", ".join(players[:-1]) + " and " + players[-1]
 
 
 _HANDLERS: dict[type[Event], Callable[[Replay, Any], None]] = {
