@@ -8,8 +8,10 @@ rather than a cascade. Where the rules make something happen by themselves and t
 forgot it (a draw, a goal turned up) the state follows the rules and the log is reported.
 ``strict=True`` raises :class:`~events.findings.ReplayError` at the first error instead.
 
-Use :func:`replay` for the state after every event, or :class:`Replay` to feed lines one
-by one (the audit, the ingest and the viewer all ride on the same fold).
+Use :func:`events.visitor.walk` to read a log once for several visitors (the audit, the
+ingest's projection, the viewer all ride on one fold), :func:`replay` for the state after
+every line, or :class:`Replay` to feed lines one by one as they are written (the
+simulator, the log builder).
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ from events.schema import (
     parse_timestamp,
 )
 from events.state import GameState, Outcome, RevealRun, RoundState
+
+CardPlay = PlayPath | PlayTool | PlayRockfall | PlayMap | Discard
+"""A line that plays a card from a hand: it makes a turn (R-T1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,13 +149,16 @@ class Replay:
 
     def finish(self) -> list[Finding]:
         """Close the log: judge an open run of reveals, and report a log that stops
-        before ``game_ended`` (``incomplete``, a warning)."""
+        before ``game_ended`` (``incomplete``, a warning). Raises
+        :class:`~events.logfile.UnreadableLog` when no line was fed at all."""
+        if self.state.game is None:
+            raise UnreadableLog("empty log: a log starts with a game_started line")
         self._new = []
         self._line = self.last_line
         rs = self.state.round
         if rs is not None and rs.reveal_run is not None:
             self._close_run(rs, None)
-        if self.state.game is not None and not self.state.ended:
+        if not self.state.ended:
             done = len(self.state.outcomes)
             self._report(
                 Code.INCOMPLETE,
@@ -334,8 +342,8 @@ class Replay:
         return rs
 
     def _begin_turn(self, rs: RoundState, player: str) -> None:
-        """Sequence a card played by ``player`` (R-T1, R-T2): a card that does not open
-        a turn (a second one) is reported and leaves the turn as it was."""
+        """Sequence a card played by ``player`` (R-T1, R-T2): a card that opens no turn
+        (a second one in a turn) is reported, and the turn stays its player's."""
         players = self._players
         if rs.played and rs.draw_due and player != rs.turn:
             # After a missed draw the table goes on as if the card had been taken, so
@@ -352,7 +360,9 @@ class Replay:
                 rs.drew = False
                 rs.draw_due = bool(rs.pile)
             return
-        self._breach(turns.check_turn_order(players, rs, player), player)
+        out_of_turn = turns.check_turn_order(players, rs, player)
+        if out_of_turn is not None:
+            self._breach(out_of_turn, player)
         drew_early = rs.early_draw and player == rs.turn
         rs.turn = player
         rs.played = True
@@ -361,7 +371,7 @@ class Replay:
         rs.early_draw = False
         rs.turns += 1
 
-    def _card(self, event: PlayPath | PlayTool | PlayRockfall | PlayMap | Discard) -> RoundState | None:
+    def _card(self, event: CardPlay) -> RoundState | None:
         """The part every card play shares: the round, the turn (R-T1, R-T2) and the
         hand (R-T4). The round in play, or ``None`` when the card cannot be applied."""
         rs = self._round_in_play(event.type)
@@ -466,24 +476,26 @@ class Replay:
         self._after_card(rs)
 
     def _draw(self, event: Draw) -> None:
-        """R-T1, R-T2: the turn's draw, or a draw out of place (reported). A draw made
-        before the turn's card is taken as the turn's draw: the card follows it."""
+        """R-T1, R-T2: the draw that ends a turn, or a draw out of place (reported)."""
         rs = self._round_in_play("draw")
         if rs is None:
             return
         player = event.player
-        if self._breach(
-            turns.check_draw_in_turn(self._players, rs, player)
-            or turns.check_one_draw(rs, player)
-            or turns.check_draw_from_pile(rs, player),
-            player,
-        ):
-            return
-        if not self._breach(turns.check_draw_after_card(rs, player), player):
+        if rs.played and player == rs.turn:  # the draw after the turn's card
+            breach = turns.check_one_draw(rs, player) or turns.check_draw_from_pile(rs, player)
+            if breach is not None:
+                self._breach(breach, player)
+                return
             self._take(rs, player, event.card)
             rs.drew = True
             rs.draw_due = False
             return
+        out_of_place = turns.check_draw_in_turn(self._players, rs, player) or turns.check_one_draw(rs, player)
+        if self._breach(out_of_place, player):
+            return
+        # A draw before the turn's card is reported and taken as the turn's draw: the
+        # turn is the drawing player's, and their card follows.
+        self._breach(turns.check_draw_after_card(rs, player), player)
         rs.turn = player
         rs.played = False
         if rs.pile:
@@ -493,7 +505,9 @@ class Replay:
     def _take(self, rs: RoundState, player: str, card: str) -> None:
         """Move the top of the pile into the hand; the hand gets the card the log
         names, and a mismatch is reported (R-T2)."""
-        self._breach(turns.check_top_card(rs.pile.pop(), player, card), player)
+        wrong_card = turns.check_top_card(rs.pile.pop(), player, card)
+        if wrong_card is not None:
+            self._breach(wrong_card, player)
         rs.hands.setdefault(player, []).append(card)
 
     # -- goals -------------------------------------------------------------------
@@ -590,6 +604,5 @@ def replay(source: Source, *, strict: bool = False) -> Iterator[Step]:
     for log_line in log_lines(source):
         found = engine.feed(log_line)
         yield Step(log_line.number, log_line.event, engine.state, found)
-    if engine.state.game is None:
-        raise UnreadableLog("empty log: a log starts with a game_started line")
-    yield Step(engine.last_line, None, engine.state, engine.finish())
+    found = engine.finish()
+    yield Step(engine.last_line, None, engine.state, found)
