@@ -17,7 +17,8 @@ A walk calls, in this order:
 - ``end(state, found)`` after the last line, with what the log's end brought to light;
 - ``handle_error(error)`` instead, when the log cannot be read at all
   (:class:`~events.logfile.UnreadableLog`) or a strict walk stops at its first error
-  (:class:`~events.findings.ReplayError`); the walk then stops.
+  (:class:`~events.findings.ReplayError`): the walk stops there, and tells each visitor
+  in turn until one passes the error on to the walk's caller.
 
 ``result()`` then gives what the visitor made. Hooks receive the live state the walk goes
 on folding into: a visitor copies what it keeps.
@@ -25,6 +26,7 @@ on folding into: a visitor copies what it keeps.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any, Generic, TypeVar
 
 from events.findings import Finding, ReplayError
@@ -36,8 +38,9 @@ from events.state import GameState, Outcome, RoundState
 R = TypeVar("R", covariant=True)
 
 
-class ReplayVisitor(Generic[R]):
-    """Hooks called by :func:`walk`; each does nothing unless a visitor overrides it."""
+class ReplayVisitor(ABC, Generic[R]):
+    """Hooks called by :func:`walk`; each does nothing unless a visitor overrides it,
+    but every visitor says what it made (:meth:`result`)."""
 
     def begin_game(self, replay: Replay) -> None:
         """The ``game_started`` line is read: ``replay.state.game`` is the header. The
@@ -72,9 +75,9 @@ class ReplayVisitor(Generic[R]):
         verdict of it (the audit) returns instead."""
         raise error
 
+    @abstractmethod
     def result(self) -> R:
         """What the visitor made of the walk."""
-        raise NotImplementedError
 
 
 def walk(source: Source, *visitors: ReplayVisitor[Any], strict: bool = False) -> None:
