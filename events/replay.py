@@ -345,7 +345,15 @@ class Replay:
         """Sequence a card played by ``player`` (R-T1, R-T2): a card that opens no turn
         (a second one in a turn) is reported, and the turn stays its player's."""
         players = self._players
-        if rs.played and rs.draw_due and player != rs.turn:
+        if rs.played and player == rs.turn:  # a second card, or the turn come straight back (R-T5)
+            second = turns.check_one_card_a_turn(players, rs, player)
+            if second is not None:
+                self._breach(second, player)
+                if rs.drew:  # a card after the turn's draw stands as a card of its own: its draw is due
+                    rs.drew = False
+                    rs.draw_due = bool(rs.pile)
+                return
+        elif rs.draw_due:
             # After a missed draw the table goes on as if the card had been taken, so
             # the pile and the hands stay as the rest of the log assumes (one finding).
             self._breach(turns.check_missed_draw(rs))
@@ -353,13 +361,6 @@ class Replay:
                 rs.hands.setdefault(rs.turn, []).append(rs.pile.pop())
             rs.drew = True
             rs.draw_due = False
-        second = turns.check_one_card_a_turn(players, rs, player)
-        if second is not None:
-            self._breach(second, player)
-            if rs.drew:  # a card after the turn's draw stands as a card of its own: its draw is due
-                rs.drew = False
-                rs.draw_due = bool(rs.pile)
-            return
         out_of_turn = turns.check_turn_order(players, rs, player)
         if out_of_turn is not None:
             self._breach(out_of_turn, player)
@@ -388,16 +389,12 @@ class Replay:
         rs.last_card_player = player
         return rs
 
-    def _after_card(self, rs: RoundState) -> None:
-        if ending.hands_played_out(rs):
-            rs.over = True
-
     def _discard(self, event: Discard) -> None:
         """R-T3: a pass puts one card face down on the discard pile."""
         rs = self._card(event)
         if rs is not None:
             rs.discards.append(event.card)
-            self._after_card(rs)
+            rs.over = ending.hands_played_out(rs)
 
     def _play_path(self, event: PlayPath) -> None:
         rs = self._card(event)
@@ -415,13 +412,13 @@ class Replay:
         if breach is not None:
             self._breach(breach, player)
         rs.reveal_run = RevealRun(player, self._line)
-        self._after_card(rs)
+        rs.over = ending.hands_played_out(rs)
 
     def _play_tool(self, event: PlayTool) -> None:
         rs = self._card(event)
         if rs is not None:
             self._tool(rs, event)
-            self._after_card(rs)
+            rs.over = ending.hands_played_out(rs)
 
     def _tool(self, rs: RoundState, event: PlayTool) -> None:
         player, target, card = event.player, event.target, event.card
@@ -464,7 +461,7 @@ class Replay:
         rs.discards.append(event.card)
         if breach is None:
             rs.discards.append(rs.maze.remove(cell).card)
-        self._after_card(rs)
+        rs.over = ending.hands_played_out(rs)
 
     def _play_map(self, event: PlayMap) -> None:
         rs = self._card(event)
@@ -473,7 +470,7 @@ class Replay:
         self._breach(actions.check_map(rs.maze, event.goal), event.player)
         rs.peeks.setdefault(event.player, set()).add(event.goal)
         rs.discards.append(event.card)
-        self._after_card(rs)
+        rs.over = ending.hands_played_out(rs)
 
     def _draw(self, event: Draw) -> None:
         """R-T1, R-T2: the draw that ends a turn, or a draw out of place (reported)."""
@@ -481,14 +478,13 @@ class Replay:
         if rs is None:
             return
         player = event.player
-        if rs.played and player == rs.turn:  # the draw after the turn's card
-            breach = turns.check_one_draw(rs, player) or turns.check_draw_from_pile(rs, player)
-            if breach is not None:
-                self._breach(breach, player)
-                return
-            self._take(rs, player, event.card)
-            rs.drew = True
-            rs.draw_due = False
+        if rs.played and player == rs.turn:
+            if rs.draw_due:  # the draw after the turn's card
+                self._take(rs, player, event.card)
+                rs.drew = True
+                rs.draw_due = False
+            else:
+                self._breach(turns.check_one_draw(rs, player) or turns.check_draw_from_pile(rs, player), player)
             return
         out_of_place = turns.check_draw_in_turn(self._players, rs, player) or turns.check_one_draw(rs, player)
         if self._breach(out_of_place, player):
