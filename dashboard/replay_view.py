@@ -1,8 +1,8 @@
 """A round as the replay viewer steps through it: one frame per log line.
 
 :func:`game_view` folds a game's stored lines through the checking replay
-(:func:`events.replay.replay`) — the same fold the audit runs, so every violation turns
-up at the step that brought it to light — and keeps, for each line, what the table
+as a visitor of :func:`events.visitor.walk` — the same walk the audit rides on, so every
+violation turns up at the step that brought it to light — and keeps, for each line, what the table
 showed after it: the maze, whose turn it is, the hands and roles, broken tools, the
 pile and discard counts, the findings. Frames hold plain copies, so they can be cached
 and pickled; nothing here imports Streamlit.
@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 
 from events import cards
 from events.findings import Finding
-from events.logfile import LogLine, UnreadableLog
+from events.logfile import LogLine
 from events.maze import Placed
-from events.replay import Replay, log_lines, next_holder
+from events.replay import CardPlay, Replay
+from events.rules.turns import next_holder
 from events.schema import (
     Discard,
     Draw,
@@ -35,7 +36,8 @@ from events.schema import (
     RoundEnded,
     RoundStarted,
 )
-from events.state import RoundState
+from events.state import GameState, Outcome, RoundState
+from events.visitor import ReplayVisitor, walk
 
 Cell = tuple[int, int]
 
@@ -204,13 +206,13 @@ def _frame(
     )
 
 
-def _shown(engine: Replay) -> RoundState | None:
+def _shown(replay: Replay) -> RoundState | None:
     """The round as the table sees it now: right after a placement whose goals are being
     turned up, the reveals are settled as if the log went on (the checking replay judges
     them only when the next event shows the run is over)."""
-    rs = engine.state.round
+    rs = replay.state.round
     if rs is not None and rs.reveal_run is not None and (rs.reveal_run.entries or rs.maze.reached_goals()):
-        return engine.settled().round
+        return replay.settled().round
     return rs
 
 
@@ -219,54 +221,78 @@ def game_view(lines: Iterable[LogLine]) -> GameView:
 
     Raises :class:`~events.logfile.UnreadableLog` for lines that are no log at all.
     """
-    engine = Replay()
-    view: GameView | None = None
-    current: RoundView | None = None
-    setup_cell: Cell | None = None
-    opening: list[Violation] = []
-    for log_line in log_lines(lines):
-        found = engine.feed(log_line)
-        state = engine.state
-        if view is None:
-            game = state.game
-            assert game is not None
-            view = GameView(game.game_id, game.ruleset, tuple(game.players))
-        event = log_line.event
+    builder = GameViewBuilder()
+    walk(lines, builder)
+    return builder.result()
+
+
+class GameViewBuilder(ReplayVisitor[GameView]):
+    """A frame for every line of the walk, filed under its round; the findings of lines
+    that belong to no round go to the game's opening."""
+
+    def __init__(self) -> None:
+        self.replay: Replay | None = None
+        self.view: GameView | None = None
+        self.current: RoundView | None = None
+        self.setup_cell: Cell | None = None
+        self.outcome: str | None = None
+        self.opening: list[Violation] = []
+
+    def begin_game(self, replay: Replay) -> None:
+        game = replay.state.game
+        assert game is not None
+        self.replay = replay
+        self.view = GameView(game.game_id, game.ruleset, tuple(game.players))
+
+    def round_started(self, line: int, event: RoundStarted, rs: RoundState) -> None:
+        assert self.view is not None
+        if self.current is not None:
+            self.current.ended = True
+        self.current = self.view.rounds.setdefault(rs.number, RoundView(rs.number))
+        dealt_setup = event.setup_card is not None and cards.SETUP_CELL in rs.maze.cells
+        self.setup_cell = cards.SETUP_CELL if dealt_setup else None
+
+    def card_played(self, line: int, event: CardPlay, state: GameState) -> None:
+        if isinstance(event, PlayRockfall) and (event.x, event.y) == self.setup_cell:
+            self.setup_cell = None
+
+    def round_ended(self, line: int, event: RoundEnded, rs: RoundState, outcome: Outcome) -> None:
+        if self.current is None:
+            return
+        scores = ", ".join(f"{p} {'?' if s is None else s}" for p, s in outcome.scores.items())
+        stars = f"; stars: {', '.join(outcome.stars)}" if outcome.stars else ""
+        by = f" ({outcome.connector} reached the gold)" if outcome.connector else ""
+        self.outcome = f"by the rules {WINNERS.get(outcome.winner, outcome.winner)}{by}: {scores}{stars}"
+        self.current.ended = True
+
+    def game_ended(self, line: int, event: GameEnded, state: GameState) -> None:
+        if self.current is not None and self.view is not None:
+            self.current.ended = True
+            self.view.ended = True
+
+    def visit_line(self, line: LogLine, state: GameState, found: list[Finding]) -> None:
         rs = state.round
-        if isinstance(event, RoundStarted) and rs is not None and rs.deal is event:
-            if current is not None:
-                current.ended = True
-            current = view.rounds.setdefault(rs.number, RoundView(rs.number))
-            dealt_setup = event.setup_card is not None and cards.SETUP_CELL in rs.maze.cells
-            setup_cell = cards.SETUP_CELL if dealt_setup else None
-        if rs is None or current is None:
-            opening.extend(Violation.of(f) for f in found)
-            continue
-        if isinstance(event, PlayRockfall) and (event.x, event.y) == setup_cell:
-            setup_cell = None
-        result = None
-        if isinstance(event, RoundEnded) and rs.ended and state.outcomes and state.outcomes[-1].round == rs.number:
-            outcome = state.outcomes[-1]
-            scores = ", ".join(f"{p} {'?' if s is None else s}" for p, s in outcome.scores.items())
-            stars = f"; stars: {', '.join(outcome.stars)}" if outcome.stars else ""
-            by = f" ({outcome.connector} reached the gold)" if outcome.connector else ""
-            result = f"by the rules {WINNERS.get(outcome.winner, outcome.winner)}{by}: {scores}{stars}"
-            current.ended = True
-        if isinstance(event, GameEnded):
-            current.ended = True
-            view.ended = True
+        if rs is None or self.current is None:
+            self.opening.extend(Violation.of(f) for f in found)
+            return
+        assert self.replay is not None
+        event = line.event
         kind = event.type if event is not None else "unreadable"
-        shown = _shown(engine) or rs
+        shown = _shown(self.replay) or rs
         words = _describe(event, shown)
-        current.frames.append(_frame(log_line.number, kind, shown, words, found, setup_cell, result))
-    if view is None:
-        raise UnreadableLog("empty log: a log starts with a game_started line")
-    found = engine.finish()
-    rs = engine.state.round
-    if current is not None and rs is not None and (found or not rs.ended):
-        words = ("the log stops here", "the log stops here", None)
-        current.frames.append(_frame(engine.last_line, "end_of_log", rs, words, found, setup_cell))
-    elif found:
-        opening.extend(Violation.of(f) for f in found)
-    view.opening = tuple(opening)
-    return view
+        self.current.frames.append(_frame(line.number, kind, shown, words, found, self.setup_cell, self.outcome))
+        self.outcome = None
+
+    def end(self, state: GameState, found: list[Finding]) -> None:
+        rs = state.round
+        if self.current is not None and rs is not None and (found or not rs.ended):
+            assert self.replay is not None
+            words = ("the log stops here", "the log stops here", None)
+            self.current.frames.append(_frame(self.replay.last_line, "end_of_log", rs, words, found, self.setup_cell))
+        elif found:
+            self.opening.extend(Violation.of(f) for f in found)
+
+    def result(self) -> GameView:
+        assert self.view is not None, "walk the log first"
+        self.view.opening = tuple(self.opening)
+        return self.view

@@ -15,8 +15,9 @@ from pydantic import BaseModel, ConfigDict
 
 from events.findings import Code, Finding, ReplayError
 from events.logfile import UnreadableLog
-from events.replay import Replay, Source, log_lines
+from events.replay import Replay, Source
 from events.state import Outcome
+from events.visitor import ReplayVisitor, walk
 
 Status = Literal["clean", "violations", "unreadable"]
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz")
@@ -64,23 +65,40 @@ class Audit:
         )
 
 
+class Auditor(ReplayVisitor[Audit]):
+    """The audit as a visitor of :func:`~events.visitor.walk`: the verdict of the walk's
+    checking replay, whatever else rides on the same walk. The one maker of an
+    :class:`Audit`: ``saboteur audit`` and the ingest judge a log through it alike."""
+
+    def __init__(self, name: str = "") -> None:
+        self.name = name
+        self._replay: Replay | None = None
+        self._unreadable: UnreadableLog | None = None
+
+    def begin_game(self, replay: Replay) -> None:
+        self._replay = replay
+
+    def handle_error(self, error: UnreadableLog | ReplayError) -> None:
+        """An unreadable log is a verdict; so is a strict replay's first error, which is
+        already among the findings."""
+        if isinstance(error, UnreadableLog):
+            self._unreadable = error
+
+    def result(self) -> Audit:
+        error = self._unreadable
+        if error is not None:
+            return Audit(self.name, None, [Finding(Code.MALFORMED, error.line, error.message)], [], unreadable=True)
+        replay = self._replay
+        assert replay is not None and replay.state.game is not None, "walk the log first"
+        return Audit(self.name, replay.state.game.game_id, replay.findings, replay.state.outcomes, unreadable=False)
+
+
 def audit(source: Source, *, name: str = "", strict: bool = False) -> Audit:
     """Replay a log under every rule and collect its verdict. Never raises for bad
     input: an unreadable log is an :class:`Audit` with status ``unreadable``."""
-    engine = Replay(strict=strict)
-    try:
-        for log_line in log_lines(source):
-            engine.feed(log_line)
-        if engine.state.game is None:
-            raise UnreadableLog("empty log: a log starts with a game_started line")
-        engine.finish()
-    except UnreadableLog as exc:
-        finding = Finding(Code.MALFORMED, exc.line, exc.message)
-        return Audit(name, None, [finding], [], unreadable=True)
-    except ReplayError:
-        pass  # strict: the finding that stopped the replay is already collected
-    game = engine.state.game
-    return Audit(name, game.game_id if game else None, engine.findings, engine.state.outcomes, unreadable=False)
+    auditor = Auditor(name)
+    walk(source, auditor, strict=strict)
+    return auditor.result()
 
 
 def audit_file(path: Path, *, strict: bool = False) -> Audit:

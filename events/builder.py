@@ -23,8 +23,9 @@ from typing import Any
 
 from events import cards
 from events.logfile import LogLine, UnreadableLog, parse_line
-from events.replay import Replay, next_holder
+from events.replay import Replay
 from events.rules import scoring
+from events.rules.turns import whose_turn
 from events.schema import FORMAT, Event, dump_event
 from events.state import GameState, RoundState
 from events.tables import BASE_ROLE_DECK, TOURNAMENT_ROLES, hand_size
@@ -96,9 +97,7 @@ class LogBuilder:
     def turn(self) -> str:
         """Who plays next, as the rules have it (R-T1, R-T5)."""
         rs = self.round
-        if not rs.played:
-            return rs.turn if rs.holds(rs.turn) else next_holder(self.players, rs.turn, rs.hands) or rs.turn
-        return next_holder(self.players, rs.turn, rs.hands) or rs.turn
+        return whose_turn(self.players, rs) or rs.turn
 
     def text(self) -> str:
         return "".join(line + "\n" for line in self.lines)

@@ -8,8 +8,10 @@ rather than a cascade. Where the rules make something happen by themselves and t
 forgot it (a draw, a goal turned up) the state follows the rules and the log is reported.
 ``strict=True`` raises :class:`~events.findings.ReplayError` at the first error instead.
 
-Use :func:`replay` for the state after every event, or :class:`Replay` to feed lines one
-by one (the audit, the ingest and the viewer all ride on the same fold).
+Use :func:`events.visitor.walk` to read a log once for several visitors (the audit, the
+ingest's projection, the viewer all ride on one fold), :func:`replay` for the state after
+every line, or :class:`Replay` to feed lines one by one as they are written (the
+simulator, the log builder).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from events import cards
 from events.findings import Breach, Code, Finding, ReplayError
 from events.logfile import LogLine, UnreadableLog, parse_lines, read_log
 from events.maze import Maze, tunnel
-from events.rules import actions, goals, placement, scoring, setup
+from events.rules import actions, ending, goals, placement, scoring, setup, turns
 from events.schema import (
     Discard,
     Draw,
@@ -46,6 +48,9 @@ from events.schema import (
 )
 from events.state import GameState, Outcome, RevealRun, RoundState
 
+CardPlay = PlayPath | PlayTool | PlayRockfall | PlayMap | Discard
+"""A line that plays a card from a hand: it makes a turn (R-T1)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Step:
@@ -59,16 +64,6 @@ class Step:
     event: Event | None
     state: GameState
     findings: list[Finding]
-
-
-def next_holder(players: list[str], after: str, hands: dict[str, list[str]]) -> str | None:
-    """The next player clockwise after ``after`` who holds cards (R-T1, R-T5)."""
-    at = players.index(after) if after in players else -1
-    for k in range(1, len(players) + 1):
-        player = players[(at + k) % len(players)]
-        if hands.get(player):
-            return player
-    return None
 
 
 class Replay:
@@ -154,13 +149,16 @@ class Replay:
 
     def finish(self) -> list[Finding]:
         """Close the log: judge an open run of reveals, and report a log that stops
-        before ``game_ended`` (``incomplete``, a warning)."""
+        before ``game_ended`` (``incomplete``, a warning). Raises
+        :class:`~events.logfile.UnreadableLog` when no line was fed at all."""
+        if self.state.game is None:
+            raise UnreadableLog("empty log: a log starts with a game_started line")
         self._new = []
         self._line = self.last_line
         rs = self.state.round
         if rs is not None and rs.reveal_run is not None:
             self._close_run(rs, None)
-        if self.state.game is not None and not self.state.ended:
+        if not self.state.ended:
             done = len(self.state.outcomes)
             self._report(
                 Code.INCOMPLETE,
@@ -275,30 +273,19 @@ class Replay:
         if rs is None:
             self._report(Code.MALFORMED, "round_ended before any round_started")
             return
-        if rs.ended:
-            self._report(
-                Code.PLAY_AFTER_ROUND_END,
-                f"round {rs.number} has already ended",
-                rule="R-E2",
-            )
+        if self._breach(ending.check_round_open(rs, event.type)):
             return
         if rs.reveal_run is not None:
             self._close_run(rs, self._line)
-        if rs.draw_due:
-            self._missed_draw(rs)
+        self._breach(turns.check_missed_draw(rs))
         if event.round != rs.number:
             self._report(
                 Code.MALFORMED, f"field `round`: round {rs.number} is the one in play, not {event.round}", field="round"
             )
-        if not rs.over:
+        not_over = ending.check_round_over(rs, game.players)
+        if not_over is not None:
             rs.ended_early = True
-            holders = [p for p in game.players if rs.hands.get(p)]
-            self._report(
-                Code.WRONG_SCORE,
-                f"round {rs.number} is not over: the gold is not reached and "
-                f"{_names(holders) or 'the pile'} still hold{'s' * (len(holders) == 1)} cards",
-                rule="R-E2",
-            )
+            self._breach(not_over)
         connector = rs.connector if rs.gold_found else None
         outcome: Outcome
         if game.ruleset == "tournament":
@@ -341,81 +328,42 @@ class Replay:
     # -- turns -------------------------------------------------------------------
 
     def _round_in_play(self, kind: str) -> RoundState | None:
-        """The round a turn event belongs to, or ``None`` (reported) when none is."""
+        """The round a turn event belongs to, or ``None`` (reported) when none is (R-E1, R-E2)."""
         rs = self.state.round
         if rs is not None and rs.reveal_run is None and not rs.over and not rs.ended:
             return rs
         if rs is None:
             self._report(Code.MALFORMED, f"{kind} before the first round_started", field="type")
             return None
-        if rs.ended:
-            self._report(
-                Code.PLAY_AFTER_ROUND_END,
-                f"{kind} after round {rs.number} ended and before the next round_started",
-                rule="R-E2",
-            )
-            return None
         if rs.reveal_run is not None:
             self._close_run(rs, self._line)
-        if rs.over:
-            why, rule = ("the gold was revealed", "R-E1") if rs.gold_found else ("every hand is empty", "R-E2")
-            self._report(
-                Code.PLAY_AFTER_ROUND_END,
-                f"{kind} after round {rs.number} was over ({why}): only round_ended may follow",
-                rule=rule,
-            )
+        if self._breach(ending.check_round_open(rs, kind) or ending.check_round_not_over(rs, kind)):
             return None
         return rs
 
-    def _missed_draw(self, rs: RoundState) -> None:
-        """R-T2: the turn's player did not draw while the pile had cards."""
-        self._report(
-            Code.MISSED_DRAW,
-            f"{rs.turn} ended the turn without drawing; the pile had {len(rs.pile)} cards",
-            player=rs.turn,
-        )
-
-    def _implied_draw(self, rs: RoundState) -> None:
-        """After a missed draw the table goes on as if the card had been taken, so the
-        pile and the hands stay as the rest of the log assumes (one finding, no cascade)."""
-        if rs.pile:
-            rs.hands.setdefault(rs.turn, []).append(rs.pile.pop())
-        rs.drew = True
-        rs.draw_due = False
-
-    def _begin_turn(self, rs: RoundState, player: str) -> bool:
-        """R-T1, R-T2: sequence a card played by ``player``; whether it opens a turn."""
+    def _begin_turn(self, rs: RoundState, player: str) -> None:
+        """Sequence a card played by ``player`` (R-T1, R-T2): a card that opens no turn
+        (a second one in a turn) is reported, and the turn stays its player's."""
         players = self._players
-        if rs.played:
-            if rs.draw_due:
-                if player == rs.turn:
-                    self._report(Code.EXTRA_PLAY, f"{player} played a second card in one turn", player=player)
-                    return False
-                self._missed_draw(rs)
-                self._implied_draw(rs)
-            elif player == rs.turn and next_holder(players, rs.turn, rs.hands) != player:
-                # (When nobody else holds cards, the turn comes straight back: R-T5.)
-                if rs.drew:
-                    following = next_holder(players, rs.turn, rs.hands) or player
-                    self._report(
-                        Code.OUT_OF_TURN,
-                        f"{player} already ended the turn with a draw; it is {following}'s turn",
-                        player=player,
-                    )
+        if rs.played and player == rs.turn:  # a second card, or the turn come straight back (R-T5)
+            second = turns.check_one_card_a_turn(players, rs, player)
+            if second is not None:
+                self._breach(second, player)
+                if rs.drew:  # a card after the turn's draw stands as a card of its own: its draw is due
                     rs.drew = False
                     rs.draw_due = bool(rs.pile)
-                else:
-                    self._report(
-                        Code.EXTRA_PLAY,
-                        f"{player} played a second card in one turn (the pile is empty)",
-                        player=player,
-                    )
-                return False
-            expected = next_holder(players, rs.turn, rs.hands)
-        else:
-            expected = rs.turn if rs.holds(rs.turn) else next_holder(players, rs.turn, rs.hands)
-        if expected is not None and player != expected:
-            self._report(Code.OUT_OF_TURN, f"it is {expected}'s turn, not {player}'s", player=player, rule="R-T1")
+                return
+        elif rs.draw_due:
+            # After a missed draw the table goes on as if the card had been taken, so
+            # the pile and the hands stay as the rest of the log assumes (one finding).
+            self._breach(turns.check_missed_draw(rs))
+            if rs.pile:
+                rs.hands.setdefault(rs.turn, []).append(rs.pile.pop())
+            rs.drew = True
+            rs.draw_due = False
+        out_of_turn = turns.check_turn_order(players, rs, player)
+        if out_of_turn is not None:
+            self._breach(out_of_turn, player)
         drew_early = rs.early_draw and player == rs.turn
         rs.turn = player
         rs.played = True
@@ -423,46 +371,30 @@ class Replay:
         rs.draw_due = bool(rs.pile) and not drew_early
         rs.early_draw = False
         rs.turns += 1
-        return True
 
-    def _play_card(self, rs: RoundState, player: str, card: str) -> None:
-        """R-T4: the card leaves the player's hand; reported if it was never there."""
-        hand = rs.hands.setdefault(player, [])
-        if card in hand:
-            hand.remove(card)
-        else:
-            held = ", ".join(hand) if hand else "no cards"
-            self._report(
-                Code.CARD_NOT_IN_HAND,
-                f"{player} played {card} but holds {held}",
-                player=player,
-            )
-
-    def _card(self, event: PlayPath | PlayTool | PlayRockfall | PlayMap | Discard) -> RoundState | None:
+    def _card(self, event: CardPlay) -> RoundState | None:
         """The part every card play shares: the round, the turn (R-T1, R-T2) and the
         hand (R-T4). The round in play, or ``None`` when the card cannot be applied."""
         rs = self._round_in_play(event.type)
         if rs is None:
             return None
-        self._begin_turn(rs, event.player)
-        hand = rs.hands.get(event.player)
-        if hand is not None and event.card in hand:
+        player = event.player
+        self._begin_turn(rs, player)
+        hand = rs.hands.setdefault(player, [])
+        not_held = turns.check_card_in_hand(hand, player, event.card)
+        if not_held is None:
             hand.remove(event.card)
         else:
-            self._play_card(rs, event.player, event.card)
-        rs.last_card_player = event.player
+            self._breach(not_held, player)
+        rs.last_card_player = player
         return rs
-
-    def _after_card(self, rs: RoundState) -> None:
-        if not rs.pile and rs.hands_empty():
-            rs.over = True  # R-E2
 
     def _discard(self, event: Discard) -> None:
         """R-T3: a pass puts one card face down on the discard pile."""
         rs = self._card(event)
         if rs is not None:
             rs.discards.append(event.card)
-            self._after_card(rs)
+            rs.over = ending.hands_played_out(rs)
 
     def _play_path(self, event: PlayPath) -> None:
         rs = self._card(event)
@@ -480,13 +412,13 @@ class Replay:
         if breach is not None:
             self._breach(breach, player)
         rs.reveal_run = RevealRun(player, self._line)
-        self._after_card(rs)
+        rs.over = ending.hands_played_out(rs)
 
     def _play_tool(self, event: PlayTool) -> None:
         rs = self._card(event)
         if rs is not None:
             self._tool(rs, event)
-            self._after_card(rs)
+            rs.over = ending.hands_played_out(rs)
 
     def _tool(self, rs: RoundState, event: PlayTool) -> None:
         player, target, card = event.player, event.target, event.card
@@ -529,7 +461,7 @@ class Replay:
         rs.discards.append(event.card)
         if breach is None:
             rs.discards.append(rs.maze.remove(cell).card)
-        self._after_card(rs)
+        rs.over = ending.hands_played_out(rs)
 
     def _play_map(self, event: PlayMap) -> None:
         rs = self._card(event)
@@ -538,38 +470,28 @@ class Replay:
         self._breach(actions.check_map(rs.maze, event.goal), event.player)
         rs.peeks.setdefault(event.player, set()).add(event.goal)
         rs.discards.append(event.card)
-        self._after_card(rs)
+        rs.over = ending.hands_played_out(rs)
 
     def _draw(self, event: Draw) -> None:
+        """R-T1, R-T2: the draw that ends a turn, or a draw out of place (reported)."""
         rs = self._round_in_play("draw")
         if rs is None:
             return
         player = event.player
-        players = self._players
         if rs.played and player == rs.turn:
-            if rs.drew:
-                self._report(Code.WRONG_DRAW, f"{player} already drew this turn: one draw a turn", player=player)
-            elif not rs.draw_due:
-                self._report(Code.WRONG_DRAW, f"{player} drew from an empty draw pile: no draw then", player=player)
-            else:
+            if rs.draw_due:  # the draw after the turn's card
                 self._take(rs, player, event.card)
                 rs.drew = True
                 rs.draw_due = False
+            else:
+                self._breach(turns.check_one_draw(rs, player) or turns.check_draw_from_pile(rs, player), player)
             return
-        if rs.played and rs.draw_due:
-            self._report(Code.OUT_OF_TURN, f"{player} drew while {rs.turn} was due to draw", player=player)
+        out_of_place = turns.check_draw_in_turn(self._players, rs, player) or turns.check_one_draw(rs, player)
+        if self._breach(out_of_place, player):
             return
-        if rs.played:
-            expected = next_holder(players, rs.turn, rs.hands)
-        else:
-            expected = rs.turn if rs.holds(rs.turn) else next_holder(players, rs.turn, rs.hands)
-        if player != expected:
-            self._report(Code.OUT_OF_TURN, f"{player} drew in {expected}'s turn", player=player)
-            return
-        if rs.early_draw:
-            self._report(Code.WRONG_DRAW, f"{player} already drew this turn: one draw a turn", player=player)
-            return
-        self._report(Code.WRONG_DRAW, f"{player} drew before playing a card: draw after the turn's card", player=player)
+        # A draw before the turn's card is reported and taken as the turn's draw: the
+        # turn is the drawing player's, and their card follows.
+        self._breach(turns.check_draw_after_card(rs, player), player)
         rs.turn = player
         rs.played = False
         if rs.pile:
@@ -579,9 +501,9 @@ class Replay:
     def _take(self, rs: RoundState, player: str, card: str) -> None:
         """Move the top of the pile into the hand; the hand gets the card the log
         names, and a mismatch is reported (R-T2)."""
-        top = rs.pile.pop()
-        if card != top:
-            self._report(Code.WRONG_DRAW, f"{player} drew {card}, but the top of the pile was {top}", player=player)
+        wrong_card = turns.check_top_card(rs.pile.pop(), player, card)
+        if wrong_card is not None:
+            self._breach(wrong_card, player)
         rs.hands.setdefault(player, []).append(card)
 
     # -- goals -------------------------------------------------------------------
@@ -591,8 +513,7 @@ class Replay:
         if rs is None:
             self._report(Code.MALFORMED, "goal_revealed before the first round_started", field="type")
             return
-        if rs.ended:
-            self._report(Code.PLAY_AFTER_ROUND_END, f"goal_revealed after round {rs.number} ended", rule="R-E2")
+        if self._breach(ending.check_round_open(rs, event.type)):
             return
         if rs.reveal_run is not None:
             rs.reveal_run.entries.append((event.goal, event.rotated, self._line))
@@ -612,10 +533,10 @@ class Replay:
         breaches, turned = goals.close_reveal_run(rs.maze, run, next_line)
         for line, breach in sorted(breaches, key=lambda pair: pair[0]):
             self._breach(breach, line=line)
-        if any(rs.maze.cells[cards.GOAL_CELLS[slot]].card == cards.GOLD for slot in turned):
+        if ending.gold_turned_up(rs.maze, turned):
             rs.gold_found = True
             rs.connector = run.player
-            rs.over = True  # R-E1
+            rs.over = True
             rs.draw_due = False
 
 
@@ -623,12 +544,6 @@ _SIMPLE: Final = frozenset({Draw, Discard, PlayPath, PlayRockfall, PlayMap, Goal
 """Events whose only cross-line check is that their player sits at the table."""
 _ACTORS = frozenset({"player", "target"})
 """Fields naming who acts on whom: an event with a stranger there cannot be applied."""
-
-
-def _names(players: list[str]) -> str:
-    if len(players) <= 1:
-        return "".join(players)
-    return ", ".join(players[:-1]) + " and " + players[-1]
 
 
 _HANDLERS: dict[type[Event], Callable[[Replay, Any], None]] = {
@@ -685,6 +600,5 @@ def replay(source: Source, *, strict: bool = False) -> Iterator[Step]:
     for log_line in log_lines(source):
         found = engine.feed(log_line)
         yield Step(log_line.number, log_line.event, engine.state, found)
-    if engine.state.game is None:
-        raise UnreadableLog("empty log: a log starts with a game_started line")
-    yield Step(engine.last_line, None, engine.state, engine.finish())
+    found = engine.finish()
+    yield Step(engine.last_line, None, engine.state, found)

@@ -15,12 +15,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from events import cards
-from events.audit import Audit
+from events.audit import Audit, Auditor
 from events.findings import Finding
 from events.logfile import LogLine
-from events.replay import Replay
+from events.replay import CardPlay, Replay
 from events.schema import (
-    Discard,
     GameStarted,
     PlayMap,
     PlayPath,
@@ -30,9 +29,9 @@ from events.schema import (
     RoundStarted,
     parse_timestamp,
 )
+from events.state import GameState, Outcome, RoundState
+from events.visitor import ReplayVisitor, walk
 from ingest.readmodels import CardPlayedRow, FindingRow, GameRow, RoundPlayerRow, RoundRow, Rows, won
-
-CARD_TYPES = (PlayPath, PlayTool, PlayRockfall, PlayMap, Discard)
 
 
 @dataclass
@@ -107,46 +106,72 @@ def finding_row(finding: Finding, game_id: str | None, upload_id: int) -> dict[s
 
 
 def project_log(lines: Iterable[LogLine], *, name: str, upload_id: int, revision: int = 1) -> tuple[Audit, GameRows]:
-    """Audit a game's lines and derive its read-model rows in the same replay.
+    """Audit a game's lines and derive its read-model rows in the same walk.
 
     The lines must start with a valid ``game_started`` (an unreadable log has no rows;
     :class:`~events.logfile.UnreadableLog` propagates).
     """
-    engine = Replay()
-    notes: dict[int, _RoundNotes] = {}
-    rows = GameRows()
-    first_at = last_at = None
-    for log_line in lines:
-        event = log_line.event
-        engine.feed(log_line)
-        if event is None:
-            continue
-        moment = _moment(event.at)
-        if moment is not None:
-            first_at = first_at or moment
-            last_at = moment
-        rs = engine.state.round
-        if isinstance(event, RoundStarted) and rs is not None and rs.deal is event:
-            notes[rs.number] = _RoundNotes(started_at=moment, start_player=event.start_player, roles=dict(rs.roles))
-            goals = event.goals.model_dump()
-            notes[rs.number].gold_slot = next((s for s in cards.SLOTS if goals[s] == cards.GOLD), None)
-        elif isinstance(event, CARD_TYPES) and rs is not None and not rs.ended and rs.number in notes:
-            note = notes[rs.number]
+    auditor = Auditor(name)
+    projector = Projector(auditor, upload_id, revision)
+    walk(lines, auditor, projector)
+    return projector.result()
+
+
+class Projector(ReplayVisitor[tuple[Audit, GameRows]]):
+    """The read-model rows of one game, as a visitor of :func:`~events.visitor.walk`.
+
+    It takes notes on every round and a row per card played; at the end the rows are
+    made from them and the verdict of ``auditor``, which must ride on the same walk.
+    """
+
+    def __init__(self, auditor: Auditor, upload_id: int, revision: int) -> None:
+        self.auditor = auditor
+        self.upload_id = upload_id
+        self.revision = revision
+        self.game: GameStarted | None = None
+        self.notes: dict[int, _RoundNotes] = {}
+        self.rows = GameRows()
+        self.first_at: Any = None
+        self.last_at: Any = None
+
+    def begin_game(self, replay: Replay) -> None:
+        self.game = replay.state.game
+
+    def round_started(self, line: int, event: RoundStarted, rs: RoundState) -> None:
+        goals = event.goals.model_dump()
+        self.notes[rs.number] = _RoundNotes(
+            started_at=_moment(event.at),
+            start_player=event.start_player,
+            roles=dict(rs.roles),
+            gold_slot=next((s for s in cards.SLOTS if goals[s] == cards.GOLD), None),
+        )
+
+    def card_played(self, line: int, event: CardPlay, state: GameState) -> None:
+        rs = state.round
+        if rs is not None and not rs.ended and rs.number in self.notes:
+            note = self.notes[rs.number]
             note.turns += 1
             note.kinds[event.type] += 1
-            rows.cards_played.append(_card_row(event, log_line.number, note, rs.number))
-        elif isinstance(event, RoundEnded) and rs is not None and rs.number in notes and rs.ended:
-            note = notes[rs.number]
-            if note.claim is None:
-                note.claim = event
-                note.ended_at = moment
-                note.over_before_end = not rs.ended_early
-    engine.finish()
-    game = engine.state.game
-    assert game is not None
-    audit = Audit(name, game.game_id, engine.findings, engine.state.outcomes, unreadable=False)
-    _game_rows(rows, audit, game, notes, upload_id, revision, first_at, last_at)
-    return audit, rows
+            self.rows.cards_played.append(_card_row(event, line, note, rs.number))
+
+    def round_ended(self, line: int, event: RoundEnded, rs: RoundState, outcome: Outcome) -> None:
+        note = self.notes.get(rs.number)
+        if note is not None and note.claim is None:
+            note.claim = event
+            note.ended_at = _moment(event.at)
+            note.over_before_end = not rs.ended_early
+
+    def visit_line(self, line: LogLine, state: GameState, found: list[Finding]) -> None:
+        moment = _moment(line.event.at) if line.event is not None else None
+        if moment is not None:
+            self.first_at = self.first_at or moment
+            self.last_at = moment
+
+    def result(self) -> tuple[Audit, GameRows]:
+        audit = self.auditor.result()
+        assert self.game is not None, "walk the log first"
+        _game_rows(self.rows, audit, self.game, self.notes, self.upload_id, self.revision, self.first_at, self.last_at)
+        return audit, self.rows
 
 
 def _card_row(event: Any, line: int, note: _RoundNotes, number: int) -> CardPlayedRow:

@@ -17,9 +17,10 @@ from typing import Any
 from events import cards
 from events.logfile import LogLine
 from events.maze import Maze
-from events.replay import Replay, next_holder
+from events.replay import Replay
 from events.rules import scoring
 from events.rules.goals import SLOT_ORDER
+from events.rules.turns import whose_turn
 from events.schema import (
     FORMAT,
     Discard,
@@ -202,9 +203,7 @@ class Table:
 
     def _next_player(self) -> str:
         rs = self.round
-        if not rs.played:
-            return rs.turn if rs.holds(rs.turn) else next_holder(self.players, rs.turn, rs.hands) or rs.turn
-        return next_holder(self.players, rs.turn, rs.hands) or rs.turn
+        return whose_turn(self.players, rs) or rs.turn
 
     def _view(self, player: str) -> View:
         rs = self.round

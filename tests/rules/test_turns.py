@@ -186,7 +186,7 @@ def test_r_t2_missed_draw_before_an_action_card() -> None:
 
 
 def test_r_t2_missed_draw_at_round_ended() -> None:
-    """R-T2 / event-log.md: a draw missing before round_ended is reported at the round_ended line
+    """R-T2, R-E2 / event-log.md: a draw missing before round_ended is reported at the round_ended line
     (the event that stands where the draw was due); the early round_ended is also wrong_score."""
     log = three(start="ann")
     log.discard("ann", draw=False)
@@ -287,7 +287,7 @@ def test_r_t3_pass_with_any_hand_card() -> None:
 
 
 def test_r_t3_pass_needs_a_card_not_just_a_draw() -> None:
-    """R-T3: a pass discards a card; ann drawing first is a wrong_draw, and her discard is then her card."""
+    """R-T3, R-T2: a pass discards a card; ann drawing first is a wrong_draw, and her discard is then her card."""
     log = three(start="ann")
     log.draw("ann")
     drew = log.line
@@ -297,7 +297,7 @@ def test_r_t3_pass_needs_a_card_not_just_a_draw() -> None:
 
 
 def test_r_t3_pass_by_drawing_only() -> None:
-    """R-T3: ann "passes" by drawing only (wrong_draw); bob's card then comes in ann's turn
+    """R-T3, R-T2, R-T1: ann "passes" by drawing only (wrong_draw); bob's card then comes in ann's turn
     (out_of_turn) and his own draw after it is his turn's draw, not a second one."""
     log = three(start="ann")
     log.draw("ann")
@@ -380,7 +380,7 @@ def short_hand_for_cem() -> LogBuilder:
 
 
 def test_r_t5_player_with_an_empty_hand_is_skipped() -> None:
-    """R-T5: cem has no cards; ann and bob go on in turn, nothing logged for cem."""
+    """R-T5, R-T1: cem has no cards; ann and bob go on in turn, nothing logged for cem."""
     log = short_hand_for_cem()
     log.discard("ann").discard("bob").discard("ann").discard("bob")
     log.end_round()
@@ -389,14 +389,14 @@ def test_r_t5_player_with_an_empty_hand_is_skipped() -> None:
 
 
 def test_r_t5_next_holder_plays_not_anyone() -> None:
-    """R-T5: after cem's last card the turn goes to ann, the next player holding cards."""
+    """R-T5, R-T1: after cem's last card the turn goes to ann, the next player holding cards."""
     log = short_hand_for_cem()
     log.discard("bob")
     assert codes(log) == [("bad_hand_size", 2), ("out_of_turn", log.line)]
 
 
 def test_r_t5_player_with_no_cards_cannot_play() -> None:
-    """R-T5: cem, whose hand is empty, logs a card in ann's turn."""
+    """R-T5, R-T1, R-T4: cem, whose hand is empty, logs a card in ann's turn."""
     log = short_hand_for_cem()
     log.discard("ann").discard("bob")
     log.discard("cem", "map")
@@ -405,7 +405,7 @@ def test_r_t5_player_with_no_cards_cannot_play() -> None:
 
 
 def test_r_t5_skipped_after_an_extra_play() -> None:
-    """R-T5: ann's extra card leaves her hand empty first; the others play on without her."""
+    """R-T5, R-T1: ann's extra card leaves her hand empty first; the others play on without her."""
     log = empty_the_pile(three())
     first = log.turn
     log.discard(first)

@@ -1,0 +1,71 @@
+"""The end of a round (R-E1, R-E2): when it is over, and what may follow.
+
+A round is over by the rules the moment the gold is turned up (R-E1) or every card is
+played out (R-E2); from then on only its ``round_ended`` may follow, and after that only
+the next ``round_started``. The predicates say when the replay marks the round over;
+the checks judge a line against that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from events import cards
+from events.findings import Breach, Code
+from events.maze import Maze
+from events.state import RoundState
+
+
+def gold_turned_up(maze: Maze, turned: Iterable[str]) -> bool:
+    """R-E1: one of the goals just turned up is the gold, which ends the round."""
+    return any(maze.cells[cards.GOAL_CELLS[slot]].card == cards.GOLD for slot in turned)
+
+
+def hands_played_out(rs: RoundState) -> bool:
+    """R-E2: the pile is empty and so is every hand, which ends the round."""
+    return not rs.pile and rs.hands_empty()
+
+
+def check_round_open(rs: RoundState, kind: str) -> Breach | None:
+    """R-E2: after a round's ``round_ended`` nothing follows but the next ``round_started``."""
+    if not rs.ended:
+        return None
+    if kind == "round_ended":
+        message = f"round {rs.number} has already ended"
+    elif kind == "goal_revealed":
+        message = f"goal_revealed after round {rs.number} ended"
+    else:
+        message = f"{kind} after round {rs.number} ended and before the next round_started"
+    return Breach(Code.PLAY_AFTER_ROUND_END, "R-E2", message)
+
+
+def check_round_not_over(rs: RoundState, kind: str) -> Breach | None:
+    """R-E1, R-E2: once the round is over by the rules only its ``round_ended`` may follow."""
+    if not rs.over:
+        return None
+    why, rule = ("the gold was revealed", "R-E1") if rs.gold_found else ("every hand is empty", "R-E2")
+    return Breach(
+        Code.PLAY_AFTER_ROUND_END,
+        rule,
+        f"{kind} after round {rs.number} was over ({why}): only round_ended may follow",
+    )
+
+
+def check_round_over(rs: RoundState, players: Sequence[str]) -> Breach | None:
+    """R-E2: a ``round_ended`` comes once the round is over: the gold reached (R-E1) or
+    every card played out."""
+    if rs.over:
+        return None
+    holders = [p for p in players if rs.hands.get(p)]
+    return Breach(
+        Code.WRONG_SCORE,
+        "R-E2",
+        f"round {rs.number} is not over: the gold is not reached and "
+        f"{_names(holders) or 'the pile'} still hold{'s' * (len(holders) == 1)} cards",
+    )
+
+
+def _names(players: list[str]) -> str:
+    if len(players) <= 1:
+        return "".join(players)
+    return ", ".join(players[:-1]) + " and " + players[-1]
