@@ -95,7 +95,7 @@ def test_the_broken_game_is_found_out_by_every_visitor_alike() -> None:
     audited, rows = projector.result()
     codes = sorted((f.code.value, f.line) for f in audited.findings)
     assert {"out_of_turn", "missed_draw"} <= {code for code, _ in codes}
-    assert sorted((r["code"], r["line"]) for r in rows.findings) == codes
+    assert sorted((r.code, r.line) for r in rows.findings) == codes
     shown = [(v.code, v.line) for r in viewer.result().rounds.values() for _, v in r.violations]
     assert sorted(shown) == codes
 
