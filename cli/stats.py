@@ -167,32 +167,34 @@ def _print(frames: dict[str, pl.DataFrame], form: Format) -> None:
                 out.print("[dim]nothing to show[/dim]")
 
 
-@app.command("roles")
-@filtered
-def roles_command(
-    *,
-    db: DbOption = None,
-    filters: Filters,
-    form: FormatOption = Format.table,
-    wait: WaitOption = 60.0,
-) -> None:
-    """Win rate per role by ruleset × table size × saboteurs in play (Wilson 95%)."""
-    frame = _read(db, wait, lambda store: stats.role_win_rates(store, filters))
-    _print({"role_win_rates": frame}, form)
+def _one_table(name: str, table: str, compute: Callable[[Store, Filters], pl.DataFrame], about: str) -> None:
+    """Register ``stats NAME``: one statistic's frame (``table``), with the shared
+    filters, the format and the store options."""
+
+    @app.command(name, help=about)
+    @filtered
+    def command(
+        *,
+        db: DbOption = None,
+        filters: Filters,
+        form: FormatOption = Format.table,
+        wait: WaitOption = 60.0,
+    ) -> None:
+        _print({table: _read(db, wait, lambda store: compute(store, filters))}, form)
 
 
-@app.command("players")
-@filtered
-def players_command(
-    *,
-    db: DbOption = None,
-    filters: Filters,
-    form: FormatOption = Format.table,
-    wait: WaitOption = 60.0,
-) -> None:
-    """Per player: rounds and wins per role, points, stars, wins over expected."""
-    frame = _read(db, wait, lambda store: stats.player_stats(store, filters))
-    _print({"player_stats": frame}, form)
+_one_table(
+    "roles",
+    "role_win_rates",
+    stats.role_win_rates,
+    "Win rate per role by ruleset × table size × saboteurs in play (Wilson 95%).",
+)
+_one_table(
+    "players",
+    "player_stats",
+    stats.player_stats,
+    "Per player: rounds and wins per role, points, stars, wins over expected.",
+)
 
 
 @app.command("games")

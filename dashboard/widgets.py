@@ -7,6 +7,7 @@ from typing import Final
 
 import polars as pl
 import streamlit as st
+from streamlit.elements.lib.column_types import ColumnConfig
 
 ALL: Final = "(all)"
 NONE: Final = "(no tournament)"
@@ -54,3 +55,13 @@ def choice(label: str, values: list[str], *, key: str, all_label: str = ALL) -> 
 def percent(value: object) -> str:
     """A share as a whole percentage; a dash for none."""
     return f"{value:.0%}" if isinstance(value, (int, float)) else "–"
+
+
+def win_rate_columns() -> dict[str, ColumnConfig]:
+    """Column settings for a win rate with its Wilson 95% interval (``rate``, ``low``,
+    ``high``): every table of rates reads the same way."""
+    return {
+        "rate": st.column_config.NumberColumn("win rate", format="percent"),
+        "low": st.column_config.NumberColumn("95% low", format="percent"),
+        "high": st.column_config.NumberColumn("95% high", format="percent"),
+    }

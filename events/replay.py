@@ -223,17 +223,25 @@ class Replay:
 
     # -- rounds ------------------------------------------------------------------
 
+    def _unfinished_round(self) -> RoundState | None:
+        """The round still open when a line needs it ended (the next round_started, the
+        game_ended), with its open run of reveals judged first; ``None`` if none is."""
+        rs = self.state.round
+        if rs is None or rs.ended:
+            return None
+        if rs.reveal_run is not None:
+            self._close_run(rs, self._line)
+        return rs
+
     def _round_started(self, event: RoundStarted) -> None:
         state = self.state
         game = state.game
         assert game is not None
-        rs = state.round
-        if rs is not None and not rs.ended:
-            if rs.reveal_run is not None:
-                self._close_run(rs, self._line)
+        unfinished = self._unfinished_round()
+        if unfinished is not None:
             self._report(
                 Code.MALFORMED,
-                f"round_started while round {rs.number} is still open: it needs its round_ended first",
+                f"round_started while round {unfinished.number} is still open: it needs its round_ended first",
                 field="round",
             )
         expected = state.last_round_number + 1
@@ -310,11 +318,11 @@ class Replay:
         state = self.state
         game = state.game
         assert game is not None
-        rs = state.round
-        if rs is not None and not rs.ended:
-            if rs.reveal_run is not None:
-                self._close_run(rs, self._line)
-            self._report(Code.WRONG_SCORE, f"game_ended while round {rs.number} has no round_ended", rule="R-W3")
+        unfinished = self._unfinished_round()
+        if unfinished is not None:
+            self._report(
+                Code.WRONG_SCORE, f"game_ended while round {unfinished.number} has no round_ended", rule="R-W3"
+            )
         elif len(state.outcomes) < game.rounds:
             self._report(
                 Code.WRONG_SCORE,

@@ -53,11 +53,7 @@ st.dataframe(
     data.player_roles(rounds),
     hide_index=True,
     width="stretch",
-    column_config={
-        "rate": st.column_config.NumberColumn("win rate", format="percent"),
-        "low": st.column_config.NumberColumn("95% low", format="percent"),
-        "high": st.column_config.NumberColumn("95% high", format="percent"),
-    },
+    column_config=widgets.win_rate_columns(),
 )
 
 st.subheader("Points over time")

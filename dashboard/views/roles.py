@@ -60,9 +60,7 @@ st.dataframe(
     width="stretch",
     column_config={
         "n": st.column_config.NumberColumn("n", help="Trials: rounds for a team, dwarfs dealt for selfish dwarfs"),
-        "rate": st.column_config.NumberColumn("win rate", format="percent"),
-        "low": st.column_config.NumberColumn("95% low", format="percent"),
-        "high": st.column_config.NumberColumn("95% high", format="percent"),
+        **widgets.win_rate_columns(),
         "dealt": st.column_config.NumberColumn("dealt", help="Player-rounds dealt the role"),
     },
 )
