@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from cli.store import DbOption
+from ingest.limits import MAX_UPLOAD_MIB
 from ingest.store import default_path
 
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
@@ -32,6 +33,8 @@ def command(port: int, db: Path) -> list[str]:
         "false",
         "--client.toolbarMode",
         "viewer",
+        "--server.maxUploadSize",  # the limit `saboteur ingest` keeps to
+        str(MAX_UPLOAD_MIB),
         "--",
         "--db",
         str(db),
