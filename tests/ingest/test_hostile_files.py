@@ -362,6 +362,23 @@ def test_dashboard_takes_the_same_upload_limit(tmp_path: Path) -> None:
     assert MAX_UPLOAD_MIB * 1024 * 1024 == MAX_UPLOAD_BYTES  # Streamlit's megabytes are mebibytes
 
 
+@pytest.mark.parametrize(("field", "value"), [("points", 2**80), ("stars", 2**31), ("seed", 2**63)])
+def test_cut_draw_numbers_past_the_store_are_refused(tmp_path: Path, field: str, value: int) -> None:
+    """Found by the fuzzing suite: such a number passed the audit, then broke the
+    store's write of the whole batch (an INTEGER or BIGINT column)."""
+    out = tmp_path / "cup"
+    simulate_tournament(out, players=10, preliminary_rounds=1, seed=0, cut=5, final_rounds=1, tournament_id="cup")
+    description = json.loads((out / "tournament.json").read_text())
+    description["cut_draws"][0][field] = value
+    (out / "tournament.json").write_text(json.dumps(description))
+    db = tmp_path / "s.duckdb"
+    result = ingest_cli(out / "tournament.json", beside_a_log(tmp_path), db=db)
+    assert result.exit_code == 1
+    finding = only_finding(outcome_of(db, "tournament.json"))
+    assert f"`cut_draws.0.{field}`" in str(finding["message"])
+    assert_neighbour_stored(db)
+
+
 def test_tournament_file_with_a_bom_is_accepted(tmp_path: Path) -> None:
     out = tmp_path / "bom"
     simulate_tournament(out, players=12, preliminary_rounds=1, seed=4, cut=6, final_rounds=1, tournament_id="bom-cup")
