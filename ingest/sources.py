@@ -15,7 +15,7 @@ import base64
 import hashlib
 import json
 import os
-import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +45,9 @@ from ingest.projection import finding_row, project_log
 from ingest.schema import TOURNAMENT_TABLES
 from ingest.store import NewEvent
 
-_CONTROL: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_UNSHOWN: Final = frozenset({"Cc", "Cf", "Zl", "Zp"})
+"""Unicode categories a name must not carry into a terminal or a report: controls,
+format characters (right-to-left overrides, zero-width ones) and line breaks."""
 
 Rows = dict[str, list[dict[str, Any]]]
 
@@ -82,8 +84,9 @@ def kind_of(name: str) -> str:
 def safe_name(name: str) -> str:
     r"""A file name as text that can be stored, printed and shown: bytes that are not
     UTF-8 (which ``os.fsdecode`` keeps as lone surrogates, and which no JSON, DuckDB or
-    terminal takes) and control characters (which would move a terminal's cursor or
-    break a report's line) written as backslash escapes; any other name as it is.
+    terminal takes) and control, format and line-break characters (which would move a
+    terminal's cursor, reverse the text shown or break a report's line) written as
+    backslash escapes; any other name as it is.
 
     >>> safe_name(os.fsdecode(b"r1-t3\xff.jsonl"))
     'r1-t3\\xff.jsonl'
@@ -97,7 +100,14 @@ def safe_name(name: str) -> str:
     except UnicodeEncodeError:  # a lone surrogate that no file name decoded to
         data = name.encode("utf-8", "backslashreplace")
     text = data.decode("utf-8", "backslashreplace")
-    return _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
+    if text.isprintable():
+        return text
+    return "".join(_escaped(char) if unicodedata.category(char) in _UNSHOWN else char for char in text)
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def _report(name: str, status: str, findings: Iterable[Finding], **extra: Any) -> str:

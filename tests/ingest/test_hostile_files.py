@@ -27,7 +27,7 @@ from cli.output import csv_text
 from events.logfile import BOM
 from events.simulate.tournament import simulate_tournament
 from ingest.limits import MAX_UPLOAD_BYTES, MAX_UPLOAD_MIB
-from ingest.sources import prepare, prepare_bytes, safe_name
+from ingest.sources import Prepared, prepare, prepare_bytes, safe_name
 from tests.ingest.test_ingest import (
     EXAMPLE_SHEET,
     HEADER,
@@ -166,6 +166,9 @@ def test_safe_name_leaves_ordinary_names_alone() -> None:
     assert safe_name(os.fsdecode(b"caf\xe9.csv")) == "caf\\xe9.csv"
     assert safe_name("lone-\ud800.csv") == "lone-\\ud800.csv"
     assert safe_name(safe_name("tab\there.csv")) == "tab\\x09here.csv"
+    assert safe_name("rtl-\u202egnp.jsonl") == "rtl-\\u202egnp.jsonl"  # shown as "rtl-lnosj.png"
+    assert safe_name("line\u2028break.csv") == "line\\u2028break.csv"
+    assert safe_name("no\u00a0break.csv") == "no\u00a0break.csv"
 
 
 # -- point 9: score-sheet ids, formulas in CSV, seat and penalty limits ----------------
@@ -293,6 +296,15 @@ def run_with_deadline(seconds: float, *args: str | Path) -> Result:
     return done[0]
 
 
+def prepared_with_peak(path: Path) -> tuple[Prepared, int]:
+    """``prepare(path)`` and the most memory Python held meanwhile."""
+    tracemalloc.start()
+    try:
+        return prepare(path), tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 def test_fifo_named_to_ingest_is_refused_at_once(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe.jsonl"
@@ -308,12 +320,7 @@ def test_fifo_named_to_ingest_is_refused_at_once(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
 def test_device_named_to_ingest_is_refused_unread() -> None:
-    tracemalloc.start()
-    try:
-        prepared = prepare(Path("/dev/zero"))
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    prepared, peak = prepared_with_peak(Path("/dev/zero"))
     assert prepared.status == "unreadable"
     assert "not a regular file" in prepared.message
     assert peak < 1024 * 1024
@@ -323,12 +330,7 @@ def test_file_over_the_limit_is_refused_with_its_true_size_unread(tmp_path: Path
     huge = tmp_path / "huge.jsonl"
     with huge.open("wb") as stream:  # sparse: no disk, no time
         stream.truncate(MAX_UPLOAD_BYTES + 1)
-    tracemalloc.start()
-    try:
-        prepared = prepare(huge)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    prepared, peak = prepared_with_peak(huge)
     assert peak < 1024 * 1024  # never read
     assert (prepared.status, prepared.size, prepared.raw) == ("unreadable", MAX_UPLOAD_BYTES + 1, b"")
     assert prepared.sha256 == ""  # nothing read, nothing hashed
