@@ -11,6 +11,7 @@ from typing import Annotated, Final
 import typer
 
 from cli.store import DbOption
+from ingest.limits import MAX_UPLOAD_MIB
 from ingest.store import default_path
 
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
@@ -36,6 +37,8 @@ def command(port: int, db: Path, address: str = LOOPBACK) -> list[str]:
         "false",
         "--client.toolbarMode",
         "viewer",
+        "--server.maxUploadSize",  # the limit `saboteur ingest` keeps to
+        str(MAX_UPLOAD_MIB),
         "--",
         "--db",
         str(db),

@@ -25,6 +25,7 @@ from rich.table import Table
 
 from analytics import stats
 from analytics.filters import DEFAULT_MIN_N, Filters
+from cli.output import csv_text
 from cli.store import DbOption, WaitOption
 from ingest.store import Store, StoreBusy, default_path
 
@@ -152,7 +153,7 @@ def _print(frames: dict[str, pl.DataFrame], form: Format) -> None:
         payload: Any = next(iter(records.values())) if single else records
         sys.stdout.write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
     elif form is Format.csv:
-        parts = [frame.write_csv() if single else f"# {name}\n{frame.write_csv()}" for name, frame in frames.items()]
+        parts = [csv_text(frame) if single else f"# {name}\n{csv_text(frame)}" for name, frame in frames.items()]
         sys.stdout.write("\n".join(parts))
     else:
         console = Console(highlight=False)

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from ingest.pipeline import FileResult, ingest
 from ingest.rebuild import rebuild as rebuild_read_models
+from ingest.sources import safe_name
 from ingest.store import Store, StoreBusy, default_path
 from ingest.verify import verify as verify_store
 
@@ -105,7 +106,7 @@ def ingest_command(
                 escape(why),
             )
         out.print(detail)
-    summary = Table(title=f"ingested into {escape(str(store.path))}")
+    summary = Table(title=f"ingested into {escape(safe_name(str(store.path)))}")
     for outcome in ("accepted", "accepted_with_findings", "rejected", "duplicate"):
         summary.add_column(outcome.replace("_", " "), justify="right")
     summary.add_row(*(str(counts[o]) for o in ("accepted", "accepted_with_findings", "rejected", "duplicate")))

@@ -18,6 +18,7 @@ from analytics import records
 from analytics.records import RecordError
 from analytics.seating import read_seating_csv, seat_round
 from analytics.standings import seating_findings, standings
+from cli.output import csv_text
 from cli.store import DbOption, WaitOption, _store
 from events.records.tournament import CutDrawn
 from ingest.store import Store, StoreBusy
@@ -357,7 +358,7 @@ def standings_command(
         frame.write_parquet(output)
         return
     if output_format == "csv":
-        text = frame.write_csv()
+        text = csv_text(frame)
     elif output_format == "json":
         text = json.dumps(frame.to_dicts(), ensure_ascii=False, default=str, indent=1)
     else:

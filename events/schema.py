@@ -33,6 +33,7 @@ FORMAT: Final = "saboteur-log/1"
 
 PlayerId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.\-]{1,64}$")]
 GameId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:\-]{1,128}$")]
+TableLabel = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 Coordinate = Annotated[int, Field(ge=-50, le=50)]
 Score = Annotated[int, Field(ge=-1_000_000, le=1_000_000)]
 Slot = Literal["top", "middle", "bottom"]
@@ -202,7 +203,7 @@ class GameStarted(Event):
     tournament: GameId | None = None
     tournament_round: Annotated[int, Field(ge=1, le=1000)] | None = None
     stage: Stage | None = None
-    table: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = None
+    table: TableLabel | None = None
     options: Options | None = None
 
 

@@ -6,7 +6,8 @@ One row per player per round, with the columns
 audited for consistency: the roles of each round fit the tournament table (R-S1,
 ``bad_roles``) and the points and stars are one of the outcomes R-W1 allows
 (``wrong_score``). A sheet that cannot be read (wrong columns, a bad value, a round
-listed twice for a player) is rejected whole with its ``malformed`` finding.
+listed twice for a player, an id the log format would refuse, text the ``csv`` module
+cannot read) is rejected whole with its ``malformed`` finding, naming the line.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -23,7 +25,7 @@ from events.findings import Code, Finding
 from events.logfile import UnreadableLog
 from events.records.sheet import RoundRecorded, ScoreSheetGame, SheetEvent, SheetResult
 from events.rules.scoring import tournament_outcome
-from events.schema import GameId, PlayerId
+from events.schema import GameId, PlayerId, TableLabel
 from events.tables import ROLES, TOURNAMENT_ROLES, Role
 
 COLUMNS: Final = ("tournament", "tournament_round", "table", "game_id", "round", "player", "role", "points", "star")
@@ -38,7 +40,8 @@ STARS: Final = {
     "n": False,
     "": False,
 }
-_GAME_ID: Final[TypeAdapter[str]] = TypeAdapter(GameId)
+_GAME_ID: Final[TypeAdapter[str]] = TypeAdapter(GameId)  # a log header's `game_id` and `tournament`
+_TABLE: Final[TypeAdapter[str]] = TypeAdapter(TableLabel)
 _PLAYER: Final[TypeAdapter[str]] = TypeAdapter(PlayerId)
 _ROLE: Final[TypeAdapter[Role]] = TypeAdapter(Role)
 
@@ -59,14 +62,49 @@ class Entry:
     star: bool
 
 
+def _quoted(text: str) -> str:
+    """A value as a message quotes it: cut short, so a 100 KiB cell makes no 100 KiB message."""
+    return repr(text if len(text) <= 40 else text[:40] + "…")
+
+
 def _int(text: str, column: str, line: int, low: int, high: int) -> int:
     try:
         value = int(text.strip())
     except ValueError:
-        raise UnreadableLog(f"line {line}: `{column}` must be a whole number, not {text!r}", line) from None
+        raise UnreadableLog(f"line {line}: `{column}` must be a whole number, not {_quoted(text)}", line) from None
     if not low <= value <= high:
         raise UnreadableLog(f"line {line}: `{column}` must be {low}–{high}, not {value}", line)
     return value
+
+
+def _label(text: str, column: str, adapter: TypeAdapter[str], line: int) -> str | None:
+    """An optional ``tournament`` or ``table``, held to the log header's own type for it
+    (event-log.md), so a sheet can say nothing a log could not."""
+    if not text:
+        return None
+    try:
+        return adapter.validate_python(text)
+    except ValidationError as exc:
+        problem = exc.errors(include_url=False)[0]["msg"]
+        raise UnreadableLog(f"line {line}: `{column}`: {problem}, not {_quoted(text)}", line) from None
+
+
+def _records(text: str) -> Iterator[tuple[int, list[str]]]:
+    """The sheet's records, each with the line it starts on; a record the ``csv`` module
+    cannot read (an unclosed quote, a field over its 128 KiB limit) ends the sheet as
+    :class:`UnreadableLog` naming the line it reached."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    start = 1
+    while True:
+        try:
+            values = next(reader, None)
+        except csv.Error as exc:
+            line = max(reader.line_num, start)
+            raise UnreadableLog(f"line {line}: not readable as CSV ({exc})", line) from None
+        if values is None:
+            return
+        yield start, values
+        start = reader.line_num + 1
 
 
 def read_sheet(data: bytes) -> list[Entry]:
@@ -76,8 +114,8 @@ def read_sheet(data: bytes) -> list[Entry]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise UnreadableLog(f"not UTF-8 (byte {exc.start + 1})") from None
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header = next(reader, None)
+    records = _records(text)
+    _, header = next(records, (1, None))
     if header is None:
         raise UnreadableLog("empty file: a score sheet starts with its header line")
     names = [h.strip() for h in header]
@@ -85,7 +123,7 @@ def read_sheet(data: bytes) -> list[Entry]:
         raise UnreadableLog(f"line 1: the columns must be {','.join(COLUMNS)}; found {','.join(names)}")
     entries = []
     seen: set[tuple[str, int, str]] = set()
-    for index, values in enumerate(reader, start=2):
+    for index, values in records:
         if not any(v.strip() for v in values):
             continue
         if len(values) != len(COLUMNS):
@@ -100,17 +138,19 @@ def read_sheet(data: bytes) -> list[Entry]:
             role = _ROLE.validate_python(row["role"])
         except ValidationError:
             raise UnreadableLog(
-                f"line {index}: `role` must be one of {', '.join(ROLES)}, not {row['role']!r}", index
+                f"line {index}: `role` must be one of {', '.join(ROLES)}, not {_quoted(row['role'])}", index
             ) from None
         if row["star"].lower() not in STARS:
-            raise UnreadableLog(f"line {index}: `star` must be 1/0, true/false or yes/no, not {row['star']!r}", index)
+            raise UnreadableLog(
+                f"line {index}: `star` must be 1/0, true/false or yes/no, not {_quoted(row['star'])}", index
+            )
         entry = Entry(
             line=index,
-            tournament=row["tournament"] or None,
+            tournament=_label(row["tournament"], "tournament", _GAME_ID, index),
             tournament_round=_int(row["tournament_round"], "tournament_round", index, 1, 1000)
             if row["tournament_round"]
             else None,
-            table=row["table"] or None,
+            table=_label(row["table"], "table", _TABLE, index),
             game_id=game_id,
             round=_int(row["round"], "round", index, 1, 4),
             player=player,

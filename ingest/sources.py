@@ -14,6 +14,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,18 +24,30 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from events.findings import Code, Finding
-from events.logfile import LogLine, UnreadableLog, inflate, parse_data, parse_line, split_lines
+from events.logfile import (
+    BOM,
+    MAX_FILE_BYTES,
+    LogLine,
+    UnreadableLog,
+    inflate,
+    open_regular,
+    parse_data,
+    parse_line,
+    split_lines,
+)
 from events.records import dump
 from events.records import tournament as tournament_stream
 from events.records.sheet import RoundRecorded, ScoreSheetGame, SheetEvent, sheet_event
 from events.records.tournament_file import TournamentFile
 from ingest import scoresheet
+from ingest.limits import MAX_UPLOAD_BYTES, MAX_UPLOAD_MIB
 from ingest.projection import finding_row, project_log
 from ingest.schema import TOURNAMENT_TABLES
 from ingest.store import NewEvent
 
-MAX_RAW: Final = 64 * 1024 * 1024
-"""Bytes kept of one upload: far past any log's 16 MiB limit."""
+_UNSHOWN: Final = frozenset({"Cc", "Cf", "Zl", "Zp"})
+"""Unicode categories a name must not carry into a terminal or a report: controls,
+format characters (right-to-left overrides, zero-width ones) and line breaks."""
 
 Rows = dict[str, list[dict[str, Any]]]
 
@@ -67,6 +81,35 @@ def kind_of(name: str) -> str:
     return "unknown"
 
 
+def safe_name(name: str) -> str:
+    r"""A file name as text that can be stored, printed and shown: bytes that are not
+    UTF-8 (which ``os.fsdecode`` keeps as lone surrogates, and which no JSON, DuckDB or
+    terminal takes) and control, format and line-break characters (which would move a
+    terminal's cursor, reverse the text shown or break a report's line) written as
+    backslash escapes; any other name as it is.
+
+    >>> safe_name(os.fsdecode(b"r1-t3\xff.jsonl"))
+    'r1-t3\\xff.jsonl'
+    >>> safe_name("two\nlines.csv")
+    'two\\x0alines.csv'
+    >>> safe_name("Zürich/tournament.json")
+    'Zürich/tournament.json'
+    """
+    try:
+        data = os.fsencode(name)
+    except UnicodeEncodeError:  # a lone surrogate that no file name decoded to
+        data = name.encode("utf-8", "backslashreplace")
+    text = data.decode("utf-8", "backslashreplace")
+    if text.isprintable():
+        return text
+    return "".join(_escaped(char) if unicodedata.category(char) in _UNSHOWN else char for char in text)
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
 def _report(name: str, status: str, findings: Iterable[Finding], **extra: Any) -> str:
     return json.dumps(
         {"file": name, "status": status, **extra, "violations": [f.as_report() for f in findings]},
@@ -74,12 +117,23 @@ def _report(name: str, status: str, findings: Iterable[Finding], **extra: Any) -
     )
 
 
+def _too_large(size: int) -> UnreadableLog:
+    return UnreadableLog(f"{size:,} bytes: more than {MAX_UPLOAD_MIB} MiB, the limit of an upload")
+
+
 def prepare(path: Path) -> Prepared:
-    """Read and audit one file (in a worker); never raises for bad input."""
-    name = str(path)
+    """Read and audit one file (in a worker); never raises for bad input.
+
+    The file is opened as :func:`~events.logfile.open_regular` opens a log (a FIFO or a
+    device is refused at once, not waited on) and measured before it is read: one over
+    the upload limit is refused with its true size, unread."""
+    name = safe_name(str(path))
     try:
-        with path.open("rb") as stream:
-            raw = stream.read(MAX_RAW)
+        with open_regular(path) as stream:
+            size = os.fstat(stream.fileno()).st_size
+            if size > MAX_UPLOAD_BYTES:
+                return _unreadable(name, kind_of(name), _too_large(size), size=size)
+            raw = stream.read(MAX_UPLOAD_BYTES + 1)  # one byte more shows a file that grew
     except OSError as exc:
         finding = Finding(Code.MALFORMED, 1, f"cannot read the file: {exc.strerror or exc}")
         return Prepared(
@@ -96,8 +150,12 @@ def prepare(path: Path) -> Prepared:
 
 
 def prepare_bytes(name: str, raw: bytes) -> Prepared:
-    """Audit bytes received under ``name`` (the dashboard's uploads come this way)."""
+    """Audit bytes received under ``name`` (the dashboard's uploads come this way); bytes
+    over the upload limit are refused, and not kept."""
+    name = safe_name(name)
     kind = kind_of(name)
+    if len(raw) > MAX_UPLOAD_BYTES:
+        return _unreadable(name, kind, _too_large(len(raw)), size=len(raw))
     sha = hashlib.sha256(raw).hexdigest()
     try:
         if kind == "log":
@@ -108,9 +166,14 @@ def prepare_bytes(name: str, raw: bytes) -> Prepared:
             return _tournament(name, raw, sha)
         raise UnreadableLog("not a game log (.jsonl, .jsonl.gz), score sheet (.csv) or tournament file (.json)")
     except UnreadableLog as exc:
-        finding = Finding(Code.MALFORMED, exc.line, exc.message)
-        report = _report(name, "unreadable", [finding], game_id=None, rounds=[])
-        return Prepared(name, sha, len(raw), raw, kind, "unreadable", report, errors=1, message=exc.message)
+        return _unreadable(name, kind, exc, size=len(raw), raw=raw, sha=sha)
+
+
+def _unreadable(name: str, kind: str, exc: UnreadableLog, *, size: int, raw: bytes = b"", sha: str = "") -> Prepared:
+    """A file refused whole: its ``malformed`` finding, and its bytes if they were read."""
+    finding = Finding(Code.MALFORMED, exc.line, exc.message)
+    report = _report(name, "unreadable", [finding], game_id=None, rounds=[])
+    return Prepared(name, sha, size, raw, kind, "unreadable", report, errors=1, message=exc.message)
 
 
 # -- game logs -----------------------------------------------------------------
@@ -393,10 +456,10 @@ def project_tournament(
 
 
 def _tournament(name: str, raw: bytes, sha: str) -> Prepared:
-    if len(raw) > 16 * 1024 * 1024:
+    if len(raw) > MAX_FILE_BYTES:
         raise UnreadableLog("a tournament file of more than 16 MiB")
     try:
-        description = TournamentFile.model_validate_json(raw)
+        description = TournamentFile.model_validate_json(raw.removeprefix(BOM))  # a BOM, as logs and sheets allow
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"])

@@ -30,6 +30,7 @@ def test_ruff_is_clean() -> None:
             "analytics",
             "dashboard",
             "tests",
+            "fuzz",
             "examples",
             "benchmarks",
         ],

@@ -26,6 +26,11 @@ Text = Annotated[str, StringConstraints(min_length=1)]
 """A name or a reason: never empty (R-TS5: every record says why)."""
 TournamentRound = Annotated[int, Field(ge=1, le=1000)]
 GameRound = Annotated[int, Field(ge=1, le=4)]
+Tally = Annotated[int, Field(ge=-(2**31), le=2**31 - 1)]
+"""Points or stars of a tie as the read models hold them (INTEGER): a larger number
+could never be stored, so no record of one exists."""
+Seed = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
+"""The seed of a draw as the read models hold it (BIGINT)."""
 
 
 class TournamentEvent(Record):
@@ -131,9 +136,9 @@ class CutDraw(Record):
     tied: Annotated[list[PlayerId], Field(min_length=2)]
     places: Annotated[int, Field(ge=1)]
     drawn: Annotated[list[PlayerId], Field(min_length=1)]
-    points: int | None = None
-    stars: Annotated[int, Field(ge=0)] | None = None
-    seed: int | None = None
+    points: Tally | None = None
+    stars: Annotated[Tally, Field(ge=0)] | None = None
+    seed: Seed | None = None
 
 
 class CutDrawn(CutDraw, TournamentEvent):
