@@ -20,7 +20,7 @@ from analytics.seating import read_seating_csv, seat_round
 from analytics.standings import seating_findings, standings
 from cli.store import DbOption, WaitOption, _store
 from events.records.tournament import CutDrawn
-from ingest.store import Store, StoreBusy
+from ingest.store import Store
 
 app = typer.Typer(help="Create a tournament, register and seat players, and keep its record.", no_args_is_help=True)
 console = Console(soft_wrap=True)
@@ -36,12 +36,12 @@ def _done(recorded: records.Recorded, what: str) -> None:
 
 
 def _run(action: Any) -> Any:
+    """``action()``; a record refused ends the command (exit 1). A store that cannot be
+    used is the root command's to report (:mod:`cli.errors`)."""
     try:
         return action()
     except RecordError as exc:
         raise _fail(str(exc)) from None
-    except StoreBusy as exc:
-        raise _fail(str(exc), 2) from None
 
 
 @app.command()
@@ -274,7 +274,8 @@ def cut(
 
 @app.command()
 def log(tournament: str, db: DbOption = None, wait: WaitOption = 60.0) -> None:
-    """The tournament's history: every record with its time and reason."""
+    """The tournament's history: every record with its time and reason, and each
+    checkpoint of the chain published (its signature left out)."""
     record = _run(lambda: records.history(_store(db, wait), tournament))
     if not record:
         raise _fail(f"no tournament {tournament}")
@@ -285,7 +286,7 @@ def log(tournament: str, db: DbOption = None, wait: WaitOption = 60.0) -> None:
         data = json.loads(event.payload)
         reason = data.pop("reason", None) or ""
         data.pop("type", None)
-        details = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("tables",))
+        details = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("tables", "signature"))
         if event.stream != records.stream_of(tournament):
             details = f"{event.stream} · {details}"
         shown.add_row(

@@ -40,7 +40,7 @@ from analytics.standings import standings as standings_of
 from dashboard.replay_view import GameView, game_view
 from ingest.pipeline import FileResult, Writer, write_all
 from ingest.sources import Prepared, kind_of, prepare_bytes
-from ingest.store import Store, StoreBusy, default_path
+from ingest.store import Store, StoreBusy, StoreUnusable, default_path
 from ingest.verify import verify
 
 Stamp = tuple[int, ...]
@@ -339,8 +339,8 @@ def ingest_files(
     in a way the ingest did not foresee is logged with its details, for the server's
     log, and reported as one rejected line naming it — no traceback, no server path. A
     batch whose writing failed is written again file by file, so only the file at fault
-    is left out. A busy database is nobody's fault: it ends the upload for the page to
-    say so.
+    is left out. A busy database is nobody's fault, and a store that cannot be used no
+    file's: either ends the upload for the page to say so.
     """
     upload = _Upload(files)
     writer = Writer(store(), supersede=supersede, reason=reason)
@@ -350,7 +350,7 @@ def ingest_files(
             try:
                 write_all(audited, writer, upload.stored)
                 break
-            except StoreBusy:
+            except (StoreBusy, StoreUnusable):
                 raise
             except Exception:
                 _log.exception("writing a batch of uploads failed; its files are written one by one")
@@ -395,7 +395,7 @@ class _Upload:
             index, item = self.unwritten[0]
             try:
                 (result,) = writer.write([item])
-            except StoreBusy:
+            except (StoreBusy, StoreUnusable):
                 raise
             except Exception as exc:
                 self.unwritten.popleft()
