@@ -158,8 +158,12 @@ class Verification:
 
 @dataclass(frozen=True, slots=True)
 class Integrity:
+    """The chains' heads as they stand (``docs/chain.md``), and the last verification."""
+
     events: int
     head: str
+    uploads: int
+    uploads_head: str
     verified: Verification | None
 
 
@@ -170,17 +174,18 @@ def _verifications() -> dict[str, Verification]:
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _head(db: str, when: Stamp) -> tuple[int, str]:
+def _heads(db: str, when: Stamp) -> tuple[tuple[int, str], tuple[int, str]]:
     store_ = Store(db, wait=WAIT)
     with store_.connect(read_only=True) as con:
-        return store_.head(con)
+        return store_.head(con), store_.uploads_head(con)
 
 
 def integrity() -> Integrity:
-    """The number of events, the chain head, and the last verification here."""
+    """The number of events and uploads, the heads of their chains, and the last
+    verification here."""
     db, when = _key()
-    events, head = _head(db, when)
-    return Integrity(events, head, _verifications().get(db))
+    (events, head), (uploads, uploads_head) = _heads(db, when)
+    return Integrity(events, head, uploads, uploads_head, _verifications().get(db))
 
 
 def verify_chain() -> Verification:
