@@ -19,6 +19,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from events.records import dump
+from events.records.tournament import TOURNAMENT_EVENT, CheckpointPublished, json_schema
 from ingest.chain import GENESIS, canonical, link, moment_text
 from ingest.readmodels import GAME_TABLES
 from tests.ingest.conftest import TOURNAMENT, cli, one_line, sql
@@ -375,7 +377,13 @@ def test_publish_names_the_tournament_when_the_store_holds_several(
     assert stored == [("tournament:second-cup",)]
 
 
-def test_the_tournament_schema_knows_the_checkpoint() -> None:
-    from events.records.tournament import json_schema
-
+def test_the_checkpoint_event_reads_and_writes_back_byte_for_byte(
+    store_file: Path, keys: tuple[Path, Path], tmp_path: Path
+) -> None:
+    key, _ = keys
+    publish(store_file, key, tmp_path / "cp.json")
+    ((payload,),) = sql(store_file, "SELECT payload FROM events WHERE type = 'checkpoint_published'")
+    event = TOURNAMENT_EVENT.validate_json(payload)
+    assert isinstance(event, CheckpointPublished)
+    assert dump(event) == payload
     assert '"const": "checkpoint_published"' in json.dumps(json_schema())
