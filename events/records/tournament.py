@@ -27,8 +27,6 @@ Text = Annotated[str, StringConstraints(min_length=1)]
 """A name or a reason: never empty (R-TS5: every record says why)."""
 TournamentRound = Annotated[int, Field(ge=1, le=1000)]
 GameRound = Annotated[int, Field(ge=1, le=4)]
-Hash = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
-"""A SHA-256, hex."""
 
 
 class TournamentEvent(Record):
@@ -149,6 +147,10 @@ class CutDrawn(CutDraw, TournamentEvent):
         """The event recording ``draw``, with the fields the draw was given: a draw
         is the event's fields, and never its ``type``."""
         return cls(type="cut_drawn", **draw.model_dump(exclude_unset=True))
+
+
+Hash = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+"""A SHA-256, hex."""
 
 
 class Checkpoint(Record):
