@@ -48,10 +48,10 @@ def _tournament(store: Store, named: str | None) -> str | None:
         held = [str(t) for (t,) in con.execute("SELECT tournament FROM tournaments ORDER BY tournament").fetchall()]
     if named is not None:
         if named not in held:
-            raise refuse(f"no tournament {named} is stored")
+            raise refuse(f"no tournament {named} is stored", 2)
         return named
     if len(held) > 1:
-        raise refuse(f"the store holds {len(held)} tournaments ({', '.join(held)}): name one with --tournament")
+        raise refuse(f"the store holds {len(held)} tournaments ({', '.join(held)}): name one with --tournament", 2)
     return held[0] if held else None
 
 

@@ -20,8 +20,8 @@ from ingest.checkpoint import CheckpointError
 from ingest.store import StoreError
 
 
-def refuse(message: str, code: int = 2) -> typer.Exit:
-    """Say ``message`` as one line on the standard error; the exit to raise."""
+def refuse(message: str, code: int) -> typer.Exit:
+    """Say ``message`` as one line on the standard error; the exit (``code``) to raise."""
     Console(stderr=True, soft_wrap=True, highlight=False).print(f"[red]{escape(message)}[/red]")
     return typer.Exit(code)
 
@@ -34,4 +34,4 @@ class ReportingGroup(TyperGroup):
         try:
             return super().invoke(ctx)
         except (StoreError, CheckpointError) as exc:
-            raise refuse(str(exc)) from None
+            raise refuse(str(exc), 2) from None

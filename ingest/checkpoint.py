@@ -14,6 +14,7 @@ import base64
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -83,33 +84,33 @@ def keygen(key: Path, public: Path) -> str:
     return fingerprint(private.public_key())
 
 
-def _pem(path: Path, what: str) -> bytes:
+def _pem(path: Path, what: str, load: Callable[[bytes], object]) -> object:
+    """What ``load`` makes of the PEM file ``path`` (``None``: nothing it can read)."""
     try:
-        return path.read_bytes()
+        data = path.read_bytes()
     except OSError as exc:
         raise CheckpointError(f"{path}: cannot read the {what}: {exc.strerror or exc}") from None
+    try:
+        return load(data)
+    except (ValueError, TypeError, UnsupportedAlgorithm):
+        return None
 
 
 def private_key(path: Path) -> Ed25519PrivateKey:
-    """The organiser's private key from a PEM file (as :func:`keygen` writes it)."""
-    try:
-        key = serialization.load_pem_private_key(_pem(path, "private key"), password=None)
-    except (ValueError, TypeError, UnsupportedAlgorithm):
-        key = None
-    if not isinstance(key, Ed25519PrivateKey):
-        raise CheckpointError(f"{path}: not an Ed25519 private key (PEM, unencrypted)")
-    return key
+    """The organiser's private key from a PEM file (unencrypted, as :func:`keygen`
+    writes it)."""
+    key = _pem(path, "private key", lambda data: serialization.load_pem_private_key(data, None))
+    if isinstance(key, Ed25519PrivateKey):
+        return key
+    raise CheckpointError(f"{path}: not an Ed25519 private key (PEM)")
 
 
 def public_key(path: Path) -> Ed25519PublicKey:
     """An organiser's public key from a PEM file (as :func:`keygen` writes it)."""
-    try:
-        key = serialization.load_pem_public_key(_pem(path, "public key"))
-    except (ValueError, TypeError, UnsupportedAlgorithm):
-        key = None
-    if not isinstance(key, Ed25519PublicKey):
-        raise CheckpointError(f"{path}: not an Ed25519 public key (PEM)")
-    return key
+    key = _pem(path, "public key", serialization.load_pem_public_key)
+    if isinstance(key, Ed25519PublicKey):
+        return key
+    raise CheckpointError(f"{path}: not an Ed25519 public key (PEM)")
 
 
 # -- checkpoints -------------------------------------------------------------------------

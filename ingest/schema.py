@@ -17,6 +17,7 @@ too. A store of version 1 is upgraded by the first command that writes to it
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from datetime import datetime
 from typing import Final
@@ -67,23 +68,15 @@ class UploadRow(Row):
     raw: bytes | None  # every byte received (null only for a duplicate: see duplicate_of)
 
     def received(self) -> ReceivedUpload:
-        """The upload as its link covers it (its bytes and report hashed here)."""
-        return ReceivedUpload(
-            upload_id=self.upload_id,
-            sha256=self.sha256,
-            name=self.name,
-            size=self.size,
-            received_at=self.received_at,
-            kind=self.kind,
-            outcome=self.outcome,
-            status=self.status,
+        """The upload as its link covers it: its columns as they are, its bytes and its
+        report by their SHA-256 (hashed here)."""
+        columns = {f.name: getattr(self, f.name) for f in dataclasses.fields(ReceivedUpload) if hasattr(self, f.name)}
+        columns.update(
             game_ids=tuple(self.game_ids),
-            duplicate_of=self.duplicate_of,
-            supersedes=self.supersedes,
-            reason=self.reason,
             report_sha256=hashlib.sha256(self.report.encode("utf-8")).hexdigest(),
             raw_sha256=hashlib.sha256(self.raw).hexdigest() if self.raw is not None else None,
         )
+        return ReceivedUpload(**columns)
 
 
 @table("upload_chain", key=("upload_id",), frozen=True)

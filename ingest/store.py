@@ -245,7 +245,7 @@ class Store:
         text = str(exc)
         if "not a valid DuckDB database" in text or "Extension" in text:
             return StoreUnusable(self.path, "not a DuckDB database file")
-        if isinstance(exc, duckdb.IOException) and re.search(r"No such file|Permission denied|directory", text):
+        if isinstance(exc, duckdb.IOException) and _REFUSED.search(text):
             return StoreUnusable(self.path, f"cannot be opened: {self._detail(exc)}")
         return StoreUnusable(self.path, _damaged(self._detail(exc)))
 
@@ -259,6 +259,8 @@ class Store:
                 missing = []
             if missing:
                 return StoreUnusable(self.path, _missing(missing))
+        if isinstance(exc, duckdb.IOException) and _REFUSED.search(str(exc)):
+            return StoreError(self.path, f"the file system refused: {self._detail(exc)}")
         if isinstance(exc, _DAMAGE) or type(exc) is duckdb.Error:
             return StoreUnusable(self.path, _damaged(self._detail(exc)))
         return StoreError(self.path, f"the database failed: {self._detail(exc)}")
@@ -452,6 +454,8 @@ class Store:
 
 _LOCKED: Final = re.compile(r"Could not set lock|Conflicting lock")
 """DuckDB's words for a file another process holds (not "block": damage names blocks)."""
+_REFUSED: Final = re.compile(r"No such file|Permission denied|Is a directory|No space left|Read-only file system")
+"""DuckDB passing on the file system's refusal: not damage."""
 _DAMAGE: Final = (duckdb.IOException, duckdb.SerializationException, duckdb.InternalException, duckdb.FatalException)
 """What DuckDB raises reading a damaged file (a failed checksum is a plain ``duckdb.Error``)."""
 _PATH: Final = re.compile(r"(?:[A-Za-z]:)?[\\/][^\s'\"]*[\\/][^\s'\"]*")

@@ -14,6 +14,7 @@ from typing import Any
 
 import duckdb
 import pytest
+from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner, Result
 
 from cli.main import app
@@ -22,6 +23,7 @@ from ingest.pipeline import ingest
 from ingest.store import Store
 
 TOURNAMENT = "sim-open-3"
+APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 
 
 @pytest.fixture(scope="session")
@@ -65,3 +67,17 @@ def sql(db: Path, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any,
         return con.execute(statement, list(params)).fetchall()
     finally:
         con.close()
+
+
+def page_error(db: Path, page: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A public page of the dashboard over ``db``, run: the one error it shows (and no
+    exception)."""
+    monkeypatch.setenv("SABOTEUR_DB", str(db))
+    monkeypatch.delenv("SABOTEUR_ADMIN_PASSWORD", raising=False)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    if page != "standings":
+        at.switch_page(f"views/{page}.py")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    (error,) = at.error
+    return str(error.value)

@@ -377,6 +377,27 @@ def test_publish_names_the_tournament_when_the_store_holds_several(
     assert stored == [("tournament:second-cup",)]
 
 
+def test_a_store_of_no_tournament_and_no_event_is_published_too(keys: tuple[Path, Path], tmp_path: Path) -> None:
+    """The first checkpoint may come before any event: the genesis hash at position 0,
+    and the uploads so far; no tournament's record to note it in."""
+    key, public = keys
+    db = tmp_path / "early.duckdb"
+    broken = tmp_path / "broken.jsonl"
+    broken.write_bytes(b"not a log\n")
+    assert cli("ingest", broken, "--db", db, "--workers", "1").exit_code == 1
+    result = cli("checkpoint", "publish", "--db", db, "--key", key, "-o", tmp_path / "cp.json")
+    assert result.exit_code == 0 and "in no record" in result.output, result.output
+    checkpoint = json.loads((tmp_path / "cp.json").read_text(encoding="utf-8"))
+    assert (checkpoint["position"], checkpoint["head"], checkpoint["uploads"]) == (0, GENESIS, 1)
+    code, output = verify(db, "--checkpoint", tmp_path / "cp.json", "--public-key", public)
+    assert code == 0, output
+    sql(db, "DELETE FROM upload_chain")
+    sql(db, "DELETE FROM uploads")
+    assert verify(db)[0] == 0  # an empty store is consistent in itself
+    code, output = verify(db, "--checkpoint", tmp_path / "cp.json", "--public-key", public)
+    assert code == 1 and "upload 1" in output, output
+
+
 def test_the_checkpoint_event_reads_and_writes_back_byte_for_byte(
     store_file: Path, keys: tuple[Path, Path], tmp_path: Path
 ) -> None:

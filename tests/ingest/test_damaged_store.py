@@ -16,12 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from ingest.store import Store, StoreError, StoreUnusable
-from tests.ingest.conftest import TOURNAMENT, cli, one_line, sql
+from tests.ingest.conftest import TOURNAMENT, cli, one_line, page_error, sql
 
-ROOT = Path(__file__).resolve().parents[2]
 BLOCK = 256 * 1024
 """DuckDB's block size: the file is three 4 KiB headers, then blocks of this size."""
 
@@ -165,13 +163,6 @@ def test_the_dashboards_pages_say_one_line(
         sql(store_file, f"DROP TABLE {damage.removeprefix('drop ')}")
     else:
         DAMAGE[damage](store_file)
-    monkeypatch.setenv("SABOTEUR_DB", str(store_file))
-    monkeypatch.delenv("SABOTEUR_ADMIN_PASSWORD", raising=False)
-    at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=60)
-    if page != "standings":
-        at.switch_page(f"views/{page}.py")
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    (error,) = at.error
-    assert "cannot be read" in error.value, error.value
-    assert str(store_file.parent) not in error.value  # a public page names no server folder
+    error = page_error(store_file, page, monkeypatch)
+    assert "cannot be read" in error, error
+    assert str(store_file.parent) not in error  # a public page names no server folder

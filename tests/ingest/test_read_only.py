@@ -19,7 +19,7 @@ import pytest
 
 from ingest.schema import SCHEMA_VERSION
 from ingest.store import Store, StoreUnusable
-from tests.ingest.conftest import TOURNAMENT, cli, one_line, sql
+from tests.ingest.conftest import TOURNAMENT, cli, one_line, page_error, sql
 
 READING = {
     "verify": ("verify",),
@@ -162,3 +162,25 @@ def test_the_writing_commands_still_create_a_store(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert cli("tournament", "log", "t1", "--db", created).exit_code == 0
     assert cli("verify", "--db", created).exit_code == 0
+
+
+@pytest.mark.parametrize("page", ["standings", "players", "rounds"])
+def test_the_dashboard_reads_a_duckdb_file_that_is_no_store_without_changing_it(
+    foreign: Path, monkeypatch: pytest.MonkeyPatch, page: str
+) -> None:
+    before = digest(foreign)
+    error = page_error(foreign, page, monkeypatch)
+    assert "not a Saboteur Ledger store" in error, error
+    assert digest(foreign) == before
+
+
+def test_the_dashboards_upload_refuses_a_duckdb_file_that_is_no_store(
+    foreign: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dashboard import data
+
+    monkeypatch.setenv("SABOTEUR_DB", str(foreign))
+    before = digest(foreign)
+    with pytest.raises(StoreUnusable, match="not a Saboteur Ledger store"):
+        data.ingest_files([("game.jsonl", b"not a log\n")])
+    assert digest(foreign) == before
