@@ -15,7 +15,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from cli import dashboard, simulate, stats, store, tournament
+from cli import checkpoint, dashboard, simulate, stats, store, tournament
+from cli.errors import ReportingGroup
 from events.audit import Audit, audit_file, log_files
 from events.records.schemas import SCHEMAS
 from events.state import Outcome
@@ -25,6 +26,7 @@ app = typer.Typer(
     help="Saboteur Ledger: audit, store and rank Saboteur tournament game logs.",
     no_args_is_help=True,
     add_completion=False,
+    cls=ReportingGroup,
 )
 
 app.add_typer(simulate.app, name="simulate")
@@ -33,6 +35,7 @@ app.command("ingest")(store.ingest_command)
 app.command("rebuild")(store.rebuild_command)
 app.command("verify")(store.verify_command)
 app.add_typer(tournament.app, name="tournament")
+app.add_typer(checkpoint.app, name="checkpoint")
 app.command("standings")(tournament.standings_command)
 app.command("dashboard")(dashboard.dashboard_command)
 

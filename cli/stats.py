@@ -27,7 +27,7 @@ from analytics import stats
 from analytics.filters import DEFAULT_MIN_N, Filters
 from cli.output import csv_text
 from cli.store import DbOption, WaitOption
-from ingest.store import Store, StoreBusy, default_path
+from ingest.store import Store, default_path
 
 app = typer.Typer(help="Statistics over the store: roles, players, and how rounds go.", no_args_is_help=True)
 
@@ -111,16 +111,9 @@ def filtered(command: Callable[..., None]) -> Callable[..., None]:
 
 
 def _read(db: Path | None, wait: float, read: Callable[[Store], Any]) -> Any:
-    """Run ``read`` on the store; a missing file or a busy one ends the command (exit 2)."""
-    store = Store(db if db is not None else default_path(), wait=wait)
-    if not store.path.exists():
-        Console(stderr=True).print(f"no database at {escape(str(store.path))}")
-        raise typer.Exit(2)
-    try:
-        return read(store)
-    except StoreBusy as exc:
-        Console(stderr=True).print(f"[red]{escape(str(exc))}[/red]")
-        raise typer.Exit(2) from None
+    """Run ``read`` on the store (a store that cannot be used, missing or busy, is the
+    root command's to report: :mod:`cli.errors`)."""
+    return read(Store(db if db is not None else default_path(), wait=wait))
 
 
 def _cell(value: Any) -> str:

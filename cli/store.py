@@ -1,7 +1,11 @@
-"""``saboteur ingest``, ``rebuild`` and ``verify``: the store's commands."""
+"""``saboteur ingest``, ``rebuild`` and ``verify``: the store's commands.
+
+A store that cannot be used (missing, not a store, damaged, busy) is reported by the
+root command for all of them (:mod:`cli.errors`)."""
 
 from __future__ import annotations
 
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -13,10 +17,12 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ingest import checkpoint
+from ingest.checkpoint import Anchor
 from ingest.pipeline import FileResult, ingest
 from ingest.rebuild import rebuild as rebuild_read_models
 from ingest.sources import safe_name
-from ingest.store import Store, StoreBusy, default_path
+from ingest.store import Store, default_path
 from ingest.verify import verify as verify_store
 
 DbOption = Annotated[
@@ -55,7 +61,8 @@ def ingest_command(
 ) -> None:
     """Audit files and store them in the append-only event store.
 
-    Exit status 0, or 1 if any file was rejected (2 when the database is busy).
+    Exit status 0, or 1 if any file was rejected (2 when the database is busy or cannot
+    be used).
     """
     if supersede and not reason:
         raise typer.BadParameter('say why with --reason "…"', param_hint="--supersede")
@@ -84,13 +91,9 @@ def ingest_command(
                 noted.append(result)
             progress.advance(task)
 
-        try:
-            results = ingest(
-                paths, store, supersede=supersede, reason=reason, workers=workers, on_file=on_file, on_total=on_total
-            )
-        except StoreBusy as exc:
-            console.print(f"[red]{escape(str(exc))}[/red]")
-            raise typer.Exit(2) from None
+        results = ingest(
+            paths, store, supersede=supersede, reason=reason, workers=workers, on_file=on_file, on_total=on_total
+        )
     out = Console(soft_wrap=True)
     if noted:
         detail = Table(title="files needing attention", show_lines=False)
@@ -117,12 +120,9 @@ def ingest_command(
 
 
 def rebuild_command(db: DbOption = None, wait: WaitOption = 60.0) -> None:
-    """Drop the read models and rebuild them from the events alone."""
-    try:
-        counts = rebuild_read_models(_store(db, wait))
-    except StoreBusy as exc:
-        Console(stderr=True).print(f"[red]{escape(str(exc))}[/red]")
-        raise typer.Exit(2) from None
+    """Drop the read models and rebuild them from the events alone (a store of an older
+    schema version is upgraded first)."""
+    counts = rebuild_read_models(_store(db, wait))
     Console().print(
         "rebuilt up to event "
         + str(counts.pop("position"))
@@ -131,32 +131,89 @@ def rebuild_command(db: DbOption = None, wait: WaitOption = 60.0) -> None:
     )
 
 
+_HASH = re.compile(r"[0-9a-f]{64}")
+
+
+def _expected(heads: list[str] | None) -> list[Anchor]:
+    """``--expect-head`` values as anchors (either chain's hash may be given)."""
+    anchors: list[Anchor] = []
+    for head in heads or []:
+        if not _HASH.fullmatch(head.lower()):
+            raise typer.BadParameter(f"{head!r} is not a SHA-256 (64 hex digits)", param_hint="--expect-head")
+        anchors.append(Anchor(head.lower(), "--expect-head"))
+    return anchors
+
+
+def _checkpoints(files: list[Path] | None, key: Path | None) -> tuple[list[Anchor], list[str]]:
+    """Each checkpoint's heads as anchors, and a problem for each whose signature does
+    not verify with ``key`` (its heads are then not used)."""
+    if not files:
+        return [], []
+    if key is None:
+        raise typer.BadParameter(
+            "a checkpoint is checked against the public key that signed it", param_hint="--public-key"
+        )
+    public = checkpoint.public_key(key)
+    anchors: list[Anchor] = []
+    problems: list[str] = []
+    for path in files:
+        published = checkpoint.read(path)
+        if checkpoint.signed_by(published, public):
+            anchors.extend(checkpoint.anchors(published, f"checkpoint {path}"))
+        else:
+            problems.append(
+                f"checkpoint {path}: its signature does not verify with {key}: it was altered or signed by another key"
+            )
+    return anchors, problems
+
+
 def verify_command(
     db: DbOption = None,
     wait: WaitOption = 60.0,
     chain_only: Annotated[
-        bool, typer.Option("--chain-only", help="Check the hash chain, not the read models.")
+        bool, typer.Option("--chain-only", help="Check the hash chains, not the read models.")
     ] = False,
+    expect_head: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--expect-head",
+            metavar="HASH",
+            help="A head published earlier (an event's or an upload's hash): the chain must still hold it. Repeatable.",
+        ),
+    ] = None,
+    checkpoints: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--checkpoint",
+            metavar="FILE",
+            help="A checkpoint (saboteur checkpoint publish): signed by --public-key, its heads still in the chain.",
+        ),
+    ] = None,
+    public_key: Annotated[
+        Path | None, typer.Option("--public-key", metavar="PEM", help="The organiser's public key.")
+    ] = None,
 ) -> None:
-    """Recompute the hash chain and check the read models against the events.
+    """Recompute the hash chains of the events and the uploads, check heads published
+    earlier, and check the read models against the events.
 
-    Prints the chain head; exits 1 naming the first event altered, removed or reordered.
+    Prints both heads; exits 1 naming the first event or upload altered, removed or
+    reordered, or a published head the chain no longer holds (docs/chain.md).
     """
-    store = _store(db, wait)
-    if not store.path.exists():
-        Console(stderr=True).print(f"no database at {escape(str(store.path))}")
-        raise typer.Exit(2)
-    try:
-        verdict = verify_store(store, read_models=not chain_only)
-    except StoreBusy as exc:
-        Console(stderr=True).print(f"[red]{escape(str(exc))}[/red]")
-        raise typer.Exit(2) from None
+    anchors, problems = _checkpoints(checkpoints, public_key)
+    verdict = verify_store(_store(db, wait), read_models=not chain_only, anchors=[*_expected(expect_head), *anchors])
     console = Console(soft_wrap=True)
-    if verdict.ok:
-        console.print(f"[green]ok[/green]: {verdict.events} events, chain head {verdict.head}")
+    problems.extend(verdict.problems)
+    if not problems:
+        console.print(
+            f"[green]ok[/green]: {verdict.events} events, chain head {verdict.head}; "
+            f"{verdict.uploads} uploads, uploads head {verdict.uploads_head}"
+        )
+        for found in verdict.anchored:
+            console.print(f"  {escape(found)}")
         return
-    for problem in verdict.problems:
+    for problem in problems:
         console.print(f"[red]{escape(problem)}[/red]")
-    console.print(f"checked {verdict.events} events before the first problem")
+    if verdict.problems:
+        console.print(f"checked {verdict.events} events before the first problem")
     sys.stdout.flush()
     raise typer.Exit(1)

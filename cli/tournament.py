@@ -18,18 +18,14 @@ from analytics import records
 from analytics.records import RecordError
 from analytics.seating import read_seating_csv, seat_round
 from analytics.standings import seating_findings, standings
+from cli.errors import refuse
 from cli.output import csv_text
 from cli.store import DbOption, WaitOption, _store
 from events.records.tournament import CutDrawn
-from ingest.store import Store, StoreBusy
+from ingest.store import Store
 
 app = typer.Typer(help="Create a tournament, register and seat players, and keep its record.", no_args_is_help=True)
 console = Console(soft_wrap=True)
-
-
-def _fail(message: str, code: int = 1) -> typer.Exit:
-    Console(stderr=True, soft_wrap=True).print(f"[red]{escape(message)}[/red]")
-    return typer.Exit(code)
 
 
 def _done(recorded: records.Recorded, what: str) -> None:
@@ -37,12 +33,12 @@ def _done(recorded: records.Recorded, what: str) -> None:
 
 
 def _run(action: Any) -> Any:
+    """``action()``; a record refused ends the command (exit 1). A store that cannot be
+    used is the root command's to report (:mod:`cli.errors`)."""
     try:
         return action()
     except RecordError as exc:
-        raise _fail(str(exc)) from None
-    except StoreBusy as exc:
-        raise _fail(str(exc), 2) from None
+        raise refuse(str(exc), 1) from None
 
 
 @app.command()
@@ -99,9 +95,9 @@ def import_players(
     try:
         people = records.read_player_list(csv_file.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError) as exc:
-        raise _fail(f"cannot read {csv_file}: {exc}") from None
+        raise refuse(f"cannot read {csv_file}: {exc}", 1) from None
     except RecordError as exc:
-        raise _fail(f"{csv_file}: {exc}") from None
+        raise refuse(f"{csv_file}: {exc}", 1) from None
     _done(_run(lambda: records.register(store, tournament, people)), f"{len(people)} players")
 
 
@@ -146,7 +142,7 @@ def seat(
         raise typer.BadParameter("mixed, swiss or random", param_hint="--method")
     players, history, standing = _run(lambda: _history(store, tournament, number))
     if not players:
-        raise _fail(f"no players are registered in {tournament}")
+        raise refuse(f"no players are registered in {tournament}", 1)
     try:
         if from_csv is not None:
             tables = read_seating_csv(from_csv.read_text(encoding="utf-8-sig"), players)
@@ -154,7 +150,7 @@ def seat(
         else:
             tables = seat_round(players, method=method, history=history, standing=standing, seed=seed)  # type: ignore[arg-type]
     except (ValueError, OSError) as exc:
-        raise _fail(str(exc)) from None
+        raise refuse(str(exc), 1) from None
     shown = Table(title=f"{tournament} · round {number} · {method}")
     shown.add_column("table")
     shown.add_column("players")
@@ -246,7 +242,7 @@ def cut(
     store = _store(db, wait)
     table = _run(lambda: standings(store, tournament, stage=stage))
     if table.is_empty():
-        raise _fail(f"no standings for {tournament}")
+        raise refuse(f"no standings for {tournament}", 1)
     open_tie = table.filter(pl.col("cut_tie_undrawn"))
     if not open_tie.is_empty():
         tied = sorted(open_tie["player"].to_list())
@@ -275,10 +271,11 @@ def cut(
 
 @app.command()
 def log(tournament: str, db: DbOption = None, wait: WaitOption = 60.0) -> None:
-    """The tournament's history: every record with its time and reason."""
+    """The tournament's history: every record with its time and reason, and each
+    checkpoint of the chain published (its signature left out)."""
     record = _run(lambda: records.history(_store(db, wait), tournament))
     if not record:
-        raise _fail(f"no tournament {tournament}")
+        raise refuse(f"no tournament {tournament}", 1)
     shown = Table(title=f"{tournament}: the record")
     for column in ("#", "recorded", "what", "details", "reason"):
         shown.add_column(column)
@@ -286,7 +283,7 @@ def log(tournament: str, db: DbOption = None, wait: WaitOption = 60.0) -> None:
         data = json.loads(event.payload)
         reason = data.pop("reason", None) or ""
         data.pop("type", None)
-        details = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("tables",))
+        details = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("tables", "signature"))
         if event.stream != records.stream_of(tournament):
             details = f"{event.stream} · {details}"
         shown.add_row(
@@ -351,7 +348,7 @@ def standings_command(
     moment = _moment(as_of)
     frame = _run(lambda: standings(store, tournament, stage=stage, as_of=moment))
     if frame.is_empty():
-        raise _fail(f"no standings for {tournament} ({stage})")
+        raise refuse(f"no standings for {tournament} ({stage})", 1)
     if output_format == "parquet":
         if output is None:
             raise typer.BadParameter("parquet is written to a file: add -o FILE", param_hint="--format")

@@ -17,7 +17,8 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import access, data
-from ingest.store import StoreBusy
+from dashboard.markup import escape
+from ingest.store import StoreBusy, StoreError
 
 st.set_page_config(page_title="Saboteur Ledger", page_icon=":material/construction:", layout="wide")
 
@@ -56,3 +57,5 @@ try:
     page.run()
 except StoreBusy:  # its message names the file: a public page does not
     st.error("The database is busy: another process is writing it. The page shows again when you reload it.")
+except StoreError as exc:  # damaged, not a store, another version: what is wrong, without the server's path
+    st.error(f"The store cannot be read: {escape(exc.problem)}")

@@ -40,7 +40,7 @@ from analytics.standings import standings as standings_of
 from dashboard.replay_view import GameView, game_view
 from ingest.pipeline import FileResult, Writer, write_all
 from ingest.sources import Prepared, kind_of, prepare_bytes
-from ingest.store import Store, StoreBusy, default_path
+from ingest.store import Store, StoreBusy, StoreUnusable, default_path
 from ingest.verify import verify
 
 Stamp = tuple[int, ...]
@@ -158,8 +158,12 @@ class Verification:
 
 @dataclass(frozen=True, slots=True)
 class Integrity:
+    """The chains' heads as they stand (``docs/chain.md``), and the last verification."""
+
     events: int
     head: str
+    uploads: int
+    uploads_head: str
     verified: Verification | None
 
 
@@ -170,17 +174,18 @@ def _verifications() -> dict[str, Verification]:
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _head(db: str, when: Stamp) -> tuple[int, str]:
+def _heads(db: str, when: Stamp) -> tuple[tuple[int, str], tuple[int, str]]:
     store_ = Store(db, wait=WAIT)
     with store_.connect(read_only=True) as con:
-        return store_.head(con)
+        return store_.head(con), store_.uploads_head(con)
 
 
 def integrity() -> Integrity:
-    """The number of events, the chain head, and the last verification here."""
+    """The number of events and uploads, the heads of their chains, and the last
+    verification here."""
     db, when = _key()
-    events, head = _head(db, when)
-    return Integrity(events, head, _verifications().get(db))
+    (events, head), (uploads, uploads_head) = _heads(db, when)
+    return Integrity(events, head, uploads, uploads_head, _verifications().get(db))
 
 
 def verify_chain() -> Verification:
@@ -339,8 +344,8 @@ def ingest_files(
     in a way the ingest did not foresee is logged with its details, for the server's
     log, and reported as one rejected line naming it — no traceback, no server path. A
     batch whose writing failed is written again file by file, so only the file at fault
-    is left out. A busy database is nobody's fault: it ends the upload for the page to
-    say so.
+    is left out. A busy database is nobody's fault, and a store that cannot be used no
+    file's: either ends the upload for the page to say so.
     """
     upload = _Upload(files)
     writer = Writer(store(), supersede=supersede, reason=reason)
@@ -350,7 +355,7 @@ def ingest_files(
             try:
                 write_all(audited, writer, upload.stored)
                 break
-            except StoreBusy:
+            except (StoreBusy, StoreUnusable):
                 raise
             except Exception:
                 _log.exception("writing a batch of uploads failed; its files are written one by one")
@@ -395,7 +400,7 @@ class _Upload:
             index, item = self.unwritten[0]
             try:
                 (result,) = writer.write([item])
-            except StoreBusy:
+            except (StoreBusy, StoreUnusable):
                 raise
             except Exception as exc:
                 self.unwritten.popleft()

@@ -1,13 +1,19 @@
-"""The hash chain that makes the event log tamper-evident.
+"""The hash chains that make the event log and the uploads tamper-evident.
 
 Each stored event's hash covers the previous event's hash and the event's canonical
 JSON (its envelope and its payload as uploaded), so altering, removing or reordering
-any stored event breaks every hash after it. ``saboteur verify`` recomputes the chain.
+any stored event breaks every hash after it. Each upload's link
+(:class:`~ingest.schema.UploadLink`) does the same for the files received: its hash
+covers the previous upload's, every column of the upload with its bytes and report by
+their SHA-256 (:class:`ReceivedUpload`), and the event head its transaction left, so an
+upload is tied to the events that came from it. ``saboteur verify`` recomputes both
+and checks them against heads published outside the file (``docs/chain.md``).
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final
 
@@ -91,3 +97,51 @@ def link(prev_hash: str, canonical_json: bytes) -> str:
     """The hash of an event whose predecessor's hash is ``prev_hash``: SHA-256 of the
     previous hash (hex, ASCII) followed by the event's canonical JSON."""
     return hashlib.sha256(prev_hash.encode("ascii") + canonical_json).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class ReceivedUpload:
+    """An upload as its link covers it: every column of its row, with its raw bytes
+    and its audit report by their SHA-256, so a link is checked without holding them
+    (``raw_sha256`` is ``None`` where no bytes are kept: a duplicate). The link names
+    the event head (``position``, ``head``) its transaction left."""
+
+    upload_id: int
+    sha256: str
+    name: str
+    size: int
+    received_at: datetime
+    kind: str
+    outcome: str
+    status: str
+    game_ids: tuple[str, ...]
+    duplicate_of: int | None
+    supersedes: int | None
+    reason: str | None
+    report_sha256: str
+    raw_sha256: str | None
+
+    def canonical(self, position: int, head: str) -> bytes:
+        """The upload's canonical JSON as its link's hash covers it: sorted keys, the
+        time as :func:`moment_text` writes it."""
+        return orjson.dumps(
+            {
+                "duplicate_of": self.duplicate_of,
+                "game_ids": list(self.game_ids),
+                "head": head,
+                "kind": self.kind,
+                "name": self.name,
+                "outcome": self.outcome,
+                "position": position,
+                "raw_sha256": self.raw_sha256,
+                "reason": self.reason,
+                "received_at": moment_text(self.received_at),
+                "report_sha256": self.report_sha256,
+                "sha256": self.sha256,
+                "size": self.size,
+                "status": self.status,
+                "supersedes": self.supersedes,
+                "upload_id": self.upload_id,
+            },
+            option=orjson.OPT_SORT_KEYS,
+        )

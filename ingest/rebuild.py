@@ -58,7 +58,7 @@ def project_store(store: Store, con: duckdb.DuckDBPyConnection) -> Iterator[Rows
 
 def rebuild(store: Store) -> dict[str, Any]:
     """Drop and rebuild every read model from the events; their row counts after."""
-    with store.connect() as con:
+    with store.connect(read_models=False) as con:  # the read models are made anew: they may be gone
         position = store.rebuild(con, project_store(store, con))
         counts = {
             table: int(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])

@@ -1,28 +1,43 @@
 """The store's tables: the event log, the uploads, and the read models derived from them.
 
-``events`` and ``uploads`` are append-only: no code path updates or deletes a row of
-either. The read models (``games``, ``rounds``, ``round_players``, ``findings``,
+``events``, ``uploads`` and ``upload_chain`` are append-only: no code path updates or
+deletes a row of any of them. The read models (``games``, ``rounds``, ``round_players``, ``findings``,
 ``cards_played``, ``tournaments``…) are derived from the events and can be dropped and
 rebuilt at any time (``saboteur rebuild``); ``projection`` records the last event
 position they reflect, written in the same transaction as their rows.
 
 Every table is declared once, by its row type (:mod:`ingest.tables`): the events by
-:class:`~ingest.chain.StoredEvent`, the uploads by :class:`UploadRow`, the read models
-in :mod:`ingest.readmodels`.
+:class:`~ingest.chain.StoredEvent`, the uploads by :class:`UploadRow` and their links
+by :class:`UploadLink`, the read models in :mod:`ingest.readmodels`.
+
+Schema versions: 1, the tables above but ``upload_chain``; 2, the uploads chained
+too. A store of version 1 is upgraded by the first command that writes to it
+(:meth:`ingest.store.Store.connect`), which links every upload it holds.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 from datetime import datetime
 from typing import Final
 
-from ingest.chain import StoredEvent
+from ingest.chain import ReceivedUpload, StoredEvent
 from ingest.readmodels import GAME_TABLES, ROW_TYPES, TOURNAMENT_TABLES
 from ingest.tables import BigInt, Row, create_table, table
 
-__all__ = ["GAME_TABLES", "LOG_TABLES", "READ_MODELS", "SCHEMA_VERSION", "TOURNAMENT_TABLES", "UploadRow"]
+__all__ = [
+    "GAME_TABLES",
+    "LOG_TABLES",
+    "LOG_TABLE_NAMES",
+    "READ_MODELS",
+    "SCHEMA_VERSION",
+    "TOURNAMENT_TABLES",
+    "UploadLink",
+    "UploadRow",
+]
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 
 
 @table("meta", key=("key",), frozen=True)
@@ -52,9 +67,35 @@ class UploadRow(Row):
     report: str  # the audit report(s), JSON
     raw: bytes | None  # every byte received (null only for a duplicate: see duplicate_of)
 
+    def received(self) -> ReceivedUpload:
+        """The upload as its link covers it: its columns as they are, its bytes and its
+        report by their SHA-256 (hashed here)."""
+        columns = {f.name: getattr(self, f.name) for f in dataclasses.fields(ReceivedUpload) if hasattr(self, f.name)}
+        columns.update(
+            game_ids=tuple(self.game_ids),
+            report_sha256=hashlib.sha256(self.report.encode("utf-8")).hexdigest(),
+            raw_sha256=hashlib.sha256(self.raw).hexdigest() if self.raw is not None else None,
+        )
+        return ReceivedUpload(**columns)
 
-LOG_TABLES: Final = ";\n".join(create_table(t, if_not_exists=True) for t in (MetaRow, UploadRow, StoredEvent)) + ";"
+
+@table("upload_chain", key=("upload_id",), frozen=True)
+class UploadLink(Row):
+    """An upload's link in the upload chain (:mod:`ingest.chain`): the event head its
+    transaction left (``position`` and that event's ``head`` hash; 0 and the genesis
+    hash before any event), the previous upload's link hash, and this link's hash."""
+
+    upload_id: BigInt
+    position: BigInt
+    head: str
+    prev_hash: str
+    hash: str
+
+
+LOG_TABLE_TYPES: Final = (MetaRow, UploadRow, UploadLink, StoredEvent)
+LOG_TABLES: Final = ";\n".join(create_table(t, if_not_exists=True) for t in LOG_TABLE_TYPES) + ";"
 """The append-only tables' DDL, made once when the store is created."""
+LOG_TABLE_NAMES: Final = tuple(t.TABLE for t in LOG_TABLE_TYPES)
 
 READ_MODELS: Final[dict[str, str]] = {table: create_table(row_type) for table, row_type in ROW_TYPES.items()}
 """Read models' DDL, in the order they are built; each is dropped and made anew by a rebuild."""

@@ -6,6 +6,12 @@ ingest`` get their turn between our transactions. When another process holds the
 opening waits (with back-off) and then fails with :class:`StoreBusy`. A job opens a
 connection (:meth:`Store.connect`) and passes it to the store's methods.
 
+Opening is where a file is judged: a job that only reads opens it read-only and never
+changes it, and the file must be a store of this program's schema version with every
+table in place; a job that writes also creates a store in a new file and upgrades one
+of an older version. Whatever is wrong, and whatever DuckDB raises during the job, comes
+out as a :class:`StoreError`: one line naming the file and what is wrong.
+
 The store has two sides, as eventsourcing's recorders do:
 
 - **Writing** — :meth:`Store.append` appends events to one stream at the version the
@@ -25,9 +31,10 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import time
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -36,10 +43,10 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 
-from ingest.chain import GENESIS, StoredEvent, canonical, link, moment_text
+from ingest.chain import GENESIS, ReceivedUpload, StoredEvent, canonical, link, moment_text
 from ingest.readmodels import PROJECTED, ROW_TYPES, Rows
-from ingest.schema import LOG_TABLES, READ_MODELS, SCHEMA_VERSION, UploadRow
-from ingest.tables import Row, frame, names
+from ingest.schema import LOG_TABLE_NAMES, LOG_TABLES, READ_MODELS, SCHEMA_VERSION, UploadLink, UploadRow
+from ingest.tables import Row, create_table, frame, names
 
 DEFAULT_DB: Final = "saboteur.duckdb"
 _TIME: Final = names(StoredEvent).index("recorded_at")
@@ -61,11 +68,33 @@ def _one(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = No
 
 def _config() -> dict[str, Any]:
     """DuckDB settings: a memory ceiling (``$SABOTEUR_DB_MEMORY``, default 384MB; DuckDB
-    spills to disk past it) so an ingest stays well under 1 GiB whatever its size."""
-    return {"memory_limit": os.environ.get("SABOTEUR_DB_MEMORY", "384MB")}
+    spills to disk past it) so an ingest stays well under 1 GiB whatever its size; and
+    no extension loaded or fetched on its own (a SQLite file named as the store would
+    otherwise send DuckDB looking for its reader)."""
+    return {
+        "memory_limit": os.environ.get("SABOTEUR_DB_MEMORY", "384MB"),
+        "autoload_known_extensions": False,
+        "autoinstall_known_extensions": False,
+    }
 
 
-class StoreBusy(RuntimeError):
+class StoreError(RuntimeError):
+    """The store could not do a job: ``str()`` is one line naming the file and what is
+    wrong; ``problem`` says what is wrong without the file's path (for a public page)."""
+
+    def __init__(self, path: Path, problem: str, line: str | None = None) -> None:
+        super().__init__(line or f"{path}: {problem}")
+        self.path = path
+        self.problem = problem
+
+
+class StoreUnusable(StoreError):
+    """The file cannot serve as this program's store: there is no such file, it is not
+    a DuckDB database, not a store, a store of another schema version, or damaged.
+    Nothing was changed."""
+
+
+class StoreBusy(StoreError):
     """Another process holds the database file for longer than we were willing to wait."""
 
 
@@ -110,27 +139,33 @@ class Store:
     # -- connections -------------------------------------------------------------
 
     @contextmanager
-    def connect(self, *, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
-        """A connection for one job, created and migrated on first use, closed after.
+    def connect(self, *, read_only: bool = False, read_models: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A connection for one job, closed after.
 
-        A read-only connection to a store that was never set up (or whose setup a
-        crash cut short) first sets it up with a writable one.
+        The file must be a store of this program's schema version holding every table
+        of it (``read_models=False``: but the read models, which a rebuild makes anew).
+        A read-only connection changes nothing; a writing one first creates the store in
+        a new file (or one whose creation was cut short) and upgrades a store of an
+        older version. Anything else is refused, and whatever DuckDB raises during the
+        job comes out, as a :class:`StoreError` naming the file.
         """
         if read_only and not self.path.exists():
-            with self.connect():
-                pass
+            raise StoreUnusable(self.path, "no such file (saboteur ingest or tournament create makes a store)")
         con = self._open(read_only)
         try:
-            if not read_only:
-                self._migrate(con)
-            elif self._version(con) is None:
-                con.close()
-                with self.connect():
-                    pass
-                con = self._open(read_only)
+            self._prepare(con, read_only=read_only, read_models=read_models)
             yield con
-        finally:
-            con.close()
+        except duckdb.Error as exc:
+            failure = self._failure(con, exc)
+            _close(con)
+            raise failure from exc
+        except BaseException:
+            _close(con)
+            raise
+        try:
+            con.close()  # a checkpoint: where a write meets damage the job did not read
+        except duckdb.Error as exc:
+            raise self._failure(con, exc) from exc
 
     def _open(self, read_only: bool) -> duckdb.DuckDBPyConnection:
         """Open the file, waiting with back-off while another process holds it."""
@@ -139,38 +174,103 @@ class Store:
         while True:
             try:
                 return duckdb.connect(str(self.path), read_only=read_only, config=_config())
-            except duckdb.IOException as exc:
-                if "lock" not in str(exc).lower():
-                    raise
+            except duckdb.Error as exc:
+                if not _LOCKED.search(str(exc)):
+                    raise self._unopened(exc) from exc
                 if time.monotonic() >= deadline:
                     raise StoreBusy(
+                        self.path,
+                        "database busy: another process is using the file",
                         f"database busy: another process is using {self.path} "
-                        f"(waited {self.wait:g} s); try again when it has finished"
+                        f"(waited {self.wait:g} s); try again when it has finished",
                     ) from None
                 time.sleep(pause * (1 + random.random()))
                 pause = min(pause * 2, 0.5)
 
-    @staticmethod
-    def _version(con: duckdb.DuckDBPyConnection) -> int | None:
-        """The schema version recorded, ``None`` if the store was never fully set up."""
-        try:
-            found = _one(con, "SELECT value FROM meta WHERE key = 'schema_version'")
-        except duckdb.CatalogException:
-            return None
-        return int(found[0]) if found else None
+    def _prepare(self, con: duckdb.DuckDBPyConnection, *, read_only: bool, read_models: bool) -> None:
+        """Judge the file: set up or upgrade it first when the job writes, then refuse it
+        unless it is a store of this schema version with every table the job needs."""
+        tables = _tables(con)
+        version = _version(con, tables)
+        if not read_only and version is None and _unstarted(con, tables):
+            self._create(con)
+        elif not read_only and version is not None and version < SCHEMA_VERSION:
+            self._upgrade(con)
+        else:
+            self._refuse(version, tables, read_models=read_models)
+            return
+        tables = _tables(con)
+        self._refuse(_version(con, tables), tables, read_models=read_models)
 
-    def _migrate(self, con: duckdb.DuckDBPyConnection) -> None:
-        """Set the store up in one transaction (a crash leaves nothing half made)."""
-        version = self._version(con)
+    def _refuse(self, version: int | None, tables: set[str], *, read_models: bool) -> None:
+        """Raise :class:`StoreUnusable` unless the file is a store of this program's
+        schema version with every table needed."""
         if version is None:
-            with _transaction(con):
-                con.execute(LOG_TABLES)
-                _create_read_models(con, 0)
-                con.execute("DELETE FROM meta")  # a setup cut short: meta holds no version yet
-                con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
-                con.execute("INSERT INTO meta VALUES ('created_at', ?)", [datetime.now(UTC).isoformat()])
-        elif version > SCHEMA_VERSION:
-            raise RuntimeError(f"{self.path} has schema version {version}, newer than this program's {SCHEMA_VERSION}")
+            raise StoreUnusable(self.path, "not a Saboteur Ledger store (no schema version in a meta table)")
+        if version > SCHEMA_VERSION:
+            raise StoreUnusable(
+                self.path, f"a store of schema version {version}, newer than this program's {SCHEMA_VERSION}"
+            )
+        if version < SCHEMA_VERSION:
+            raise StoreUnusable(
+                self.path,
+                f"a store of schema version {version}, older than this program's {SCHEMA_VERSION}: "
+                "saboteur rebuild upgrades it",
+            )
+        missing = [t for t in (*LOG_TABLE_NAMES, *(READ_MODELS if read_models else ())) if t not in tables]
+        if missing:
+            raise StoreUnusable(self.path, _missing(missing))
+
+    def _create(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Set the store up in one transaction (a crash leaves nothing half made)."""
+        with _transaction(con):
+            con.execute(LOG_TABLES)
+            _create_read_models(con, 0)
+            con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
+            con.execute("INSERT INTO meta VALUES ('created_at', ?)", [datetime.now(UTC).isoformat()])
+
+    def _upgrade(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Version 1 to 2, in one transaction: every upload held is linked, in order, to
+        the event head as it stands (so the chain covers them from now on)."""
+        with _transaction(con):
+            con.execute(create_table(UploadLink, if_not_exists=True))
+            position, head = self.head(con)
+            rows = con.execute(f"SELECT {_RECEIVED} FROM uploads u ORDER BY u.upload_id").fetchall()
+            held = [upload for upload in map(_received, rows) if upload is not None]
+            _insert(con, UploadLink, _links(GENESIS, held, position, head))
+            con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION)])
+
+    def _unopened(self, exc: duckdb.Error) -> StoreUnusable:
+        """What is wrong with a file DuckDB would not open."""
+        text = str(exc)
+        if "not a valid DuckDB database" in text or "Extension" in text:
+            return StoreUnusable(self.path, "not a DuckDB database file")
+        if isinstance(exc, duckdb.IOException) and _REFUSED.search(text):
+            return StoreUnusable(self.path, f"cannot be opened: {self._detail(exc)}")
+        return StoreUnusable(self.path, _damaged(self._detail(exc)))
+
+    def _failure(self, con: duckdb.DuckDBPyConnection, exc: duckdb.Error) -> StoreError:
+        """What DuckDB raised during a job, as a :class:`StoreError`: a missing table or
+        damage found in the file make the store unusable; anything else is the job's."""
+        if isinstance(exc, duckdb.CatalogException):
+            try:
+                missing = [t for t in (*LOG_TABLE_NAMES, *READ_MODELS) if t not in _tables(con)]
+            except duckdb.Error:
+                missing = []
+            if missing:
+                return StoreUnusable(self.path, _missing(missing))
+        if isinstance(exc, duckdb.IOException) and _REFUSED.search(str(exc)):
+            return StoreError(self.path, f"the file system refused: {self._detail(exc)}")
+        if isinstance(exc, _DAMAGE) or type(exc) is duckdb.Error:
+            return StoreUnusable(self.path, _damaged(self._detail(exc)))
+        return StoreError(self.path, f"the database failed: {self._detail(exc)}")
+
+    def _detail(self, exc: duckdb.Error) -> str:
+        """DuckDB's first line, with the file named by its name and no other path."""
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        for spelling in {str(self.path.resolve()), str(self.path)}:
+            first = first.replace(spelling, self.path.name)
+        return _PATH.sub("…", first)[:300]
 
     # -- reading -----------------------------------------------------------------
 
@@ -212,6 +312,24 @@ class Store:
             stream.append(event)
         if stream:
             yield stream
+
+    def uploads_head(self, con: duckdb.DuckDBPyConnection) -> tuple[int, str]:
+        """The newest upload's id and link hash (0 and the genesis hash when none)."""
+        row = _one(con, "SELECT upload_id, hash FROM upload_chain ORDER BY upload_id DESC LIMIT 1")
+        return (int(row[0]), str(row[1])) if row else (0, GENESIS)
+
+    def read_uploads(self, con: duckdb.DuckDBPyConnection) -> Iterator[tuple[ReceivedUpload | None, UploadLink | None]]:
+        """Every upload and its link, in upload order (``None`` for either missing),
+        the bytes and the report hashed by DuckDB: what ``verify`` checks, a chunk at a
+        time without holding the bytes."""
+        cursor = con.cursor()
+        try:
+            cursor.execute(_UPLOADS_WITH_LINKS)
+            while chunk := cursor.fetchmany(1_000):
+                for row in chunk:
+                    yield _received(row[1:15]), _link(row[15:])
+        finally:
+            cursor.close()
 
     def projected(self, con: duckdb.DuckDBPyConnection) -> int | None:
         """The last event position the read models reflect (``None``: never recorded)."""
@@ -289,6 +407,10 @@ class Store:
             _replace(con, [a.stream for a in appends], rows)
             if stored:
                 con.execute("UPDATE projection SET position = ? WHERE name = 'read_models'", [stored[-1].position])
+            if uploads:
+                position, head = (stored[-1].position, stored[-1].hash) if stored else self.head(con)
+                prev = self.uploads_head(con)[1]
+                _insert(con, UploadLink, _links(prev, [u.received() for u in uploads], position, head))
         return stored
 
     def _chain(self, con: duckdb.DuckDBPyConnection, appends: Sequence[Append]) -> list[StoredEvent]:
@@ -328,6 +450,117 @@ class Store:
             for rows in batches:
                 insert_rows(con, rows)
         return position
+
+
+_LOCKED: Final = re.compile(r"Could not set lock|Conflicting lock")
+"""DuckDB's words for a file another process holds (not "block": damage names blocks)."""
+_REFUSED: Final = re.compile(r"No such file|Permission denied|Is a directory|No space left|Read-only file system")
+"""DuckDB passing on the file system's refusal: not damage."""
+_DAMAGE: Final = (duckdb.IOException, duckdb.SerializationException, duckdb.InternalException, duckdb.FatalException)
+"""What DuckDB raises reading a damaged file (a failed checksum is a plain ``duckdb.Error``)."""
+_PATH: Final = re.compile(r"(?:[A-Za-z]:)?[\\/][^\s'\"]*[\\/][^\s'\"]*")
+"""A file system path with a folder in it: not for a page the public sees."""
+_RECEIVED: Final = (
+    "u.upload_id, u.sha256, u.name, u.size, u.received_at, u.kind, u.outcome, u.status, u.game_ids, "
+    "u.duplicate_of, u.supersedes, u.reason, sha256(u.report), sha256(u.raw)"
+)
+"""An upload's columns as its link covers them (:class:`~ingest.chain.ReceivedUpload`)."""
+_UPLOADS_WITH_LINKS: Final = f"""
+SELECT coalesce(u.upload_id, l.upload_id) AS id, {_RECEIVED}, l.upload_id, l.position, l.head, l.prev_hash, l.hash
+FROM uploads u FULL OUTER JOIN upload_chain l ON l.upload_id = u.upload_id
+ORDER BY id
+"""
+
+
+def _received(row: Sequence[Any]) -> ReceivedUpload | None:
+    """An upload as :data:`_RECEIVED` reads it (``None``: no such row)."""
+    if row[0] is None:
+        return None
+    upload_id, sha, name, size, received_at, kind, outcome, status, game_ids, *rest = row
+    duplicate_of, supersedes, reason, report_sha256, raw_sha256 = rest
+    return ReceivedUpload(
+        upload_id,
+        sha,
+        name,
+        size,
+        received_at,
+        kind,
+        outcome,
+        status,
+        tuple(game_ids),
+        duplicate_of,
+        supersedes,
+        reason,
+        report_sha256,
+        raw_sha256,
+    )
+
+
+def _link(row: Sequence[Any]) -> UploadLink | None:
+    """An upload's link as :data:`_UPLOADS_WITH_LINKS` reads it (``None``: no link)."""
+    if row[0] is None:
+        return None
+    upload_id, position, head, prev_hash, digest = row
+    return UploadLink(upload_id=upload_id, position=position, head=head, prev_hash=prev_hash, hash=digest)
+
+
+def _close(con: duckdb.DuckDBPyConnection) -> None:
+    """Close a connection whose job failed already (a second failure says no more)."""
+    with suppress(duckdb.Error):
+        con.close()
+
+
+def _tables(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """The tables of the file's main schema."""
+    rows = con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main'"
+    ).fetchall()
+    return {str(name) for (name,) in rows}
+
+
+def _version(con: duckdb.DuckDBPyConnection, tables: set[str]) -> int | None:
+    """The schema version the store records, ``None`` if it records none."""
+    if "meta" not in tables:
+        return None
+    found = _one(con, "SELECT value FROM meta WHERE key = 'schema_version'")
+    return int(found[0]) if found and str(found[0]).isdigit() else None
+
+
+def _unstarted(con: duckdb.DuckDBPyConnection, tables: set[str]) -> bool:
+    """Whether the file is one a store may be created in: no table at all, or only the
+    log's tables, empty (a creation killed before it committed, by an older program)."""
+    return tables <= set(LOG_TABLE_NAMES) and all(
+        _one(con, f"SELECT count(*) FROM {table}") == (0,) for table in sorted(tables)
+    )
+
+
+def _damaged(detail: str) -> str:
+    """What a damaged file is, in words, with DuckDB's own."""
+    if "Could not read enough bytes" in detail:
+        return f"damaged: the file is cut short ({detail})"
+    if "checksum" in detail:
+        return f"damaged: a block of the file fails its checksum ({detail})"
+    return f"damaged: {detail}"
+
+
+def _missing(tables: Sequence[str]) -> str:
+    """What a store missing ``tables`` is, and what mends it."""
+    names = ", ".join(tables)
+    said = f"damaged: its {names} table{' is' if len(tables) == 1 else 's are'} missing"
+    if set(tables) <= set(READ_MODELS):
+        return f"{said} (saboteur rebuild makes the read models anew)"
+    return f"{said} (restore the file from a copy)"
+
+
+def _links(prev: str, uploads: Iterable[ReceivedUpload], position: int, head: str) -> list[UploadLink]:
+    """The links of ``uploads``, in order, after the link whose hash is ``prev``, each
+    naming the event head ``position``/``head``."""
+    links: list[UploadLink] = []
+    for upload in uploads:
+        digest = link(prev, upload.canonical(position, head))
+        links.append(UploadLink(upload_id=upload.upload_id, position=position, head=head, prev_hash=prev, hash=digest))
+        prev = digest
+    return links
 
 
 @contextmanager

@@ -1,19 +1,25 @@
-"""``saboteur verify``: recompute the hash chain and check the read models.
+"""``saboteur verify``: recompute the hash chains and check the read models.
 
 The chain is walked in position order: every position present once and in order,
 every ``prev_hash`` the hash before it, every hash the hash of its event, every stream's
-versions 1, 2, 3… The first event altered, removed or reordered is named. Then the read
-models are projected anew from the events and compared with the stored tables.
+versions 1, 2, 3… The first event altered, removed or reordered is named. Then the
+uploads are walked the same way in the upload chain: every upload with its link, every
+link the hash of its upload as stored now (its bytes and report hashed again) and
+naming an event head the chain holds. Heads published outside the store
+(:class:`~ingest.checkpoint.Anchor`) must still be in the chains at their place. Then
+the read models are projected anew from the events and compared with the stored tables.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import duckdb
 import polars as pl
 
 from ingest.chain import GENESIS, link
+from ingest.checkpoint import Anchor
 from ingest.readmodels import GAME_TABLES, ROW_TYPES, TOURNAMENT_TABLES, Rows
 from ingest.rebuild import project_store
 from ingest.store import Store
@@ -28,6 +34,10 @@ class Verdict:
 
     events: int = 0
     head: str = GENESIS
+    uploads: int = 0
+    uploads_head: str = GENESIS
+    anchored: list[str] = field(default_factory=list)
+    """Where each published head was found."""
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -35,11 +45,55 @@ class Verdict:
         return not self.problems
 
 
-def check_chain(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
+class _Pins:
+    """The published heads a walk of the chains looks out for, and where it met each."""
+
+    def __init__(self, anchors: Sequence[Anchor]) -> None:
+        self.open: dict[str, list[Anchor]] = {}
+        for anchor in anchors:
+            self.open.setdefault(anchor.head, []).append(anchor)
+        self.found: list[str] = []
+
+    def see(self, strand: str, at: int, digest: str) -> None:
+        """The chain ``strand`` holds ``digest`` at ``at`` (a position, or an upload)."""
+        waiting = self.open.get(digest)
+        if not waiting:
+            return
+        place = f"position {at}" if strand == "events" else f"upload {at}"
+        for anchor in [a for a in waiting if a.strand in (None, strand) and a.at in (None, at)]:
+            waiting.remove(anchor)
+            self.found.append(f"{anchor.source}: {digest} is in the chain at {place}")
+
+    def missed(self) -> list[str]:
+        """The published heads the chains no longer hold."""
+        return [
+            f"{a.source}: the published head {a.head} is not in the chain{_place(a)}: "
+            "the chain was cut short or rewritten after it was published"
+            for waiting in self.open.values()
+            for a in waiting
+        ]
+
+
+def _place(anchor: Anchor) -> str:
+    if anchor.at is None:
+        return ""
+    return f" at position {anchor.at}" if anchor.strand == "events" else f" at upload {anchor.at}"
+
+
+def check_chain(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict, anchors: Sequence[Anchor] = ()) -> None:
+    """Walk the events, then the uploads; then what the chains cannot show of their own
+    end; then the published heads."""
+    pins = _Pins(anchors)
+    pins.see("events", 0, GENESIS)
+    pins.see("uploads", 0, GENESIS)
+    named = {int(p) for (p,) in con.execute("SELECT DISTINCT position FROM upload_chain").fetchall()}
+    heads = {0: GENESIS}
+    """The event hash at each position an upload's link names."""
     expected_position = 1
     prev = GENESIS
     versions: dict[str, int] = {}
-    uploads: set[int] = set()
+    uploads: dict[int, int] = {}
+    """The first position of the events of each upload."""
     for event in store.read_all(con):
         position, stream, version = event.position, event.stream, event.version
         if position != expected_position:
@@ -60,12 +114,74 @@ def check_chain(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict) 
             return
         versions[stream] = version
         if event.upload_id is not None:
-            uploads.add(event.upload_id)
+            uploads.setdefault(event.upload_id, position)
+        if position in named:
+            heads[position] = event.hash
+        pins.see("events", position, event.hash)
         prev = event.hash
         expected_position += 1
         verdict.events += 1
     verdict.head = prev
-    _check_tail(store, con, verdict, expected_position - 1, uploads)
+    _check_tail(store, con, verdict, expected_position - 1, set(uploads))
+    if verdict.ok:
+        _check_uploads(store, con, verdict, heads, uploads, pins)
+    if verdict.ok:
+        verdict.problems.extend(pins.missed())
+    verdict.anchored.extend(pins.found)
+
+
+def _check_uploads(
+    store: Store,
+    con: duckdb.DuckDBPyConnection,
+    verdict: Verdict,
+    heads: dict[int, str],
+    brought: dict[int, int],
+    pins: _Pins,
+) -> None:
+    """Walk the upload chain: uploads 1, 2, 3… each with its link, each link the hash of
+    its upload as stored now after the link before it, naming an event head the chain
+    holds; the events of an upload only from one accepted."""
+    expected = 1
+    prev = GENESIS
+    for upload, found in store.read_uploads(con):
+        number = upload.upload_id if upload is not None else found.upload_id if found is not None else 0
+        if number != expected:
+            verdict.problems.append(f"upload {expected} is missing, with its link: removed")
+            return
+        if upload is None:
+            verdict.problems.append(f"upload {number} is missing (its link in the chain remains): removed")
+            return
+        if found is None:
+            verdict.problems.append(f"upload {number} is not in the chain: added, or its link removed")
+            return
+        if found.prev_hash != prev:
+            verdict.problems.append(f"upload {number} does not follow the upload before it: removed or reordered")
+            return
+        if link(prev, upload.canonical(found.position, found.head)) != found.hash:
+            torn = upload.sha256 and upload.raw_sha256 not in (None, upload.sha256)
+            why = ": its bytes do not match its SHA-256" if torn else ""
+            verdict.problems.append(f"upload {number} was altered{why}")
+            return
+        if heads.get(found.position) != found.head:
+            last = verdict.events
+            but = f"the chain ends at {last}: removed" if found.position > last else "its hash differs: rewritten"
+            verdict.problems.append(f"upload {number} was recorded at event position {found.position} but {but}")
+            return
+        if number in brought and not upload.outcome.startswith("accepted"):
+            verdict.problems.append(
+                f"the event at position {brought[number]} came in upload {number}, which was {upload.outcome}: added"
+            )
+            return
+        pins.see("uploads", number, found.hash)
+        prev = found.hash
+        expected += 1
+        verdict.uploads += 1
+    verdict.uploads_head = prev
+    stray = sorted(u for u in brought if u >= expected)
+    if stray:
+        verdict.problems.append(
+            f"the event at position {brought[stray[0]]} came in upload {stray[0]}, which is not stored: removed"
+        )
 
 
 def _check_tail(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict, last: int, uploads: set[int]) -> None:
@@ -107,10 +223,12 @@ def check_read_models(store: Store, con: duckdb.DuckDBPyConnection, verdict: Ver
             )
 
 
-def verify(store: Store, *, read_models: bool = True) -> Verdict:
+def verify(store: Store, *, read_models: bool = True, anchors: Sequence[Anchor] = ()) -> Verdict:
+    """Check the store (its read models too, unless told): the first problem found,
+    and where each published head in ``anchors`` was found."""
     verdict = Verdict()
-    with store.connect(read_only=True) as con:
-        check_chain(store, con, verdict)
+    with store.connect(read_only=True, read_models=read_models) as con:
+        check_chain(store, con, verdict, anchors)
         if verdict.ok and read_models:
             check_read_models(store, con, verdict)
     return verdict

@@ -210,6 +210,7 @@ def test_saboteur_schema_prints_each_stream(stream: str) -> None:
                 "replay_accepted",
                 "finding_dismissed",
                 "cut_drawn",
+                "checkpoint_published",
             },
         ),
         ("sheet", {"score_sheet_game", "round_recorded"}),

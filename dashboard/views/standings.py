@@ -118,6 +118,10 @@ cells[0].metric("Events", f"{state.events:,}")
 with cells[1]:
     st.markdown("Chain head (the hash of the newest event)")
     st.code(state.head, language=None)
+    st.caption(
+        f"Uploads head (the link of the newest of {state.uploads:,} files received): `{state.uploads_head}`. "
+        "A head published now is checked later with `saboteur verify --expect-head HASH`."
+    )
 if verified is None:
     st.info("The hash chain has not been verified since the dashboard started.")
 elif not verified.ok:

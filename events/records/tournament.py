@@ -3,7 +3,8 @@
 A tournament is created, its players registered and its rounds seated, from a
 ``tournament.json`` (:mod:`events.records.tournament_file`) or by the organiser's
 commands; penalties, corrections, accepted replays, dismissed findings and draws at the
-cut line follow (R-TS5: nothing is edited, every change is a new event with its reason).
+cut line follow (R-TS5: nothing is edited, every change is a new event with its reason),
+and each checkpoint of the store's chain the organiser publishes.
 
 The models describe what the store may hold, so they read every record the ledger has
 ever written: where the rules were tightened later (a cut of 5–10, R-TS3), a model
@@ -153,6 +154,37 @@ class CutDrawn(CutDraw, TournamentEvent):
         return cls(type="cut_drawn", **draw.model_dump(exclude_unset=True))
 
 
+Hash = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+"""A SHA-256, hex."""
+
+
+class Checkpoint(Record):
+    """The store's chain heads as the organiser published them (``docs/chain.md``): the
+    newest event's position and hash, the newest upload's id and link hash, when
+    (UTC, ISO 8601), the SHA-256 of the public key that signed, and the Ed25519
+    signature (base64) of the rest."""
+
+    position: Annotated[int, Field(ge=0)]
+    head: Hash
+    uploads: Annotated[int, Field(ge=0)]
+    uploads_head: Hash
+    published_at: Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$")]
+    key: Hash
+    signature: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9+/]{86}==$")]
+
+
+class CheckpointPublished(Checkpoint, TournamentEvent):
+    """A checkpoint published, recorded in the tournament's record: the checkpoint
+    itself, so anyone reading the record can check its signature."""
+
+    type: Literal["checkpoint_published"]
+
+    @classmethod
+    def of(cls, checkpoint: Checkpoint) -> CheckpointPublished:
+        """The event recording ``checkpoint``: its fields, never a ``type`` of its own."""
+        return cls(type="checkpoint_published", **checkpoint.model_dump())
+
+
 AnyTournamentEvent = Annotated[
     TournamentCreated
     | PlayerRegistered
@@ -161,7 +193,8 @@ AnyTournamentEvent = Annotated[
     | ScoreCorrected
     | ReplayAccepted
     | FindingDismissed
-    | CutDrawn,
+    | CutDrawn
+    | CheckpointPublished,
     Field(discriminator="type"),
 ]
 TOURNAMENT_EVENT: Final[TypeAdapter[AnyTournamentEvent]] = TypeAdapter(AnyTournamentEvent)

@@ -1,0 +1,88 @@
+"""``saboteur checkpoint keygen|publish``: the organiser's key, and the chain's heads
+published outside the store, signed with it (``docs/chain.md``).
+
+A checkpoint is checked by ``saboteur verify --checkpoint FILE --public-key PEM``;
+publishing one also records it in the tournament's record (``tournament log``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from analytics import records
+from cli.errors import refuse
+from cli.store import DbOption, WaitOption, _store
+from events.records.tournament import CheckpointPublished
+from ingest import checkpoint
+from ingest.store import Store
+
+app = typer.Typer(help="The organiser's key, and signed checkpoints of the chain's heads.", no_args_is_help=True)
+
+
+@app.command()
+def keygen(
+    key: Annotated[Path, typer.Option("--key", help="Where to write the private key (PEM, owner-only).")] = Path(
+        "checkpoint.key"
+    ),
+    public: Annotated[
+        Path | None, typer.Option("--public-key", help="Where to write the public key (default: KEY.pub).")
+    ] = None,
+) -> None:
+    """Make the organiser's Ed25519 key pair; never replaces a key."""
+    shared = public if public is not None else key.with_name(key.name + ".pub")
+    fingerprint = checkpoint.keygen(key, shared)
+    console = Console(soft_wrap=True)
+    console.print(f"private key {escape(str(key))} (keep it off the server), public key {escape(str(shared))}")
+    console.print(f"key fingerprint {fingerprint}")
+
+
+def _tournament(store: Store, named: str | None) -> str | None:
+    """The tournament whose record keeps the checkpoint: the one named, else the only
+    one stored (``None``: the store holds none)."""
+    with store.connect(read_only=True) as con:
+        held = [str(t) for (t,) in con.execute("SELECT tournament FROM tournaments ORDER BY tournament").fetchall()]
+    if named is not None:
+        if named not in held:
+            raise refuse(f"no tournament {named} is stored", 2)
+        return named
+    if len(held) > 1:
+        raise refuse(f"the store holds {len(held)} tournaments ({', '.join(held)}): name one with --tournament", 2)
+    return held[0] if held else None
+
+
+@app.command()
+def publish(
+    key: Annotated[Path, typer.Option("--key", help="The organiser's private key (saboteur checkpoint keygen).")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="The checkpoint file to write and publish.")],
+    tournament: Annotated[
+        str | None,
+        typer.Option(help="The tournament whose record notes the checkpoint (default: the only one stored)."),
+    ] = None,
+    db: DbOption = None,
+    wait: WaitOption = 60.0,
+) -> None:
+    """Sign the chain's heads as they stand, write them to a file to publish, and note
+    the checkpoint in the tournament's record."""
+    signer = checkpoint.private_key(key)
+    store = _store(db, wait)
+    target = _tournament(store, tournament)
+    published = checkpoint.publish(store, signer)
+    checkpoint.write(output, published)
+    console = Console(soft_wrap=True)
+    console.print(
+        f"checkpoint {escape(str(output))}: event position {published.position}, head {published.head}; "
+        f"upload {published.uploads}, uploads head {published.uploads_head}; key {published.key}"
+    )
+    if target is None:
+        console.print("no tournament is stored: the checkpoint is in no record")
+        return
+    try:
+        recorded = records.append(store, target, [CheckpointPublished.of(published)])
+    except records.RecordError as exc:
+        raise refuse(str(exc), 1) from None
+    console.print(f"recorded in {recorded.stream}, now at version {recorded.version}")
