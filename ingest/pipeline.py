@@ -27,7 +27,7 @@ from ingest.readmodels import ROW_TYPES, GameRow, Rows, typed
 from ingest.revisions import current, marker
 from ingest.schema import UploadRow
 from ingest.sources import LogEvents, Prepared, prepare
-from ingest.store import Append, Store
+from ingest.store import Append, Store, streaming
 
 SUFFIXES: Final = (".jsonl", ".jsonl.gz", ".csv", ".json")
 BATCH_FILES: Final = 128
@@ -35,9 +35,9 @@ BATCH_EVENTS: Final = 150_000
 BATCH_BYTES: Final = 64 * 2**20
 """A batch is written once its files weigh this much (:func:`weight`), whatever their
 number: a file of 64 MiB is refused with its bytes kept."""
-IN_FLIGHT: Final = 64 * 2**20
-"""Audited files back from the pool and not yet written may weigh this much before no
-more are sent for; with the files the workers are auditing, what the writer holds."""
+IN_FLIGHT: Final = 16 * 2**20
+"""Files sent to the pool and not yet written may weigh this much before no more are
+sent for: about what the writer holds of them, beside the batch it writes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,25 +68,36 @@ def collect(paths: Iterable[Path]) -> list[Path]:
 
 def _prepared(files: list[Path], workers: int) -> Iterator[Prepared]:
     """Audited files in order, at most ``4 × workers`` in flight, and no more sent for
-    while those back and not yet written hold :data:`IN_FLIGHT` bytes or more."""
+    while those in flight weigh :data:`IN_FLIGHT` bytes or more (a file back from the
+    pool by its :func:`weight`, one still being audited by its size)."""
     if workers <= 1 or len(files) <= 1:
         for path in files:
             yield prepare(path)
         return
     window = 4 * workers
     with ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent) as pool:
-        pending: deque[Future[Prepared]] = deque()
+        pending: deque[tuple[Future[Prepared], int]] = deque()
         queue = iter(files)
 
         def held() -> int:
-            return sum(weight(f.result()) for f in pending if f.done() and f.exception() is None)
+            return sum(
+                weight(future.result()) if future.done() and future.exception() is None else size
+                for future, size in pending
+            )
 
         while True:
             while len(pending) < window and held() < IN_FLIGHT and (nxt := next(queue, None)) is not None:
-                pending.append(pool.submit(prepare, nxt))
+                pending.append((pool.submit(prepare, nxt), _size(nxt)))
             if not pending:
                 return
-            yield pending.popleft().result()
+            yield pending.popleft()[0].result()
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def weight(prepared: Prepared) -> int:
@@ -170,6 +181,7 @@ class Writer:
         if not batch:
             return []
         with self.store.connect() as con:
+            streaming(con)
             state = _Batch(self.store, con, batch)
             decided = [self._decide(prepared, state) for prepared in batch]
             rows: Rows = {}

@@ -20,7 +20,7 @@ from ingest.projection import project_log
 from ingest.readmodels import Rows, typed
 from ingest.revisions import Revision, current
 from ingest.sources import project_sheet_game, project_tournament, read_stored
-from ingest.store import Store
+from ingest.store import Store, streaming
 
 EVENTS_PER_BATCH: Final = 100_000
 """Events whose streams' rows are projected and written (or compared) together: the
@@ -80,6 +80,7 @@ def project_store(store: Store, con: duckdb.DuckDBPyConnection) -> Iterator[Proj
 def rebuild(store: Store) -> dict[str, Any]:
     """Drop and rebuild every read model from the events; their row counts after."""
     with store.connect() as con:
+        streaming(con)
         position = store.rebuild(con, (batch.rows for batch in project_store(store, con)))
         counts = {
             table: int(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])

@@ -73,6 +73,21 @@ def _config() -> dict[str, Any]:
     return {"memory_limit": os.environ.get("SABOTEUR_DB_MEMORY", "384MB")}
 
 
+STREAMING_MEMORY: Final = "128MB"
+"""DuckDB's memory ceiling for a job that streams through the store (an ingest, a
+rebuild, a verify): past the little such a job asks of DuckDB at once, DuckDB's memory
+is a cache of blocks already read, which a lower ceiling costs it no time
+(``benchmarks/memory.py``); the statistics' joins want more (at a million rounds, twice
+as fast with 384MB)."""
+
+
+def streaming(con: duckdb.DuckDBPyConnection) -> None:
+    """Lower DuckDB's memory ceiling to :data:`STREAMING_MEMORY` for a streaming job,
+    unless ``$SABOTEUR_DB_MEMORY`` chose one."""
+    if not os.environ.get("SABOTEUR_DB_MEMORY"):
+        con.execute(f"SET memory_limit = '{STREAMING_MEMORY}'")
+
+
 class StoreBusy(RuntimeError):
     """Another process holds the database file for longer than we were willing to wait."""
 
@@ -203,18 +218,7 @@ class Store:
         if types:
             condition += " AND type IN (SELECT unnest(?::VARCHAR[]))"
             params.append(list(types))
-        chunk = f"SELECT {_ENVELOPE} FROM events WHERE position > ? AND position <= ? AND {condition} ORDER BY position"
-        following = f"SELECT min(position) FROM events WHERE position > ? AND {condition}"
-        start: int | None = after
-        while start is not None:
-            read = False
-            for event in _events(con, chunk, [start, start + READ_CHUNK, *params]):
-                read = True
-                yield event
-            start += READ_CHUNK
-            if not read:  # a gap: on from the next event there is, if any
-                found = _one(con.cursor(), following, [start, *params])
-                start = None if found is None or found[0] is None else int(found[0]) - 1
+        yield from _in_order(con, condition, params, after)
 
     def read_streams(self, con: duckdb.DuckDBPyConnection) -> Iterator[Sequence[StoredEvent]]:
         """Every stream's events, a stream at a time (in stream order, each in version
@@ -319,7 +323,7 @@ class Store:
                 first = self.next_upload_id(con)
                 if [u.upload_id for u in uploads] != list(range(first, first + len(uploads))):
                     raise StaleAppend(f"the next upload is {first}, not {uploads[0].upload_id}")
-                _insert(con, UploadRow, uploads)
+                _insert_uploads(con, uploads)
             chained = self._chain(con, appends)
             last = None
             while chunk := list(islice(chained, READ_CHUNK)):
@@ -412,6 +416,28 @@ def _events(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> Iter
         cursor.close()
 
 
+def _in_order(
+    con: duckdb.DuckDBPyConnection, condition: str, params: list[Any], after: int = 0
+) -> Iterator[StoredEvent]:
+    """The events after position ``after`` that meet ``condition``, in position order,
+    read :data:`READ_CHUNK` positions at a time: each query sorts no more than that,
+    and finds them in the few row groups that hold those positions (over a gap in the
+    positions, it moves on to the next event there is)."""
+    chunk = f"SELECT {_ENVELOPE} FROM events WHERE position > ? AND position <= ? AND {condition} ORDER BY position"
+    following = f"SELECT min(position) FROM events WHERE position > ? AND {condition}"
+    start: int | None = after
+    while start is not None:
+        read = False
+        for event in _events(con, chunk, [start, start + READ_CHUNK, *params]):
+            read = True
+            yield event
+        start += READ_CHUNK
+        if not read:
+            with con.cursor() as cursor:
+                found = _one(cursor, following, [start, *params])
+            start = None if found is None or found[0] is None else int(found[0]) - 1
+
+
 def _streams(con: duckdb.DuckDBPyConnection, run: Sequence[str]) -> Iterator[list[StoredEvent]]:
     """The events of a run of streams (consecutive in stream order), a stream at a time."""
     if not run:
@@ -446,12 +472,7 @@ class StreamEvents(Sequence[StoredEvent]):
         return islice(self._read(), self.skip, None)
 
     def _read(self) -> Iterator[StoredEvent]:
-        sql = f"SELECT {_ENVELOPE} FROM events WHERE stream = ? AND position > ? ORDER BY position LIMIT {READ_CHUNK}"
-        after: int | None = 0
-        while after is not None:
-            chunk = list(_events(self.con, sql, [self.stream, after]))
-            yield from chunk
-            after = chunk[-1].position if len(chunk) == READ_CHUNK else None
+        return _in_order(self.con, "stream = ?", [self.stream])
 
     @overload
     def __getitem__(self, index: int) -> StoredEvent: ...
@@ -493,6 +514,17 @@ def insert_rows(con: duckdb.DuckDBPyConnection, rows: Mapping[str, Sequence[Any]
     the read models, such as an in-memory snapshot)."""
     for table, table_rows in rows.items():
         _insert(con, ROW_TYPES[table], table_rows)
+
+
+def _insert_uploads(con: duckdb.DuckDBPyConnection, uploads: Sequence[UploadRow]) -> None:
+    """Upload rows inserted one by one, their values as parameters: a row holds up to
+    64 MiB of raw bytes, which DuckDB then copies once, where a frame (Polars, then
+    Arrow, then DuckDB's own) copies them three times over. A batch has few uploads."""
+    columns = names(UploadRow)
+    con.executemany(
+        f"INSERT INTO {UploadRow.TABLE} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+        [[getattr(upload, column) for column in columns] for upload in uploads],
+    )
 
 
 def _insert(con: duckdb.DuckDBPyConnection, row_type: type[Row], rows: Sequence[Any]) -> None:

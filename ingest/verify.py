@@ -18,7 +18,7 @@ import polars as pl
 from ingest.chain import GENESIS, link
 from ingest.readmodels import GAME_TABLES, PROJECTED, ROW_TYPES, TOURNAMENT_TABLES
 from ingest.rebuild import project_store
-from ingest.store import Store
+from ingest.store import Store, streaming
 from ingest.tables import frame
 
 COMPARED = (*GAME_TABLES, *TOURNAMENT_TABLES)
@@ -132,6 +132,7 @@ def check_read_models(store: Store, con: duckdb.DuckDBPyConnection, verdict: Ver
 def verify(store: Store, *, read_models: bool = True) -> Verdict:
     verdict = Verdict()
     with store.connect(read_only=True) as con:
+        streaming(con)
         check_chain(store, con, verdict)
         if verdict.ok and read_models:
             check_read_models(store, con, verdict)
