@@ -18,6 +18,7 @@ from rich.markup import escape
 from cli import checkpoint, dashboard, simulate, stats, store, tournament
 from cli.errors import ReportingGroup
 from events.audit import Audit, audit_file, log_files
+from events.findings import Finding, Unlisted
 from events.records.schemas import SCHEMAS
 from events.state import Outcome
 
@@ -60,11 +61,12 @@ def _outcome_line(outcome: Outcome) -> str:
 
 def _print_audit(console: Console, result: Audit) -> None:
     style = {"clean": "green", "violations": "red", "unreadable": "bold red"}[result.status]
-    errors = sum(f.severity == "error" for f in result.findings)
+    errors = result.errors
     label = result.status if result.status != "violations" else f"{errors} violation{'s' * (errors != 1)}"
     game = f" · {escape(result.game_id)}" if result.game_id else ""
     console.print(f"[bold]{escape(result.file)}[/bold]{game} · [{style}]{label}[/{style}]")
-    for finding in result.findings:
+    unlisted: list[Finding | Unlisted] = [result.unlisted] if result.unlisted is not None else []
+    for finding in [*result.findings, *unlisted]:
         colour = "red" if finding.severity == "error" else "yellow"
         console.print(f"  [{colour}]{escape(finding.describe())}[/{colour}]")
     for outcome in result.outcomes:

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from events.findings import Code, Finding, ReplayError
+from events.findings import Code, Finding, ReplayError, Tally
 from events.logfile import UnreadableLog
 from events.replay import Replay, Source
 from events.state import Outcome
@@ -36,14 +36,21 @@ class AuditReport(BaseModel):
 
 
 class Audit:
-    """The result of auditing one log, with the findings as objects."""
+    """The result of auditing one log, with the findings as objects.
 
-    def __init__(
-        self, file: str, game_id: str | None, findings: list[Finding], outcomes: list[Outcome], unreadable: bool
-    ) -> None:
+    ``findings`` are those listed, in line order: every finding, unless a code had
+    more than :data:`~events.findings.MAX_LISTED`; then ``unlisted`` counts the rest.
+    ``errors`` (by round in ``errors_by_round``) and ``warnings`` count them all.
+    """
+
+    def __init__(self, file: str, game_id: str | None, tally: Tally, outcomes: list[Outcome], unreadable: bool) -> None:
         self.file = file
         self.game_id = game_id
-        self.findings = sorted(findings, key=lambda f: f.line)
+        self.findings = sorted(tally.listed, key=lambda f: f.line)
+        self.unlisted = tally.unlisted
+        self.errors_by_round = tally.errors
+        self.errors = tally.errors.total()
+        self.warnings = tally.warnings
         self.outcomes = outcomes
         self.unreadable = unreadable
 
@@ -51,16 +58,19 @@ class Audit:
     def status(self) -> Status:
         if self.unreadable:
             return "unreadable"
-        if any(f.severity == "error" for f in self.findings):
+        if self.errors:
             return "violations"
         return "clean"
 
     def report(self) -> AuditReport:
+        violations = [f.as_report() for f in self.findings]
+        if self.unlisted is not None:
+            violations.append(self.unlisted.as_report())
         return AuditReport(
             file=self.file,
             game_id=self.game_id,
             status=self.status,
-            violations=[f.as_report() for f in self.findings],
+            violations=violations,
             rounds=[o.as_report() for o in self.outcomes],
         )
 
@@ -87,7 +97,9 @@ class Auditor(ReplayVisitor[Audit]):
     def result(self) -> Audit:
         error = self._unreadable
         if error is not None:
-            return Audit(self.name, None, [Finding(Code.MALFORMED, error.line, error.message)], [], unreadable=True)
+            tally = Tally()
+            tally.append(Finding(Code.MALFORMED, error.line, error.message))
+            return Audit(self.name, None, tally, [], unreadable=True)
         replay = self._replay
         assert replay is not None and replay.state.game is not None, "walk the log first"
         return Audit(self.name, replay.state.game.game_id, replay.findings, replay.state.outcomes, unreadable=False)

@@ -6,9 +6,10 @@ the rule it stands for and its severity, so a check only says *where* and *why*.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal
+from typing import ClassVar, Final, Literal
 
 Severity = Literal["error", "warning"]
 
@@ -100,6 +101,92 @@ class Finding:
             parts.append(self.player)
         parts.append(f"{self.code.value} ({self.rule}): {self.message}")
         return " · ".join(parts)
+
+
+MAX_LISTED: Final = 1_000
+"""Findings of one code a log's report lists; the rest are counted (:class:`Tally`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unlisted:
+    """The findings a report counts but does not list: how many of each code, from
+    which line on. It reads as one more finding, ``more_findings``, at that line, and
+    has the attributes a row or a report takes from a :class:`Finding`."""
+
+    line: int
+    counts: dict[Code, int]
+
+    code: ClassVar[str] = "more_findings"
+    rule: ClassVar[str] = "event-log.md"
+    round: ClassVar[int | None] = None
+    player: ClassVar[str | None] = None
+
+    @property
+    def severity(self) -> Severity:
+        return "error" if any(code.severity == "error" for code in self.counts) else "warning"
+
+    @property
+    def message(self) -> str:
+        total = sum(self.counts.values())
+        kinds = ", ".join(f"{code.value} {count:,}" for code, count in self.counts.items())
+        return (
+            f"…and {total:,} more finding{'s' * (total != 1)} not listed ({kinds}): a report lists the first "
+            f"{MAX_LISTED:,} of each kind; every line was audited"
+        )
+
+    def as_report(self) -> dict[str, object]:
+        """As :meth:`Finding.as_report` writes a finding."""
+        return {
+            "code": self.code,
+            "line": self.line,
+            "round": self.round,
+            "player": self.player,
+            "rule": self.rule,
+            "severity": self.severity,
+            "message": self.message,
+        }
+
+    def describe(self) -> str:
+        return f"line {self.line} · {self.code} ({self.rule}): {self.message}"
+
+
+@dataclass(slots=True)
+class Tally:
+    """Every finding of one log counted, the first :data:`MAX_LISTED` of each code kept.
+
+    A 16 MiB log may hold sixteen million bad lines, a finding each: kept whole, their
+    list would take gigabytes, and a report, a store or a page of them would tell a
+    referee no more than the first thousand of each kind and a count. So the replay
+    keeps those and counts the rest (:attr:`unlisted`); the counts of errors and
+    warnings stay exact, and a flood of one kind never hides a finding of another.
+    """
+
+    listed: list[Finding] = field(default_factory=list)
+    errors: Counter[int | None] = field(default_factory=Counter)
+    """Errors by round (``None``: outside any round)."""
+    warnings: int = 0
+    _per_code: Counter[Code] = field(default_factory=Counter)
+    _first_unlisted: int | None = None
+
+    def append(self, finding: Finding) -> None:
+        """Count a finding; keep it unless its code has :data:`MAX_LISTED` kept."""
+        if finding.severity == "error":
+            self.errors[finding.round] += 1
+        else:
+            self.warnings += 1
+        self._per_code[finding.code] += 1
+        if self._per_code[finding.code] <= MAX_LISTED:
+            self.listed.append(finding)
+        elif self._first_unlisted is None or finding.line < self._first_unlisted:
+            self._first_unlisted = finding.line
+
+    @property
+    def unlisted(self) -> Unlisted | None:
+        """The findings counted but not kept, if any."""
+        if self._first_unlisted is None:
+            return None
+        counts = {code: n - MAX_LISTED for code, n in self._per_code.items() if n > MAX_LISTED}
+        return Unlisted(self._first_unlisted, counts)
 
 
 class ReplayError(Exception):

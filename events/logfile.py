@@ -151,16 +151,17 @@ def inflate(raw: bytes, name: str) -> bytes:
 
 def split_lines(data: bytes) -> Iterator[tuple[int, bytes]]:
     """Numbered raw lines: a leading BOM dropped, ``\\r\\n`` or ``\\n`` ends, a trailing
-    newline allowed (it does not start an extra, empty line)."""
+    newline allowed (it does not start an extra, empty line).
+
+    Lines are cut one at a time as they are asked for, never all at once: 16 MiB of
+    one-byte lines would be 16 million objects.
+    """
+    stream = io.BytesIO(data)  # shares ``data``: nothing is copied
     if data.startswith(BOM):
-        data = data[len(BOM) :]
-    if not data:
-        return
-    lines = data.split(b"\n")
-    if lines[-1] == b"":
-        lines.pop()
-    for number, raw in enumerate(lines, start=1):
-        yield number, raw[:-1] if raw.endswith(b"\r") else raw
+        stream.seek(len(BOM))
+    for number, raw in enumerate(stream, start=1):
+        line = raw[:-1] if raw.endswith(b"\n") else raw
+        yield number, line[:-1] if line.endswith(b"\r") else line
 
 
 _PATTERN_WORDS: Final = {
@@ -303,16 +304,18 @@ def parse_block(first: int, raws: list[bytes]) -> list[LogLine]:
     return [parse_line(first + k, raw) for k, raw in enumerate(raws)]
 
 
-def _blocks(numbered: Iterable[tuple[int, bytes]]) -> Iterator[LogLine]:
+def parse_numbered(numbered: Iterable[tuple[int, bytes]]) -> Iterator[LogLine]:
+    """Numbered raw lines parsed as they come, a block of consecutive lines at a time
+    (a gap in the numbers starts a new block): only one block is held at once."""
     block: list[bytes] = []
     start = 1
     for number, raw in numbered:
+        if block and (len(block) == BLOCK or number != start + len(block)):
+            yield from parse_block(start, block)
+            block = []
         if not block:
             start = number
         block.append(raw)
-        if len(block) == BLOCK:
-            yield from parse_block(start, block)
-            block = []
     if block:
         yield from parse_block(start, block)
 
@@ -325,7 +328,7 @@ def parse_lines(lines: Iterable[bytes | str]) -> Iterator[LogLine]:
             data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
             yield number, data.removesuffix(b"\n").removesuffix(b"\r")
 
-    yield from _blocks(numbered())
+    yield from parse_numbered(numbered())
 
 
 def read_log(path: Path) -> Iterator[LogLine]:
@@ -337,7 +340,7 @@ def parse_data(data: bytes) -> Iterator[LogLine]:
     """Every line of a log's text, parsed; :class:`UnreadableLog` if it is empty."""
     if not data.removeprefix(BOM):
         raise UnreadableLog("empty file: a log starts with a game_started line")
-    yield from _blocks(split_lines(data))
+    yield from parse_numbered(split_lines(data))
 
 
 def write_log(events: Iterable[Event], path: Path | None = None) -> str:

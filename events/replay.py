@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from events import cards
-from events.findings import Breach, Code, Finding, ReplayError
+from events.findings import Breach, Code, Finding, ReplayError, Tally
 from events.logfile import LogLine, UnreadableLog, parse_lines, read_log
 from events.maze import Maze, tunnel
 from events.rules import actions, ending, goals, placement, scoring, setup, turns
@@ -72,7 +72,7 @@ class Replay:
     def __init__(self, *, strict: bool = False) -> None:
         self.strict = strict
         self.state = GameState()
-        self.findings: list[Finding] = []
+        self.findings = Tally()
         self.last_line = 0
         self._new: list[Finding] = []
         self._line = 0

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -25,12 +26,18 @@ import duckdb
 from ingest.readmodels import ROW_TYPES, GameRow, Rows, typed
 from ingest.revisions import current, marker
 from ingest.schema import UploadRow
-from ingest.sources import Prepared, prepare
-from ingest.store import Append, Store
+from ingest.sources import LogEvents, Prepared, prepare
+from ingest.store import Append, Store, streaming
 
 SUFFIXES: Final = (".jsonl", ".jsonl.gz", ".csv", ".json")
 BATCH_FILES: Final = 128
 BATCH_EVENTS: Final = 150_000
+BATCH_BYTES: Final = 64 * 2**20
+"""A batch is written once its files weigh this much (:func:`weight`), whatever their
+number: a file of 64 MiB is refused with its bytes kept."""
+IN_FLIGHT: Final = 16 * 2**20
+"""Files sent to the pool and not yet written may weigh this much before no more are
+sent for: about what the writer holds of them, beside the batch it writes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,25 +67,46 @@ def collect(paths: Iterable[Path]) -> list[Path]:
 
 
 def _prepared(files: list[Path], workers: int) -> Iterator[Prepared]:
-    """Audited files in order, at most ``4 × workers`` in flight."""
+    """Audited files in order, at most ``4 × workers`` in flight, and no more sent for
+    while those in flight weigh :data:`IN_FLIGHT` bytes or more (a file back from the
+    pool by its :func:`weight`, one still being audited by its size)."""
     if workers <= 1 or len(files) <= 1:
         for path in files:
             yield prepare(path)
         return
     window = 4 * workers
     with ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent) as pool:
-        pending: list[Future[Prepared]] = []
+        pending: deque[tuple[Future[Prepared], int]] = deque()
         queue = iter(files)
-        for path in queue:
-            pending.append(pool.submit(prepare, path))
-            if len(pending) >= window:
-                break
-        while pending:
-            done = pending.pop(0)
-            nxt = next(queue, None)
-            if nxt is not None:
-                pending.append(pool.submit(prepare, nxt))
-            yield done.result()
+
+        def held() -> int:
+            return sum(
+                weight(future.result()) if future.done() and future.exception() is None else size
+                for future, size in pending
+            )
+
+        while True:
+            while len(pending) < window and held() < IN_FLIGHT and (nxt := next(queue, None)) is not None:
+                pending.append((pool.submit(prepare, nxt), _size(nxt)))
+            if not pending:
+                return
+            yield pending.popleft()[0].result()
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def weight(prepared: Prepared) -> int:
+    """About the bytes an audited file holds in memory: its raw bytes, and some 200
+    bytes for each read-model row and each event it holds as an object (a log's
+    events are made from its bytes only as they are appended: one byte a line)."""
+    rows = sum(len(table_rows) for table_rows in prepared.rows.values())
+    events = sum(len(e) * (1 if isinstance(e, LogEvents) else 200) for e in prepared.streams.values())
+    return len(prepared.raw) + 200 * rows + events
 
 
 def _die_with_parent() -> None:
@@ -153,6 +181,7 @@ class Writer:
         if not batch:
             return []
         with self.store.connect() as con:
+            streaming(con)
             state = _Batch(self.store, con, batch)
             decided = [self._decide(prepared, state) for prepared in batch]
             rows: Rows = {}
@@ -160,7 +189,11 @@ class Writer:
                 for table, table_rows in decision.rows.items():
                     rows.setdefault(table, []).extend(table_rows)
             self.store.append_batch(
-                con, [a for d in decided for a in d.appends], rows=rows, uploads=[d.upload for d in decided]
+                con,
+                [a for d in decided for a in d.appends],
+                rows=rows,
+                uploads=[d.upload for d in decided],
+                keep=False,
             )
         results = []
         for prepared, decision in zip(batch, decided, strict=True):
@@ -237,14 +270,14 @@ class Writer:
         supersedes = None
         for stream, events in prepared.streams.items():
             expected = batch.claimed.get(stream, 0)
-            appended = list(events)
             revisions[stream] = 1
             if stream in batch.claimed:
                 revisions[stream] = batch.next_revision(stream)
                 supersedes = batch.stored[stream][1] if stream in batch.stored else None
-                appended.insert(0, marker(stream, self.reason, supersedes))
-            appends.append(Append(stream, expected, appended, upload_id))
-            batch.claimed[stream] = expected + len(appended)
+                appends.append(Append(stream, expected, [marker(stream, self.reason, supersedes)], upload_id))
+                expected += 1
+            appends.append(Append(stream, expected, events, upload_id))  # read only as it is appended
+            batch.claimed[stream] = expected + len(events)
         outcome = "accepted_with_findings" if prepared.status == "violations" else "accepted"
         decided = upload(outcome, supersedes=supersedes, reason=self.reason if taken else None)
         return _Decided(decided, appends, _stamped(typed(prepared.rows), upload_id, revisions))
@@ -294,23 +327,25 @@ def ingest(
 def write_all(
     prepared: Iterable[Prepared], writer: Writer, on_file: Callable[[FileResult], None] | None = None
 ) -> list[FileResult]:
-    """Write audited files in batches of at most :data:`BATCH_FILES` files or
-    :data:`BATCH_EVENTS` events, each batch one transaction; the results of the run.
+    """Write audited files in batches of at most :data:`BATCH_FILES` files,
+    :data:`BATCH_EVENTS` events or :data:`BATCH_BYTES` bytes (one file more, at most),
+    each batch one transaction; the results of the run.
 
     ``saboteur ingest`` feeds it files audited in a pool; the dashboard, files uploaded
     (:func:`ingest.sources.prepare_bytes`). ``prepared`` is read lazily, so only one
     batch is held at a time.
     """
     batch: list[Prepared] = []
-    events = 0
+    events = held = 0
     for item in prepared:
         batch.append(item)
         events += sum(len(e) for e in item.streams.values())
-        if len(batch) >= BATCH_FILES or events >= BATCH_EVENTS:
+        held += weight(item)
+        if len(batch) >= BATCH_FILES or events >= BATCH_EVENTS or held >= BATCH_BYTES:
             for result in writer.write(batch):
                 if on_file is not None:
                     on_file(result)
-            batch, events = [], 0
+            batch, events, held = [], 0, 0
     for result in writer.write(batch):
         if on_file is not None:
             on_file(result)

@@ -16,7 +16,7 @@ from typing import Any
 
 from events import cards
 from events.audit import Audit, Auditor
-from events.findings import Finding
+from events.findings import Finding, Unlisted
 from events.logfile import LogLine
 from events.replay import CardPlay, Replay
 from events.schema import (
@@ -77,19 +77,19 @@ def _moment(at: str | None) -> Any:
         return None
 
 
-def finding_id(game_id: str | None, finding: Finding) -> str:
+def finding_id(game_id: str | None, finding: Finding | Unlisted) -> str:
     """A finding's stable id: the same finding of the same game has it after any rebuild."""
-    key = f"{game_id}|{finding.line}|{finding.code.value}|{finding.player}|{finding.message}"
+    key = f"{game_id}|{finding.line}|{finding.code}|{finding.player}|{finding.message}"
     return hashlib.sha256(key.encode("utf-8", "backslashreplace")).hexdigest()[:12]
 
 
-def finding_of(finding: Finding, game_id: str | None, upload_id: int) -> FindingRow:
-    """A finding's row."""
+def finding_of(finding: Finding | Unlisted, game_id: str | None, upload_id: int) -> FindingRow:
+    """A finding's row (or the row that counts those a report does not list)."""
     return FindingRow(
         finding_id=finding_id(game_id, finding),
         game_id=game_id,
         upload_id=upload_id,
-        code=finding.code.value,
+        code=str(finding.code),
         line=finding.line,
         round=finding.round,
         player=finding.player,
@@ -215,9 +215,9 @@ def _game_rows(
     game_id = game.game_id
     for card in rows.cards_played:
         card.game_id = game_id
-    errors_by_round: Counter[int | None] = Counter(f.round for f in audit.findings if f.severity == "error")
-    errors = sum(errors_by_round.values())
-    rows.findings.extend(finding_of(f, game_id, upload_id) for f in audit.findings)
+    errors_by_round = audit.errors_by_round
+    unlisted: list[Finding | Unlisted] = [audit.unlisted] if audit.unlisted is not None else []
+    rows.findings.extend(finding_of(f, game_id, upload_id) for f in [*audit.findings, *unlisted])
     rows.games.append(
         GameRow(
             game_id=game_id,
@@ -233,8 +233,8 @@ def _game_rows(
             rounds_planned=game.rounds,
             rounds_played=len(audit.outcomes),
             status=audit.status,
-            errors=errors,
-            warnings=sum(f.severity == "warning" for f in audit.findings),
+            errors=audit.errors,
+            warnings=audit.warnings,
             started_at=first_at,
             ended_at=last_at,
             revision=revision,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 import duckdb
@@ -17,49 +18,70 @@ import duckdb
 from ingest.chain import StoredEvent
 from ingest.projection import project_log
 from ingest.readmodels import Rows, typed
-from ingest.revisions import current
-from ingest.sources import project_sheet_game, project_tournament, stored_lines
-from ingest.store import Store
+from ingest.revisions import Revision, current
+from ingest.sources import project_sheet_game, project_tournament, read_stored
+from ingest.store import Store, streaming
 
-STREAMS_PER_BATCH: Final = 500
+EVENTS_PER_BATCH: Final = 100_000
+"""Events whose streams' rows are projected and written (or compared) together: the
+rows of a batch are all a rebuild or a verify holds at once."""
+
+
+@dataclass
+class Projected:
+    """The read-model rows of a batch of streams, and the ids of those streams by kind
+    (``game``, ``tournament``: see :data:`~ingest.readmodels.PROJECTED`)."""
+
+    ids: dict[str, list[str]] = field(default_factory=dict)
+    rows: Rows = field(default_factory=dict)
+    events: int = 0
 
 
 def project_stream(events: Sequence[StoredEvent]) -> Rows:
     """The read-model rows of one stream, from its stored events (every revision)."""
     revision = current(events)
-    if not revision.events:
-        return {}
-    stream, first = revision.events[0].stream, revision.events[0]
-    if stream.startswith("tournament:"):
-        return typed(project_tournament([json.loads(e.payload) for e in revision.events], revision.upload_id))
-    upload_id = revision.upload_id or 0
+    return project_revision(revision) if revision.events else {}
+
+
+def project_revision(revision: Revision) -> Rows:
+    """The read-model rows of a stream's current revision, from its stored events, read
+    as they come: a long stream is never held whole."""
+    first = revision.events[0]
+    if first.stream.startswith("tournament:"):
+        return typed(project_tournament([json.loads(e.payload) for e in revision.events], first.upload_id))
+    upload_id = first.upload_id or 0
     if first.type == "score_sheet_game":
         stored = [json.loads(e.payload) | {"line": e.line} for e in revision.events]
         return typed(project_sheet_game(stored, upload_id, revision.number)[1])
-    lines = stored_lines((e.type, e.payload, e.line) for e in revision.events)
-    _, rows = project_log(lines, name=stream, upload_id=upload_id, revision=revision.number)
+    lines = read_stored((e.type, e.payload, e.line) for e in revision.events)
+    _, rows = project_log(lines, name=first.stream, upload_id=upload_id, revision=revision.number)
     return rows.tables()
 
 
-def project_store(store: Store, con: duckdb.DuckDBPyConnection) -> Iterator[Rows]:
-    """Read-model rows of every stream, a batch of streams at a time (bounded memory)."""
-    batch: Rows = {}
-    streams = 0
+def project_store(store: Store, con: duckdb.DuckDBPyConnection) -> Iterator[Projected]:
+    """Read-model rows of every stream, a batch of streams at a time (bounded memory:
+    about :data:`EVENTS_PER_BATCH` events' worth of rows at once)."""
+    batch = Projected()
     for events in store.read_streams(con):
-        for table, rows in project_stream(events).items():
-            batch.setdefault(table, []).extend(rows)
-        streams += 1
-        if streams >= STREAMS_PER_BATCH:
+        revision = current(events)
+        if revision.events:
+            kind, name = revision.events[0].stream.split(":", 1)
+            batch.ids.setdefault(kind, []).append(name)
+            for table, rows in project_revision(revision).items():
+                batch.rows.setdefault(table, []).extend(rows)
+        batch.events += len(events)
+        if batch.events >= EVENTS_PER_BATCH:
             yield batch
-            batch, streams = {}, 0
-    if batch:
+            batch = Projected()
+    if batch.events:
         yield batch
 
 
 def rebuild(store: Store) -> dict[str, Any]:
     """Drop and rebuild every read model from the events; their row counts after."""
     with store.connect(read_models=False) as con:  # the read models are made anew: they may be gone
-        position = store.rebuild(con, project_store(store, con))
+        streaming(con)
+        position = store.rebuild(con, (batch.rows for batch in project_store(store, con)))
         counts = {
             table: int(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
             for table in ("games", "rounds", "round_players", "findings", "cards_played", "tournaments")

@@ -16,10 +16,11 @@ import hashlib
 import json
 import os
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, overload
 
 from pydantic import ValidationError
 
@@ -32,13 +33,14 @@ from events.logfile import (
     inflate,
     open_regular,
     parse_data,
-    parse_line,
+    parse_numbered,
     split_lines,
 )
 from events.records import dump
 from events.records import tournament as tournament_stream
 from events.records.sheet import RoundRecorded, ScoreSheetGame, SheetEvent, sheet_event
 from events.records.tournament_file import TournamentFile
+from events.schema import EVENT_TYPES
 from ingest import scoresheet
 from ingest.limits import MAX_UPLOAD_BYTES, MAX_UPLOAD_MIB
 from ingest.projection import finding_row, project_log
@@ -64,7 +66,7 @@ class Prepared:
     status: str
     report: str
     game_ids: list[str] = field(default_factory=list)
-    streams: dict[str, list[NewEvent]] = field(default_factory=dict)
+    streams: Mapping[str, Sequence[NewEvent]] = field(default_factory=dict)
     rows: Rows = field(default_factory=dict)
     errors: int = 0
     message: str = ""
@@ -180,13 +182,19 @@ def _unreadable(name: str, kind: str, exc: UnreadableLog, *, size: int, raw: byt
 
 
 def _log(name: str, raw: bytes, sha: str) -> Prepared:
-    data = inflate(raw, name)
-    parsed = list(parse_data(data))
-    audit, rows = project_log(parsed, name=name, upload_id=0)
+    """Audit a log in one walk over its lines as they are parsed, noting each line's
+    kind on the way: its events are then made from its text when the writer appends
+    them (:class:`LogEvents`), so no list of the file's lines is ever held."""
+    kinds = bytearray()
+
+    def noted(lines: Iterator[LogLine]) -> Iterator[LogLine]:
+        for line in lines:
+            kinds.append(_KIND[line.event.type if line.event is not None else UNPARSED])
+            yield line
+
+    audit, rows = project_log(noted(parse_data(inflate(raw, name))), name=name, upload_id=0)
     assert audit.game_id is not None
     stream = f"game:{audit.game_id}"
-    texts = dict(split_lines(data))
-    events = [_log_event(stream, line, texts[line.number]) for line in parsed]
     return Prepared(
         name,
         sha,
@@ -196,37 +204,80 @@ def _log(name: str, raw: bytes, sha: str) -> Prepared:
         audit.status,
         audit.report().model_dump_json(),
         game_ids=[audit.game_id],
-        streams={stream: events},
+        streams={stream: LogEvents(stream, name, raw, bytes(kinds))},
         rows=rows.tables(),
-        errors=sum(f.severity == "error" for f in audit.findings),
+        errors=audit.errors,
     )
 
 
-def _log_event(stream: str, line: LogLine, text: bytes) -> NewEvent:
+UNPARSED: Final = "unparsed_line"
+"""The type a log line that is no event is stored under, with its bytes (base64)."""
+_KINDS: Final = (UNPARSED, *sorted(EVENT_TYPES))
+_KIND: Final = {kind: index for index, kind in enumerate(_KINDS)}
+
+
+class LogEvents(Sequence[NewEvent]):
+    """A log's events as stored, made from the file's bytes a line at a time as they
+    are read.
+
+    A 16 MiB log holds some 400,000 lines (sixteen million, if they are blank): as
+    objects, its events would take hundreds of megabytes in the worker, in the pickle
+    back to the writer and in the writer again. This holds the bytes received (already
+    kept for the upload) and one byte per line, its kind, and is read in line order;
+    an index is found by reading up to it.
+    """
+
+    def __init__(self, stream: str, name: str, raw: bytes, kinds: bytes) -> None:
+        self.stream = stream
+        self.name = name
+        self.raw = raw
+        self.kinds = kinds
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def __iter__(self) -> Iterator[NewEvent]:
+        lines = split_lines(inflate(self.raw, self.name))
+        for (number, text), kind in zip(lines, self.kinds, strict=True):
+            yield _log_event(self.stream, number, _KINDS[kind], text)
+
+    @overload
+    def __getitem__(self, index: int) -> NewEvent: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[NewEvent]: ...
+
+    def __getitem__(self, index: int | slice) -> NewEvent | list[NewEvent]:
+        if isinstance(index, slice):
+            return list(islice(self, *index.indices(len(self))))
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        return next(islice(self, index % len(self), None))
+
+
+def _log_event(stream: str, number: int, kind: str, text: bytes) -> NewEvent:
     """A log line as stored: its text as uploaded; a line that is no event keeps its
     bytes (base64) so a rebuild reads exactly what the audit read."""
-    if line.event is not None:
-        return NewEvent(stream, line.event.type, text.decode("utf-8"), line.number)
+    if kind != UNPARSED:
+        return NewEvent(stream, kind, text.decode("utf-8"), number)
     payload = json.dumps({"base64": base64.b64encode(text).decode("ascii")})
-    return NewEvent(stream, "unparsed_line", payload, line.number)
+    return NewEvent(stream, UNPARSED, payload, number)
+
+
+def read_stored(events: Iterable[tuple[str, str, int | None]]) -> Iterator[LogLine]:
+    """Stored log events (type, payload, line) back into parsed lines, as they are read."""
+
+    def numbered() -> Iterator[tuple[int, bytes]]:
+        for count, (type_, payload, line) in enumerate(events, start=1):
+            text = base64.b64decode(json.loads(payload)["base64"]) if type_ == UNPARSED else payload.encode("utf-8")
+            yield line or count, text
+
+    return parse_numbered(numbered())
 
 
 def stored_lines(events: Iterable[tuple[str, str, int | None]]) -> list[LogLine]:
     """Stored log events (type, payload, line) back into parsed lines."""
-    numbered: list[tuple[int, bytes]] = []
-    for type_, payload, line in events:
-        text = base64.b64decode(json.loads(payload)["base64"]) if type_ == "unparsed_line" else payload.encode("utf-8")
-        numbered.append((line or len(numbered) + 1, text))
-    out: list[LogLine] = []
-    from events.logfile import parse_block
-
-    for start in range(0, len(numbered), 256):
-        chunk = numbered[start : start + 256]
-        if all(n == chunk[0][0] + k for k, (n, _) in enumerate(chunk)):
-            out.extend(parse_block(chunk[0][0], [t for _, t in chunk]))
-        else:
-            out.extend(parse_line(n, t) for n, t in chunk)
-    return out
+    return list(read_stored(events))
 
 
 # -- score sheets --------------------------------------------------------------

@@ -37,8 +37,9 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from itertools import islice
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, overload
 from zoneinfo import ZoneInfo
 
 import duckdb
@@ -58,6 +59,13 @@ _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 Moment = int | datetime | None
 """An event position, a time, or ``None`` for now."""
 
+READ_CHUNK: Final = 20_000
+"""Events read, made or inserted at a time: a reader of the whole store, or a writer of
+a 16 MiB log, holds a chunk of them, never all."""
+LONG_STREAM: Final = 50_000
+"""Events of a stream past which :meth:`Store.read_streams` gives it as a
+:class:`StreamEvents` read a chunk at a time, not as a list."""
+
 
 def _one(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> tuple[Any, ...] | None:
     """The first row of a query, with the result read to its end (DuckDB 2 refuses
@@ -76,6 +84,21 @@ def _config() -> dict[str, Any]:
         "autoload_known_extensions": False,
         "autoinstall_known_extensions": False,
     }
+
+
+STREAMING_MEMORY: Final = "128MB"
+"""DuckDB's memory ceiling for a job that streams through the store (an ingest, a
+rebuild, a verify): past the little such a job asks of DuckDB at once, DuckDB's memory
+is a cache of blocks already read, which a lower ceiling costs it no time
+(``benchmarks/memory.py``); the statistics' joins want more (at a million rounds, twice
+as fast with 384MB)."""
+
+
+def streaming(con: duckdb.DuckDBPyConnection) -> None:
+    """Lower DuckDB's memory ceiling to :data:`STREAMING_MEMORY` for a streaming job,
+    unless ``$SABOTEUR_DB_MEMORY`` chose one."""
+    if not os.environ.get("SABOTEUR_DB_MEMORY"):
+        con.execute(f"SET memory_limit = '{STREAMING_MEMORY}'")
 
 
 class StoreError(RuntimeError):
@@ -295,23 +318,36 @@ class Store:
         if types:
             condition += " AND type IN (SELECT unnest(?::VARCHAR[]))"
             params.append(list(types))
-        yield from _events(
-            con,
-            f"SELECT {_ENVELOPE} FROM events WHERE position > ? AND {condition} ORDER BY position",
-            [after, *params],
-        )
+        yield from _in_order(con, condition, params, after)
 
-    def read_streams(self, con: duckdb.DuckDBPyConnection) -> Iterator[list[StoredEvent]]:
+    def read_streams(self, con: duckdb.DuckDBPyConnection) -> Iterator[Sequence[StoredEvent]]:
         """Every stream's events, a stream at a time (in stream order, each in version
-        order): what a rebuild projects, without holding the whole store."""
-        stream: list[StoredEvent] = []
-        for event in _events(con, f"SELECT {_ENVELOPE} FROM events ORDER BY stream, position", []):
-            if stream and event.stream != stream[0].stream:
-                yield stream
-                stream = []
-            stream.append(event)
-        if stream:
-            yield stream
+        order): what a rebuild projects, without holding the whole store.
+
+        Streams are read a run of :data:`READ_CHUNK` events at a time, each as a list;
+        a stream longer than :data:`LONG_STREAM` (a 16 MiB log is some 400,000 events)
+        comes as a :class:`StreamEvents`, read a chunk at a time whenever it is read.
+        """
+        cursor = con.cursor()
+        try:
+            cursor.execute("SELECT stream, count(*) FROM events GROUP BY stream ORDER BY stream")
+            run: list[str] = []
+            size = 0
+            while counted := cursor.fetchmany(10_000):
+                for stream, count in counted:
+                    if count > LONG_STREAM:
+                        yield from _streams(con, run)
+                        run, size = [], 0
+                        yield StreamEvents(con, stream, count)
+                        continue
+                    run.append(stream)
+                    size += count
+                    if size >= READ_CHUNK:
+                        yield from _streams(con, run)
+                        run, size = [], 0
+            yield from _streams(con, run)
+        finally:
+            cursor.close()
 
     def uploads_head(self, con: duckdb.DuckDBPyConnection) -> tuple[int, str]:
         """The newest upload's id and link hash (0 and the genesis hash when none)."""
@@ -389,38 +425,46 @@ class Store:
         *,
         rows: Rows,
         uploads: Sequence[UploadRow] = (),
+        keep: bool = True,
     ) -> list[StoredEvent]:
         """Record ``uploads`` (numbered on from :meth:`next_upload_id`) and append to
         every stream of ``appends`` at its expected version, with the read-model rows of
         the streams appended to (replacing theirs): one transaction, all or none. The
-        events as stored, in position order."""
+        events as stored, in position order — none if ``keep`` is off: they are made and
+        inserted :data:`READ_CHUNK` at a time, and a writer appending a 16 MiB log (some
+        400,000 events) needs none of them back."""
         if not appends and not uploads:
             return []
+        stored: list[StoredEvent] = []
         with _transaction(con):
             if uploads:
                 first = self.next_upload_id(con)
                 if [u.upload_id for u in uploads] != list(range(first, first + len(uploads))):
                     raise StaleAppend(f"the next upload is {first}, not {uploads[0].upload_id}")
-                _insert(con, UploadRow, uploads)
-            stored = self._chain(con, appends)
-            _insert(con, StoredEvent, stored)
+                _insert_uploads(con, uploads)
+            chained = self._chain(con, appends)
+            last: StoredEvent | None = None
+            while chunk := list(islice(chained, READ_CHUNK)):
+                _insert(con, StoredEvent, chunk)
+                last = chunk[-1]
+                if keep:
+                    stored.extend(chunk)
             _replace(con, [a.stream for a in appends], rows)
-            if stored:
-                con.execute("UPDATE projection SET position = ? WHERE name = 'read_models'", [stored[-1].position])
+            if last is not None:
+                con.execute("UPDATE projection SET position = ? WHERE name = 'read_models'", [last.position])
             if uploads:
-                position, head = (stored[-1].position, stored[-1].hash) if stored else self.head(con)
+                position, head = (last.position, last.hash) if last is not None else self.head(con)
                 prev = self.uploads_head(con)[1]
                 _insert(con, UploadLink, _links(prev, [u.received() for u in uploads], position, head))
         return stored
 
-    def _chain(self, con: duckdb.DuckDBPyConnection, appends: Sequence[Append]) -> list[StoredEvent]:
+    def _chain(self, con: duckdb.DuckDBPyConnection, appends: Sequence[Append]) -> Iterator[StoredEvent]:
         """The appended events with their positions, versions, time and hashes, each
-        stream checked against the version its writer read."""
+        stream checked against the version its writer read, made as they are read."""
         position, prev = self.head(con)
         versions = {s: v for s, (v, _) in self.stream_versions(con, sorted({a.stream for a in appends})).items()}
         now = datetime.now(UTC)
         stamp = moment_text(now)
-        stored: list[StoredEvent] = []
         for append in appends:
             stream, version, upload_id = append.stream, versions.get(append.stream, 0), append.upload_id
             if version != append.expected_version:
@@ -432,14 +476,11 @@ class Store:
                 version += 1
                 text = canonical(position, stream, version, event.type, event.payload, stamp, upload_id, event.line)
                 digest = link(prev, text)
-                stored.append(
-                    StoredEvent(
-                        position, stream, version, event.type, event.payload, now, upload_id, event.line, prev, digest
-                    )
+                yield StoredEvent(
+                    position, stream, version, event.type, event.payload, now, upload_id, event.line, prev, digest
                 )
                 prev = digest
             versions[stream] = version
-        return stored
 
     def rebuild(self, con: duckdb.DuckDBPyConnection, batches: Iterable[Rows]) -> int:
         """Drop every read model and make it anew from row batches: one transaction.
@@ -608,6 +649,81 @@ def _events(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> Iter
         cursor.close()
 
 
+def _in_order(
+    con: duckdb.DuckDBPyConnection, condition: str, params: list[Any], after: int = 0
+) -> Iterator[StoredEvent]:
+    """The events after position ``after`` that meet ``condition``, in position order,
+    read :data:`READ_CHUNK` positions at a time: each query sorts no more than that,
+    and finds them in the few row groups that hold those positions (over a gap in the
+    positions, it moves on to the next event there is)."""
+    chunk = f"SELECT {_ENVELOPE} FROM events WHERE position > ? AND position <= ? AND {condition} ORDER BY position"
+    following = f"SELECT min(position) FROM events WHERE position > ? AND {condition}"
+    start: int | None = after
+    while start is not None:
+        read = False
+        for event in _events(con, chunk, [start, start + READ_CHUNK, *params]):
+            read = True
+            yield event
+        start += READ_CHUNK
+        if not read:
+            with con.cursor() as cursor:
+                found = _one(cursor, following, [start, *params])
+            start = None if found is None or found[0] is None else int(found[0]) - 1
+
+
+def _streams(con: duckdb.DuckDBPyConnection, run: Sequence[str]) -> Iterator[list[StoredEvent]]:
+    """The events of a run of streams (consecutive in stream order), a stream at a time."""
+    if not run:
+        return
+    stream: list[StoredEvent] = []
+    sql = f"SELECT {_ENVELOPE} FROM events WHERE stream BETWEEN ? AND ? ORDER BY stream, position"
+    for event in _events(con, sql, [run[0], run[-1]]):
+        if stream and event.stream != stream[0].stream:
+            yield stream
+            stream = []
+        stream.append(event)
+    if stream:
+        yield stream
+
+
+class StreamEvents(Sequence[StoredEvent]):
+    """The events of one long stream in version order, read from the store a chunk at a
+    time each time they are read (on the connection they came from, so only while it
+    is open); ``skip`` leaves out the first ones (a slice: a stream's current revision).
+    An index is found by reading up to it."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, stream: str, size: int, skip: int = 0) -> None:
+        self.con = con
+        self.stream = stream
+        self.size = size
+        self.skip = skip
+
+    def __len__(self) -> int:
+        return max(self.size - self.skip, 0)
+
+    def __iter__(self) -> Iterator[StoredEvent]:
+        return islice(self._read(), self.skip, None)
+
+    def _read(self) -> Iterator[StoredEvent]:
+        return _in_order(self.con, "stream = ?", [self.stream])
+
+    @overload
+    def __getitem__(self, index: int) -> StoredEvent: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[StoredEvent]: ...
+
+    def __getitem__(self, index: int | slice) -> StoredEvent | Sequence[StoredEvent]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if stop == len(self) and step == 1:
+                return StreamEvents(self.con, self.stream, self.size, self.skip + start)
+            return list(islice(self, start, stop, step))
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        return next(islice(self, index % len(self), None))
+
+
 def _create_read_models(con: duckdb.DuckDBPyConnection, position: int) -> None:
     """Every read model made anew, empty, reflecting the events up to ``position``."""
     for name, ddl in READ_MODELS.items():
@@ -633,13 +749,24 @@ def insert_rows(con: duckdb.DuckDBPyConnection, rows: Mapping[str, Sequence[Any]
         _insert(con, ROW_TYPES[table], table_rows)
 
 
+def _insert_uploads(con: duckdb.DuckDBPyConnection, uploads: Sequence[UploadRow]) -> None:
+    """Upload rows inserted one by one, their values as parameters: a row holds up to
+    64 MiB of raw bytes, which DuckDB then copies once, where a frame (Polars, then
+    Arrow, then DuckDB's own) copies them three times over. A batch has few uploads."""
+    columns = names(UploadRow)
+    con.executemany(
+        f"INSERT INTO {UploadRow.TABLE} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+        [[getattr(upload, column) for column in columns] for upload in uploads],
+    )
+
+
 def _insert(con: duckdb.DuckDBPyConnection, row_type: type[Row], rows: Sequence[Any]) -> None:
     """One INSERT of a whole table's rows, by column name (Arrow underneath): never row
-    by row. The frame stays registered when the insert fails (unregistering in the
-    aborted transaction would fail too, hiding the insert's own error); the next
-    insert's registration replaces it."""
+    by row. DuckDB reads the frame by its name in this scope (a replacement scan):
+    registering it instead (``con.register``) keeps memory that grows with every row
+    ever inserted, some 200 bytes a row, until the process ends."""
     if not rows:
         return
-    con.register("bulk_frame", frame(row_type, rows))
+    bulk_frame = frame(row_type, rows)
     con.execute(f"INSERT INTO {row_type.TABLE} BY NAME SELECT * FROM bulk_frame")
-    con.unregister("bulk_frame")
+    del bulk_frame
