@@ -12,6 +12,7 @@ command again completes the job with nothing doubled (contents are recognised by
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -23,12 +24,15 @@ from typing import Final
 
 import duckdb
 
+from events.findings import Code, Finding
+from events.logfile import UnreadableLog
 from ingest.readmodels import ROW_TYPES, GameRow, Rows, typed
 from ingest.revisions import current, marker
 from ingest.schema import UploadRow
-from ingest.sources import LogEvents, Prepared, prepare
-from ingest.store import Append, Store, streaming
+from ingest.sources import LogEvents, Prepared, prepare, unforeseen
+from ingest.store import Append, Store, StoreError, streaming
 
+_LOGGER = logging.getLogger(__name__)
 SUFFIXES: Final = (".jsonl", ".jsonl.gz", ".csv", ".json")
 BATCH_FILES: Final = 128
 BATCH_EVENTS: Final = 150_000
@@ -342,11 +346,41 @@ def write_all(
         events += sum(len(e) for e in item.streams.values())
         held += weight(item)
         if len(batch) >= BATCH_FILES or events >= BATCH_EVENTS or held >= BATCH_BYTES:
-            for result in writer.write(batch):
-                if on_file is not None:
-                    on_file(result)
+            _write_isolated(writer, batch, on_file)
             batch, events, held = [], 0, 0
-    for result in writer.write(batch):
+    _write_isolated(writer, batch, on_file)
+    return writer.results
+
+
+def _write_isolated(writer: Writer, batch: list[Prepared], on_file: Callable[[FileResult], None] | None) -> None:
+    """Write a batch in one transaction; if that fails in a way nobody foresaw, write
+    its files one by one, so only the file at fault is affected — and that one is stored
+    as a rejected upload, its bytes kept, with the reason. A store that cannot be used
+    (or is busy) is no file's fault and ends the run."""
+    try:
+        results = writer.write(batch)
+    except StoreError:
+        raise
+    except Exception:
+        _LOGGER.exception("writing a batch of %d files failed; writing them one by one", len(batch))
+        results = []
+        for item in batch:
+            try:
+                results += writer.write([item])
+            except StoreError:
+                raise
+            except Exception as exc:
+                _LOGGER.exception("writing %s failed unexpectedly", item.name)
+                results += writer.write([_rejected(item, unforeseen(exc, "storing"))])
+    for result in results:
         if on_file is not None:
             on_file(result)
-    return writer.results
+
+
+def _rejected(item: Prepared, why: UnreadableLog) -> Prepared:
+    """``item`` as a rejected upload: its bytes and the reason; no events, no rows."""
+    finding = Finding(Code.MALFORMED, why.line, why.message)
+    report = json.dumps({"file": item.name, "status": "unreadable", "violations": [finding.as_report()]})
+    return replace(
+        item, status="unreadable", report=report, game_ids=[], streams={}, rows={}, errors=1, message=why.message
+    )

@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import logging
 import os
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -46,6 +47,8 @@ from ingest.limits import MAX_UPLOAD_BYTES, MAX_UPLOAD_MIB
 from ingest.projection import finding_row, project_log
 from ingest.schema import TOURNAMENT_TABLES
 from ingest.store import NewEvent
+
+_LOGGER = logging.getLogger(__name__)
 
 _UNSHOWN: Final = frozenset({"Cc", "Cf", "Zl", "Zp"})
 """Unicode categories a name must not carry into a terminal or a report: controls,
@@ -169,6 +172,15 @@ def prepare_bytes(name: str, raw: bytes) -> Prepared:
         raise UnreadableLog("not a game log (.jsonl, .jsonl.gz), score sheet (.csv) or tournament file (.json)")
     except UnreadableLog as exc:
         return _unreadable(name, kind, exc, size=len(raw), raw=raw, sha=sha)
+    except Exception as exc:  # one file's surprise is that file's rejection, not the run's end
+        _LOGGER.exception("auditing %s failed unexpectedly", name)
+        return _unreadable(name, kind, unforeseen(exc, "audit"), size=len(raw), raw=raw, sha=sha)
+
+
+def unforeseen(exc: BaseException, step: str) -> UnreadableLog:
+    """What a file's verdict says when its ``step`` failed in a way nobody foresaw: the
+    kind of error only (its details, which may name server paths, go to the log)."""
+    return UnreadableLog(f"the {step} of this file failed unexpectedly ({type(exc).__name__}); details are logged")
 
 
 def _unreadable(name: str, kind: str, exc: UnreadableLog, *, size: int, raw: bytes = b"", sha: str = "") -> Prepared:

@@ -391,3 +391,55 @@ def test_tournament_file_with_a_bom_is_accepted(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert summary(result)["accepted"] == 1
     assert query(db, "SELECT tournament FROM tournaments") == [("bom-cup",)]
+
+
+# -- point 2: whatever one file does, it is that file's own rejected upload -----------
+
+
+def test_an_unforeseen_audit_failure_is_the_files_own_rejection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug met by one file's audit: that file is a rejected upload (bytes kept, the
+    error's kind named, no traceback, no path); the log beside it is stored."""
+    import ingest.sources
+
+    def broken(name: str, raw: bytes, sha: str) -> Prepared:
+        raise KeyError("/srv/secret/path")
+
+    monkeypatch.setattr(ingest.sources, "_sheet", broken)
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text(EXAMPLE_SHEET.read_text(encoding="utf-8"), encoding="utf-8")
+    db = tmp_path / "s.duckdb"
+    result = ingest_cli(beside_a_log(tmp_path), sheet, db=db)
+    assert "Traceback" not in result.output and "/srv/secret" not in result.output
+    upload = outcome_of(db, "sheet.csv")
+    assert upload["outcome"] == "rejected"
+    assert "KeyError" in str(only_finding(upload)["message"])
+    assert_neighbour_stored(db)
+
+
+def test_an_unforeseen_write_failure_is_the_files_own_rejection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file whose writing fails in a way nobody foresaw: its batch is written again
+    file by file, the file at fault stored as a rejected upload, the others accepted."""
+    import ingest.pipeline
+
+    real = ingest.pipeline.Writer._decide
+
+    def decide(self: ingest.pipeline.Writer, prepared: Prepared, batch: object) -> object:
+        if prepared.name.endswith("bad.jsonl") and prepared.streams:
+            raise RuntimeError("a bug in the writer")
+        return real(self, prepared, batch)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ingest.pipeline.Writer, "_decide", decide)
+    bad = tmp_path / "bad.jsonl"
+    write_game(bad, "hostile:bad", seed=5)
+    db = tmp_path / "s.duckdb"
+    result = ingest_cli(beside_a_log(tmp_path), bad, db=db)
+    assert "Traceback" not in result.output
+    upload = outcome_of(db, "bad.jsonl")
+    assert upload["outcome"] == "rejected"
+    assert "RuntimeError" in str(only_finding(upload)["message"])
+    assert_neighbour_stored(db)
+    assert query(db, "SELECT count(*) FROM games WHERE game_id = 'hostile:bad'") == [(0,)]
