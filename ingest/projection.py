@@ -101,7 +101,7 @@ def finding_of(finding: Finding | Unlisted, game_id: str | None, upload_id: int)
 
 def finding_row(finding: Finding, game_id: str | None, upload_id: int) -> dict[str, Any]:
     """A finding's row as a dict of its columns, for the score sheets' rows that
-    ``ingest/sources.py`` still builds as dicts."""
+    ``ingest/sources/sheets.py`` still builds as dicts."""
     return asdict(finding_of(finding, game_id, upload_id))
 
 

@@ -283,7 +283,7 @@ Rows = dict[str, list[Any]]
 
 def typed(rows: Mapping[str, Sequence[Any]]) -> Rows:
     """Rows as their tables' row types, whether built as row types or as plain dicts
-    of their columns (``ingest/sources.py`` still builds the score sheets' and the
+    of their columns (``ingest/sources/`` still builds the score sheets' and the
     tournaments' rows as dicts)."""
     return {
         table: [row if isinstance(row, ROW_TYPES[table]) else ROW_TYPES[table](**row) for row in table_rows]

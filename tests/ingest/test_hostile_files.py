@@ -406,7 +406,7 @@ def test_an_unforeseen_audit_failure_is_the_files_own_rejection(
     def broken(name: str, raw: bytes, sha: str) -> Prepared:
         raise KeyError("/srv/secret/path")
 
-    monkeypatch.setattr(ingest.sources, "_sheet", broken)
+    monkeypatch.setattr(ingest.sources, "prepare_sheet", broken)
     sheet = tmp_path / "sheet.csv"
     sheet.write_text(EXAMPLE_SHEET.read_text(encoding="utf-8"), encoding="utf-8")
     db = tmp_path / "s.duckdb"

@@ -1,0 +1,107 @@
+"""What every uploaded file becomes before its kind matters: the :class:`Prepared` the
+writer takes, its kind by name, a name safe to show, and the verdict of a file refused
+whole."""
+
+from __future__ import annotations
+
+import json
+import os
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from events.findings import Code, Finding
+from events.logfile import (
+    UnreadableLog,
+)
+from ingest.limits import MAX_UPLOAD_MIB
+from ingest.store import NewEvent
+
+_UNSHOWN: Final = frozenset({"Cc", "Cf", "Zl", "Zp"})
+"""Unicode categories a name must not carry into a terminal or a report: controls,
+format characters (right-to-left overrides, zero-width ones) and line breaks."""
+
+Rows = dict[str, list[dict[str, Any]]]
+
+
+@dataclass
+class Prepared:
+    """One audited file, ready for the writer."""
+
+    name: str
+    sha256: str
+    size: int
+    raw: bytes
+    kind: str
+    status: str
+    report: str
+    game_ids: list[str] = field(default_factory=list)
+    streams: Mapping[str, Sequence[NewEvent]] = field(default_factory=dict)
+    rows: Rows = field(default_factory=dict)
+    errors: int = 0
+    message: str = ""
+
+
+def kind_of(name: str) -> str:
+    lowered = name.lower()
+    if lowered.endswith((".jsonl", ".jsonl.gz")):
+        return "log"
+    if lowered.endswith(".csv"):
+        return "score_sheet"
+    if lowered.endswith(".json"):
+        return "tournament"
+    return "unknown"
+
+
+def safe_name(name: str) -> str:
+    r"""A file name as text that can be stored, printed and shown: bytes that are not
+    UTF-8 (which ``os.fsdecode`` keeps as lone surrogates, and which no JSON, DuckDB or
+    terminal takes) and control, format and line-break characters (which would move a
+    terminal's cursor, reverse the text shown or break a report's line) written as
+    backslash escapes; any other name as it is.
+
+    >>> safe_name(os.fsdecode(b"r1-t3\xff.jsonl"))
+    'r1-t3\\xff.jsonl'
+    >>> safe_name("two\nlines.csv")
+    'two\\x0alines.csv'
+    >>> safe_name("Zürich/tournament.json")
+    'Zürich/tournament.json'
+    """
+    try:
+        data = os.fsencode(name)
+    except UnicodeEncodeError:  # a lone surrogate that no file name decoded to
+        data = name.encode("utf-8", "backslashreplace")
+    text = data.decode("utf-8", "backslashreplace")
+    if text.isprintable():
+        return text
+    return "".join(_escaped(char) if unicodedata.category(char) in _UNSHOWN else char for char in text)
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def report_json(name: str, status: str, findings: Iterable[Finding], **extra: Any) -> str:
+    return json.dumps(
+        {"file": name, "status": status, **extra, "violations": [f.as_report() for f in findings]},
+        ensure_ascii=False,
+    )
+
+
+def too_large(size: int) -> UnreadableLog:
+    return UnreadableLog(f"{size:,} bytes: more than {MAX_UPLOAD_MIB} MiB, the limit of an upload")
+
+
+def unforeseen(exc: BaseException, step: str) -> UnreadableLog:
+    """What a file's verdict says when its ``step`` failed in a way nobody foresaw: the
+    kind of error only (its details, which may name server paths, go to the log)."""
+    return UnreadableLog(f"the {step} of this file failed unexpectedly ({type(exc).__name__}); details are logged")
+
+
+def unreadable(name: str, kind: str, exc: UnreadableLog, *, size: int, raw: bytes = b"", sha: str = "") -> Prepared:
+    """A file refused whole: its ``malformed`` finding, and its bytes if they were read."""
+    finding = Finding(Code.MALFORMED, exc.line, exc.message)
+    report = report_json(name, "unreadable", [finding], game_id=None, rounds=[])
+    return Prepared(name, sha, size, raw, kind, "unreadable", report, errors=1, message=exc.message)

@@ -1,0 +1,124 @@
+"""Game logs as uploads: audited in one walk over their lines as they are parsed, stored
+as the log's own events (a line that is no event kept byte for byte), and read back as
+numbered lines for a rebuild."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
+from typing import Final, overload
+
+from events.logfile import (
+    LogLine,
+    inflate,
+    parse_data,
+    parse_numbered,
+    split_lines,
+)
+from events.schema import EVENT_TYPES
+from ingest.projection import project_log
+from ingest.sources.files import (
+    Prepared,
+)
+from ingest.store import NewEvent
+
+
+def prepare_log(name: str, raw: bytes, sha: str) -> Prepared:
+    """Audit a log in one walk over its lines as they are parsed, noting each line's
+    kind on the way: its events are then made from its text when the writer appends
+    them (:class:`LogEvents`), so no list of the file's lines is ever held."""
+    kinds = bytearray()
+
+    def noted(lines: Iterator[LogLine]) -> Iterator[LogLine]:
+        for line in lines:
+            kinds.append(_KIND[line.event.type if line.event is not None else UNPARSED])
+            yield line
+
+    audit, rows = project_log(noted(parse_data(inflate(raw, name))), name=name, upload_id=0)
+    assert audit.game_id is not None
+    stream = f"game:{audit.game_id}"
+    return Prepared(
+        name,
+        sha,
+        len(raw),
+        raw,
+        "log",
+        audit.status,
+        audit.report().model_dump_json(),
+        game_ids=[audit.game_id],
+        streams={stream: LogEvents(stream, name, raw, bytes(kinds))},
+        rows=rows.tables(),
+        errors=audit.errors,
+    )
+
+
+UNPARSED: Final = "unparsed_line"
+"""The type a log line that is no event is stored under, with its bytes (base64)."""
+_KINDS: Final = (UNPARSED, *sorted(EVENT_TYPES))
+_KIND: Final = {kind: index for index, kind in enumerate(_KINDS)}
+
+
+class LogEvents(Sequence[NewEvent]):
+    """A log's events as stored, made from the file's bytes a line at a time as they
+    are read.
+
+    A 16 MiB log holds some 400,000 lines (sixteen million, if they are blank): as
+    objects, its events would take hundreds of megabytes in the worker, in the pickle
+    back to the writer and in the writer again. This holds the bytes received (already
+    kept for the upload) and one byte per line, its kind, and is read in line order;
+    an index is found by reading up to it.
+    """
+
+    def __init__(self, stream: str, name: str, raw: bytes, kinds: bytes) -> None:
+        self.stream = stream
+        self.name = name
+        self.raw = raw
+        self.kinds = kinds
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def __iter__(self) -> Iterator[NewEvent]:
+        lines = split_lines(inflate(self.raw, self.name))
+        for (number, text), kind in zip(lines, self.kinds, strict=True):
+            yield _log_event(self.stream, number, _KINDS[kind], text)
+
+    @overload
+    def __getitem__(self, index: int) -> NewEvent: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[NewEvent]: ...
+
+    def __getitem__(self, index: int | slice) -> NewEvent | list[NewEvent]:
+        if isinstance(index, slice):
+            return list(islice(self, *index.indices(len(self))))
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        return next(islice(self, index % len(self), None))
+
+
+def _log_event(stream: str, number: int, kind: str, text: bytes) -> NewEvent:
+    """A log line as stored: its text as uploaded; a line that is no event keeps its
+    bytes (base64) so a rebuild reads exactly what the audit read."""
+    if kind != UNPARSED:
+        return NewEvent(stream, kind, text.decode("utf-8"), number)
+    payload = json.dumps({"base64": base64.b64encode(text).decode("ascii")})
+    return NewEvent(stream, UNPARSED, payload, number)
+
+
+def read_stored(events: Iterable[tuple[str, str, int | None]]) -> Iterator[LogLine]:
+    """Stored log events (type, payload, line) back into parsed lines, as they are read."""
+
+    def numbered() -> Iterator[tuple[int, bytes]]:
+        for count, (type_, payload, line) in enumerate(events, start=1):
+            text = base64.b64decode(json.loads(payload)["base64"]) if type_ == UNPARSED else payload.encode("utf-8")
+            yield line or count, text
+
+    return parse_numbered(numbered())
+
+
+def stored_lines(events: Iterable[tuple[str, str, int | None]]) -> list[LogLine]:
+    """Stored log events (type, payload, line) back into parsed lines."""
+    return list(read_stored(events))

@@ -1,0 +1,155 @@
+"""Tournament files as uploads: ``tournament.json`` parsed into the tournament stream's
+typed events, and any tournament stream projected into its read models."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from events.logfile import (
+    BOM,
+    MAX_FILE_BYTES,
+    UnreadableLog,
+)
+from events.records import dump
+from events.records import tournament as tournament_stream
+from events.records.tournament_file import TournamentFile
+from ingest.schema import TOURNAMENT_TABLES
+from ingest.sources.files import (
+    Prepared,
+    Rows,
+    report_json,
+)
+from ingest.store import NewEvent
+
+
+def project_tournament(
+    events: Iterable[tournament_stream.TournamentEvent | Mapping[str, Any]], upload_id: int | None
+) -> Rows:
+    """Rows of the tournament read models from its stream, typed or as stored (``seq``:
+    an event's place in it, so later records — a second seating of a round, a newer
+    correction — win)."""
+    rows: Rows = {table: [] for table in TOURNAMENT_TABLES}
+    tid = ""
+    players: dict[str, dict[str, Any]] = {}
+    seatings: dict[tuple[int, str], tuple[int, tournament_stream.SeatingPublished]] = {}
+    for seq, event in enumerate(map(tournament_stream.tournament_event, events), start=1):
+        match event:
+            case tournament_stream.TournamentCreated():
+                tid = event.tournament
+                rows["tournaments"] = [
+                    {
+                        "tournament": tid,
+                        "name": event.name,
+                        "ruleset": event.ruleset,
+                        "preliminary_rounds": event.preliminary_rounds,
+                        "cut": event.cut,
+                        "final_rounds": event.final_rounds,
+                        "semifinal": event.semifinal,
+                        "upload_id": upload_id,
+                    }
+                ]
+            case tournament_stream.PlayerRegistered():
+                players[event.player] = {"tournament": tid, "player": event.player, "name": event.name}
+            case tournament_stream.SeatingPublished():
+                seatings[(event.tournament_round, event.stage)] = (seq, event)
+            case tournament_stream.PenaltyGiven():
+                rows["penalties"].append(
+                    {
+                        "tournament": tid,
+                        "seq": seq,
+                        "player": event.player,
+                        "stage": event.stage,
+                        "points": event.points,
+                        "reason": event.reason,
+                    }
+                )
+            case tournament_stream.ScoreCorrected():
+                rows["corrections"].append(
+                    {
+                        "tournament": tid,
+                        "seq": seq,
+                        "game_id": event.game_id,
+                        "round": event.round,
+                        "player": event.player,
+                        "points": event.points,
+                        "reason": event.reason,
+                    }
+                )
+            case tournament_stream.ReplayAccepted():
+                rows["accepted_replays"].append(
+                    {
+                        "tournament": tid,
+                        "seq": seq,
+                        "game_id": event.game_id,
+                        "round": event.round,
+                        "reason": event.reason,
+                    }
+                )
+            case tournament_stream.FindingDismissed():
+                rows["dismissals"].append(
+                    {"tournament": tid, "seq": seq, "finding_id": event.finding, "reason": event.reason}
+                )
+            case tournament_stream.CutDrawn():
+                rows["cut_draws"].append(
+                    {
+                        "tournament": tid,
+                        "seq": seq,
+                        "stage": event.stage,
+                        "tied": event.tied,
+                        "places": event.places,
+                        "drawn": event.drawn,
+                        "points": event.points,
+                        "stars": event.stars,
+                        "seed": event.seed,
+                    }
+                )
+    rows["tournament_players"] = list(players.values())
+    for (number, stage), (seq, seating) in sorted(seatings.items()):
+        for table in seating.tables:
+            for seat, player in enumerate(table.players, start=1):
+                rows["seatings"].append(
+                    {
+                        "tournament": tid,
+                        "tournament_round": number,
+                        "stage": stage,
+                        "table_label": table.table,
+                        "seat": seat,
+                        "player": player,
+                        "seq": seq,
+                    }
+                )
+    return rows
+
+
+def prepare_tournament(name: str, raw: bytes, sha: str) -> Prepared:
+    if len(raw) > MAX_FILE_BYTES:
+        raise UnreadableLog("a tournament file of more than 16 MiB")
+    try:
+        description = TournamentFile.model_validate_json(raw.removeprefix(BOM))  # a BOM, as logs and sheets allow
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise UnreadableLog(f"not a tournament file: `{where}`: {first['msg']}") from None
+    problems = description.problems()
+    if problems:
+        where, problem = problems[0]
+        raise UnreadableLog(f"not a tournament file: `{where}`: {problem}")
+    events = description.events()
+    stream = f"tournament:{description.id}"
+    stored = [NewEvent(stream, event.type, dump(event)) for event in events]
+    report = report_json(name, "clean", [], tournament=description.id)
+    return Prepared(
+        name,
+        sha,
+        len(raw),
+        raw,
+        "tournament",
+        "clean",
+        report,
+        game_ids=[],
+        streams={stream: stored},
+        rows=project_tournament(events, upload_id=0),
+    )
