@@ -32,6 +32,7 @@ from rich.console import Console
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.proctree import tree_memory
 from events.logfile import write_log
 from events.simulate.game import quick_game
 
@@ -63,32 +64,6 @@ def archive(folder: Path, games: int, seed: int, console: Console) -> int:
     return total
 
 
-def _tree_rss(root: int) -> int:
-    """Resident bytes of a process and all its descendants, from /proc."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-            children.setdefault(int(fields[1]), []).append(int(entry))
-        except OSError:
-            continue
-    total, stack = 0, [root]
-    while stack:
-        pid = stack.pop()
-        stack.extend(children.get(pid, []))
-        try:
-            with open(f"/proc/{pid}/status") as handle:
-                for line in handle:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1]) * 1024
-        except OSError:
-            continue
-    return total
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=10_000)
@@ -112,7 +87,7 @@ def main() -> None:
         def sample() -> None:
             nonlocal peak
             while not done.is_set():
-                peak = max(peak, _tree_rss(process.pid))
+                peak = max(peak, tree_memory(process.pid)[0])
                 time.sleep(0.2)
 
         sampler = threading.Thread(target=sample, daemon=True)

@@ -25,7 +25,6 @@ The goal: RSS under 512 MiB for every command. Run on demand, never in the tests
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
 import sys
@@ -43,41 +42,13 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.ingest import archive
+from benchmarks.proctree import tree_memory
 from events.builder import LogBuilder
 from events.logfile import MAX_FILE_BYTES
 
 GOAL: Final = 512 * 2**20
 BASE_GAMES: Final = 2_000
 """Simulated games written once; the store is made of copies of them."""
-
-
-def tree_memory(root: int) -> tuple[int, int]:
-    """Resident bytes (RSS, and PSS) of a process and all its descendants, from /proc."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as handle:
-                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        children.setdefault(parent, []).append(int(entry))
-    rss = pss = 0
-    stack = [root]
-    while stack:
-        pid = stack.pop()
-        stack.extend(children.get(pid, []))
-        try:
-            with open(f"/proc/{pid}/smaps_rollup") as handle:
-                for line in handle:
-                    if line.startswith("Rss:"):
-                        rss += int(line.split()[1]) * 1024
-                    elif line.startswith("Pss:"):
-                        pss += int(line.split()[1]) * 1024
-        except OSError:
-            continue
-    return rss, pss
 
 
 @dataclass(frozen=True)

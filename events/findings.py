@@ -82,15 +82,7 @@ class Finding:
 
     def as_report(self) -> dict[str, object]:
         """The finding as the audit report writes it (event-log.md, "Audit report")."""
-        return {
-            "code": self.code.value,
-            "line": self.line,
-            "round": self.round,
-            "player": self.player,
-            "rule": self.rule,
-            "severity": self.severity,
-            "message": self.message,
-        }
+        return _reported(self.code.value, self)
 
     def describe(self) -> str:
         """``line 41 · round 1 · bob · missed_draw (R-T2): …``, for people."""
@@ -136,15 +128,7 @@ class Unlisted:
 
     def as_report(self) -> dict[str, object]:
         """As :meth:`Finding.as_report` writes a finding."""
-        return {
-            "code": self.code,
-            "line": self.line,
-            "round": self.round,
-            "player": self.player,
-            "rule": self.rule,
-            "severity": self.severity,
-            "message": self.message,
-        }
+        return _reported(self.code, self)
 
     def describe(self) -> str:
         return f"line {self.line} · {self.code} ({self.rule}): {self.message}"
@@ -210,3 +194,16 @@ class Breach:
     rule: str
     message: str
     player: str | None = None
+
+
+def _reported(code: str, finding: Finding | Unlisted) -> dict[str, object]:
+    """A finding's fields in the audit report's order (event-log.md, "Audit report")."""
+    return {
+        "code": code,
+        "line": finding.line,
+        "round": finding.round,
+        "player": finding.player,
+        "rule": finding.rule,
+        "severity": finding.severity,
+        "message": finding.message,
+    }

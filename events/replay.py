@@ -223,6 +223,12 @@ class Replay:
 
     # -- rounds ------------------------------------------------------------------
 
+    def _game(self) -> GameStarted:
+        """The game's header: every line after the first is judged under it."""
+        game = self.state.game
+        assert game is not None
+        return game
+
     def _unfinished_round(self) -> RoundState | None:
         """The round still open when a line needs it ended (the next round_started, the
         game_ended), with its open run of reveals judged first; ``None`` if none is."""
@@ -234,9 +240,7 @@ class Replay:
         return rs
 
     def _round_started(self, event: RoundStarted) -> None:
-        state = self.state
-        game = state.game
-        assert game is not None
+        state, game = self.state, self._game()
         unfinished = self._unfinished_round()
         if unfinished is not None:
             self._report(
@@ -315,9 +319,7 @@ class Replay:
         state.last_round_last_player = rs.last_card_player
 
     def _game_ended(self, event: GameEnded) -> None:
-        state = self.state
-        game = state.game
-        assert game is not None
+        state, game = self.state, self._game()
         unfinished = self._unfinished_round()
         if unfinished is not None:
             self._report(
