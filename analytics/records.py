@@ -44,7 +44,6 @@ from events.rules.tournament import (
 from events.schema import GameId, PlayerId, Stage
 from events.tables import Ruleset
 from ingest.chain import StoredEvent
-from ingest.readmodels import typed
 from ingest.revisions import current, marker_type
 from ingest.sources import project_tournament
 from ingest.store import NewEvent, Store
@@ -95,7 +94,7 @@ def append(store: Store, tournament: str, new: Sequence[TournamentEvent], *, cre
         if not creating and not events:
             raise RecordError(f"no tournament {tournament}: create it first (saboteur tournament create)")
         appended = [NewEvent(stream, e.type, dump(e)) for e in new]
-        store.append(con, stream, version, appended, rows=typed(project_tournament([*events, *new], created_by)))
+        store.append(con, stream, version, appended, rows=project_tournament([*events, *new], created_by))
     return Recorded(stream, version + len(new), tuple(new))
 
 

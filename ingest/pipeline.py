@@ -26,7 +26,7 @@ import duckdb
 
 from events.findings import Code, Finding
 from events.logfile import UnreadableLog
-from ingest.readmodels import ROW_TYPES, GameRow, Rows, typed
+from ingest.readmodels import ROW_TYPES, GameRow, Rows
 from ingest.revisions import current, marker
 from ingest.schema import UploadRow
 from ingest.sources import LogEvents, Prepared, prepare, unforeseen
@@ -284,7 +284,7 @@ class Writer:
             batch.claimed[stream] = expected + len(events)
         outcome = "accepted_with_findings" if prepared.status == "violations" else "accepted"
         decided = upload(outcome, supersedes=supersedes, reason=self.reason if taken else None)
-        return _Decided(decided, appends, _stamped(typed(prepared.rows), upload_id, revisions))
+        return _Decided(decided, appends, _stamped(prepared.rows, upload_id, revisions))
 
 
 def _stamped(rows: Rows, upload_id: int, revisions: dict[str, int]) -> Rows:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from events import cards
@@ -97,12 +97,6 @@ def finding_of(finding: Finding | Unlisted, game_id: str | None, upload_id: int)
         severity=finding.severity,
         message=finding.message,
     )
-
-
-def finding_row(finding: Finding, game_id: str | None, upload_id: int) -> dict[str, Any]:
-    """A finding's row as a dict of its columns, for the score sheets' rows that
-    ``ingest/sources/sheets.py`` still builds as dicts."""
-    return asdict(finding_of(finding, game_id, upload_id))
 
 
 def project_log(lines: Iterable[LogLine], *, name: str, upload_id: int, revision: int = 1) -> tuple[Audit, GameRows]:

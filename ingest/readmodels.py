@@ -13,7 +13,6 @@ of a card row); the ingest stamps the upload id and revision it decides on copie
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
@@ -279,13 +278,3 @@ id and the read models its events project into. Appending to a stream replaces i
 
 Rows = dict[str, list[Any]]
 """Read-model rows by table name, each an instance of that table's row type."""
-
-
-def typed(rows: Mapping[str, Sequence[Any]]) -> Rows:
-    """Rows as their tables' row types, whether built as row types or as plain dicts
-    of their columns (``ingest/sources/`` still builds the score sheets' and the
-    tournaments' rows as dicts)."""
-    return {
-        table: [row if isinstance(row, ROW_TYPES[table]) else ROW_TYPES[table](**row) for row in table_rows]
-        for table, table_rows in rows.items()
-    }

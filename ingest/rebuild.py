@@ -17,7 +17,7 @@ import duckdb
 
 from ingest.chain import StoredEvent
 from ingest.projection import project_log
-from ingest.readmodels import Rows, typed
+from ingest.readmodels import Rows
 from ingest.revisions import Revision, current
 from ingest.sources import project_sheet_game, project_tournament, read_stored
 from ingest.store import Store, streaming
@@ -48,11 +48,11 @@ def project_revision(revision: Revision) -> Rows:
     as they come: a long stream is never held whole."""
     first = revision.events[0]
     if first.stream.startswith("tournament:"):
-        return typed(project_tournament([json.loads(e.payload) for e in revision.events], first.upload_id))
+        return project_tournament([json.loads(e.payload) for e in revision.events], first.upload_id)
     upload_id = first.upload_id or 0
     if first.type == "score_sheet_game":
         stored = [json.loads(e.payload) | {"line": e.line} for e in revision.events]
-        return typed(project_sheet_game(stored, upload_id, revision.number)[1])
+        return project_sheet_game(stored, upload_id, revision.number)[1]
     lines = read_stored((e.type, e.payload, e.line) for e in revision.events)
     _, rows = project_log(lines, name=first.stream, upload_id=upload_id, revision=revision.number)
     return rows.tables()

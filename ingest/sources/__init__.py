@@ -22,9 +22,9 @@ from pathlib import Path
 from events.findings import Code, Finding
 from events.logfile import UnreadableLog, open_regular
 from ingest.limits import MAX_UPLOAD_BYTES
+from ingest.readmodels import Rows
 from ingest.sources.files import (
     Prepared,
-    Rows,
     kind_of,
     report_json,
     safe_name,

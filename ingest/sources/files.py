@@ -16,13 +16,12 @@ from events.logfile import (
     UnreadableLog,
 )
 from ingest.limits import MAX_UPLOAD_MIB
+from ingest.readmodels import Rows
 from ingest.store import NewEvent
 
 _UNSHOWN: Final = frozenset({"Cc", "Cf", "Zl", "Zp"})
 """Unicode categories a name must not carry into a terminal or a report: controls,
 format characters (right-to-left overrides, zero-width ones) and line breaks."""
-
-Rows = dict[str, list[dict[str, Any]]]
 
 
 @dataclass

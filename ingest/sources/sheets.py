@@ -11,11 +11,10 @@ from events.findings import Finding
 from events.records import dump
 from events.records.sheet import RoundRecorded, ScoreSheetGame, SheetEvent, sheet_event
 from ingest import scoresheet
-from ingest.projection import finding_row
-from ingest.readmodels import won
+from ingest.projection import finding_of
+from ingest.readmodels import GameRow, RoundPlayerRow, RoundRow, Rows, won
 from ingest.sources.files import (
     Prepared,
-    Rows,
     report_json,
 )
 from ingest.store import NewEvent
@@ -39,71 +38,71 @@ def project_sheet_game(
         results = {r.player: r for r in record.results}
         roles = {p: r.role for p, r in results.items()}
         rows["rounds"].append(
-            {
-                "game_id": game_id,
-                "round": record.round,
-                "ruleset": "tournament",
-                "players": len(results),
-                "saboteurs": sum(r == "saboteur" for r in roles.values()),
-                "selfish_dwarfs": sum(r == "selfish_dwarf" for r in roles.values()),
-                "winner": matched["winner"] if matched else None,
-                "claimed_winner": None,
-                "connector": matched["connector"] if matched else None,
-                "connector_role": roles.get(matched["connector"]) if matched and matched["connector"] else None,
-                "gold_slot": None,
-                "ended_by": "score_sheet",
-                "turns": None,
-                "start_player": None,
-                "start_seat": None,
-                "rockfalls": None,
-                "maps": None,
-                "errors": len(found),
-                "started_at": None,
-                "ended_at": None,
-            }
+            RoundRow(
+                game_id=game_id,
+                round=record.round,
+                ruleset="tournament",
+                players=len(results),
+                saboteurs=sum(r == "saboteur" for r in roles.values()),
+                selfish_dwarfs=sum(r == "selfish_dwarf" for r in roles.values()),
+                winner=matched["winner"] if matched else None,
+                claimed_winner=None,
+                connector=matched["connector"] if matched else None,
+                connector_role=roles.get(matched["connector"]) if matched and matched["connector"] else None,
+                gold_slot=None,
+                ended_by="score_sheet",
+                turns=None,
+                start_player=None,
+                start_seat=None,
+                rockfalls=None,
+                maps=None,
+                errors=len(found),
+                started_at=None,
+                ended_at=None,
+            )
         )
         for seat, (player, result) in enumerate(results.items(), start=1):
             rows["round_players"].append(
-                {
-                    "game_id": game_id,
-                    "round": record.round,
-                    "player": player,
-                    "seat": players.index(player) + 1 if player in players else seat,
-                    "role": result.role,
-                    "recorded_points": result.points,
-                    "replay_points": result.points if matched else None,
-                    "star": result.star,
-                    "won": won(
+                RoundPlayerRow(
+                    game_id=game_id,
+                    round=record.round,
+                    player=player,
+                    seat=players.index(player) + 1 if player in players else seat,
+                    role=result.role,
+                    recorded_points=result.points,
+                    replay_points=result.points if matched else None,
+                    star=result.star,
+                    won=won(
                         player,
                         result.role,
                         winner=matched["winner"] if matched else None,
                         connector=matched["connector"] if matched else None,
                     ),
-                    "connector": bool(matched and matched["connector"] == player),
-                }
+                    connector=bool(matched and matched["connector"] == player),
+                )
             )
-    rows["findings"] = [finding_row(f, game_id, upload_id) for f in findings]
+    rows["findings"] = [finding_of(f, game_id, upload_id) for f in findings]
     rows["games"].append(
-        {
-            "game_id": game_id,
-            "upload_id": upload_id,
-            "source": "score_sheet",
-            "ruleset": "tournament",
-            "tournament": header.tournament,
-            "tournament_round": header.tournament_round,
-            "stage": "preliminary" if header.tournament else None,
-            "table_label": header.table,
-            "players": len(players),
-            "player_ids": players,
-            "rounds_planned": None,
-            "rounds_played": len(records),
-            "status": "violations" if findings else "clean",
-            "errors": len(findings),
-            "warnings": 0,
-            "started_at": None,
-            "ended_at": None,
-            "revision": revision,
-        }
+        GameRow(
+            game_id=game_id,
+            upload_id=upload_id,
+            source="score_sheet",
+            ruleset="tournament",
+            tournament=header.tournament,
+            tournament_round=header.tournament_round,
+            stage="preliminary" if header.tournament else None,
+            table_label=header.table,
+            players=len(players),
+            player_ids=players,
+            rounds_planned=None,
+            rounds_played=len(records),
+            status="violations" if findings else "clean",
+            errors=len(findings),
+            warnings=0,
+            started_at=None,
+            ended_at=None,
+            revision=revision,
+        )
     )
     return findings, rows
 

@@ -16,10 +16,20 @@ from events.logfile import (
 from events.records import dump
 from events.records import tournament as tournament_stream
 from events.records.tournament_file import TournamentFile
+from ingest.readmodels import (
+    AcceptedReplayRow,
+    CorrectionRow,
+    CutDrawRow,
+    DismissalRow,
+    PenaltyRow,
+    Rows,
+    SeatingRow,
+    TournamentPlayerRow,
+    TournamentRow,
+)
 from ingest.schema import TOURNAMENT_TABLES
 from ingest.sources.files import (
     Prepared,
-    Rows,
     report_json,
 )
 from ingest.store import NewEvent
@@ -33,93 +43,93 @@ def project_tournament(
     correction — win)."""
     rows: Rows = {table: [] for table in TOURNAMENT_TABLES}
     tid = ""
-    players: dict[str, dict[str, Any]] = {}
+    players: dict[str, TournamentPlayerRow] = {}
     seatings: dict[tuple[int, str], tuple[int, tournament_stream.SeatingPublished]] = {}
     for seq, event in enumerate(map(tournament_stream.tournament_event, events), start=1):
         match event:
             case tournament_stream.TournamentCreated():
                 tid = event.tournament
                 rows["tournaments"] = [
-                    {
-                        "tournament": tid,
-                        "name": event.name,
-                        "ruleset": event.ruleset,
-                        "preliminary_rounds": event.preliminary_rounds,
-                        "cut": event.cut,
-                        "final_rounds": event.final_rounds,
-                        "semifinal": event.semifinal,
-                        "upload_id": upload_id,
-                    }
+                    TournamentRow(
+                        tournament=tid,
+                        name=event.name,
+                        ruleset=event.ruleset,
+                        preliminary_rounds=event.preliminary_rounds,
+                        cut=event.cut,
+                        final_rounds=event.final_rounds,
+                        semifinal=event.semifinal,
+                        upload_id=upload_id,
+                    )
                 ]
             case tournament_stream.PlayerRegistered():
-                players[event.player] = {"tournament": tid, "player": event.player, "name": event.name}
+                players[event.player] = TournamentPlayerRow(tournament=tid, player=event.player, name=event.name)
             case tournament_stream.SeatingPublished():
                 seatings[(event.tournament_round, event.stage)] = (seq, event)
             case tournament_stream.PenaltyGiven():
                 rows["penalties"].append(
-                    {
-                        "tournament": tid,
-                        "seq": seq,
-                        "player": event.player,
-                        "stage": event.stage,
-                        "points": event.points,
-                        "reason": event.reason,
-                    }
+                    PenaltyRow(
+                        tournament=tid,
+                        seq=seq,
+                        player=event.player,
+                        stage=event.stage,
+                        points=event.points,
+                        reason=event.reason,
+                    )
                 )
             case tournament_stream.ScoreCorrected():
                 rows["corrections"].append(
-                    {
-                        "tournament": tid,
-                        "seq": seq,
-                        "game_id": event.game_id,
-                        "round": event.round,
-                        "player": event.player,
-                        "points": event.points,
-                        "reason": event.reason,
-                    }
+                    CorrectionRow(
+                        tournament=tid,
+                        seq=seq,
+                        game_id=event.game_id,
+                        round=event.round,
+                        player=event.player,
+                        points=event.points,
+                        reason=event.reason,
+                    )
                 )
             case tournament_stream.ReplayAccepted():
                 rows["accepted_replays"].append(
-                    {
-                        "tournament": tid,
-                        "seq": seq,
-                        "game_id": event.game_id,
-                        "round": event.round,
-                        "reason": event.reason,
-                    }
+                    AcceptedReplayRow(
+                        tournament=tid,
+                        seq=seq,
+                        game_id=event.game_id,
+                        round=event.round,
+                        reason=event.reason,
+                    )
                 )
             case tournament_stream.FindingDismissed():
                 rows["dismissals"].append(
-                    {"tournament": tid, "seq": seq, "finding_id": event.finding, "reason": event.reason}
+                    DismissalRow(tournament=tid, seq=seq, finding_id=event.finding, reason=event.reason)
                 )
             case tournament_stream.CutDrawn():
                 rows["cut_draws"].append(
-                    {
-                        "tournament": tid,
-                        "seq": seq,
-                        "stage": event.stage,
-                        "tied": event.tied,
-                        "places": event.places,
-                        "drawn": event.drawn,
-                        "points": event.points,
-                        "stars": event.stars,
-                        "seed": event.seed,
-                    }
+                    CutDrawRow(
+                        tournament=tid,
+                        seq=seq,
+                        stage=event.stage,
+                        tied=event.tied,
+                        places=event.places,
+                        drawn=event.drawn,
+                        points=event.points,
+                        stars=event.stars,
+                        seed=event.seed,
+                    )
                 )
     rows["tournament_players"] = list(players.values())
     for (number, stage), (seq, seating) in sorted(seatings.items()):
         for table in seating.tables:
             for seat, player in enumerate(table.players, start=1):
                 rows["seatings"].append(
-                    {
-                        "tournament": tid,
-                        "tournament_round": number,
-                        "stage": stage,
-                        "table_label": table.table,
-                        "seat": seat,
-                        "player": player,
-                        "seq": seq,
-                    }
+                    SeatingRow(
+                        tournament=tid,
+                        tournament_round=number,
+                        stage=stage,
+                        table_label=table.table,
+                        seat=seat,
+                        player=player,
+                        seq=seq,
+                    )
                 )
     return rows
 
