@@ -356,22 +356,25 @@ def _write_isolated(writer: Writer, batch: list[Prepared], on_file: Callable[[Fi
     """Write a batch in one transaction; if that fails in a way nobody foresaw, write
     its files one by one, so only the file at fault is affected — and that one is stored
     as a rejected upload, its bytes kept, with the reason. A store that cannot be used
-    (or is busy) is no file's fault and ends the run."""
+    (or is busy) is no file's fault and ends the run, as does a file that cannot even be
+    stored as rejected (every file before it has its result by then)."""
     try:
         results = writer.write(batch)
     except StoreError:
         raise
     except Exception:
         _LOGGER.exception("writing a batch of %d files failed; writing them one by one", len(batch))
-        results = []
         for item in batch:
             try:
-                results += writer.write([item])
+                (result,) = writer.write([item])
             except StoreError:
                 raise
             except Exception as exc:
                 _LOGGER.exception("writing %s failed unexpectedly", item.name)
-                results += writer.write([_rejected(item, unforeseen(exc, "storing"))])
+                (result,) = writer.write([_rejected(item, unforeseen(exc, "storing"))])
+            if on_file is not None:
+                on_file(result)
+        return
     for result in results:
         if on_file is not None:
             on_file(result)
