@@ -209,6 +209,13 @@ class Store:
         sql = f"SELECT {_ENVELOPE} FROM events WHERE stream = ? AND {condition} ORDER BY version"
         return list(_events(con, sql, [stream, *params]))
 
+    def stream(self, con: duckdb.DuckDBPyConnection, stream: str) -> StreamEvents:
+        """A stream's events in version order (every revision), as :meth:`read` gives
+        them but read a chunk at a time whenever they are read: for a stream that may be
+        long (a 16 MiB log is some 400,000 events)."""
+        found = _one(con, "SELECT count(*) FROM events WHERE stream = ?", [stream])
+        return StreamEvents(con, stream, int(found[0]) if found else 0)
+
     def read_all(
         self, con: duckdb.DuckDBPyConnection, after: int = 0, *, until: Moment = None, types: Collection[str] = ()
     ) -> Iterator[StoredEvent]:
@@ -325,15 +332,15 @@ class Store:
                     raise StaleAppend(f"the next upload is {first}, not {uploads[0].upload_id}")
                 _insert_uploads(con, uploads)
             chained = self._chain(con, appends)
-            last = None
+            last: StoredEvent | None = None
             while chunk := list(islice(chained, READ_CHUNK)):
                 _insert(con, StoredEvent, chunk)
-                last = chunk[-1].position
+                last = chunk[-1]
                 if keep:
                     stored.extend(chunk)
             _replace(con, [a.stream for a in appends], rows)
             if last is not None:
-                con.execute("UPDATE projection SET position = ? WHERE name = 'read_models'", [last])
+                con.execute("UPDATE projection SET position = ? WHERE name = 'read_models'", [last.position])
         return stored
 
     def _chain(self, con: duckdb.DuckDBPyConnection, appends: Sequence[Append]) -> Iterator[StoredEvent]:
