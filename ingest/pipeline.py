@@ -162,7 +162,7 @@ class _Batch:
         """The number of the revision a new version of ``stream`` starts: one past the
         revision it is at (:func:`ingest.revisions.current`, read the first time)."""
         if stream not in self.revisions:
-            self.revisions[stream] = current(self.store.read(self.con, stream)).number
+            self.revisions[stream] = current(self.store.stream(self.con, stream)).number
         self.revisions[stream] += 1
         return self.revisions[stream]
 

@@ -309,6 +309,13 @@ class Store:
         sql = f"SELECT {_ENVELOPE} FROM events WHERE stream = ? AND {condition} ORDER BY version"
         return list(_events(con, sql, [stream, *params]))
 
+    def stream(self, con: duckdb.DuckDBPyConnection, stream: str) -> StreamEvents:
+        """A stream's events in version order (every revision), as :meth:`read` gives
+        them but read a chunk at a time whenever they are read: for a stream that may be
+        long (a 16 MiB log is some 400,000 events)."""
+        found = _one(con, "SELECT count(*) FROM events WHERE stream = ?", [stream])
+        return StreamEvents(con, stream, int(found[0]) if found else 0)
+
     def read_all(
         self, con: duckdb.DuckDBPyConnection, after: int = 0, *, until: Moment = None, types: Collection[str] = ()
     ) -> Iterator[StoredEvent]:
