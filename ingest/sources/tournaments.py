@@ -4,7 +4,7 @@ typed events, and any tournament stream projected into its read models."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from pydantic import ValidationError
 
@@ -22,6 +22,7 @@ from ingest.readmodels import (
     CutDrawRow,
     DismissalRow,
     PenaltyRow,
+    RecordRow,
     Rows,
     SeatingRow,
     TournamentPlayerRow,
@@ -33,6 +34,15 @@ from ingest.sources.files import (
     report_json,
 )
 from ingest.store import NewEvent
+
+RECORD_ROWS: Final[dict[type[tournament_stream.TournamentEvent], type[RecordRow]]] = {
+    tournament_stream.PenaltyGiven: PenaltyRow,
+    tournament_stream.ScoreCorrected: CorrectionRow,
+    tournament_stream.ReplayAccepted: AcceptedReplayRow,
+    tournament_stream.CutDrawn: CutDrawRow,
+}
+"""The organiser's records whose read-model row is the event's own fields, with the
+tournament and the event's place in its stream."""
 
 
 def project_tournament(
@@ -49,72 +59,21 @@ def project_tournament(
         match event:
             case tournament_stream.TournamentCreated():
                 tid = event.tournament
-                rows["tournaments"] = [
-                    TournamentRow(
-                        tournament=tid,
-                        name=event.name,
-                        ruleset=event.ruleset,
-                        preliminary_rounds=event.preliminary_rounds,
-                        cut=event.cut,
-                        final_rounds=event.final_rounds,
-                        semifinal=event.semifinal,
-                        upload_id=upload_id,
-                    )
-                ]
+                rows["tournaments"] = [TournamentRow(upload_id=upload_id, **event.model_dump(exclude={"type"}))]
             case tournament_stream.PlayerRegistered():
                 players[event.player] = TournamentPlayerRow(tournament=tid, player=event.player, name=event.name)
             case tournament_stream.SeatingPublished():
                 seatings[(event.tournament_round, event.stage)] = (seq, event)
-            case tournament_stream.PenaltyGiven():
-                rows["penalties"].append(
-                    PenaltyRow(
-                        tournament=tid,
-                        seq=seq,
-                        player=event.player,
-                        stage=event.stage,
-                        points=event.points,
-                        reason=event.reason,
-                    )
-                )
-            case tournament_stream.ScoreCorrected():
-                rows["corrections"].append(
-                    CorrectionRow(
-                        tournament=tid,
-                        seq=seq,
-                        game_id=event.game_id,
-                        round=event.round,
-                        player=event.player,
-                        points=event.points,
-                        reason=event.reason,
-                    )
-                )
-            case tournament_stream.ReplayAccepted():
-                rows["accepted_replays"].append(
-                    AcceptedReplayRow(
-                        tournament=tid,
-                        seq=seq,
-                        game_id=event.game_id,
-                        round=event.round,
-                        reason=event.reason,
-                    )
-                )
+            case (
+                tournament_stream.PenaltyGiven()
+                | tournament_stream.ScoreCorrected()
+                | (tournament_stream.ReplayAccepted() | tournament_stream.CutDrawn())
+            ):
+                row_type = RECORD_ROWS[type(event)]
+                rows[row_type.TABLE].append(row_type(tournament=tid, seq=seq, **event.model_dump(exclude={"type"})))
             case tournament_stream.FindingDismissed():
                 rows["dismissals"].append(
                     DismissalRow(tournament=tid, seq=seq, finding_id=event.finding, reason=event.reason)
-                )
-            case tournament_stream.CutDrawn():
-                rows["cut_draws"].append(
-                    CutDrawRow(
-                        tournament=tid,
-                        seq=seq,
-                        stage=event.stage,
-                        tied=event.tied,
-                        places=event.places,
-                        drawn=event.drawn,
-                        points=event.points,
-                        stars=event.stars,
-                        seed=event.seed,
-                    )
                 )
     rows["tournament_players"] = list(players.values())
     for (number, stage), (seq, seating) in sorted(seatings.items()):
