@@ -23,15 +23,7 @@ from events.findings import Code, Finding
 from events.logfile import UnreadableLog, open_regular
 from ingest.limits import MAX_UPLOAD_BYTES
 from ingest.readmodels import Rows
-from ingest.sources.files import (
-    Prepared,
-    kind_of,
-    report_json,
-    safe_name,
-    too_large,
-    unforeseen,
-    unreadable,
-)
+from ingest.sources.files import Prepared, kind_of, report_json, safe_name, too_large, unforeseen, unreadable
 from ingest.sources.logs import UNPARSED, LogEvents, prepare_log, read_stored, stored_lines
 from ingest.sources.sheets import prepare_sheet, project_sheet_game
 from ingest.sources.tournaments import prepare_tournament, project_tournament

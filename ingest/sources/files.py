@@ -12,9 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from events.findings import Code, Finding
-from events.logfile import (
-    UnreadableLog,
-)
+from events.logfile import UnreadableLog
 from ingest.limits import MAX_UPLOAD_MIB
 from ingest.readmodels import Rows
 from ingest.store import NewEvent

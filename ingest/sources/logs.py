@@ -10,18 +10,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Final, overload
 
-from events.logfile import (
-    LogLine,
-    inflate,
-    parse_data,
-    parse_numbered,
-    split_lines,
-)
+from events.logfile import LogLine, inflate, parse_data, parse_numbered, split_lines
 from events.schema import EVENT_TYPES
 from ingest.projection import project_log
-from ingest.sources.files import (
-    Prepared,
-)
+from ingest.sources.files import Prepared
 from ingest.store import NewEvent
 
 

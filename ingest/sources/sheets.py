@@ -13,10 +13,7 @@ from events.records.sheet import RoundRecorded, ScoreSheetGame, SheetEvent, shee
 from ingest import scoresheet
 from ingest.projection import finding_of
 from ingest.readmodels import GameRow, RoundPlayerRow, RoundRow, Rows, won
-from ingest.sources.files import (
-    Prepared,
-    report_json,
-)
+from ingest.sources.files import Prepared, report_json
 from ingest.store import NewEvent
 
 

@@ -8,11 +8,7 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
-from events.logfile import (
-    BOM,
-    MAX_FILE_BYTES,
-    UnreadableLog,
-)
+from events.logfile import BOM, MAX_FILE_BYTES, UnreadableLog
 from events.records import dump
 from events.records import tournament as tournament_stream
 from events.records.tournament_file import TournamentFile
@@ -29,10 +25,7 @@ from ingest.readmodels import (
     TournamentRow,
 )
 from ingest.schema import TOURNAMENT_TABLES
-from ingest.sources.files import (
-    Prepared,
-    report_json,
-)
+from ingest.sources.files import Prepared, report_json
 from ingest.store import NewEvent
 
 RECORD_ROWS: Final[dict[type[tournament_stream.TournamentEvent], type[RecordRow]]] = {
