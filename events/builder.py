@@ -220,6 +220,10 @@ class LogBuilder:
     def reveal(self, goal: str, rotated: bool = False) -> LogBuilder:
         return self.raw({"type": "goal_revealed", "goal": goal, "rotated": rotated})
 
+    def note(self, error: str, note: str = "", player: str | None = None) -> LogBuilder:
+        """A referee's note of an error no card shows (R-C1)."""
+        return self.raw({"type": "referee_note", "player": player, "error": error, "note": note})
+
     def pass_until(self, player: str) -> LogBuilder:
         """Everyone before ``player`` in turn order passes (discards and draws)."""
         for _ in range(len(self.players)):

@@ -133,6 +133,9 @@ GOAL_SIDES: Final[dict[str, int]] = {
 }
 """Goal cards as printed; all three are passable once face up (R-G3)."""
 GOLD: Final = "goal_gold"
+UNSEEN: Final = "?"
+"""A card the log does not show: in an observed log's hands and draw pile, and a goal
+until it is turned up. Counting these is how an observed replay judges R-T5 and R-E2."""
 
 START_SIDES: Final = parse_sides("NESW")
 START_CELL: Final = (0, 0)

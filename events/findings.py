@@ -45,6 +45,7 @@ class Code(StrEnum):
     FALSE_REVEAL = ("false_reveal", "R-G1")
     PLAY_AFTER_ROUND_END = ("play_after_round_end", "R-E1")
     WRONG_SCORE = ("wrong_score", "R-W1")
+    TABLE_INCIDENT = ("table_incident", "R-C1")
     INCOMPLETE = ("incomplete", "event-log.md", "warning")
 
 

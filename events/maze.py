@@ -214,6 +214,15 @@ class Maze:
         if self._connected is not None and self.enters(cell, goal.sides):
             self._spread({cell})
 
+    def goal_card(self, slot: str) -> str:
+        """The goal card at ``slot``: :data:`~events.cards.UNSEEN` while an observed log
+        has not shown it."""
+        return self.cells[cards.GOAL_CELLS[slot]].card
+
+    def learn_goal(self, slot: str, card: str) -> None:
+        """Name a face-down goal that an observed log only shows when it is turned up."""
+        self.cells[cards.GOAL_CELLS[slot]].card = card
+
     def face_down(self, slot: str) -> bool:
         return self.cells[cards.GOAL_CELLS[slot]].is_face_down_goal
 

@@ -40,13 +40,16 @@ from events.schema import (
     PlayPath,
     PlayRockfall,
     PlayTool,
+    RefereeNote,
     RoundEnded,
     RoundStarted,
     context_problems,
     header_problems,
+    hidden_card_problems,
     parse_timestamp,
 )
 from events.state import GameState, Outcome, RevealRun, RoundState
+from events.tables import hand_size
 
 CardPlay = PlayPath | PlayTool | PlayRockfall | PlayMap | Discard
 """A line that plays a card from a hand: it makes a turn (R-T1)."""
@@ -79,6 +82,7 @@ class Replay:
         self._last_time: datetime | None = None
         self._players: list[str] = []
         self._seated: frozenset[str] = frozenset()
+        self._observed = False
 
     # -- reporting ---------------------------------------------------------------
 
@@ -203,6 +207,7 @@ class Replay:
             except ValueError as exc:
                 raise UnreadableLog(f"game_started field `at`: {exc}", log_line.number) from None
         self.state.game = event
+        self._observed = event.observed
         self._players = list(event.players)
         self._seated = frozenset(event.players)
         if event.ruleset == "base":
@@ -258,20 +263,29 @@ class Replay:
                 Code.MALFORMED, f"field `round`: this game plans {game.rounds} rounds, not {event.round}", field="round"
             )
         players = game.players
-        roles = {p: event.roles.get(p) for p in players}
-        maze = Maze.dealt({"top": event.goals.top, "middle": event.goals.middle, "bottom": event.goals.bottom})
-        if event.setup_card is not None and cards.is_tunnel(event.setup_card.card):
-            maze.place(cards.SETUP_CELL, tunnel(event.setup_card.card, event.setup_card.rotated))
+        dealt_roles = event.roles or {}
+        roles = {p: dealt_roles.get(p) for p in players}
+        goals = event.goals
+        maze = Maze.dealt(
+            {"top": goals.top, "middle": goals.middle, "bottom": goals.bottom}
+            if goals is not None
+            else dict.fromkeys(cards.SLOTS, cards.UNSEEN)
+        )
+        setup_card = event.setup_card
+        if setup_card is not None and cards.is_tunnel(setup_card.card):
+            maze.place(cards.SETUP_CELL, tunnel(setup_card.card, setup_card.rotated))
+        hands, pile, laid = _deal_as_seen(event, players)
         state.round = RoundState(
             number=event.round,
             deal=event,
             roles=roles,
             maze=maze,
-            hands={p: list(event.hands.get(p, ())) for p in players},
-            pile=list(reversed(event.draw_pile)),
+            hands=hands,
+            pile=pile,
             broken={p: set() for p in players},
             peeks={p: set() for p in players},
             turn=event.start_player if event.start_player in players else players[0],
+            laid=laid,
         )
         state.last_round_number = max(state.last_round_number, event.round)
         for breach in setup.check_deal(game, event, state.last_round_last_player):
@@ -294,6 +308,11 @@ class Replay:
             self._report(
                 Code.MALFORMED, f"field `round`: round {rs.number} is the one in play, not {event.round}", field="round"
             )
+        if self._observed and event.roles is not None:
+            # The roles are turned up now: R-S1 is judged on them, and the round scored.
+            rs.roles = {p: event.roles.get(p) for p in game.players}
+            for breach in setup.check_roles_turned_up(game, event.roles):
+                self._breach(breach)
         not_over = ending.check_round_over(rs, game.players)
         if not_over is not None:
             rs.ended_early = True
@@ -388,22 +407,35 @@ class Replay:
         rs = self._round_in_play(event.type)
         if rs is None:
             return None
-        player = event.player
+        player, card = event.player, event.card
         self._begin_turn(rs, player)
         hand = rs.hands.setdefault(player, [])
-        not_held = turns.check_card_in_hand(hand, player, event.card)
-        if not_held is None:
-            hand.remove(event.card)
+        if card is not None and card in hand:
+            hand.remove(card)
+        elif card is None and hand:
+            hand.pop()  # a card discarded face down: one fewer, whichever it was
+        elif cards.UNSEEN in hand:
+            hand.remove(cards.UNSEEN)  # counted, not seen: any card may be in it
         else:
-            self._breach(not_held, player)
+            self._breach(turns.check_card_in_hand(hand, player, card or "a card"), player)
+        if rs.laid is not None and card is not None and not isinstance(event, Discard):
+            rs.laid[card] += 1
+            self._breach(setup.check_laid_copies(rs.laid, card), player)
         rs.last_card_player = player
         return rs
 
+    def _hidden_card(self, event: Discard | Draw) -> None:
+        """A discard's or a draw's ``card`` in the wrong recording (event-log.md)."""
+        if (event.card is None) is not self._observed:
+            for field, message in hidden_card_problems(event, self._game()):
+                self._report(Code.MALFORMED, f"field `{field}`: {message}", field=field)
+
     def _discard(self, event: Discard) -> None:
         """R-T3: a pass puts one card face down on the discard pile."""
+        self._hidden_card(event)
         rs = self._card(event)
         if rs is not None:
-            rs.discards.append(event.card)
+            rs.discards.append(event.card or cards.UNSEEN)
             rs.over = ending.hands_played_out(rs)
 
     def _play_path(self, event: PlayPath) -> None:
@@ -484,6 +516,7 @@ class Replay:
 
     def _draw(self, event: Draw) -> None:
         """R-T1, R-T2: the draw that ends a turn, or a draw out of place (reported)."""
+        self._hidden_card(event)
         rs = self._round_in_play("draw")
         if rs is None:
             return
@@ -508,12 +541,15 @@ class Replay:
             self._take(rs, player, event.card)
             rs.early_draw = True
 
-    def _take(self, rs: RoundState, player: str, card: str) -> None:
+    def _take(self, rs: RoundState, player: str, card: str | None) -> None:
         """Move the top of the pile into the hand; the hand gets the card the log
-        names, and a mismatch is reported (R-T2)."""
-        wrong_card = turns.check_top_card(rs.pile.pop(), player, card)
-        if wrong_card is not None:
-            self._breach(wrong_card, player)
+        names, and a mismatch is reported (R-T2). A pile that is counted, not seen,
+        has no top card to compare."""
+        top = rs.pile.pop()
+        if card is None:
+            card = top
+        elif top != cards.UNSEEN:
+            self._breach(turns.check_top_card(top, player, card), player)
         rs.hands.setdefault(player, []).append(card)
 
     # -- goals -------------------------------------------------------------------
@@ -525,14 +561,29 @@ class Replay:
             return
         if self._breach(ending.check_round_open(rs, event.type)):
             return
+        card = event.card
+        if card is None and self._observed:
+            self._report(Code.MALFORMED, "field `card`: an observed log names the goal card turned up", field="card")
+        elif card is not None and rs.maze.goal_card(event.goal) not in (card, cards.UNSEEN):
+            self._report(
+                Code.MALFORMED,
+                f"field `card`: the {event.goal} goal was dealt {rs.maze.goal_card(event.goal)}, not {card}",
+                field="card",
+            )
+            card = None
         if rs.reveal_run is not None:
-            rs.reveal_run.entries.append((event.goal, event.rotated, self._line))
+            rs.reveal_run.entries.append((event.goal, event.rotated, self._line, card))
             return
         state = "is already face up" if not rs.maze.face_down(event.goal) else "was not reached by the card just laid"
         self._report(
             Code.FALSE_REVEAL,
             f"the {event.goal} goal {state}: goals are turned up right after the placement that reaches them",
         )
+
+    def _referee_note(self, event: RefereeNote) -> None:
+        """R-C1: an error no card shows, as the referee saw it. It changes no state (a
+        note between a card and its draw, or in a run of reveals, interrupts nothing)."""
+        self._report(Code.TABLE_INCIDENT, note_message(event), player=event.player)
 
     def _close_run(self, rs: RoundState, next_line: int | None) -> None:
         run = rs.reveal_run
@@ -548,6 +599,51 @@ class Replay:
             rs.connector = run.player
             rs.over = True
             rs.draw_due = False
+
+
+SeenDeal = tuple[dict[str, list[str]], list[str], Counter[str] | None]
+
+
+def _deal_as_seen(deal: RoundStarted, players: list[str]) -> SeenDeal:
+    """The hands, the pile (top card last) and the count of cards laid face up, as the
+    log lets the replay know them. A deal that is not shown (an observed log) is
+    counted: each hand holds R-S4's number of unseen cards, and the pile the rest of
+    the deck less the setup card; then R-S3 is judged on the cards as they are laid."""
+    if deal.hands is not None and deal.draw_pile is not None:
+        return {p: list(deal.hands.get(p, ())) for p in players}, list(reversed(deal.draw_pile)), None
+    size = hand_size(len(players))
+    hands = (
+        {p: list(deal.hands.get(p, ())) for p in players}
+        if deal.hands is not None
+        else {p: [cards.UNSEEN] * size for p in players}
+    )
+    laid: Counter[str] = Counter()
+    if deal.setup_card is not None and deal.setup_card.card in cards.DECK:
+        laid[deal.setup_card.card] += 1
+    if deal.draw_pile is not None:
+        return hands, list(reversed(deal.draw_pile)), laid
+    rest = cards.DECK.total() - sum(len(hand) for hand in hands.values()) - (deal.setup_card is not None)
+    return hands, [cards.UNSEEN] * max(rest, 0), laid
+
+
+_NOTE_ERRORS: Final = {
+    "face_up_discard": "discarded a card face up",
+    "drew_from_discard": "drew from the discard pile",
+    "moved_path_card": "moved a path card already laid",
+    "moved_broken_tool": "moved or discarded a broken tool not repaired",
+    "showed_hand_card": "showed a hand card",
+    "showed_goal_card": "showed a goal card",
+    "showed_role_card": "showed a role card",
+    "looked_at_cards": "looked at cards they may not see",
+    "other": "broke a rule at the table",
+}
+
+
+def note_message(note: RefereeNote) -> str:
+    """A ``table_incident``'s message: who did what, then the referee's words."""
+    who = note.player or "a player"
+    text = f"referee's note: {who} {_NOTE_ERRORS[note.error]}"
+    return f"{text}: {note.note}" if note.note else text
 
 
 _SIMPLE: Final = frozenset({Draw, Discard, PlayPath, PlayRockfall, PlayMap, GoalRevealed})
@@ -567,6 +663,7 @@ _HANDLERS: dict[type[Event], Callable[[Replay, Any], None]] = {
     Discard: Replay._discard,
     Draw: Replay._draw,
     GoalRevealed: Replay._goal_revealed,
+    RefereeNote: Replay._referee_note,
 }
 
 Source = Path | str | Iterable[str] | Iterable[bytes] | Iterable[Event] | Iterable[LogLine]

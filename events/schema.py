@@ -40,6 +40,20 @@ Slot = Literal["top", "middle", "bottom"]
 Stage = Literal["preliminary", "semifinal", "final"]
 Winner = Literal["gold_diggers", "saboteurs", "selfish_dwarf", "nobody"]
 Tool = Literal["pick", "lamp", "cart"]
+Recording = Literal["full", "observed"]
+NoteKind = Literal[
+    "face_up_discard",
+    "drew_from_discard",
+    "moved_path_card",
+    "moved_broken_tool",
+    "showed_hand_card",
+    "showed_goal_card",
+    "showed_role_card",
+    "looked_at_cards",
+    "other",
+]
+"""The common errors of R-C1 that no card event shows, as a ``referee_note`` names them."""
+MAX_NOTE: Final = 500
 MAX_CARDS: Final = 67
 
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
@@ -193,6 +207,7 @@ class GameStarted(Event):
         "stage",
         "table",
         "options",
+        "recording",
     )
     type: Literal["game_started"]
     format: Literal["saboteur-log/1"]
@@ -205,6 +220,12 @@ class GameStarted(Event):
     stage: Stage | None = None
     table: TableLabel | None = None
     options: Options | None = None
+    recording: Recording | None = None
+
+    @property
+    def observed(self) -> bool:
+        """An observed log (event-log.md): what a referee sees, nothing hidden."""
+        return self.recording == "observed"
 
 
 class SetupCard(_Model):
@@ -224,15 +245,18 @@ class Goals(_Model):
 
 
 class RoundStarted(Event):
+    """The deal. In an observed log the hidden parts (roles, goals, hands, pile, the
+    role set aside) are ``null``; in a full log they are required."""
+
     type: Literal["round_started"]
     round: Annotated[int, Field(ge=1, le=4)]
     start_player: PlayerId
-    roles: dict[PlayerId, Role]
+    roles: dict[PlayerId, Role] | None
     set_aside_role: Role | None
-    goals: Goals
+    goals: Goals | None
     setup_card: SetupCard | None
-    hands: dict[PlayerId, CardList]
-    draw_pile: CardList
+    hands: dict[PlayerId, CardList] | None
+    draw_pile: CardList | None
 
 
 class PlayPath(Event):
@@ -269,39 +293,61 @@ class PlayMap(Event):
 
 
 class Discard(Event):
+    """A pass (R-T3): ``card`` is ``null`` in an observed log, since it lies face down."""
+
     type: Literal["discard"]
     player: PlayerId
-    card: DeckCard
+    card: DeckCard | None
 
 
 class Draw(Event):
+    """The turn's draw (R-T2): ``card`` is ``null`` in an observed log, since only its
+    owner sees it."""
+
     type: Literal["draw"]
     player: PlayerId
-    card: DeckCard
+    card: DeckCard | None
 
 
 class GoalRevealed(Event):
+    """A goal turned up (R-G1); ``card`` is what it showed (required when observed)."""
+
+    _optional: ClassVar[tuple[str, ...]] = ("at", "card")
     type: Literal["goal_revealed"]
     goal: Slot
     rotated: bool
+    card: GoalCardCode | None = None
 
 
 GoldCard = Literal[1, 2, 3]
 
 
 class RoundEnded(Event):
-    _optional: ClassVar[tuple[str, ...]] = ("at", "gold_cards")
+    """The scorekeeper's claim; in an observed log also the roles turned up."""
+
+    _optional: ClassVar[tuple[str, ...]] = ("at", "gold_cards", "roles")
     type: Literal["round_ended"]
     round: Annotated[int, Field(ge=1, le=4)]
     winner: Winner
     connector: PlayerId | None
     scores: dict[PlayerId, Score]
     gold_cards: dict[PlayerId, Annotated[list[GoldCard], Field(max_length=28)]] | None = None
+    roles: dict[PlayerId, Role] | None = None
 
 
 class GameEnded(Event):
     type: Literal["game_ended"]
     totals: dict[PlayerId, Score]
+
+
+class RefereeNote(Event):
+    """R-C1: a common error seen at the table that no card event shows. It changes no
+    state; the replay reports it as a ``table_incident`` for the organiser to weigh."""
+
+    type: Literal["referee_note"]
+    player: PlayerId | None
+    error: NoteKind
+    note: Annotated[str, StringConstraints(max_length=MAX_NOTE)]
 
 
 AnyEvent = Annotated[
@@ -315,7 +361,8 @@ AnyEvent = Annotated[
     | Draw
     | GoalRevealed
     | RoundEnded
-    | GameEnded,
+    | GameEnded
+    | RefereeNote,
     Field(discriminator="type"),
 ]
 CardEvent = PlayPath | PlayTool | PlayRockfall | PlayMap | Discard
@@ -336,6 +383,7 @@ EVENT_TYPES: Final = frozenset(
         GoalRevealed,
         RoundEnded,
         GameEnded,
+        RefereeNote,
     )
 )
 
@@ -349,9 +397,18 @@ def key_count(event: Event) -> int:
     """
     count = len(event.__pydantic_fields_set__)
     if isinstance(event, RoundStarted):
-        count += len(event.roles) + 3 + len(event.hands) + (3 if event.setup_card is not None else 0)
+        count += (
+            (len(event.roles) if event.roles is not None else 0)
+            + (3 if event.goals is not None else 0)
+            + (len(event.hands) if event.hands is not None else 0)
+            + (3 if event.setup_card is not None else 0)
+        )
     elif isinstance(event, RoundEnded):
-        count += len(event.scores) + (len(event.gold_cards) if event.gold_cards is not None else 0)
+        count += (
+            len(event.scores)
+            + (len(event.gold_cards) if event.gold_cards is not None else 0)
+            + (len(event.roles) if event.roles is not None else 0)
+        )
     elif isinstance(event, GameEnded):
         count += len(event.totals)
     elif isinstance(event, GameStarted) and event.options is not None:
@@ -403,6 +460,41 @@ def _seated(field: str, player: str | None, players: list[str]) -> list[FieldPro
     return []
 
 
+_HIDDEN_DEAL: Final = {
+    "roles": "the roles",
+    "set_aside_role": "the role set aside",
+    "goals": "the goal cards",
+    "hands": "the hands",
+    "draw_pile": "the draw pile",
+}
+"""What a ``round_started`` holds that nobody at a physical table sees."""
+
+
+def deal_problems(deal: RoundStarted, game: GameStarted) -> list[FieldProblem]:
+    """The hidden parts of a deal in the wrong recording: ``null`` in an observed log,
+    given in a full one (``set_aside_role`` is ``null`` in a full tournament deal too,
+    which R-S1 judges)."""
+    problems: list[FieldProblem] = []
+    for name, what in _HIDDEN_DEAL.items():
+        value = getattr(deal, name)
+        if game.observed and value is not None:
+            problems.append((name, f"an observed log does not know {what}: null"))
+        elif not game.observed and value is None and name != "set_aside_role":
+            problems.append((name, f"a full log lists {what}; null is for an observed log"))
+    return problems
+
+
+def hidden_card_problems(event: Discard | Draw, game: GameStarted) -> list[FieldProblem]:
+    """A discard (face down) or a draw (seen by its owner) names its card in a full log
+    and leaves it ``null`` in an observed one."""
+    what = "discarded face down" if isinstance(event, Discard) else "drawn"
+    if game.observed and event.card is not None:
+        return [("card", f"an observed log does not see the card {what}: null")]
+    if not game.observed and event.card is None:
+        return [("card", f"a full log names the card {what}; null is for an observed log")]
+    return []
+
+
 def header_problems(game: GameStarted) -> list[FieldProblem]:
     """What is wrong with a ``game_started`` beyond its shape: limits by ruleset."""
     problems: list[FieldProblem] = []
@@ -435,8 +527,9 @@ def context_problems(event: Event, game: GameStarted) -> list[FieldProblem]:
         case RoundStarted():
             return [
                 *_seated("start_player", event.start_player, players),
-                *_every_player("roles", event.roles, players),
-                *_every_player("hands", event.hands, players),
+                *(_every_player("roles", event.roles, players) if event.roles is not None else ()),
+                *(_every_player("hands", event.hands, players) if event.hands is not None else ()),
+                *deal_problems(event, game),
             ]
         case PlayTool():
             problems = [
@@ -452,7 +545,15 @@ def context_problems(event: Event, game: GameStarted) -> list[FieldProblem]:
             elif event.tool is not None:
                 problems.append(("tool", f"`tool` is only for a double repair, not {event.card}"))
             return problems
-        case PlayPath() | PlayRockfall() | PlayMap() | Discard() | Draw():
+        case Discard() | Draw():
+            return [*_seated("player", event.player, players), *hidden_card_problems(event, game)]
+        case PlayPath() | PlayRockfall() | PlayMap():
+            return _seated("player", event.player, players)
+        case GoalRevealed():
+            if game.observed and event.card is None:
+                return [("card", "an observed log names the goal card turned up")]
+            return []
+        case RefereeNote():
             return _seated("player", event.player, players)
         case RoundEnded():
             problems = [
@@ -466,6 +567,13 @@ def context_problems(event: Event, game: GameStarted) -> list[FieldProblem]:
                     problems.extend(_every_player("gold_cards", event.gold_cards, players))
             elif event.gold_cards is not None:
                 problems.append(("gold_cards", "gold cards are a base field, not tournament"))
+            if game.observed:
+                if event.roles is None:
+                    problems.append(("roles", "an observed log names every role as turned up at the round's end"))
+                else:
+                    problems.extend(_every_player("roles", event.roles, players))
+            elif event.roles is not None:
+                problems.append(("roles", "the roles turned up are for an observed log; a full log has them dealt"))
             return problems
         case GameEnded():
             return _every_player("totals", event.totals, players)

@@ -50,7 +50,8 @@ class RevealRun:
 
     player: str
     line: int
-    entries: list[tuple[str, bool, int]] = field(default_factory=list)
+    entries: list[tuple[str, bool, int, str | None]] = field(default_factory=list)
+    """Each recorded reveal: slot, how it lies, its line, the card it names (if any)."""
 
 
 @dataclass
@@ -85,6 +86,9 @@ class RoundState:
     """The ``round_ended`` came while the round was not over by the rules."""
     last_card_player: str | None = None
     turns: int = 0
+    laid: Counter[str] | None = None
+    """The cards laid face up so far, counted where the deal is not seen (an observed
+    log), to judge R-S3 card by card; ``None`` where the deal shows the whole deck."""
 
     @property
     def pile_count(self) -> int:

@@ -132,12 +132,12 @@ class Projector(ReplayVisitor[tuple[Audit, GameRows]]):
         self.game = replay.state.game
 
     def round_started(self, line: int, event: RoundStarted, rs: RoundState) -> None:
-        goals = event.goals.model_dump()
+        goals = event.goals.model_dump() if event.goals is not None else {}
         self.notes[rs.number] = _RoundNotes(
             started_at=_moment(event.at),
             start_player=event.start_player,
             roles=dict(rs.roles),
-            gold_slot=next((s for s in cards.SLOTS if goals[s] == cards.GOLD), None),
+            gold_slot=next((s for s in cards.SLOTS if goals.get(s) == cards.GOLD), None),
         )
 
     def card_played(self, line: int, event: CardPlay, state: GameState) -> None:

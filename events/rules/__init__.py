@@ -43,6 +43,7 @@ RULES: Final[dict[str, str]] = {
     "R-W1": "tournament points and stars",
     "R-W2": "base gold: passing and the saboteurs' share",
     "R-W3": "a game's totals",
+    "R-C1": "errors no card shows are a referee's note, for the organiser to weigh",
     "R-TS1": "preliminary rounds announced; tables of 5–10, as many of 6 as possible",
     "R-TS2": "ranked by points, then stars; a tie at the cut line drawn and the draw recorded",
     "R-TS3": "the best 6 (a cut of 5–10 announced) go to the final table",

@@ -3,6 +3,10 @@
 The ``goal_revealed`` lines after one ``play_path`` are judged together once the next
 event shows the run is over, because one placement may reveal several goals (in slot
 order) and a stone revealed by it may carry the path on to another goal.
+
+An observed log does not know the goals until they are turned up: each reveal names
+its card, and the maze learns it then (a goal turned up without its line is deduced
+where the other two are known).
 """
 
 from __future__ import annotations
@@ -27,14 +31,14 @@ def close_reveal_run(maze: Maze, run: RevealRun, next_line: int | None) -> tuple
     reveal was due, ``None`` at the end of the file (nothing is due past it).
     """
     breaches: list[tuple[int, Breach]] = []
-    recorded: dict[str, tuple[bool, int]] = {}
-    for slot, rotated, line in run.entries:
+    recorded: dict[str, tuple[bool, int, str | None]] = {}
+    for slot, rotated, line, card in run.entries:
         if slot in recorded or not maze.face_down(slot):
             breaches.append(
                 (line, Breach(Code.FALSE_REVEAL, "R-G1", f"the {slot} goal is already face up", run.player))
             )
             continue
-        recorded[slot] = (rotated, line)
+        recorded[slot] = (rotated, line, card)
 
     turned: list[str] = []
     while True:
@@ -42,9 +46,16 @@ def close_reveal_run(maze: Maze, run: RevealRun, next_line: int | None) -> tuple
         if not wave:
             break
         for slot in wave:
+            if maze.goal_card(slot) == cards.UNSEEN:
+                shown = recorded[slot][2] if slot in recorded else None
+                if shown is not None:
+                    twice = check_goal_seen(maze, slot, shown, run.player)
+                    if twice is not None:
+                        breaches.append((recorded[slot][1], twice))
+                maze.learn_goal(slot, shown or unseen_goal(maze))
             ways = maze.goal_ways(slot)
             if slot in recorded:
-                rotated, line = recorded[slot]
+                rotated, line, _ = recorded[slot]
                 if rotated not in ways:
                     breaches.append(
                         (
@@ -63,7 +74,7 @@ def close_reveal_run(maze: Maze, run: RevealRun, next_line: int | None) -> tuple
             maze.reveal(slot, rotated)
             turned.append(slot)
 
-    for slot, (_, line) in recorded.items():
+    for slot, (_, line, _) in recorded.items():
         if slot not in turned:
             breaches.append(
                 (
@@ -79,7 +90,7 @@ def close_reveal_run(maze: Maze, run: RevealRun, next_line: int | None) -> tuple
 
     reported: set[str] = set()
     seen: set[str] = set()
-    for slot, _, line in run.entries:
+    for slot, _, line, _ in run.entries:
         if slot not in turned or slot in seen:
             continue
         for earlier in sorted(turned, key=SLOT_ORDER.__getitem__):
@@ -92,6 +103,32 @@ def close_reveal_run(maze: Maze, run: RevealRun, next_line: int | None) -> tuple
             if slot not in seen and slot not in reported:
                 breaches.append((next_line, _missing(slot, run.player, "right after the placement")))
     return breaches, turned
+
+
+def check_goal_seen(maze: Maze, slot: str, card: str, player: str) -> Breach | None:
+    """R-S2 in an observed log: the goals turned up can be one gold and two stones, so no
+    card shows twice (a full log's deal is checked whole, by ``check_goals``)."""
+    for other in cards.SLOTS:
+        if other != slot and maze.goal_card(other) == card:
+            return Breach(
+                Code.BAD_DECK,
+                "R-S2",
+                f"the {slot} goal turned up {card}, which the {other} goal already showed: "
+                "the goals are one gold and two stones",
+                player,
+            )
+    return None
+
+
+def unseen_goal(maze: Maze) -> str:
+    """The card of a goal turned up without its ``goal_revealed`` in an observed log:
+    the one goal card not yet seen when the other two are known; otherwise a stone,
+    since the log never showed the gold there."""
+    known = {maze.goal_card(slot) for slot in cards.SLOTS}
+    remaining = [card for card in cards.GOAL_SIDES if card not in known]
+    if len(remaining) == 1:
+        return remaining[0]
+    return next((card for card in remaining if card != cards.GOLD), "goal_stone_ne")
 
 
 def _missing(slot: str, player: str, when: str) -> Breach:

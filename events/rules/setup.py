@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 
 from events import cards
 from events.findings import Breach, Code
@@ -17,14 +18,14 @@ def _role_phrase(saboteurs: int, diggers: int, dwarfs: int | None = None) -> str
     return ", ".join(parts)
 
 
-def check_roles(game: GameStarted, deal: RoundStarted) -> list[Breach]:
+def check_roles(game: GameStarted, roles: Mapping[str, str], set_aside_role: str | None) -> list[Breach]:
     """R-S1: the roles dealt (and, in base, the one set aside) fit the table size."""
     n = len(game.players)
-    dealt = Counter(deal.roles.values())
+    dealt = Counter(roles.values())
     found = (dealt["saboteur"], dealt["gold_digger"], dealt["selfish_dwarf"])
     breaches = []
     if game.ruleset == "tournament":
-        if deal.set_aside_role is not None:
+        if set_aside_role is not None:
             breaches.append(Breach(Code.BAD_ROLES, "R-S1", "a tournament deal sets no role card aside"))
         rows = game.options.roles if game.options and game.options.roles else None
         expected = (rows.saboteur, rows.gold_digger, rows.selfish_dwarf) if rows else TOURNAMENT_ROLES.get(n)
@@ -37,12 +38,12 @@ def check_roles(game: GameStarted, deal: RoundStarted) -> list[Breach]:
                 )
             )
         return breaches
-    if dealt["selfish_dwarf"] or deal.set_aside_role == "selfish_dwarf":
+    if dealt["selfish_dwarf"] or set_aside_role == "selfish_dwarf":
         breaches.append(Breach(Code.BAD_ROLES, "R-S1", "the base game has no selfish dwarf"))
-    if deal.set_aside_role is None:
+    if set_aside_role is None:
         breaches.append(Breach(Code.BAD_ROLES, "R-S1", "a base deal sets one role card aside; set_aside_role is null"))
     saboteurs, diggers = BASE_ROLE_DECK[n]
-    deck = dealt + Counter([deal.set_aside_role] if deal.set_aside_role else [])
+    deck = dealt + Counter([set_aside_role] if set_aside_role else [])
     if (deck["saboteur"], deck["gold_digger"]) != (saboteurs, diggers):
         breaches.append(
             Breach(
@@ -55,8 +56,33 @@ def check_roles(game: GameStarted, deal: RoundStarted) -> list[Breach]:
     return breaches
 
 
+def check_roles_turned_up(game: GameStarted, roles: Mapping[str, str]) -> list[Breach]:
+    """R-S1 in an observed log, on the roles turned up at the round's end: a tournament
+    table's row exactly; in base no more of a role than the role deck holds (the card
+    set aside stays hidden, so the deck less any one card is the most that fits)."""
+    if game.ruleset == "tournament":
+        return check_roles(game, roles, None)
+    n = len(game.players)
+    shown = Counter(roles.values())
+    if shown["selfish_dwarf"]:
+        return [Breach(Code.BAD_ROLES, "R-S1", "the base game has no selfish dwarf")]
+    saboteurs, diggers = BASE_ROLE_DECK[n]
+    if shown["saboteur"] > saboteurs or shown["gold_digger"] > diggers:
+        return [
+            Breach(
+                Code.BAD_ROLES,
+                "R-S1",
+                f"the role deck for {n} players is {_role_phrase(saboteurs, diggers)}; "
+                f"turned up here: {_role_phrase(shown['saboteur'], shown['gold_digger'])}",
+            )
+        ]
+    return []
+
+
 def check_goals(deal: RoundStarted) -> list[Breach]:
     """R-S2: the three goal cards are one gold and two stones, one of each stone."""
+    if deal.goals is None:
+        return []  # an observed deal: the goals are judged as they are turned up
     dealt = Counter((deal.goals.top, deal.goals.middle, deal.goals.bottom))
     if dealt != Counter(cards.GOAL_SIDES.keys()):
         listed = ", ".join(f"{code} ×{count}" for code, count in sorted(dealt.items()))
@@ -78,7 +104,10 @@ def _describe_difference(extra: Counter[str], lacking: Counter[str]) -> str:
 
 
 def check_deck(deal: RoundStarted) -> list[Breach]:
-    """R-S3: hands, draw pile and setup card are exactly the 67 cards of the deck."""
+    """R-S3: hands, draw pile and setup card are exactly the 67 cards of the deck.
+    An observed deal shows neither: its cards are counted as they are laid."""
+    if deal.hands is None or deal.draw_pile is None:
+        return []
     dealt: Counter[str] = Counter(deal.draw_pile)
     for hand in deal.hands.values():
         dealt.update(hand)
@@ -92,6 +121,8 @@ def check_deck(deal: RoundStarted) -> list[Breach]:
 
 def check_hand_sizes(game: GameStarted, deal: RoundStarted) -> list[Breach]:
     """R-S4: 6 cards each with 3–5 players, 5 with 6–7, 4 with 8–10."""
+    if deal.hands is None:
+        return []  # an observed deal: nobody sees a hand, only its count
     size = hand_size(len(game.players))
     return [
         Breach(
@@ -159,10 +190,27 @@ def check_start_player(game: GameStarted, deal: RoundStarted, last_card_player: 
     return []
 
 
+def check_laid_copies(laid: Counter[str], card: str) -> Breach | None:
+    """R-S3 in an observed log: no more copies of a card are laid face up in one round
+    (the setup card included) than the deck holds."""
+    if laid[card] > cards.DECK[card]:
+        return Breach(
+            Code.BAD_DECK,
+            "R-S3",
+            f"{card} is laid face up for the {_ordinal(laid[card])} time this round; the deck has {cards.DECK[card]}",
+        )
+    return None
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def check_deal(game: GameStarted, deal: RoundStarted, last_card_player: str | None) -> list[Breach]:
     """Every R-S check of one ``round_started``, in rule order."""
     return [
-        *check_roles(game, deal),
+        *(check_roles(game, deal.roles, deal.set_aside_role) if deal.roles is not None else ()),
         *check_goals(deal),
         *check_deck(deal),
         *check_hand_sizes(game, deal),

@@ -210,7 +210,7 @@ class Table:
         maze = rs.maze
         seen = {slot: maze.cells[cards.GOAL_CELLS[slot]].card for slot in cards.SLOTS if not maze.face_down(slot)}
         for slot in rs.peeks.get(player, ()):
-            seen[slot] = rs.deal.goals.model_dump()[slot]
+            seen[slot] = maze.goal_card(slot)
         game = self.replay.state.game
         self_break = bool(game and game.options and game.options.self_break)
         return View(
@@ -240,7 +240,7 @@ class Table:
                 for slot, rotated in turned:
                     self.emit(GoalRevealed, type="goal_revealed", goal=slot, rotated=rotated)
                 self.replay.close_reveals()
-                if any(rs.deal.goals.model_dump()[slot] == cards.GOLD for slot, _ in turned):
+                if any(rs.maze.goal_card(slot) == cards.GOLD for slot, _ in turned):
                     self.connector = player
                     return
             if self.round.pile:

@@ -162,6 +162,13 @@ def wrong_score() -> tuple[LogBuilder, int]:
     return log, log.line
 
 
+def table_incident() -> tuple[LogBuilder, int]:
+    log = table("table_incident").deal(start="ann")
+    log.discard("ann", draw=False).note("face_up_discard", "laid it face up, all saw a map", player="ann")
+    log.draw("ann")  # the note took no turn: ann's draw is still hers
+    return log, log.line - 1
+
+
 def incomplete() -> tuple[LogBuilder, int]:
     log = table("incomplete").deal(start="ann")
     log.discard("ann").discard("bob", draw=False)  # the file stops mid-turn
@@ -187,6 +194,7 @@ BAD: dict[str, Fixture] = {
     "false_reveal": false_reveal,
     "play_after_round_end": play_after_round_end,
     "wrong_score": wrong_score,
+    "table_incident": table_incident,
     "incomplete": incomplete,
 }
 
