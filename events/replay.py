@@ -47,6 +47,7 @@ from events.schema import (
     header_problems,
     hidden_card_problems,
     parse_timestamp,
+    revealed_card_problems,
 )
 from events.state import GameState, Outcome, RevealRun, RoundState
 from events.tables import hand_size
@@ -562,9 +563,9 @@ class Replay:
         if self._breach(ending.check_round_open(rs, event.type)):
             return
         card = event.card
-        if card is None and self._observed:
-            self._report(Code.MALFORMED, "field `card`: an observed log names the goal card turned up", field="card")
-        elif card is not None and rs.maze.goal_card(event.goal) not in (card, cards.UNSEEN):
+        for field, message in revealed_card_problems(event, self._game()):
+            self._report(Code.MALFORMED, f"field `{field}`: {message}", field=field)
+        if card is not None and not self._observed and rs.maze.goal_card(event.goal) not in (card, cards.UNSEEN):
             self._report(
                 Code.MALFORMED,
                 f"field `card`: the {event.goal} goal was dealt {rs.maze.goal_card(event.goal)}, not {card}",

@@ -495,6 +495,14 @@ def hidden_card_problems(event: Discard | Draw, game: GameStarted) -> list[Field
     return []
 
 
+def revealed_card_problems(event: GoalRevealed, game: GameStarted) -> list[FieldProblem]:
+    """A goal turned up is named in an observed log (a full log knows it from the deal;
+    that it is the card dealt there is judged by the replay, which holds the deal)."""
+    if game.observed and event.card is None:
+        return [("card", "an observed log names the goal card turned up")]
+    return []
+
+
 def header_problems(game: GameStarted) -> list[FieldProblem]:
     """What is wrong with a ``game_started`` beyond its shape: limits by ruleset."""
     problems: list[FieldProblem] = []
@@ -550,9 +558,7 @@ def context_problems(event: Event, game: GameStarted) -> list[FieldProblem]:
         case PlayPath() | PlayRockfall() | PlayMap():
             return _seated("player", event.player, players)
         case GoalRevealed():
-            if game.observed and event.card is None:
-                return [("card", "an observed log names the goal card turned up")]
-            return []
+            return revealed_card_problems(event, game)
         case RefereeNote():
             return _seated("player", event.player, players)
         case RoundEnded():
