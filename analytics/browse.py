@@ -206,6 +206,7 @@ SELECT f.finding_id, f.game_id, g.tournament_round, g.table_label AS table, f.ro
 FROM findings f JOIN games g ON g.game_id = f.game_id
 WHERE {scope}
   AND NOT EXISTS (SELECT 1 FROM dismissals d WHERE d.tournament = g.tournament AND d.finding_id = f.finding_id)
+  AND NOT EXISTS (SELECT 1 FROM penalties p WHERE p.tournament = g.tournament AND p.finding = f.finding_id)
   AND NOT (f.code = 'wrong_score' AND (
         EXISTS (SELECT 1 FROM accepted_replays a
                 WHERE a.tournament = g.tournament AND a.game_id = f.game_id AND a.round = f.round)
@@ -217,9 +218,9 @@ ORDER BY g.tournament_round NULLS LAST, try_cast(g.table_label AS INTEGER) NULLS
 
 
 def open_findings(store: Store, tournament: str | None) -> pl.DataFrame:
-    """Findings not dismissed, and (for ``wrong_score``) not settled by an accepted
-    replay of their round or a correction of their player; ``None``: the games of no
-    tournament."""
+    """Findings not dismissed nor turned into a penalty, and (for ``wrong_score``) not
+    settled by an accepted replay of their round or a correction of their player;
+    ``None``: the games of no tournament."""
     scope, params = ("g.tournament = ?", [tournament]) if tournament is not None else ("g.tournament IS NULL", [])
     return query(store, _OPEN_FINDINGS.replace("{scope}", scope), params)
 
