@@ -7,14 +7,16 @@ parameters) and open the store only for the query.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, Final
 
 import polars as pl
 
-from events.logfile import LogLine, UnreadableLog
+from events.logfile import LogLine, UnreadableLog, parse_numbered
+from events.observe import AlreadyObserved, observe_lines
 from ingest.revisions import current
-from ingest.sources import stored_lines
+from ingest.sources import stored_texts
 from ingest.store import Store
 
 
@@ -187,15 +189,31 @@ def games(store: Store, tournament: str | None) -> pl.DataFrame:
     )
 
 
-def game_lines(store: Store, game_id: str) -> list[LogLine] | None:
+def game_players(store: Store, game_id: str) -> list[str]:
+    """The players of a stored game, in seating order (none for a game not stored)."""
+    frame = query(store, "SELECT player_ids FROM games WHERE game_id = ?", [game_id])
+    return [str(p) for p in frame["player_ids"][0]] if frame.height else []
+
+
+def game_lines(store: Store, game_id: str, *, observed: bool = False) -> list[LogLine] | None:
     """A stored game's newest version as parsed log lines; ``None`` for a score sheet
-    (no events to step through), a game not stored, or one that cannot be read."""
+    (no events to step through), a game not stored, or one that cannot be read.
+
+    ``observed``: the lines of the observed log of the same game
+    (:func:`events.observe.observe`, line for line) — what the table saw, and nothing
+    hidden; a log that is observed already, as it is.
+    """
     with store.connect(read_only=True) as con:
         events = current(store.read(con, f"game:{game_id}")).events
     if not events or events[0].type == "score_sheet_game":
         return None
+    texts = list(stored_texts((e.type, e.payload, e.line) for e in events))
+    if observed:
+        with suppress(AlreadyObserved):
+            seen = list(observe_lines(text for _, text in texts))
+            texts = [(number, text) for (number, _), text in zip(texts, seen, strict=True)]
     try:
-        return stored_lines((e.type, e.payload, e.line) for e in events)
+        return list(parse_numbered(texts))
     except UnreadableLog:
         return None
 
