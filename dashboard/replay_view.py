@@ -224,11 +224,20 @@ def _frame(
 def _shown(replay: Replay) -> RoundState | None:
     """The round as the table sees it now: right after a placement whose goals are being
     turned up, the reveals are settled as if the log went on (the checking replay judges
-    them only when the next event shows the run is over)."""
+    them only when the next event shows the run is over). An observed log knows a goal
+    only from the line that turns it up: until then it stays face down here, where
+    settling would have to guess it."""
     rs = replay.state.round
-    if rs is not None and rs.reveal_run is not None and (rs.reveal_run.entries or rs.maze.reached_goals()):
-        return replay.settled().round
-    return rs
+    if rs is None or rs.reveal_run is None or not (rs.reveal_run.entries or rs.maze.reached_goals()):
+        return rs
+    settled = replay.settled().round
+    game = replay.state.game
+    if settled is not None and game is not None and game.observed:
+        named = {slot for slot, _, _, card in rs.reveal_run.entries if card is not None}
+        for slot, cell in cards.GOAL_CELLS.items():
+            if rs.maze.goal_card(slot) == cards.UNSEEN and slot not in named:
+                settled.maze.cells[cell] = rs.maze.cells[cell]
+    return settled
 
 
 def game_view(lines: Iterable[LogLine]) -> GameView:

@@ -1,5 +1,6 @@
 """No public page shows the roles, hands or goal positions of a round that has not
-ended; the organiser sees them."""
+ended — its public replay is the observed log of its game, so the public never sees
+more than the table; the organiser sees them."""
 
 from __future__ import annotations
 
@@ -8,7 +9,13 @@ from collections.abc import Callable
 from streamlit.testing.v1 import AppTest
 
 from dashboard import widgets
-from tests.dashboard.conftest import UNFINISHED, Sample, log_in, maze, page_text
+from dashboard.markup import escape
+from dashboard.maze_svg import maze_svg
+from dashboard.replay_view import game_view
+from events.logfile import parse_data
+from events.observe import observe
+from tests.dashboard.conftest import UNFINISHED, Sample, log_in, maze, page_text, unfinished_log
+from tests.dashboard.test_pages import metric
 
 Open = Callable[..., AppTest]
 ROLES = ("gold_digger", "gold digger", "saboteur", "selfish_dwarf", "selfish dwarf")
@@ -48,6 +55,25 @@ def test_the_public_replay_of_an_unfinished_round_hides_hands_roles_and_goals(op
     assert any("has not ended" in w.value for w in at.warning)
     assert hidden(page_text(at), sample) == []
     assert "role" not in at.dataframe[0].value.columns
+
+
+def test_the_public_replay_of_a_round_in_play_is_its_observed_log_step_by_step(open_page: Open) -> None:
+    """Exactly the observed projection of the full log (events.observe): what happened,
+    who is to act, each hand's count, the pile, the maze — whoever asks, and whichever
+    view they ask for."""
+    lines, _ = unfinished_log()
+    seen = game_view(list(parse_data(observe("".join(line + "\n" for line in lines).encode())))).rounds[1]
+    at = unfinished(open_page)
+    assert int(at.slider(key="replay_step").max) == len(seen.frames) - 1
+    for view in ("Public", "Referee"):
+        at.radio(key="replay_view").set_value(view).run()
+        for step, frame in enumerate(seen.frames):
+            at.slider(key="replay_step").set_value(step).run()
+            assert any(m.value == f"### {escape(frame.public)}" for m in at.markdown), step
+            table = at.dataframe[0].value
+            assert table["cards"].tolist() == [len(frame.hands[p]) for p in table["player"].str.removeprefix("▶ ")]
+            assert (metric(at, "Draw pile"), metric(at, "Discards")) == (str(frame.pile), str(frame.discards))
+            assert maze(at) == maze_svg(frame.cells, setup_cell=frame.setup_cell, highlight=frame.acted_on)
 
 
 def test_the_organiser_sees_the_unfinished_round_as_the_referee(
