@@ -119,6 +119,8 @@ def test_a_referee_note_is_stored_as_a_table_incident_finding_at_its_line(tmp_pa
     log = noted_round()
     db = stored(tmp_path, "noted", {"noted.jsonl": log})
     assert audit(log).status == "violations"
+    unnoted = "".join(line + "\n" for line in log.splitlines() if '"referee_note"' not in line)
+    assert audit(unnoted).status == "clean"  # R-C1: the note is all the audit finds
     rows = sql(db, "SELECT code, rule, severity, line, round, player, message FROM findings")
     assert rows == [
         (
