@@ -7,14 +7,16 @@ parameters) and open the store only for the query.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, Final
 
 import polars as pl
 
-from events.logfile import LogLine, UnreadableLog
+from events.logfile import LogLine, UnreadableLog, parse_numbered
+from events.observe import AlreadyObserved, observe_lines
 from ingest.revisions import current
-from ingest.sources import stored_lines
+from ingest.sources import stored_texts
 from ingest.store import Store
 
 
@@ -187,15 +189,31 @@ def games(store: Store, tournament: str | None) -> pl.DataFrame:
     )
 
 
-def game_lines(store: Store, game_id: str) -> list[LogLine] | None:
+def game_players(store: Store, game_id: str) -> list[str]:
+    """The players of a stored game, in seating order (none for a game not stored)."""
+    frame = query(store, "SELECT player_ids FROM games WHERE game_id = ?", [game_id])
+    return [str(p) for p in frame["player_ids"][0]] if frame.height else []
+
+
+def game_lines(store: Store, game_id: str, *, observed: bool = False) -> list[LogLine] | None:
     """A stored game's newest version as parsed log lines; ``None`` for a score sheet
-    (no events to step through), a game not stored, or one that cannot be read."""
+    (no events to step through), a game not stored, or one that cannot be read.
+
+    ``observed``: the lines of the observed log of the same game
+    (:func:`events.observe.observe`, line for line) — what the table saw, and nothing
+    hidden; a log that is observed already, as it is.
+    """
     with store.connect(read_only=True) as con:
         events = current(store.read(con, f"game:{game_id}")).events
     if not events or events[0].type == "score_sheet_game":
         return None
+    texts = list(stored_texts((e.type, e.payload, e.line) for e in events))
+    if observed:
+        with suppress(AlreadyObserved):
+            seen = list(observe_lines(text for _, text in texts))
+            texts = [(number, text) for (number, _), text in zip(texts, seen, strict=True)]
     try:
-        return stored_lines((e.type, e.payload, e.line) for e in events)
+        return list(parse_numbered(texts))
     except UnreadableLog:
         return None
 
@@ -206,6 +224,7 @@ SELECT f.finding_id, f.game_id, g.tournament_round, g.table_label AS table, f.ro
 FROM findings f JOIN games g ON g.game_id = f.game_id
 WHERE {scope}
   AND NOT EXISTS (SELECT 1 FROM dismissals d WHERE d.tournament = g.tournament AND d.finding_id = f.finding_id)
+  AND NOT EXISTS (SELECT 1 FROM penalties p WHERE p.tournament = g.tournament AND p.finding = f.finding_id)
   AND NOT (f.code = 'wrong_score' AND (
         EXISTS (SELECT 1 FROM accepted_replays a
                 WHERE a.tournament = g.tournament AND a.game_id = f.game_id AND a.round = f.round)
@@ -217,9 +236,9 @@ ORDER BY g.tournament_round NULLS LAST, try_cast(g.table_label AS INTEGER) NULLS
 
 
 def open_findings(store: Store, tournament: str | None) -> pl.DataFrame:
-    """Findings not dismissed, and (for ``wrong_score``) not settled by an accepted
-    replay of their round or a correction of their player; ``None``: the games of no
-    tournament."""
+    """Findings not dismissed nor turned into a penalty, and (for ``wrong_score``) not
+    settled by an accepted replay of their round or a correction of their player;
+    ``None``: the games of no tournament."""
     scope, params = ("g.tournament = ?", [tournament]) if tournament is not None else ("g.tournament IS NULL", [])
     return query(store, _OPEN_FINDINGS.replace("{scope}", scope), params)
 

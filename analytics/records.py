@@ -225,9 +225,17 @@ def _registered(con: duckdb.DuckDBPyConnection, tournament: str) -> set[str]:
 
 
 def penalty(
-    store: Store, tournament: str, player: str, points: int, reason: str, stage: str = "preliminary"
+    store: Store,
+    tournament: str,
+    player: str,
+    points: int,
+    reason: str,
+    stage: str = "preliminary",
+    *,
+    finding: str | None = None,
 ) -> Recorded:
-    """Deduct points with a reason (R-TS5)."""
+    """Deduct points with a reason (R-TS5), for ``finding`` if one is named (see
+    :func:`penalty_for`)."""
     if not reason.strip():
         raise RecordError("a penalty needs a --reason")
     if points <= 0:
@@ -244,8 +252,56 @@ def penalty(
             points=points,
             stage=known,
             reason=reason.strip(),
+            **({"finding": finding} if finding is not None else {}),
         )
     return append(store, tournament, [event])
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """A stored finding as a record needs it: its game's stage, the player it names."""
+
+    stage: str
+    player: str | None
+
+
+def _finding(con: duckdb.DuckDBPyConnection, tournament: str, finding: str) -> _Found:
+    """The finding ``finding`` of a game of ``tournament``; a :class:`RecordError` if
+    none is stored, or it belongs to another tournament."""
+    _require(con, tournament)
+    rows = con.execute(
+        "SELECT g.tournament, coalesce(g.stage, 'preliminary'), f.player "
+        "FROM findings f JOIN games g USING (game_id) WHERE f.finding_id = ?",
+        [finding],
+    ).fetchall()
+    if not rows:
+        raise RecordError(f"no finding {finding} is stored")
+    owner, stage, player = rows[0]
+    if owner != tournament:
+        raise RecordError(f"finding {finding} belongs to {owner or 'no tournament'}, not {tournament}")
+    return _Found(str(stage), player)
+
+
+def penalty_for(
+    store: Store,
+    tournament: str,
+    finding: str,
+    points: int,
+    reason: str,
+    *,
+    player: str | None = None,
+    stage: str | None = None,
+) -> Recorded:
+    """Turn a finding (a ``table_incident`` a referee noted, R-C1) into a penalty that
+    names it (R-TS5), in one record: the penalty goes to the player the finding names
+    and counts in its game's stage, unless told otherwise; a finding that names nobody
+    needs ``player``. The finding is settled by it (no longer open)."""
+    with store.connect(read_only=True) as con:
+        found = _finding(con, tournament, finding)
+    who = player or found.player
+    if who is None:
+        raise RecordError(f"finding {finding} names no player: say whose penalty it is (--player)")
+    return penalty(store, tournament, who, points, reason, stage or found.stage, finding=finding)
 
 
 def _round_of(con: duckdb.DuckDBPyConnection, tournament: str, game: str, number: int) -> list[tuple[Any, ...]]:
@@ -299,14 +355,7 @@ def dismiss(store: Store, tournament: str, finding: str, reason: str) -> Recorde
     if not reason.strip():
         raise RecordError("a dismissal needs a --reason")
     with store.connect(read_only=True) as con:
-        _require(con, tournament)
-        rows = con.execute(
-            "SELECT g.tournament FROM findings f JOIN games g USING (game_id) WHERE f.finding_id = ?", [finding]
-        ).fetchall()
-    if not rows:
-        raise RecordError(f"no finding {finding} is stored")
-    if rows[0][0] != tournament:
-        raise RecordError(f"finding {finding} belongs to {rows[0][0] or 'no tournament'}, not {tournament}")
+        _finding(con, tournament, finding)
     event = FindingDismissed(type="finding_dismissed", finding=finding, reason=reason.strip())
     return append(store, tournament, [event])
 

@@ -10,6 +10,12 @@ fragment (:func:`analytics.filters.where`), and their values are parameters.
 
 Rates with a trial count carry a Wilson 95% interval (``rate``, ``low``, ``high``) and
 ``flagged`` = ``n < filters.min_n``: a cell too small to read.
+
+Rounds of observed logs (``games.recording``: what a referee at a physical table saw)
+count like full ones wherever the table sees what is counted: roles are turned up at
+each round's end, cards are laid face up. A statistic that needs what the table never
+sees (:data:`HIDDEN_CARDS`) leaves them out, and :func:`observed_rounds` says how many
+it left out, to be shown beside its figure.
 """
 
 from __future__ import annotations
@@ -35,6 +41,13 @@ ENDINGS: Final = ("gold:gold_digger", "gold:selfish_dwarf", "gold:saboteur", "ha
 (the saboteurs' win, or nobody's in a base round without a saboteur), the log's round
 ending before the rules say it is over, or not known (a score sheet that matches no
 outcome the rules allow)."""
+
+
+HIDDEN_CARDS: Final = frozenset({"gold_slots"})
+"""The statistics that need cards the table does not see (where the gold lay face
+down), so they leave the rounds of observed logs out."""
+_SEEN: Final = "g.recording IS DISTINCT FROM 'observed'"
+"""The rounds whose log shows every card: the filter of the :data:`HIDDEN_CARDS` statistics."""
 
 
 @contextmanager
@@ -67,6 +80,14 @@ def _scope(filters: Filters, columns: str, extra: str = "TRUE") -> tuple[str, li
 
 
 # -- roles and players -----------------------------------------------------------------
+
+
+def observed_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
+    """How many of the filtered rounds come from observed logs: those a statistic of
+    :data:`HIDDEN_CARDS` leaves out, and those the others count by what the table saw."""
+    scope, params = _scope(filters, "r.round", "g.recording = 'observed'")
+    counted = _query(source, f"WITH {scope} SELECT count(*) AS rounds FROM scope", params)
+    return int(counted["rounds"][0])
 
 
 def role_win_rates(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
@@ -208,8 +229,11 @@ def gold_slots(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
     Columns: ``gold_slot`` (top, middle, bottom), ``rounds``, ``share`` (of the rounds
     with a known slot), ``n`` (= rounds), ``wins`` (rounds the gold was reached),
     ``rate``, ``low``, ``high``, ``flagged``.
+
+    Observed rounds are left out (:data:`HIDDEN_CARDS`): their log shows the gold only
+    where it was turned up, so they would count nearly every slot as reached.
     """
-    scope, params = _scope(filters, "r.gold_slot, r.connector", "r.gold_slot IS NOT NULL")
+    scope, params = _scope(filters, "r.gold_slot, r.connector", f"r.gold_slot IS NOT NULL AND {_SEEN}")
     sql = f"""
         WITH {scope},
         cells AS (

@@ -137,9 +137,15 @@ def _table(frame: pl.DataFrame, title: str) -> Table:
     return table
 
 
-def _print(frames: dict[str, pl.DataFrame], form: Format) -> None:
+def _print(frames: dict[str, pl.DataFrame], form: Format, notes: dict[str, str] | None = None) -> None:
     """Print one frame or several: tables, CSV (each after a ``# name`` line when
-    several), or JSON (records; an object of them by name when several)."""
+    several), or JSON (records; an object of them by name when several). A frame's
+    note (``notes``) is printed under its table, or on the standard error beside CSV
+    and JSON, which stay data alone."""
+    notes = notes or {}
+    if form is not Format.table:
+        for name, note in notes.items():
+            Console(stderr=True, highlight=False).print(f"{name}: {escape(note)}")
     single = len(frames) == 1
     if form is Format.json:
         records = {name: frame.to_dicts() for name, frame in frames.items()}
@@ -159,6 +165,8 @@ def _print(frames: dict[str, pl.DataFrame], form: Format) -> None:
             out.print(table)
             if frame.is_empty():
                 out.print("[dim]nothing to show[/dim]")
+            if name in notes:
+                out.print(escape(notes[name]))
 
 
 def _one_table(name: str, table: str, compute: Callable[[Store, Filters], pl.DataFrame], about: str) -> None:
@@ -211,4 +219,12 @@ def games_command(
             f"no table {', '.join(unknown)}; one of {', '.join(stats.ROUND_TABLES)}", param_hint="--only"
         )
     frames = _read(db, wait, lambda store: stats.round_tables(store, filters, only or None))
-    _print(frames, form)
+    _print(frames, form, _observed_notes(db, wait, filters, frames))
+
+
+def _observed_notes(db: Path | None, wait: float, filters: Filters, frames: dict[str, pl.DataFrame]) -> dict[str, str]:
+    """Beside each statistic that needs cards the table does not see, how many observed
+    rounds it left out (none said when none were)."""
+    hidden = [name for name in frames if name in stats.HIDDEN_CARDS]
+    left_out = _read(db, wait, lambda store: stats.observed_rounds(store, filters)) if hidden else 0
+    return {name: f"observed rounds left out: {left_out:,}" for name in hidden} if left_out else {}

@@ -21,7 +21,7 @@ from analytics.standings import seating_findings, standings
 from cli.errors import refuse
 from cli.output import csv_text
 from cli.store import DbOption, WaitOption, _store
-from events.records.tournament import CutDrawn
+from events.records.tournament import CutDrawn, PenaltyGiven
 from ingest.store import Store
 
 app = typer.Typer(help="Create a tournament, register and seat players, and keep its record.", no_args_is_help=True)
@@ -168,16 +168,36 @@ def seat(
 @app.command()
 def penalty(
     tournament: str,
-    player: str,
     points: Annotated[int, typer.Option(help="Points deducted.")],
     reason: Annotated[str, typer.Option(help="Why.")],
-    stage: Annotated[str, typer.Option(help="The stage whose standings it counts in.")] = "preliminary",
+    player: Annotated[
+        str | None, typer.Argument(help="Whose penalty; with --finding, the player it names unless given.")
+    ] = None,
+    stage: Annotated[
+        str | None,
+        typer.Option(help="The stage whose standings it counts in (preliminary; with --finding, its game's)."),
+    ] = None,
+    finding: Annotated[
+        str | None,
+        typer.Option("--finding", help="The finding it is given for (findings.finding_id, as dismiss takes it)."),
+    ] = None,
     db: DbOption = None,
     wait: WaitOption = 60.0,
 ) -> None:
-    """Deduct points from a player, with a reason (R-TS5)."""
+    """Deduct points from a player, with a reason (R-TS5); with --finding, for a finding
+    (a table_incident the referee noted, R-C1), which the penalty names and settles."""
     store = _store(db, wait)
-    _done(_run(lambda: records.penalty(store, tournament, player, points, reason, stage)), f"a penalty for {player}")
+    if finding is not None:
+        recorded = _run(
+            lambda: records.penalty_for(store, tournament, finding, points, reason, player=player, stage=stage)
+        )
+    elif player is not None:
+        recorded = _run(lambda: records.penalty(store, tournament, player, points, reason, stage or "preliminary"))
+    else:
+        raise refuse("name the player, or the finding the penalty is for (--finding)", 1)
+    given = recorded.events[0]
+    assert isinstance(given, PenaltyGiven)
+    _done(recorded, f"a penalty for {given.player}" + (f" for finding {finding}" if finding else ""))
 
 
 @app.command()

@@ -213,6 +213,16 @@ def role_win_rates(filters: Filters) -> pl.DataFrame:
     )
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def _observed_rounds(db: str, when: Stamp, filters: Filters) -> int:
+    return stats.observed_rounds(Store(db, wait=WAIT), filters)
+
+
+def observed_rounds(filters: Filters) -> int:
+    """:func:`analytics.stats.observed_rounds`: the filtered rounds of observed logs."""
+    return _observed_rounds(*_key(), filters)
+
+
 @st.cache_data(show_spinner=False, max_entries=16)
 def _rulesets(db: str, when: Stamp) -> list[str]:
     return browse.rulesets(_store_at(db))
@@ -311,15 +321,22 @@ def games(tournament: str | None) -> pl.DataFrame:
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _game_view(db: str, when: Stamp, game_id: str) -> GameView | None:
-    lines = browse.game_lines(_store_at(db), game_id)
+def _game_view(db: str, when: Stamp, game_id: str, observed: bool) -> GameView | None:
+    lines = browse.game_lines(_store_at(db), game_id, observed=observed)
     return game_view(lines) if lines is not None else None
 
 
 def game(game_id: str) -> GameView | None:
     """A stored game's newest version, replayed into frames; ``None`` for a score sheet
     (no events to step through) or a game not stored."""
-    return _game_view(*_key(), game_id)
+    return _game_view(*_key(), game_id, False)
+
+
+def observed_game(game_id: str) -> GameView | None:
+    """The observed log of a stored game (:func:`events.observe.observe`), replayed into
+    frames: what the table saw of it, and nothing hidden. The public view of a round in
+    play is this."""
+    return _game_view(*_key(), game_id, True)
 
 
 # -- organiser: uploads and records --------------------------------------------------------
@@ -439,6 +456,16 @@ def open_findings(tournament: str | None) -> pl.DataFrame:
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
+def _game_players(db: str, when: Stamp, game_id: str) -> list[str]:
+    return browse.game_players(_store_at(db), game_id)
+
+
+def game_players(game_id: str) -> list[str]:
+    """The players of a stored game, in seating order."""
+    return _game_players(*_key(), game_id)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
 def _round_scores(db: str, when: Stamp, tournament: str, game_id: str, number: int) -> pl.DataFrame:
     return browse.round_scores(_store_at(db), tournament, game_id, number)
 
@@ -460,6 +487,14 @@ def correct(tournament: str, game_id: str, number: int, player: str, points: int
     """:func:`analytics.records.correct`: an appended event."""
     try:
         return records.correct(store(), tournament, game_id, number, player, points, reason)
+    finally:
+        clear()
+
+
+def penalty_for(tournament: str, finding_id: str, points: int, reason: str, player: str | None) -> records.Recorded:
+    """:func:`analytics.records.penalty_for`: an appended event naming the finding."""
+    try:
+        return records.penalty_for(store(), tournament, finding_id, points, reason, player=player)
     finally:
         clear()
 

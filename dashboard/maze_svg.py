@@ -4,7 +4,9 @@ Each card is a rectangle with its open tunnels as bands from the centre to the o
 sides. A dead end's bands stop short of a blocked centre (a rock), so a path enters it
 and goes no further (R-P5). The start card and the tournament's setup card are marked;
 a face-down goal is a card back — what it hides is drawn only when ``show_goals`` (the
-referee's view) — and a revealed goal shows gold or stone with its tunnels.
+referee's view), and never when the log does not know it (an observed log's goal before
+it is turned up: :data:`~events.cards.UNSEEN`) — and a revealed goal shows gold or stone
+with its tunnels.
 
 Nothing here imports Streamlit: the replay page passes the SVG to ``st.html`` and the
 tests read it as XML.
@@ -132,7 +134,7 @@ def _card(cell: Cell, placed: Placed, left: float, top: float, size: int, setup:
         body.append(_label(left + size / 2, top + size / 2 + 6, "?", colour="#d5dbdb", size=18))
         kind = "goal-back"
         data = ""
-        if show_goals:
+        if show_goals and placed.card != cards.UNSEEN:
             hidden = "gold" if placed.card == cards.GOLD else "stone"
             title += f" (the {hidden})"
             body.append(_label(left + size / 2, top + size - 7, hidden, colour="#f9e79f", size=9, weight="normal"))
@@ -200,7 +202,8 @@ def maze_svg(
     """The maze as an SVG document.
 
     ``setup_cell``: where the tournament's setup card lies (marked), if it still does.
-    ``show_goals``: draw what each face-down goal hides (the referee's view only).
+    ``show_goals``: draw what each face-down goal hides, where the log knows it (the
+    referee's view only).
     ``highlight``: the cell the current step acted on (a card laid, a rockfall).
 
     >>> from events.maze import Maze

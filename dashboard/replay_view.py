@@ -8,8 +8,14 @@ pile and discard counts, the findings. Frames hold plain copies, so they can be 
 and pickled; nothing here imports Streamlit.
 
 Each frame carries two descriptions of its line: the public one (a draw or a pass
-without the card, a map without what it showed) and the referee's. The page decides
-which to show; a round that has not ended is only ever shown in public to the public.
+without the card, a map without what it showed, a referee's note without its words)
+and the referee's. The page decides which to show; a round that has not ended is only
+ever shown in public to the public, and from the observed log of its game
+(:func:`events.observe.observe`), so the public never sees more than the table.
+
+An observed log (``GameView.observed``) shows no hidden card to anyone: its hands and
+pile are counted (each card :data:`~events.cards.UNSEEN`), a face-down goal is unseen
+until it is turned up, and the roles are unknown until the round's end names them.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from events import cards
 from events.findings import Finding
 from events.logfile import LogLine
 from events.maze import Placed
-from events.replay import CardPlay, Replay
+from events.replay import CardPlay, Replay, note_message
 from events.rules.turns import next_holder
 from events.schema import (
     Discard,
@@ -33,6 +39,7 @@ from events.schema import (
     PlayPath,
     PlayRockfall,
     PlayTool,
+    RefereeNote,
     RoundEnded,
     RoundStarted,
 )
@@ -120,6 +127,9 @@ class GameView:
     ended: bool = False
     opening: tuple[Violation, ...] = ()
     """Findings of lines before the first round (they belong to no round)."""
+    observed: bool = False
+    """An observed log: its frames hold no hidden card (hands and pile counted, goals
+    unseen until turned up, roles unknown until the round's end)."""
 
 
 def _copy_cells(cells: Mapping[Cell, Placed]) -> dict[Cell, Placed]:
@@ -150,13 +160,18 @@ def _describe(event: Event | None, rs: RoundState | None) -> tuple[str, str, Cel
         seen = ""
         if rs is not None:
             hidden = rs.maze.cells.get(cards.GOAL_CELLS[event.goal])
-            if hidden is not None:
+            if hidden is not None and hidden.card != cards.UNSEEN:
                 seen = f": it is {'the gold' if hidden.card == cards.GOLD else 'stone'}"
         return text, text + seen, cards.GOAL_CELLS[event.goal]
     if isinstance(event, Discard):
-        return f"{event.player} passes, a card face down", f"{event.player} passes, discarding {event.card}", None
+        text = f"{event.player} passes, a card face down"
+        return text, text if event.card is None else f"{event.player} passes, discarding {event.card}", None
     if isinstance(event, Draw):
-        return f"{event.player} draws a card", f"{event.player} draws {event.card}", None
+        text = f"{event.player} draws a card"
+        return text, text if event.card is None else f"{event.player} draws {event.card}", None
+    if isinstance(event, RefereeNote):
+        # what the referee saw is the table's; their words may name a card that was shown
+        return note_message(event.model_copy(update={"note": ""})), note_message(event), None
     if isinstance(event, GoalRevealed):
         text = f"the {event.goal} goal is turned up{' turned' if event.rotated else ''}"
         if rs is not None:
@@ -209,11 +224,20 @@ def _frame(
 def _shown(replay: Replay) -> RoundState | None:
     """The round as the table sees it now: right after a placement whose goals are being
     turned up, the reveals are settled as if the log went on (the checking replay judges
-    them only when the next event shows the run is over)."""
+    them only when the next event shows the run is over). An observed log knows a goal
+    only from the line that turns it up: until then it stays face down here, where
+    settling would have to guess it."""
     rs = replay.state.round
-    if rs is not None and rs.reveal_run is not None and (rs.reveal_run.entries or rs.maze.reached_goals()):
-        return replay.settled().round
-    return rs
+    if rs is None or rs.reveal_run is None or not (rs.reveal_run.entries or rs.maze.reached_goals()):
+        return rs
+    settled = replay.settled().round
+    game = replay.state.game
+    if settled is not None and game is not None and game.observed:
+        named = {slot for slot, _, _, card in rs.reveal_run.entries if card is not None}
+        for slot, cell in cards.GOAL_CELLS.items():
+            if rs.maze.goal_card(slot) == cards.UNSEEN and slot not in named:
+                settled.maze.cells[cell] = rs.maze.cells[cell]
+    return settled
 
 
 def game_view(lines: Iterable[LogLine]) -> GameView:
@@ -242,7 +266,7 @@ class GameViewBuilder(ReplayVisitor[GameView]):
         game = replay.state.game
         assert game is not None
         self.replay = replay
-        self.view = GameView(game.game_id, game.ruleset, tuple(game.players))
+        self.view = GameView(game.game_id, game.ruleset, tuple(game.players), observed=game.observed)
 
     def round_started(self, line: int, event: RoundStarted, rs: RoundState) -> None:
         assert self.view is not None

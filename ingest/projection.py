@@ -68,6 +68,22 @@ class _RoundNotes:
     kinds: Counter[str] = field(default_factory=Counter)
 
 
+def gold_slot(rs: RoundState) -> str | None:
+    """Where the round's gold lies, as far as the log shows it: dealt, in a full log; in
+    an observed log, turned up — or the one goal left face down once both stones are.
+
+    >>> from events.builder import LogBuilder
+    >>> gold_slot(LogBuilder(players=5).deal(goals={"top": "goal_gold", "middle": "goal_stone_ne",
+    ...     "bottom": "goal_stone_nw"}).round)
+    'top'
+    """
+    known = {slot: rs.maze.goal_card(slot) for slot in cards.SLOTS}
+    unseen = [slot for slot, card in known.items() if card == cards.UNSEEN]
+    if len(unseen) == 1 and cards.GOLD not in known.values():
+        return unseen[0]
+    return next((slot for slot, card in known.items() if card == cards.GOLD), None)
+
+
 def _moment(at: str | None) -> Any:
     if at is None:
         return None
@@ -132,12 +148,11 @@ class Projector(ReplayVisitor[tuple[Audit, GameRows]]):
         self.game = replay.state.game
 
     def round_started(self, line: int, event: RoundStarted, rs: RoundState) -> None:
-        goals = event.goals.model_dump() if event.goals is not None else {}
         self.notes[rs.number] = _RoundNotes(
             started_at=_moment(event.at),
             start_player=event.start_player,
             roles=dict(rs.roles),
-            gold_slot=next((s for s in cards.SLOTS if goals.get(s) == cards.GOLD), None),
+            gold_slot=gold_slot(rs),
         )
 
     def card_played(self, line: int, event: CardPlay, state: GameState) -> None:
@@ -154,6 +169,10 @@ class Projector(ReplayVisitor[tuple[Audit, GameRows]]):
             note.claim = event
             note.ended_at = _moment(event.at)
             note.over_before_end = not rs.ended_early
+            # what the round's end shows: an observed log turns the roles up only now,
+            # and its goals as they were turned up
+            note.roles = dict(rs.roles)
+            note.gold_slot = gold_slot(rs)
 
     def visit_line(self, line: LogLine, state: GameState, found: list[Finding]) -> None:
         moment = _moment(line.event.at) if line.event is not None else None
@@ -169,8 +188,8 @@ class Projector(ReplayVisitor[tuple[Audit, GameRows]]):
 
 
 def _card_row(event: Any, line: int, note: _RoundNotes, number: int) -> CardPlayedRow:
-    """A card played, as the replay meets it (its game id is filled in by
-    :func:`_game_rows`, which knows the game)."""
+    """A card played, as the replay meets it (its game id and the roles are filled in
+    by :func:`_game_rows`, which knows the game and what the round's end showed)."""
     target = tool = x = y = goal = None
     if isinstance(event, PlayTool):
         target, tool = event.target, event.tool
@@ -184,11 +203,11 @@ def _card_row(event: Any, line: int, note: _RoundNotes, number: int) -> CardPlay
         line=line,
         turn=note.turns,
         player=event.player,
-        role=note.roles.get(event.player),
+        role=None,
         type=event.type,
         card=event.card,
         target=target,
-        target_role=note.roles.get(target) if target is not None else None,
+        target_role=None,
         tool=tool,
         x=x,
         y=y,
@@ -209,6 +228,9 @@ def _game_rows(
     game_id = game.game_id
     for card in rows.cards_played:
         card.game_id = game_id
+        roles = notes[card.round].roles
+        card.role = roles.get(card.player)
+        card.target_role = roles.get(card.target) if card.target is not None else None
     errors_by_round = audit.errors_by_round
     unlisted: list[Finding | Unlisted] = [audit.unlisted] if audit.unlisted is not None else []
     rows.findings.extend(finding_of(f, game_id, upload_id) for f in [*audit.findings, *unlisted])
@@ -217,6 +239,7 @@ def _game_rows(
             game_id=game_id,
             upload_id=upload_id,
             source="log",
+            recording=game.recording or "full",
             ruleset=game.ruleset,
             tournament=game.tournament,
             tournament_round=game.tournament_round,

@@ -60,6 +60,9 @@ class GameRow(Row):
     game_id: str
     upload_id: BigInt
     source: str  # log | score_sheet
+    recording: str | None = None
+    """A log's ``recording`` (``full`` or ``observed``: event-log.md); null for a score
+    sheet. Statistics that need what the table does not see leave observed rounds out."""
     ruleset: str
     tournament: str | None
     tournament_round: int | None
@@ -138,7 +141,9 @@ class FindingRow(Row):
 
 @table("cards_played")
 class CardPlayedRow(Row):
-    """A card played or discarded in a round of a log."""
+    """A card played or discarded in a round of a log. ``role`` and ``target_role`` are
+    the roles as the round's end shows them (an observed log turns them up only then);
+    ``card`` is null for a discard of an observed log (face down: nobody saw it)."""
 
     game_id: str
     round: int
@@ -147,7 +152,7 @@ class CardPlayedRow(Row):
     player: str
     role: str | None
     type: str
-    card: str
+    card: str | None
     target: str | None
     target_role: str | None
     tool: str | None
@@ -212,6 +217,8 @@ class PenaltyRow(RecordRow):
     stage: str
     points: int
     reason: str
+    finding: str | None = None
+    """The finding it was given for (``findings.finding_id``), if one."""
 
 
 @table("corrections")

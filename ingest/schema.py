@@ -11,8 +11,11 @@ Every table is declared once, by its row type (:mod:`ingest.tables`): the events
 by :class:`UploadLink`, the read models in :mod:`ingest.readmodels`.
 
 Schema versions: 1, the tables above but ``upload_chain``; 2, the uploads chained
-too. A store of version 1 is upgraded by the first command that writes to it
-(:meth:`ingest.store.Store.connect`), which links every upload it holds.
+too; 3, the read models of the observed recording (``games.recording``, a
+``cards_played.card`` that may be null, ``penalties.finding``). A store of an older
+version is upgraded by the first command that writes to it
+(:meth:`ingest.store.Store.connect`): from 1 it links every upload it holds; from 2 its
+read models take the new columns.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ __all__ = [
     "UploadRow",
 ]
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 
 
 @table("meta", key=("key",), frozen=True)

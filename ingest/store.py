@@ -218,7 +218,7 @@ class Store:
         if not read_only and version is None and _unstarted(con, tables):
             self._create(con)
         elif not read_only and version is not None and version < SCHEMA_VERSION:
-            self._upgrade(con)
+            self._upgrade(con, version)
         else:
             self._refuse(version, tables, read_models=read_models)
             return
@@ -252,15 +252,19 @@ class Store:
             con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
             con.execute("INSERT INTO meta VALUES ('created_at', ?)", [datetime.now(UTC).isoformat()])
 
-    def _upgrade(self, con: duckdb.DuckDBPyConnection) -> None:
-        """Version 1 to 2, in one transaction: every upload held is linked, in order, to
-        the event head as it stands (so the chain covers them from now on)."""
+    def _upgrade(self, con: duckdb.DuckDBPyConnection, version: int) -> None:
+        """From ``version`` to this program's, in one transaction. 1 to 2: every upload
+        held is linked, in order, to the event head as it stands (so the chain covers
+        them from now on). 2 to 3: the read models' columns of the observed recording
+        (:func:`_observed_columns`)."""
         with _transaction(con):
-            con.execute(create_table(UploadLink, if_not_exists=True))
-            position, head = self.head(con)
-            rows = con.execute(f"SELECT {_RECEIVED} FROM uploads u ORDER BY u.upload_id").fetchall()
-            held = [upload for upload in map(_received, rows) if upload is not None]
-            _insert(con, UploadLink, _links(GENESIS, held, position, head))
+            if version < 2:
+                con.execute(create_table(UploadLink, if_not_exists=True))
+                position, head = self.head(con)
+                rows = con.execute(f"SELECT {_RECEIVED} FROM uploads u ORDER BY u.upload_id").fetchall()
+                held = [upload for upload in map(_received, rows) if upload is not None]
+                _insert(con, UploadLink, _links(GENESIS, held, position, head))
+            _observed_columns(con)
             con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION)])
 
     def _unopened(self, exc: duckdb.Error) -> StoreUnusable:
@@ -729,6 +733,35 @@ class StreamEvents(Sequence[StoredEvent]):
         if not -len(self) <= index < len(self):
             raise IndexError(index)
         return next(islice(self, index % len(self), None))
+
+
+_OBSERVED_COLUMNS: Final = {
+    "games": "ALTER TABLE games ADD COLUMN IF NOT EXISTS recording VARCHAR",
+    "cards_played": "ALTER TABLE cards_played ALTER COLUMN card DROP NOT NULL",
+    "penalties": "ALTER TABLE penalties ADD COLUMN IF NOT EXISTS finding VARCHAR",
+}
+"""What schema version 3 changed in the read models: each game's recording, a discard
+whose card nobody saw, the finding a penalty was given for."""
+_RECORDING: Final = """
+UPDATE games g SET recording = coalesce(
+    (SELECT json_extract_string(e.payload, '$.recording') FROM events e
+     WHERE e.stream = 'game:' || g.game_id AND e.type = 'game_started' ORDER BY e.position DESC LIMIT 1),
+    'full')
+WHERE g.source = 'log' AND g.recording IS NULL
+"""
+"""Each stored log's recording, as its newest ``game_started`` says (``full`` unless it
+says otherwise), for the games a store of version 2 holds."""
+
+
+def _observed_columns(con: duckdb.DuckDBPyConnection) -> None:
+    """Schema version 2 to 3: the read models that are there (a rebuild makes missing
+    ones anew) take the observed recording's columns, filled in as a rebuild would."""
+    present = _tables(con)
+    for name, ddl in _OBSERVED_COLUMNS.items():
+        if name in present:
+            con.execute(ddl)
+    if "games" in present:
+        con.execute(_RECORDING)
 
 
 def _create_read_models(con: duckdb.DuckDBPyConnection, position: int) -> None:

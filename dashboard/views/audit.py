@@ -1,6 +1,7 @@
 """Audit (organiser): the open findings, and what to do about each — accept the
-replay's score, enter a correction, or dismiss it with a reason. Each is an event
-appended to the tournament's record; nothing is edited."""
+replay's score, enter a correction, give a penalty for it (a ``table_incident`` the
+referee noted, R-C1), or dismiss it with a reason. Each is an event appended to the
+tournament's record; nothing is edited."""
 
 from __future__ import annotations
 
@@ -87,7 +88,9 @@ number = row["round"]
 if number is not None:
     st.dataframe(data.round_scores(record_of, game_id, int(number)), hide_index=True, width="stretch")
 
-accept, correct, dismiss = st.tabs(["Accept the replay's score", "Enter a correction", "Dismiss"])
+accept, correct, penalise, dismiss = st.tabs(
+    ["Accept the replay's score", "Enter a correction", "Give a penalty", "Dismiss"]
+)
 with accept:
     if number is None:
         st.info("This finding belongs to no round: there is no round score to replace.")
@@ -115,6 +118,17 @@ with correct:
                     f"a correction of {escape(player)}'s score in round {number} of {escape(game_id)}",
                     lambda: data.correct(record_of, game_id, int(number), str(player), int(points), why),
                 )
+with penalise, st.form("penalty"):
+    seated = data.game_players(game_id)
+    named = row["player"]
+    player = st.selectbox("Player", seated, index=seated.index(named) if named in seated else 0, key="penalty_player")
+    points = st.number_input("Points deducted", min_value=1, max_value=100, step=1, key="penalty_points")
+    why = st.text_input("Reason", value=f"{row['code']} at line {row['line']}: {row['message']}", key="penalty_reason")
+    if st.form_submit_button("Give the penalty for this finding"):
+        _record(
+            f"a penalty of {int(points)} for {escape(player)} for finding {escape(chosen)}",
+            lambda: data.penalty_for(record_of, chosen, int(points), why, str(player)),
+        )
 with dismiss, st.form("dismissal"):
     why = st.text_input("Reason", key="dismiss_reason")
     if st.form_submit_button("Dismiss the finding"):

@@ -1,8 +1,11 @@
 """Replay: step through a round event by event, the maze drawn as its cards.
 
-Public view: what everyone at the table saw. Referee view: the hands, the roles, what
-the face-down goals hide and the cards drawn and passed — for a round that has ended,
-or for the organiser at any time.
+Public view: what everyone at the table saw — for a round still in play, the observed
+log of its game (:func:`events.observe.observe`), so nothing hidden can show. Referee
+view: the hands, the roles, what the face-down goals hide and the cards drawn and
+passed — for a round that has ended, or for the organiser at any time. An observed log
+knows no hidden card, so even its referee view counts the hands, leaves a goal face
+down until it is turned up and the roles unknown until the round's end.
 """
 
 from __future__ import annotations
@@ -82,8 +85,6 @@ with top[2]:
     number = st.selectbox("Round", numbers, key="replay_round", on_change=_restart)
 assert number is not None
 shown_round = view.rounds[number]
-frames = shown_round.frames
-last = len(frames) - 1
 
 organiser = access.is_organiser()
 allowed = shown_round.ended or organiser
@@ -102,6 +103,18 @@ if mode == "Referee" and not allowed:
     )
 if not shown_round.ended:
     st.caption("This round has not ended in the log (still in play, or the log stops).")
+    if not referee and not view.observed:
+        seen = data.observed_game(game_id)
+        assert seen is not None
+        view, shown_round = seen, seen.rounds[number]
+        st.caption("It is shown as the table saw it: the cards laid face up, and the hands and the pile counted.")
+if view.observed and referee:
+    st.caption(
+        "An observed log: what the referee at the table saw. The hands and the pile are counted, a goal stays "
+        "face down until it is turned up, and the roles are unknown until the round's end names them."
+    )
+frames = shown_round.frames
+last = len(frames) - 1
 
 if int(st.session_state.get(STEP, 0)) > last:
     st.session_state[STEP] = 0
@@ -140,9 +153,9 @@ table = {
     "player": [("▶ " if p == frame.turn else "") + p for p in view.players],
 }
 if referee:
-    table["role"] = [frame.roles.get(p) or "" for p in view.players]
+    table["role"] = [frame.roles.get(p) or ("unknown" if view.observed else "") for p in view.players]
 table["cards"] = [len(frame.hands.get(p, ())) for p in view.players]
-if referee:
+if referee and not view.observed:
     table["hand"] = [", ".join(frame.hands.get(p, ())) for p in view.players]
 table["broken tools"] = [", ".join(frame.broken.get(p, ())) for p in view.players]
 if referee:

@@ -64,4 +64,6 @@ st.dataframe(
         "dealt": st.column_config.NumberColumn("dealt", help="Player-rounds dealt the role"),
     },
 )
-st.caption(f"{int(frame['n'].sum()):,} trials in {frame.height} cells.")
+observed = data.observed_rounds(filters)
+included = f" Observed rounds included: {observed:,} (roles as turned up at each round's end)." if observed else ""
+st.caption(f"{int(frame['n'].sum()):,} trials in {frame.height} cells.{included}")

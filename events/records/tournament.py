@@ -90,13 +90,17 @@ class SeatingPublished(Seating, TournamentEvent):
 
 
 class PenaltyGiven(TournamentEvent):
-    """Points deducted with a reason, in the standings of one stage (R-TS5)."""
+    """Points deducted with a reason, in the standings of one stage (R-TS5); ``finding``
+    names the finding it was given for, as ``finding_dismissed`` does (a
+    ``table_incident`` the referee noted, R-C1). Penalties recorded before it existed
+    name none."""
 
     type: Literal["penalty_given"]
     player: PlayerId
     points: Annotated[int, Field(gt=0, le=1_000_000)]
     stage: Stage = "preliminary"
     reason: Text
+    finding: Text | None = None
 
 
 class ScoreCorrected(TournamentEvent):

@@ -24,7 +24,7 @@ from events.logfile import UnreadableLog, open_regular
 from ingest.limits import MAX_UPLOAD_BYTES
 from ingest.readmodels import Rows
 from ingest.sources.files import Prepared, kind_of, report_json, safe_name, too_large, unforeseen, unreadable
-from ingest.sources.logs import UNPARSED, LogEvents, prepare_log, read_stored, stored_lines
+from ingest.sources.logs import UNPARSED, LogEvents, prepare_log, read_stored, stored_lines, stored_texts
 from ingest.sources.sheets import prepare_sheet, project_sheet_game
 from ingest.sources.tournaments import prepare_tournament, project_tournament
 
@@ -46,6 +46,7 @@ __all__ = [
     "read_stored",
     "safe_name",
     "stored_lines",
+    "stored_texts",
     "unforeseen",
 ]
 

@@ -100,15 +100,17 @@ def _log_event(stream: str, number: int, kind: str, text: bytes) -> NewEvent:
     return NewEvent(stream, UNPARSED, payload, number)
 
 
+def stored_texts(events: Iterable[tuple[str, str, int | None]]) -> Iterator[tuple[int, bytes]]:
+    """Stored log events (type, payload, line) back into the log's numbered lines, each
+    as the bytes uploaded."""
+    for count, (type_, payload, line) in enumerate(events, start=1):
+        text = base64.b64decode(json.loads(payload)["base64"]) if type_ == UNPARSED else payload.encode("utf-8")
+        yield line or count, text
+
+
 def read_stored(events: Iterable[tuple[str, str, int | None]]) -> Iterator[LogLine]:
     """Stored log events (type, payload, line) back into parsed lines, as they are read."""
-
-    def numbered() -> Iterator[tuple[int, bytes]]:
-        for count, (type_, payload, line) in enumerate(events, start=1):
-            text = base64.b64decode(json.loads(payload)["base64"]) if type_ == UNPARSED else payload.encode("utf-8")
-            yield line or count, text
-
-    return parse_numbered(numbered())
+    return parse_numbered(stored_texts(events))
 
 
 def stored_lines(events: Iterable[tuple[str, str, int | None]]) -> list[LogLine]:

@@ -28,6 +28,7 @@ from events.simulate.mutate import mutate
 from events.simulate.tournament import simulate_tournament
 from ingest.pipeline import ingest
 from ingest.store import Store
+from tests.ingest.observed_logs import note_line, observed
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "dashboard" / "app.py"
@@ -157,6 +158,43 @@ def hostile_sample(sample: Sample, tmp_path_factory: pytest.TempPathFactory) -> 
 def hostile(hostile_sample: Hostile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Hostile:
     """This test's copy of the hostile store."""
     return Hostile(in_use(hostile_sample.db, tmp_path / "hostile.duckdb", monkeypatch), hostile_sample.players)
+
+
+# -- a store with an observed game (issue 11, points 5 and 6) ------------------------------
+
+OBSERVED_GAME = "sim-open-1:r1:t1"
+NOTE_AFTER = 5
+"""The observed game's referee's note follows this line of its observed log."""
+
+
+@dataclass(frozen=True)
+class Observed:
+    """The sample tournament with its game :data:`OBSERVED_GAME` as an observed log, in
+    whose first round the referee noted ``noted`` at line ``note_line``."""
+
+    db: Path
+    full_log: Path
+    noted: str
+    note_line: int = NOTE_AFTER + 1
+
+
+@pytest.fixture(scope="session")
+def observed_sample(sample: Sample, tmp_path_factory: pytest.TempPathFactory) -> Observed:
+    root = tmp_path_factory.mktemp("observed")
+    logs = root / "logs"
+    shutil.copytree(sample.logs, logs)
+    full = logs / "r1-t1.jsonl"
+    text = full.read_text()
+    noted = json.loads(text.splitlines()[0])["players"][1]
+    full.write_text(observed(text, notes={NOTE_AFTER: note_line(noted)}))
+    return Observed(stored(logs, root / "observed.duckdb"), sample.logs / "r1-t1.jsonl", noted)
+
+
+@pytest.fixture
+def observed_db(observed_sample: Observed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Observed:
+    """This test's copy of the store with an observed game."""
+    copy = in_use(observed_sample.db, tmp_path / "observed.duckdb", monkeypatch)
+    return Observed(copy, observed_sample.full_log, observed_sample.noted)
 
 
 @pytest.fixture

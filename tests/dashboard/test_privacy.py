@@ -1,5 +1,6 @@
 """No public page shows the roles, hands or goal positions of a round that has not
-ended; the organiser sees them."""
+ended — its public replay is the observed log of its game, so the public never sees
+more than the table; the organiser sees them."""
 
 from __future__ import annotations
 
@@ -8,7 +9,13 @@ from collections.abc import Callable
 from streamlit.testing.v1 import AppTest
 
 from dashboard import widgets
-from tests.dashboard.conftest import UNFINISHED, Sample, log_in, maze, page_text
+from dashboard.markup import escape
+from dashboard.maze_svg import maze_svg
+from dashboard.replay_view import game_view
+from events.logfile import parse_data
+from events.observe import observe
+from tests.dashboard.conftest import UNFINISHED, Sample, log_in, maze, page_text, unfinished_log
+from tests.dashboard.test_pages import metric
 
 Open = Callable[..., AppTest]
 ROLES = ("gold_digger", "gold digger", "saboteur", "selfish_dwarf", "selfish dwarf")
@@ -38,16 +45,35 @@ def test_the_public_replay_of_an_unfinished_round_hides_hands_roles_and_goals(op
         assert {"role", "hand", "looked at"}.isdisjoint(at.dataframe[0].value.columns)
         if at.error:
             errors[step] = [e.value for e in at.error]
-    # the card not in cem's hand shows at its step (line 7), its message (naming the hand) withheld
-    assert list(errors) == [5]
-    (error,) = errors[5]
-    assert error.startswith("line 7 · card_not_in_hand (R-T4) · cem: ")
-    assert error.endswith("details are shown once the round has ended")
+    # the public view is the observed log of the game: a card not in cem's hand (line 7)
+    # is nothing the table could see, so it is no finding there (the organiser's view
+    # shows it: test_the_organiser_sees_the_unfinished_round_as_the_referee)
+    assert errors == {}
+    assert any("as the table saw it" in c.value for c in at.caption)
     # asking for the referee's view changes nothing
     at.radio(key="replay_view").set_value("Referee").run()
     assert any("has not ended" in w.value for w in at.warning)
     assert hidden(page_text(at), sample) == []
     assert "role" not in at.dataframe[0].value.columns
+
+
+def test_the_public_replay_of_a_round_in_play_is_its_observed_log_step_by_step(open_page: Open) -> None:
+    """Exactly the observed projection of the full log (events.observe): what happened,
+    who is to act, each hand's count, the pile, the maze — whoever asks, and whichever
+    view they ask for."""
+    lines, _ = unfinished_log()
+    seen = game_view(list(parse_data(observe("".join(line + "\n" for line in lines).encode())))).rounds[1]
+    at = unfinished(open_page)
+    assert int(at.slider(key="replay_step").max) == len(seen.frames) - 1
+    for view in ("Public", "Referee"):
+        at.radio(key="replay_view").set_value(view).run()
+        for step, frame in enumerate(seen.frames):
+            at.slider(key="replay_step").set_value(step).run()
+            assert any(m.value == f"### {escape(frame.public)}" for m in at.markdown), step
+            table = at.dataframe[0].value
+            assert table["cards"].tolist() == [len(frame.hands[p]) for p in table["player"].str.removeprefix("▶ ")]
+            assert (metric(at, "Draw pile"), metric(at, "Discards")) == (str(frame.pile), str(frame.discards))
+            assert maze(at) == maze_svg(frame.cells, setup_cell=frame.setup_cell, highlight=frame.acted_on)
 
 
 def test_the_organiser_sees_the_unfinished_round_as_the_referee(
@@ -64,6 +90,9 @@ def test_the_organiser_sees_the_unfinished_round_as_the_referee(
     cem = table[table["player"].str.endswith("cem")].iloc[0]
     assert cem["hand"] == ", ".join(sample.unfinished_hand)
     assert 'data-card="goal_gold"' in maze(at)
+    at.slider(key="replay_step").set_value(5).run()
+    (error,) = [e.value for e in at.error]
+    assert error.startswith("line 7 · card_not_in_hand (R-T4) · cem: ")
 
 
 def test_other_public_pages_leave_the_unfinished_round_out(open_page: Open, sample: Sample) -> None:

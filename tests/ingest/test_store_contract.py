@@ -26,6 +26,7 @@ from types import ModuleType
 import duckdb
 import pytest
 
+import ingest.projection
 import ingest.readmodels
 import ingest.tables
 from ingest.chain import GENESIS, StoredEvent, link
@@ -328,7 +329,7 @@ class TestDuckDBStore(StoreContract):
         return Store(tmp_path / "contract.duckdb")
 
 
-@pytest.mark.parametrize("module", [ingest.tables, ingest.readmodels])
+@pytest.mark.parametrize("module", [ingest.tables, ingest.readmodels, ingest.projection])
 def test_the_examples_in_the_docstrings_run(module: ModuleType) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
