@@ -47,6 +47,8 @@ def project_revision(revision: Revision) -> Rows:
     """The read-model rows of a stream's current revision, from its stored events, read
     as they come: a long stream is never held whole."""
     first = revision.events[0]
+    if first.stream.startswith("draft:"):
+        return {}  # a game being recorded: its log is projected once it is taken in
     if first.stream.startswith("tournament:"):
         return project_tournament([json.loads(e.payload) for e in revision.events], first.upload_id)
     upload_id = first.upload_id or 0

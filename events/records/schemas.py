@@ -8,12 +8,13 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from events import schema
-from events.records import sheet, tournament
+from events.records import draft, sheet, tournament
 
 SCHEMAS: Final[dict[str, Callable[[], dict[str, Any]]]] = {
     "log": schema.json_schema,
     "tournament": tournament.json_schema,
     "sheet": sheet.json_schema,
+    "draft": draft.json_schema,
 }
 """Each stream kind's schema: a game log's line, a tournament's event, a score-sheet
-game's event."""
+game's event, a recorder draft's event."""
