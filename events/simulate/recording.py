@@ -35,7 +35,8 @@ def with_notes(events: Sequence[Event], rate: float, rng: Random) -> list[Event]
     ``rate``, somewhere in the turn: before its card, between the card and its draw or
     reveals, or after them. A note changes no state, so the game written around it is
     the same; each note names a random kind of error, a random player (or none) and a
-    short text, and carries the time of the line before it (times never go backwards).
+    short text. It carries no time (``at`` is optional), so it can never put the log's
+    times out of order, whatever lines stand around it.
     """
     if rate <= 0:
         return list(events)
@@ -50,13 +51,8 @@ def with_notes(events: Sequence[Event], rate: float, rng: Random) -> list[Event]
         while end < len(events) - 1 and isinstance(events[end], GoalRevealed | Draw):
             end += 1
         at = rng.randint(start, min(end, len(events) - 1))
-        stamp = {"at": events[at - 1].at} if events[at - 1].at is not None else {}
         note = RefereeNote(
-            type="referee_note",
-            player=rng.choice(players),
-            error=rng.choice(NOTE_KINDS),
-            note=rng.choice(NOTE_WORDS),
-            **stamp,
+            type="referee_note", player=rng.choice(players), error=rng.choice(NOTE_KINDS), note=rng.choice(NOTE_WORDS)
         )
         before.setdefault(at, []).append(note)
     return [note_or_event for index, event in enumerate(events) for note_or_event in (*before.get(index, ()), event)]
