@@ -11,6 +11,7 @@ recording to the other. All of them audit clean.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from events.builder import LogBuilder
 from events.observe import observe
@@ -24,20 +25,17 @@ def _pass(log: LogBuilder, player: str, keep: tuple[str, ...] = ()) -> None:
     log.discard(player, next(c for c in log.hand(player) if c not in keep))
 
 
-def tournament_game() -> LogBuilder:
-    log = LogBuilder(
-        players=SIX,
-        ruleset="tournament",
-        game_id="example-open:r1:t1",
-        tournament="example-open",
-        tournament_round=1,
-        stage="preliminary",
-        table="1",
-    )
+def _example_open(**header: Any) -> LogBuilder:
+    """A table of six at the example tournament, its first three rounds played."""
+    log = LogBuilder(players=SIX, ruleset="tournament", tournament="example-open", **header)
     _diggers_reach_the_gold(log)
     _the_selfish_dwarf_reaches_the_gold(log)
     _the_saboteurs_hold_out(log)
-    return log.end_game()
+    return log
+
+
+def tournament_game() -> LogBuilder:
+    return _example_open(game_id="example-open:r1:t1", tournament_round=1, stage="preliminary", table="1").end_game()
 
 
 def _diggers_reach_the_gold(log: LogBuilder) -> None:
@@ -157,19 +155,7 @@ def _a_stone_then_the_gold(log: LogBuilder) -> None:
 
 def final_table() -> LogBuilder:
     """The tournament's final table (R-TS4): four rounds, written in full."""
-    log = LogBuilder(
-        players=SIX,
-        ruleset="tournament",
-        rounds=4,
-        game_id="example-open:final",
-        tournament="example-open",
-        tournament_round=5,
-        stage="final",
-        table="final",
-    )
-    _diggers_reach_the_gold(log)
-    _the_selfish_dwarf_reaches_the_gold(log)
-    _the_saboteurs_hold_out(log)
+    log = _example_open(rounds=4, game_id="example-open:final", tournament_round=5, stage="final", table="final")
     _a_stone_then_the_gold(log)
     return log.end_game()
 
