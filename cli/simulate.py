@@ -90,7 +90,7 @@ def tournament(
     referee_notes: NotesOption = 0.0,
 ) -> None:
     """Simulate a whole tournament: preliminary rounds, the top cut and the final table."""
-    written = _recording(recording)
+    chosen = _recording(recording)
     try:
         table_sizes(players)
     except ValueError as exc:
@@ -114,7 +114,7 @@ def tournament(
         tournament_id=tournament_id,
         name=name,
         gzip=gzip,
-        recording=written,
+        recording=chosen,
         referee_notes=referee_notes,
     )
     Console(stderr=True).print(f"wrote {len(record.files)} game logs and tournament.json for {record.id} to {out}")
