@@ -169,6 +169,8 @@ def _judged(result: Audit, notes: Sequence[int] = ()) -> list[tuple[str, int, in
 def test_referee_notes_are_incidents_at_their_lines_and_change_nothing_else(
     table: tuple[str, int, int, int], recording: str, name: str | None
 ) -> None:
+    """R-C1: a note is a table_incident at its line and changes no state, in a clean
+    game or beside any mutation (a note between a card and its draw is no missed draw)."""
     lines = full_lines(table)
     mutation = mutate(lines, name, table[3]) if name is not None else None
     events = _events(mutation.lines if mutation is not None else lines)
@@ -186,8 +188,10 @@ def test_referee_notes_are_incidents_at_their_lines_and_change_nothing_else(
 
 @pytest.mark.parametrize("recording", ["full", "observed"])
 def test_the_simulators_notes_leave_the_game_as_it_was_played(recording: Recording) -> None:
+    """R-C1 notes are written beside the game, never into it: without them it is the same."""
     played = quick_game(6, "tournament", 3, 12, recording=recording)
     noted = quick_game(6, "tournament", 3, 12, recording=recording, referee_notes=0.25)
     assert any(isinstance(e, RefereeNote) for e in noted), "one turn in four has a note"
     assert [e for e in noted if not isinstance(e, RefereeNote)] == played
+    assert not [f for f in audit([dump_event(e) for e in noted]).findings if f.code is not Code.TABLE_INCIDENT]
     assert noted == quick_game(6, "tournament", 3, 12, recording=recording, referee_notes=0.25)
