@@ -10,9 +10,14 @@ every rule — and timed against
 - python-chess reading a PGN corpus of random legal games, which replays and checks
   every move (``chess.pgn.read_game``): plies per second.
 
+The same games are then turned into observed logs (``events.observe``: what a referee
+at the table sees, line for line) and audited again in the same run: hands and pile
+counted instead of seen, goals learnt from the reveals, roles from ``round_ended``.
+
 It prints events/s and rounds/s, the baselines and the ratios (goal: ≥ 100,000
-events/s, ≥ 4× python-chess's plies/s, within 10× of bare orjson). Then it audits one
-large log file under ``tracemalloc`` and prints the peak beside the file's size.
+events/s, ≥ 4× python-chess's plies/s, within 10× of bare orjson, observed no slower
+than full). Then it audits one large log file under ``tracemalloc`` and prints the peak
+beside the file's size.
 Run on demand; not part of the test suite. Needs ``pip install -e '.[bench]'``.
 """
 
@@ -39,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from events.audit import audit, audit_file
 from events.logfile import write_log
+from events.observe import observe_lines
 from events.schema import dump_event
 from events.simulate.game import quick_game
 
@@ -102,11 +108,19 @@ def main() -> None:
     pgn, plies = pgn_corpus(args.chess_games, args.seed)
     console.print(f"chess corpus: {args.chess_games} random legal games, {plies:,} plies")
 
-    def replay_all() -> None:
-        for log in logs:
-            result = audit(log)
-            if result.status != "clean":
-                raise SystemExit(f"corpus game not clean: {result.findings[:1]}")
+    def audit_all(corpus: list[list[bytes]]) -> Callable[[], None]:
+        def run() -> None:
+            for log in corpus:
+                result = audit(log)
+                if result.status != "clean":
+                    raise SystemExit(f"corpus game not clean: {result.findings[:1]}")
+
+        return run
+
+    seen: list[list[bytes]] = []
+
+    def observe_all() -> None:
+        seen[:] = [list(observe_lines(log)) for log in logs]
 
     def decode_all() -> None:
         loads = orjson.loads
@@ -119,9 +133,11 @@ def main() -> None:
         while chess.pgn.read_game(stream) is not None:
             pass
 
-    ours = best_of(args.repeat, replay_all)
+    ours = best_of(args.repeat, audit_all(logs))
     bare = best_of(args.repeat, decode_all)
     board = best_of(args.repeat, chess_all)
+    projection = best_of(args.repeat, observe_all)
+    observed = best_of(args.repeat, audit_all(seen))
 
     table = Table(title=f"replay on one core (best of {args.repeat})")
     table.add_column("what")
@@ -132,6 +148,12 @@ def main() -> None:
         f"{ours:.3f}",
         f"{events / ours:,.0f} events/s · {rounds / ours:,.0f} rounds/s",
     )
+    table.add_row(
+        "audit of the same games, observed",
+        f"{observed:.3f}",
+        f"{events / observed:,.0f} events/s · {rounds / observed:,.0f} rounds/s",
+    )
+    table.add_row("observe: full log → observed log", f"{projection:.3f}", f"{events / projection:,.0f} lines/s")
     table.add_row("orjson.loads of the same lines", f"{bare:.3f}", f"{events / bare:,.0f} lines/s")
     table.add_row("python-chess read_game (PGN)", f"{board:.3f}", f"{plies / board:,.0f} plies/s")
     console.print(table)
@@ -140,6 +162,8 @@ def main() -> None:
     console.print(f"audit events/s ÷ chess plies/s = {versus_chess:.2f}× (goal ≥ 4×)")
     console.print(f"audit time ÷ orjson time      = {versus_json:.2f}× (goal ≤ 10×)")
     console.print(f"audit events/s                = {events / ours:,.0f} (goal ≥ 100,000)")
+    console.print(f"observed audit time ÷ full    = {observed / ours:.2f}× (goal ≤ 1×: no slower than full)")
+    console.print(f"observed audit events/s       = {events / observed:,.0f}")
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "long.jsonl"

@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from cli import checkpoint, dashboard, simulate, stats, store, tournament
+from cli import checkpoint, dashboard, observe, simulate, stats, store, tournament
 from cli.errors import ReportingGroup
 from events.audit import Audit, audit_file, log_files
 from events.findings import Finding, Unlisted
@@ -39,6 +39,7 @@ app.add_typer(tournament.app, name="tournament")
 app.add_typer(checkpoint.app, name="checkpoint")
 app.command("standings")(tournament.standings_command)
 app.command("dashboard")(dashboard.dashboard_command)
+app.command("observe")(observe.observe_command)
 
 _WINNERS = {
     "gold_diggers": "the gold diggers won",

@@ -3,18 +3,39 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, cast, get_args
 
 import typer
 from rich.console import Console
 
 from events.logfile import write_log
 from events.rules.tournament import CUT, check_cut, check_final_rounds, check_preliminary_rounds, table_sizes
+from events.schema import Recording
 from events.simulate.game import GameSpec, simulate_game
 from events.simulate.tournament import simulate_tournament
 from events.tables import PLAYER_RANGE, ROUND_LIMIT
 
 app = typer.Typer(help="Write simulated, rule-abiding game logs and tournaments.", no_args_is_help=True)
+
+RecordingOption = Annotated[
+    str, typer.Option(help="full (every hidden card) or observed (what a referee at the table sees).")
+]
+NotesOption = Annotated[
+    float,
+    typer.Option(
+        "--referee-notes",
+        min=0.0,
+        max=1.0,
+        help="The chance that a turn gets a referee_note (R-C1) beside it, for tests and demonstrations.",
+    ),
+]
+
+
+def _recording(value: str) -> Recording:
+    """The ``--recording`` asked for, or a usage error naming the two there are."""
+    if value not in get_args(Recording):
+        raise typer.BadParameter(" or ".join(get_args(Recording)), param_hint="--recording")
+    return cast(Recording, value)
 
 
 @app.command("game")
@@ -27,6 +48,8 @@ def game(
     game_id: Annotated[
         str | None, typer.Option(help="The game's id (default: sim:<ruleset>:<players>:<seed>).")
     ] = None,
+    recording: RecordingOption = "full",
+    referee_notes: NotesOption = 0.0,
 ) -> None:
     """Simulate one game at one table and write its log."""
     if ruleset not in PLAYER_RANGE:
@@ -37,7 +60,15 @@ def game(
     if not 1 <= rounds <= ROUND_LIMIT[ruleset]:
         raise typer.BadParameter(f"a {ruleset} game has 1 to {ROUND_LIMIT[ruleset]} rounds", param_hint="--rounds")
     names = tuple(f"p{i + 1}" for i in range(players))
-    spec = GameSpec(game_id or f"sim:{ruleset}:{players}:{seed}", names, ruleset, rounds, seed)
+    spec = GameSpec(
+        game_id or f"sim:{ruleset}:{players}:{seed}",
+        names,
+        ruleset,
+        rounds,
+        seed,
+        recording=_recording(recording),
+        referee_notes=referee_notes,
+    )
     events = simulate_game(spec)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_log(events, out)
@@ -55,8 +86,11 @@ def tournament(
     tournament_id: Annotated[str | None, typer.Option("--id", help="The tournament's id.")] = None,
     name: Annotated[str | None, typer.Option(help="The tournament's display name.")] = None,
     gzip: Annotated[bool, typer.Option("--gzip", help="Write .jsonl.gz logs.")] = False,
+    recording: RecordingOption = "full",
+    referee_notes: NotesOption = 0.0,
 ) -> None:
     """Simulate a whole tournament: preliminary rounds, the top cut and the final table."""
+    chosen = _recording(recording)
     try:
         table_sizes(players)
     except ValueError as exc:
@@ -80,5 +114,7 @@ def tournament(
         tournament_id=tournament_id,
         name=name,
         gzip=gzip,
+        recording=chosen,
+        referee_notes=referee_notes,
     )
     Console(stderr=True).print(f"wrote {len(record.files)} game logs and tournament.json for {record.id} to {out}")

@@ -1,17 +1,23 @@
 """Write the example logs of ``examples/`` (run from the repository root).
 
-Two small games written with :class:`events.builder.LogBuilder`: a tournament game of
-three rounds at a table of six (a gold digger reaches the gold, a selfish dwarf does,
-and the saboteurs hold out), and a base game of three players. Both audit clean.
+Small games written with :class:`events.builder.LogBuilder`: a tournament game of three
+rounds at a table of six (a gold digger reaches the gold, a selfish dwarf does, and the
+saboteurs hold out), a base game of three players, and the final table of the same
+tournament as a referee at a physical table records it: four rounds written in full and
+turned into the observed log by :func:`events.observe.observe`, the one way from the one
+recording to the other. All of them audit clean.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from events.builder import LogBuilder
+from events.observe import observe
 
 HERE = Path(__file__).parent
+SIX = ["ann", "bob", "cem", "dia", "eve", "fay"]
 
 
 def _pass(log: LogBuilder, player: str, keep: tuple[str, ...] = ()) -> None:
@@ -19,17 +25,21 @@ def _pass(log: LogBuilder, player: str, keep: tuple[str, ...] = ()) -> None:
     log.discard(player, next(c for c in log.hand(player) if c not in keep))
 
 
+def _example_open(**header: Any) -> LogBuilder:
+    """A table of six at the example tournament, its first three rounds played."""
+    log = LogBuilder(players=SIX, ruleset="tournament", tournament="example-open", **header)
+    _diggers_reach_the_gold(log)
+    _the_selfish_dwarf_reaches_the_gold(log)
+    _the_saboteurs_hold_out(log)
+    return log
+
+
 def tournament_game() -> LogBuilder:
-    log = LogBuilder(
-        players=["ann", "bob", "cem", "dia", "eve", "fay"],
-        ruleset="tournament",
-        game_id="example-open:r1:t1",
-        tournament="example-open",
-        tournament_round=1,
-        stage="preliminary",
-        table="1",
-    )
-    # Round 1: cem starts; the diggers dig east along y=0, through the setup card.
+    return _example_open(game_id="example-open:r1:t1", tournament_round=1, stage="preliminary", table="1").end_game()
+
+
+def _diggers_reach_the_gold(log: LogBuilder) -> None:
+    """cem starts; the diggers dig east along y=0, through the setup card."""
     log.deal(
         start="cem",
         hands={
@@ -59,7 +69,10 @@ def tournament_game() -> LogBuilder:
     log.path("ann", "NESW", 7, 0, draw=False)
     log.reveal("middle")
     log.end_round()
-    # Round 2: a rockfall slows the diggers; the selfish dwarf dia reaches the gold.
+
+
+def _the_selfish_dwarf_reaches_the_gold(log: LogBuilder) -> None:
+    """A rockfall slows the diggers; the selfish dwarf dia reaches the gold."""
     log.deal(
         start="ann",
         goals={"top": "goal_stone_ne", "middle": "goal_stone_nw", "bottom": "goal_gold"},
@@ -92,10 +105,58 @@ def tournament_game() -> LogBuilder:
     log.path("dia", "NE", 8, 1, rotated=True, draw=False)
     log.reveal("bottom")
     log.end_round()
-    # Round 3: nobody digs; every hand runs out and the saboteurs win.
+
+
+def _the_saboteurs_hold_out(log: LogBuilder) -> None:
+    """Nobody digs; every hand runs out and the saboteurs win."""
     log.deal(start="eve", setup=("NES", True), turned_over=["map", "break_lamp", "NES"])
     log.pass_out()
     log.end_round()
+
+
+def _a_stone_then_the_gold(log: LogBuilder) -> None:
+    """bob starts; a broken lamp is mended, the middle goal turns up a stone, and the
+    diggers branch north to the gold at the top, which cem found with a map."""
+    log.deal(
+        start="bob",
+        goals={"top": "goal_gold", "middle": "goal_stone_ne", "bottom": "goal_stone_nw"},
+        hands={
+            "bob": ["EW", "EW", "repair_lamp", "NES"],
+            "cem": ["map", "NESW", "NESW", "NESW"],
+            "dia": ["EW", "NEW"],
+            "eve": ["break_lamp"],
+            "ann": ["NS"],
+        },
+    )
+    keep = ("NEW", "NS", "NES", "NESW", "repair_lamp")
+    log.path("bob", "EW", 1, 0)
+    log.map("cem", "top")
+    log.path("dia", "EW", 2, 0)
+    log.tool("eve", "break_lamp", "ann")
+    _pass(log, "fay")
+    _pass(log, "ann", keep)
+    log.path("bob", "EW", 3, 0)
+    log.path("cem", "NESW", 5, 0)
+    for player in ("dia", "eve", "fay", "ann"):
+        _pass(log, player, keep)
+    log.tool("bob", "repair_lamp", "ann")
+    log.path("cem", "NESW", 6, 0)
+    log.path("dia", "NEW", 7, 0, draw=False)
+    log.reveal("middle", rotated=True)
+    log.draw("dia")
+    _pass(log, "eve")
+    _pass(log, "fay")
+    log.path("ann", "NS", 6, -1)
+    log.path("bob", "NES", 6, -2)
+    log.path("cem", "NESW", 7, -2, draw=False)
+    log.reveal("top")
+    log.end_round()
+
+
+def final_table() -> LogBuilder:
+    """The tournament's final table (R-TS4): four rounds, written in full."""
+    log = _example_open(rounds=4, game_id="example-open:final", tournament_round=5, stage="final", table="final")
+    _a_stone_then_the_gold(log)
     return log.end_game()
 
 
@@ -128,10 +189,17 @@ def base_game() -> LogBuilder:
     return log.end_game()
 
 
-def main() -> None:
-    (HERE / "tournament-table.jsonl").write_text(tournament_game().text(), encoding="utf-8")
-    (HERE / "base-kitchen-table.jsonl").write_text(base_game().text(), encoding="utf-8")
+def write_examples(root: Path) -> list[Path]:
+    """Write every example log into ``root``; the files written."""
+    texts = {
+        "tournament-table.jsonl": tournament_game().text().encode(),
+        "base-kitchen-table.jsonl": base_game().text().encode(),
+        "observed-final-table.jsonl": observe(final_table().text().encode()),
+    }
+    for name, data in texts.items():
+        (root / name).write_bytes(data)
+    return [root / name for name in texts]
 
 
 if __name__ == "__main__":
-    main()
+    write_examples(HERE)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from random import Random
 from typing import Any
@@ -34,6 +34,7 @@ from events.schema import (
     PlayPath,
     PlayRockfall,
     PlayTool,
+    Recording,
     RoundEnded,
     RoundStarted,
     SetupCard,
@@ -41,6 +42,7 @@ from events.schema import (
 from events.simulate.bots import choose
 from events.simulate.knowledge import Deed, View, distance
 from events.simulate.moves import Play, open_cells
+from events.simulate.recording import written
 from events.state import RoundState
 from events.tables import BASE_ROLE_DECK, TOURNAMENT_ROLES, base_saboteur_share, hand_size
 
@@ -63,6 +65,10 @@ class GameSpec:
     stage: str | None = None
     table: str | None = None
     start: datetime = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+    recording: Recording = "full"
+    """How the log is written: ``full`` or ``observed`` (the same game either way)."""
+    referee_notes: float = 0.0
+    """The chance that a turn gets a ``referee_note`` (R-C1) beside it; none by default."""
 
 
 def reveals_after(maze: Maze, rng: Random) -> list[tuple[str, bool]]:
@@ -120,7 +126,13 @@ class Table:
 
     # -- the game ----------------------------------------------------------------
 
+    def log(self) -> list[Event]:
+        """Play the game and write it as the spec asks (its recording, its notes)."""
+        spec = self.spec
+        return written(self.play(), recording=spec.recording, notes=spec.referee_notes, seed=spec.seed)
+
     def play(self) -> list[Event]:
+        """Play the game; its events as played, a full log without notes."""
         spec = self.spec
         header: dict[str, Any] = {
             "type": "game_started",
@@ -357,13 +369,21 @@ def _pick(supply: list[int], total: int) -> list[int]:
 
 
 def simulate_game(spec: GameSpec) -> list[Event]:
-    """The events of one simulated game, deterministic for ``spec.seed``."""
-    return Table(spec).play()
+    """The events of one simulated game as its log is written, deterministic for
+    ``spec.seed``."""
+    return Table(spec).log()
 
 
 def quick_game(
-    players: int | Sequence[str] = 6, ruleset: str = "tournament", rounds: int = 3, seed: int = 0
+    players: int | Sequence[str] = 6,
+    ruleset: str = "tournament",
+    rounds: int = 3,
+    seed: int = 0,
+    *,
+    recording: Recording = "full",
+    referee_notes: float = 0.0,
 ) -> list[Event]:
     """A simulated game with default names and ids, for tests and benchmarks."""
     names = tuple(f"p{i + 1}" for i in range(players)) if isinstance(players, int) else tuple(players)
-    return simulate_game(GameSpec(f"sim:{ruleset}:{len(names)}:{seed}", names, ruleset, rounds, seed))
+    spec = GameSpec(f"sim:{ruleset}:{len(names)}:{seed}", names, ruleset, rounds, seed)
+    return simulate_game(replace(spec, recording=recording, referee_notes=referee_notes))

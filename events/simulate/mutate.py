@@ -234,6 +234,40 @@ def _play_after_end(objs: list[Line], lines: list[str], rng: Random) -> tuple[li
     return _insert(objs, i + 1, extra), "play_after_round_end", i + 2
 
 
+def _deals(objs: list[Line]) -> list[int]:
+    return [i for i, o in enumerate(objs) if o["type"] == "round_started"]
+
+
+def _bad_hand_size(objs: list[Line], lines: list[str], rng: Random) -> tuple[list[Line], str, int] | None:
+    spots = [i for i in _deals(objs) if objs[i]["hands"] is not None]
+    if not spots:
+        return None
+    i = rng.choice(spots)
+    hands = {player: list(hand) for player, hand in objs[i]["hands"].items()}
+    giver, taker = rng.sample(sorted(hands), 2)
+    hands[taker].append(hands[giver].pop())  # one hand a card short, another a card over
+    return _replace(objs, i, dict(objs[i], hands=hands)), "bad_hand_size", i + 1
+
+
+def _bad_deck(objs: list[Line], lines: list[str], rng: Random) -> tuple[list[Line], str, int] | None:
+    spots = [i for i in _deals(objs) if objs[i]["draw_pile"]]
+    if not spots:
+        return None
+    i = rng.choice(spots)
+    pile = list(objs[i]["draw_pile"])
+    pile[-1] = rng.choice(sorted(cards.DECK_CARDS - {pile[-1]}))  # the bottom card: drawn last, if ever
+    return _replace(objs, i, dict(objs[i], draw_pile=pile)), "bad_deck", i + 1
+
+
+def _bad_roles(objs: list[Line], lines: list[str], rng: Random) -> tuple[list[Line], str, int] | None:
+    spots = [i for i in _deals(objs) if objs[i]["roles"] is not None]
+    if not spots:
+        return None
+    i = rng.choice(spots)
+    everyone_a_saboteur = dict.fromkeys(objs[i]["roles"], "saboteur")  # more than any role deck holds
+    return _replace(objs, i, dict(objs[i], roles=everyone_a_saboteur)), "bad_roles", i + 1
+
+
 Mutator = Callable[[list[Line], list[str], Random], tuple[list[Line], str, int] | None]
 
 MUTATIONS: dict[str, Mutator] = {
@@ -251,6 +285,9 @@ MUTATIONS: dict[str, Mutator] = {
     "wrong_draw": _wrong_draw,
     "extra_play": _extra_play,
     "play_after_end": _play_after_end,
+    "bad_hand_size": _bad_hand_size,
+    "bad_deck": _bad_deck,
+    "bad_roles": _bad_roles,
 }
 """Every mutation by name; the audit code each must produce is returned with it."""
 

@@ -20,6 +20,7 @@ from typing import Any
 from events.logfile import write_log
 from events.records.tournament import CutDraw
 from events.rules.tournament import CUT, Standing, cut_line, draw_cut, seat
+from events.schema import Recording
 from events.simulate.game import GameSpec, Table, simulate_game
 from events.state import Outcome
 
@@ -86,8 +87,11 @@ def simulate_tournament(
     tournament_id: str | None = None,
     name: str | None = None,
     gzip: bool = False,
+    recording: Recording = "full",
+    referee_notes: float = 0.0,
 ) -> TournamentRecord:
-    """Play a whole tournament and write its logs and ``tournament.json`` to ``out``."""
+    """Play a whole tournament and write its logs and ``tournament.json`` to ``out``;
+    every log in ``recording``, with ``referee_notes`` the chance of a note beside a turn."""
     rng = Random(seed)
     tid = tournament_id or f"sim-open-{seed}"
     people = _players(players, rng)
@@ -121,9 +125,11 @@ def simulate_tournament(
                 stage="preliminary",
                 table=str(t),
                 start=start,
+                recording=recording,
+                referee_notes=referee_notes,
             )
             table = Table(spec)
-            events = table.play()
+            events = table.log()
             _tally(table.replay.state.outcomes, standings)
             path = out / f"r{number}-t{t}{suffix}"
             write_log(events, path)
@@ -144,6 +150,8 @@ def simulate_tournament(
         stage="final",
         table="final",
         start=day + timedelta(minutes=100 * preliminary_rounds + 30),
+        recording=recording,
+        referee_notes=referee_notes,
     )
     path = out / f"final{suffix}"
     write_log(simulate_game(spec), path)

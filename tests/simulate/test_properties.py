@@ -18,18 +18,9 @@ from events.replay import replay
 from events.schema import RoundEnded, dump_event
 from events.simulate.game import quick_game
 from events.simulate.mutate import MUTATIONS, mutate
+from tests.simulate.strategies import tables
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-@st.composite
-def tables(draw: st.DrawFn) -> tuple[str, int, int, int]:
-    """A ruleset, a table size it allows, a number of rounds and a seed."""
-    ruleset = draw(st.sampled_from(["tournament", "base"]))
-    players = draw(st.integers(5, 10) if ruleset == "tournament" else st.integers(3, 10))
-    rounds = draw(st.integers(1, 4 if ruleset == "tournament" else 3))
-    seed = draw(st.integers(0, 2**32 - 1))
-    return ruleset, players, rounds, seed
 
 
 @SETTINGS

@@ -14,6 +14,7 @@ from cli.main import app
 from events import cards
 from events.audit import audit_file
 from events.logfile import LogLine, write_log
+from events.observe import observe
 from events.replay import Replay
 from events.rules.tournament import table_sizes
 from events.schema import GameStarted, RoundEnded, dump_event
@@ -182,3 +183,41 @@ def test_simulated_lines_replay_without_findings_in_strict_mode() -> None:
 
         engine.feed(parse_line(number, line))
     assert not engine.finish()
+
+
+def test_cli_simulate_writes_either_recording_of_the_same_game(tmp_path: Path) -> None:
+    full, seen = tmp_path / "full.jsonl", tmp_path / "seen.jsonl"
+    game = ["simulate", "game", "--players", "7", "--seed", "4"]
+    assert runner.invoke(app, [*game, "-o", str(full)]).exit_code == 0
+    result = runner.invoke(app, [*game, "--recording", "observed", "-o", str(seen)])
+    assert result.exit_code == 0, result.output
+    assert seen.read_bytes() == observe(full.read_bytes())  # one contract, no second writer
+    assert audit_file(seen).status == "clean"
+    assert audit_file(seen).outcomes == audit_file(full).outcomes
+
+
+def test_cli_simulate_puts_referee_notes_in_on_request(tmp_path: Path) -> None:
+    out = tmp_path / "noted.jsonl"
+    result = runner.invoke(app, ["simulate", "game", "--seed", "4", "--referee-notes", "0.2", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    notes = [n for n, line in enumerate(out.read_text().splitlines(), start=1) if '"type":"referee_note"' in line]
+    assert notes
+    assert [(f.code.value, f.line) for f in audit_file(out).findings] == [("table_incident", n) for n in notes]
+
+
+@pytest.mark.parametrize("option", [["--recording", "seen"], ["--referee-notes", "1.5"], ["--referee-notes", "-0.1"]])
+def test_cli_simulate_refuses_a_recording_or_rate_it_does_not_know(tmp_path: Path, option: list[str]) -> None:
+    result = runner.invoke(app, ["simulate", "game", *option, "-o", str(tmp_path / "x.jsonl")])
+    assert result.exit_code == 2
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_cli_simulate_an_observed_tournament_with_notes(tmp_path: Path) -> None:
+    args = ["--players", "12", "--preliminary-rounds", "1", "--seed", "2", "--recording", "observed"]
+    result = runner.invoke(app, ["simulate", "tournament", *args, "--referee-notes", "0.1", "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    logs = sorted(tmp_path.glob("*.jsonl"))
+    assert [p.name for p in logs] == ["final.jsonl", "r1-t1.jsonl", "r1-t2.jsonl"]
+    for path in logs:
+        assert '"recording":"observed"' in path.read_text().splitlines()[0]
+        assert {f.code.value for f in audit_file(path).findings} <= {"table_incident"}

@@ -1,0 +1,197 @@
+"""The two recordings agree (event-log.md, "Observed recording"): property tests.
+
+A simulated full log and its observed log (:func:`events.observe.observe`, the one
+contract between them) audit alike: the same status, outcomes and findings. A mutation
+whose violation a referee at the table can see is reported with the same code at the
+same line in both; one the table cannot see leaves the observed log exactly as it was,
+so nothing is reported there. Referee notes are incidents at their own lines and change
+nothing else.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+from random import Random
+from typing import Final
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from events.audit import Audit, audit
+from events.findings import Code, Finding
+from events.logfile import parse_line
+from events.observe import observe_lines
+from events.schema import Event, GameStarted, Recording, RefereeNote, RoundEnded, dump_event
+from events.simulate.game import quick_game
+from events.simulate.mutate import MUTATIONS, mutate
+from events.simulate.recording import with_notes
+from tests.simulate.strategies import tables
+
+SETTINGS: Final = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+UNSEEN: Final = {
+    # A discard lies face down: the observed log says "a card", never which, so a card
+    # the player did not hold is a card like any other (the counted hand is not empty).
+    "card_not_in_hand": "a discarded card is not seen",
+    # Only the player sees what they drew; the observed pile is counted, with no top card.
+    "wrong_draw": "a drawn card is not seen",
+    # The hands are dealt face down; the observed deal holds only their R-S4 counts.
+    "bad_hand_size": "the hands dealt are not seen",
+    # The pile is face down; a wrong card at its bottom is never laid face up (a card
+    # laid more often than the deck holds it would be: that bad_deck the table sees).
+    "bad_deck": "the draw pile is not seen",
+}
+"""Mutations the table cannot see, and why: the observed log of the mutated game is the
+observed log of the original one, line for line."""
+
+SEEN_AT_ROUND_END: Final = {
+    # The role cards lie face down until the round ends; the observed log names them at
+    # round_ended, where R-S1 is judged, not at the deal.
+    "bad_roles": "the roles are turned up at the round's end",
+}
+"""Mutations the table sees later than the deal: reported at the round's end."""
+
+SEEN: Final = sorted(set(MUTATIONS) - set(UNSEEN) - set(SEEN_AT_ROUND_END))
+"""Mutations of what is laid face up or done in the open: seen where they happen."""
+
+
+def full_lines(table: tuple[str, int, int, int]) -> list[str]:
+    ruleset, players, rounds, seed = table
+    return [dump_event(e) for e in quick_game(players, ruleset, rounds, seed)]
+
+
+def observed(lines: Sequence[str]) -> list[str]:
+    return [raw.decode() for raw in observe_lines(line.encode() for line in lines)]
+
+
+def verdict(result: Audit) -> tuple[str, list[object], list[Finding]]:
+    return result.status, list(result.outcomes), result.findings
+
+
+def found(result: Audit) -> set[tuple[str, int]]:
+    return {(f.code.value, f.line) for f in result.findings}
+
+
+def test_every_mutation_is_sorted_by_what_the_table_sees() -> None:
+    assert set(SEEN) | set(UNSEEN) | set(SEEN_AT_ROUND_END) == set(MUTATIONS)
+    assert not set(UNSEEN) & set(SEEN_AT_ROUND_END)
+
+
+@SETTINGS
+@given(tables())
+def test_an_observed_game_audits_as_its_full_log(table: tuple[str, int, int, int]) -> None:
+    lines = full_lines(table)
+    seen = observed(lines)
+    header = parse_line(1, seen[0]).event
+    assert isinstance(header, GameStarted) and header.observed
+    assert len(seen) == len(lines)
+    full, table_view = audit(lines), audit(seen)
+    assert table_view.status == "clean"
+    assert verdict(table_view) == verdict(full)
+
+
+@settings(SETTINGS, max_examples=15)
+@given(tables(), st.floats(0, 1))
+def test_a_log_cut_short_audits_alike_in_both_recordings(table: tuple[str, int, int, int], where: float) -> None:
+    lines = full_lines(table)
+    cut = 1 + round(where * (len(lines) - 1))  # the game_started stays: an unreadable log is no test
+    assert verdict(audit(observed(lines[:cut]))) == verdict(audit(lines[:cut]))
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_simulators_observed_log_is_the_contracts(seed: int) -> None:
+    """``--recording observed`` writes through :func:`events.observe.observe`: no second writer."""
+    as_written = [dump_event(e) for e in quick_game(7, "base", 2, seed, recording="observed")]
+    assert as_written == observed([dump_event(e) for e in quick_game(7, "base", 2, seed)])
+
+
+@settings(SETTINGS, max_examples=40)
+@given(tables(), st.sampled_from(SEEN))
+def test_a_violation_the_table_sees_is_reported_at_its_line_in_both(
+    table: tuple[str, int, int, int], name: str
+) -> None:
+    mutation = mutate(full_lines(table), name, table[3])
+    if mutation is None:  # the game offers no place for it (no rockfall, say)
+        return
+    wanted = (mutation.code, mutation.line)
+    assert wanted in found(audit(mutation.lines))
+    assert wanted in found(audit(observed(mutation.lines)))
+
+
+@SETTINGS
+@given(tables())
+def test_roles_dealt_wrong_are_reported_where_they_are_turned_up(table: tuple[str, int, int, int]) -> None:
+    mutation = mutate(full_lines(table), "bad_roles", table[3])
+    assert mutation is not None
+    assert (mutation.code, mutation.line) in found(audit(mutation.lines))
+    seen = observed(mutation.lines)
+    turned_up = next(
+        number
+        for number, line in enumerate(seen, start=1)
+        if number > mutation.line and isinstance(parse_line(number, line).event, RoundEnded)
+    )
+    assert (mutation.code, turned_up) in found(audit(seen))
+
+
+@settings(SETTINGS, max_examples=30)
+@given(tables(), st.sampled_from(sorted(UNSEEN)))
+def test_a_violation_the_table_cannot_see_is_not_reported_observed(table: tuple[str, int, int, int], name: str) -> None:
+    lines = full_lines(table)
+    mutation = mutate(lines, name, table[3])
+    if mutation is None:  # the game offers no place for it (no discard, say)
+        return
+    assert (mutation.code, mutation.line) in found(audit(mutation.lines))
+    seen = observed(mutation.lines)
+    assert seen == observed(lines), UNSEEN[name]  # the referee's record is the same
+    result = audit(seen)
+    assert result.status == "clean"
+    assert mutation.code not in {f.code.value for f in result.findings}
+
+
+def _events(lines: Sequence[str]) -> list[Event]:
+    parsed = [parse_line(number, line).event for number, line in enumerate(lines, start=1)]
+    return [event for event in parsed if event is not None]
+
+
+def _judged(result: Audit, notes: Sequence[int] = ()) -> list[tuple[str, int, int, str, str]]:
+    """Every finding but the notes' incidents, at the line it has without the notes."""
+    return sorted(
+        (f.code.value, f.line - bisect_left(notes, f.line), f.round or 0, f.player or "", f.rule)
+        for f in result.findings
+        if f.code is not Code.TABLE_INCIDENT
+    )
+
+
+@settings(SETTINGS, max_examples=30)
+@given(tables(), st.sampled_from(["full", "observed"]), st.sampled_from([None, *sorted(MUTATIONS)]))
+def test_referee_notes_are_incidents_at_their_lines_and_change_nothing_else(
+    table: tuple[str, int, int, int], recording: str, name: str | None
+) -> None:
+    """R-C1: a note is a table_incident at its line and changes no state, in a clean
+    game or beside any mutation (a note between a card and its draw is no missed draw)."""
+    lines = full_lines(table)
+    mutation = mutate(lines, name, table[3]) if name is not None else None
+    events = _events(mutation.lines if mutation is not None else lines)
+    noted = with_notes(events, 0.3, Random(table[3]))
+    plain_lines, noted_lines = [dump_event(e) for e in events], [dump_event(e) for e in noted]
+    if recording == "observed":
+        plain_lines, noted_lines = observed(plain_lines), observed(noted_lines)
+    plain, marked = audit(plain_lines), audit(noted_lines)
+    notes = [number for number, event in enumerate(noted, start=1) if isinstance(event, RefereeNote)]
+    incidents = [f.line for f in marked.findings if f.code is Code.TABLE_INCIDENT]
+    assert incidents == notes
+    assert _judged(marked, notes) == _judged(plain)
+    assert marked.outcomes == plain.outcomes
+
+
+@pytest.mark.parametrize("recording", ["full", "observed"])
+def test_the_simulators_notes_leave_the_game_as_it_was_played(recording: Recording) -> None:
+    """R-C1 notes are written beside the game, never into it: without them it is the same."""
+    played = quick_game(6, "tournament", 3, 12, recording=recording)
+    noted = quick_game(6, "tournament", 3, 12, recording=recording, referee_notes=0.25)
+    assert any(isinstance(e, RefereeNote) for e in noted), "one turn in four has a note"
+    assert [e for e in noted if not isinstance(e, RefereeNote)] == played
+    assert not [f for f in audit([dump_event(e) for e in noted]).findings if f.code is not Code.TABLE_INCIDENT]
+    assert noted == quick_game(6, "tournament", 3, 12, recording=recording, referee_notes=0.25)
