@@ -32,6 +32,7 @@ from ingest.sources import prepare_bytes
 from ingest.store import NewEvent, StaleAppend, Store
 
 KIND: Final = "draft"
+ACCEPTED: Final = ("accepted", "accepted_with_findings")
 
 
 def stream_of(game_id: str) -> str:
@@ -135,10 +136,18 @@ def finish_draft(store: Store, draft: Draft, name: str) -> tuple[Draft, FileResu
     log refused (rejected, or a game id already stored) leaves the draft open."""
     _open(draft)
     data = draft.text().encode()
-    (result,) = write_all([prepare_bytes(name, data)], Writer(store))
-    if result.outcome not in ("accepted", "accepted_with_findings", "duplicate"):
-        return draft, result
-    finished = DraftFinished(type="draft_finished", upload_id=result.upload_id, sha256=hashlib.sha256(data).hexdigest())
+    sha = hashlib.sha256(data).hexdigest()
+    with store.connect(read_only=True) as con:
+        earlier = store.known_uploads(con, [sha]).get(sha)
+    if earlier is not None and earlier[1] in ACCEPTED:  # taken in before a crash: only the mark is missing
+        result = FileResult(
+            name, "duplicate", "log", "", (draft.game_id,), earlier[0], 0, f"already upload {earlier[0]}"
+        )
+    else:
+        (result,) = write_all([prepare_bytes(name, data)], Writer(store))
+        if result.outcome not in ACCEPTED:
+            return draft, result
+    finished = DraftFinished(type="draft_finished", upload_id=result.upload_id, sha256=sha)
     return _append(store, draft.game_id, draft.version, [finished]), result
 
 
