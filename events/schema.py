@@ -454,6 +454,15 @@ def _every_player(field: str, mapping: dict[str, Any], players: list[str]) -> li
     return problems
 
 
+def _listed_only_when(
+    field: str, mapping: dict[str, Any] | None, wanted: bool, players: list[str], *, needed: str, refused: str
+) -> list[FieldProblem]:
+    """A map of every player that this game must give (``wanted``) or must not."""
+    if not wanted:
+        return [] if mapping is None else [(field, refused)]
+    return [(field, needed)] if mapping is None else _every_player(field, mapping, players)
+
+
 def _seated(field: str, player: str | None, players: list[str]) -> list[FieldProblem]:
     if player is not None and player not in players:
         return [(field, f"{player!r} is not a player of this game")]
@@ -566,21 +575,25 @@ def context_problems(event: Event, game: GameStarted) -> list[FieldProblem]:
                 *_seated("connector", event.connector, players),
                 *_every_player("scores", event.scores, players),
             ]
-            if game.ruleset == "base":
-                if event.gold_cards is None:
-                    problems.append(("gold_cards", "a base round lists the gold cards each player took"))
-                else:
-                    problems.extend(_every_player("gold_cards", event.gold_cards, players))
-            elif event.gold_cards is not None:
-                problems.append(("gold_cards", "gold cards are a base field, not tournament"))
-            if game.observed:
-                if event.roles is None:
-                    problems.append(("roles", "an observed log names every role as turned up at the round's end"))
-                else:
-                    problems.extend(_every_player("roles", event.roles, players))
-            elif event.roles is not None:
-                problems.append(("roles", "the roles turned up are for an observed log; a full log has them dealt"))
-            return problems
+            return [
+                *problems,
+                *_listed_only_when(
+                    "gold_cards",
+                    event.gold_cards,
+                    game.ruleset == "base",
+                    players,
+                    needed="a base round lists the gold cards each player took",
+                    refused="gold cards are a base field, not tournament",
+                ),
+                *_listed_only_when(
+                    "roles",
+                    event.roles,
+                    game.observed,
+                    players,
+                    needed="an observed log names every role as turned up at the round's end",
+                    refused="the roles turned up are for an observed log; a full log has them dealt",
+                ),
+            ]
         case GameEnded():
             return _every_player("totals", event.totals, players)
     return []
