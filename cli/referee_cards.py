@@ -48,7 +48,7 @@ MIN_MODULE: Final = 4
 FORMATS: Final = {".pdf": "PDF", ".png": "PNG"}
 SUFFIXES: Final = tuple(FORMATS)
 INK: Final = "black"
-CUT: Final = 160
+CUT: Final = 96
 """The grey of the line to cut along (dark enough to stay a line in black and white)."""
 
 
@@ -72,7 +72,10 @@ def _font(size: int, face: str = "DejaVuSans") -> Font:
 
 def qr_symbol(url: str) -> segno.QRCode:
     """The QR code of ``url`` as the cards print it."""
-    return segno.make(url, error=QR_ERROR, micro=False)
+    try:
+        return segno.make(url, error=QR_ERROR, micro=False)
+    except segno.DataOverflowError:
+        raise CardError(f"the address is too long for a QR code ({len(url)} characters)") from None
 
 
 def check_address(base: str) -> None:
