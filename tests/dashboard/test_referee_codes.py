@@ -41,8 +41,8 @@ def test_the_organiser_revokes_a_tables_code_with_a_reason(open_page: Open, orga
     at.selectbox(key="revoke_card").set_value("1:1")
     at.text_input(key="revoke_reason").input("the card went home with a player")
     at.button(key=REVOKE).click().run()
-    assert any("Recorded the revocation of the code of table 1 of round 1" in s.value for s in at.success), (
-        page_text(at)
+    assert any("Recorded the revocation of the code of table 1 of round 1" in s.value for s in at.success), page_text(
+        at
     )
     assert referee_access(store, first.code) is None
     assert referee_access(store, second.code) == second.access
