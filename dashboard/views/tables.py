@@ -16,8 +16,6 @@ from dashboard.maze_svg import maze_svg
 from dashboard.table_view import TableView
 from events.recorder import Due
 
-ALL_TOURNAMENTS = "(every tournament)"
-
 
 def doing(due: Due, round_: int | None, who: str) -> str:
     """What the table does now, in words (``who``: the name of ``due.player``)."""
@@ -104,7 +102,7 @@ def tables_now() -> None:
     known = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
     top = st.columns(2)
     with top[0]:
-        tournament = widgets.tournament_picker(tournaments, key="tables_tournament", all_option=ALL_TOURNAMENTS)
+        tournament = widgets.tournament_picker(tournaments, key="tables_tournament", all_option=widgets.ALL)
     shown = [table for table in data.tables_in_play() if tournament is None or table.tournament == tournament]
     if tournament is not None:
         # every round stored or in play: a round whose last table has just finished stays chosen
