@@ -16,6 +16,7 @@ note (R-C1). Nothing here imports Streamlit.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -125,3 +126,15 @@ def _now(frames: Sequence[Frame]) -> Frame:
     ("the log stops here") only says that a draft stops, as a draft in play does."""
     recorded = [frame for frame in frames if frame.kind != "end_of_log"]
     return recorded[-1] if recorded else frames[-1]
+
+
+def by_name(text: str, names: dict[str, str]) -> str:
+    """``text`` (the log's words, which name players by id) with each player's name.
+
+    >>> by_name("ann-b breaks bob's lamp", {"ann-b": "Ann B.", "bob": "Bob"})
+    "Ann B. breaks Bob's lamp"
+    """
+    if not names:
+        return text
+    ids = "|".join(re.escape(player) for player in sorted(names, key=len, reverse=True))
+    return re.sub(rf"(?<![\w-])(?:{ids})(?![\w-])", lambda found: names[found.group(0)], text)

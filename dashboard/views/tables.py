@@ -13,7 +13,7 @@ from dashboard import data, widgets
 from dashboard.live import REFRESH, live
 from dashboard.markup import escape
 from dashboard.maze_svg import maze_svg
-from dashboard.table_view import TableView
+from dashboard.table_view import TableView, by_name
 from events.recorder import Due
 
 
@@ -75,7 +75,7 @@ def lay_out(table: TableView, names: dict[str, str], tournament_name: str | None
             else:
                 st.caption("No round is dealt yet.")
         with facts:
-            st.markdown(f"**Last:** {escape(table.last)}")
+            st.markdown(f"**Last:** {escape(by_name(table.last, names))}")
             with st.container(horizontal=True):
                 st.metric("Round", f"{table.round} of {table.rounds}" if table.round is not None else "–")
                 st.metric("Draw pile", table.pile)

@@ -12,6 +12,7 @@ fragment with the same choices (the timer itself is shown in a real browser:
 
 from __future__ import annotations
 
+import doctest
 import json
 import re
 from collections.abc import Sequence
@@ -21,10 +22,11 @@ from typing import Final
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard import widgets
+from dashboard import table_view, widgets
 from dashboard.markup import escape
 from dashboard.maze_svg import maze_svg
 from dashboard.replay_view import WINNERS, game_view
+from dashboard.table_view import by_name
 from events import cards
 from events.logfile import parse_lines
 from events.observe import observe
@@ -123,7 +125,8 @@ def test_a_table_in_play_shows_its_maze_whose_turn_and_the_counts(db: Path, samp
     svg = maze(at)
     assert svg == maze_svg(frame.cells, setup_cell=frame.setup_cell, highlight=frame.acted_on)
     assert svg.count('class="card goal-back"') == 3 and 'data-card="goal' not in svg
-    assert any(m.value == f"**Last:** {escape(frame.public)}" for m in at.markdown)
+    assert any(m.value == f"**Last:** {escape(by_name(frame.public, named))}" for m in at.markdown)
+    assert named[frame.public.split()[0]] in by_name(frame.public, named)  # who did it, by name
 
 
 def test_no_hidden_card_ever_shows_while_the_game_is_recorded(db: Path, sample: Sample) -> None:
@@ -289,3 +292,8 @@ def test_between_rounds_the_table_is_being_dealt(db: Path, sample: Sample, step:
     if step == 1:
         assert any(c.value == "No round is dealt yet." for c in at.caption)
         assert metric(at, "Round") == "–"
+
+
+def test_the_docstring_examples_run() -> None:
+    result = doctest.testmod(table_view)
+    assert result.failed == 0 and result.attempted > 0
