@@ -197,10 +197,18 @@ def test_a_line_recorded_between_two_runs_shows_at_the_next_and_the_choices_stay
     assert at.selectbox(key="tables_tournament").value == TOURNAMENT
     assert at.selectbox(key="tables_round").value == "2"
 
+    assert "5" not in at.selectbox(key="tables_round").options
+    later = {**json.loads(lines[0]), "game_id": "sim-open-1:r5:t9", "tournament_round": 5, "table": "9"}
+    start_draft(Store(db), later["game_id"], json.dumps(later))  # a table of another round begins
+    at.run()
+    assert "5" in at.selectbox(key="tables_round").options
+    assert at.selectbox(key="tables_round").value == "2"  # the round chosen stays chosen
+    assert [s.value for s in at.subheader] == ["Table 2"]
+
     at.selectbox(key="tables_round").set_value("1").run()  # no table of round 1 is in play
     assert [i.value for i in at.info] and not at.subheader
     at.selectbox(key="tables_tournament").set_value(widgets.ALL).run()
-    assert [s.value for s in at.subheader] == ["Table 2"]
+    assert [s.value for s in at.subheader] == ["Table 2", "Table 9"]
 
 
 def test_a_finished_game_leaves_the_tables_and_shows_in_the_standings(db: Path, sample: Sample) -> None:
@@ -297,3 +305,29 @@ def test_between_rounds_the_table_is_being_dealt(db: Path, sample: Sample, step:
 def test_the_docstring_examples_run() -> None:
     result = doctest.testmod(table_view)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_a_live_part_says_the_store_is_busy_where_it_stands() -> None:
+    """A run of the part alone is not inside the entry file's handling of a busy store:
+    the part says it itself, without the server's path, and the page goes on."""
+
+    def page() -> None:
+        from pathlib import Path
+
+        import streamlit as st
+
+        from dashboard.live import live
+        from ingest.store import StoreBusy
+
+        @live
+        def part() -> None:
+            raise StoreBusy(Path("/srv/ledger.duckdb"), "database busy: another process is using the file")
+
+        part()
+        st.caption("after the part")
+
+    at = AppTest.from_function(page).run()
+    assert not at.exception
+    (busy,) = [i.value for i in at.info]
+    assert "busy" in busy and "/srv" not in busy
+    assert [c.value for c in at.caption] == ["after the part"]
