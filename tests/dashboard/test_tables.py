@@ -15,6 +15,7 @@ from __future__ import annotations
 import doctest
 import json
 import re
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
@@ -32,7 +33,7 @@ from events.logfile import parse_lines
 from events.observe import observe
 from events.recorder import Recorder
 from events.tables import ROLES
-from ingest.drafts import Draft, finish_draft, read_draft, record_line, start_draft
+from ingest.drafts import Draft, drafts, finish_draft, read_draft, record_line, start_draft
 from ingest.store import Store
 from tests.dashboard.conftest import (
     HELD_BACK,
@@ -331,3 +332,29 @@ def test_a_live_part_says_the_store_is_busy_where_it_stands() -> None:
     (busy,) = [i.value for i in at.info]
     assert "busy" in busy and "/srv" not in busy
     assert [c.value for c in at.caption] == ["after the part"]
+
+
+def test_pages_reading_and_a_phone_recording_in_one_server_both_go_on(db: Path, sample: Sample) -> None:
+    """The recording page writes the draft in the same server process whose public pages
+    read it every few seconds: DuckDB refuses a second connection of the other mode in
+    one process while the first is open, which the store waits out as it waits for
+    another process, so neither side fails."""
+    lines = table_lines(sample)[:40]
+    failed: list[Exception] = []
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            try:
+                drafts(Store(db, wait=15))
+            except Exception as exc:  # whatever it is, the test names it
+                failed.append(exc)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        draft = recorded(db, lines)
+    finally:
+        done.set()
+        watcher.join()
+    assert failed == [] and list(draft.lines) == lines
