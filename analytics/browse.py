@@ -195,6 +195,14 @@ def game_players(store: Store, game_id: str) -> list[str]:
     return [str(p) for p in frame["player_ids"][0]] if frame.height else []
 
 
+def player_names(store: Store, tournament: str) -> dict[str, str]:
+    """The display name of each player the tournament's records name, by player id."""
+    frame = query(
+        store, "SELECT player, name FROM tournament_players WHERE tournament = ? ORDER BY player", [tournament]
+    )
+    return {str(p): str(n) for p, n in frame.iter_rows() if n}
+
+
 def game_lines(store: Store, game_id: str, *, observed: bool = False) -> list[LogLine] | None:
     """A stored game's newest version as parsed log lines; ``None`` for a score sheet
     (no events to step through), a game not stored, or one that cannot be read.

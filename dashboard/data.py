@@ -38,6 +38,9 @@ from analytics.filters import Filters
 from analytics.intervals import wilson
 from analytics.standings import standings as standings_of
 from dashboard.replay_view import GameView, game_view
+from dashboard.table_view import TableView, table_view
+from events.recorder import NotObserved
+from ingest.drafts import Draft, drafts
 from ingest.pipeline import FileResult, Writer, write_all
 from ingest.sources import Prepared, kind_of, prepare_bytes
 from ingest.store import Store, StoreBusy, StoreUnusable, default_path
@@ -337,6 +340,41 @@ def observed_game(game_id: str) -> GameView | None:
     frames: what the table saw of it, and nothing hidden. The public view of a round in
     play is this."""
     return _game_view(*_key(), game_id, True)
+
+
+# -- tables in play ----------------------------------------------------------------------
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _drafts_in_play(db: str, when: Stamp) -> list[Draft]:
+    return drafts(_store_at(db), in_play=True)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _table_view(db: str, game_id: str, version: int, _lines: tuple[str, ...]) -> TableView | None:
+    """A draft's table at one version (a stream only grows: the version names its lines)."""
+    try:
+        return table_view(_lines)
+    except NotObserved:
+        return None
+
+
+def tables_in_play() -> list[TableView]:
+    """The games being recorded at their tables now (the drafts not finished), as the
+    public sees them; a draft that is no observed log is left out."""
+    db, when = _key()
+    found = (_table_view(db, d.game_id, d.version, d.lines) for d in _drafts_in_play(db, when))
+    return [table for table in found if table is not None]
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _player_names(db: str, when: Stamp, tournament: str) -> dict[str, str]:
+    return browse.player_names(_store_at(db), tournament)
+
+
+def player_names(tournament: str) -> dict[str, str]:
+    """The display names the tournament's records give its players, by player id."""
+    return _player_names(*_key(), tournament)
 
 
 # -- organiser: uploads and records --------------------------------------------------------

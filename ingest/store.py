@@ -508,8 +508,10 @@ class Store:
         return position
 
 
-_LOCKED: Final = re.compile(r"Could not set lock|Conflicting lock")
-"""DuckDB's words for a file another process holds (not "block": damage names blocks)."""
+_LOCKED: Final = re.compile(r"Could not set lock|Conflicting lock|same database file with a different configuration")
+"""DuckDB's words for a file another process holds (not "block": damage names blocks),
+or another thread of this one in the other mode (a dashboard page reading while the
+recording page writes, in the same server): either lets go after its one job."""
 _REFUSED: Final = re.compile(r"No such file|Permission denied|Is a directory|No space left|Read-only file system")
 """DuckDB passing on the file system's refusal: not damage."""
 _DAMAGE: Final = (duckdb.IOException, duckdb.SerializationException, duckdb.InternalException, duckdb.FatalException)

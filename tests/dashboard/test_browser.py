@@ -9,6 +9,7 @@ own browser download is not used). Skipped when either is missing.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -24,7 +25,12 @@ import pytest
 
 from dashboard import widgets
 from dashboard.markup import JOINER, escape
-from tests.dashboard.conftest import HOSTILE_NAMES, IMAGE, LINK, PASSWORD, Hostile, Sample, shown
+from events.observe import observe
+from events.recorder import Recorder
+from ingest.drafts import finish_draft, record_line, start_draft
+from ingest.store import Store
+from tests.dashboard.conftest import HELD_BACK, HOSTILE_NAMES, IMAGE, LINK, PASSWORD, Hostile, Sample, shown
+from tests.dashboard.test_tables import GAME
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -176,3 +182,60 @@ def test_hostile_names_and_log_text_show_as_text_in_a_browser(hostile: Hostile, 
             page.locator("[data-testid^=stAlertContent]").first.wait_for()
             assert quoted in seen(page)
         assert made_by_hostile_text(page) == []
+
+
+# -- the tables in play, on a phone (issue 12) ------------------------------------------------
+
+PHONE = {"width": 390, "height": 844}
+
+
+def screenshot(page: Any, tmp_path: Path, name: str) -> Path:
+    """The page as it shows, saved as ``name`` in ``$SABOTEUR_SCREENSHOTS`` (else the
+    test's own folder)."""
+    folder = Path(os.environ.get("SABOTEUR_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 10_000
+    return path
+
+
+def test_a_phone_follows_a_table_in_play_and_the_standings_without_reloading(
+    served: str, db: Path, sample: Sample, tmp_path: Path
+) -> None:
+    """The test records the held-back game into its draft (a store write from another
+    process, as the recording page's server makes it); the phone's pages show each
+    change by themselves: a mark left in the page's window stays, so nothing reloaded."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    lines = observe(sample.held_back.read_bytes()).decode().splitlines()
+    names = {p["id"]: p["name"] for p in json.loads((sample.logs / "tournament.json").read_text())["players"]}
+    store = Store(db)
+    draft = start_draft(store, GAME, lines[0])
+    for line in lines[1:20]:
+        draft = record_line(store, draft, line)
+    player = Recorder(lines[:20]).due().player
+    assert player is not None
+    with chromium() as page:
+        page.set_viewport_size(PHONE)
+        page.goto(f"{served}/tables")
+        page.get_by_role("heading", name="Table 2").wait_for()
+        expect(page.get_by_text(f"▶ {names[player]}'s turn")).to_be_visible()
+        page.locator("svg.maze").wait_for()
+        screenshot(page, tmp_path, "tables-390x844-turn.png")
+
+        page.evaluate("window.stillHere = true")
+        draft = record_line(store, draft, lines[20])  # the player lays a card
+        expect(page.get_by_text(f"▶ {names[player]} draws a card")).to_be_visible(timeout=30_000)
+        assert page.evaluate("window.stillHere === true")
+        screenshot(page, tmp_path, "tables-390x844-draw.png")
+
+        for line in lines[21:]:
+            draft = record_line(store, draft, line)
+        page.goto(served)  # Standings
+        games = page.locator('[data-testid="stMetric"]').filter(has_text="Games")
+        expect(games.locator('[data-testid="stMetricValue"]')).to_have_text("3")
+        page.evaluate("window.stillHere = true")
+        finish_draft(store, draft, HELD_BACK)  # the game ends: taken in as an upload
+        expect(games.locator('[data-testid="stMetricValue"]')).to_have_text("4", timeout=30_000)
+        assert page.evaluate("window.stillHere === true")
+        screenshot(page, tmp_path, "standings-390x844-game-ended.png")

@@ -1,0 +1,48 @@
+"""Parts of a page that keep themselves up to date while games are played.
+
+A referee records a game at the table, and a game ends and is taken in, while people
+watch the public pages: a part of a page made :func:`live` is a Streamlit fragment
+that runs again every :data:`REFRESH` seconds, on its own, so nobody has to reload.
+Each run reads the store as any page run does (``dashboard.data``: a stat of the file,
+then a read-only connection for one query only when it changed), so a watching page
+never holds the file that the recording page or ``saboteur ingest`` writes.
+
+The widgets outside the part keep what the user chose: a fragment's run lays out only
+the fragment, with the arguments of the page's last full run.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Final, ParamSpec
+
+import streamlit as st
+
+from dashboard.markup import escape
+from ingest.store import StoreBusy, StoreError
+
+P = ParamSpec("P")
+
+REFRESH: Final = 5.0
+"""Seconds between the runs of a live part of a page."""
+
+
+def live(body: Callable[P, None]) -> Callable[P, None]:
+    """``body`` as a part of the page that runs again every :data:`REFRESH` seconds.
+
+    A run of the part alone is not inside the entry file's handling of a busy or
+    unreadable store (``app.py``), so the part says so itself, where it stands, and
+    the next run tries again.
+    """
+
+    @functools.wraps(body)
+    def part(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            body(*args, **kwargs)
+        except StoreBusy:
+            st.info("The database is busy: another process is writing it. This part shows again in a few seconds.")
+        except StoreError as exc:
+            st.error(f"The store cannot be read: {escape(exc.problem)}")
+
+    return st.fragment(part, run_every=REFRESH)
