@@ -320,6 +320,16 @@ def games(tournament: str | None) -> pl.DataFrame:
     return _games(*_key(), tournament)
 
 
+@st.cache_data(show_spinner=False, max_entries=16)
+def _seatings(db: str, when: Stamp, tournament: str) -> pl.DataFrame:
+    return browse.seatings(_store_at(db), tournament)
+
+
+def seatings(tournament: str) -> pl.DataFrame:
+    """:func:`analytics.browse.seatings`: the seated tables of a tournament, seat by seat."""
+    return _seatings(*_key(), tournament)
+
+
 @st.cache_data(show_spinner=False, max_entries=8)
 def _game_view(db: str, when: Stamp, game_id: str, observed: bool) -> GameView | None:
     lines = browse.game_lines(_store_at(db), game_id, observed=observed)

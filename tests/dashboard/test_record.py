@@ -1,0 +1,322 @@
+"""The recording page (issue 12): a referee records a table's game card by card, and the
+observed log it writes is the one expected, byte for byte.
+
+The page is driven as a phone drives it, one tap (a button) at a time, through a whole
+game of the held-back table of the sample tournament (round 2, table 2): every kind of
+card, a stone and the gold turned up, a round ended by empty hands, a referee's note,
+an undo, and an entry the rules refuse — first taken back at the table, then recorded
+as it happened. The test writes the log it expects beside, from the same events with
+the page's clock fixed, audits it, and checks the game reached the store and the
+standings. Two phones on one table never record one turn twice, and a fresh session
+takes the game up where the draft stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analytics.standings import standings
+from dashboard.markup import escape
+from dashboard.recording import entries
+from dashboard.recording.live import Live
+from events.audit import audit
+from events.recorder import Recorder
+from events.schema import (
+    Discard,
+    Draw,
+    Event,
+    GoalRevealed,
+    PlayMap,
+    PlayPath,
+    PlayRockfall,
+    PlayTool,
+    RefereeNote,
+    RoundStarted,
+    SetupCard,
+    dump_event,
+)
+from events.tables import Role
+from ingest.drafts import read_draft
+from ingest.store import Store
+from tests.dashboard.conftest import APP, TOURNAMENT, page_text
+
+AT = "2026-11-29T14:00:00Z"
+LIVE = "recording_live"
+"""Where the page keeps its recording in the session (a page module runs when imported)."""
+GAME = f"{TOURNAMENT}:r2:t2"
+"""The held-back table: seated, its game not stored."""
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The page's clock, stopped at :data:`AT`."""
+    monkeypatch.setattr(entries, "now", lambda: AT)
+    return AT
+
+
+def phone() -> AppTest:
+    """The recording page opened by the organiser."""
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.session_state["organiser"] = True
+    at.switch_page("views/record.py")
+    return ran(at)
+
+
+def ran(tapped: AppTest | Any) -> AppTest:
+    """Run the page after a tap (``tapped``: the app, or the widget just set)."""
+    at: AppTest = tapped.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+class Referee:
+    """One phone recording the table, and the log it should be writing."""
+
+    def __init__(self, at: AppTest) -> None:
+        self.at = at
+        self.expected: list[str] = []
+
+    @property
+    def live(self) -> Live:
+        live: Live = self.at.session_state[LIVE]
+        return live
+
+    @property
+    def due_player(self) -> str:
+        player = self.live.recorder.due().player
+        assert player is not None
+        return player
+
+    def tap(self, key: str) -> AppTest:
+        return ran(self.at.button(key=key).click())
+
+    def expect(self, event: Event) -> None:
+        self.expected.append(dump_event(event))
+
+    def expected_text(self) -> str:
+        return "".join(line + "\n" for line in self.expected)
+
+    # -- entries ---------------------------------------------------------------------------
+
+    def open_table(self, tournament_round: int = 2, table: str = "2") -> None:
+        ran(self.at.selectbox(key="record_round").set_value(tournament_round))
+        self.tap(f"record_table_{table}")
+        self.expected = list(self.live.draft.lines)
+
+    def deal(self, number: int, start: str, turned_over: Sequence[str], card: str, rotated: bool = False) -> None:
+        self.tap(f"record_start_{start}")
+        for turned in turned_over:
+            self.tap(f"record_turned_{turned}")
+        self.tap(f"record_setup_{card}")
+        if rotated:
+            self.tap("record_turn")
+        self.tap("record_deal")
+        setup = SetupCard(card=card, rotated=rotated, turned_over=[*turned_over, card])
+        self.expect(
+            RoundStarted(
+                type="round_started",
+                at=AT,
+                round=number,
+                start_player=start,
+                roles=None,
+                set_aside_role=None,
+                goals=None,
+                setup_card=setup,
+                hands=None,
+                draw_pile=None,
+            )
+        )
+
+    def draw(self) -> None:
+        player = self.due_player
+        assert self.live.recorder.due().kind == "draw"
+        self.tap("record_draw")
+        self.expect(Draw(type="draw", at=AT, player=player, card=None))
+
+    def path(self, card: str, cell: tuple[int, int], rotated: bool = False, *, draw: bool = True) -> None:
+        player = self.due_player
+        self.tap("record_kind_path")
+        self.tap(f"record_card_{card}")
+        if rotated:
+            self.tap("record_turn")
+        self.tap(f"record_cell_{cell[0]}_{cell[1]}")
+        self.expect(PlayPath(type="play_path", at=AT, player=player, card=card, x=cell[0], y=cell[1], rotated=rotated))
+        if draw:
+            self.draw()
+
+    def tool(self, kind: str, card: str, target: str, tool: str | None = None) -> None:
+        player = self.due_player
+        self.tap(f"record_kind_{kind}")
+        self.tap(f"record_card_{card}")
+        self.tap(f"record_target_{target}")
+        if tool is not None:
+            self.tap(f"record_tool_{tool}")
+            self.expect(PlayTool(type="play_tool", at=AT, player=player, card=card, target=target, tool=tool))  # type: ignore[arg-type]
+        else:
+            self.expect(PlayTool(type="play_tool", at=AT, player=player, card=card, target=target))
+        self.draw()
+
+    def rockfall(self, cell: tuple[int, int]) -> None:
+        player = self.due_player
+        self.tap("record_kind_rockfall")
+        self.tap(f"record_cell_{cell[0]}_{cell[1]}")
+        self.expect(PlayRockfall(type="play_rockfall", at=AT, player=player, card="rockfall", x=cell[0], y=cell[1]))
+        self.draw()
+
+    def map(self, slot: str) -> None:
+        player = self.due_player
+        self.tap("record_kind_map")
+        self.tap(f"record_slot_{slot}")
+        self.expect(PlayMap(type="play_map", at=AT, player=player, card="map", goal=slot))  # type: ignore[arg-type]
+        self.draw()
+
+    def discard(self, *, draw: bool = True) -> None:
+        player = self.due_player
+        self.tap("record_kind_discard")
+        self.expect(Discard(type="discard", at=AT, player=player, card=None))
+        if draw:
+            self.draw()
+
+    def reveal(self, slot: str, card: str, rotated: bool) -> None:
+        due = self.live.recorder.due()
+        assert due.kind == "reveal" and due.slots[0] == slot
+        self.tap(f"record_reveal_{card}_{'turned' if rotated else 'printed'}")
+        self.expect(GoalRevealed.model_validate({"type": "goal_revealed", "at": AT, "goal": slot, "rotated": rotated, "card": card}))
+
+    def end_round(self, roles: dict[str, Role]) -> None:
+        assert self.live.recorder.due().kind == "round_end"
+        for player, role in roles.items():
+            self.tap(f"record_role_{player}_{role}")
+        proposed = Recorder(self.expected).round_end(roles).model_copy(update={"at": AT})
+        for player, points in proposed.scores.items():
+            assert str(points) in page_text(self.at) and player in roles
+        self.tap("record_end_round")
+        self.expect(proposed)
+
+    def note(self, player: str, error: str, text: str) -> None:
+        ran(self.at.selectbox(key="record_note_player").set_value(player))
+        ran(self.at.selectbox(key="record_note_kind").set_value(error))
+        self.at.text_area(key="record_note_text").input(text)
+        self.tap("record_note")
+        self.expect(RefereeNote(type="referee_note", at=AT, player=player, error=error, note=text))  # type: ignore[arg-type]
+
+    def undo(self) -> None:
+        self.tap("record_undo")
+        self.expected.pop()
+
+
+def roles_of(players: Sequence[str], saboteurs: Sequence[int], selfish: int) -> dict[str, Role]:
+    return {
+        p: "saboteur" if i in saboteurs else "selfish_dwarf" if i == selfish else "gold_digger"
+        for i, p in enumerate(players)
+    }
+
+
+@pytest.fixture
+def referee(db: Path, organiser: str, clock: str) -> Iterator[Referee]:
+    yield Referee(phone())
+
+
+def test_a_whole_game_recorded_tap_by_tap_is_the_log_expected(referee: Referee, db: Path) -> None:
+    before = standings(Store(db), TOURNAMENT)
+    ref = referee
+    ref.open_table()
+    game = ref.live.recorder.game
+    players = game.players
+    a, b, c, d, e, f = players
+    assert (game.tournament, game.tournament_round, game.table, game.recording) == (TOURNAMENT, 2, "2", "observed")
+
+    # round 1: every card, a note, an undo, an entry refused then recorded, a stone and the gold
+    ref.deal(1, a, ["map", "break_cart"], "NESW")
+    assert ref.due_player == a
+    ref.path("EW", (1, 0))
+    ref.note(c, "showed_hand_card", "showed the map to the left")
+    ref.path("NESW", (2, 0))
+    ref.tool("break", "break_pick", d)
+    ref.discard(draw=False)  # the referee tapped the wrong thing: taken back
+    ref.undo()
+    assert ref.live.recorder.due().kind == "turn" and ref.due_player == d
+    ref.tool("repair", "repair_pick", d)
+
+    # e lays a card where no path leads: the page names the rule before anything is written
+    version = ref.live.draft.version
+    ref.tap("record_kind_path")
+    ref.tap("record_card_NS")
+    ran(ref.at.number_input(key="record_other_x").set_value(3))
+    ran(ref.at.number_input(key="record_other_y").set_value(3))
+    ref.tap("record_other")
+    assert [error.value for error in ref.at.error] == [escape("R-P2 illegal_placement: no card lies next to (3, 3)")]
+    ref.tap("record_refuse")  # told the table: it picks again, nothing is written
+    assert ref.live.draft.version == version and len(ref.live.draft.lines) == len(ref.expected)
+    assert "record_confirm" not in [btn.key for btn in ref.at.button]
+    ran(ref.at.number_input(key="record_other_x").set_value(3))  # …but the table leaves it there after all:
+    ran(ref.at.number_input(key="record_other_y").set_value(3))  # recorded as it happened
+    ref.tap("record_other")
+    ref.tap("record_confirm")
+    ref.expect(PlayPath(type="play_path", at=AT, player=e, card="NS", x=3, y=3, rotated=False))
+    ref.draw()
+
+    ref.path("NEW", (3, 0))  # f
+    ref.rockfall((3, 0))  # a
+    ref.map("top")  # b
+    ref.path("NESW", (3, 0))  # c
+    ref.tool("break", "break_lamp", e)  # d
+    ref.tool("repair", "repair_pick_lamp", e, "lamp")  # e: a double repair names its tool
+    ref.path("NEW", (5, 0))  # f
+    ref.path("NESW", (6, 0))  # a
+    ref.path("NS", (6, -1))  # b
+    ref.path("NES", (6, -2))  # c
+    ref.path("EW", (7, -2), draw=False)  # d reaches the top goal
+    (stone_way,) = ref.live.recorder.goal_ways("top", "goal_stone_nw")
+    ref.reveal("top", "goal_stone_nw", stone_way)
+    ref.draw()
+    ref.path("EW", (7, 0), draw=False)  # e reaches the middle goal: the gold
+    ref.reveal("middle", "goal_gold", False)
+    ref.end_round(roles_of(players, (1, 2), 5))
+
+    # round 2: nobody reaches the gold; the round ends when every hand is played out
+    ref.deal(2, d, [], "NS", rotated=True)
+    while ref.live.recorder.due().kind == "turn":
+        ref.discard(draw=False)
+        if ref.live.recorder.due().kind == "draw":
+            ref.draw()
+    assert sum(ref.live.recorder.hand_counts().values()) == 0 and ref.live.recorder.pile_count() == 0
+    ref.end_round(roles_of(players, (0, 4), 3))
+
+    # round 3: straight to the gold
+    ref.deal(3, b, ["rockfall"], "NESW")
+    for card, x in (("EW", 1), ("EW", 2), ("EW", 3), ("NEW", 5), ("NEW", 6)):
+        ref.path(card, (x, 0))
+    ref.path("NESW", (7, 0), draw=False)
+    ref.reveal("middle", "goal_gold", False)
+    ref.end_round(roles_of(players, (3, 5), 0))
+
+    assert ref.live.recorder.due().kind == "game_end"
+    ref.tap("record_end_game")
+    ref.expect(Recorder(ref.expected).game_end().model_copy(update={"at": AT}))
+
+    # the log written is the log expected, byte for byte, and audits as expected
+    draft = read_draft(Store(db), GAME)
+    assert draft is not None and draft.finished
+    assert draft.text() == ref.expected_text()
+    report = audit(ref.expected)
+    assert sorted((f.code.value, f.rule) for f in report.findings) == [
+        ("illegal_placement", "R-P2"),
+        ("table_incident", "R-C1"),
+    ]
+    # taken in as an upload: its bytes kept, the game stored, the standings changed
+    with Store(db).connect(read_only=True) as con:
+        raw = con.execute("SELECT raw FROM uploads WHERE upload_id = ?", [draft.upload_id]).fetchone()
+        stored = con.execute("SELECT recording, rounds_played FROM games WHERE game_id = ?", [GAME]).fetchone()
+    assert raw is not None and bytes(raw[0]) == ref.expected_text().encode()
+    assert stored == ("observed", 3)
+    after = standings(Store(db), TOURNAMENT)
+    assert after["rounds"].sum() == before["rounds"].sum() + 6 * 3
+    assert "The game is stored" in page_text(ref.at)
+    (download,) = ref.at.get("download_button")
+    assert download.proto.label == "Download the observed log"
