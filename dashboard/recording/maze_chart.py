@@ -2,9 +2,11 @@
 draws it (:func:`dashboard.maze_svg.card_svg`, as an image), the cells where the card
 in hand may go marked with a letter.
 
-Streamlit reports a tap on a cell as a point selection of its ``x`` and ``y``
-(``st.altair_chart(..., on_select=…)``), so the page takes it as the cell picked.
-Altair is Streamlit's own charting library; nothing here imports Streamlit.
+The chart is a Vega-Lite specification (Streamlit's own charts, ``st.vega_lite_chart``),
+written out rather than built with Altair: it is made again at every tap, and Altair's
+schema validation of it would cost more than everything else on the screen. A tap on a
+cell is a point selection of its ``x`` and ``y`` (``on_select``), which the page takes
+as the cell picked. Nothing here imports Streamlit.
 """
 
 from __future__ import annotations
@@ -13,8 +15,6 @@ import base64
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, Final
-
-import altair as alt
 
 from dashboard.maze_svg import bounds, card_svg
 from events.maze import Cell, Placed
@@ -27,6 +27,7 @@ LARGEST: Final = 48
 """The largest cell, in pixels, when the maze is small."""
 
 _FILL: Final = {"empty": "#f7f3ea", "mark": "#abebc6", "card": "#fbf8f1"}
+_EDGE: Final = {"plain": "#e5dccb", "acted": "#e67e22"}
 
 
 @lru_cache(maxsize=512)
@@ -48,9 +49,15 @@ def maze_chart(
     marks: Mapping[Cell, str] | None = None,
     highlight: Cell | None = None,
     width: int = WIDTH,
-) -> alt.LayerChart:
-    """The maze, every card drawn and every cell tappable; ``marks``: a letter for each
-    cell where the card in hand may go; ``highlight``: the cell the last entry acted on.
+) -> dict[str, Any]:
+    """The maze as a Vega-Lite specification, every card drawn and every cell tappable;
+    ``marks``: a letter for each cell where the card in hand may go; ``highlight``: the
+    cell the last entry acted on.
+
+    >>> from events.maze import Maze
+    >>> spec = maze_chart(Maze.dealt({"top": "?", "middle": "?", "bottom": "?"}).cells, marks={(1, 0): "A"})
+    >>> [row["mark"] for row in spec["data"]["values"] if row["mark"]]
+    ['A']
     """
     marks = marks or {}
     x0, x1, y0, y1 = bounds(cells, highlight)
@@ -65,31 +72,41 @@ def maze_chart(
                     "x": x,
                     "y": y,
                     "fill": _FILL["mark" if mark else "card" if placed else "empty"],
-                    "edge": "#e67e22" if (x, y) == highlight else "#e5dccb",
+                    "edge": _EDGE["acted" if (x, y) == highlight else "plain"],
                     "image": picture(placed, setup=(x, y) == setup_cell) if placed is not None else None,
                     "mark": mark,
                 }
             )
-    base = alt.Chart({"values": rows}).encode(
-        x=alt.X("x:O", axis=alt.Axis(title=None, orient="top", ticks=False, domain=False, labelAngle=0)),
-        y=alt.Y("y:O", axis=alt.Axis(title=None, ticks=False, domain=False)),
-    )
-    tap = alt.selection_point(fields=["x", "y"], name=SELECTION, on="click", empty=False)
-    grid = base.mark_rect(strokeWidth=2).encode(
-        fill=alt.Fill("fill:N", scale=None),
-        stroke=alt.Stroke("edge:N", scale=None),
-        tooltip=alt.value(None),
-    )
+    axis = {"title": None, "ticks": False, "domain": False, "labelAngle": 0}
     inset = max(12, step - 4)
-    images = base.transform_filter("datum.image != null").mark_image(width=inset, height=inset).encode(url="image:N")
-    letters = (
-        base.transform_filter("datum.mark != ''")
-        .mark_text(fontWeight="bold", fontSize=max(10, step // 2), color="#1e8449")
-        .encode(text="mark:N")
-    )
-    chart: alt.LayerChart = (
-        alt.layer(grid.add_params(tap), images, letters)
-        .properties(width=alt.Step(step), height=alt.Step(step))
-        .configure_view(strokeWidth=0)
-    )
-    return chart
+    return {
+        "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
+        "data": {"values": rows},
+        "width": {"step": step},
+        "height": {"step": step},
+        "config": {"view": {"strokeWidth": 0}},
+        "encoding": {
+            "x": {"field": "x", "type": "ordinal", "axis": {**axis, "orient": "top"}},
+            "y": {"field": "y", "type": "ordinal", "axis": axis},
+        },
+        "layer": [
+            {
+                "params": [{"name": SELECTION, "select": {"type": "point", "fields": ["x", "y"], "on": "click"}}],
+                "mark": {"type": "rect", "strokeWidth": 2, "cursor": "pointer"},
+                "encoding": {
+                    "fill": {"field": "fill", "type": "nominal", "scale": None},
+                    "stroke": {"field": "edge", "type": "nominal", "scale": None},
+                },
+            },
+            {
+                "transform": [{"filter": "datum.image != null"}],
+                "mark": {"type": "image", "width": inset, "height": inset},
+                "encoding": {"url": {"field": "image", "type": "nominal"}},
+            },
+            {
+                "transform": [{"filter": "datum.mark != ''"}],
+                "mark": {"type": "text", "fontWeight": "bold", "fontSize": max(10, step // 2), "color": "#1e8449"},
+                "encoding": {"text": {"field": "mark", "type": "nominal"}},
+            },
+        ],
+    }

@@ -186,7 +186,11 @@ class Referee:
         due = self.live.recorder.due()
         assert due.kind == "reveal" and due.slots[0] == slot
         self.tap(f"record_reveal_{card}_{'turned' if rotated else 'printed'}")
-        self.expect(GoalRevealed.model_validate({"type": "goal_revealed", "at": AT, "goal": slot, "rotated": rotated, "card": card}))
+        self.expect(
+            GoalRevealed.model_validate(
+                {"type": "goal_revealed", "at": AT, "goal": slot, "rotated": rotated, "card": card}
+            )
+        )
 
     def end_round(self, roles: dict[str, Role]) -> None:
         assert self.live.recorder.due().kind == "round_end"
@@ -228,7 +232,7 @@ def test_a_whole_game_recorded_tap_by_tap_is_the_log_expected(referee: Referee, 
     ref.open_table()
     game = ref.live.recorder.game
     players = game.players
-    a, b, c, d, e, f = players
+    a, b, c, d, e, _ = players
     assert (game.tournament, game.tournament_round, game.table, game.recording) == (TOURNAMENT, 2, "2", "observed")
 
     # round 1: every card, a note, an undo, an entry refused then recorded, a stone and the gold
