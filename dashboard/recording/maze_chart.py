@@ -21,7 +21,7 @@ from events.maze import Cell, Placed
 
 SELECTION: Final = "cell"
 """The name of the chart's point selection: ``selection[SELECTION]`` lists the cell tapped."""
-WIDTH: Final = 340
+WIDTH: Final = 358
 """Pixels across on a phone of 390 (the page's margins left out)."""
 LARGEST: Final = 48
 """The largest cell, in pixels, when the maze is small."""

@@ -387,15 +387,17 @@ def _event_of(recorder: Recorder, index: int) -> Event | None:
     return parse_line(1, recorder.lines[index]).event
 
 
-def _table_of_players(recorder: Recorder, names: dict[str, str], to_act: str | None) -> None:
+def _hands(recorder: Recorder, names: dict[str, str], to_act: str | None) -> None:
+    """Each player's cards as counted, and their broken tools, on one line."""
     rs = recorder.round
+    assert rs is not None
     counts = recorder.hand_counts()
-    rows = ["| | player | cards | broken |", "|---|---|---:|---|"]
-    for seat, player in enumerate(recorder.game.players, start=1):
-        broken = ", ".join(sorted(rs.broken.get(player, ()))) if rs is not None else ""
-        mark = "▶" if player == to_act else str(seat)
-        rows.append(f"| {mark} | {escape(who(player, names))} | {counts[player]} | {escape(broken)} |")
-    st.markdown("\n".join(rows))
+    shown = []
+    for player in recorder.game.players:
+        broken = "".join(f" ✗{tool}" for tool in sorted(rs.broken.get(player, ())))
+        text = f"{escape(who(player, names))} {counts[player]}{broken}"
+        shown.append(f"**▶ {text}**" if player == to_act else text)
+    st.markdown(" · ".join(shown) + f" · pile **{recorder.pile_count()}**")
 
 
 # -- the panels ------------------------------------------------------------------------
@@ -463,19 +465,16 @@ def _deal_panel(recorder: Recorder, names: dict[str, str], number: int) -> None:
     )
 
 
-def _turn_panel(recorder: Recorder, names: dict[str, str], due: Due) -> None:
+def _turn_panel(recorder: Recorder, names: dict[str, str], due: Due, *, choose_player: bool = False) -> None:
+    """A turn's card: its kind, the card, then where or at whom it goes. The player
+    whose turn it is comes chosen; ``choose_player`` asks first (a draw was skipped)."""
     pick = _pick()
     game = recorder.game
     if due.player is not None and pick.player != due.player:
         st.warning(escape(f"{who(pick.player, names)} plays, though it is {who(due.player, names)}'s turn"))
-    st.caption("Who plays")
-    _players(
-        game.players,
-        names,
-        prefix="record_player_",
-        on_click=lambda p: _set_pick(Pick(p)),
-        chosen=pick.player,
-    )
+    if choose_player:
+        st.caption("Who plays")
+        _who_plays(recorder, names, pick)
     _buttons(
         KINDS,
         key=lambda k: f"record_kind_{k}",
@@ -485,7 +484,7 @@ def _turn_panel(recorder: Recorder, names: dict[str, str], due: Due) -> None:
         row="record_kind_row",
     )
     need = pick.need()
-    if pick.kind == "path":
+    if pick.kind == "path" and pick.card is None:
         _palette(pick.card, lambda c: _set_pick(_pick().with_card(c)), "record_card_")
     elif pick.kind in ("break", "repair") and need == "card":
         _buttons(
@@ -524,16 +523,31 @@ def _turn_panel(recorder: Recorder, names: dict[str, str], due: Due) -> None:
             on_click=lambda s: _set_pick(replace(_pick(), slot=s)),
             row="record_slot_row",
         )
+    if not choose_player:
+        with st.expander("Someone else plays"):
+            _who_plays(recorder, names, pick)
+
+
+def _who_plays(recorder: Recorder, names: dict[str, str], pick: Pick) -> None:
+    _players(
+        recorder.game.players,
+        names,
+        prefix="record_player_",
+        on_click=lambda p: _set_pick(Pick(p)),
+        chosen=pick.player,
+    )
 
 
 def _cells_panel(recorder: Recorder, pick: Pick) -> None:
     assert pick.card is not None
     if pick.kind == "path":
-        st.button(
-            f"{_card_label(pick.card, pick.rotated)} Turn it",
-            key="record_turn",
-            on_click=lambda: _set_pick(_pick().turned()),
-        )
+        with st.container(horizontal=True, vertical_alignment="center", key="record_chosen"):
+            st.button(
+                f"{_card_label(pick.card, pick.rotated)} Turn it",
+                key="record_turn",
+                on_click=lambda: _set_pick(_pick().turned()),
+            )
+            st.button("Another card", key="record_recard", on_click=lambda: _set_pick(_pick().of_kind("path")))
         other_way = sum(1 for _, way in recorder.legal_cells(pick.card) if way != pick.rotated)
         st.caption(
             "Tap a marked cell on the maze, or its button"
@@ -570,7 +584,7 @@ def _draw_panel(recorder: Recorder, names: dict[str, str], due: Due) -> None:
         icon=":material/style:",
     )
     with st.expander("The next card came without a draw"):
-        _turn_panel(recorder, names, Due("turn"))
+        _turn_panel(recorder, names, Due("turn"), choose_player=True)
 
 
 def _reveal_panel(recorder: Recorder, due: Due) -> None:
@@ -814,23 +828,19 @@ def _recording(live: Live) -> None:
         )
         if part
     )
-    st.markdown(f"##### {escape(where or game.game_id)}")
     st.caption(
-        escape(f"{game.game_id} · round {max(number, 1)} of {game.rounds} · {len(recorder.lines)} lines")
-        + (f" · pile {recorder.pile_count()}" if recorder.round is not None else "")
+        escape(f"{where or game.game_id} · round {max(number, 1)} of {game.rounds} · line {len(recorder.lines)}")
     )
     notice = st.session_state.pop(NOTICE, None)
     if notice:
         st.warning(escape(notice))
     pending: Pending | None = st.session_state.get(PENDING)
     pick = _pick()
-    marks = _marks(recorder, pick) if due.kind in ("turn", "draw") and pending is None else {}
-    maze_key = f"record_maze_{live.draft.version}_{pick.kind}_{pick.card}_{pick.rotated}"
-    _maze(recorder, marks, maze_key)
-    to_act = pick.player if due.kind == "turn" else due.player
-    if recorder.round is not None:
-        _table_of_players(recorder, names, to_act)
     st.markdown(f"### {escape(due_words(due, number, names))}")
+    marks = _marks(recorder, pick) if due.kind in ("turn", "draw") and pending is None else {}
+    _maze(recorder, marks, f"record_maze_{live.draft.version}_{pick.kind}_{pick.card}_{pick.rotated}")
+    if recorder.round is not None:
+        _hands(recorder, names, pick.player if due.kind == "turn" else due.player)
     if pending is not None:
         _confirm(pending, recorder)
     elif due.kind == "round":
