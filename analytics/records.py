@@ -6,18 +6,28 @@ always computed from the whole record. Each command checks what it refers to (a 
 registered, a game of this tournament, a finding that exists) and refuses with a clear
 message otherwise; the tournament's read models are re-projected from its stream in
 the same transaction as the append.
+
+The referee codes are records too: a code opens the recording of one table of one
+round's seating (:func:`issue_referee_codes`, :func:`referee_access`), and the record
+keeps only its SHA-256.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import re
+import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from random import Random
 from typing import Any, Final, TypeVar
+from urllib.parse import urlencode
 
 import duckdb
+import polars as pl
 from pydantic import TypeAdapter, ValidationError
 
 from events.records import dump
@@ -26,6 +36,8 @@ from events.records.tournament import (
     FindingDismissed,
     PenaltyGiven,
     PlayerRegistered,
+    RefereeCodeIssued,
+    RefereeCodeRevoked,
     ReplayAccepted,
     ScoreCorrected,
     SeatedTable,
@@ -408,3 +420,205 @@ def cut_draw(
             seed=seed,
         )
     return append(store, tournament, [event])
+
+
+# -- referee codes -------------------------------------------------------------------------
+
+RECORD_PAGE: Final = "record"
+"""The recording page's path on the dashboard (its ``url_path``): a table's card opens
+``BASE/record?code=CODE`` (:func:`record_url`)."""
+CODE_PARAMETER: Final = "code"
+"""The query parameter of :data:`RECORD_PAGE` that carries the referee code."""
+CODE_BYTES: Final = 24
+"""Random bytes in a referee code: 192 bits, beyond guessing, written as 32 characters
+of URL-safe base64 (a QR code a phone reads at a glance)."""
+CODE_LENGTH: Final = CODE_BYTES * 4 // 3
+"""Characters in a referee code: base64 writes 3 bytes as 4 characters."""
+_CODE: Final = re.compile(rf"[A-Za-z0-9_-]{{{CODE_LENGTH}}}")
+"""What a referee code looks like (:func:`secrets.token_urlsafe` of :data:`CODE_BYTES`)."""
+
+
+def record_url(base: str, code: str) -> str:
+    """The address a table's card opens: the recording page with the table's code.
+
+    >>> record_url("http://localhost:8501/", "abc")
+    'http://localhost:8501/record?code=abc'
+    """
+    return f"{base.rstrip('/')}/{RECORD_PAGE}?{urlencode({CODE_PARAMETER: code})}"
+
+
+def code_sha256(code: str) -> str:
+    """What the record keeps of a referee code: the hex SHA-256 of its text."""
+    return hashlib.sha256(code.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedPlayer:
+    """A player at a table, with the display name the tournament registered (``None``
+    where it registered none)."""
+
+    player: str
+    name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeAccess:
+    """What a referee code opens: one table of one round's seating, as the seating
+    stands now — the tournament (its name and ruleset), the round and its stage, the
+    table's label and its players in seat order."""
+
+    tournament: str
+    tournament_name: str
+    ruleset: str
+    tournament_round: int
+    stage: str
+    table: str
+    players: tuple[SeatedPlayer, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeCode:
+    """A code just issued and the table it opens: what a table's card prints. The code
+    stays out of the ``repr``, which may end up in a log."""
+
+    code: str = field(repr=False)
+    access: RefereeAccess
+
+    @property
+    def fingerprint(self) -> str:
+        """The start of the code's SHA-256, as ``tournament log`` shows it: names the
+        card without giving its code away."""
+        return code_sha256(self.code)[:8]
+
+
+def _seated(
+    con: duckdb.DuckDBPyConnection, tournament: str, number: int, *, stage: str | None = None, table: str | None = None
+) -> list[RefereeAccess]:
+    """The tables of the round's seating (of one stage, or one table, if given), in
+    table order, each with its players in seat order and their names."""
+    rows = con.execute(
+        "SELECT t.name, t.ruleset, s.stage, s.table_label, s.player, p.name "
+        "FROM seatings s JOIN tournaments t USING (tournament) "
+        "LEFT JOIN tournament_players p ON p.tournament = s.tournament AND p.player = s.player "
+        "WHERE s.tournament = ? AND s.tournament_round = ? "
+        "AND (s.stage = ? OR ? IS NULL) AND (s.table_label = ? OR ? IS NULL) "
+        "ORDER BY s.stage, try_cast(s.table_label AS INTEGER) NULLS LAST, s.table_label, s.seat",
+        [tournament, number, stage, stage, table, table],
+    ).fetchall()
+    tables: dict[tuple[str, str], list[SeatedPlayer]] = {}
+    names: tuple[str, str] = ("", "")
+    for name, ruleset, at_stage, label, player, player_name in rows:
+        names = (str(name), str(ruleset))
+        tables.setdefault((str(at_stage), str(label)), []).append(SeatedPlayer(str(player), player_name))
+    return [
+        RefereeAccess(tournament, names[0], names[1], number, at_stage, label, tuple(players))
+        for (at_stage, label), players in tables.items()
+    ]
+
+
+def issue_referee_codes(
+    store: Store, tournament: str, tournament_round: int, tables: Sequence[str] | None = None
+) -> list[RefereeCode]:
+    """A new referee code for each table of the round's seating (``None``) or for each
+    of ``tables``, recorded by its SHA-256 alone: the codes returned are the only copy
+    there is, for the tables' cards. A table that had a code gets a new one, which
+    revokes the old (:class:`~events.records.tournament.RefereeCodeIssued`)."""
+    if tables is not None and not tables:
+        raise RecordError("name a table, or none for every table of the round")
+    with store.connect(read_only=True) as con:
+        _require(con, tournament)
+        seated = _seated(con, tournament, tournament_round)
+    if not seated:
+        raise RecordError(
+            f"round {tournament_round} of {tournament} is not seated: seat it first (saboteur tournament seat)"
+        )
+    stages = sorted({table.stage for table in seated})
+    if len(stages) > 1:
+        raise RecordError(
+            f"round {tournament_round} of {tournament} is seated in more than one stage ({', '.join(stages)}): "
+            "a code could not tell its tables apart"
+        )
+    by_label = {table.table: table for table in seated}
+    wanted = list(dict.fromkeys(tables)) if tables is not None else list(by_label)
+    unknown = [label for label in wanted if label not in by_label]
+    if unknown:
+        raise RecordError(
+            f"round {tournament_round} of {tournament} has no table {', '.join(unknown)} "
+            f"(its tables: {', '.join(by_label)})"
+        )
+    issued = [RefereeCode(secrets.token_urlsafe(CODE_BYTES), by_label[label]) for label in wanted]
+    events = [
+        RefereeCodeIssued(
+            type="referee_code_issued",
+            tournament_round=tournament_round,
+            stage=_stage(stages[0]),
+            table=code.access.table,
+            code_sha256=code_sha256(code.code),
+        )
+        for code in issued
+    ]
+    append(store, tournament, events)
+    return issued
+
+
+def revoke_referee_code(store: Store, tournament: str, tournament_round: int, table: str, reason: str) -> Recorded:
+    """Revoke the code of one table of a round, with a reason: from then on it opens
+    nothing (a new one may be issued)."""
+    if not reason.strip():
+        raise RecordError("a revocation needs a --reason")
+    with store.connect(read_only=True) as con:
+        _require(con, tournament)
+        rows = con.execute(
+            "SELECT code_sha256 FROM referee_codes WHERE tournament = ? AND tournament_round = ? "
+            "AND table_label = ? AND revoked_seq IS NULL",
+            [tournament, tournament_round, table],
+        ).fetchall()
+    if not rows:
+        raise RecordError(f"table {table} of round {tournament_round} of {tournament} has no code to revoke")
+    with _shaped():
+        event = RefereeCodeRevoked(
+            type="referee_code_revoked",
+            tournament_round=tournament_round,
+            table=table,
+            code_sha256=str(rows[0][0]),
+            reason=reason.strip(),
+        )
+    return append(store, tournament, [event])
+
+
+def referee_access(store: Store, code: str) -> RefereeAccess | None:
+    """The table ``code`` opens, as the seating stands now; ``None`` for anything else —
+    a code malformed, unknown, revoked, or for a table the round's seating no longer
+    has — all alike, so that trying codes tells nothing of which exist.
+
+    The code is found by its SHA-256, and only the hash is compared: the record shows
+    every hash anyway, so a lookup by hash tells nothing of a code, and the hash found
+    is checked once more in constant time (:func:`hmac.compare_digest`)."""
+    if not _CODE.fullmatch(code):
+        return None
+    digest = code_sha256(code)
+    with store.connect(read_only=True) as con:
+        rows = con.execute(
+            "SELECT tournament, tournament_round, stage, table_label, code_sha256 FROM referee_codes "
+            "WHERE code_sha256 = ? AND revoked_seq IS NULL",
+            [digest],
+        ).fetchall()
+        for tournament, number, stage, table, stored in rows:
+            if hmac.compare_digest(str(stored), digest):
+                seated = _seated(con, str(tournament), int(number), stage=str(stage), table=str(table))
+                return seated[0] if seated else None
+    return None
+
+
+def referee_codes(store: Store, tournament: str) -> pl.DataFrame:
+    """Every referee code of the tournament, newest first: its round, stage and table,
+    its fingerprint (the start of its SHA-256, as the card and ``tournament log`` show
+    it), and whether it still opens its table or why not."""
+    with store.connect(read_only=True) as con:
+        frame: pl.DataFrame = con.sql(
+            "SELECT tournament_round, stage, table_label AS table, left(code_sha256, 8) AS fingerprint, "
+            "revoked_seq IS NULL AS live, revoked_reason FROM referee_codes WHERE tournament = ? "
+            "ORDER BY seq DESC",
+            params=[tournament],
+        ).pl()
+    return frame

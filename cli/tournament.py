@@ -18,6 +18,7 @@ from analytics import records
 from analytics.records import RecordError
 from analytics.seating import read_seating_csv, seat_round
 from analytics.standings import seating_findings, standings
+from cli import referee_cards
 from cli.errors import refuse
 from cli.output import csv_text
 from cli.store import DbOption, WaitOption, _store
@@ -287,6 +288,74 @@ def cut(
         table = _run(lambda: standings(store, tournament, stage=stage))
     finalists = table.filter(pl.col("in_cut"))
     console.print("the cut: " + ", ".join(f"{r['place']}. {r['name']}" for r in finalists.iter_rows(named=True)))
+
+
+DEFAULT_BASE = "http://localhost:8501"
+"""Where ``saboteur dashboard`` serves the pages, as Streamlit does by default."""
+
+
+@app.command("referee-codes")
+def referee_codes(
+    tournament: str,
+    number: Annotated[int, typer.Option("--round", help="The tournament round, as seated.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="The sheet of cards: FILE.pdf or FILE.png.")],
+    url: Annotated[
+        str, typer.Option("--url", help="The dashboard's address, as the referees' phones reach it.")
+    ] = DEFAULT_BASE,
+    table: Annotated[
+        list[str] | None, typer.Option("--table", help="Only this table (again for more); every table unless given.")
+    ] = None,
+    db: DbOption = None,
+    wait: WaitOption = 60.0,
+) -> None:
+    """Issue a referee code for each table of a seated round and write their cards: a
+    card's QR code opens the recording page for its table, and for no other table.
+    The codes are printed on the cards and nowhere else (the record keeps only their
+    hash); a table that had a code gets a new one, and its old card opens nothing."""
+    suffix = referee_cards.suffix_of(output)
+    if suffix is None:
+        raise typer.BadParameter("a .pdf or a .png file", param_hint="--output")
+    if not url.startswith(("http://", "https://")):
+        raise typer.BadParameter("an http:// or https:// address", param_hint="--url")
+    try:
+        referee_cards.check_address(url)
+    except referee_cards.CardError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--url") from None
+    store = _store(db, wait)
+    try:
+        with referee_cards.sheet_file(output) as sheet:
+            issued = _run(lambda: records.issue_referee_codes(store, tournament, number, table or None))
+            referee_cards.write_sheet(issued, url, sheet, suffix)
+    except OSError as exc:
+        raise refuse(f"cannot write {output}: {exc.strerror or exc}", 1) from None
+    shown = Table(title=f"{tournament} · round {number} · referee codes")
+    for column in ("table", "players", "card"):
+        shown.add_column(column)
+    for code in issued:
+        shown.add_row(escape(code.access.table), str(len(code.access.players)), code.fingerprint)
+    console.print(shown)
+    console.print(
+        f"the cards are in {escape(str(output))}, the only copy of their codes: a lost card is revoked with "
+        "saboteur tournament revoke-code"
+    )
+
+
+@app.command("revoke-code")
+def revoke_code(
+    tournament: str,
+    number: Annotated[int, typer.Option("--round", help="The tournament round.")],
+    table: Annotated[str, typer.Option("--table", help="The table whose code is revoked.")],
+    reason: Annotated[str, typer.Option(help="Why.")],
+    db: DbOption = None,
+    wait: WaitOption = 60.0,
+) -> None:
+    """Revoke a table's referee code, with a reason: its card opens nothing from then on
+    (referee-codes --table issues a new one)."""
+    store = _store(db, wait)
+    _done(
+        _run(lambda: records.revoke_referee_code(store, tournament, number, table, reason)),
+        f"the revocation of the code of table {escape(table)} of round {number}",
+    )
 
 
 @app.command()

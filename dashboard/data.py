@@ -515,3 +515,21 @@ def dismiss(tournament: str, finding_id: str, reason: str) -> records.Recorded:
         return records.dismiss(store(), tournament, finding_id, reason)
     finally:
         clear()
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _referee_codes(db: str, when: Stamp, tournament: str) -> pl.DataFrame:
+    return records.referee_codes(_store_at(db), tournament)
+
+
+def referee_codes(tournament: str) -> pl.DataFrame:
+    """Every referee code of a tournament, by its fingerprint, and whether it is live."""
+    return _referee_codes(*_key(), tournament)
+
+
+def revoke_referee_code(tournament: str, number: int, table: str, reason: str) -> records.Recorded:
+    """:func:`analytics.records.revoke_referee_code`: an appended event."""
+    try:
+        return records.revoke_referee_code(store(), tournament, number, table, reason)
+    finally:
+        clear()

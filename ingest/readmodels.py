@@ -262,6 +262,21 @@ class CutDrawRow(RecordRow):
     seed: BigInt | None
 
 
+@table("referee_codes")
+class RefereeCodeRow(RecordRow):
+    """A referee code issued for one table of a round's seating, by its SHA-256 (the
+    code itself is kept nowhere), and what ended it if anything did: the record that
+    revoked it — the organiser's ``referee_code_revoked``, or a newer code issued for
+    the table — and why."""
+
+    tournament_round: int
+    stage: str
+    table_label: str
+    code_sha256: str
+    revoked_seq: int | None = None
+    revoked_reason: str | None = None
+
+
 GAME_ROWS: Final = (GameRow, RoundRow, RoundPlayerRow, FindingRow, CardPlayedRow)
 """Read models keyed by ``game_id``: a game stream's rows, replaced together."""
 TOURNAMENT_ROWS: Final = (
@@ -273,6 +288,7 @@ TOURNAMENT_ROWS: Final = (
     AcceptedReplayRow,
     DismissalRow,
     CutDrawRow,
+    RefereeCodeRow,
 )
 """Read models keyed by ``tournament``: a tournament stream's rows, replaced together."""
 ROW_TYPES: Final[dict[str, type[Row]]] = {t.TABLE: t for t in (ProjectionRow, *GAME_ROWS, *TOURNAMENT_ROWS)}

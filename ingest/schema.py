@@ -12,10 +12,11 @@ by :class:`UploadLink`, the read models in :mod:`ingest.readmodels`.
 
 Schema versions: 1, the tables above but ``upload_chain``; 2, the uploads chained
 too; 3, the read models of the observed recording (``games.recording``, a
-``cards_played.card`` that may be null, ``penalties.finding``). A store of an older
-version is upgraded by the first command that writes to it
-(:meth:`ingest.store.Store.connect`): from 1 it links every upload it holds; from 2 its
-read models take the new columns.
+``cards_played.card`` that may be null, ``penalties.finding``); 4, the referee codes'
+read model (``referee_codes``). A store of an older version is upgraded by the first
+command that writes to it (:meth:`ingest.store.Store.connect`): from 1 it links every
+upload it holds; from 2 its read models take the new columns; from 3 it gets the new
+table, empty.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ __all__ = [
     "UploadRow",
 ]
 
-SCHEMA_VERSION: Final = 3
+SCHEMA_VERSION: Final = 4
 
 
 @table("meta", key=("key",), frozen=True)

@@ -45,7 +45,7 @@ from zoneinfo import ZoneInfo
 import duckdb
 
 from ingest.chain import GENESIS, ReceivedUpload, StoredEvent, canonical, link, moment_text
-from ingest.readmodels import PROJECTED, ROW_TYPES, Rows
+from ingest.readmodels import PROJECTED, ROW_TYPES, RefereeCodeRow, Rows
 from ingest.schema import LOG_TABLE_NAMES, LOG_TABLES, READ_MODELS, SCHEMA_VERSION, UploadLink, UploadRow
 from ingest.tables import Row, create_table, frame, names
 
@@ -256,7 +256,8 @@ class Store:
         """From ``version`` to this program's, in one transaction. 1 to 2: every upload
         held is linked, in order, to the event head as it stands (so the chain covers
         them from now on). 2 to 3: the read models' columns of the observed recording
-        (:func:`_observed_columns`)."""
+        (:func:`_observed_columns`). 3 to 4: the referee codes' read model, empty (a
+        store of version 3 holds no referee code: their events came with version 4)."""
         with _transaction(con):
             if version < 2:
                 con.execute(create_table(UploadLink, if_not_exists=True))
@@ -264,7 +265,10 @@ class Store:
                 rows = con.execute(f"SELECT {_RECEIVED} FROM uploads u ORDER BY u.upload_id").fetchall()
                 held = [upload for upload in map(_received, rows) if upload is not None]
                 _insert(con, UploadLink, _links(GENESIS, held, position, head))
-            _observed_columns(con)
+            if version < 3:
+                _observed_columns(con)
+            if version < 4:
+                con.execute(create_table(RefereeCodeRow, if_not_exists=True))
             con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION)])
 
     def _unopened(self, exc: duckdb.Error) -> StoreUnusable:

@@ -211,6 +211,8 @@ def test_saboteur_schema_prints_each_stream(stream: str) -> None:
                 "finding_dismissed",
                 "cut_drawn",
                 "checkpoint_published",
+                "referee_code_issued",
+                "referee_code_revoked",
             },
         ),
         ("sheet", {"score_sheet_game", "round_recorded"}),

@@ -1,12 +1,14 @@
 """Audit (organiser): the open findings, and what to do about each — accept the
 replay's score, enter a correction, give a penalty for it (a ``table_incident`` the
-referee noted, R-C1), or dismiss it with a reason. Each is an event appended to the
+referee noted, R-C1), or dismiss it with a reason; and the tournament's referee codes,
+any of which may be revoked with a reason. Each is an event appended to the
 tournament's record; nothing is edited."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import polars as pl
 import streamlit as st
 
 from analytics.records import Recorded, RecordError
@@ -53,6 +55,43 @@ picked = st.selectbox(
     key="audit_tournament",
 )
 tournament = None if picked == widgets.NONE else str(picked)
+
+
+def _referee_codes(tournament: str) -> None:
+    """The tournament's referee codes (by fingerprint, as their cards show it) and a
+    form to revoke a live one; shown only once codes are issued."""
+    codes = data.referee_codes(tournament)
+    if codes.is_empty():
+        return
+    live = codes.filter(pl.col("live"))
+    with st.expander(f"Referee codes ({live.height} live)"):
+        st.dataframe(codes, hide_index=True, width="stretch")
+        if live.is_empty():
+            st.caption("No code is live: `saboteur tournament referee-codes` issues new ones.")
+            return
+        cards = {f"{r['tournament_round']}:{r['table']}": r for r in live.iter_rows(named=True)}
+        with st.form("revoke_code"):
+            picked = st.selectbox(
+                "Card",
+                list(cards),
+                format_func=lambda k: (
+                    f"round {cards[k]['tournament_round']} · table {cards[k]['table']} · card {cards[k]['fingerprint']}"
+                ),
+                key="revoke_card",
+            )
+            why = st.text_input("Reason", key="revoke_reason")
+            if st.form_submit_button("Revoke the code") and picked is not None:
+                card = cards[picked]
+                _record(
+                    f"the revocation of the code of table {escape(card['table'])} of round {card['tournament_round']}",
+                    lambda: data.revoke_referee_code(
+                        tournament, int(card["tournament_round"]), str(card["table"]), why
+                    ),
+                )
+
+
+if tournament is not None:
+    _referee_codes(tournament)
 found = data.open_findings(tournament)
 st.metric("Open findings", found.height)
 if found.is_empty():

@@ -4,7 +4,8 @@ A tournament is created, its players registered and its rounds seated, from a
 ``tournament.json`` (:mod:`events.records.tournament_file`) or by the organiser's
 commands; penalties, corrections, accepted replays, dismissed findings and draws at the
 cut line follow (R-TS5: nothing is edited, every change is a new event with its reason),
-and each checkpoint of the store's chain the organiser publishes.
+each checkpoint of the store's chain the organiser publishes, and the referee codes
+that open a table's recording (by their hash: the record is public, the codes are not).
 
 The models describe what the store may hold, so they read every record the ledger has
 ever written: where the rules were tightened later (a cut of 5–10, R-TS3), a model
@@ -64,10 +65,14 @@ class PlayerRegistered(TournamentEvent):
     name: Text
 
 
+TableLabel = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+"""A table of a seating, by its label ("3", "final")."""
+
+
 class SeatedTable(Record):
     """One table of a seating: its label and its players in seat order."""
 
-    table: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    table: TableLabel
     players: Annotated[list[PlayerId], Field(min_length=1, max_length=MAX_TABLE)]
 
 
@@ -189,6 +194,35 @@ class CheckpointPublished(Checkpoint, TournamentEvent):
         return cls(type="checkpoint_published", **checkpoint.model_dump())
 
 
+class RefereeCodeIssued(TournamentEvent):
+    """A code issued to record one table of one round's seating (its ``stage``): the
+    holder of the code may record that table only. The code itself is printed on the
+    table's card and kept nowhere: the record, which anyone may read (``tournament
+    log``), holds its SHA-256 alone, from which the code cannot be found.
+
+    A table has one code at a time: a code issued for a table of a round that has one
+    revokes the older code, without a ``referee_code_revoked`` of its own (a card
+    reprinted replaces the card lost)."""
+
+    type: Literal["referee_code_issued"]
+    tournament_round: TournamentRound
+    stage: Stage
+    table: TableLabel
+    code_sha256: Hash
+
+
+class RefereeCodeRevoked(TournamentEvent):
+    """A table's code revoked by the organiser, and why: from then on it opens nothing.
+    It names the code by its hash, so the record says which card it was even when a
+    newer code was issued for the table since."""
+
+    type: Literal["referee_code_revoked"]
+    tournament_round: TournamentRound
+    table: TableLabel
+    code_sha256: Hash
+    reason: Text
+
+
 AnyTournamentEvent = Annotated[
     TournamentCreated
     | PlayerRegistered
@@ -198,7 +232,9 @@ AnyTournamentEvent = Annotated[
     | ReplayAccepted
     | FindingDismissed
     | CutDrawn
-    | CheckpointPublished,
+    | CheckpointPublished
+    | RefereeCodeIssued
+    | RefereeCodeRevoked,
     Field(discriminator="type"),
 ]
 TOURNAMENT_EVENT: Final[TypeAdapter[AnyTournamentEvent]] = TypeAdapter(AnyTournamentEvent)

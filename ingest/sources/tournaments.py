@@ -19,6 +19,7 @@ from ingest.readmodels import (
     DismissalRow,
     PenaltyRow,
     RecordRow,
+    RefereeCodeRow,
     Rows,
     SeatingRow,
     TournamentPlayerRow,
@@ -36,6 +37,14 @@ RECORD_ROWS: Final[dict[type[tournament_stream.TournamentEvent], type[RecordRow]
 }
 """The organiser's records whose read-model row is the event's own fields, with the
 tournament and the event's place in its stream."""
+REPLACED: Final = "a new code was issued for the table"
+"""Why a referee code that a newer one for its table revoked stands revoked."""
+
+
+def _revoke(code: RefereeCodeRow | None, seq: int, reason: str) -> None:
+    """``code`` revoked by the record at ``seq``, unless it is none or revoked already."""
+    if code is not None and code.revoked_seq is None:
+        code.revoked_seq, code.revoked_reason = seq, reason
 
 
 def project_tournament(
@@ -48,6 +57,8 @@ def project_tournament(
     tid = ""
     players: dict[str, TournamentPlayerRow] = {}
     seatings: dict[tuple[int, str], tuple[int, tournament_stream.SeatingPublished]] = {}
+    codes: dict[str, RefereeCodeRow] = {}
+    live: dict[tuple[int, str], RefereeCodeRow] = {}  # each table's newest code: another revokes it
     for seq, event in enumerate(map(tournament_stream.tournament_event, events), start=1):
         match event:
             case tournament_stream.TournamentCreated():
@@ -68,7 +79,21 @@ def project_tournament(
                 rows["dismissals"].append(
                     DismissalRow(tournament=tid, seq=seq, finding_id=event.finding, reason=event.reason)
                 )
+            case tournament_stream.RefereeCodeIssued():
+                _revoke(live.get((event.tournament_round, event.table)), seq, REPLACED)
+                code = RefereeCodeRow(
+                    tournament=tid,
+                    seq=seq,
+                    tournament_round=event.tournament_round,
+                    stage=event.stage,
+                    table_label=event.table,
+                    code_sha256=event.code_sha256,
+                )
+                codes[event.code_sha256] = live[(event.tournament_round, event.table)] = code
+            case tournament_stream.RefereeCodeRevoked():
+                _revoke(codes.get(event.code_sha256), seq, event.reason)
     rows["tournament_players"] = list(players.values())
+    rows["referee_codes"] = list(codes.values())
     for (number, stage), (seq, seating) in sorted(seatings.items()):
         for table in seating.tables:
             for seat, player in enumerate(table.players, start=1):

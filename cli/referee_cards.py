@@ -1,0 +1,193 @@
+"""The organiser's sheet of referee cards: one card per table, to print and cut out.
+
+A card names the tournament, the round and the table, lists the players seated there
+in seat order, and carries the QR code of the recording page's address with the
+table's code (:func:`analytics.records.record_url`), the address printed beneath it for
+a phone that reads no QR codes. The codes are on the cards and nowhere else, so the
+sheet is the one copy of them there is.
+
+A PDF has A4 pages of six cards (two across, three down, at :data:`DPI` dots per inch,
+a line to cut along), black and white and losslessly compressed (a QR code blurred by
+JPEG reads badly); a PNG is one image of every card, two across.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from typing import IO, Final
+
+import segno
+from PIL import Image, ImageDraw, ImageFont
+
+from analytics.records import CODE_LENGTH, RefereeCode, record_url
+
+DPI: Final = 200
+PAGE: Final = (1654, 2339)
+"""An A4 page at :data:`DPI` (210 × 297 mm)."""
+ACROSS: Final = 2
+DOWN: Final = 3
+CARD: Final = (PAGE[0] // ACROSS, PAGE[1] // DOWN)
+"""A card: a sixth of the page, 105 × 99 mm."""
+PAD: Final = 40
+QR_BOX: Final = 380
+"""The side of the square the QR code is drawn in (1.9 in at :data:`DPI`)."""
+QR_AT: Final = (CARD[0] - PAD - QR_BOX, 150)
+"""Where that square lies on the card: right, below the heading."""
+QR_ERROR: Final = "m"
+"""The QR code's error correction: M (15 %) survives a crease or a smudge."""
+QR_BORDER: Final = 4
+"""The quiet zone around the code, in modules, as the standard asks."""
+MIN_MODULE: Final = 4
+"""Dots per module, at least (0.5 mm: what a phone's camera reads at arm's length)."""
+FORMATS: Final = {".pdf": "PDF", ".png": "PNG"}
+SUFFIXES: Final = tuple(FORMATS)
+INK: Final = "black"
+CUT: Final = 96
+"""The grey of the line to cut along (dark enough to stay a line in black and white)."""
+
+
+class CardError(ValueError):
+    """A sheet that cannot be made, with the reason (a URL too long for a card's code)."""
+
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
+@cache
+def _font(size: int, face: str = "DejaVuSans") -> Font:
+    """A DejaVu face where the system has it (it writes most names people have; its
+    monospaced face tells ``l``, ``I`` and ``1`` apart in an address someone types),
+    else Pillow's own font."""
+    try:
+        return ImageFont.truetype(f"{face}.ttf", size)
+    except OSError:
+        return ImageFont.load_default(size=size)
+
+
+def qr_symbol(url: str) -> segno.QRCode:
+    """The QR code of ``url`` as the cards print it."""
+    try:
+        return segno.make(url, error=QR_ERROR, micro=False)
+    except segno.DataOverflowError:
+        raise CardError(f"the address is too long for a QR code ({len(url)} characters)") from None
+
+
+def check_address(base: str) -> None:
+    """Refuse, before any code is issued, a ``base`` whose addresses would not fit a
+    card's QR code (every code is as long as any other)."""
+    qr_scale(qr_symbol(record_url(base, "x" * CODE_LENGTH)))
+
+
+def qr_scale(symbol: segno.QRCode) -> int:
+    """Dots per module that fit the symbol, with its quiet zone, in :data:`QR_BOX`."""
+    width, _ = symbol.symbol_size(scale=1, border=QR_BORDER)
+    scale = int(QR_BOX // width)
+    if scale < MIN_MODULE:
+        raise CardError(f"the address is too long for a QR code a phone reads on a card ({width} modules)")
+    return scale
+
+
+def _qr_image(url: str) -> Image.Image:
+    symbol = qr_symbol(url)
+    out = io.BytesIO()
+    symbol.save(out, kind="png", scale=qr_scale(symbol), border=QR_BORDER)
+    return Image.open(out).convert("L")
+
+
+def _fitted(text: str, width: int, font: Font) -> str:
+    """``text`` cut short with an ellipsis where it is wider than ``width``."""
+    if font.getlength(text) <= width:
+        return text
+    while text and font.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def _wrapped(text: str, width: int, font: Font) -> list[str]:
+    """``text`` (an address: no spaces) broken into lines no wider than ``width``."""
+    lines = [""]
+    for char in text:
+        if lines[-1] and font.getlength(lines[-1] + char) > width:
+            lines.append("")
+        lines[-1] += char
+    return lines
+
+
+def card(code: RefereeCode, base: str) -> Image.Image:
+    """One table's card: the tournament, the round and table, the players in seat
+    order, the QR code of the table's address and the address in text."""
+    access = code.access
+    url = record_url(base, code.code)
+    image = Image.new("L", CARD, "white")
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, CARD[0] - 1, CARD[1] - 1), outline=CUT, width=2)
+    inner = CARD[0] - 2 * PAD
+    draw.text((PAD, PAD), _fitted(access.tournament_name, inner, _font(30)), fill=INK, font=_font(30))
+    heading = f"Round {access.tournament_round} · table {access.table}"
+    bold = _font(44, "DejaVuSans-Bold")
+    draw.text((PAD, PAD + 44), _fitted(heading, inner, bold), fill=INK, font=bold)
+    column = QR_AT[0] - PAD - 20
+    y = QR_AT[1] + 10
+    for seat, player in enumerate(access.players, start=1):
+        line = f"{seat}. {player.name or player.player}"
+        draw.text((PAD, y), _fitted(line, column, _font(26)), fill=INK, font=_font(26))
+        y += 36
+    image.paste(_qr_image(url), QR_AT)
+    y = QR_AT[1] + QR_BOX + 20
+    mono = _font(22, "DejaVuSansMono")
+    for line in _wrapped(url, inner, mono):
+        draw.text((PAD, y), line, fill=INK, font=mono)
+        y += 30
+    footer = f"Referee card {code.fingerprint} · opens this table only; the organiser can revoke it"
+    draw.text((PAD, CARD[1] - PAD - 20), _fitted(footer, inner, _font(18)), fill=INK, font=_font(18))
+    return image
+
+
+def _laid_out(cards: Sequence[Image.Image], size: tuple[int, int]) -> Image.Image:
+    """Cards laid in rows of :data:`ACROSS` on a white image of ``size``."""
+    sheet = Image.new("L", size, "white")
+    for index, one in enumerate(cards):
+        sheet.paste(one, ((index % ACROSS) * CARD[0], (index // ACROSS) * CARD[1]))
+    return sheet
+
+
+def write_sheet(codes: Sequence[RefereeCode], base: str, out: IO[bytes], suffix: str) -> None:
+    """The cards of ``codes`` written to ``out``: a PDF of A4 pages of six, or one PNG."""
+    cards = [card(code, base) for code in codes]
+    if FORMATS[suffix] == "PDF":
+        per_page = ACROSS * DOWN
+        first, *rest = (
+            _laid_out(cards[at : at + per_page], PAGE).convert("1", dither=Image.Dither.NONE)
+            for at in range(0, len(cards), per_page)
+        )
+        first.save(out, "PDF", save_all=True, append_images=rest, resolution=DPI)
+    else:
+        size = (min(len(cards), ACROSS) * CARD[0], -(-len(cards) // ACROSS) * CARD[1])
+        _laid_out(cards, size).save(out, "PNG", dpi=(DPI, DPI))
+
+
+@contextmanager
+def sheet_file(path: Path) -> Iterator[IO[bytes]]:
+    """A file to write the sheet in, made before any code is issued (a code that
+    cannot be printed is lost): it becomes ``path`` when the block ends, and leaves
+    nothing behind — nor any older ``path`` changed — if the block raises. Like any
+    temporary file it is its owner's alone to read: the sheet holds the codes."""
+    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", delete=False) as out:
+        try:
+            yield out
+            out.close()
+            os.replace(out.name, path)
+        finally:
+            Path(out.name).unlink(missing_ok=True)
+
+
+def suffix_of(path: Path) -> str | None:
+    """The sheet's format by the file's suffix (``.pdf`` or ``.png``), ``None`` if neither."""
+    suffix = path.suffix.lower()
+    return suffix if suffix in FORMATS else None

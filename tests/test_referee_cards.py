@@ -1,0 +1,196 @@
+"""``saboteur tournament referee-codes`` and ``revoke-code``: the sheet of cards as a PNG
+and as a PDF, each card's QR code read back module by module against the address of its
+own table's code, and the codes printed nowhere else."""
+
+from __future__ import annotations
+
+import io
+import struct
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Final
+
+import pytest
+from PIL import Image, PdfParser
+from typer.testing import CliRunner, Result
+
+from analytics import records
+from analytics.records import RefereeAccess, RefereeCode, SeatedPlayer, record_url, referee_access
+from cli import referee_cards
+from cli.main import app
+from cli.referee_cards import CARD, PAGE, QR_AT, QR_BORDER, qr_scale, qr_symbol
+from ingest.store import Store
+
+TID: Final = "card-cup"
+PLAYERS: Final = [f"p{n:02}" for n in range(1, 16)]
+BASE: Final = "https://ledger.example.org/club/"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    """Fifteen players, round 1 seated at three tables of five."""
+    store = Store(tmp_path / "cards.duckdb")
+    records.create(store, TID, name="Card Cup ü")
+    records.register(store, TID, [(p, f"Name {p}") for p in PLAYERS])
+    tables = [PLAYERS[0:5], PLAYERS[5:10], PLAYERS[10:15]]
+    records.publish_seating(store, TID, 1, tables, stage="preliminary", method="by hand", seed=None)
+    return store
+
+
+@pytest.fixture
+def known_codes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The codes the command is about to issue (random as ever, but known to the test)."""
+    issued: list[str] = []
+    original = records.secrets.token_urlsafe
+
+    def remembered(size: int) -> str:
+        issued.append(original(size))
+        return issued[-1]
+
+    monkeypatch.setattr(records.secrets, "token_urlsafe", remembered)
+    yield issued
+
+
+def cli(store: Store, *args: str) -> Result:
+    result = CliRunner().invoke(app, [*args, "--db", str(store.path)], env={"COLUMNS": "300"})
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+def modules(image: Image.Image, corner: tuple[int, int], size: int, scale: int) -> list[list[bool]]:
+    """The dark modules of a QR code drawn at ``corner`` (its quiet zone's corner),
+    read at the middle of each module."""
+    x0, y0 = corner[0] + QR_BORDER * scale, corner[1] + QR_BORDER * scale
+    grey = image.convert("L")
+    return [
+        [grey.getpixel((x0 + col * scale + scale // 2, y0 + row * scale + scale // 2)) < 128 for col in range(size)]  # type: ignore[operator]
+        for row in range(size)
+    ]
+
+
+def assert_card_opens(image: Image.Image, at: tuple[int, int], code: str, store: Store, table: str) -> None:
+    """The card at ``at`` carries the QR code of ``code``'s address, whose code opens
+    ``table`` (and the quiet zone around it is white)."""
+    symbol = qr_symbol(record_url(BASE, code))
+    scale = qr_scale(symbol)
+    corner = (at[0] + QR_AT[0], at[1] + QR_AT[1])
+    expected = [[bool(v) for v in row] for row in symbol.matrix]
+    assert modules(image, corner, len(expected), scale) == expected
+    quiet = image.convert("L").crop((corner[0], corner[1], corner[0] + QR_BORDER * scale, corner[1] + 100))
+    assert quiet.getextrema() == (255, 255)
+    access = referee_access(store, code)
+    assert access is not None and access.table == table
+
+
+def test_the_png_sheet_has_a_card_per_table_whose_code_opens_that_table(
+    store: Store, known_codes: list[str], tmp_path: Path
+) -> None:
+    sheet = tmp_path / "cards.png"
+    result = cli(store, "tournament", "referee-codes", TID, "--round", "1", "-o", str(sheet), "--url", BASE)
+    assert result.exit_code == 0, result.output
+    assert len(known_codes) == 3
+    for code in known_codes:
+        assert code not in result.output
+        assert records.code_sha256(code)[:8] in result.output  # each card's fingerprint
+    image = Image.open(sheet)
+    image.load()
+    assert image.format == "PNG" and image.size == (2 * CARD[0], 2 * CARD[1])
+    assert image.info["dpi"] == pytest.approx((referee_cards.DPI, referee_cards.DPI), abs=0.01)
+    for index, (code, table) in enumerate(zip(known_codes, ("1", "2", "3"), strict=True)):
+        assert_card_opens(image, ((index % 2) * CARD[0], (index // 2) * CARD[1]), code, store, table)
+    assert sheet.stat().st_mode & 0o077 == 0  # the codes: the organiser's to read alone
+
+
+def ccitt_page(pdf: PdfParser.PdfParser, page: int) -> Image.Image:
+    """A page of a sheet, from its one CCITT G4 image (as Pillow writes a black and
+    white image into a PDF), wrapped back into a TIFF to read it."""
+    image = pdf.read_indirect(pdf.read_indirect(pdf.pages[page])[b"Resources"][b"XObject"][b"image"])
+    width, height, data = image.dictionary[b"Width"], image.dictionary[b"Height"], image.buf
+    tags = [(256, 4, width), (257, 4, height), (258, 3, 1), (259, 3, 4), (262, 3, 1), (278, 4, height)]
+    tags += [(273, 4, 8 + 2 + 12 * (len(tags) + 2) + 4), (279, 4, len(data))]
+    ifd = struct.pack("<H", len(tags)) + b"".join(
+        struct.pack("<HHII", tag, kind, 1, value) for tag, kind, value in sorted(tags)
+    )
+    return Image.open(io.BytesIO(b"II*\0" + struct.pack("<I", 8) + ifd + struct.pack("<I", 0) + data))
+
+
+def test_the_pdf_sheet_is_a4_pages_of_six_cards(store: Store, known_codes: list[str], tmp_path: Path) -> None:
+    sheet = tmp_path / "cards.PDF"
+    result = cli(store, "tournament", "referee-codes", TID, "--round", "1", "-o", str(sheet), "--url", BASE)
+    assert result.exit_code == 0, result.output
+    assert sheet.read_bytes().startswith(b"%PDF-")
+    pdf = PdfParser.PdfParser(str(sheet))
+    (page,) = pdf.pages
+    assert pdf.read_indirect(page)[b"MediaBox"] == pytest.approx([0, 0, 595.44, 842.04], abs=0.5)  # A4
+    image = ccitt_page(pdf, 0)
+    assert image.size == PAGE
+    for index, (code, table) in enumerate(zip(known_codes, ("1", "2", "3"), strict=True)):
+        assert_card_opens(image, ((index % 2) * CARD[0], (index // 2) * CARD[1]), code, store, table)
+    assert all(image.getpixel((CARD[0] * 2 - 1, y)) == 255 for y in range(3 * CARD[1], PAGE[1]))
+
+
+def test_seven_tables_take_two_pages(tmp_path: Path) -> None:
+    players = tuple(SeatedPlayer(f"p{n}", None) for n in range(10))
+    codes = [
+        RefereeCode(f"{n:032}", RefereeAccess("t", "A long tournament name " * 4, "base", 3, "final", str(n), players))
+        for n in range(7)
+    ]
+    out = io.BytesIO()
+    referee_cards.write_sheet(codes, BASE, out, ".pdf")
+    pdf = PdfParser.PdfParser(buf=out.getvalue())
+    assert len(pdf.pages) == 2
+    second = ccitt_page(pdf, 1)
+    symbol = qr_symbol(record_url(BASE, codes[6].code))
+    expected = [[bool(v) for v in row] for row in symbol.matrix]
+    assert modules(second, QR_AT, len(expected), qr_scale(symbol)) == expected
+
+
+def test_issuing_again_for_one_table_leaves_the_others_and_the_old_card_opens_nothing(
+    store: Store, known_codes: list[str], tmp_path: Path
+) -> None:
+    assert cli(store, "tournament", "referee-codes", TID, "--round", "1", "-o", str(tmp_path / "a.png")).exit_code == 0
+    result = cli(
+        store, "tournament", "referee-codes", TID, "--round", "1", "--table", "2", "-o", str(tmp_path / "b.png")
+    )
+    assert result.exit_code == 0, result.output
+    first, second, third, again = known_codes
+    assert Image.open(tmp_path / "b.png").size == CARD
+    assert referee_access(store, second) is None
+    assert [referee_access(store, c).table for c in (first, again, third)] == ["1", "2", "3"]  # type: ignore[union-attr]
+    result = cli(store, "tournament", "revoke-code", TID, "--round", "1", "--table", "2", "--reason", "spilt beer")
+    assert result.exit_code == 0, result.output
+    assert "revocation of the code of table 2 of round 1" in result.output
+    assert referee_access(store, again) is None and referee_access(store, first) is not None
+    log = cli(store, "tournament", "log", TID)
+    assert "referee_code_revoked" in log.output and "spilt beer" in log.output
+    assert not any(code in log.output for code in known_codes)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--round", "1", "-o", "cards.txt"], "a .pdf or a .png file"),
+        (["--round", "1", "-o", "cards.png", "--url", "ftp://host"], "an http:// or https:// address"),
+        (["--round", "1", "-o", "cards.png", "--url", "https://" + "x" * 3000], "too long for a QR code"),
+        (["--round", "2", "-o", "cards.png"], "round 2 of card-cup is not seated"),
+        (["--round", "1", "--table", "9", "-o", "cards.png"], "has no table 9"),
+        (["--round", "1", "-o", "no/such/folder/cards.png"], "cannot write"),
+    ],
+)
+def test_a_sheet_that_cannot_be_made_issues_no_code_and_writes_nothing(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], said: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cards.png").write_bytes(b"the sheet of an earlier round")
+    result = cli(store, "tournament", "referee-codes", TID, *args)
+    assert result.exit_code != 0
+    assert said in " ".join(result.output.split())
+    assert (tmp_path / "cards.png").read_bytes() == b"the sheet of an earlier round"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cards.duckdb", "cards.png"]
+    assert records.referee_codes(store, TID).is_empty()
+
+
+def test_revoke_code_refuses_a_table_without_one(store: Store) -> None:
+    result = cli(store, "tournament", "revoke-code", TID, "--round", "1", "--table", "1", "--reason", "lost")
+    assert result.exit_code == 1
+    assert "table 1 of round 1 of card-cup has no code to revoke" in result.output
