@@ -527,6 +527,12 @@ def referee_codes(tournament: str) -> pl.DataFrame:
     return _referee_codes(*_key(), tournament)
 
 
+def referee_access(code: str) -> records.RefereeAccess | None:
+    """:func:`analytics.records.referee_access`: the table a referee code opens now
+    (never cached: a code revoked opens nothing from the next page run on)."""
+    return records.referee_access(store(), code)
+
+
 def revoke_referee_code(tournament: str, number: int, table: str, reason: str) -> records.Recorded:
     """:func:`analytics.records.revoke_referee_code`: an appended event."""
     try:

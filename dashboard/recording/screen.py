@@ -19,13 +19,14 @@ import polars as pl
 import streamlit as st
 from pydantic import ValidationError
 
+from analytics.records import SeatedPlayer
 from dashboard import access, data, widgets
 from dashboard.markup import escape
 from dashboard.recording import entries
 from dashboard.recording.live import Live, in_play, log_name
 from dashboard.recording.maze_chart import SELECTION, maze_chart, picture
 from dashboard.recording.steps import CARDS_OF, KINDS, SLOTS, Deal, Ending, Kind, Pick
-from dashboard.recording.table import GAME_ROUNDS, Seat, Table, named_players, seated_game_id
+from dashboard.recording.table import Table, named_players, seated_tables
 from dashboard.recording.words import (
     NOTE_WORDS,
     ROLE_WORDS,
@@ -56,6 +57,8 @@ PENDING: Final = "recording_pending"
 NOTICE: Final = "recording_notice"
 RESULT: Final = "recording_result"
 SEEN: Final = "recording_seen"
+CODE: Final = "recording_code"
+"""The referee code this session was opened with (none: the organiser's session)."""
 
 KIND_WORDS: Final[dict[Kind, str]] = {
     "path": "Path",
@@ -108,9 +111,26 @@ def _moved(moved: DraftMoved) -> None:
     _seen()
 
 
+def _permitted() -> bool:
+    """Whether this session may still write: the organiser's, or one opened with the
+    code of the table it records, still live (a code revoked stops at the next tap)."""
+    code: str | None = st.session_state.get(CODE)
+    if code is None:
+        allowed = access.is_organiser()
+    else:
+        granted = data.referee_access(code)
+        live: Live | None = st.session_state.get(LIVE)
+        allowed = granted is not None and (live is None or live.game_id == Table.seated(granted).game_id)
+    if not allowed:
+        st.session_state[NOTICE] = "This phone may no longer record this table: ask the organiser for its card."
+    return allowed
+
+
 def _record(event: Event) -> None:
     """Record ``event`` (the taps that made it are done with)."""
     st.session_state.pop(PENDING, None)
+    if not _permitted():
+        return
     try:
         _live().record(event)
     except DraftMoved as moved:
@@ -142,6 +162,8 @@ def _pick_again() -> None:
 
 
 def _undo() -> None:
+    if not _permitted():
+        return
     try:
         _live().undo()
     except DraftMoved as moved:
@@ -156,6 +178,8 @@ def _undo() -> None:
 
 
 def _finish() -> None:
+    if not _permitted():
+        return
     live = _live()
     if live.recorder.due().kind == "game_end":
         try:
@@ -179,6 +203,8 @@ def _leave() -> None:
 
 
 def _begin(table: Table) -> None:
+    if not _permitted():
+        return
     try:
         game = table.game_started(entries.now())
     except ValidationError as refused:
@@ -193,6 +219,8 @@ def _begin(table: Table) -> None:
 
 
 def _resume(game_id: str) -> None:
+    if not _permitted():
+        return
     live = Live.resume(data.store(), game_id)
     if live is not None:
         st.session_state[LIVE] = live
@@ -749,21 +777,12 @@ def _seated_tables(going: list[str]) -> None:
     number = st.selectbox("Tournament round", numbers, key="record_round")
     stored = set(data.games(tournament)["game_id"].to_list())
     row = tournaments.filter(pl.col("tournament") == tournament).row(0, named=True)
-    for (stage, label), seats in seated.filter(pl.col("tournament_round") == number).group_by(
-        ["stage", "table"], maintain_order=True
-    ):
-        table = Table(
-            seated_game_id(tournament, int(number), str(label)),
-            seats["ruleset"][0],
-            int(row["final_rounds"] or GAME_ROUNDS) if stage == "final" else GAME_ROUNDS,
-            tuple(Seat(str(p), n) for p, n in zip(seats["player"], seats["name"], strict=True)),
-            tournament,
-            int(number),
-            str(stage),  # type: ignore[arg-type]
-            str(label),
-        )
+    round_seats = seated.filter(pl.col("tournament_round") == number)
+    for seating in seated_tables(round_seats, tournament, str(row["name"])):
+        table = Table.seated(seating, row["final_rounds"])
+        label = seating.table
         with st.container(border=True):
-            st.markdown(f"**Table {escape(label)}** · {escape(', '.join(s.shown for s in table.seats))}")
+            st.markdown(f"**Table {escape(label)}** · {escape(', '.join(table.names.values()))}")
             if table.game_id in stored:
                 st.caption("Stored: this table's game is in the record.")
             elif table.game_id in going:
@@ -781,9 +800,9 @@ def _unseated_game() -> None:
     named = named_players(players)
     table = Table(
         game_id.strip(),
-        ruleset,  # type: ignore[arg-type]
+        str(ruleset),
         int(rounds),
-        tuple(Seat(p) for p in named),
+        tuple(SeatedPlayer(p, None) for p in named),
         label=label.strip() or None,
     )
     st.button(
@@ -864,19 +883,24 @@ def _recording(live: Live) -> None:
             st.caption("Last entry: " + escape(entry_words(last, recorder.round)))
             st.button("Undo the last entry", key="record_undo", on_click=_undo, icon=":material/undo:")
         _note_panel(recorder, names)
-    if access.is_organiser():
+    if CODE not in st.session_state:
         st.button("Another table", key="record_leave", on_click=_leave, type="tertiary")
 
 
-def show() -> None:
-    """The page: the table being recorded, or the tables to choose from."""
-    st.html(STYLE)
-    current: Live | None = st.session_state.get(LIVE)
-    if current is not None and st.session_state.get(SEEN) != data.stamp():
-        if current.reload():
+def _refreshed(live: Live) -> None:
+    """Take up what another phone recorded since this session last looked."""
+    if st.session_state.get(SEEN) != data.stamp():
+        if live.reload():
             _fresh_steps()
             st.session_state[NOTICE] = "The record moved on (another phone recorded): here is the game as it stands."
         _seen()
+
+
+def show() -> None:
+    """The organiser's page: the table being recorded, or the tables to choose from."""
+    st.html(STYLE)
+    st.session_state.pop(CODE, None)
+    current: Live | None = st.session_state.get(LIVE)
     if current is None:
         st.title("Record a table")
         notice = st.session_state.pop(NOTICE, None)
@@ -884,4 +908,46 @@ def show() -> None:
             st.error(escape(notice))
         _choose_table()
     else:
+        _refreshed(current)
         _recording(current)
+
+
+def show_table(code: str) -> None:
+    """The page opened from a table's card: that table, and no other."""
+    st.html(STYLE)
+    granted = data.referee_access(code)
+    if granted is None:
+        for key in (LIVE, TABLE, CODE):
+            st.session_state.pop(key, None)
+        st.title("Record a table")
+        st.error("This card opens no table: its code was revoked or mistyped. Ask the organiser for the table's card.")
+        return
+    st.session_state[CODE] = code
+    final = data.tournaments().filter(pl.col("tournament") == granted.tournament)["final_rounds"]
+    table = Table.seated(granted, final[0] if final.len() else None)
+    st.session_state[TABLE] = table
+    current: Live | None = st.session_state.get(LIVE)
+    if current is None or current.game_id != table.game_id:
+        current = Live.resume(data.store(), table.game_id)
+        st.session_state[LIVE] = current
+        _fresh_steps()
+        _seen()
+    if current is None:
+        _opening(table)
+    else:
+        _refreshed(current)
+        _recording(current)
+
+
+def _opening(table: Table) -> None:
+    """A table nobody began recording: its players in seat order, and the first tap."""
+    st.title(f"Table {escape(table.label)}")
+    st.caption(escape(f"{table.tournament} · round {table.tournament_round} · {table.rounds} rounds"))
+    notice = st.session_state.pop(NOTICE, None)
+    if notice:
+        st.error(escape(notice))
+    st.markdown("\n".join(f"{seat}. {escape(name)}" for seat, name in enumerate(table.names.values(), start=1)))
+    if table.game_id in set(data.games(table.tournament)["game_id"].to_list()):
+        st.info("This table's game is stored: there is nothing more to record.")
+        return
+    st.button("Begin recording", key="record_begin", type="primary", on_click=_begin, args=(table,), width="stretch")

@@ -9,12 +9,14 @@ recording"): a referee sees only what the table shows.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from events.schema import FORMAT, GameStarted, Stage
-from events.tables import Ruleset
+import polars as pl
+
+from analytics.records import RefereeAccess, SeatedPlayer
+from events.schema import FORMAT, GameStarted
 
 GAME_ROUNDS: Final = 3
 """The rounds of a tournament table's game (R-TS1); a final plays the tournament's
@@ -31,34 +33,38 @@ def seated_game_id(tournament: str, tournament_round: int, table: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
-    """A player at the table, with the name the tournament registered, if any."""
-
-    player: str
-    name: str | None = None
-
-    @property
-    def shown(self) -> str:
-        """How the page names the player: the display name, else the id."""
-        return self.name or self.player
-
-
-@dataclass(frozen=True, slots=True)
 class Table:
     """One game to record: its id, rules, rounds, seats, and its tournament round."""
 
     game_id: str
-    ruleset: Ruleset
+    ruleset: str
     rounds: int
-    seats: tuple[Seat, ...]
+    seats: tuple[SeatedPlayer, ...]
     tournament: str | None = None
     tournament_round: int | None = None
-    stage: Stage | None = None
+    stage: str | None = None
     label: str | None = None
+
+    @classmethod
+    def seated(cls, access: RefereeAccess, final_rounds: int | None = None) -> Table:
+        """The table a referee code opens (or the organiser picks from the seating): its
+        game plays :data:`GAME_ROUNDS` rounds, a final the tournament's ``final_rounds``."""
+        rounds = (final_rounds or GAME_ROUNDS) if access.stage == "final" else GAME_ROUNDS
+        return cls(
+            seated_game_id(access.tournament, access.tournament_round, access.table),
+            access.ruleset,
+            rounds,
+            access.players,
+            access.tournament,
+            access.tournament_round,
+            access.stage,
+            access.table,
+        )
 
     @property
     def names(self) -> dict[str, str]:
-        return {seat.player: seat.shown for seat in self.seats}
+        """Each player as the page names them: the display name, else the id."""
+        return {seat.player: seat.name or seat.player for seat in self.seats}
 
     def game_started(self, at: str) -> GameStarted:
         """The first line of the table's observed log (``ValidationError`` for ids the
@@ -90,7 +96,7 @@ class Table:
             game.game_id,
             game.ruleset,
             game.rounds,
-            tuple(Seat(p, names.get(p)) for p in game.players),
+            tuple(SeatedPlayer(p, names.get(p)) for p in game.players),
             game.tournament,
             game.tournament_round,
             game.stage,
@@ -108,5 +114,14 @@ def named_players(text: str) -> list[str]:
     return [part for part in text.replace(",", " ").split() if part]
 
 
-def seats(players: Sequence[tuple[str, str | None]]) -> tuple[Seat, ...]:
-    return tuple(Seat(player, name) for player, name in players)
+def seated_tables(seats: pl.DataFrame, tournament: str, name: str) -> list[RefereeAccess]:
+    """The tables of one round's seating (:func:`analytics.browse.seatings`' rows of it,
+    seat by seat), each as its referee code would open it."""
+    tables: list[RefereeAccess] = []
+    for (stage, label), seated in seats.group_by(["stage", "table"], maintain_order=True):
+        players = tuple(SeatedPlayer(str(p), n) for p, n in zip(seated["player"], seated["name"], strict=True))
+        number = int(seated["tournament_round"][0])
+        tables.append(
+            RefereeAccess(tournament, name, str(seated["ruleset"][0]), number, str(stage), str(label), players)
+        )
+    return tables

@@ -10,20 +10,27 @@ an uploaded file, and the referee can download it.
 
 Laid out for a phone held in one hand (390×844): one column, big buttons, the maze a
 chart whose cells a tap picks; every tap is also a button, which is how the tests drive
-the page. The organiser records any table; the taps run as callbacks, before the page
-is laid out again, so a tap always acts on the screen it was made on.
+the page. A referee opens it from the table's card (``record?code=…``, the code of
+:func:`analytics.records.referee_access`) and records that table only, for as long as
+the code is not revoked; the organiser, logged in, records any table, or a game of no
+tournament by naming its players.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
+from analytics.records import CODE_PARAMETER
 from dashboard import access
 from dashboard.recording import screen
 
 st.set_page_config(layout="centered", initial_sidebar_state="collapsed")
-if not access.is_organiser():
+code = st.query_params.get(CODE_PARAMETER)
+if code:
+    screen.show_table(code)
+elif access.is_organiser():
+    screen.show()
+else:
     st.title("Record a table")
+    st.caption("Open this page from your table's card (its QR code), or log in as the organiser.")
     access.gate()
-    st.stop()
-screen.show()
