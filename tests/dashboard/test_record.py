@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from analytics import records
 from analytics.standings import standings
 from dashboard.markup import escape
 from dashboard.recording import entries
@@ -324,3 +326,118 @@ def test_a_whole_game_recorded_tap_by_tap_is_the_log_expected(referee: Referee, 
     assert "The game is stored" in page_text(ref.at)
     (download,) = ref.at.get("download_button")
     assert download.proto.label == "Download the observed log"
+
+
+# -- two phones, a reload, a card ---------------------------------------------------------
+
+
+def test_a_phone_that_is_behind_is_told_and_shown_the_game_as_it_stands(db: Path, organiser: str, clock: str) -> None:
+    first, second = Referee(phone()), Referee(phone())
+    first.open_table()
+    start = first.live.recorder.game.players[0]
+    first.deal(1, start, [], "NESW")
+    ran(second.at.selectbox(key="record_round").set_value(2))
+    assert "Resume" in [b.proto.label for b in second.at.button]
+    second.tap("record_table_2")  # the table being recorded: taken up where it stands, start's turn
+    assert second.live.draft == first.live.draft
+    first.discard(draw=False)  # A records start's pass…
+    second.tap("record_kind_discard")  # …and B, behind, records it again: refused
+    (warning,) = second.at.warning
+    assert "another phone recorded first" in warning.value
+    assert second.live.draft == read_draft(Store(db), GAME)
+    assert second.live.recorder.due().kind == "draw"  # B now shows the game as it stands
+    assert escape(f"draws · pile {second.live.recorder.pile_count()}") in next(
+        b.proto.label for b in second.at.button if b.key == "record_draw"
+    )
+    draft = read_draft(Store(db), GAME)
+    assert draft is not None and draft.text() == first.expected_text()  # one pass, not two
+    second.tap("record_draw")  # now B is the one ahead: A's draw is refused in turn
+    first.tap("record_draw")
+    assert any("another phone recorded first" in w.value for w in first.at.warning)
+    draft = read_draft(Store(db), GAME)
+    assert draft is not None and [line.count('"type":"draw"') for line in draft.lines].count(1) == 1
+
+
+def test_a_fresh_session_takes_the_game_up_where_the_draft_stands(db: Path, organiser: str, clock: str) -> None:
+    ref = Referee(phone())
+    ref.open_table()
+    a, b, *_ = ref.live.recorder.game.players
+    ref.deal(1, a, ["map"], "NESW")
+    ref.path("NESW", (1, 0))
+    ref.tap("record_kind_path")  # b is halfway through a tap when the phone is lost
+    ref.tap("record_card_EW")
+    again = phone()  # a reload, another phone, a restarted server: a new session
+    assert [btn.key for btn in again.button if btn.key and btn.key.startswith("record_resume_")] == [
+        f"record_resume_{GAME}"
+    ]
+    again = ran(again.button(key=f"record_resume_{GAME}").click())
+    live: Live = again.session_state[LIVE]
+    assert live.recorder.lines == ref.expected and live.draft == ref.live.draft
+    assert live.recorder.due().kind == "turn" and live.recorder.due().player == b
+    assert "record_kind_path" in [btn.key for btn in again.button]  # the half-made tap is not kept
+    assert live.recorder.hand_counts() == Recorder(ref.expected).hand_counts()
+
+
+def card(code: str) -> AppTest:
+    """The recording page opened from a table's card (no password)."""
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["code"] = code
+    at.switch_page("views/record.py")
+    return ran(at)
+
+
+def test_a_tables_card_opens_that_table_only_until_it_is_revoked(db: Path, clock: str) -> None:
+    store = Store(db)
+    codes = {issued.access.table: issued for issued in records.issue_referee_codes(store, TOURNAMENT, 2)}
+    stored = card(codes["1"].code)  # table 1's game is in the record already
+    assert any("nothing more to record" in i.value for i in stored.info) and not stored.button
+
+    ref = Referee(card(codes["2"].code))
+    names = [p.name or p.player for p in codes["2"].access.players]
+    assert ref.at.markdown[0].value == "\n".join(f"{seat}. {escape(n)}" for seat, n in enumerate(names, start=1))
+    assert not ref.at.text_input  # no password: the card is the key, to this table alone
+    ref.tap("record_begin")
+    ref.expected = list(ref.live.draft.lines)
+    game = ref.live.recorder.game
+    assert (game.game_id, game.tournament_round, game.table) == (GAME, 2, "2")
+    ref.deal(1, game.players[2], [], "NESW")
+    ref.discard()
+    assert "record_leave" not in [b.key for b in ref.at.button]  # no other table from here
+
+    records.revoke_referee_code(store, TOURNAMENT, 2, "2", "the card was lost")
+    ref.tap("record_kind_discard")  # the next tap writes nothing
+    draft = read_draft(store, GAME)
+    assert draft is not None and draft.text() == ref.expected_text()
+    assert any("opens no table" in e.value for e in ref.at.error)
+    assert LIVE not in ref.at.session_state or ref.at.session_state[LIVE] is None
+
+
+def test_a_code_that_opens_nothing_says_so_and_tells_nothing(db: Path) -> None:
+    at = card("A" * 32)
+    assert [e.value for e in at.error] == [
+        "This card opens no table: its code was revoked or mistyped. Ask the organiser for the table's card."
+    ]
+    assert not at.button and not at.text_input
+
+
+def test_the_page_is_the_organisers_and_out_of_the_public_menu(
+    db: Path, organiser: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shown: list[dict[str, str]] = []
+    navigation = st.navigation
+
+    def spy(pages: Any, **options: Any) -> Any:
+        shown.append({p.url_path: p.visibility for group in pages.values() for p in group})
+        return navigation(pages, **options)
+
+    monkeypatch.setattr(st, "navigation", spy)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.switch_page("views/record.py")
+    ran(at)
+    assert shown[-1]["record"] == "hidden" and shown[-1]["upload"] == "visible"
+    assert "table's card" in at.caption[0].value and at.text_input  # the password, or a card
+    assert LIVE not in at.session_state
+    at.text_input[0].input(organiser)
+    ran(at.button[0].click())
+    assert shown[-1]["record"] == "visible"
+    assert at.title[0].value == "Record a table" and at.tabs
