@@ -508,8 +508,10 @@ class Store:
         return position
 
 
-_LOCKED: Final = re.compile(r"Could not set lock|Conflicting lock")
-"""DuckDB's words for a file another process holds (not "block": damage names blocks)."""
+_LOCKED: Final = re.compile(r"Could not set lock|Conflicting lock|different configuration than existing connections")
+"""DuckDB's words for a file another process holds (not "block": damage names blocks),
+or another thread of this one with a connection of the other kind (a dashboard's
+sessions: one reading while another writes)."""
 _REFUSED: Final = re.compile(r"No such file|Permission denied|Is a directory|No space left|Read-only file system")
 """DuckDB passing on the file system's refusal: not damage."""
 _DAMAGE: Final = (duckdb.IOException, duckdb.SerializationException, duckdb.InternalException, duckdb.FatalException)

@@ -13,6 +13,8 @@ takes the game up where the draft stands.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -441,3 +443,24 @@ def test_the_page_is_the_organisers_and_out_of_the_public_menu(
     ran(at.button[0].click())
     assert shown[-1]["record"] == "visible"
     assert at.title[0].value == "Record a table" and at.tabs
+
+
+def test_one_servers_sessions_take_turns_with_the_store(db: Path) -> None:
+    """Phones on several tables are sessions of one server process: a session reading
+    the store while another writes it waits its turn (DuckDB refuses a second
+    connection of another kind to a file one process holds), as for another process."""
+    store = Store(db)
+    writing = threading.Event()
+
+    def write() -> None:
+        with store.connect():
+            writing.set()
+            time.sleep(0.3)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    writing.wait()
+    try:
+        assert read_draft(store, GAME) is None  # waited for the writer, then read
+    finally:
+        writer.join()
