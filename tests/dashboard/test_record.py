@@ -112,15 +112,19 @@ class Referee:
         self.tap(f"record_table_{table}")
         self.expected = list(self.live.draft.lines)
 
-    def deal(self, number: int, start: str, turned_over: Sequence[str], card: str, rotated: bool = False) -> None:
+    def deal(
+        self, number: int, start: str, turned_over: Sequence[str] = (), card: str | None = None, rotated: bool = False
+    ) -> None:
+        """Round ``number``'s deal: its start player and (``card``: tournament) its setup card."""
         self.tap(f"record_start_{start}")
         for turned in turned_over:
             self.tap(f"record_turned_{turned}")
-        self.tap(f"record_setup_{card}")
-        if rotated:
-            self.tap("record_turn")
+        if card is not None:
+            self.tap(f"record_setup_{card}")
+            if rotated:
+                self.tap("record_turn")
         self.tap("record_deal")
-        setup = SetupCard(card=card, rotated=rotated, turned_over=[*turned_over, card])
+        setup = SetupCard(card=card, rotated=rotated, turned_over=[*turned_over, card]) if card else None
         self.expect(
             RoundStarted(
                 type="round_started",
@@ -196,11 +200,15 @@ class Referee:
             )
         )
 
-    def end_round(self, roles: dict[str, Role]) -> None:
+    def end_round(self, roles: dict[str, Role], gold: dict[str, list[int]] | None = None) -> None:
+        """The roles turned up (and in base the gold cards each took, in order)."""
         assert self.live.recorder.due().kind == "round_end"
         for player, role in roles.items():
             self.tap(f"record_role_{player}_{role}")
-        proposed = Recorder(self.expected).round_end(roles).model_copy(update={"at": AT})
+        for player, taken in (gold or {}).items():
+            for value in taken:
+                self.tap(f"record_gold_{player}_{value}")
+        proposed = Recorder(self.expected).round_end(roles, gold).model_copy(update={"at": AT})
         for player, points in proposed.scores.items():
             assert str(points) in page_text(self.at) and player in roles
         self.tap("record_end_round")
@@ -328,6 +336,42 @@ def test_a_whole_game_recorded_tap_by_tap_is_the_log_expected(referee: Referee, 
     assert "The game is stored" in page_text(ref.at)
     (download,) = ref.at.get("download_button")
     assert download.proto.label == "Download the observed log"
+
+
+def test_a_game_of_no_tournament_begun_by_naming_its_players(referee: Referee, db: Path) -> None:
+    """Base rules, one round: no setup card, the gold cards each player took."""
+    ref = referee
+    ref.at.text_input(key="record_new_game").input("club-night:1")
+    ref.at.radio(key="record_new_ruleset").set_value("base")
+    ref.at.number_input(key="record_new_rounds").set_value(1)
+    ran(ref.at.text_area(key="record_new_players").input("ann, bob\ncem"))
+    ref.tap("record_new_begin")
+    ref.expected = list(ref.live.draft.lines)
+    game = ref.live.recorder.game
+    assert (game.game_id, game.ruleset, game.players, game.tournament) == (
+        "club-night:1",
+        "base",
+        ["ann", "bob", "cem"],
+        None,
+    )
+    assert not [b for b in ref.at.button if b.key and b.key.startswith("record_setup_")]
+    ref.deal(1, "ann")
+    for x, card in enumerate(("EW", "EW", "EW", "NESW", "NESW", "NESW"), start=1):
+        ref.path(card, (x, 0))
+    ref.path("NESW", (7, 0), draw=False)  # ann reaches the gold
+    ref.reveal("middle", "goal_gold", False)
+    ref.end_round({"ann": "gold_digger", "bob": "gold_digger", "cem": "saboteur"}, {"ann": [3, 2], "bob": [1]})
+    ref.tap("record_end_game")
+    ref.expect(Recorder(ref.expected).game_end().model_copy(update={"at": AT}))
+    (download,) = ref.at.get("download_button")
+    assert download.proto.label == "Download the observed log"
+    draft = read_draft(Store(db), "club-night:1")
+    assert draft is not None and draft.finished and draft.text() == ref.expected_text()
+    assert audit(ref.expected).findings == []
+    with Store(db).connect(read_only=True) as con:
+        assert con.execute(
+            "SELECT ruleset, recording, tournament FROM games WHERE game_id = 'club-night:1'"
+        ).fetchone() == ("base", "observed", None)
 
 
 # -- two phones, a reload, a card ---------------------------------------------------------
