@@ -47,7 +47,19 @@ from events.schema import (
 from events.tables import Role
 from ingest.drafts import read_draft
 from ingest.store import Store
-from tests.dashboard.conftest import APP, TOURNAMENT, page_text
+from tests.dashboard.conftest import (
+    APP,
+    HOSTILE_NAMES,
+    IMAGE,
+    LINK,
+    MIXED,
+    TOURNAMENT,
+    Hostile,
+    page_text,
+    shown,
+    visible,
+)
+from tests.dashboard.test_hostile_text import plain_text
 
 AT = "2026-11-29T14:00:00Z"
 LIVE = "recording_live"
@@ -508,3 +520,23 @@ def test_one_servers_sessions_take_turns_with_the_store(db: Path) -> None:
         assert read_draft(store, GAME) is None  # waited for the writer, then read
     finally:
         writer.join()
+
+
+def test_names_show_as_typed_on_the_recording_page(hostile: Hostile, organiser: str, clock: str) -> None:
+    """Display names that read as Markdown show as text: in the tables to choose from,
+    the buttons, the hands and the headings."""
+    with Store(hostile.db).connect(read_only=True) as con:
+        everyone = [str(p) for (p,) in con.execute("SELECT player FROM tournament_players ORDER BY player").fetchall()]
+    table = [*hostile.players, *[p for p in everyone if p not in hostile.players][:3]]
+    records.publish_seating(Store(hostile.db), TOURNAMENT, 9, [table], stage="preliminary", method="csv", seed=None)
+    ref = Referee(phone())
+    ran(ref.at.selectbox(key="record_round").set_value(9))
+    assert all(name in plain_text(ref.at) for name in HOSTILE_NAMES)
+    ref.tap("record_table_1")
+    ref.deal(1, hostile.players[0], [], "NESW")
+    ref.tool("break", "break_pick", hostile.players[2])
+    text = plain_text(ref.at)
+    assert all(name in text for name in HOSTILE_NAMES)
+    labels = [b.proto.label for b in ref.at.button if not b.proto.label.startswith("![")]
+    assert {IMAGE, LINK, MIXED} <= {visible(label) for label in labels}
+    assert all(shown(label).plain for label in labels)
