@@ -91,8 +91,7 @@ def maze_chart(
         },
         "layer": [
             {
-                "params": [{"name": SELECTION, "select": {"type": "point", "fields": ["x", "y"], "on": "click"}}],
-                "mark": {"type": "rect", "strokeWidth": 2, "cursor": "pointer"},
+                "mark": {"type": "rect", "strokeWidth": 2},
                 "encoding": {
                     "fill": {"field": "fill", "type": "nominal", "scale": None},
                     "stroke": {"field": "edge", "type": "nominal", "scale": None},
@@ -107,6 +106,10 @@ def maze_chart(
                 "transform": [{"filter": "datum.mark != ''"}],
                 "mark": {"type": "text", "fontWeight": "bold", "fontSize": max(10, step // 2), "color": "#1e8449"},
                 "encoding": {"text": {"field": "mark", "type": "nominal"}},
+            },
+            {  # on top of the cards, so that a tap on a card picks its cell too
+                "params": [{"name": SELECTION, "select": {"type": "point", "fields": ["x", "y"], "on": "click"}}],
+                "mark": {"type": "rect", "fill": "#ffffff", "fillOpacity": 0.01, "cursor": "pointer"},
             },
         ],
     }
