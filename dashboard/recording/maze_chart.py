@@ -17,7 +17,8 @@ from functools import lru_cache
 from typing import Any, Final
 
 from dashboard.maze_svg import bounds, card_svg
-from events.maze import Cell, Placed
+from events.maze import Cell, Maze, Placed
+from events.state import RoundState
 
 SELECTION: Final = "cell"
 """The name of the chart's point selection: ``selection[SELECTION]`` lists the cell tapped."""
@@ -40,6 +41,21 @@ def _picture(card: str, kind: str, rotated: bool, sides: int, passable: bool, fa
 def picture(placed: Placed, *, setup: bool = False) -> str:
     """A card's picture as a ``data:`` address (an image mark's, or a button label's)."""
     return _picture(placed.card, placed.kind, placed.rotated, placed.sides, placed.passable, placed.face_up, setup)
+
+
+def table_maze(rs: RoundState) -> Maze:
+    """The maze as the table sees it: a goal turned up since the last card was laid lies
+    face up (the replay judges a placement's reveals together, at the line after them,
+    and holds them aside until then)."""
+    run = rs.reveal_run
+    if run is None or not run.entries:
+        return rs.maze
+    maze = rs.maze.copy()
+    for slot, rotated, _, card in run.entries:
+        if card is not None and maze.face_down(slot):
+            maze.learn_goal(slot, card)
+            maze.reveal(slot, rotated)
+    return maze
 
 
 def maze_chart(

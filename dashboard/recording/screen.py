@@ -24,7 +24,7 @@ from dashboard import access, data, widgets
 from dashboard.markup import escape
 from dashboard.recording import entries
 from dashboard.recording.live import Live, in_play, log_name
-from dashboard.recording.maze_chart import SELECTION, maze_chart, picture
+from dashboard.recording.maze_chart import SELECTION, maze_chart, picture, table_maze
 from dashboard.recording.steps import CARDS_OF, KINDS, SLOTS, Deal, Ending, Kind, Pick
 from dashboard.recording.table import Table, named_players, seated_tables
 from dashboard.recording.words import (
@@ -389,11 +389,12 @@ def _maze(recorder: Recorder, marks: dict[Cell, str], key: str) -> None:
     rs = recorder.round
     if rs is None:
         return
-    setup = cards.SETUP_CELL if rs.deal.setup_card is not None and cards.SETUP_CELL in rs.maze.cells else None
+    maze = table_maze(rs)
+    setup = cards.SETUP_CELL if rs.deal.setup_card is not None and cards.SETUP_CELL in maze.cells else None
     last = recorder.lines[-1] if len(recorder.lines) > 1 else None
     acted = _acted_on(recorder, last)
     st.vega_lite_chart(
-        spec=maze_chart(rs.maze.cells, setup_cell=setup, marks=marks, highlight=acted),
+        spec=maze_chart(maze.cells, setup_cell=setup, marks=marks, highlight=acted),
         on_select=lambda: _tapped(key),
         selection_mode=SELECTION,
         key=key,
@@ -626,7 +627,7 @@ def _reveal_panel(recorder: Recorder, due: Due) -> None:
 
     def label(option: tuple[str, bool]) -> str:
         card, way = option
-        probe = rs.maze.copy()
+        probe = table_maze(rs).copy()
         probe.learn_goal(slot, card)
         probe.reveal(slot, way)
         return f"![{card}]({picture(probe.cells[cards.GOAL_CELLS[slot]])}) {card_words(card)}"

@@ -13,12 +13,16 @@ takes the game up where the draft stands.
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
+import pyarrow
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
@@ -26,9 +30,14 @@ from streamlit.testing.v1 import AppTest
 from analytics import records
 from analytics.standings import standings
 from dashboard.markup import escape
+from dashboard.maze_svg import bounds
 from dashboard.recording import entries
 from dashboard.recording.live import Live
+from dashboard.recording.maze_chart import picture
+from events import cards
 from events.audit import audit
+from events.logfile import parse_line
+from events.maze import Cell, Maze
 from events.recorder import Recorder
 from events.schema import (
     Discard,
@@ -59,6 +68,7 @@ from tests.dashboard.conftest import (
     shown,
     visible,
 )
+from tests.dashboard.test_browser import ARGS, CHROMIUM, serving
 from tests.dashboard.test_hostile_text import plain_text
 
 AT = "2026-11-29T14:00:00Z"
@@ -238,6 +248,23 @@ class Referee:
         self.expected.pop()
 
 
+def maze_picture(at: AppTest, cell: Cell) -> str | None:
+    """The picture the page's maze chart shows at ``cell`` (``None``: no card)."""
+    (chart,) = at.get("vega_lite_chart")
+    table = pyarrow.ipc.open_stream(chart.proto.data.data).read_all().to_pylist()
+    image: str | None = next(row["image"] for row in table if (row["x"], row["y"]) == cell)
+    return image
+
+
+def face_up(card: str, cell: Cell, rotated: bool = False) -> str:
+    """The picture of the goal ``card`` turned up at ``cell``."""
+    maze = Maze.dealt(dict.fromkeys(cards.SLOTS, cards.UNSEEN))
+    slot = cards.SLOT_AT[cell]
+    maze.learn_goal(slot, card)
+    maze.reveal(slot, rotated)
+    return picture(maze.cells[cell])
+
+
 def roles_of(players: Sequence[str], saboteurs: Sequence[int], selfish: int) -> dict[str, Role]:
     return {
         p: "saboteur" if i in saboteurs else "selfish_dwarf" if i == selfish else "gold_digger"
@@ -305,6 +332,8 @@ def test_a_whole_game_recorded_tap_by_tap_is_the_log_expected(referee: Referee, 
     ref.draw()
     ref.path("EW", (7, 0), draw=False)  # e reaches the middle goal: the gold
     ref.reveal("middle", "goal_gold", False)
+    assert maze_picture(ref.at, (8, 0)) == face_up("goal_gold", (8, 0))  # turned up on the maze at once
+    assert maze_picture(ref.at, (8, -2)) == face_up("goal_stone_nw", (8, -2), stone_way)
     ref.end_round(roles_of(players, (1, 2), 5))
 
     # round 2: nobody reaches the gold; the round ends when every hand is played out
@@ -540,3 +569,197 @@ def test_names_show_as_typed_on_the_recording_page(hostile: Hostile, organiser: 
     labels = [b.proto.label for b in ref.at.button if not b.proto.label.startswith("![")]
     assert {IMAGE, LINK, MIXED} <= {visible(label) for label in labels}
     assert all(shown(label).plain for label in labels)
+
+
+# -- in a real browser, on a phone's screen ---------------------------------------------------
+
+PHONE: Final = {"width": 390, "height": 844}
+
+
+@contextlib.contextmanager
+def phone_browser() -> Iterator[Any]:
+    """Debian's headless Chromium with a phone's screen and touch (skipped without it)."""
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+RUNS: Final = """
+window.runs = 0;
+new MutationObserver((changes) => {
+  for (const change of changes) {
+    if (change.target.getAttribute("data-test-script-state") === "running") window.runs += 1;
+  }
+}).observe(document, {attributes: true, subtree: true, attributeFilter: ["data-test-script-state"]});
+"""
+"""Counts the page's runs, so a tap waits for the run it started to end."""
+DONE: Final = (
+    "(before) => window.runs > before && "
+    "document.querySelector('[data-testid=stApp]').getAttribute('data-test-script-state') === 'notRunning'"
+)
+
+
+class Thumb:
+    """A phone in the browser: taps by the buttons' keys, a screenshot of each step."""
+
+    def __init__(self, browser: Any, screens: Path, name: str) -> None:
+        self.page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+        self.page.set_default_timeout(30_000)
+        self.page.add_init_script(RUNS)
+        self.screens, self.name, self.shots = screens, name, 0
+
+    def settled(self, act: Callable[[], object]) -> None:
+        """Do ``act`` (a tap) and wait for the page run it starts to end."""
+        before = self.page.evaluate("window.runs")
+        act()
+        self.page.wait_for_function(DONE, arg=before)
+
+    def open(self, address: str, code: str) -> None:
+        self.page.goto(f"{address}/record?code={code}")
+        self.page.locator('[data-testid="stMain"]').wait_for()
+
+    def tap(self, key: str, then: str) -> None:
+        """Tap the button ``key``; wait for the button ``then`` of the next screen."""
+        self.settled(self.page.locator(f".st-key-{key} button").first.tap)
+        self.page.locator(f".st-key-{then} button").first.wait_for(state="attached")
+
+    def tap_cell(self, recorder: Recorder, cell: Cell, then: str) -> None:
+        """Tap ``cell`` on the maze chart itself."""
+        rs = recorder.round
+        assert rs is not None
+        event = parse_line(1, recorder.lines[-1]).event
+        acted = (event.x, event.y) if isinstance(event, PlayPath | PlayRockfall) else None
+        x0, x1, y0, _ = bounds(rs.maze.cells, acted)
+        chart = self.page.locator('[data-testid="stVegaLiteChart"]').first
+        target = chart.locator("g.mark-rect").last.locator("path").nth((cell[1] - y0) * (x1 - x0 + 1) + cell[0] - x0)
+        target.scroll_into_view_if_needed()
+        box = target.bounding_box()
+        self.settled(lambda: self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2))
+        self.page.locator(f".st-key-{then} button").first.wait_for(state="attached")
+
+    def shot(self, what: str) -> str:
+        """The screen as the phone shows it, from the top."""
+        self.shots += 1
+        self.page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)")
+        self.page.wait_for_timeout(300)
+        name = f"{self.name}-{self.shots:02d}-{what}.png"
+        self.page.screenshot(path=str(self.screens / name))
+        return name
+
+    def text(self) -> str:
+        return str(self.page.locator('[data-testid="stMain"]').inner_text())
+
+
+def test_a_round_recorded_by_taps_in_a_phones_browser(db: Path, tmp_path: Path) -> None:
+    """A referee's phone (390×844) records a short round from the table's card by taps
+    alone — the maze tapped itself for a card laid and for a rockfall — through a
+    server killed and started again mid-round, beside a second phone that falls behind.
+    The screenshots of each step go to ``$RECORD_SCREENS`` (else the test's folder)."""
+    screens = Path(os.environ.get("RECORD_SCREENS") or tmp_path / "screens")
+    screens.mkdir(parents=True, exist_ok=True)
+    store = Store(db)
+    (issued,) = records.issue_referee_codes(store, TOURNAMENT, 2, ["2"])
+    players = [p.player for p in issued.access.players]
+    a, _, _, d, e, f = players
+    for run in ("first", "again"):
+        (tmp_path / run).mkdir()
+
+    def recorder() -> Recorder:
+        draft = read_draft(store, GAME)
+        assert draft is not None
+        return Recorder(draft.lines)
+
+    with phone_browser() as browser:
+        ref = Thumb(browser, screens, "referee")
+        with serving(db, tmp_path / "first") as address:
+            ref.open(address, issued.code)
+            ref.page.locator(".st-key-record_begin button").wait_for()
+            ref.shot("table")
+            ref.tap("record_begin", then=f"record_start_{a}")
+            ref.tap(f"record_start_{a}", then="record_setup_EW")
+            ref.tap("record_turned_map", then="record_setup_EW")
+            ref.tap("record_setup_EW", then="record_turn")
+            ref.shot("deal")
+            ref.tap("record_deal", then="record_kind_path")
+            ref.tap("record_kind_path", then="record_card_NESW")
+            ref.shot("path-cards")
+            ref.tap("record_card_NESW", then="record_cell_1_0")
+            ref.shot("legal-cells")
+            ref.tap_cell(recorder(), (1, 0), then="record_draw")  # the maze itself, tapped
+            ref.shot("draw")
+            ref.tap("record_draw", then="record_kind_rockfall")
+            ref.tap("record_kind_rockfall", then="record_cell_1_0")
+            ref.tap_cell(recorder(), (1, 0), then="record_draw")  # the card that falls, tapped
+            ref.tap("record_draw", then="record_kind_path")
+            ref.tap("record_kind_path", then="record_card_EW")
+            ref.tap("record_card_EW", then="record_other")
+            ref.page.get_by_text("Another cell (as it happened)").tap()
+            for axis in ("x", "y"):
+                ref.page.locator(f".st-key-record_other_{axis} input").fill("5")
+                ref.settled(lambda axis=axis: ref.page.locator(f".st-key-record_other_{axis} input").press("Enter"))
+            ref.tap("record_other", then="record_confirm")
+            ref.shot("a-rule-broken")
+            assert "R-P2 illegal_placement" in ref.text()
+            ref.tap("record_refuse", then="record_cell_1_0")  # told the table: nothing written
+            ref.tap("record_cell_1_0", then="record_draw")
+            lines = len(recorder().lines)
+        # the server is killed mid-round and started again: nothing is lost
+        with serving(db, tmp_path / "again") as address:
+            ref.open(address, issued.code)
+            ref.page.locator(".st-key-record_draw button").wait_for()
+            assert f"line {lines}" in ref.text()
+            ref.shot("after-a-restart")
+            other = Thumb(browser, screens, "second-phone")
+            other.open(address, issued.code)
+            other.page.locator(".st-key-record_draw button").wait_for()
+            ref.tap("record_draw", then="record_kind_discard")  # the first phone draws…
+            other.settled(other.page.locator(".st-key-record_draw button").first.tap)  # …and the second, behind
+            other.page.get_by_text("another phone recorded first").wait_for()
+            other.shot("behind")
+            for player, card, x in ((d, "NESW", 2), (e, "NESW", 3), (f, "EW", 5), (a, "NEW", 6)):
+                assert recorder().due().player == player
+                ref.tap("record_kind_path", then=f"record_card_{card}")
+                ref.tap(f"record_card_{card}", then=f"record_cell_{x}_0")
+                ref.tap(f"record_cell_{x}_0", then="record_draw")
+                ref.tap("record_draw", then="record_kind_path")
+            ref.tap("record_kind_path", then="record_card_NESW")
+            ref.tap("record_card_NESW", then="record_cell_7_0")
+            ref.tap("record_cell_7_0", then="record_reveal_goal_gold_printed")
+            ref.shot("goal-reached")
+            ref.tap("record_reveal_goal_gold_printed", then=f"record_role_{a}_gold_digger")
+            roles = roles_of(players, (1, 2), 5)
+            for player, role in roles.items():
+                ref.tap(f"record_role_{player}_{role}", then=f"record_role_{player}_{role}")
+            ref.page.locator(".st-key-record_end_round button").wait_for()
+            ref.shot("round-end")
+            ref.tap("record_end_round", then=f"record_start_{a}")
+            ref.shot("next-round")
+    seen = recorder()
+    assert [f.code.value for f in seen.findings] == []
+    assert seen.state.outcomes[0].winner == "gold_diggers" and seen.due().kind == "round"
+    kinds = [json.loads(line)["type"] for line in seen.lines]
+    assert kinds.count("play_rockfall") == 1 and kinds.count("play_path") == 7
+    assert kinds.count("draw") == 7 and kinds[-2:] == ["goal_revealed", "round_ended"]
+    assert sorted(p.name for p in screens.iterdir()) == sorted(
+        [*(f"referee-{n:02d}-{w}.png" for n, w in enumerate(REFEREE_SHOTS, start=1)), "second-phone-01-behind.png"]
+    )
+
+
+REFEREE_SHOTS: Final = (
+    "table",
+    "deal",
+    "path-cards",
+    "legal-cells",
+    "draw",
+    "a-rule-broken",
+    "after-a-restart",
+    "goal-reached",
+    "round-end",
+    "next-round",
+)
