@@ -630,7 +630,8 @@ def _reveal_panel(recorder: Recorder, due: Due) -> None:
         probe = table_maze(rs).copy()
         probe.learn_goal(slot, card)
         probe.reveal(slot, way)
-        return f"![{card}]({picture(probe.cells[cards.GOAL_CELLS[slot]])}) {card_words(card)}"
+        turned = " · turned" if way else ""
+        return f"![{card}]({picture(probe.cells[cards.GOAL_CELLS[slot]])}) {card_words(card)}{turned}"
 
     _buttons(
         options,
