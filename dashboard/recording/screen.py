@@ -42,7 +42,7 @@ from events.findings import Code, Finding
 from events.logfile import parse_line
 from events.maze import Cell, tunnel
 from events.recorder import Due, Recorder
-from events.schema import Event, NoteKind, Slot
+from events.schema import Event, NoteKind, PlayPath, PlayRockfall, Slot
 from events.tables import ROLES, Role
 from ingest.drafts import DraftError, DraftMoved
 
@@ -126,9 +126,11 @@ def _permitted() -> bool:
     return allowed
 
 
-def _record(event: Event) -> None:
-    """Record ``event`` (the taps that made it are done with)."""
-    st.session_state.pop(PENDING, None)
+def _record(event: Event, *, aside: bool = False) -> None:
+    """Record ``event``: the taps that made it are done with (``aside``: a note, made
+    beside the entry being tapped, which it leaves as it is)."""
+    if not aside:
+        st.session_state.pop(PENDING, None)
     if not _permitted():
         return
     try:
@@ -136,9 +138,8 @@ def _record(event: Event) -> None:
     except DraftMoved as moved:
         _moved(moved)
         return
-    finally:
-        data.clear()
-    _fresh_steps()
+    if not aside:
+        _fresh_steps()
     _seen()
 
 
@@ -171,8 +172,6 @@ def _undo() -> None:
         return
     except DraftError as refused:
         st.session_state[NOTICE] = str(refused)
-    finally:
-        data.clear()
     _fresh_steps()
     _seen()
 
@@ -307,7 +306,7 @@ def _note() -> None:
     player = st.session_state.get("record_note_player")
     kind: NoteKind = st.session_state.get("record_note_kind") or "other"
     text = str(st.session_state.get("record_note_text") or "")
-    _record(entries.note_entry(player, kind, text, entries.now()))
+    _record(entries.note_entry(player, kind, text, entries.now()), aside=True)
     st.session_state["record_note_text"] = ""
 
 
@@ -391,8 +390,8 @@ def _maze(recorder: Recorder, marks: dict[Cell, str], key: str) -> None:
         return
     maze = table_maze(rs)
     setup = cards.SETUP_CELL if rs.deal.setup_card is not None and cards.SETUP_CELL in maze.cells else None
-    last = recorder.lines[-1] if len(recorder.lines) > 1 else None
-    acted = _acted_on(recorder, last)
+    last = _last_event(recorder)
+    acted = (last.x, last.y) if isinstance(last, PlayPath | PlayRockfall) else None
     st.vega_lite_chart(
         spec=maze_chart(maze.cells, setup_cell=setup, marks=marks, highlight=acted),
         on_select=lambda: _tapped(key),
@@ -404,16 +403,9 @@ def _maze(recorder: Recorder, marks: dict[Cell, str], key: str) -> None:
     )
 
 
-def _acted_on(recorder: Recorder, line: str | None) -> Cell | None:
-    if line is None:
-        return None
-    event = _event_of(recorder, -1)
-    x, y = getattr(event, "x", None), getattr(event, "y", None)
-    return (x, y) if isinstance(x, int) and isinstance(y, int) else None
-
-
-def _event_of(recorder: Recorder, index: int) -> Event | None:
-    return parse_line(1, recorder.lines[index]).event
+def _last_event(recorder: Recorder) -> Event | None:
+    """The last entry recorded (none but the game's first line: ``None``)."""
+    return parse_line(1, recorder.lines[-1]).event if len(recorder.lines) > 1 else None
 
 
 def _hands(recorder: Recorder, names: dict[str, str], to_act: str | None) -> None:
@@ -881,8 +873,7 @@ def _recording(live: Live) -> None:
     if not live.draft.finished:
         st.divider()
         if len(recorder.lines) > 1:
-            last = _event_of(recorder, -1)
-            st.caption("Last entry: " + escape(entry_words(last, recorder.round)))
+            st.caption("Last entry: " + escape(entry_words(_last_event(recorder), recorder.round)))
             st.button("Undo the last entry", key="record_undo", on_click=_undo, icon=":material/undo:")
         _note_panel(recorder, names)
     if CODE not in st.session_state:

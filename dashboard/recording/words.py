@@ -17,7 +17,6 @@ from events.recorder import Due
 from events.schema import Event, NoteKind
 from events.state import RoundState
 
-TOOL_WORDS: Final = {"pick": "pick", "lamp": "lamp", "cart": "cart"}
 ROLE_WORDS: Final = {"gold_digger": "Gold digger", "saboteur": "Saboteur", "selfish_dwarf": "Selfish dwarf"}
 NOTE_WORDS: Final[dict[NoteKind, str]] = {
     "face_up_discard": "discarded face up",

@@ -290,8 +290,12 @@ def test_a_whole_game_recorded_tap_by_tap_is_the_log_expected(referee: Referee, 
     ref.deal(1, a, ["map", "break_cart"], "NESW")
     assert ref.due_player == a
     ref.path("EW", (1, 0))
-    ref.note(c, "showed_hand_card", "showed the map to the left")
-    ref.path("NESW", (2, 0))
+    ref.tap("record_kind_path")  # b is about to lay a card…
+    ref.tap("record_card_NESW")
+    ref.note(c, "showed_hand_card", "showed the map to the left")  # …when c shows a card: noted aside
+    ref.tap("record_cell_2_0")  # the card in hand is still picked
+    ref.expect(PlayPath(type="play_path", at=AT, player=b, card="NESW", x=2, y=0, rotated=False))
+    ref.draw()
     ref.tool("break", "break_pick", d)
     ref.discard(draw=False)  # the referee tapped the wrong thing: taken back
     ref.undo()
