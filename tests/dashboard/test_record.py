@@ -419,6 +419,32 @@ def test_a_game_of_no_tournament_begun_by_naming_its_players(referee: Referee, d
         ).fetchone() == ("base", "observed", None)
 
 
+def test_someone_else_plays_out_of_turn_and_the_table_is_told(referee: Referee) -> None:
+    """The player whose turn it is comes chosen; another may be picked, and the page says
+    whose turn it was before anything is written (R-T1)."""
+    ref = referee
+    ref.open_table()
+    a, b, *_ = ref.live.recorder.game.players
+    ref.tap("record_turned_map")
+    ref.tap("record_turned_clear")  # the map went back: nothing was turned over after all
+    ref.deal(1, a, [], "NESW")
+    ref.tap(f"record_player_{b}")
+    names = ref.at.session_state["recording_table"].names
+    assert escape(f"{names[b]} plays, though it is {names[a]}'s turn") in [w.value for w in ref.at.warning]
+    ref.tap("record_kind_path")
+    ref.tap("record_card_NS")
+    ref.tap("record_recard")  # another card after all
+    ref.tap("record_card_EW")
+    ref.tap("record_cell_1_0")
+    assert [e.value for e in ref.at.error] == [escape(f"R-T1 out_of_turn: it is {a}'s turn, not {b}'s")]
+    ref.tap("record_refuse")
+    assert ref.live.draft.lines == tuple(ref.expected)
+    assert ref.at.session_state["recording_pick"].player == a  # the right player plays the card now
+    ref.tap("record_cell_1_0")
+    ref.expect(PlayPath(type="play_path", at=AT, player=a, card="EW", x=1, y=0, rotated=False))
+    assert ref.live.draft.text() == ref.expected_text()
+
+
 # -- two phones, a reload, a card ---------------------------------------------------------
 
 
