@@ -13,7 +13,6 @@ takes the game up where the draft stands.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import threading
@@ -68,7 +67,7 @@ from tests.dashboard.conftest import (
     shown,
     visible,
 )
-from tests.dashboard.test_browser import ARGS, CHROMIUM, serving
+from tests.dashboard.test_browser import chromium, serving
 from tests.dashboard.test_hostile_text import plain_text
 
 AT = "2026-11-29T14:00:00Z"
@@ -606,20 +605,6 @@ def test_names_show_as_typed_on_the_recording_page(hostile: Hostile, organiser: 
 PHONE: Final = {"width": 390, "height": 844}
 
 
-@contextlib.contextmanager
-def phone_browser() -> Iterator[Any]:
-    """Debian's headless Chromium with a phone's screen and touch (skipped without it)."""
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
 RUNS: Final = """
 window.runs = 0;
 new MutationObserver((changes) => {
@@ -705,7 +690,8 @@ def test_a_round_recorded_by_taps_in_a_phones_browser(db: Path, tmp_path: Path) 
         assert draft is not None
         return Recorder(draft.lines)
 
-    with phone_browser() as browser:
+    with chromium() as desktop:
+        browser = desktop.context.browser  # Debian's Chromium (skipped without it); pages of a phone's size
         ref = Thumb(browser, screens, "referee")
         with serving(db, tmp_path / "first") as address:
             ref.open(address, issued.code)
