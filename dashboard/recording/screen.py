@@ -457,17 +457,22 @@ def _deal_panel(recorder: Recorder, names: dict[str, str], number: int) -> None:
         chosen=deal.start,
     )
     if recorder.game.ruleset == "tournament":
-        st.markdown("**The setup card** (R-S7): first any action cards turned over, then the path card and how it lies")
-        _buttons(
-            sorted(cards.ACTION_CARDS),
-            key=lambda c: f"record_turned_{c}",
-            label=lambda c: card_words(c),
-            on_click=lambda c: _set_deal(replace(_deal(), turned_over=(*_deal().turned_over, c))),
-            row="record_turned_row",
-        )
-        if deal.turned_over:
-            st.caption("Turned over: " + ", ".join(card_words(c) for c in deal.turned_over))
-            st.button("Clear", key="record_turned_clear", on_click=lambda: _set_deal(replace(_deal(), turned_over=())))
+        st.markdown("**The setup card** (R-S7), and how it lies")
+        turned = ", ".join(card_words(c) for c in deal.turned_over)
+        with st.expander(f"Turned over before it: {turned}" if turned else "Action cards turned over before it"):
+            _buttons(
+                sorted(cards.ACTION_CARDS),
+                key=lambda c: f"record_turned_{c}",
+                label=lambda c: card_words(c),
+                on_click=lambda c: _set_deal(replace(_deal(), turned_over=(*_deal().turned_over, c))),
+                row="record_turned_row",
+            )
+            st.button(
+                "None after all",
+                key="record_turned_clear",
+                disabled=not turned,
+                on_click=lambda: _set_deal(replace(_deal(), turned_over=())),
+            )
         _palette(deal.card, lambda c: _set_deal(replace(_deal(), card=c, rotated=False)), "record_setup_")
         if deal.card is not None:
             st.button(
