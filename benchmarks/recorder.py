@@ -39,6 +39,7 @@ from streamlit import logger as streamlit_logger
 from streamlit.testing.v1 import AppTest
 
 from dashboard.recording.live import Live
+from dashboard.recording.taps import LIVE
 from events.schema import PlayPath
 from events.simulate.tournament import simulate_tournament
 from ingest.pipeline import ingest
@@ -50,7 +51,6 @@ GAME_ROUND, TABLE = 2, "2"
 DEEP = 99
 """Entries of the round recorded before the timed taps: each timed entry is its 100th."""
 GOAL = 0.300
-LIVE = "recording_live"
 
 
 def store_with_a_table(scratch: Path, seed: int) -> Path:

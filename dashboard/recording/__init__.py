@@ -5,5 +5,6 @@ its own module that needs no Streamlit: the table recorded (:mod:`.table`), the 
 one entry so far and what comes next (:mod:`.steps`), each entry as an event of the log
 with its time (:mod:`.entries`), entries and findings in words (:mod:`.words`), the maze
 as a chart a tap picks a cell of (:mod:`.maze_chart`), and the recording kept in the
-store's draft (:mod:`.live`). The page's layout and its taps are :mod:`.screen`.
+store's draft (:mod:`.live`). The page itself is :mod:`.screen`, its pieces
+:mod:`.panels`, and what each tap does :mod:`.taps`.
 """

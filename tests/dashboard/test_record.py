@@ -33,6 +33,7 @@ from dashboard.maze_svg import bounds
 from dashboard.recording import entries
 from dashboard.recording.live import Live
 from dashboard.recording.maze_chart import picture
+from dashboard.recording.taps import LIVE, PICK, TABLE
 from events import cards
 from events.audit import audit
 from events.logfile import parse_line
@@ -71,8 +72,6 @@ from tests.dashboard.test_browser import chromium, serving
 from tests.dashboard.test_hostile_text import plain_text
 
 AT = "2026-11-29T14:00:00Z"
-LIVE = "recording_live"
-"""Where the page keeps its recording in the session (a page module runs when imported)."""
 GAME = f"{TOURNAMENT}:r2:t2"
 """The held-back table: seated, its game not stored."""
 
@@ -428,7 +427,7 @@ def test_someone_else_plays_out_of_turn_and_the_table_is_told(referee: Referee) 
     ref.tap("record_turned_clear")  # the map went back: nothing was turned over after all
     ref.deal(1, a, [], "NESW")
     ref.tap(f"record_player_{b}")
-    names = ref.at.session_state["recording_table"].names
+    names = ref.at.session_state[TABLE].names
     assert escape(f"{names[b]} plays, though it is {names[a]}'s turn") in [w.value for w in ref.at.warning]
     ref.tap("record_kind_path")
     ref.tap("record_card_NS")
@@ -438,7 +437,7 @@ def test_someone_else_plays_out_of_turn_and_the_table_is_told(referee: Referee) 
     assert [e.value for e in ref.at.error] == [escape(f"R-T1 out_of_turn: it is {a}'s turn, not {b}'s")]
     ref.tap("record_refuse")
     assert ref.live.draft.lines == tuple(ref.expected)
-    assert ref.at.session_state["recording_pick"].player == a  # the right player plays the card now
+    assert ref.at.session_state[PICK].player == a  # the right player plays the card now
     ref.tap("record_cell_1_0")
     ref.expect(PlayPath(type="play_path", at=AT, player=a, card="EW", x=1, y=0, rotated=False))
     assert ref.live.draft.text() == ref.expected_text()
