@@ -203,6 +203,22 @@ def player_names(store: Store, tournament: str) -> dict[str, str]:
     return {str(p): str(n) for p, n in frame.iter_rows() if n}
 
 
+_SEATINGS: Final = """
+SELECT s.tournament_round, s.stage, s.table_label AS table, s.seat, s.player, p.name, t.ruleset
+FROM seatings s JOIN tournaments t USING (tournament)
+LEFT JOIN tournament_players p ON p.tournament = s.tournament AND p.player = s.player
+WHERE s.tournament = ?
+ORDER BY s.tournament_round, s.stage, try_cast(s.table_label AS INTEGER) NULLS LAST, s.table_label, s.seat
+"""
+
+
+def seatings(store: Store, tournament: str) -> pl.DataFrame:
+    """Every seat of the tournament's published seatings (the newest of each round):
+    round, stage, table, seat, player, the name the tournament registered, and the
+    tournament's ruleset — the tables a referee may record."""
+    return query(store, _SEATINGS, [tournament])
+
+
 def game_lines(store: Store, game_id: str, *, observed: bool = False) -> list[LogLine] | None:
     """A stored game's newest version as parsed log lines; ``None`` for a score sheet
     (no events to step through), a game not stored, or one that cannot be read.

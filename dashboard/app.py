@@ -22,7 +22,15 @@ from ingest.store import StoreBusy, StoreError
 
 st.set_page_config(page_title="Saboteur Ledger", page_icon=":material/construction:", layout="wide")
 
+organiser = access.is_organiser()
 upload = st.Page("views/upload.py", title="Upload", icon=":material/upload_file:", url_path="upload")
+record = st.Page(
+    "views/record.py",
+    title="Record",
+    icon=":material/edit_note:",
+    url_path="record",
+    visibility="visible" if organiser else "hidden",  # a referee opens it from the table's card
+)
 page = st.navigation(
     {
         "Tournament": [
@@ -33,11 +41,14 @@ page = st.navigation(
             st.Page("views/rounds.py", title="Rounds", icon=":material/list_alt:", url_path="rounds"),
             st.Page("views/replay.py", title="Replay", icon=":material/play_circle:", url_path="replay"),
         ],
-        "Organiser": [upload, st.Page("views/audit.py", title="Audit", icon=":material/fact_check:", url_path="audit")],
+        "Organiser": [
+            upload,
+            st.Page("views/audit.py", title="Audit", icon=":material/fact_check:", url_path="audit"),
+            record,
+        ],
     }
 )
 
-organiser = access.is_organiser()
 named = data.db_path() if organiser else data.db_path().name  # the server's folders are the organiser's to see
 with st.sidebar:
     if organiser:

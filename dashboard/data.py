@@ -323,6 +323,16 @@ def games(tournament: str | None) -> pl.DataFrame:
     return _games(*_key(), tournament)
 
 
+@st.cache_data(show_spinner=False, max_entries=16)
+def _seatings(db: str, when: Stamp, tournament: str) -> pl.DataFrame:
+    return browse.seatings(_store_at(db), tournament)
+
+
+def seatings(tournament: str) -> pl.DataFrame:
+    """:func:`analytics.browse.seatings`: the seated tables of a tournament, seat by seat."""
+    return _seatings(*_key(), tournament)
+
+
 @st.cache_data(show_spinner=False, max_entries=8)
 def _game_view(db: str, when: Stamp, game_id: str, observed: bool) -> GameView | None:
     lines = browse.game_lines(_store_at(db), game_id, observed=observed)
@@ -553,6 +563,12 @@ def _referee_codes(db: str, when: Stamp, tournament: str) -> pl.DataFrame:
 def referee_codes(tournament: str) -> pl.DataFrame:
     """Every referee code of a tournament, by its fingerprint, and whether it is live."""
     return _referee_codes(*_key(), tournament)
+
+
+def referee_access(code: str) -> records.RefereeAccess | None:
+    """:func:`analytics.records.referee_access`: the table a referee code opens now
+    (never cached: a code revoked opens nothing from the next page run on)."""
+    return records.referee_access(store(), code)
 
 
 def revoke_referee_code(tournament: str, number: int, table: str, reason: str) -> records.Recorded:

@@ -48,8 +48,9 @@ _COLOURS: Final = {
 }
 
 
-def _bounds(cells: Mapping[Cell, Placed], highlight: Cell | None) -> tuple[int, int, int, int]:
-    """The grid shown: every card, the start and the goals, one free cell around."""
+def bounds(cells: Mapping[Cell, Placed], highlight: Cell | None) -> tuple[int, int, int, int]:
+    """The grid shown, as (x0, x1, y0, y1): every card, the start and the goals, one
+    free cell around (the replay's picture and the recording page's chart alike)."""
     xs = [x for x, _ in cells] + [cards.START_CELL[0]] + [x for x, _ in cards.GOAL_CELLS.values()]
     ys = [y for _, y in cells] + [cards.START_CELL[1]] + [y for _, y in cards.GOAL_CELLS.values()]
     if highlight is not None:
@@ -211,7 +212,7 @@ def maze_svg(
     >>> svg.count('class="card goal-back"'), "goal_gold" in svg
     (3, False)
     """
-    x0, x1, y0, y1 = _bounds(cells, highlight)
+    x0, x1, y0, y1 = bounds(cells, highlight)
     columns, rows = x1 - x0 + 1, y1 - y0 + 1
     width, height = columns * size + MARGIN, rows * size + MARGIN
     parts = [
@@ -244,3 +245,18 @@ def maze_svg(
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def card_svg(placed: Placed, cell: Cell = cards.START_CELL, *, setup: bool = False, size: int = CELL) -> str:
+    """One card as an SVG document of its own, drawn as the maze draws it: a tunnel card
+    to pick, a goal as it would turn up, a cell of the recording page's maze (``cell``
+    only names where it lies, in its title).
+
+    >>> from events.maze import tunnel
+    >>> card_svg(tunnel("NES", True)).count('class="tunnel"')
+    3
+    """
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="card-picture" width="{size}" height="{size}" '
+        f'viewBox="0 0 {size} {size}">{_card(cell, placed, 0, 0, size, setup, False)}</svg>'
+    )

@@ -136,8 +136,9 @@ def _copy_cells(cells: Mapping[Cell, Placed]) -> dict[Cell, Placed]:
     return {cell: Placed(p.card, p.kind, p.rotated, p.sides, p.passable, p.face_up) for cell, p in cells.items()}
 
 
-def _describe(event: Event | None, rs: RoundState | None) -> tuple[str, str, Cell | None]:
-    """(public, referee, the cell acted on) for one event."""
+def describe(event: Event | None, rs: RoundState | None) -> tuple[str, str, Cell | None]:
+    """(public, referee, the cell acted on) for one event: the words of the replay's
+    steps, and of the entries on the recording page."""
     if isinstance(event, RoundStarted):
         text = f"round {event.round} is dealt; {event.start_player} starts"
         setup = f"; the setup card is {event.setup_card.card}" if event.setup_card is not None else ""
@@ -303,7 +304,7 @@ class GameViewBuilder(ReplayVisitor[GameView]):
         event = line.event
         kind = event.type if event is not None else "unreadable"
         shown = _shown(self.replay) or rs
-        words = _describe(event, shown)
+        words = describe(event, shown)
         self.current.frames.append(_frame(line.number, kind, shown, words, found, self.setup_cell, self.outcome))
         self.outcome = None
 
