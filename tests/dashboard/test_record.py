@@ -674,8 +674,8 @@ def test_a_round_recorded_by_taps_in_a_phones_browser(db: Path, tmp_path: Path) 
     """A referee's phone (390×844) records a short round from the table's card by taps
     alone — the maze tapped itself for a card laid and for a rockfall — through a
     server killed and started again mid-round, beside a second phone that falls behind.
-    The screenshots of each step go to ``$RECORD_SCREENS`` (else the test's folder)."""
-    screens = Path(os.environ.get("RECORD_SCREENS") or tmp_path / "screens")
+    The screenshots of each step go to ``$SABOTEUR_SCREENSHOTS`` (else the test's folder)."""
+    screens = Path(os.environ.get("SABOTEUR_SCREENSHOTS") or tmp_path / "screens")
     screens.mkdir(parents=True, exist_ok=True)
     store = Store(db)
     (issued,) = records.issue_referee_codes(store, TOURNAMENT, 2, ["2"])
