@@ -242,21 +242,53 @@ def game_lines(store: Store, game_id: str, *, observed: bool = False) -> list[Lo
         return None
 
 
-_OPEN_FINDINGS: Final = """
-SELECT f.finding_id, f.game_id, g.tournament_round, g.table_label AS table, f.round, f.line, f.player,
-       f.code, f.rule, f.severity, f.message
+_FINDINGS: Final = """
+SELECT g.tournament, f.finding_id, f.game_id, g.tournament_round, g.table_label AS table, f.round, f.line, f.player,
+       f.code, f.rule, f.severity, f.message,
+       CASE WHEN EXISTS (SELECT 1 FROM dismissals d WHERE d.tournament = g.tournament AND d.finding_id = f.finding_id)
+                 THEN 'dismissed'
+            WHEN EXISTS (SELECT 1 FROM penalties p WHERE p.tournament = g.tournament AND p.finding = f.finding_id)
+                 THEN 'penalised'
+            WHEN f.code = 'wrong_score' AND (
+                 EXISTS (SELECT 1 FROM accepted_replays a
+                         WHERE a.tournament = g.tournament AND a.game_id = f.game_id AND a.round = f.round)
+              OR EXISTS (SELECT 1 FROM corrections c
+                         WHERE c.tournament = g.tournament AND c.game_id = f.game_id AND c.round = f.round
+                           AND (f.player IS NULL OR c.player = f.player)))
+                 THEN 'settled'
+            ELSE 'open' END AS status
 FROM findings f JOIN games g ON g.game_id = f.game_id
 WHERE {scope}
-  AND NOT EXISTS (SELECT 1 FROM dismissals d WHERE d.tournament = g.tournament AND d.finding_id = f.finding_id)
-  AND NOT EXISTS (SELECT 1 FROM penalties p WHERE p.tournament = g.tournament AND p.finding = f.finding_id)
-  AND NOT (f.code = 'wrong_score' AND (
-        EXISTS (SELECT 1 FROM accepted_replays a
-                WHERE a.tournament = g.tournament AND a.game_id = f.game_id AND a.round = f.round)
-     OR EXISTS (SELECT 1 FROM corrections c
-                WHERE c.tournament = g.tournament AND c.game_id = f.game_id AND c.round = f.round
-                  AND (f.player IS NULL OR c.player = f.player))))
-ORDER BY g.tournament_round NULLS LAST, try_cast(g.table_label AS INTEGER) NULLS LAST, f.game_id, f.line
+ORDER BY g.tournament NULLS LAST, g.tournament_round NULLS LAST, try_cast(g.table_label AS INTEGER) NULLS LAST,
+         f.game_id, f.line
 """
+
+FINDING_STATUSES: Final = ("open", "dismissed", "penalised", "settled")
+"""What became of a finding: still ``open``; ``dismissed`` with a reason; ``penalised``
+(a penalty names it); ``settled`` (a ``wrong_score`` whose round's replay was accepted
+or whose player's score was corrected)."""
+
+
+def _findings(store: Store, scope: str, params: Sequence[Any]) -> pl.DataFrame:
+    return query(store, _FINDINGS.replace("{scope}", scope), params)
+
+
+def findings(store: Store, tournament: str | None = None) -> pl.DataFrame:
+    """Every finding of a tournament's games (``None``: of every stored game), with its
+    ``status`` (:data:`FINDING_STATUSES`) and the ``finding_id`` the tournament's record
+    dismisses or penalises it by."""
+    scope, params = ("g.tournament = ?", [tournament]) if tournament is not None else ("TRUE", [])
+    return _findings(store, scope, params)
+
+
+def upload_findings(store: Store, uploads: Sequence[int]) -> pl.DataFrame:
+    """The findings of the uploads named (by ``upload_id``), in upload and line order."""
+    return query(
+        store,
+        "SELECT upload_id, finding_id, line, round, player, code, rule, severity, message FROM findings "
+        "WHERE list_contains(?, upload_id) ORDER BY upload_id, line NULLS FIRST, code",
+        [list(uploads)],
+    )
 
 
 def open_findings(store: Store, tournament: str | None) -> pl.DataFrame:
@@ -264,7 +296,8 @@ def open_findings(store: Store, tournament: str | None) -> pl.DataFrame:
     settled by an accepted replay of their round or a correction of their player;
     ``None``: the games of no tournament."""
     scope, params = ("g.tournament = ?", [tournament]) if tournament is not None else ("g.tournament IS NULL", [])
-    return query(store, _OPEN_FINDINGS.replace("{scope}", scope), params)
+    found = _findings(store, scope, params)
+    return found.filter(pl.col("status") == "open").drop("tournament", "status")
 
 
 def round_scores(store: Store, tournament: str, game_id: str, number: int) -> pl.DataFrame:

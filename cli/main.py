@@ -15,13 +15,15 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from cli import checkpoint, dashboard, observe, simulate, stats, store, tournament
+from cli import checkpoint, dashboard, findings, flags, observe, simulate, stats, store, tournament
 from cli.errors import ReportingGroup
 from events.audit import Audit, audit_file, log_files
 from events.findings import Finding, Unlisted
 from events.records.schemas import SCHEMAS
 from events.state import Outcome
+from ingest.sources import kind_of
 
+flags.named_only()
 app = typer.Typer(
     name="saboteur",
     help="Saboteur Ledger: audit, store and rank Saboteur tournament game logs.",
@@ -38,6 +40,7 @@ app.command("verify")(store.verify_command)
 app.add_typer(tournament.app, name="tournament")
 app.add_typer(checkpoint.app, name="checkpoint")
 app.command("standings")(tournament.standings_command)
+app.command("findings")(findings.findings_command)
 app.command("dashboard")(dashboard.dashboard_command)
 app.command("observe")(observe.observe_command)
 
@@ -47,6 +50,13 @@ _WINNERS = {
     "selfish_dwarf": "the selfish dwarf won",
     "nobody": "nobody won",
 }
+
+
+_NOT_LOGS = {
+    "score_sheet": "a score sheet, not a game log: nothing to replay; `saboteur ingest FILE` takes it in",
+    "tournament": "a tournament description, not a game log: `saboteur ingest FILE` takes it in",
+}
+"""What ``audit`` says of a file named that ``ingest`` reads but the replay does not."""
 
 
 def _outcome_line(outcome: Outcome) -> str:
@@ -77,8 +87,8 @@ def _print_audit(console: Console, result: Audit) -> None:
 @app.command()
 def audit(
     paths: Annotated[list[Path], typer.Argument(help="Log files (.jsonl, .jsonl.gz) or folders to walk.")],
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON audit report per file per line.")] = False,
-    strict: Annotated[bool, typer.Option("--strict", help="Stop each file at its first error.")] = False,
+    as_json: Annotated[bool, typer.Option("--json/--no-json", help="One JSON audit report per file per line.")] = False,
+    strict: Annotated[bool, typer.Option("--strict/--no-strict", help="Stop each file at its first error.")] = False,
 ) -> None:
     """Replay every log against the rules and report each violation.
 
@@ -90,6 +100,11 @@ def audit(
     seen = False
     for path in log_files(paths):
         seen = True
+        kind = kind_of(path.name)
+        if kind in _NOT_LOGS and not as_json:
+            console.print(f"[bold]{escape(str(path))}[/bold] · [bold red]{escape(_NOT_LOGS[kind])}[/bold red]")
+            worst = 2
+            continue
         result = audit_file(path, strict=strict)
         if as_json:
             sys.stdout.write(json.dumps(result.report().model_dump(), ensure_ascii=False) + "\n")

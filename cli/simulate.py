@@ -85,7 +85,7 @@ def tournament(
     final_rounds: Annotated[int, typer.Option(help="Rounds at the final table (R-TS4).")] = 4,
     tournament_id: Annotated[str | None, typer.Option("--id", help="The tournament's id.")] = None,
     name: Annotated[str | None, typer.Option(help="The tournament's display name.")] = None,
-    gzip: Annotated[bool, typer.Option("--gzip", help="Write .jsonl.gz logs.")] = False,
+    gzip: Annotated[bool, typer.Option("--gzip/--no-gzip", help="Write .jsonl.gz logs.")] = False,
     recording: RecordingOption = "full",
     referee_notes: NotesOption = 0.0,
 ) -> None:

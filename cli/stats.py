@@ -10,21 +10,23 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import os
 import sys
 from collections.abc import Callable
-from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import polars as pl
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from analytics import stats
 from analytics.filters import DEFAULT_MIN_N, Filters
+from cli.moments import ZONES, moment
 from cli.output import csv_text
 from cli.store import DbOption, WaitOption
 from ingest.store import Store, default_path
@@ -41,20 +43,6 @@ class Format(StrEnum):
 FormatOption = Annotated[Format, typer.Option("--format", help="table, csv or json.")]
 
 
-def _moment(text: str | None, option: str, *, end: bool = False) -> datetime | None:
-    """An ISO date or date-time; a bare date as ``--until`` means up to the end of that day."""
-    if text is None:
-        return None
-    try:
-        if len(text) == 10:
-            day = date.fromisoformat(text)
-            return datetime(day.year, day.month, day.day, tzinfo=UTC) + (timedelta(days=1) if end else timedelta())
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise typer.BadParameter(f"not an ISO date or time: {text!r}", param_hint=option) from None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def _filters(
     *,
     tournament: Annotated[str | None, typer.Option("--tournament", help="Only this tournament's games.")] = None,
@@ -64,13 +52,15 @@ def _filters(
     ruleset: Annotated[str | None, typer.Option("--ruleset", help="Only this ruleset: tournament or base.")] = None,
     since: Annotated[
         str | None,
-        typer.Option("--since", help="Games started at or after this date or time (ISO 8601; UTC if no zone)."),
+        typer.Option("--since", help=f"Games started at or after this date or time ({ZONES})."),
     ] = None,
     until: Annotated[
         str | None,
-        typer.Option("--until", help="Games started before this time, or on or before this date (ISO 8601; UTC)."),
+        typer.Option("--until", help=f"Games started before this time, or on or before this date ({ZONES})."),
     ] = None,
-    clean_only: Annotated[bool, typer.Option("--clean-only", help="Only rounds the audit found no error in.")] = False,
+    clean_only: Annotated[
+        bool, typer.Option("--clean-only/--no-clean-only", help="Only rounds the audit found no error in.")
+    ] = False,
     min_n: Annotated[
         int, typer.Option("--min-n", min=0, help="Flag cells with fewer trials than this.")
     ] = DEFAULT_MIN_N,
@@ -81,8 +71,8 @@ def _filters(
         tournament=tournament,
         stage=stage,
         ruleset=ruleset,
-        since=_moment(since, "--since"),
-        until=_moment(until, "--until", end=True),
+        since=None if since is None else moment(since, "--since"),
+        until=None if until is None else moment(until, "--until", end=True),
         clean_only=clean_only,
         min_n=min_n,
     )
@@ -128,13 +118,35 @@ def _cell(value: Any) -> str:
 
 def _table(frame: pl.DataFrame, title: str) -> Table:
     """A rich table of a frame; rows flagged as too small to read are dimmed."""
-    table = Table(title=title, title_justify="left")
+    table = Table(
+        title=title, title_justify="left", box=box.HORIZONTALS, show_edge=False, pad_edge=False, collapse_padding=True
+    )
     numeric = {name for name, kind in frame.schema.items() if kind.is_numeric()}
     for name in frame.columns:
         table.add_column(name.replace("_", " "), justify="right" if name in numeric else "left", overflow="fold")
     for row in frame.iter_rows(named=True):  # printing only: the counting is done
         table.add_row(*(_cell(row[name]) for name in frame.columns), style="dim" if row.get("flagged") else None)
     return table
+
+
+def _on_screen(name: str, frame: pl.DataFrame) -> pl.DataFrame:
+    """A frame as a terminal shows it: each role's rounds, wins and win rate of
+    ``player_stats`` in one column (``wins/rounds``), the player's id left to the name,
+    so that a player's row fits a terminal's width (CSV and JSON keep every column)."""
+    if name != "player_stats":
+        return frame
+    roles = [pl.format("{}/{}", f"wins_{role}", f"rounds_{role}").alias(role) for role in stats.ROLES]
+    per_role = [f"{what}_{role}" for role in stats.ROLES for what in ("rounds", "wins", "win_rate")]
+    shown = frame.with_columns(roles).drop("player", "expected_wins", *per_role)
+    first = ["name", "rounds", "wins", "win_rate", *stats.ROLES]
+    return shown.select(*first, *(c for c in shown.columns if c not in first)).rename(
+        {
+            "gold_digger": "digger",
+            "selfish_dwarf": "dwarf",
+            "points_per_round": "per_round",
+            "wins_over_expected": "over_exp",
+        }
+    )
 
 
 def _print(frames: dict[str, pl.DataFrame], form: Format, notes: dict[str, str] | None = None) -> None:
@@ -157,9 +169,9 @@ def _print(frames: dict[str, pl.DataFrame], form: Format, notes: dict[str, str] 
     else:
         console = Console(highlight=False)
         for name, frame in frames.items():
-            table = _table(frame, name.replace("_", " "))
+            table = _table(_on_screen(name, frame), name.replace("_", " "))
             out = console
-            if not console.is_terminal:  # piped or captured: as wide as the table needs
+            if not console.is_terminal and "COLUMNS" not in os.environ:  # piped: as wide as the table needs
                 needed = Console(width=1_000_000).measure(table).maximum
                 out = Console(highlight=False, width=max(console.width, needed))
             out.print(table)

@@ -17,6 +17,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from analytics.browse import upload_findings
 from ingest import checkpoint
 from ingest.checkpoint import Anchor
 from ingest.pipeline import FileResult, ingest
@@ -49,7 +50,8 @@ def ingest_command(
     ],
     db: DbOption = None,
     supersede: Annotated[
-        bool, typer.Option("--supersede", help="Store a file as the new version of a game already stored.")
+        bool,
+        typer.Option("--supersede/--no-supersede", help="Store a file as the new version of a game already stored."),
     ] = False,
     reason: Annotated[
         str | None, typer.Option("--reason", help="Why a game is superseded (required with --supersede).")
@@ -58,6 +60,9 @@ def ingest_command(
         int | None, typer.Option("--workers", help="Processes auditing files (default: one per core).")
     ] = None,
     wait: WaitOption = 60.0,
+    verbose: Annotated[
+        bool, typer.Option("-v", "--verbose/--no-verbose", help="List each file's findings, with their finding ids.")
+    ] = False,
 ) -> None:
     """Audit files and store them in the append-only event store.
 
@@ -87,7 +92,7 @@ def ingest_command(
 
         def on_file(result: FileResult) -> None:
             counts[result.outcome] += 1
-            if result.outcome in ("rejected", "accepted_with_findings") and len(noted) < 50:
+            if result.outcome in ("rejected", "accepted_with_findings") and (verbose or len(noted) < 50):
                 noted.append(result)
             progress.advance(task)
 
@@ -101,7 +106,8 @@ def ingest_command(
             detail.add_column(column)
         for result in noted:
             style = _OUTCOME_STYLE[result.outcome]
-            why = result.message or (f"{result.errors} violation(s)" if result.errors else "")
+            errors = result.errors
+            why = result.message or (f"{errors} violation{'s' * (errors != 1)}" if errors else "")
             detail.add_row(
                 escape(result.name),
                 f"[{style}]{result.outcome}[/{style}]",
@@ -109,6 +115,8 @@ def ingest_command(
                 escape(why),
             )
         out.print(detail)
+    if verbose:
+        _print_findings(out, store, noted)
     summary = Table(title=f"ingested into {escape(safe_name(str(store.path)))}")
     for outcome in ("accepted", "accepted_with_findings", "rejected", "duplicate"):
         summary.add_column(outcome.replace("_", " "), justify="right")
@@ -117,6 +125,26 @@ def ingest_command(
     if not results:
         Console(stderr=True).print("no files found (looked for .jsonl, .jsonl.gz, .csv and .json)")
     raise typer.Exit(1 if counts["rejected"] else 0)
+
+
+def _print_findings(out: Console, store: Store, noted: list[FileResult]) -> None:
+    """Under each file stored with findings, its findings: id, then where and what."""
+    found = upload_findings(store, [r.upload_id for r in noted if r.outcome == "accepted_with_findings"])
+    by_upload = found.partition_by("upload_id", as_dict=True, maintain_order=True) if found.height else {}
+    for result in noted:
+        rows = by_upload.get((result.upload_id,))
+        if rows is None:
+            continue
+        out.print(f"[bold]{escape(result.name)}[/bold]")
+        for row in rows.iter_rows(named=True):
+            where = " · ".join(
+                [f"line {row['line']}"]
+                + ([f"round {row['round']}"] if row["round"] is not None else [])
+                + ([row["player"]] if row["player"] is not None else [])
+            )
+            colour = "red" if row["severity"] == "error" else "yellow"
+            what = f"{where} · {row['code']} ({row['rule']}): {row['message']}"
+            out.print(f"  {row['finding_id']} [{colour}]{escape(what)}[/{colour}]")
 
 
 def rebuild_command(db: DbOption = None, wait: WaitOption = 60.0) -> None:
@@ -171,7 +199,7 @@ def verify_command(
     db: DbOption = None,
     wait: WaitOption = 60.0,
     chain_only: Annotated[
-        bool, typer.Option("--chain-only", help="Check the hash chains, not the read models.")
+        bool, typer.Option("--chain-only/--no-chain-only", help="Check the hash chains, not the read models.")
     ] = False,
     expect_head: Annotated[
         list[str] | None,

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 import polars as pl
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -20,6 +22,7 @@ from analytics.seating import read_seating_csv, seat_round
 from analytics.standings import seating_findings, standings
 from cli import referee_cards
 from cli.errors import refuse
+from cli.moments import ZONES, moment
 from cli.output import csv_text
 from cli.store import DbOption, WaitOption, _store
 from events.records.tournament import CutDrawn, PenaltyGiven
@@ -50,7 +53,9 @@ def create(
     preliminary_rounds: Annotated[int, typer.Option(help="Preliminary rounds announced (R-TS1).")] = 4,
     cut: Annotated[int, typer.Option(help="Players going on from the preliminaries (R-TS3).")] = 6,
     final_rounds: Annotated[int, typer.Option(help="Rounds at the final table (R-TS4).")] = 4,
-    semifinal: Annotated[bool, typer.Option("--semifinal", help="A semi-final stage with its own top cut.")] = False,
+    semifinal: Annotated[
+        bool, typer.Option("--semifinal/--no-semifinal", help="A semi-final stage with its own top cut.")
+    ] = False,
     db: DbOption = None,
     wait: WaitOption = 60.0,
 ) -> None:
@@ -401,41 +406,37 @@ def check(tournament: str, db: DbOption = None, wait: WaitOption = 60.0) -> None
     raise typer.Exit(1)
 
 
-def _moment(text: str | None) -> int | Any:
-    if text is None:
-        return None
-    if text.isdigit():
-        return int(text)
-    from datetime import datetime
-
+def _as_of(text: str | None) -> int | datetime | None:
+    """``--as-of``: an event position (a number) or a time (:func:`cli.moments.moment`)."""
+    if text is None or text.isdigit():
+        return None if text is None else int(text)
     try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise typer.BadParameter(
-            "an event position (a number) or a time (2026-11-29T14:00:00Z)", param_hint="--as-of"
-        ) from None
-    if moment.tzinfo is None:
-        raise typer.BadParameter("a time with its offset, e.g. 2026-11-29T14:00:00+01:00", param_hint="--as-of")
-    return moment
+        return moment(text, "--as-of")
+    except typer.BadParameter:
+        raise typer.BadParameter(f"an event position (a number) or a time ({ZONES})", param_hint="--as-of") from None
 
 
 def standings_command(
     tournament: str,
     stage: Annotated[str, typer.Option(help="preliminary or final.")] = "preliminary",
     as_of: Annotated[
-        str | None, typer.Option("--as-of", help="An event position or a time: the standings then.")
+        str | None, typer.Option("--as-of", help=f"An event position or a time ({ZONES}): the standings then.")
     ] = None,
     output_format: Annotated[str, typer.Option("--format", help="table, csv, json or parquet.")] = "table",
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file (needed for parquet).")] = None,
+    why: Annotated[
+        bool, typer.Option("--why/--no-why", help="A column saying why each player is ranked where they are.")
+    ] = False,
     db: DbOption = None,
     wait: WaitOption = 60.0,
 ) -> None:
-    """The standings of a tournament (R-TS2, R-TS4), now or as of any moment."""
+    """The standings of a tournament (R-TS2, R-TS4), now or as of any moment, as wide
+    as the terminal (or $COLUMNS)."""
     if output_format not in ("table", "csv", "json", "parquet"):
         raise typer.BadParameter("table, csv, json or parquet", param_hint="--format")
     store = _store(db, wait)
-    moment = _moment(as_of)
-    frame = _run(lambda: standings(store, tournament, stage=stage, as_of=moment))
+    then = _as_of(as_of)
+    frame = _run(lambda: standings(store, tournament, stage=stage, as_of=then))
     if frame.is_empty():
         raise refuse(f"no standings for {tournament} ({stage})", 1)
     if output_format == "parquet":
@@ -455,22 +456,47 @@ def standings_command(
         else:
             sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return
-    shown = Table(title=f"{tournament} · {stage}" + (f" · as of {as_of}" if as_of else ""))
+    Console().print(_standings_table(frame, f"{tournament} · {stage}" + (f" · as of {as_of}" if as_of else ""), why))
+
+
+_SHORT: Final = {
+    "place": "#",
+    "final_points": "points",
+    "final_stars": "stars",
+    "preliminary_points": "prelim",
+    "preliminary_stars": "prelim ★",
+    "penalty": "pen.",
+    "open_findings": "open",
+}
+"""Short column heads, so that the numbers leave the names their width (``--help``
+and the CSV keep the long names)."""
+
+
+def _standings_table(frame: pl.DataFrame, title: str, why: bool) -> Table:
+    """The standings as a table for a terminal: the name column takes the width left
+    (a long name wraps), the numbers never wrap, the cut line is a rule under the last
+    place that goes on, and ``why`` adds the column that explains each place."""
+    final = "final_points" in frame.columns
     columns = (
-        ["place", "rank", "name", "final_points", "final_stars", "preliminary_points", "preliminary_stars", "why"]
-        if stage == "final"
-        else ["place", "rank", "name", "points", "stars", "rounds", "games", "penalty", "open_findings", "why"]
+        ["place", "rank", "name", "final_points", "final_stars", "preliminary_points", "preliminary_stars"]
+        if final
+        else ["place", "rank", "name", "points", "stars", "rounds", "games", "penalty", "open_findings"]
+    ) + (["why"] if why else [])
+    shown = Table(
+        title=title, title_justify="left", box=box.HORIZONTALS, pad_edge=False, show_edge=False, collapse_padding=True
     )
     for column in columns:
-        shown.add_column(column.replace("_", " "))
-    # the cut line: a rule under the last place that goes on
+        text = column in ("name", "why")
+        shown.add_column(
+            _SHORT.get(column, column),
+            justify="left" if text else "right",
+            no_wrap=not text,
+            min_width=12 if text else None,
+        )
     last_in = frame.filter(pl.col("in_cut"))["place"].max() if "in_cut" in frame.columns else None
     for row in frame.iter_rows(named=True):
         rank = f"{row['rank']}=" if row.get("shared") else str(row["rank"])
         cells = [rank if c == "rank" else escape(str(row[c])) for c in columns]
         style = "yellow" if row.get("cut_tie_undrawn") else None
         shown.add_row(*cells, style=style, end_section=row["place"] == last_in)
-    out = Console()
-    if not out.is_terminal:
-        out = Console(width=200)  # a file or a pipe: no need to squeeze the why column
-    out.print(shown)
+    return shown

@@ -168,7 +168,7 @@ class Replay:
             self._report(
                 Code.INCOMPLETE,
                 f"the log stops at line {self.last_line} before game_ended; "
-                f"{done} finished round{'s' * (done != 1)} still count",
+                f"{done} finished round{'s still count' if done != 1 else ' still counts'}",
             )
         return self._new
 

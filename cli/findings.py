@@ -1,0 +1,84 @@
+"""``saboteur findings``: the findings an organiser settles, each with the id that
+``tournament dismiss`` and ``tournament penalty --finding`` take.
+
+A thin shell over :func:`analytics.browse.findings`, which also says what became of
+each finding (the same test the dashboard's Audit page uses for "open").
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import polars as pl
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from analytics import browse
+from cli.errors import refuse
+from cli.output import csv_text
+from cli.store import DbOption, WaitOption, _store
+
+COLUMNS = ("finding_id", "game_id", "line", "round", "player", "code", "rule", "message")
+"""What a finding's row shows, and in this order what ``--format csv|json`` writes."""
+
+
+def findings_table(found: pl.DataFrame, title: str, *, by_tournament: bool, with_status: bool) -> Table:
+    """The findings as a table that fits the console: ids and codes whole, the message
+    wrapped in what width is left."""
+    shown = Table(title=title, title_justify="left")
+    heads = {"finding_id": "finding", "game_id": "game"}
+    columns = [*(["tournament"] if by_tournament else []), *COLUMNS, *(["status"] if with_status else [])]
+    for column in columns:
+        shown.add_column(
+            heads.get(column, column),
+            justify="right" if column in ("line", "round") else "left",
+            no_wrap=column in ("finding_id", "line", "round"),
+            overflow="fold",
+            ratio=3 if column == "message" else None,
+        )
+    for row in found.iter_rows(named=True):
+        shown.add_row(*("" if row[c] is None else escape(str(row[c])) for c in columns))
+    return shown
+
+
+def findings_command(
+    tournament: Annotated[
+        str | None, typer.Argument(help="The tournament's id; every stored game's findings unless given.")
+    ] = None,
+    only_open: Annotated[
+        bool,
+        typer.Option("--open/--all", help="Only the findings still open (neither dismissed, penalised nor settled)."),
+    ] = False,
+    output_format: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
+    db: DbOption = None,
+    wait: WaitOption = 60.0,
+) -> None:
+    """List the findings of a tournament's games (or of every game), with the finding id
+    that `tournament dismiss` and `tournament penalty --finding` take and what became of
+    each: open, dismissed, penalised, or settled by a correction or an accepted replay."""
+    if output_format not in ("table", "csv", "json"):
+        raise typer.BadParameter("table, csv or json", param_hint="--format")
+    store = _store(db, wait)
+    if tournament is not None and tournament not in browse.tournaments(store)["tournament"].to_list():
+        raise refuse(f"no tournament {tournament}", 1)
+    found = browse.findings(store, tournament)
+    if only_open:
+        found = found.filter(pl.col("status") == "open")
+    data = found.select(*(["tournament"] if tournament is None else []), *COLUMNS, "status")
+    if output_format == "csv":
+        sys.stdout.write(csv_text(data))
+        return
+    if output_format == "json":
+        sys.stdout.write(json.dumps(data.to_dicts(), ensure_ascii=False) + "\n")
+        return
+    console = Console(highlight=False)
+    title = f"{'open ' if only_open else ''}findings of {tournament or 'every game'}"
+    if found.is_empty():
+        console.print(f"no {title}")
+        return
+    console.print(findings_table(found, title, by_tournament=tournament is None, with_status=not only_open))
+    console.print("[dim]settle one with: saboteur tournament dismiss|penalty --finding ID[/dim]")

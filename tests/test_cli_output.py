@@ -1,0 +1,111 @@
+"""The command line as an organiser reads it (issue 13): the findings an organiser
+settles, listed with their ids; ``ingest -v`` naming each file's findings; tables that
+fit the terminal (``COLUMNS``); flags shown as ``--flag/--no-flag``; times with or
+without a zone; a score sheet handed to ``audit``.
+
+The tournament is the hand-computed one of :mod:`tests.analytics.test_standings`.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from typer.testing import CliRunner
+
+from analytics import records
+from cli.main import app
+from cli.moments import moment
+from tests.analytics.test_standings import TID, Hand, _slip, slipped_log
+from tests.analytics.test_standings import hand as hand  # the fixture
+
+
+def test_findings_lists_ids_that_dismiss_takes_and_open_leaves_settled_ones_out(hand: Hand) -> None:
+    finding = _slip(hand)
+    listed = hand.cli("findings", TID, "--format", "json")
+    assert listed.exit_code == 0, listed.output
+    (row,) = json.loads(listed.stdout)
+    assert (row["finding_id"], row["game_id"], row["round"], row["player"], row["code"]) == (
+        finding,
+        "hand:r2:t1",
+        1,
+        "fay",
+        "wrong_score",
+    )
+    assert row["status"] == "open" and row["rule"] and row["line"] and row["message"]
+    table = hand.cli("findings", TID, "--open", env={"COLUMNS": "100"})
+    assert table.exit_code == 0 and finding in table.output and "wrong_score" in table.output
+    assert max(map(len, table.output.splitlines())) <= 100
+
+    assert hand.cli("tournament", "dismiss", TID, finding, "--reason", "fay gave her points up").exit_code == 0
+    assert json.loads(hand.cli("findings", TID, "--format", "json").stdout)[0]["status"] == "dismissed"
+    assert json.loads(hand.cli("findings", TID, "--open", "--format", "json").stdout) == []
+    assert "no open findings of hand" in hand.cli("findings", TID, "--open").output
+    everywhere = json.loads(hand.cli("findings", "--format", "json").stdout)
+    assert [(r["tournament"], r["finding_id"]) for r in everywhere] == [(TID, finding)]
+
+
+def test_findings_of_a_tournament_that_does_not_exist(hand: Hand) -> None:
+    result = hand.cli("findings", "nope")
+    assert result.exit_code == 1 and "no tournament nope" in result.output
+
+
+def test_a_penalised_finding_is_no_longer_open(hand: Hand) -> None:
+    finding = _slip(hand)
+    records.penalty_for(hand.store, TID, finding, 1, "slow scoring")
+    assert json.loads(hand.cli("findings", TID, "--format", "json").stdout)[0]["status"] == "penalised"
+
+
+def test_ingest_verbose_prints_each_files_findings(hand: Hand) -> None:
+    path = hand.root / "r2-t1.jsonl"
+    path.write_text(slipped_log().text(), encoding="utf-8")
+    result = hand.cli("ingest", str(path), "-v", env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    (finding,) = hand.query("SELECT finding_id FROM findings WHERE game_id = 'hand:r2:t1'")
+    assert "1 violation" in result.output and "violation(s)" not in result.output
+    line = next(line for line in result.output.splitlines() if finding[0] in line)
+    assert "round 1 · fay · wrong_score" in line
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_standings_fit_the_terminal_and_the_why_comes_on_demand(hand: Hand, width: int) -> None:
+    plain = hand.cli("standings", TID, env={"COLUMNS": str(width)})
+    assert plain.exit_code == 0, plain.output
+    assert max(map(len, plain.output.splitlines())) <= width
+    assert "Ann" in plain.output and "why" not in plain.output
+    why = hand.cli("standings", TID, "--why", env={"COLUMNS": str(width)})
+    assert max(map(len, why.output.splitlines())) <= width
+    assert "why" in why.output and "tied across" in why.output
+
+
+def test_stats_players_fit_the_terminal(hand: Hand) -> None:
+    result = hand.cli("stats", "players", env={"COLUMNS": "100"})
+    assert result.exit_code == 0, result.output
+    assert max(map(len, result.output.splitlines())) <= 100
+    assert "Ann" in result.output
+
+
+@pytest.mark.parametrize(
+    "command", [("audit",), ("ingest",), ("stats", "players"), ("tournament", "create"), ("findings",)]
+)
+def test_help_shows_flags_by_their_names_not_as_bool(command: tuple[str, ...]) -> None:
+    result = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0 and "<bool>" not in result.output, result.output
+
+
+def test_times_with_or_without_a_zone_read_the_same(hand: Hand) -> None:
+    assert moment("2026-11-29T14:00", "--since") == datetime(2026, 11, 29, 14, tzinfo=UTC)
+    zoned = hand.cli("standings", TID, "--format", "json", "--as-of", "2099-01-01T00:00:00Z")
+    naive = hand.cli("standings", TID, "--format", "json", "--as-of", "2099-01-01T00:00:00")
+    assert naive.exit_code == 0 and json.loads(naive.stdout) == json.loads(zoned.stdout)
+    for command in (("standings", TID), ("stats", "players")):
+        shown = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "300"}).output
+        assert "UTC when no zone is given" in shown, shown
+
+
+def test_audit_names_a_score_sheet_and_how_to_take_it_in(hand: Hand) -> None:
+    result = CliRunner().invoke(app, ["audit", str(hand.root / "r1-t1.csv")], env={"COLUMNS": "200"})
+    assert result.exit_code == 2
+    assert "score sheet" in result.output and "saboteur ingest" in result.output
+    assert "not JSON" not in result.output
