@@ -19,10 +19,18 @@ from ingest.store import StoreBusy
 NOTICE = "audit_notice"
 
 
-def _record(action: str, run: Callable[[], Recorded]) -> None:
+NEEDS_A_REASON = "Give a reason: it is kept in the tournament's record with what you do."
+"""Said by a form whose reason is left empty, before the record refuses it in the
+command line's words (``--reason``)."""
+
+
+def _record(action: str, run: Callable[[], Recorded], reason: str | None = None) -> None:
     """Run a record command; keep its outcome for the next run of the page (``action``
-    is Markdown: its ids escaped by the caller)."""
+    is Markdown: its ids escaped by the caller). ``reason``: the form's reason, which
+    must not be empty."""
     try:
+        if reason is not None and not reason.strip():
+            raise RecordError(NEEDS_A_REASON)
         recorded = run()
     except (RecordError, StoreBusy) as exc:
         st.session_state[NOTICE] = ("error", escape(exc))
@@ -87,6 +95,7 @@ def _referee_codes(tournament: str) -> None:
                     lambda: data.revoke_referee_code(
                         tournament, int(card["tournament_round"]), str(card["table"]), why
                     ),
+                    why,
                 )
 
 
@@ -156,6 +165,7 @@ with correct:
                 _record(
                     f"a correction of {escape(player)}'s score in round {number} of {escape(game_id)}",
                     lambda: data.correct(record_of, game_id, int(number), str(player), int(points), why),
+                    why,
                 )
 with penalise, st.form("penalty"):
     seated = data.game_players(game_id)
@@ -167,8 +177,9 @@ with penalise, st.form("penalty"):
         _record(
             f"a penalty of {int(points)} for {escape(player)} for finding {escape(chosen)}",
             lambda: data.penalty_for(record_of, chosen, int(points), why, str(player)),
+            why,
         )
 with dismiss, st.form("dismissal"):
     why = st.text_input("Reason", key="dismiss_reason")
     if st.form_submit_button("Dismiss the finding"):
-        _record(f"the dismissal of finding {escape(chosen)}", lambda: data.dismiss(record_of, chosen, why))
+        _record(f"the dismissal of finding {escape(chosen)}", lambda: data.dismiss(record_of, chosen, why), why)
