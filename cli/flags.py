@@ -23,4 +23,4 @@ def _display_type(option: TyperOption, ctx: Any) -> str | None:  # Any: Typer's 
 
 def named_only() -> None:
     """Show every flag in ``--help`` by its names alone (idempotent)."""
-    TyperOption.display_type_rich = _display_type  # type: ignore[method-assign]
+    TyperOption.display_type_rich = _display_type  # type: ignore[method-assign,assignment]
