@@ -13,14 +13,19 @@ from typing import Any
 
 from typer.core import TyperOption
 
-_typed = TyperOption.display_type_rich
+_typed = getattr(TyperOption, "display_type_rich", None)
+"""Typer's own way (a Typer without it prints no types: then there is nothing to do)."""
 
 
 def _display_type(option: TyperOption, ctx: Any) -> str | None:  # Any: Typer's own click's Context
     """The type shown beside an option in ``--help``; none for a flag."""
-    return None if option.is_flag else _typed(option, ctx)
+    if option.is_flag or _typed is None:
+        return None
+    shown: str | None = _typed(option, ctx)
+    return shown
 
 
 def named_only() -> None:
     """Show every flag in ``--help`` by its names alone (idempotent)."""
-    TyperOption.display_type_rich = _display_type  # type: ignore[method-assign,assignment]
+    if _typed is not None:
+        TyperOption.display_type_rich = _display_type  # type: ignore[method-assign,assignment]
