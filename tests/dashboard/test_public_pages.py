@@ -1,0 +1,74 @@
+"""The pages a player opens on a phone (issue 13, point 1): the Round page, the
+standings as text, the player's card — each run by Streamlit's AppTest over the real
+store of ``conftest.py``, its text checked against the analytics it lays out."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import polars as pl
+from streamlit.testing.v1 import AppTest
+
+from analytics import browse
+from ingest.store import Store
+from tests.dashboard.conftest import HOSTILE_NAMES, TOURNAMENT, Hostile, run_page, visible
+from tests.dashboard.test_hostile_text import plain_text
+
+_CELL_BORDER = re.compile(r"(?<!\\)\|")
+
+
+def markdown_tables(at: AppTest) -> list[list[list[str]]]:
+    """Every Markdown table the page shows, as rows of cells as a reader sees them (the
+    header row first, the rule row left out)."""
+    found = []
+    for block in (m.value for m in at.markdown):
+        lines = block.splitlines()
+        if len(lines) < 2 or not lines[0].startswith("| ") or not re.fullmatch(r"\|( --- \|)+", lines[1]):
+            continue
+        rows = [lines[0], *lines[2:]]
+        found.append([[visible(cell.strip()) for cell in _CELL_BORDER.split(line)[1:-1]] for line in rows])
+    return found
+
+
+def test_the_round_page_lists_every_seated_player_at_their_table(db: Path) -> None:
+    seats = browse.seatings(Store(db), TOURNAMENT).filter(pl.col("tournament_round") == 1)
+    at = run_page("round", round_number=(1, "preliminary"))
+    assert [t.value for t in at.title] == ["Round"]
+    find, *tables = markdown_tables(at)
+    assert find[0] == ["player", "table", "seat"]
+    expected = {(str(n), str(t), str(s)) for n, t, s in seats.select("name", "table", "seat").iter_rows()}
+    assert {tuple(r) for r in find[1:]} == expected
+    assert len(tables) == seats["table"].n_unique()
+    seated = {(name, seat) for t in tables for seat, name in t[1:]}
+    assert seated == {(str(n), str(s)) for n, s in seats.select("name", "seat").iter_rows()}
+    for t in tables:
+        assert [int(seat) for seat, _ in t[1:]] == list(range(1, len(t)))  # seat order
+
+
+def test_find_my_table_is_alphabetical(db: Path) -> None:
+    at = run_page("round", round_number=(2, "preliminary"))
+    names = [r[0] for r in markdown_tables(at)[0][1:]]
+    assert names == sorted(names, key=str.casefold) and len(names) == 12
+
+
+def test_the_round_page_opens_the_newest_round_and_names_it_in_its_address(db: Path) -> None:
+    at = run_page("round")
+    assert at.selectbox(key="round_number").value == (3, "final")
+    assert at.query_params["round"] == "3" and at.query_params["tournament"] == TOURNAMENT
+    assert len(markdown_tables(at)[0]) == 1 + 6
+    assert any(c.value.startswith("Last updated ") for c in at.caption)
+
+
+def test_the_round_page_takes_its_round_from_the_address(db: Path) -> None:
+    at = AppTest.from_file(str(Path(__file__).parents[2] / "dashboard" / "app.py"), default_timeout=60)
+    at.query_params["round"] = "1"
+    at.query_params["tournament"] = TOURNAMENT
+    at.switch_page("views/round.py").run()
+    assert not at.exception
+    assert at.selectbox(key="round_number").value == (1, "preliminary")
+
+
+def test_the_round_page_shows_names_as_typed(hostile: Hostile) -> None:
+    text = plain_text(run_page("round", round_number=(1, "preliminary")))
+    assert all(name in text for name in HOSTILE_NAMES)
