@@ -20,8 +20,7 @@ from dashboard import data, widgets
 from dashboard.live import live
 from dashboard.markup import escape, table
 
-Round = tuple[int, str]
-"""A seated round: its number and its stage."""
+Round = tuple[int, str]  # a seated round: its number and its stage
 
 
 def seated_rounds(seats: pl.DataFrame) -> list[Round]:

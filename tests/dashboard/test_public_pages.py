@@ -4,31 +4,20 @@ store of ``conftest.py``, its text checked against the analytics it lays out."""
 
 from __future__ import annotations
 
-import re
+import io
 from pathlib import Path
+from typing import Any
 
 import polars as pl
+import pytest
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from analytics import browse
+from analytics import browse, records
+from analytics.standings import standings
 from ingest.store import Store
-from tests.dashboard.conftest import HOSTILE_NAMES, TOURNAMENT, Hostile, run_page, visible
+from tests.dashboard.conftest import HOSTILE_NAMES, TOURNAMENT, Hostile, markdown_tables, run_page
 from tests.dashboard.test_hostile_text import plain_text
-
-_CELL_BORDER = re.compile(r"(?<!\\)\|")
-
-
-def markdown_tables(at: AppTest) -> list[list[list[str]]]:
-    """Every Markdown table the page shows, as rows of cells as a reader sees them (the
-    header row first, the rule row left out)."""
-    found = []
-    for block in (m.value for m in at.markdown):
-        lines = block.splitlines()
-        if len(lines) < 2 or not lines[0].startswith("| ") or not re.fullmatch(r"\|( --- \|)+", lines[1]):
-            continue
-        rows = [lines[0], *lines[2:]]
-        found.append([[visible(cell.strip()) for cell in _CELL_BORDER.split(line)[1:-1]] for line in rows])
-    return found
 
 
 def test_the_round_page_lists_every_seated_player_at_their_table(db: Path) -> None:
@@ -72,3 +61,35 @@ def test_the_round_page_takes_its_round_from_the_address(db: Path) -> None:
 def test_the_round_page_shows_names_as_typed(hostile: Hostile) -> None:
     text = plain_text(run_page("round", round_number=(1, "preliminary")))
     assert all(name in text for name in HOSTILE_NAMES)
+
+
+def test_the_standings_download_holds_every_row(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    offered: list[object] = []
+    original = st.download_button
+
+    def download_button(label: str, payload: object, **options: Any) -> bool:
+        offered.append(payload)
+        return original(label, payload, **options)
+
+    monkeypatch.setattr(st, "download_button", download_button)
+    run_page()
+    (csv,) = offered
+    assert isinstance(csv, str)
+    downloaded = pl.read_csv(io.StringIO(csv))
+    expected = standings(Store(db), TOURNAMENT)
+    assert downloaded["name"].to_list() == expected["name"].to_list()  # below the cut too
+    assert downloaded["why"].to_list() == expected["why"].to_list()
+
+
+def test_the_standings_show_full_names_and_the_reasons_of_penalties(db: Path) -> None:
+    leader = standings(Store(db), TOURNAMENT).row(0, named=True)
+    records.penalty(Store(db), TOURNAMENT, leader["player"], 2, "slow play: 20 minutes late")
+    at = run_page()
+    tables = markdown_tables(at)
+    (columns, *rows) = tables[0]
+    names = [cells[columns.index("player")] for cells in rows if not cells[1].startswith("cut line")]
+    assert names == standings(Store(db), TOURNAMENT)["name"].to_list()  # full names, every player
+    ((_, *taken),) = tables[1:]
+    assert taken == [[leader["name"], "-2", "slow play: 20 minutes late"]]
+    mine = next(cells for cells in rows if cells[columns.index("player")] == leader["name"])
+    assert mine[columns.index("penalty")] == "-2"
