@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 from analytics import browse, records
 from analytics.standings import standings
 from ingest.store import Store
-from tests.dashboard.conftest import HOSTILE_NAMES, TOURNAMENT, Hostile, markdown_tables, run_page
+from tests.dashboard.conftest import APP, HOSTILE_NAMES, TOURNAMENT, Hostile, markdown_tables, run_page, visible
 from tests.dashboard.test_hostile_text import plain_text
 
 
@@ -50,7 +50,7 @@ def test_the_round_page_opens_the_newest_round_and_names_it_in_its_address(db: P
 
 
 def test_the_round_page_takes_its_round_from_the_address(db: Path) -> None:
-    at = AppTest.from_file(str(Path(__file__).parents[2] / "dashboard" / "app.py"), default_timeout=60)
+    at = AppTest.from_file(str(APP), default_timeout=60)
     at.query_params["round"] = "1"
     at.query_params["tournament"] = TOURNAMENT
     at.switch_page("views/round.py").run()
@@ -93,3 +93,35 @@ def test_the_standings_show_full_names_and_the_reasons_of_penalties(db: Path) ->
     assert taken == [[leader["name"], "-2", "slow play: 20 minutes late"]]
     mine = next(cells for cells in rows if cells[columns.index("player")] == leader["name"])
     assert mine[columns.index("penalty")] == "-2"
+
+
+def test_the_player_page_shows_the_players_rounds(db: Path) -> None:
+    store = Store(db)
+    leader = standings(store, TOURNAMENT).row(0, named=True)
+    at = run_page("players", players_player=leader["player"], players_tournament=TOURNAMENT)
+    played = browse.player_rounds(store, leader["player"], TOURNAMENT)
+    cards = markdown_tables(at)
+    assert len(cards) == played["game_id"].n_unique()
+    assert sum(len(rows) for _, *rows in cards) == played.height
+    assert any(f"Place {leader['place']}" in m.value for m in at.markdown)
+    names = browse.player_names(store, TOURNAMENT)
+    first = browse.player_games(store, TOURNAMENT, leader["player"]).row(0, named=True)
+    assert any(all(names[p] in visible(m.value) for p in first["opponents"]) for m in at.markdown)
+    assert at.query_params["player"] == leader["player"]
+
+
+def test_the_player_page_takes_its_player_from_the_address(db: Path) -> None:
+    player = standings(Store(db), TOURNAMENT)["player"][3]
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["player"] = player
+    at.query_params["tournament"] = TOURNAMENT
+    at.switch_page("views/players.py").run()
+    assert not at.exception
+    assert at.selectbox(key="players_player").value == player
+    assert at.selectbox(key="players_tournament").value == TOURNAMENT
+
+
+def test_the_player_card_shows_names_as_typed(hostile: Hostile) -> None:
+    for player, name in zip(hostile.players, HOSTILE_NAMES, strict=True):
+        text = plain_text(run_page("players", players_player=player, players_tournament=TOURNAMENT))
+        assert name in text and "Round 1" in text
