@@ -314,3 +314,31 @@ def round_scores(store: Store, tournament: str, game_id: str, number: int) -> pl
         """,
         [tournament, tournament, game_id, number],
     )
+
+
+def penalties(store: Store, tournament: str) -> pl.DataFrame:
+    """Every penalty of a tournament, oldest first: player, stage, points, reason —
+    public, so a player reads why their points were taken."""
+    return query(
+        store,
+        "SELECT player, stage, points, reason FROM penalties WHERE tournament = ? ORDER BY seq",
+        [tournament],
+    )
+
+
+_PLAYER_GAMES: Final = """
+SELECT g.game_id, coalesce(g.stage, 'preliminary') AS stage, g.tournament_round, g.table_label AS table,
+       list_position(g.player_ids, $player)::INTEGER AS seat,
+       list_filter(g.player_ids, lambda x: x <> $player) AS opponents
+FROM games g
+WHERE g.tournament = $tournament AND list_contains(g.player_ids, $player)
+ORDER BY g.tournament_round NULLS LAST, g.started_at NULLS LAST, g.game_id
+"""
+
+
+def player_games(store: Store, tournament: str, player: str) -> pl.DataFrame:
+    """The games a player sat at in a tournament, in round order: stage, tournament
+    round, table, their seat and the ids of the others at the table (in seat order)."""
+    with store.connect(read_only=True) as con:
+        frame: pl.DataFrame = con.sql(_PLAYER_GAMES, params={"tournament": tournament, "player": player}).pl()
+        return frame

@@ -204,6 +204,14 @@ def standings_on(con: duckdb.DuckDBPyConnection, tournament: str, stage: str = "
         con.unregister("prelim_frame")
 
 
+def scored_rounds(store: Store, tournament: str, stage: str = "preliminary") -> pl.DataFrame:
+    """Each player's points and star in each round of a stage as the standings count
+    them (corrections and accepted replays applied; penalties are apart): player,
+    game_id, round, points, star."""
+    with store.connect(read_only=True) as con:
+        return _run(con, _SCORED + " SELECT * FROM scored ORDER BY game_id, round, player", tournament, stage)
+
+
 _SEATING_CHECK: Final = """
 WITH seated AS (
     SELECT tournament_round, stage, table_label, list_sort(list(player)) AS players

@@ -35,6 +35,7 @@ page = st.navigation(
     {
         "Tournament": [
             st.Page("views/standings.py", title="Standings", icon=":material/leaderboard:", default=True),
+            st.Page("views/round.py", title="Round", icon=":material/event_seat:", url_path="round"),
             st.Page("views/tables.py", title="Tables in play", icon=":material/table_restaurant:", url_path="tables"),
             st.Page("views/roles.py", title="Roles", icon=":material/theater_comedy:", url_path="roles"),
             st.Page("views/players.py", title="Players", icon=":material/person:", url_path="players"),

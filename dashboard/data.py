@@ -36,6 +36,7 @@ from analytics import browse, records, stats
 from analytics.browse import RoundQuery as RoundQuery
 from analytics.filters import Filters
 from analytics.intervals import wilson
+from analytics.standings import scored_rounds as scored_rounds_of
 from analytics.standings import standings as standings_of
 from dashboard.replay_view import GameView, game_view
 from dashboard.table_view import TableView, table_view
@@ -143,6 +144,36 @@ def _stage_counts(db: str, when: Stamp, tournament: str, stage: str) -> tuple[in
 def stage_counts(tournament: str, stage: str) -> tuple[int, int]:
     """Games and rounds stored for a tournament's stage."""
     return _stage_counts(*_key(), tournament, stage)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _penalties(db: str, when: Stamp, tournament: str) -> pl.DataFrame:
+    return browse.penalties(_store_at(db), tournament)
+
+
+def penalties(tournament: str) -> pl.DataFrame:
+    """:func:`analytics.browse.penalties`: every penalty of a tournament, with its reason."""
+    return _penalties(*_key(), tournament)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _scored_rounds(db: str, when: Stamp, tournament: str, stage: str) -> pl.DataFrame:
+    return scored_rounds_of(Store(db, wait=WAIT), tournament, stage)
+
+
+def scored_rounds(tournament: str, stage: str) -> pl.DataFrame:
+    """:func:`analytics.standings.scored_rounds`: each round's points as the standings count them."""
+    return _scored_rounds(*_key(), tournament, stage)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _player_games(db: str, when: Stamp, tournament: str, player: str) -> pl.DataFrame:
+    return browse.player_games(_store_at(db), tournament, player)
+
+
+def player_games(tournament: str, player: str) -> pl.DataFrame:
+    """:func:`analytics.browse.player_games`: the tables a player sat at, with the others there."""
+    return _player_games(*_key(), tournament, player)
 
 
 # -- the record's integrity ------------------------------------------------------------

@@ -2,7 +2,9 @@
 
 A referee records a game at the table, and a game ends and is taken in, while people
 watch the public pages: a part of a page made :func:`live` is a Streamlit fragment
-that runs again every :data:`REFRESH` seconds, on its own, so nobody has to reload.
+that runs again every :data:`REFRESH` seconds, on its own, so nobody has to reload,
+and says beneath itself when it was last updated (the server's clock and zone): a
+phone left open on a page shows how fresh it is.
 Each run reads the store as any page run does (``dashboard.data``: a stat of the file,
 then a read-only connection for one query only when it changed), so a watching page
 never holds the file that the recording page or ``saboteur ingest`` writes.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from datetime import datetime
 from typing import Final, ParamSpec
 
 import streamlit as st
@@ -44,5 +47,7 @@ def live(body: Callable[P, None]) -> Callable[P, None]:
             st.info("The database is busy: another process is writing it. This part shows again in a few seconds.")
         except StoreError as exc:
             st.error(f"The store cannot be read: {escape(exc.problem)}")
+        else:
+            st.caption(f"Last updated {datetime.now().astimezone():%H:%M:%S %Z}")
 
     return st.fragment(part, run_every=REFRESH)

@@ -5,7 +5,9 @@ text that findings quote all come from outside. Every Streamlit element that sho
 string (``st.markdown``, ``st.caption``, ``st.error`` and its kin, headers, metric
 labels and values, expander labels) reads it as Markdown, so such text goes in through
 :func:`escape` and nowhere else; tables (``st.dataframe``) and select boxes show their
-cells as text already.
+cells as text already. A page a player searches with the browser (a grid drawn on a
+canvas is not searchable) lays its table out as a Markdown table (:func:`table`), each
+cell through :func:`escape`.
 
 Streamlit's Markdown changes text in two places, so escaping takes two steps:
 
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 JOINER: Final = "\u2060"
@@ -60,3 +63,25 @@ def escape(value: object) -> str:
     """
     text = _REWRITTEN.sub(JOINER, str(value)).translate(_ESCAPES).strip()
     return _LIST_START.sub(r"\1\\\2", text, count=1)
+
+
+def row(cells: Sequence[object]) -> str:
+    """One row of a Markdown table, each cell shown as it is (``None``: an empty cell).
+
+    >>> print(row([1, "Ann | Bob", None]))
+    | 1 | Ann \\| Bob |  |
+    """
+    return "| " + " | ".join("" if cell is None else escape(cell) for cell in cells) + " |"
+
+
+def table(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """A Markdown table (GFM) of ``rows`` under ``columns``: text on the page, found by
+    the browser's search, each cell through :func:`escape`.
+
+    >>> print(table(["seat", "player"], [[1, "*Ann*"]]))
+    | seat | player |
+    | --- | --- |
+    | 1 | \\*Ann\\* |
+    """
+    lines = [row(columns), "|" + "|".join(" --- " for _ in columns) + "|", *(row(cells) for cells in rows)]
+    return "\n".join(lines)

@@ -1,4 +1,10 @@
-"""Players (public): one player's rounds, roles, win rates and points over time."""
+"""Players (public): one player's rounds, roles, win rates and points over time; with a
+tournament chosen, the player's card (chess-results' is the model): where they stand
+and why, and round by round their table, seat, the others there, each game round's
+role, result and points as the standings count them.
+
+The address names the player (``/players?player=ID``, ``&tournament=ID``), so a
+player's card can be shared."""
 
 from __future__ import annotations
 
@@ -7,7 +13,50 @@ import streamlit as st
 
 from analytics.filters import Filters
 from dashboard import charts, data, widgets
-from dashboard.markup import escape
+from dashboard.markup import escape, table
+
+
+def card(tournament: str, player: str, rounds: pl.DataFrame) -> None:
+    """The player's card in one tournament: standing, then each table they sat at
+    (``rounds``: the player's finished rounds there)."""
+    standing = data.standings(tournament, "preliminary").filter(pl.col("player") == player)
+    if standing.height:
+        row = standing.row(0, named=True)
+        st.markdown(
+            f"**Place {row['place']}** in the preliminary standings, {row['points']} points, {row['stars']} stars."
+        )
+        with st.expander("Why ranked here"):
+            st.markdown(escape(row["why"]))
+    names = data.player_names(tournament)
+    counted = pl.concat([data.scored_rounds(tournament, stage) for stage in data.stages(tournament)])
+    points = {
+        (g, r): p
+        for g, r, p in counted.filter(pl.col("player") == player).select("game_id", "round", "points").iter_rows()
+    }
+    for game in data.player_games(tournament, player).iter_rows(named=True):
+        others = ", ".join(escape(names.get(p, p)) for p in game["opponents"])
+        number = game["tournament_round"]
+        heading = f"Round {number}" if number is not None else "Game"
+        st.markdown(
+            f"**{heading} · {escape(game['stage'])} · table {escape(game['table'] or '–')} · seat {game['seat']}**  \n"
+            f"with {others}"
+        )
+        played = rounds.filter(pl.col("game_id") == game["game_id"]).sort("round")
+        st.markdown(
+            table(
+                ["game round", "role", "result", "points"],
+                (
+                    [
+                        r["round"],
+                        (r["role"] or "").replace("_", " "),
+                        ", ".join(w for w, on in (("won", r["won"]), ("star", r["star"])) if on) or "lost",
+                        points.get((r["game_id"], r["round"]), r["points"]),
+                    ]
+                    for r in played.iter_rows(named=True)
+                ),
+            )
+        )
+
 
 st.title("Players")
 everyone = data.player_stats(Filters())
@@ -18,6 +67,12 @@ if everyone.is_empty():
 names = dict(zip(everyone["player"].to_list(), everyone["name"].to_list(), strict=True))
 ordered = sorted(names, key=lambda p: (names[p].casefold(), p))
 top = st.columns([2, 2])
+asked = st.query_params.get("player")
+if asked in names and "players_player" not in st.session_state:
+    st.session_state["players_player"] = asked
+asked_tournament = st.query_params.get("tournament")
+if asked_tournament is not None and "players_tournament" not in st.session_state:
+    st.session_state["players_tournament"] = asked_tournament
 with top[0]:
     widgets.keep_choice("players_player", ordered)
     player = st.selectbox("Player", ordered, format_func=lambda p: f"{names[p]} ({p})", key="players_player")
@@ -26,6 +81,7 @@ with top[1]:
         data.tournaments(), key="players_tournament", all_option="(every tournament and game)"
     )
 assert player is not None
+st.query_params.from_dict({"player": player, **({"tournament": tournament} if tournament else {})})
 
 rounds = data.player_rounds(player, tournament)
 st.header(escape(names[player]))
@@ -47,6 +103,9 @@ if mine.height:
             f"Roles are dealt, not chosen: with the roles dealt, an average player would have won "
             f"{expected:.1f} of these rounds; {escape(names[player])} won {int(mine['wins'][0])}."
         )
+
+if tournament is not None:
+    card(tournament, player, rounds)
 
 st.subheader("By role")
 st.dataframe(

@@ -1,5 +1,10 @@
-"""Standings (public): points, stars, penalties, the cut line, ties, why each player
-stands where they do; beneath, the record's integrity.
+"""Standings (public): points, stars, penalties and their reasons, the cut line, ties,
+why each player stands where they do; beneath, the record's integrity.
+
+The standings are one table of text (Markdown, every name through
+:func:`dashboard.markup.table`), not a grid drawn on a canvas: full names on a phone,
+found by the browser's search, printed as they show; the cut line is a row inside it.
+The download holds every row and column, "why" included.
 
 The standings follow the store by themselves (``dashboard.live``): a game that ends at
 its table shows here at the next run, with the tournament and stage chosen kept. The
@@ -16,11 +21,12 @@ import streamlit as st
 
 from dashboard import data, widgets
 from dashboard.live import live
-from dashboard.markup import escape
+from dashboard.markup import escape, table
+from dashboard.markup import row as table_row
 
 # Chains up to this many events are verified when the page opens; longer ones on request.
 AUTO_VERIFY = 50_000
-WHY = {"why ranked here": st.column_config.TextColumn(width="large")}
+CUT_MARK = "- - - - -"  # the cells either side of the cut line's words, in its row of the table
 
 st.title("Standings")
 tournaments = data.tournaments()
@@ -41,6 +47,70 @@ with right:
 row = tournaments.filter(pl.col("tournament") == tournament).row(0, named=True)
 
 
+def notes(item: dict[str, Any]) -> str:
+    """What a row of the preliminary standings needs said: its tie, its open findings."""
+    said = []
+    if item["cut_tie_undrawn"]:
+        said.append("tied across the cut: not drawn")
+    elif item["cut_drawn"]:
+        said.append("placed by the cut draw")
+    elif item["shared"]:
+        said.append("shared rank")
+    if item["open_findings"]:
+        said.append(f"{item['open_findings']} open finding{'s' if item['open_findings'] != 1 else ''}")
+    return "; ".join(said)
+
+
+def penalty(points: int) -> str:
+    """A penalty as the points it takes; nothing for none."""
+    return f"-{points}" if points else ""
+
+
+def preliminary_table(frame: pl.DataFrame, cut: int) -> str:
+    """The standings as one Markdown table of text, the cut line a row inside it."""
+    columns = ["rank", "player", "points", "stars", "rounds", "penalty", "notes"]
+    lines = [
+        [
+            f"{item['rank']}=" if item["shared"] else str(item["rank"]),
+            item["name"],
+            item["points"],
+            item["stars"],
+            item["rounds"],
+            penalty(item["penalty"]),
+            notes(item),
+        ]
+        for item in frame.iter_rows(named=True)
+    ]
+    above = int(frame["in_cut"].sum())
+    shown = table(columns, lines[:above])
+    if above < len(lines):
+        # our own words, bold: the only cells of the table that are not user text escaped
+        words = f"**cut line: the top {cut} go on to the final**"
+        shown += "\n| " + " | ".join([CUT_MARK, words, *[CUT_MARK] * (len(columns) - 2)]) + " |\n"
+        shown += "\n".join(table_row(cells) for cells in lines[above:])
+    return shown
+
+
+def final_table(frame: pl.DataFrame) -> str:
+    """The final table's standings as one Markdown table of text."""
+    columns = ["#", "player", "points", "stars", "prelim. points", "prelim. stars", "penalty"]
+    return table(
+        columns,
+        (
+            [
+                item["place"],
+                item["name"],
+                item["final_points"],
+                item["final_stars"],
+                item["preliminary_points"],
+                item["preliminary_stars"],
+                penalty(item["penalty"]),
+            ]
+            for item in frame.iter_rows(named=True)
+        ),
+    )
+
+
 @live
 def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
     """The standings as they stand now: a game taken in shows at the next run."""
@@ -48,76 +118,47 @@ def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
     games, rounds = data.stage_counts(tournament, stage)
     players = int(frame.height)
 
-    counts = st.columns(4)
-    counts[0].metric("Players", players)
-    counts[1].metric("Games", games)
-    counts[2].metric("Rounds", rounds)
-    counts[3].metric("Cut", f"top {row['cut']}" if stage != "final" else "final table")
+    with st.container(horizontal=True):  # on a phone, the four numbers in a row or two, not a screen
+        st.metric("Players", players)
+        st.metric("Games", games)
+        st.metric("Rounds", rounds)
+        st.metric("Cut", f"top {row['cut']}" if stage != "final" else "final table")
 
     if frame.is_empty() or (stage == "final" and games == 0):
         st.info(f"No {stage} games of {escape(row['name'])} are stored yet.")
-    else:
-        if stage == "final":
-            shown = frame.select(
-                pl.col("place").alias("#"),
-                "name",
-                "player",
-                pl.col("final_points").alias("points"),
-                pl.col("final_stars").alias("stars"),
-                pl.col("preliminary_points").alias("prelim. points"),
-                pl.col("preliminary_stars").alias("prelim. stars"),
-                "rounds",
-                "penalty",
-                pl.col("open_findings").alias("open findings"),
-                pl.col("why").alias("why ranked here"),
+        return
+    st.markdown(final_table(frame) if stage == "final" else preliminary_table(frame, row["cut"]))
+    if stage != "final" and frame["cut_tie_undrawn"].any():
+        tied = ", ".join(escape(name) for name in frame.filter(pl.col("cut_tie_undrawn"))["name"])
+        st.warning(f"A tie across the cut line is not drawn yet ({tied}). This draws it and records the draw:")
+        st.code(f"saboteur tournament cut {shlex.quote(tournament)} --seed N", language="bash")
+    if frame["open_findings"].sum():
+        st.caption(
+            "Open findings: `wrong_score` findings touching a player's rounds, not yet settled on the Audit page."
+        )
+    names = dict(zip(frame["player"].to_list(), frame["name"].to_list(), strict=True))
+    taken = data.penalties(tournament).filter(pl.col("stage") == stage)
+    if taken.height:
+        st.markdown("**Penalties**")
+        st.markdown(
+            table(
+                ["player", "points", "reason"],
+                (
+                    [names.get(p, p), penalty(n), reason]
+                    for p, n, reason in taken.select("player", "points", "reason").iter_rows()
+                ),
             )
-            st.dataframe(shown, hide_index=True, width="stretch", column_config=WHY)
-        else:
-            shown = frame.select(
-                pl.col("place").alias("#"),
-                pl.when(pl.col("shared"))
-                .then(pl.format("{}=", pl.col("rank")))
-                .otherwise(pl.col("rank").cast(pl.String))
-                .alias("rank"),
-                "name",
-                "player",
-                "points",
-                "stars",
-                "rounds",
-                "penalty",
-                pl.col("open_findings").alias("open findings"),
-                pl.when(pl.col("cut_tie_undrawn"))
-                .then(pl.lit("⚠ tied across the cut: not drawn"))
-                .when(pl.col("cut_drawn"))
-                .then(pl.lit("placed by the cut draw"))
-                .when(pl.col("shared"))
-                .then(pl.lit("shared rank"))
-                .otherwise(pl.lit(""))
-                .alias("tie"),
-                pl.col("why").alias("why ranked here"),
-                "in_cut",
-            )
-            above, below = shown.filter(pl.col("in_cut")), shown.filter(~pl.col("in_cut"))
-            st.dataframe(above.drop("in_cut"), hide_index=True, width="stretch", column_config=WHY)
-            st.markdown(
-                f'<div class="cut-line" style="border-top: 3px dashed #c0392b; margin: 0.2rem 0 0.6rem 0; '
-                f'color: #c0392b; font-weight: 600; padding-top: 0.2rem">✂ cut line: the top {row["cut"]} go on to '
-                f"the final</div>",
-                unsafe_allow_html=True,
-            )
-            if below.height:
-                st.dataframe(below.drop("in_cut"), hide_index=True, width="stretch", column_config=WHY)
-            if frame["cut_tie_undrawn"].any():
-                tied = ", ".join(escape(name) for name in frame.filter(pl.col("cut_tie_undrawn"))["name"])
-                st.warning(f"A tie across the cut line is not drawn yet ({tied}). This draws it and records the draw:")
-                st.code(f"saboteur tournament cut {shlex.quote(tournament)} --seed N", language="bash")
-        if frame["open_findings"].sum():
-            st.caption(
-                "Open findings: `wrong_score` findings touching a player's rounds, not yet settled on the Audit page."
-            )
-        with st.expander("Why each player is ranked here"):
-            for item in frame.select("place", "name", "why").iter_rows(named=True):
-                st.markdown(f"{item['place']}. **{escape(item['name'])}**: {escape(item['why'])}")
+        )
+    with st.expander("Why each player is ranked here"):
+        for item in frame.select("place", "name", "why").iter_rows(named=True):
+            st.markdown(f"{item['place']}. **{escape(item['name'])}**: {escape(item['why'])}")
+    st.download_button(
+        "Download the standings (CSV)",
+        frame.write_csv(),
+        file_name=f"standings-{tournament}-{stage}.csv",
+        mime="text/csv",
+        icon=":material/download:",
+    )
 
 
 standings_now(tournament, stage, row)

@@ -307,3 +307,20 @@ def markdown_of(at: AppTest) -> list[str]:
 def visible(markdown: str) -> str:
     """The text a reader sees, the invisible word joiners taken out."""
     return shown(markdown).text.replace(JOINER, "")
+
+
+_CELL_BORDER: Final = re.compile(r"(?<!\\)\|")
+"""A border between two cells of a Markdown table's row (an escaped ``\\|`` is text)."""
+
+
+def markdown_tables(at: AppTest) -> list[list[list[str]]]:
+    """Every Markdown table the page shows, as rows of cells as a reader sees them (the
+    header row first, the rule row left out)."""
+    found = []
+    for block in (m.value for m in at.markdown):
+        lines = block.splitlines()
+        if len(lines) < 2 or not lines[0].startswith("| ") or not re.fullmatch(r"\|( --- \|)+", lines[1]):
+            continue
+        rows = [lines[0], *lines[2:]]
+        found.append([[visible(cell.strip()) for cell in _CELL_BORDER.split(line)[1:-1]] for line in rows])
+    return found

@@ -17,13 +17,14 @@ from tests.dashboard.conftest import (
     TOURNAMENT_NAME,
     Hostile,
     markdown_of,
+    markdown_tables,
     run_page,
     shown,
     visible,
 )
 
-OURS = ('class="maze-picture"', 'class="cut-line"')
-"""The two HTML blocks the pages draw themselves (the maze, the cut line)."""
+OURS = ('class="maze-picture"',)
+"""The HTML block the pages draw themselves (the maze)."""
 
 
 def plain_text(at: AppTest) -> str:
@@ -44,7 +45,8 @@ def test_standings_show_names_as_typed(hostile: Hostile) -> None:
     at = run_page()
     with_why = plain_text(at)
     assert IMAGE in with_why and LINK in with_why and MIXED in with_why  # "why ranked here", by name
-    names = [*at.dataframe[0].value["name"], *at.dataframe[1].value["name"]]
+    ((columns, *rows),) = markdown_tables(at)
+    names = [cells[columns.index("player")] for cells in rows]
     assert {IMAGE, LINK, MIXED} <= set(names)
     assert at.selectbox(key="standings_tournament").options[0].startswith(TOURNAMENT_NAME)
     at.radio(key="standings_stage").set_value("final").run()

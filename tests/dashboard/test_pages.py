@@ -4,6 +4,7 @@ the analytics and ingest functions it lays out."""
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from dashboard import data
 from dashboard.replay_view import game_view
 from ingest.sources import stored_lines
 from ingest.store import Store
-from tests.dashboard.conftest import APP, TOURNAMENT, Sample, maze, page_text
+from tests.dashboard.conftest import APP, TOURNAMENT, Sample, markdown_tables, maze, page_text, visible
 
 Open = Callable[..., AppTest]
 
@@ -34,23 +35,31 @@ def test_standings_show_points_the_cut_line_ties_and_why(open_page: Open, db: Pa
     assert metric(at, "Players") == str(expected.height)
     assert metric(at, "Games") == "3"
     assert metric(at, "Cut") == "top 6"
-    above, below = (table.value for table in at.dataframe)
-    assert above["name"].tolist() == expected.filter(pl.col("in_cut"))["name"].to_list()
-    assert below["name"].tolist() == expected.filter(~pl.col("in_cut"))["name"].to_list()
-    assert above["points"].tolist() == expected.filter(pl.col("in_cut"))["points"].to_list()
-    assert {"rank", "stars", "penalty", "open findings", "tie", "why ranked here"} <= set(above.columns)
-    shown = [*above["rank"], *below["rank"]]
+    ((columns, *rows),) = markdown_tables(at)  # one table of text, the cut line a row inside it
+    (cut,) = [i for i, cells in enumerate(rows) if cells[1] == "cut line: the top 6 go on to the final"]
+    above, below = (
+        [dict(zip(columns, cells, strict=True)) for cells in rows[:cut]],
+        [dict(zip(columns, cells, strict=True)) for cells in rows[cut + 1 :]],
+    )
+    assert [r["player"] for r in above] == expected.filter(pl.col("in_cut"))["name"].to_list()
+    assert [r["player"] for r in below] == expected.filter(~pl.col("in_cut"))["name"].to_list()
+    assert [int(r["points"]) for r in above] == expected.filter(pl.col("in_cut"))["points"].to_list()
+    assert {"rank", "stars", "penalty", "notes"} <= set(columns)
+    shown = [r["rank"] for r in above + below]
     assert shown == [
         f"{r}=" if shared else str(r) for r, shared in zip(expected["rank"], expected["shared"], strict=True)
     ]
-    flagged = [*above["tie"], *below["tie"]]
-    assert flagged.count("shared rank") + flagged.count("placed by the cut draw") == expected["shared"].sum()
+    flagged = [r["notes"] for r in above + below]
+    tied = sum("shared rank" in note or "placed by the cut draw" in note for note in flagged)
+    assert tied == expected["shared"].sum()
     assert any("cut line: the top 6" in m.value for m in at.markdown)
-    text = page_text(at)
-    assert expected["why"][0] in text
+    text = "\n".join(visible(m.value) for m in at.markdown)
+    assert all(why in text for why in expected["why"])  # "why ranked here", on demand
+    assert any(e.label == "Why each player is ranked here" for e in at.expander)
     # the wrong score found in r1-t1 is counted beside the rows of its round's players
     assert expected["open_findings"].sum() > 0
-    assert sum(above["open findings"]) + sum(below["open findings"]) == expected["open_findings"].sum()
+    counted = [int(found) for note in flagged for found in re.findall(r"(\d+) open finding", note)]
+    assert sum(counted) == expected["open_findings"].sum()
 
 
 def test_standings_show_the_records_integrity(open_page: Open, db: Path) -> None:
@@ -67,9 +76,11 @@ def test_standings_of_the_final_table(open_page: Open, db: Path) -> None:
     at = open_page()
     at.radio(key="standings_stage").set_value("final").run()
     expected = standings(Store(db), TOURNAMENT, stage="final")
-    (table,) = (t.value for t in at.dataframe)
-    assert table["name"].tolist() == expected["name"].to_list()
-    assert {"prelim. points", "prelim. stars", "why ranked here"} <= set(table.columns)
+    ((columns, *rows),) = markdown_tables(at)
+    assert [cells[columns.index("player")] for cells in rows] == expected["name"].to_list()
+    assert {"prelim. points", "prelim. stars"} <= set(columns)
+    text = "\n".join(visible(m.value) for m in at.markdown)
+    assert all(why in text for why in expected["why"])
     assert metric(at, "Cut") == "final table"
     assert not any("cut line" in m.value for m in at.markdown)
 

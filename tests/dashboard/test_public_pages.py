@@ -1,0 +1,127 @@
+"""The pages a player opens on a phone (issue 13, point 1): the Round page, the
+standings as text, the player's card — each run by Streamlit's AppTest over the real
+store of ``conftest.py``, its text checked against the analytics it lays out."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from analytics import browse, records
+from analytics.standings import standings
+from ingest.store import Store
+from tests.dashboard.conftest import APP, HOSTILE_NAMES, TOURNAMENT, Hostile, markdown_tables, run_page, visible
+from tests.dashboard.test_hostile_text import plain_text
+
+
+def test_the_round_page_lists_every_seated_player_at_their_table(db: Path) -> None:
+    seats = browse.seatings(Store(db), TOURNAMENT).filter(pl.col("tournament_round") == 1)
+    at = run_page("round", round_number=(1, "preliminary"))
+    assert [t.value for t in at.title] == ["Round"]
+    find, *tables = markdown_tables(at)
+    assert find[0] == ["player", "table", "seat"]
+    expected = {(str(n), str(t), str(s)) for n, t, s in seats.select("name", "table", "seat").iter_rows()}
+    assert {tuple(r) for r in find[1:]} == expected
+    assert len(tables) == seats["table"].n_unique()
+    seated = {(name, seat) for t in tables for seat, name in t[1:]}
+    assert seated == {(str(n), str(s)) for n, s in seats.select("name", "seat").iter_rows()}
+    for t in tables:
+        assert [int(seat) for seat, _ in t[1:]] == list(range(1, len(t)))  # seat order
+
+
+def test_find_my_table_is_alphabetical(db: Path) -> None:
+    at = run_page("round", round_number=(2, "preliminary"))
+    names = [r[0] for r in markdown_tables(at)[0][1:]]
+    assert names == sorted(names, key=str.casefold) and len(names) == 12
+
+
+def test_the_round_page_opens_the_newest_round_and_names_it_in_its_address(db: Path) -> None:
+    at = run_page("round")
+    assert at.selectbox(key="round_number").value == (3, "final")
+    assert at.query_params["round"] == "3" and at.query_params["tournament"] == TOURNAMENT
+    assert len(markdown_tables(at)[0]) == 1 + 6
+    assert any(c.value.startswith("Last updated ") for c in at.caption)
+
+
+def test_the_round_page_takes_its_round_from_the_address(db: Path) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["round"] = "1"
+    at.query_params["tournament"] = TOURNAMENT
+    at.switch_page("views/round.py").run()
+    assert not at.exception
+    assert at.selectbox(key="round_number").value == (1, "preliminary")
+
+
+def test_the_round_page_shows_names_as_typed(hostile: Hostile) -> None:
+    text = plain_text(run_page("round", round_number=(1, "preliminary")))
+    assert all(name in text for name in HOSTILE_NAMES)
+
+
+def test_the_standings_download_holds_every_row(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    offered: list[object] = []
+    original = st.download_button
+
+    def download_button(label: str, payload: object, **options: Any) -> bool:
+        offered.append(payload)
+        return original(label, payload, **options)
+
+    monkeypatch.setattr(st, "download_button", download_button)
+    run_page()
+    (csv,) = offered
+    assert isinstance(csv, str)
+    downloaded = pl.read_csv(io.StringIO(csv))
+    expected = standings(Store(db), TOURNAMENT)
+    assert downloaded["name"].to_list() == expected["name"].to_list()  # below the cut too
+    assert downloaded["why"].to_list() == expected["why"].to_list()
+
+
+def test_the_standings_show_full_names_and_the_reasons_of_penalties(db: Path) -> None:
+    leader = standings(Store(db), TOURNAMENT).row(0, named=True)
+    records.penalty(Store(db), TOURNAMENT, leader["player"], 2, "slow play: 20 minutes late")
+    at = run_page()
+    tables = markdown_tables(at)
+    (columns, *rows) = tables[0]
+    names = [cells[columns.index("player")] for cells in rows if not cells[1].startswith("cut line")]
+    assert names == standings(Store(db), TOURNAMENT)["name"].to_list()  # full names, every player
+    ((_, *taken),) = tables[1:]
+    assert taken == [[leader["name"], "-2", "slow play: 20 minutes late"]]
+    mine = next(cells for cells in rows if cells[columns.index("player")] == leader["name"])
+    assert mine[columns.index("penalty")] == "-2"
+
+
+def test_the_player_page_shows_the_players_rounds(db: Path) -> None:
+    store = Store(db)
+    leader = standings(store, TOURNAMENT).row(0, named=True)
+    at = run_page("players", players_player=leader["player"], players_tournament=TOURNAMENT)
+    played = browse.player_rounds(store, leader["player"], TOURNAMENT)
+    cards = markdown_tables(at)
+    assert len(cards) == played["game_id"].n_unique()
+    assert sum(len(rows) for _, *rows in cards) == played.height
+    assert any(f"Place {leader['place']}" in m.value for m in at.markdown)
+    names = browse.player_names(store, TOURNAMENT)
+    first = browse.player_games(store, TOURNAMENT, leader["player"]).row(0, named=True)
+    assert any(all(names[p] in visible(m.value) for p in first["opponents"]) for m in at.markdown)
+    assert at.query_params["player"] == leader["player"]
+
+
+def test_the_player_page_takes_its_player_from_the_address(db: Path) -> None:
+    player = standings(Store(db), TOURNAMENT)["player"][3]
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["player"] = player
+    at.query_params["tournament"] = TOURNAMENT
+    at.switch_page("views/players.py").run()
+    assert not at.exception
+    assert at.selectbox(key="players_player").value == player
+    assert at.selectbox(key="players_tournament").value == TOURNAMENT
+
+
+def test_the_player_card_shows_names_as_typed(hostile: Hostile) -> None:
+    for player, name in zip(hostile.players, HOSTILE_NAMES, strict=True):
+        text = plain_text(run_page("players", players_player=player, players_tournament=TOURNAMENT))
+        assert name in text and "Round 1" in text
