@@ -107,6 +107,11 @@ class Day:
             assert ingest([path], self.store, workers=1)[0].outcome.startswith("accepted")
 
 
+def seat(*arguments: str) -> tuple[str, ...]:
+    """``tournament seat`` of the tournament with ``arguments``."""
+    return ("tournament", "seat", TID, *arguments)
+
+
 @pytest.fixture
 def day(tmp_path: Path) -> Day:
     """The tournament created and its 13 players registered, nothing seated."""
@@ -124,11 +129,7 @@ def day(tmp_path: Path) -> Day:
 @pytest.mark.parametrize("number", ["0", "-1", "3", "7"])
 def test_a_round_the_tournament_did_not_announce_is_refused(day: Day, number: str) -> None:
     day.refused(
-        "tournament",
-        "seat",
-        TID,
-        "--round",
-        number,
+        *seat("--round", number),
         says=f"round {number} is not a preliminary round: the tournament announced 2, rounds 1 to 2 (R-TS1): "
         "seat a round the tournament announced",
     )
@@ -136,26 +137,12 @@ def test_a_round_the_tournament_did_not_announce_is_refused(day: Day, number: st
 
 def test_a_stage_that_is_none_or_not_announced_is_refused(day: Day) -> None:
     day.refused(
-        "tournament",
-        "seat",
-        TID,
-        "--round",
-        "3",
-        "--stage",
-        "semi",
+        *seat("--round", "3", "--stage", "semi"),
         says="the stage is preliminary, semifinal or final",
     )
+    day.refused(*seat("--round", "3", "--stage", "semifinal"), says="the tournament announced no semi-final")
     day.refused(
-        "tournament", "seat", TID, "--round", "3", "--stage", "semifinal", says="the tournament announced no semi-final"
-    )
-    day.refused(
-        "tournament",
-        "seat",
-        TID,
-        "--round",
-        "2",
-        "--stage",
-        "final",
+        *seat("--round", "2", "--stage", "final"),
         says="the final is round 3 of this tournament, not round 2",
     )
 
@@ -174,16 +161,14 @@ def test_the_rounds_of_each_stage() -> None:
 
 
 def test_a_round_is_seated_anew_only_with_replace_and_a_reason(day: Day) -> None:
-    day.ok("tournament", "seat", TID, "--round", "1", "--seed", "1")
+    day.ok(*seat("--round", "1", "--seed", "1"))
     first = day.seating(1)
     assert sorted(len(t) for t in first) == [6, 7]
     says = "round 1 of day is already seated: to seat it anew, say why with --replace --reason"
-    day.refused("tournament", "seat", TID, "--round", "1", "--seed", "2", says=says)
-    day.refused("tournament", "seat", TID, "--round", "1", "--replace", says="a replaced seating needs a --reason")
-    day.refused("tournament", "seat", TID, "--round", "1", "--reason", "x", says="add --replace, or leave --reason out")
-    result = day.ok(
-        "tournament", "seat", TID, "--round", "1", "--seed", "2", "--replace", "--reason", "Göran came late"
-    )
+    day.refused(*seat("--round", "1", "--seed", "2"), says=says)
+    day.refused(*seat("--round", "1", "--replace"), says="a replaced seating needs a --reason")
+    day.refused(*seat("--round", "1", "--reason", "x"), says="add --replace, or leave --reason out")
+    result = day.ok(*seat("--round", "1", "--seed", "2", "--replace", "--reason", "Göran came late"))
     assert "replacing the one before" in result.output
     assert day.seating(1) != first
     seatings = [json.loads(p) for t, p in day.events() if t == "seating_published"]
@@ -194,10 +179,10 @@ def test_a_round_is_seated_anew_only_with_replace_and_a_reason(day: Day) -> None
 
 
 def test_the_cut_waits_for_every_preliminary_game_unless_forced(day: Day) -> None:
-    day.ok("tournament", "seat", TID, "--round", "1")
+    day.ok(*seat("--round", "1"))
     day.refused("tournament", "cut", TID, says="round 1 has no game in from table 1, 2; round 2 is not played")
     day.play(1)
-    day.ok("tournament", "seat", TID, "--round", "2", "--seed", "1")
+    day.ok(*seat("--round", "2", "--seed", "1"))
     day.play(2, tables=[2])
     says = (
         "not every game of the preliminaries of day is in: round 2 has no game in from table 1. The cut is made once "
@@ -205,9 +190,7 @@ def test_the_cut_waits_for_every_preliminary_game_unless_forced(day: Day) -> Non
         "tie; ingest the missing games, or cut now with --force --reason"
     )
     day.refused("tournament", "cut", TID, says=says)
-    day.refused(
-        "tournament", "seat", TID, "--round", "3", "--stage", "final", says="round 2 has no game in from table 1"
-    )
+    day.refused(*seat("--round", "3", "--stage", "final"), says="round 2 has no game in from table 1")
     day.refused("tournament", "cut", TID, "--force", says="a forced cut needs both --force and --reason")
     day.refused("tournament", "cut", TID, "--reason", "late", says="a forced cut needs both --force and --reason")
     day.refused("tournament", "cut", TID, "--stage", "final", says="the final has no cut")
@@ -223,35 +206,29 @@ def test_the_cut_waits_for_every_preliminary_game_unless_forced(day: Day) -> Non
             "reason": "table 1 left its sheet at home",
         }
     ]
-    day.ok("tournament", "seat", TID, "--round", "3", "--stage", "final")  # the forced cut seats the final
+    day.ok(*seat("--round", "3", "--stage", "final"))  # the forced cut seats the final
 
 
 def test_the_final_is_seated_from_the_cut(day: Day) -> None:
     for number in (1, 2):
-        day.ok("tournament", "seat", TID, "--round", str(number), "--seed", str(number))
+        day.ok(*seat("--round", str(number), "--seed", str(number)))
         day.play(number)
     # all 13 on 0 points: a tie across the cut line, to be drawn before the final is seated
     day.refused(
-        "tournament",
-        "seat",
-        TID,
-        "--round",
-        "3",
-        "--stage",
-        "final",
+        *seat("--round", "3", "--stage", "final"),
         says="are tied across the cut line: draw the tie first (saboteur tournament cut --stage preliminary)",
     )
     day.ok("tournament", "cut", TID, "--seed", "5")
     cut = standings(day.store, TID).filter("in_cut")["player"].to_list()
     assert len(cut) == 6
-    result = day.ok("tournament", "seat", TID, "--round", "3", "--stage", "final", "--seed", "4")
+    result = day.ok(*seat("--round", "3", "--stage", "final", "--seed", "4"))
     (final,) = day.seating(3, "final")
     assert sorted(final) == sorted(cut)
     assert "final" in result.output
     # every seat after a final seating used to crash ("not enough values to unpack")
-    result = day.ok("tournament", "seat", TID, "--round", "2", "--replace", "--reason", "a redraw", "--seed", "9")
+    result = day.ok(*seat("--round", "2", "--replace", "--reason", "a redraw", "--seed", "9"))
     assert sorted(p for t in day.seating(2) for p in t) == sorted(PLAYERS)
-    day.refused("tournament", "seat", TID, "--round", "3", "--stage", "final", says="already seated")
+    day.refused(*seat("--round", "3", "--stage", "final"), says="already seated")
 
 
 def test_seating_players_names_what_to_do(day: Day) -> None:
@@ -264,7 +241,7 @@ def test_seating_players_names_what_to_do(day: Day) -> None:
 
 
 def test_a_correction_beyond_the_rulesets_points_is_refused(day: Day) -> None:
-    day.ok("tournament", "seat", TID, "--round", "1")
+    day.ok(*seat("--round", "1"))
     day.play(1)
     game = f"{TID}:r1:t1"
     player = day.seating(1)[0][0]
@@ -308,7 +285,7 @@ def test_standings_say_why_they_cannot_be_shown(day: Day, tmp_path: Path) -> Non
         ("standings", TID),
         ("tournament", "log", TID),
         ("tournament", "check", TID),
-        ("tournament", "seat", TID, "--round", "1"),
+        seat("--round", "1"),
     ],
 )
 def test_a_mistyped_db_creates_no_store(day: Day, tmp_path: Path, command: tuple[str, ...]) -> None:
