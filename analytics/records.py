@@ -462,7 +462,7 @@ def publish_seating(
             tables=[SeatedTable(table=str(i), players=list(table)) for i, table in enumerate(tables, start=1)],
             method=method,
             seed=seed,
-            reason=reason.strip() if reason is not None else None,
+            **({"reason": reason.strip()} if reason is not None else {}),
         )
     return append(store, tournament, [event])
 
