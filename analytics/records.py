@@ -30,9 +30,11 @@ import duckdb
 import polars as pl
 from pydantic import TypeAdapter, ValidationError
 
+from analytics.standings import standings_on
 from events.records import dump
 from events.records.tournament import (
     CutDrawn,
+    CutForced,
     FindingDismissed,
     PenaltyGiven,
     PlayerRegistered,
@@ -50,8 +52,12 @@ from events.rules.tournament import (
     check_cut,
     check_final_rounds,
     check_preliminary_rounds,
+    check_round_points,
     check_seating,
+    check_tournament_round,
     draw_cut,
+    stage_before,
+    stage_rounds,
 )
 from events.schema import GameId, PlayerId, Stage
 from events.tables import Ruleset
@@ -63,6 +69,8 @@ from ingest.store import NewEvent, Store
 T = TypeVar("T", bound=str)
 STAGES: Final[tuple[Stage, ...]] = ("preliminary", "semifinal", "final")
 RULESETS: Final[tuple[Ruleset, ...]] = ("tournament", "base")
+STAGE_NAMES: Final[dict[Stage, str]] = {"preliminary": "preliminaries", "semifinal": "semi-final", "final": "final"}
+"""A stage as a sentence names it."""
 _TOURNAMENT_ID: TypeAdapter[str] = TypeAdapter(GameId)
 _PLAYER_ID: TypeAdapter[str] = TypeAdapter(PlayerId)
 
@@ -226,9 +234,61 @@ def read_player_list(text: str) -> list[tuple[str, str]]:
     return people
 
 
-def _require(con: duckdb.DuckDBPyConnection, tournament: str) -> None:
-    if not con.execute("SELECT 1 FROM tournaments WHERE tournament = ?", [tournament]).fetchall():
+@dataclass(frozen=True, slots=True)
+class Announced:
+    """What a tournament's organiser announced when creating it (R-TS1, R-TS3, R-TS4):
+    the limits the commands hold its records to."""
+
+    tournament: str
+    ruleset: Ruleset
+    preliminary_rounds: int
+    cut: int
+    final_rounds: int
+    semifinal: bool
+
+
+def _require(con: duckdb.DuckDBPyConnection, tournament: str) -> Announced:
+    """The tournament as announced; a :class:`RecordError` naming the command that
+    creates it when there is none."""
+    rows = con.execute(
+        "SELECT ruleset, preliminary_rounds, cut, final_rounds, coalesce(semifinal, false) "
+        "FROM tournaments WHERE tournament = ?",
+        [tournament],
+    ).fetchall()
+    if not rows:
         raise RecordError(f"no tournament {tournament}: create it first (saboteur tournament create)")
+    ruleset, preliminary_rounds, cut, final_rounds, semifinal = rows[0]
+    known = _one_of(str(ruleset), RULESETS, f"tournament {tournament} has an unknown ruleset {ruleset!r}")
+    return Announced(tournament, known, int(preliminary_rounds), int(cut), int(final_rounds), bool(semifinal))
+
+
+def announced(store: Store, tournament: str) -> Announced:
+    """What ``tournament`` announced; a :class:`RecordError` if there is no such
+    tournament (a read command's first question)."""
+    with store.connect(read_only=True) as con:
+        return _require(con, tournament)
+
+
+def stage_refusal(store: Store, tournament: str, stage: str) -> str | None:
+    """Why the standings of ``stage`` cannot be shown, with what to do instead, or
+    ``None``: a tournament that does not exist, a stage that is none or was not
+    announced, a stage with no game in yet."""
+    try:
+        known = _stage(stage)
+        with store.connect(read_only=True) as con:
+            told = _require(con, tournament)
+            if not stage_rounds(known, told.preliminary_rounds, told.semifinal):
+                return f"{tournament} announced no semi-final: ask for the preliminary or the final standings"
+            if known == "preliminary":
+                return None
+            played = con.execute(
+                "SELECT count(*) FROM games WHERE tournament = ? AND stage = ?", [tournament, known]
+            ).fetchall()[0][0]
+    except RecordError as exc:
+        return str(exc)
+    if not played:
+        return f"no game of the {STAGE_NAMES[known]} of {tournament} is in yet: ask for an earlier stage's standings"
+    return None
 
 
 def _registered(con: duckdb.DuckDBPyConnection, tournament: str) -> set[str]:
@@ -336,9 +396,10 @@ def correct(store: Store, tournament: str, game: str, number: int, player: str, 
     """Put a wrong score right: names what it corrects and why (R-TS5)."""
     if not reason.strip():
         raise RecordError("a correction needs a --reason")
-    if not 0 <= points <= 100:
-        raise RecordError("a round's points are 0 to 100")
     with store.connect(read_only=True) as con:
+        breach = check_round_points(points, _require(con, tournament).ruleset)
+        if breach is not None:
+            raise RecordError(f"{breach.message}: enter the points the round gave ({breach.rule})")
         rows = _round_of(con, tournament, game, number)
         if player not in {str(r[0]) for r in rows}:
             raise RecordError(f"{player} did not play round {number} of {game}")
@@ -381,9 +442,12 @@ def publish_seating(
     stage: str,
     method: str,
     seed: int | None,
+    reason: str | None = None,
 ) -> Recorded:
     """Record a seating of one tournament round (tables of player ids, seat order
-    kept): tables of 5–10 registered players, nobody twice (R-TS1)."""
+    kept): tables of 5–10 registered players, nobody twice (R-TS1); ``reason`` says
+    why it replaces the round's seating. Who may be seated in which round is the
+    organiser's command's question first (:func:`seating_players`)."""
     known = _stage(stage)
     with store.connect(read_only=True) as con:
         _require(con, tournament)
@@ -398,8 +462,134 @@ def publish_seating(
             tables=[SeatedTable(table=str(i), players=list(table)) for i, table in enumerate(tables, start=1)],
             method=method,
             seed=seed,
+            **({"reason": reason.strip()} if reason is not None else {}),
         )
     return append(store, tournament, [event])
+
+
+def _unfinished(con: duckdb.DuckDBPyConnection, told: Announced, stage: Stage) -> list[str]:
+    """What of ``stage`` is not in yet, a line each: a round neither seated nor
+    played, the seated tables of a round without their game. A round played without
+    a published seating counts as in (a ``tournament.json`` need not seat)."""
+    seated = con.execute(
+        "SELECT DISTINCT tournament_round, table_label FROM seatings WHERE tournament = ? AND stage = ?",
+        [told.tournament, stage],
+    ).fetchall()
+    played = con.execute(
+        "SELECT DISTINCT tournament_round, table_label FROM games "
+        "WHERE tournament = ? AND coalesce(stage, 'preliminary') = ?",
+        [told.tournament, stage],
+    ).fetchall()
+    tables: dict[int, list[str]] = {}
+    for number, table in seated:
+        tables.setdefault(int(number), []).append(str(table))
+    rounds_played = {int(number) for number, _ in played if number is not None}
+    missing = []
+    for number in stage_rounds(stage, told.preliminary_rounds, told.semifinal):
+        if number not in tables and number not in rounds_played:
+            missing.append(f"round {number} is not played")
+            continue
+        absent = sorted(set(tables.get(number, ())) - {str(t) for n, t in played if n == number}, key=_table_order)
+        if absent:
+            missing.append(f"round {number} has no game in from table {', '.join(absent)}")
+    return missing
+
+
+def _table_order(label: str) -> tuple[int, str]:
+    return (int(label), "") if label.isdecimal() else (2**31, label)
+
+
+def _forced(store: Store, con: duckdb.DuckDBPyConnection, tournament: str, stage: Stage) -> bool:
+    """Whether the cut of ``stage`` was forced (:func:`begin_cut`)."""
+    events, _, _ = _stream_events(store, con, stream_of(tournament))
+    return any(e["type"] == "cut_forced" and e["stage"] == stage for e in events)
+
+
+def _cut_stage(told: Announced, stage: str) -> Stage:
+    """``stage`` as a stage with a top cut this tournament plays: the preliminaries, or
+    a semi-final it announced."""
+    known = _stage(stage)
+    if known == "final":
+        raise RecordError("the final has no cut: cut the stage before it (--stage preliminary or semifinal)")
+    if not stage_rounds(known, told.preliminary_rounds, told.semifinal):
+        raise RecordError(f"{told.tournament} announced no semi-final: cut the preliminaries (--stage preliminary)")
+    return known
+
+
+def begin_cut(store: Store, tournament: str, stage: str, *, forced: str | None = None) -> Recorded | None:
+    """Check that the top cut of ``stage`` may be made (R-TS3): every game of the stage
+    is in. Before then it is refused, naming what is missing, unless ``forced`` gives
+    the reason to cut now, which is recorded (:class:`CutForced`); ``None`` when
+    nothing needed recording."""
+    with store.connect(read_only=True) as con:
+        told = _require(con, tournament)
+        known = _cut_stage(told, stage)
+        missing = _unfinished(con, told, known)
+    if not missing:
+        return None
+    if forced is None:
+        raise RecordError(
+            f"not every game of the {STAGE_NAMES[known]} of {tournament} is in: {'; '.join(missing)}. "
+            "The cut is made once every game is "
+            "in, since a draw at the cut line made earlier stops applying when later results change the tie; "
+            "ingest the missing games, or cut now with --force --reason"
+        )
+    if not forced.strip():
+        raise RecordError("a forced cut needs a --reason")
+    with _shaped():
+        event = CutForced(type="cut_forced", stage=known, missing=missing, reason=forced.strip())
+    return append(store, tournament, [event])
+
+
+def seating_players(store: Store, tournament: str, number: int, stage: str, *, replace: str | None = None) -> list[str]:
+    """The players the organiser's ``seat`` seats in round ``number`` of ``stage``,
+    after the checks that guard it; a :class:`RecordError` naming what to do instead
+    otherwise.
+
+    - The round is one the tournament announced for the stage (R-TS1, R-TS3, R-TS4).
+    - A round already seated is seated anew only with the ``replace`` reason (the
+      seating it replaces stays in the record).
+    - The preliminaries seat every registered player; a semi-final or the final seats
+      the cut of the stage before it (R-TS3), made once that stage is over (or the cut
+      forced, :func:`begin_cut`) and with no tie at the cut line left undrawn.
+    """
+    known = _stage(stage)
+    with store.connect(read_only=True) as con:
+        told = _require(con, tournament)
+        breach = check_tournament_round(number, known, told.preliminary_rounds, told.semifinal)
+        if breach is not None:
+            raise RecordError(f"{breach.message} ({breach.rule}): seat a round the tournament announced")
+        seated = con.execute(
+            "SELECT 1 FROM seatings WHERE tournament = ? AND tournament_round = ? AND stage = ?",
+            [tournament, number, known],
+        ).fetchall()
+        if seated and replace is None:
+            raise RecordError(
+                f"round {number} of {tournament} is already seated: to seat it anew, say why with "
+                "--replace --reason (the published seating stays in the record)"
+            )
+        if replace is not None and not replace.strip():
+            raise RecordError("a replaced seating needs a --reason")
+        before = stage_before(known, told.semifinal)
+        if before is None:
+            return sorted(_registered(con, tournament))
+        missing = _unfinished(con, told, before)
+        if missing and not _forced(store, con, tournament, before):
+            raise RecordError(
+                f"the {STAGE_NAMES[known]} is seated from the cut of the {STAGE_NAMES[before]}, "
+                f"not every game of which is in: "
+                f"{'; '.join(missing)}. "
+                f"Ingest the missing games and cut (saboteur tournament cut --stage {before}), "
+                "or cut now with --force --reason"
+            )
+        table = standings_on(con, tournament, before)
+    undrawn = sorted(table.filter(pl.col("cut_tie_undrawn"))["player"].to_list())
+    if undrawn:
+        raise RecordError(
+            f"{', '.join(undrawn)} are tied across the cut line: draw the tie first "
+            f"(saboteur tournament cut --stage {before})"
+        )
+    return [str(p) for p in table.filter(pl.col("in_cut"))["player"].to_list()]
 
 
 def cut_draw(

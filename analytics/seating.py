@@ -131,6 +131,20 @@ def seat_round(
     return tables
 
 
+def seat_final(players: Sequence[str], *, seed: int = 0) -> list[list[str]]:
+    """The final table (R-TS4): the players of the cut at one table, in a seat order
+    drawn with ``seed`` (the players sorted first, so the draw can be redone from the
+    record).
+
+    >>> seat_final(["a", "b", "c", "d", "e", "f"], seed=1) == seat_final(list("fedcba"), seed=1)
+    True
+    """
+    order = sorted(players)
+    check_tables([order], order)
+    Random(f"saboteur-final:{seed}").shuffle(order)
+    return [order]
+
+
 class _Search:
     """A seating under local search, by player index: ``cost[p][t]`` is how often
     player ``p`` has met the players now at table ``t``, kept up to date on every swap,

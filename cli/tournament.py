@@ -18,7 +18,7 @@ from rich.table import Table
 
 from analytics import records
 from analytics.records import RecordError
-from analytics.seating import read_seating_csv, seat_round
+from analytics.seating import read_seating_csv, seat_final, seat_round
 from analytics.standings import seating_findings, standings
 from cli import referee_cards
 from cli.errors import refuse
@@ -34,6 +34,11 @@ console = Console(soft_wrap=True)
 
 def _done(recorded: records.Recorded, what: str) -> None:
     console.print(f"recorded {what} ({recorded.stream}, now at version {recorded.version})")
+
+
+def _nobody(tournament: str) -> typer.Exit:
+    """The refusal of a command that needs players where none are registered."""
+    return refuse(f"no players are registered in {tournament}: register them first (saboteur tournament register)", 1)
 
 
 def _run(action: Any) -> Any:
@@ -107,28 +112,22 @@ def import_players(
     _done(_run(lambda: records.register(store, tournament, people)), f"{len(people)} players")
 
 
-def _history(
-    store: Store, tournament: str, number: int
-) -> tuple[list[str], list[list[list[str]]], dict[str, tuple[int, int]]]:
+def _history(store: Store, tournament: str, number: int) -> tuple[list[list[list[str]]], dict[str, tuple[int, int]]]:
+    """The tables of the rounds before ``number``, each stage's tables apart (a round's
+    table "1" of two stages is two tables), and the preliminary standing of each player."""
     with store.connect(read_only=True) as con:
-        players = [
-            str(r[0])
-            for r in con.execute(
-                "SELECT player FROM tournament_players WHERE tournament = ? ORDER BY player", [tournament]
-            ).fetchall()
-        ]
         rows = con.execute(
-            "SELECT tournament_round, table_label, player FROM seatings WHERE tournament = ? AND tournament_round < ? "
-            "ORDER BY tournament_round, table_label, seat",
+            "SELECT tournament_round, stage, table_label, player FROM seatings "
+            "WHERE tournament = ? AND tournament_round < ? ORDER BY tournament_round, stage, table_label, seat",
             [tournament, number],
         ).fetchall()
-    rounds: dict[int, dict[str, list[str]]] = {}
-    for round_number, table, player in rows:
-        rounds.setdefault(int(round_number), {}).setdefault(str(table), []).append(str(player))
+    rounds: dict[int, dict[tuple[str, str], list[str]]] = {}
+    for round_number, stage, table, player in rows:
+        rounds.setdefault(int(round_number), {}).setdefault((str(stage), str(table)), []).append(str(player))
     history = [list(tables.values()) for _, tables in sorted(rounds.items())]
     table = standings(store, tournament)
     standing = {str(r["player"]): (int(r["points"]), int(r["stars"])) for r in table.iter_rows(named=True)}
-    return players, history, standing
+    return history, standing
 
 
 @app.command()
@@ -138,37 +137,60 @@ def seat(
     method: Annotated[str, typer.Option(help="mixed (fewest repeat meetings) or swiss (similar standing).")] = "mixed",
     seed: Annotated[int, typer.Option(help="Seed of the draw.")] = 0,
     from_csv: Annotated[Path | None, typer.Option("--from-csv", help="A seating made by hand: table,player.")] = None,
-    stage: Annotated[str, typer.Option(help="preliminary, semifinal or final.")] = "preliminary",
+    stage: Annotated[
+        str, typer.Option(help="preliminary, semifinal or final (seated from the cut of the stage before).")
+    ] = "preliminary",
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Seat a round already seated anew (with --reason).")
+    ] = False,
+    reason: Annotated[str | None, typer.Option(help="Why the round is seated anew (with --replace).")] = None,
     db: DbOption = None,
     wait: WaitOption = 60.0,
 ) -> None:
-    """Seat a tournament round in tables of 5–10, print it and record it."""
+    """Seat a tournament round in tables of 5–10, print it and record it: the
+    preliminaries seat every registered player, a semi-final or the final the cut."""
     store = _store(db, wait)
     if method not in ("mixed", "swiss", "random"):
         raise typer.BadParameter("mixed, swiss or random", param_hint="--method")
-    players, history, standing = _run(lambda: _history(store, tournament, number))
+    if reason is not None and not replace:
+        raise refuse("--reason says why a seating is replaced: add --replace, or leave --reason out", 1)
+    if replace and reason is None:
+        raise refuse("a replaced seating needs a --reason", 1)
+    players = _run(lambda: records.seating_players(store, tournament, number, stage, replace=reason))
     if not players:
-        raise refuse(f"no players are registered in {tournament}", 1)
+        raise _nobody(tournament)
+    history, standing = _run(lambda: _history(store, tournament, number))
     try:
         if from_csv is not None:
             tables = read_seating_csv(from_csv.read_text(encoding="utf-8-sig"), players)
             method = "by hand"
+        elif stage == "final":
+            tables = seat_final(players, seed=seed)
         else:
             tables = seat_round(players, method=method, history=history, standing=standing, seed=seed)  # type: ignore[arg-type]
     except (ValueError, OSError) as exc:
         raise refuse(str(exc), 1) from None
-    shown = Table(title=f"{tournament} · round {number} · {method}")
+    if stage == "final" and len(tables) != 1:
+        raise refuse(f"the final is one table (R-TS4), not {len(tables)}: seat the cut at one table", 1)
+    shown = Table(title=f"{tournament} · round {number} · {stage} · {method}")
     shown.add_column("table")
     shown.add_column("players")
     for index, table in enumerate(tables, start=1):
-        shown.add_row(str(index), ", ".join(table))
+        shown.add_row(str(index), escape(", ".join(table)))
     console.print(shown)
     recorded = _run(
         lambda: records.publish_seating(
-            store, tournament, number, tables, stage=stage, method=method, seed=None if from_csv else seed
+            store,
+            tournament,
+            number,
+            tables,
+            stage=stage,
+            method=method,
+            seed=None if from_csv else seed,
+            reason=reason,
         )
     )
-    _done(recorded, f"the seating of round {number}")
+    _done(recorded, f"the seating of round {number}" + (" (replacing the one before)" if replace else ""))
 
 
 @app.command()
@@ -259,16 +281,25 @@ def dismiss(
 def cut(
     tournament: str,
     seed: Annotated[int, typer.Option(help="Seed of the draw for a tie at the cut line.")] = 0,
-    stage: Annotated[str, typer.Option(help="The stage being cut.")] = "preliminary",
+    stage: Annotated[str, typer.Option(help="The stage being cut: preliminary or semifinal.")] = "preliminary",
+    force: Annotated[
+        bool, typer.Option("--force", help="Cut before every game of the stage is in (with --reason).")
+    ] = False,
+    reason: Annotated[str | None, typer.Option(help="Why the cut is forced (with --force).")] = None,
     db: DbOption = None,
     wait: WaitOption = 60.0,
 ) -> None:
-    """The top cut (R-TS3): a tie at the cut line that stars do not break is drawn with
-    the seed, and the draw is recorded."""
+    """The top cut (R-TS3), once every game of the stage is in: a tie at the cut line
+    that stars do not break is drawn with the seed, and the draw is recorded."""
     store = _store(db, wait)
+    if force != (reason is not None):
+        raise refuse("a forced cut needs both --force and --reason (why it cannot wait)", 1)
+    forced = _run(lambda: records.begin_cut(store, tournament, stage, forced=reason))
+    if forced is not None:
+        _done(forced, "a cut made before every game is in: a draw made now stops applying if later results change it")
     table = _run(lambda: standings(store, tournament, stage=stage))
     if table.is_empty():
-        raise refuse(f"no standings for {tournament}", 1)
+        raise _nobody(tournament)
     open_tie = table.filter(pl.col("cut_tie_undrawn"))
     if not open_tie.is_empty():
         tied = sorted(open_tie["player"].to_list())
@@ -418,7 +449,7 @@ def _as_of(text: str | None) -> int | datetime | None:
 
 def standings_command(
     tournament: str,
-    stage: Annotated[str, typer.Option(help="preliminary or final.")] = "preliminary",
+    stage: Annotated[str, typer.Option(help="preliminary, semifinal (if announced) or final.")] = "preliminary",
     as_of: Annotated[
         str | None, typer.Option("--as-of", help=f"An event position or a time ({ZONES}): the standings then.")
     ] = None,
@@ -436,9 +467,14 @@ def standings_command(
         raise typer.BadParameter("table, csv, json or parquet", param_hint="--format")
     store = _store(db, wait)
     then = _as_of(as_of)
+    refusal = records.stage_refusal(store, tournament, stage)
+    if refusal is not None:
+        raise refuse(refusal, 1)
     frame = _run(lambda: standings(store, tournament, stage=stage, as_of=then))
     if frame.is_empty():
-        raise refuse(f"no standings for {tournament} ({stage})", 1)
+        if as_of is not None:
+            raise refuse(f"no standings for {tournament} ({stage}) as of {as_of}: ask for a later moment", 1)
+        raise _nobody(tournament)
     if output_format == "parquet":
         if output is None:
             raise typer.BadParameter("parquet is written to a file: add -o FILE", param_hint="--format")

@@ -210,6 +210,7 @@ def test_saboteur_schema_prints_each_stream(stream: str) -> None:
                 "replay_accepted",
                 "finding_dismissed",
                 "cut_drawn",
+                "cut_forced",
                 "checkpoint_published",
                 "referee_code_issued",
                 "referee_code_revoked",

@@ -14,6 +14,7 @@ import streamlit as st
 from analytics.records import Recorded, RecordError
 from dashboard import access, data, widgets
 from dashboard.markup import escape
+from events.rules.tournament import MOST_ROUND_POINTS
 from ingest.store import StoreBusy
 
 NOTICE = "audit_notice"
@@ -159,7 +160,9 @@ with correct:
         with st.form("correction"):
             default = people.index(row["player"]) if row["player"] in people else 0
             player = st.selectbox("Player", people, index=default, key="correct_player")
-            points = st.number_input("Points for the round", min_value=0, max_value=99, step=1, key="correct_points")
+            points = st.number_input(
+                "Points for the round", min_value=0, max_value=MOST_ROUND_POINTS, step=1, key="correct_points"
+            )
             why = st.text_input("Reason", key="correct_reason")
             if st.form_submit_button("Record the correction"):
                 _record(

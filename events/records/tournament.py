@@ -2,10 +2,11 @@
 
 A tournament is created, its players registered and its rounds seated, from a
 ``tournament.json`` (:mod:`events.records.tournament_file`) or by the organiser's
-commands; penalties, corrections, accepted replays, dismissed findings and draws at the
-cut line follow (R-TS5: nothing is edited, every change is a new event with its reason),
-each checkpoint of the store's chain the organiser publishes, and the referee codes
-that open a table's recording (by their hash: the record is public, the codes are not).
+commands; penalties, corrections, accepted replays, dismissed findings, draws at the
+cut line and cuts forced before their stage was over follow (R-TS5: nothing is edited,
+every change is a new event with its reason), each checkpoint of the store's chain
+the organiser publishes, and the referee codes that open a table's recording (by their
+hash: the record is public, the codes are not).
 
 The models describe what the store may hold, so they read every record the ledger has
 ever written: where the rules were tightened later (a cut of 5–10, R-TS3), a model
@@ -85,13 +86,16 @@ class Seating(Record):
 
 
 class SeatingPublished(Seating, TournamentEvent):
-    """A seating as published; a later one of the same round and stage replaces it.
-    ``method`` and ``seed`` say how the organiser's command drew it, so it can be
-    redrawn; a ``tournament.json`` leaves them out."""
+    """A seating as published; a later one of the same round and stage replaces it,
+    and says why in ``reason`` (the organiser's ``seat --replace``; the seating it
+    replaces stays in the record). ``method`` and ``seed`` say how the organiser's
+    command drew it, so it can be redrawn; a ``tournament.json`` leaves them out, and
+    seatings recorded before replacements needed a reason have none."""
 
     type: Literal["seating_published"]
     method: Text | None = None
     seed: int | None = None
+    reason: Text | None = None
 
 
 class PenaltyGiven(TournamentEvent):
@@ -163,6 +167,18 @@ class CutDrawn(CutDraw, TournamentEvent):
         return cls(type="cut_drawn", **draw.model_dump(exclude_unset=True))
 
 
+class CutForced(TournamentEvent):
+    """A top cut made before every game of its stage was in, and why (R-TS3, R-TS5):
+    what was still missing then, as the refusal named it. It lets the next stage be
+    seated from the cut as it stands; a draw at the cut line made then stops applying
+    if later results change the tie (the standings say so, and ``cut`` draws again)."""
+
+    type: Literal["cut_forced"]
+    stage: Stage
+    missing: Annotated[list[Text], Field(min_length=1)]
+    reason: Text
+
+
 Hash = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 """A SHA-256, hex."""
 
@@ -232,6 +248,7 @@ AnyTournamentEvent = Annotated[
     | ReplayAccepted
     | FindingDismissed
     | CutDrawn
+    | CutForced
     | CheckpointPublished
     | RefereeCodeIssued
     | RefereeCodeRevoked,

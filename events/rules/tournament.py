@@ -21,7 +21,8 @@ from random import Random
 from typing import Final
 
 from events.findings import Breach, Code
-from events.tables import PLAYER_RANGE, ROUND_LIMIT
+from events.schema import Stage
+from events.tables import PLAYER_RANGE, ROUND_LIMIT, Ruleset
 
 MIN_TABLE, MAX_TABLE = PLAYER_RANGE["tournament"]
 """A table seats 5 to 10 players (R-TS1)."""
@@ -34,6 +35,16 @@ CUT_SIZES: Final = (MIN_TABLE, MAX_TABLE)
 """A cut the organiser may announce: the final table is a table (R-TS1, R-TS3)."""
 FINAL_ROUNDS: Final = (1, ROUND_LIMIT["tournament"])
 """Rounds of the final game: 4 (R-TS4), fewer where the organiser announces it."""
+
+
+ROUND_POINTS: Final[dict[Ruleset, int]] = {"tournament": 4, "base": 6}
+"""The most points one player scores in one round of a game (R-W1, R-W2). Tournament:
+4, the selfish dwarf's or a lone saboteur's. Base: a lone saboteur's 4 nuggets, or two
+gold cards of 3 — a round draws at most one gold card per player (9 at most) and the
+role deck deals at least two gold diggers per three players, so nobody takes more than
+two."""
+MOST_ROUND_POINTS: Final = max(ROUND_POINTS.values())
+"""The most points of a round under any ruleset: the bound of a form that knows no ruleset."""
 
 
 def _within(value: int, limits: tuple[int, int]) -> bool:
@@ -62,6 +73,73 @@ def check_final_rounds(rounds: int) -> Breach | None:
         low, high = FINAL_ROUNDS
         return Breach(Code.MALFORMED, "R-TS4", f"the final is one game of {low} to {high} rounds, not {rounds}")
     return None
+
+
+def check_round_points(points: int, ruleset: Ruleset) -> Breach | None:
+    """R-W1, R-W2: a player's points for one round, 0 to :data:`ROUND_POINTS` of the
+    ruleset.
+
+    >>> check_round_points(99, "tournament").message
+    'a player scores 0 to 4 points in a round of the tournament ruleset, not 99'
+    """
+    if not 0 <= points <= ROUND_POINTS[ruleset]:
+        rule = "R-W1" if ruleset == "tournament" else "R-W2"
+        message = (
+            f"a player scores 0 to {ROUND_POINTS[ruleset]} points in a round of the {ruleset} ruleset, not {points}"
+        )
+        return Breach(Code.MALFORMED, rule, message)
+    return None
+
+
+# -- the stages' rounds ----------------------------------------------------------------
+
+
+def stage_before(stage: Stage, semifinal: bool) -> Stage | None:
+    """The stage whose top cut seats ``stage`` (R-TS3): the semi-final, if announced, or
+    the preliminaries seat the final; the preliminaries seat the semi-final; nothing
+    seats the preliminaries."""
+    if stage == "final" and semifinal:
+        return "semifinal"
+    return None if stage == "preliminary" else "preliminary"
+
+
+def stage_rounds(stage: Stage, preliminary_rounds: int, semifinal: bool) -> range:
+    """The tournament rounds ``stage`` plays, numbered on from the preliminaries as the
+    simulator and ``tournament.json`` number them: the announced preliminary rounds
+    from 1, then the semi-final (if announced) and the final, one round each (R-TS1,
+    R-TS3, R-TS4). A semi-final not announced plays none.
+
+    >>> list(stage_rounds("final", 4, True))
+    [6]
+    """
+    if stage == "preliminary":
+        return range(1, preliminary_rounds + 1)
+    if stage == "semifinal":
+        return range(preliminary_rounds + 1, preliminary_rounds + 2 if semifinal else preliminary_rounds + 1)
+    first = preliminary_rounds + 1 + semifinal
+    return range(first, first + 1)
+
+
+def check_tournament_round(number: int, stage: Stage, preliminary_rounds: int, semifinal: bool) -> Breach | None:
+    """R-TS1, R-TS3, R-TS4: a round of ``stage`` is one the tournament announced
+    (:func:`stage_rounds`).
+
+    >>> check_tournament_round(7, "preliminary", 2, False).message
+    'round 7 is not a preliminary round: the tournament announced 2, rounds 1 to 2'
+    """
+    rounds = stage_rounds(stage, preliminary_rounds, semifinal)
+    if number in rounds:
+        return None
+    if stage == "preliminary":
+        message = (
+            f"round {number} is not a preliminary round: the tournament announced {preliminary_rounds}, "
+            f"rounds 1 to {preliminary_rounds}"
+        )
+        return Breach(Code.MALFORMED, "R-TS1", message)
+    if not rounds:
+        return Breach(Code.MALFORMED, "R-TS3", "the tournament announced no semi-final")
+    rule = "R-TS3" if stage == "semifinal" else "R-TS4"
+    return Breach(Code.MALFORMED, rule, f"the {stage} is round {rounds[0]} of this tournament, not round {number}")
 
 
 # -- R-TS1: tables ---------------------------------------------------------------------

@@ -182,7 +182,7 @@ def description(tournament: str, players: Sequence[str], *, name: str = "Hand Op
         "id": tournament,
         "name": name,
         "ruleset": "tournament",
-        "preliminary_rounds": 2,
+        "preliminary_rounds": 1,
         "cut": 6,
         "final_rounds": 4,
         "players": [{"id": p, "name": p.title()} for p in players],
@@ -426,9 +426,10 @@ def test_penalties_deduct_points_and_change_the_rank(hand: Hand) -> None:
 
 
 def test_the_newest_correction_wins(hand: Hand) -> None:
-    records.correct(hand.store, TID, "hand:r1:t2", 2, "lea", 5, "misread the sheet")
+    records.correct(hand.store, TID, "hand:r1:t2", 2, "lea", 2, "misread the sheet")
     between = hand.table()
-    assert (row(between, "lea")["points"], row(between, "lea")["rank"], row(between, "lea")["shared"]) == (5, 4, True)
+    # lea 0 + 2 + 0 = 2 with her star: below cem (3, 1), above dia and ida (2, 0).
+    assert (row(between, "lea")["points"], row(between, "lea")["rank"], row(between, "lea")["shared"]) == (2, 7, False)
     result = hand.cli(
         "tournament", "correct", TID, "hand:r1:t2", "2", "--player", "lea", "--points", "4", "--reason", "the judge"
     )
@@ -453,7 +454,7 @@ def test_the_newest_correction_wins(hand: Hand) -> None:
     )
     assert why(table)["lea"] == "below Hal on points (4 to 5); level with Kim on points (4), more stars (1 to 0)"
     assert hand.query("SELECT points, reason FROM corrections ORDER BY seq") == [
-        (5, "misread the sheet"),
+        (2, "misread the sheet"),
         (4, "the judge"),
     ]
     # no tie across the cut line any more: the cut draws nothing
@@ -687,7 +688,7 @@ def test_cli_refusals_exit_1_with_the_message(hand: Hand) -> None:
     result = hand.cli("tournament", "log", "nope")
     assert result.exit_code == 1 and "no tournament nope" in result.output
     result = hand.cli("standings", "nope")
-    assert result.exit_code == 1 and "no standings for nope" in result.output
+    assert result.exit_code == 1 and "no tournament nope" in result.output
 
 
 @pytest.mark.parametrize(
@@ -817,7 +818,7 @@ def test_standings_formats(hand: Hand, tmp_path: Path) -> None:
 def test_rebuild_and_verify_hold_after_records(hand: Hand) -> None:
     finding = _slip(hand)
     records.penalty(hand.store, TID, "gus", 2, "slow play")
-    records.correct(hand.store, TID, "hand:r1:t2", 2, "lea", 5, "misread the sheet")
+    records.correct(hand.store, TID, "hand:r1:t2", 2, "lea", 2, "misread the sheet")
     records.correct(hand.store, TID, "hand:r1:t2", 2, "lea", 4, "the judge")
     records.dismiss(hand.store, TID, finding, "settled at the table")
     records.accept_replay(hand.store, TID, "hand:r2:t1", 1, "the log is right")
@@ -962,7 +963,7 @@ def test_an_independent_fold_agrees_with_the_sql_standings(tmp_path: Path, seed:
     records.penalty(store, tid, people[0], 2, "slow play")
     records.penalty(store, tid, people[1], 1, "phone at the table")
     seated = made.description["seatings"][1]["tables"][1]["players"]
-    records.correct(store, tid, f"{tid}:r2:t2", 2, seated[0], 9, "first try")
+    records.correct(store, tid, f"{tid}:r2:t2", 2, seated[0], 4, "first try")
     records.correct(store, tid, f"{tid}:r2:t2", 2, seated[0], 1, "the newest counts")
     records.accept_replay(store, tid, f"{tid}:r1:t1", accepted_round, "the log is right")
     expected_table = fold(store, tid)
@@ -974,7 +975,7 @@ def test_an_independent_fold_agrees_with_the_sql_standings(tmp_path: Path, seed:
 def test_the_fold_agrees_on_the_hand_tournament_with_every_record(hand: Hand) -> None:
     _slip(hand)
     records.penalty(hand.store, TID, "gus", 2, "slow play")
-    records.correct(hand.store, TID, "hand:r1:t2", 2, "lea", 5, "misread the sheet")
+    records.correct(hand.store, TID, "hand:r1:t2", 2, "lea", 2, "misread the sheet")
     records.correct(hand.store, TID, "hand:r1:t2", 2, "lea", 4, "the judge")
     records.accept_replay(hand.store, TID, "hand:r2:t1", 1)
     again = sheet("hand:r1:t2", T2_AGAIN, table="2")

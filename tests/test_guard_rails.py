@@ -1,0 +1,297 @@
+"""The organiser's guard rails (issue 13, item 2), through ``saboteur`` against real
+DuckDB stores: each refusal says what to do instead, and records nothing.
+
+The tournament is the one the issue tried by hand: 13 players with accented names, 2
+preliminary rounds announced, a cut of 6. Its games are score sheets on which nobody
+scores (a round nobody wins), so all 13 tie on 0 points and the cut line needs a draw.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Final
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from analytics.records import RecordError, seating_players
+from analytics.standings import standings
+from cli.main import app
+from events.rules.tournament import ROUND_POINTS, check_round_points, check_tournament_round, stage_rounds
+from ingest.pipeline import ingest
+from ingest.store import Store
+
+TID: Final = "day"
+PLAYERS: Final = {
+    f"p{i:02}": name
+    for i, name in enumerate(
+        (
+            "Åsa Berg",
+            "Bjørn Øvre",
+            "Céline Dupré",
+            "Dörte Müller",
+            "Émile Zola",
+            "Fenna de Vries",
+            "Göran Ek",
+            "Hugo Brûlé",
+            "Inès Faure",
+            "Jürgen Groß",
+            "Karel Čapek",
+            "Lærke Holm",
+            "Miłosz Nowak",
+        ),
+        start=1,
+    )
+}
+HEADER: Final = "tournament,tournament_round,table,game_id,round,player,role,points,star"
+
+
+class Day:
+    """A store holding the tournament, and ``saboteur`` run against it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.db = root / "day.duckdb"
+        self.store = Store(self.db)
+
+    def cli(self, *args: str) -> Result:
+        result = CliRunner().invoke(app, [*args, "--db", str(self.db)])
+        assert "Traceback" not in result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        return result
+
+    def ok(self, *args: str) -> Result:
+        result = self.cli(*args)
+        assert result.exit_code == 0, result.output
+        return result
+
+    def refused(self, *args: str, says: str) -> None:
+        """``saboteur *args`` ends with exit 1 saying ``says``, and records nothing."""
+        before = self.events()
+        result = self.cli(*args)
+        assert result.exit_code == 1, result.output
+        assert says in " ".join(result.output.split()), result.output
+        assert self.events() == before
+
+    def events(self) -> list[tuple[str, str]]:
+        with self.store.connect(read_only=True) as con:
+            rows = con.execute(
+                "SELECT type, payload FROM events WHERE stream = ? ORDER BY position", [f"tournament:{TID}"]
+            )
+            return [(str(t), str(p)) for t, p in rows.fetchall()]
+
+    def seating(self, number: int, stage: str = "preliminary") -> list[list[str]]:
+        with self.store.connect(read_only=True) as con:
+            rows = con.execute(
+                "SELECT table_label, player FROM seatings WHERE tournament = ? AND tournament_round = ? AND stage = ? "
+                "ORDER BY try_cast(table_label AS INTEGER), seat",
+                [TID, number, stage],
+            ).fetchall()
+        tables: dict[str, list[str]] = {}
+        for table, player in rows:
+            tables.setdefault(str(table), []).append(str(player))
+        return list(tables.values())
+
+    def play(self, number: int, *, tables: list[int] | None = None) -> None:
+        """Ingest a score sheet for each (or each listed) table of round ``number`` as
+        seated: one round that nobody wins."""
+        for index, seated in enumerate(self.seating(number), start=1):
+            if tables is not None and index not in tables:
+                continue
+            lines = [HEADER] + [
+                f"{TID},{number},{index},{TID}:r{number}:t{index},1,{p},gold_digger,0,0" for p in seated
+            ]
+            path = self.root / f"r{number}-t{index}.csv"
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            assert ingest([path], self.store, workers=1)[0].outcome.startswith("accepted")
+
+
+def seat(*arguments: str) -> tuple[str, ...]:
+    """``tournament seat`` of the tournament with ``arguments``."""
+    return ("tournament", "seat", TID, *arguments)
+
+
+@pytest.fixture
+def day(tmp_path: Path) -> Day:
+    """The tournament created and its 13 players registered, nothing seated."""
+    day = Day(tmp_path)
+    day.ok("tournament", "create", TID, "--name", "Tournament day", "--preliminary-rounds", "2")
+    players = tmp_path / "players.csv"
+    players.write_text("player,name\n" + "".join(f"{p},{n}\n" for p, n in PLAYERS.items()), encoding="utf-8")
+    day.ok("tournament", "import-players", TID, str(players))
+    return day
+
+
+# -- round numbers within the announced count ----------------------------------------------
+
+
+@pytest.mark.parametrize("number", ["0", "-1", "3", "7"])
+def test_a_round_the_tournament_did_not_announce_is_refused(day: Day, number: str) -> None:
+    day.refused(
+        *seat("--round", number),
+        says=f"round {number} is not a preliminary round: the tournament announced 2, rounds 1 to 2 (R-TS1): "
+        "seat a round the tournament announced",
+    )
+
+
+def test_a_stage_that_is_none_or_not_announced_is_refused(day: Day) -> None:
+    day.refused(
+        *seat("--round", "3", "--stage", "semi"),
+        says="the stage is preliminary, semifinal or final",
+    )
+    day.refused(*seat("--round", "3", "--stage", "semifinal"), says="the tournament announced no semi-final")
+    day.refused(
+        *seat("--round", "2", "--stage", "final"),
+        says="the final is round 3 of this tournament, not round 2",
+    )
+
+
+def test_the_rounds_of_each_stage() -> None:
+    assert list(stage_rounds("preliminary", 4, False)) == [1, 2, 3, 4]
+    assert list(stage_rounds("semifinal", 4, False)) == []
+    assert list(stage_rounds("semifinal", 4, True)) == [5]
+    assert list(stage_rounds("final", 4, False)) == [5]
+    assert check_tournament_round(5, "final", 4, False) is None
+    breach = check_tournament_round(5, "final", 4, True)
+    assert breach is not None and breach.rule == "R-TS4"
+
+
+# -- re-seating a published round --------------------------------------------------------------
+
+
+def test_a_round_is_seated_anew_only_with_replace_and_a_reason(day: Day) -> None:
+    day.ok(*seat("--round", "1", "--seed", "1"))
+    first = day.seating(1)
+    assert sorted(len(t) for t in first) == [6, 7]
+    says = "round 1 of day is already seated: to seat it anew, say why with --replace --reason"
+    day.refused(*seat("--round", "1", "--seed", "2"), says=says)
+    day.refused(*seat("--round", "1", "--replace"), says="a replaced seating needs a --reason")
+    day.refused(*seat("--round", "1", "--reason", "x"), says="add --replace, or leave --reason out")
+    result = day.ok(*seat("--round", "1", "--seed", "2", "--replace", "--reason", "Göran came late"))
+    assert "replacing the one before" in result.output
+    assert day.seating(1) != first
+    seatings = [json.loads(p) for t, p in day.events() if t == "seating_published"]
+    assert ["reason" in s for s in seatings] == [False, True]  # the replaced one stays, with no reason
+    assert seatings[1]["reason"] == "Göran came late"
+
+
+# -- the cut, and the final seated from it ---------------------------------------------------
+
+
+def test_the_cut_waits_for_every_preliminary_game_unless_forced(day: Day) -> None:
+    day.ok(*seat("--round", "1"))
+    day.refused("tournament", "cut", TID, says="round 1 has no game in from table 1, 2; round 2 is not played")
+    day.play(1)
+    day.ok(*seat("--round", "2", "--seed", "1"))
+    day.play(2, tables=[2])
+    says = (
+        "not every game of the preliminaries of day is in: round 2 has no game in from table 1. The cut is made once "
+        "every game is in, since a draw at the cut line made earlier stops applying when later results change the "
+        "tie; ingest the missing games, or cut now with --force --reason"
+    )
+    day.refused("tournament", "cut", TID, says=says)
+    day.refused(*seat("--round", "3", "--stage", "final"), says="round 2 has no game in from table 1")
+    day.refused("tournament", "cut", TID, "--force", says="a forced cut needs both --force and --reason")
+    day.refused("tournament", "cut", TID, "--reason", "late", says="a forced cut needs both --force and --reason")
+    day.refused("tournament", "cut", TID, "--stage", "final", says="the final has no cut")
+    day.refused("tournament", "cut", TID, "--stage", "semifinal", says="day announced no semi-final")
+    result = day.ok("tournament", "cut", TID, "--force", "--reason", "table 1 left its sheet at home", "--seed", "3")
+    assert "a cut made before every game is in" in result.output
+    forced = [json.loads(p) for t, p in day.events() if t == "cut_forced"]
+    assert forced == [
+        {
+            "type": "cut_forced",
+            "stage": "preliminary",
+            "missing": ["round 2 has no game in from table 1"],
+            "reason": "table 1 left its sheet at home",
+        }
+    ]
+    day.ok(*seat("--round", "3", "--stage", "final"))  # the forced cut seats the final
+
+
+def test_the_final_is_seated_from_the_cut(day: Day) -> None:
+    for number in (1, 2):
+        day.ok(*seat("--round", str(number), "--seed", str(number)))
+        day.play(number)
+    # all 13 on 0 points: a tie across the cut line, to be drawn before the final is seated
+    day.refused(
+        *seat("--round", "3", "--stage", "final"),
+        says="are tied across the cut line: draw the tie first (saboteur tournament cut --stage preliminary)",
+    )
+    day.ok("tournament", "cut", TID, "--seed", "5")
+    cut = standings(day.store, TID).filter("in_cut")["player"].to_list()
+    assert len(cut) == 6
+    result = day.ok(*seat("--round", "3", "--stage", "final", "--seed", "4"))
+    (final,) = day.seating(3, "final")
+    assert sorted(final) == sorted(cut)
+    assert "final" in result.output
+    # every seat after a final seating used to crash ("not enough values to unpack")
+    result = day.ok(*seat("--round", "2", "--replace", "--reason", "a redraw", "--seed", "9"))
+    assert sorted(p for t in day.seating(2) for p in t) == sorted(PLAYERS)
+    day.refused(*seat("--round", "3", "--stage", "final"), says="already seated")
+
+
+def test_seating_players_names_what_to_do(day: Day) -> None:
+    with pytest.raises(RecordError, match="no tournament nope: create it first"):
+        seating_players(day.store, "nope", 1, "preliminary")
+    assert seating_players(day.store, TID, 1, "preliminary") == sorted(PLAYERS)
+
+
+# -- points within what the ruleset allows ----------------------------------------------------
+
+
+def test_a_correction_beyond_the_rulesets_points_is_refused(day: Day) -> None:
+    day.ok(*seat("--round", "1"))
+    day.play(1)
+    game = f"{TID}:r1:t1"
+    player = day.seating(1)[0][0]
+    for points in ("99", "5", "-1"):
+        day.refused(
+            "tournament",
+            "correct",
+            TID,
+            game,
+            "1",
+            "--player",
+            player,
+            "--points",
+            points,
+            "--reason",
+            "x",
+            says=f"a player scores 0 to 4 points in a round of the tournament ruleset, not {points}: "
+            "enter the points the round gave (R-W1)",
+        )
+    day.ok("tournament", "correct", TID, game, "1", "--player", player, "--points", "4", "--reason", "the sheet")
+    assert ROUND_POINTS == {"tournament": 4, "base": 6}
+    assert check_round_points(6, "base") is None
+    breach = check_round_points(7, "base")
+    assert breach is not None and breach.rule == "R-W2"
+
+
+# -- standings that cannot be shown ----------------------------------------------------------
+
+
+def test_standings_say_why_they_cannot_be_shown(day: Day, tmp_path: Path) -> None:
+    day.refused("standings", TID, "--stage", "semifinal", says="day announced no semi-final: ask for the preliminary")
+    day.refused("standings", TID, "--stage", "final", says="no game of the final of day is in yet")
+    day.refused("standings", TID, "--stage", "semi", says="the stage is preliminary, semifinal or final")
+    day.refused("standings", "nope", says="no tournament nope: create it first")
+    assert "Åsa Berg" in day.ok("standings", TID).output
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("standings", TID),
+        ("tournament", "log", TID),
+        ("tournament", "check", TID),
+        seat("--round", "1"),
+    ],
+)
+def test_a_mistyped_db_creates_no_store(day: Day, tmp_path: Path, command: tuple[str, ...]) -> None:
+    typo = tmp_path / "dya.duckdb"
+    result = CliRunner().invoke(app, [*command, "--db", str(typo)])
+    assert result.exit_code == 2 and "no such file" in result.output
+    assert "Traceback" not in result.output
+    assert not typo.exists()
