@@ -11,8 +11,10 @@ asks first whether this session may still write (:func:`_permitted`).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Final, ParamSpec
 
 import streamlit as st
 from pydantic import ValidationError
@@ -27,6 +29,7 @@ from events import cards
 from events.findings import Code, Finding
 from events.schema import Event, NoteKind, Slot
 from ingest.drafts import DraftError, DraftMoved
+from ingest.store import StoreBusy, StoreError
 
 LIVE: Final = "recording_live"
 TABLE: Final = "recording_table"
@@ -88,6 +91,31 @@ def _permitted() -> bool:
     return allowed
 
 
+P = ParamSpec("P")
+
+
+def guarded(tap: Callable[P, None]) -> Callable[P, None]:
+    """A tap whose write is refused says why on the page, never as a traceback: a tap
+    runs as a callback, outside the page's own handling of a busy or damaged store.
+    Another phone ahead (:class:`DraftMoved`) shows the game as it stands."""
+
+    @functools.wraps(tap)
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            tap(*args, **kwargs)
+        except DraftMoved as moved:
+            _moved(moved)
+        except DraftError as refused:
+            st.session_state[NOTICE] = str(refused)
+        except StoreBusy:
+            st.session_state[NOTICE] = "The database is busy: another process is writing it. Tap again in a moment."
+        except StoreError as exc:
+            st.session_state[NOTICE] = f"The store cannot be written: {exc.problem}"
+
+    return run
+
+
+@guarded
 def record(event: Event, *, aside: bool = False) -> None:
     """Record ``event``: the taps that made it are done with (``aside``: a note, made
     beside the entry being tapped, which it leaves as it is)."""
@@ -95,11 +123,7 @@ def record(event: Event, *, aside: bool = False) -> None:
         st.session_state.pop(PENDING, None)
     if not _permitted():
         return
-    try:
-        current_live().record(event)
-    except DraftMoved as moved:
-        _moved(moved)
-        return
+    current_live().record(event)
     if not aside:
         fresh_steps()
     seen()
@@ -124,34 +148,29 @@ def pick_again() -> None:
         st.session_state[PICK] = Pick(player, pick.kind, pick.card, pick.rotated)
 
 
+@guarded
 def undo() -> None:
     if not _permitted():
         return
     try:
         current_live().undo()
-    except DraftMoved as moved:
-        _moved(moved)
-        return
     except DraftError as refused:
-        st.session_state[NOTICE] = str(refused)
+        if isinstance(refused, DraftMoved):
+            raise
+        st.session_state[NOTICE] = str(refused)  # nothing to undo: the steps start afresh all the same
     fresh_steps()
     seen()
 
 
+@guarded
 def finish() -> None:
     if not _permitted():
         return
     live = current_live()
     if live.recorder.due().kind == "game_end":
-        try:
-            live.record(entries.stamped(live.recorder.game_end(), entries.now()))
-        except DraftMoved as moved:
-            _moved(moved)
-            return
+        live.record(entries.stamped(live.recorder.game_end(), entries.now()))
     try:
         st.session_state[RESULT] = live.finish()
-    except DraftMoved as moved:
-        _moved(moved)
     finally:
         data.clear()
     seen()
@@ -163,6 +182,7 @@ def leave() -> None:
     fresh_steps()
 
 
+@guarded
 def begin(table: Table) -> None:
     if not _permitted():
         return
