@@ -13,6 +13,7 @@ from typing import Any, Final
 
 import polars as pl
 
+from analytics.standings import EVERY_FINDING
 from events.logfile import LogLine, UnreadableLog, parse_numbered
 from events.observe import AlreadyObserved, observe_lines
 from ingest.revisions import current
@@ -28,17 +29,24 @@ def query(store: Store, sql: str, params: Sequence[Any] = ()) -> pl.DataFrame:
 
 
 _TOURNAMENTS: Final = """
-WITH named AS (SELECT tournament FROM tournaments UNION SELECT tournament FROM games WHERE tournament IS NOT NULL)
+WITH named AS (SELECT tournament FROM tournaments UNION SELECT tournament FROM games WHERE tournament IS NOT NULL),
+created AS (
+    SELECT substr(stream, length('tournament:') + 1) AS tournament, min(recorded_at) AS created_at
+    FROM events WHERE type = 'tournament_created' GROUP BY ALL
+)
 SELECT n.tournament, coalesce(t.name, n.tournament) AS name, coalesce(t.cut, 6) AS cut,
        t.preliminary_rounds, t.final_rounds, coalesce(t.semifinal, false) AS semifinal,
-       (SELECT count(*) FROM games g WHERE g.tournament = n.tournament) AS games
-FROM named n LEFT JOIN tournaments t USING (tournament)
+       (SELECT count(*) FROM games g WHERE g.tournament = n.tournament) AS games,
+       c.created_at
+FROM named n LEFT JOIN tournaments t USING (tournament) LEFT JOIN created c USING (tournament)
 ORDER BY n.tournament
 """
 
 
 def tournaments(store: Store) -> pl.DataFrame:
-    """Every tournament (described, or named by a game): id, name, cut, stages, games."""
+    """Every tournament (described, or named by a game): id, name, cut, stages, games,
+    and when it was created (its ``tournament_created`` was stored; null for one only
+    games name)."""
     return query(store, _TOURNAMENTS)
 
 
@@ -54,7 +62,10 @@ def stage_counts(store: Store, tournament: str, stage: str) -> tuple[int, int]:
 
 
 def rulesets(store: Store) -> list[str]:
-    return [str(r) for r in query(store, "SELECT DISTINCT ruleset FROM games ORDER BY ruleset")["ruleset"]]
+    """The rulesets of the stored games, the one with the most rounds played first (a
+    page choosing one opens on the most trials, not the first by name)."""
+    frame = query(store, "SELECT ruleset FROM games GROUP BY ruleset ORDER BY sum(rounds_played) DESC, ruleset")
+    return [str(r) for r in frame["ruleset"]]
 
 
 _PLAYER_ROUNDS: Final = """
@@ -257,14 +268,15 @@ SELECT g.tournament, f.finding_id, f.game_id, g.tournament_round, g.table_label 
                            AND (f.player IS NULL OR c.player = f.player)))
                  THEN 'settled'
             ELSE 'open' END AS status
-FROM findings f JOIN games g ON g.game_id = f.game_id
+FROM {every_finding} f JOIN games g ON g.game_id = f.game_id
 WHERE {scope}
 ORDER BY g.tournament NULLS LAST, g.tournament_round NULLS LAST, try_cast(g.table_label AS INTEGER) NULLS LAST,
-         f.game_id, f.line
-"""
+         f.game_id, f.line NULLS FIRST, f.player
+""".replace("{every_finding}", EVERY_FINDING)
 
 FINDING_STATUSES: Final = ("open", "dismissed", "penalised", "settled")
-"""What became of a finding: still ``open``; ``dismissed`` with a reason; ``penalised``
+"""What became of a finding (the audit's, and the seating's ``wrong_table``:
+:data:`analytics.standings.MISSEATED`): still ``open``; ``dismissed`` with a reason; ``penalised``
 (a penalty names it); ``settled`` (a ``wrong_score`` whose round's replay was accepted
 or whose player's score was corrected)."""
 

@@ -30,7 +30,7 @@ import duckdb
 import polars as pl
 from pydantic import TypeAdapter, ValidationError
 
-from analytics.standings import standings_on
+from analytics.standings import EVERY_FINDING, standings_on
 from events.records import dump
 from events.records.tournament import (
     CutDrawn,
@@ -343,7 +343,7 @@ def _finding(con: duckdb.DuckDBPyConnection, tournament: str, finding: str) -> _
     _require(con, tournament)
     rows = con.execute(
         "SELECT g.tournament, coalesce(g.stage, 'preliminary'), f.player "
-        "FROM findings f JOIN games g USING (game_id) WHERE f.finding_id = ?",
+        f"FROM {EVERY_FINDING} f JOIN games g USING (game_id) WHERE f.finding_id = ?",
         [finding],
     ).fetchall()
     if not rows:

@@ -16,6 +16,7 @@ each round (a log's ``round_ended`` records no stars; a score sheet's are as wri
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
@@ -30,7 +31,37 @@ from ingest.store import Moment, Store, insert_rows
 _GAME_HEADERS: Final = ("game_started", "score_sheet_game")
 """The first event of a game's stream, naming its tournament."""
 
-_SCORED: Final = """
+MISSEATED: Final = """
+SELECT substr(sha256(concat_ws('|', 'seating', p.tournament, p.tournament_round, p.game_id, p.player)), 1, 12)
+           AS finding_id,
+       p.tournament, p.game_id, p.stage, p.tournament_round, p.table_label AS table, p.player,
+       coalesce(n.name, p.player) AS name, s.table_label AS seated_table,
+       'wrong_table' AS code, 'R-TS1' AS rule, 'warning' AS severity,
+       CASE WHEN s.table_label IS NULL
+            THEN format('{} plays at table {} but is not in the published seating of round {}',
+                        coalesce(n.name, p.player), coalesce(p.table_label, '?'), p.tournament_round)
+            ELSE format('{} is seated at table {} in round {} but plays at table {}',
+                        coalesce(n.name, p.player), s.table_label, p.tournament_round, coalesce(p.table_label, '?'))
+       END AS message
+FROM (
+    SELECT tournament, game_id, tournament_round, coalesce(stage, 'preliminary') AS stage, table_label,
+           unnest(player_ids) AS player
+    FROM games WHERE tournament IS NOT NULL AND tournament_round IS NOT NULL
+) p
+JOIN (SELECT DISTINCT tournament, tournament_round, stage FROM seatings) r USING (tournament, tournament_round, stage)
+LEFT JOIN seatings s USING (tournament, tournament_round, stage, player)
+LEFT JOIN tournament_players n USING (tournament, player)
+WHERE s.table_label IS DISTINCT FROM p.table_label
+"""
+"""Every player of a game at a table other than the one the published seating of its
+round (and stage) gives them — a ``wrong_table`` finding for the organiser, who decides
+(the game itself is stored as played). Rounds with no published seating are not judged.
+The ``finding_id`` is a hash of tournament, round, game and player: the same after any
+rebuild, so a dismissal or a penalty can name it. Computed from the read models, never
+stored: a re-seating that puts the player where they played makes it go away."""
+
+_SCORED: Final = (
+    """
 WITH games_t AS (
     SELECT game_id FROM games WHERE tournament = $tournament AND coalesce(stage, 'preliminary') = $stage
 ),
@@ -50,7 +81,8 @@ scored AS (
     LEFT JOIN accepted a USING (game_id, round)
 ),
 open_findings AS (
-    SELECT rp.player, count(*) AS open_findings
+    SELECT player, count(*) AS open_findings FROM (
+    SELECT rp.player
     FROM findings f
     JOIN games_t USING (game_id)
     JOIN round_players rp ON rp.game_id = f.game_id AND rp.round = f.round
@@ -60,7 +92,15 @@ open_findings AS (
       AND (f.game_id, f.round) NOT IN (SELECT (game_id, round) FROM accepted)
       AND NOT EXISTS (SELECT 1 FROM corrected c WHERE c.game_id = f.game_id AND c.round = f.round
                                                AND (f.player IS NULL OR c.player = f.player))
-    GROUP BY rp.player
+    UNION ALL
+    SELECT m.player
+    FROM ("""
+    + MISSEATED
+    + """) m
+    JOIN games_t USING (game_id)
+    WHERE m.finding_id NOT IN (SELECT finding_id FROM dismissals WHERE tournament = $tournament)
+      AND m.finding_id NOT IN (SELECT finding FROM penalties WHERE tournament = $tournament AND finding IS NOT NULL)
+    ) GROUP BY player
 ),
 people AS (
     SELECT player, name FROM tournament_players WHERE tournament = $tournament
@@ -88,6 +128,7 @@ totals AS (
     GROUP BY p.player, p.name
 )
 """
+)
 
 _PRELIMINARY: Final = (
     _SCORED
@@ -235,6 +276,32 @@ WHERE p.tournament_round IS NOT NULL
   AND EXISTS (SELECT 1 FROM seated x WHERE x.tournament_round = p.tournament_round AND x.stage = p.stage)
 ORDER BY p.tournament_round, p.table_label
 """
+
+
+EVERY_FINDING: Final = (
+    """(
+    SELECT finding_id, game_id, round, line, player, code, rule, severity, message FROM findings
+    UNION ALL
+    SELECT finding_id, game_id, NULL, NULL, player, code, rule, severity, message FROM ("""
+    + MISSEATED
+    + """)
+)"""
+)
+"""Every finding, as a table to select from: the audit's (stored by the ingest) and the
+seating's (:data:`MISSEATED`), in the columns of ``findings``."""
+
+
+def misseated(store: Store, *, tournament: str | None = None, games: Sequence[str] | None = None) -> pl.DataFrame:
+    """The players at the wrong table (:data:`MISSEATED`) of a tournament, or of the
+    games named (every tournament's when neither is given), in round and table order."""
+    with store.connect(read_only=True) as con:
+        frame: pl.DataFrame = con.sql(
+            "SELECT * FROM (" + MISSEATED + ") WHERE ($tournament IS NULL OR tournament = $tournament) "
+            "AND ($games IS NULL OR list_contains($games, game_id)) "
+            'ORDER BY tournament, tournament_round, try_cast("table" AS INTEGER) NULLS LAST, "table", game_id, player',
+            params={"tournament": tournament, "games": None if games is None else list(games)},
+        ).pl()
+        return frame
 
 
 def seating_findings(store: Store, tournament: str) -> pl.DataFrame:

@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
+import polars as pl
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -18,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from analytics.browse import upload_findings
+from analytics.standings import misseated
 from ingest import checkpoint
 from ingest.checkpoint import Anchor
 from ingest.pipeline import FileResult, ingest
@@ -117,6 +119,7 @@ def ingest_command(
         out.print(detail)
     if verbose:
         _print_findings(out, store, noted)
+    _print_misseated(out, store, results)
     summary = Table(title=f"ingested into {escape(safe_name(str(store.path)))}")
     for outcome in ("accepted", "accepted_with_findings", "rejected", "duplicate"):
         summary.add_column(outcome.replace("_", " "), justify="right")
@@ -145,6 +148,30 @@ def _print_findings(out: Console, store: Store, noted: list[FileResult]) -> None
             colour = "red" if row["severity"] == "error" else "yellow"
             what = f"{where} · {row['code']} ({row['rule']}): {row['message']}"
             out.print(f"  {row['finding_id']} [{colour}]{escape(what)}[/{colour}]")
+
+
+def _print_misseated(out: Console, store: Store, results: list[FileResult]) -> None:
+    """Under each file stored whose game seats a player at another table than the
+    published seating of its round: who, where seated, where played, and the finding
+    id (the game is stored as played; the organiser decides)."""
+    stored = [r for r in results if r.outcome in ("accepted", "accepted_with_findings")]
+    games = [game for result in stored for game in result.game_ids]
+    found = misseated(store, games=games) if games else None
+    if found is None or found.is_empty():
+        return
+    out.print("[bold]players at the wrong table[/bold] (stored as played: re-seat, penalise or dismiss)")
+    for result in stored:
+        rows = found.filter(pl.col("game_id").is_in(list(result.game_ids)))
+        if rows.is_empty():
+            continue
+        out.print(f"[bold]{escape(result.name)}[/bold]")
+        for row in rows.iter_rows(named=True):
+            seated = "not seated" if row["seated_table"] is None else f"seated at table {row['seated_table']}"
+            what = (
+                f"{row['name']} ({row['player']}): {seated}, at table {row['table']} in the log "
+                f"(round {row['tournament_round']}, {row['game_id']})"
+            )
+            out.print(f"  {row['finding_id']} [yellow]{escape(what)}[/yellow]")
 
 
 def rebuild_command(db: DbOption = None, wait: WaitOption = 60.0) -> None:

@@ -24,7 +24,7 @@ import re
 import sys
 from collections import deque
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
@@ -36,6 +36,7 @@ from analytics import browse, records, stats
 from analytics.browse import RoundQuery as RoundQuery
 from analytics.filters import Filters
 from analytics.intervals import wilson
+from analytics.standings import misseated
 from analytics.standings import scored_rounds as scored_rounds_of
 from analytics.standings import standings as standings_of
 from dashboard.replay_view import GameView, game_view
@@ -263,6 +264,7 @@ def _rulesets(db: str, when: Stamp) -> list[str]:
 
 
 def rulesets() -> list[str]:
+    """:func:`analytics.browse.rulesets`: the one with the most rounds first."""
     return _rulesets(*_key())
 
 
@@ -424,10 +426,12 @@ def player_names(tournament: str) -> dict[str, str]:
 @dataclass(frozen=True, slots=True)
 class UploadResult:
     """What became of one uploaded file (the ingest's own result), with the findings of
-    its audit."""
+    its audit and the players its game seats at another table than the published
+    seating (:func:`analytics.standings.misseated`)."""
 
     file: FileResult
     findings: tuple[dict[str, Any], ...] = ()
+    misseated: tuple[dict[str, Any], ...] = ()
 
 
 def ingest_files(
@@ -458,7 +462,22 @@ def ingest_files(
                 upload.write_one_by_one(writer)
     finally:
         clear()
-    return upload.results()
+    return _with_misseated(upload.results())
+
+
+def _with_misseated(results: list[UploadResult]) -> list[UploadResult]:
+    """Each stored file's result with the players at the wrong table in its game."""
+    stored = ("accepted", "accepted_with_findings")
+    games = [game for result in results if result.file.outcome in stored for game in result.file.game_ids]
+    if not games:
+        return results
+    found = misseated(store(), games=games)
+    return [
+        replace(result, misseated=tuple(found.filter(pl.col("game_id").is_in(list(result.file.game_ids))).to_dicts()))
+        if result.file.outcome in stored
+        else result
+        for result in results
+    ]
 
 
 class _Upload:

@@ -29,12 +29,37 @@ def keep_choice(key: str, options: Sequence[object]) -> None:
             st.session_state.pop(key, None)
 
 
+def open_on(key: str, values: Sequence[object], asked: object = None) -> None:
+    """Before the select box keyed ``key`` is first laid out: make it open on ``asked``
+    (what the page's address names) if that is one of ``values``, else on the first of
+    them. A choice the reader made is left alone."""
+    if key not in st.session_state and values:
+        st.session_state[key] = asked if asked in values else values[0]
+
+
+def newest_first(tournaments: pl.DataFrame) -> list[str]:
+    """The tournaments' ids, the most recently created first (those only games name,
+    with no creation stored, last), by id where the time is the same."""
+    ordered = tournaments.sort(["created_at", "tournament"], descending=[True, False], nulls_last=True)
+    return [str(t) for t in ordered["tournament"]]
+
+
 def tournament_picker(
-    tournaments: pl.DataFrame, *, key: str, label: str = "Tournament", all_option: str | None = None
+    tournaments: pl.DataFrame,
+    *,
+    key: str,
+    label: str = "Tournament",
+    all_option: str | None = None,
+    asked: str | None = None,
 ) -> str | None:
-    """A select box of the tournaments by name; ``None`` when ``all_option`` is picked."""
+    """A select box of the tournaments by name, the newest first; ``None`` when
+    ``all_option`` is picked. It opens on ``asked`` (a tournament the page's address
+    names) if that is one of them, else on the newest tournament — not on the first
+    by name (the bundled example) — and keeps the reader's choice after that."""
     names = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
-    options = ([all_option] if all_option else []) + list(names)
+    ids = newest_first(tournaments)
+    options = ([all_option] if all_option else []) + ids
+    open_on(key, ids, asked)
     keep_choice(key, options)
 
     def label_of(value: str) -> str:

@@ -6,6 +6,7 @@ tournament's record; nothing is edited."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 
 import polars as pl
@@ -13,7 +14,7 @@ import streamlit as st
 
 from analytics.records import Recorded, RecordError
 from dashboard import access, data, widgets
-from dashboard.markup import escape
+from dashboard.markup import escape, table
 from events.rules.tournament import MOST_ROUND_POINTS
 from ingest.store import StoreBusy
 
@@ -55,7 +56,9 @@ if notice is not None:
 
 tournaments = data.tournaments()
 names = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
-choices = [*names, widgets.NONE]
+newest = widgets.newest_first(tournaments)
+choices = [*newest, widgets.NONE]
+widgets.open_on("audit_tournament", choices, st.query_params.get("tournament"))
 widgets.keep_choice("audit_tournament", choices)
 picked = st.selectbox(
     "Tournament",
@@ -64,6 +67,41 @@ picked = st.selectbox(
     key="audit_tournament",
 )
 tournament = None if picked == widgets.NONE else str(picked)
+if tournament is not None:  # the address names the tournament shown (other parameters left as they are)
+    st.query_params["tournament"] = tournament
+else:
+    st.query_params.pop("tournament", None)
+
+
+def _seating(found: pl.DataFrame, tournament: str) -> None:
+    """The open ``wrong_table`` findings: who played at another table than the
+    published seating gave them, and the three ways to settle it."""
+    misplaced = found.filter(pl.col("code") == "wrong_table")
+    if misplaced.is_empty():
+        return
+    st.subheader("Players at the wrong table")
+    people = data.player_names(tournament)
+    seat = shlex.quote(tournament)
+    st.markdown(
+        table(
+            ["finding", "game", "round", "table", "player", "what is wrong", "what to do"],
+            (
+                [
+                    r["finding_id"],
+                    r["game_id"],
+                    r["tournament_round"],
+                    r["table"],
+                    people.get(r["player"], r["player"]),
+                    r["message"],
+                    f"if the seating was wrong: saboteur tournament seat {seat} --round {r['tournament_round']} "
+                    "--replace --reason …; if the player sat wrong: give a penalty, or dismiss it with the "
+                    "referee's reason (below); if the log names the wrong table: ingest the corrected log "
+                    "with --supersede --reason …",
+                ]
+                for r in misplaced.iter_rows(named=True)
+            ),
+        )
+    )
 
 
 def _referee_codes(tournament: str) -> None:
@@ -108,6 +146,8 @@ if found.is_empty():
     st.success("No open findings: every finding is settled or dismissed.")
     st.stop()
 st.dataframe(found, hide_index=True, width="stretch")
+if tournament is not None:
+    _seating(found, tournament)
 if tournament is None:
     st.info("These games belong to no tournament: their findings can be settled only within a tournament's record.")
     st.stop()
@@ -120,14 +160,17 @@ widgets.keep_choice("audit_finding", list(rows))
 def _label(finding_id: str) -> str:
     r = rows[finding_id]
     where = f"{r['game_id']}" + (f" · round {r['round']}" if r["round"] is not None else "")
-    return f"{where} · line {r['line']} · {r['code']}: {r['message'][:80]}"
+    where += f" · line {r['line']}" if r["line"] is not None else f" · {r['player']}"
+    return f"{where} · {r['code']}: {r['message'][:80]}"
 
 
 chosen = st.selectbox("Finding", list(rows), format_func=_label, key="audit_finding")
 assert chosen is not None
 row = rows[chosen]
 st.markdown(
-    f"**{row['code']}** ({row['rule']}, {row['severity']}) at line {row['line']} of **{escape(row['game_id'])}**"
+    f"**{row['code']}** ({row['rule']}, {row['severity']})"
+    + (f" at line {row['line']}" if row["line"] is not None else "")
+    + f" of **{escape(row['game_id'])}**"
     + (f", round {row['round']}" if row["round"] is not None else "")
     + (f", {escape(row['player'])}" if row["player"] else "")
     + f": {escape(row['message'])}"
@@ -175,7 +218,8 @@ with penalise, st.form("penalty"):
     named = row["player"]
     player = st.selectbox("Player", seated, index=seated.index(named) if named in seated else 0, key="penalty_player")
     points = st.number_input("Points deducted", min_value=1, max_value=100, step=1, key="penalty_points")
-    why = st.text_input("Reason", value=f"{row['code']} at line {row['line']}: {row['message']}", key="penalty_reason")
+    at = f" at line {row['line']}" if row["line"] is not None else ""
+    why = st.text_input("Reason", value=f"{row['code']}{at}: {row['message']}", key="penalty_reason")
     if st.form_submit_button("Give the penalty for this finding"):
         _record(
             f"a penalty of {int(points)} for {escape(player)} for finding {escape(chosen)}",

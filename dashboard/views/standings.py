@@ -26,6 +26,7 @@ from dashboard.markup import row as table_row
 
 # Chains up to this many events are verified when the page opens; longer ones on request.
 AUTO_VERIFY = 50_000
+STAGE_OF = "standings_stage_of"  # the tournament the stage chosen belongs to
 CUT_MARK = "- - - - -"  # the cells either side of the cut line's words, in its row of the table
 
 st.title("Standings")
@@ -36,13 +37,20 @@ if tournaments.is_empty():
 
 left, right = st.columns([3, 2])
 with left:
-    tournament = widgets.tournament_picker(tournaments, key="standings_tournament")
+    tournament = widgets.tournament_picker(
+        tournaments, key="standings_tournament", asked=st.query_params.get("tournament")
+    )
 assert tournament is not None
 with right:
     stages = data.stages(tournament)
-    if st.session_state.get("standings_stage") not in stages:
-        st.session_state["standings_stage"] = stages[0]
+    if st.session_state.get(STAGE_OF) != tournament:  # a stage chosen for one tournament is not another's
+        asked = st.query_params.get("stage") if STAGE_OF not in st.session_state else None  # the address, at first
+        st.session_state["standings_stage"] = asked if asked in stages else stages[0]
+        st.session_state[STAGE_OF] = tournament
+    widgets.keep_choice("standings_stage", stages)
     stage = st.radio("Stage", stages, horizontal=True, key="standings_stage")
+assert stage is not None
+st.query_params.update(tournament=tournament, stage=stage)  # the address names what is shown
 
 row = tournaments.filter(pl.col("tournament") == tournament).row(0, named=True)
 
@@ -111,6 +119,22 @@ def final_table(frame: pl.DataFrame) -> str:
     )
 
 
+def seating_notice(tournament: str) -> None:
+    """Above the standings, while any is open: the players whose game was at another
+    table than the published seating gave them — their points count as played until
+    the organiser settles it."""
+    misplaced = data.open_findings(tournament).filter(pl.col("code") == "wrong_table")
+    if misplaced.is_empty():
+        return
+    said = "; ".join(escape(message) for message in misplaced["message"])
+    st.warning(
+        f"Seating: {misplaced.height} player{'s' if misplaced.height != 1 else ''} played at another table than "
+        f"the published seating ({said}). The games count as played until the organiser settles this on the "
+        "Audit page.",
+        icon=":material/event_seat:",
+    )
+
+
 @live
 def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
     """The standings as they stand now: a game taken in shows at the next run."""
@@ -124,6 +148,7 @@ def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
         st.metric("Rounds", rounds)
         st.metric("Cut", f"top {row['cut']}" if stage != "final" else "final table")
 
+    seating_notice(tournament)
     if frame.is_empty() or (stage == "final" and games == 0):
         st.info(f"No {stage} games of {escape(row['name'])} are stored yet.")
         return
@@ -134,7 +159,8 @@ def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
         st.code(f"saboteur tournament cut {shlex.quote(tournament)} --seed N", language="bash")
     if frame["open_findings"].sum():
         st.caption(
-            "Open findings: `wrong_score` findings touching a player's rounds, not yet settled on the Audit page."
+            "Open findings: `wrong_score` findings touching a player's rounds, and a player's game at another "
+            "table than the seating, not yet settled on the Audit page."
         )
     names = dict(zip(frame["player"].to_list(), frame["name"].to_list(), strict=True))
     taken = data.penalties(tournament).filter(pl.col("stage") == stage)

@@ -3,11 +3,39 @@ audit and writer as ``saboteur ingest``."""
 
 from __future__ import annotations
 
+from typing import Any, Final
+
 import polars as pl
 import streamlit as st
 
 from dashboard import access, data
 from dashboard.markup import escape
+
+OUTCOME_MARKS: Final = {
+    "accepted": ":green[:material/check_circle:]",
+    "accepted_with_findings": ":orange[:material/warning:]",
+    "rejected": ":red[:material/block:]",
+    "duplicate": ":gray[:material/content_copy:]",
+}
+"""Each outcome's mark: a Material icon in a colour, drawn by Streamlit's own icon font
+(an emoji shows as an empty box where no emoji font is installed)."""
+WRONG_TABLE_MARK: Final = ":orange[:material/event_seat:]"
+
+
+def misseated_line(seat: dict[str, Any]) -> str:
+    """A player at the wrong table, as the organiser reads it under the file: who,
+    where seated, where played, and the finding to settle on the Audit page."""
+    seated = (
+        f"is not in the seating of round {seat['tournament_round']}"
+        if seat["seated_table"] is None
+        else f"is seated at table {escape(seat['seated_table'])} in round {seat['tournament_round']}"
+    )
+    return (
+        f"**{escape(seat['name'])}** ({escape(seat['player'])}) {seated}, but the game "
+        f"{escape(seat['game_id'])} has them at table {escape(seat['table'])}. Stored as played: "
+        f"finding `{seat['finding_id']}` is open on the Audit page (re-seat, penalty or dismissal)."
+    )
+
 
 st.title("Upload")
 if not access.gate():
@@ -41,17 +69,17 @@ if submitted:
 shown: list[data.UploadResult] = st.session_state.get("upload_results") or []
 if shown:
     st.subheader("Results")
-    icons = {"accepted": "✅", "accepted_with_findings": "⚠️", "rejected": "⛔", "duplicate": "♻️"}
     received = [r.file for r in shown]
     st.dataframe(
         pl.DataFrame(
             {
                 "file": [f.name for f in received],
-                "outcome": [f"{icons.get(f.outcome, '')} {f.outcome.replace('_', ' ')}" for f in received],
+                "outcome": [f.outcome.replace("_", " ") for f in received],
                 "kind": [f.kind for f in received],
                 "games": [", ".join(f.game_ids) for f in received],
                 "upload": [f.upload_id for f in received],
                 "findings": [len(r.findings) for r in shown],
+                "wrong table": [len(r.misseated) for r in shown],
                 "note": [f.message for f in received],
             }
         ),
@@ -60,12 +88,14 @@ if shown:
     )
     for result in shown:
         sent = result.file
-        line = f"{icons.get(sent.outcome, '')} **{escape(sent.name)}**: {sent.outcome.replace('_', ' ')}"
+        line = f"{OUTCOME_MARKS.get(sent.outcome, '')} **{escape(sent.name)}**: {sent.outcome.replace('_', ' ')}"
         if sent.outcome == "duplicate":
             line += f" ({escape(sent.message)})" if sent.message else " (already received)"
         elif sent.message:
             line += f" ({escape(sent.message)})"
         st.markdown(line)
+        for seat in result.misseated:
+            st.markdown(f"{WRONG_TABLE_MARK} {misseated_line(seat)}")
         if result.findings and sent.outcome != "duplicate":
             with st.expander(f"{len(result.findings)} finding(s) in {escape(sent.name)}"):
                 for found in result.findings:

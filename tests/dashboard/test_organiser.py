@@ -84,7 +84,7 @@ def test_upload_ingests_logs_like_the_cli_and_reports_duplicates(
     assert not at.exception
     (results,) = (t.value for t in at.dataframe)
     assert results["file"].tolist() == ["r2-t2.jsonl", "notes.jsonl"]
-    assert results["outcome"].tolist() == ["✅ accepted", "⛔ rejected"]
+    assert results["outcome"].tolist() == ["accepted", "rejected"]
     assert results["games"].tolist() == ["sim-open-1:r2:t2", ""]
     text = page_text(at)
     assert "malformed" in text  # the rejected file's finding
@@ -95,7 +95,7 @@ def test_upload_ingests_logs_like_the_cli_and_reports_duplicates(
     at.file_uploader[0].set_value(("again.jsonl", raw, "application/json"))
     at.button[0].click().run()
     (results,) = (t.value for t in at.dataframe)
-    assert results["outcome"].tolist() == ["♻️ duplicate"]
+    assert results["outcome"].tolist() == ["duplicate"]
     assert "the same content as upload" in results["note"][0]
 
     at.switch_page("views/standings.py").run()
@@ -186,10 +186,10 @@ def test_files_that_break_the_audit_are_one_line_each_and_the_valid_one_is_store
             (sample.held_back.name, sample.held_back.read_bytes()),
         ],
     )
-    assert rows[sample.held_back.name]["outcome"] == "✅ accepted"
+    assert rows[sample.held_back.name]["outcome"] == "accepted"
     assert ("game:sim-open-1:r2:t2", "game_started") in events(db)
     for name in ("tournament.json", "huge.csv"):
-        assert rows[name]["outcome"] == "⛔ rejected" and rows[name]["note"], rows[name]
+        assert rows[name]["outcome"] == "rejected" and rows[name]["note"], rows[name]
         (line,) = lines_naming(at, name)
         assert ": rejected (" in line
     assert_no_internals(at, db, sample.logs)
@@ -224,7 +224,7 @@ def test_an_unforeseen_failure_in_the_audit_or_the_writer_leaves_out_only_its_fi
         ],
     )
     assert list(rows) == ["cursed.jsonl", sample.held_back.name, "poison.jsonl", "notes.jsonl"]
-    assert [r["outcome"] for r in rows.values()] == ["⛔ rejected", "✅ accepted", "⛔ rejected", "⛔ rejected"]
+    assert [r["outcome"] for r in rows.values()] == ["rejected", "accepted", "rejected", "rejected"]
     assert rows["cursed.jsonl"]["note"] == (
         "could not be handled (OSError: [Errno 5] Input/output error: '…'); nothing of it was stored"
     )
