@@ -143,8 +143,9 @@ def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
 
     Columns: ``player``, ``name`` (from the tournaments' player lists, else the id),
     ``rounds``, ``wins``, ``win_rate``; ``rounds_<role>``, ``wins_<role>``,
-    ``win_rate_<role>`` for each role; ``points`` (the replayed score, else the one
-    recorded), ``points_per_round`` (over rounds with a known score), ``stars``,
+    ``win_rate_<role>`` for each role; ``points`` (round points: the replayed score,
+    else the one recorded, before corrections and penalties — not the standings'
+    points), ``points_per_round`` (over rounds with a known score), ``stars``,
     ``expected_wins``, ``wins_over_expected``, ``flagged`` (rounds < min n).
 
     Roles are dealt, not chosen, so raw win rates mostly measure the luck of the deal.

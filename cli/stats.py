@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 import polars as pl
 import typer
@@ -143,6 +143,7 @@ def _on_screen(name: str, frame: pl.DataFrame) -> pl.DataFrame:
         {
             "gold_digger": "digger",
             "selfish_dwarf": "dwarf",
+            "points": "round_points",
             "points_per_round": "per_round",
             "wins_over_expected": "over_exp",
         }
@@ -181,9 +182,18 @@ def _print(frames: dict[str, pl.DataFrame], form: Format, notes: dict[str, str] 
                 out.print(escape(notes[name]))
 
 
-def _one_table(name: str, table: str, compute: Callable[[Store, Filters], pl.DataFrame], about: str) -> None:
+POINTS_NOTE: Final = (
+    "round points, per round: the points of each round as played (the replay's score, else the one recorded), "
+    "before corrections and penalties; `saboteur standings` counts those."
+)
+"""Said under ``stats players``: its points are not the standings' points."""
+
+
+def _one_table(
+    name: str, table: str, compute: Callable[[Store, Filters], pl.DataFrame], about: str, note: str | None = None
+) -> None:
     """Register ``stats NAME``: one statistic's frame (``table``), with the shared
-    filters, the format and the store options."""
+    filters, the format and the store options; ``note`` is said under it."""
 
     @app.command(name, help=about)
     @filtered
@@ -194,7 +204,7 @@ def _one_table(name: str, table: str, compute: Callable[[Store, Filters], pl.Dat
         form: FormatOption = Format.table,
         wait: WaitOption = 60.0,
     ) -> None:
-        _print({table: _read(db, wait, lambda store: compute(store, filters))}, form)
+        _print({table: _read(db, wait, lambda store: compute(store, filters))}, form, {table: note} if note else None)
 
 
 _one_table(
@@ -207,7 +217,8 @@ _one_table(
     "players",
     "player_stats",
     stats.player_stats,
-    "Per player: rounds and wins per role, points, stars, wins over expected.",
+    "Per player: rounds and wins per role, round points (before corrections and penalties), stars, wins over expected.",
+    POINTS_NOTE,
 )
 
 

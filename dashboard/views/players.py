@@ -94,7 +94,11 @@ summary = st.columns(5)
 summary[0].metric("Rounds", rounds.height)
 summary[1].metric("Wins", int(rounds["won"].sum()))
 summary[2].metric("Win rate", widgets.percent(rounds["won"].cast(pl.Float64).mean()))
-summary[3].metric("Points", int(rounds["points"].fill_null(0).sum()))
+summary[3].metric(
+    "Round points",
+    int(rounds["points"].fill_null(0).sum()),
+    help="Each round's points as played, before corrections and penalties: the standings count those.",
+)
 summary[4].metric("Stars", int(rounds["star"].sum()))
 if mine.height:
     expected = mine["expected_wins"][0]

@@ -11,14 +11,14 @@ import streamlit as st
 from dashboard import access, data
 from dashboard.markup import escape
 
+# Each outcome's mark: a Material icon in a colour, drawn by Streamlit's own icon font
+# (an emoji shows as an empty box where no emoji font is installed).
 OUTCOME_MARKS: Final = {
     "accepted": ":green[:material/check_circle:]",
     "accepted_with_findings": ":orange[:material/warning:]",
     "rejected": ":red[:material/block:]",
     "duplicate": ":gray[:material/content_copy:]",
 }
-"""Each outcome's mark: a Material icon in a colour, drawn by Streamlit's own icon font
-(an emoji shows as an empty box where no emoji font is installed)."""
 WRONG_TABLE_MARK: Final = ":orange[:material/event_seat:]"
 
 

@@ -1,0 +1,285 @@
+"""Issue 13: a player at the wrong table is a finding for the organiser — named by
+``saboteur ingest``, on the Upload page, the Audit page and above the standings — and
+the pages open on the newest tournament, say where they stand in their address, and
+mark outcomes without emoji."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import polars as pl
+import pytest
+from click.testing import Result
+from streamlit.testing.v1 import AppTest
+from typer.testing import CliRunner
+
+from analytics import browse, records
+from analytics.standings import misseated, standings
+from cli.main import app
+from ingest.pipeline import ingest
+from ingest.rebuild import rebuild
+from ingest.store import Store
+from tests.analytics.test_standings import PLAYERS, T1, T2, TID, description, put, sheet
+from tests.dashboard.conftest import APP, PASSWORD, log_in, page_text, run_page
+
+DATA: Final = Path(__file__).resolve().parents[1] / "data"
+WRONG: Final = (["ann", "bob", "cem", "dia", "eve", "gus"], ["fay", "hal", "ida", "jan", "kim", "lea"])
+"""Round 1's seating with fay and gus swapped: the score sheets seat fay at table 1."""
+RIGHT: Final = (["ann", "bob", "cem", "dia", "eve", "fay"], ["gus", "hal", "ida", "jan", "kim", "lea"])
+FAY_LINE: Final = "Fay (fay): seated at table 2, at table 1 in the log (round 1, hand:r1:t1)"
+OWN_PAGES: Final = ("audit", "standings", "upload")
+
+
+@dataclass(frozen=True)
+class Seated:
+    db: Path
+    files: Path
+
+    @property
+    def store(self) -> Store:
+        return Store(self.db)
+
+    def cli(self, *args: str) -> Result:
+        result = CliRunner().invoke(app, [*args, "--db", str(self.db)])
+        assert "Traceback" not in result.output
+        return result
+
+
+def seated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tables: tuple[list[str], list[str]]) -> Seated:
+    """The tournament "hand" with round 1 seated as ``tables`` and its two score sheets
+    written (not yet ingested); the dashboard reads this store, the organiser's
+    password set."""
+    db = tmp_path / "seated.duckdb"
+    files = tmp_path / "files"
+    assert put(Store(db), files / "tournament.json", json.dumps(description(TID, PLAYERS))) == "accepted"
+    records.publish_seating(Store(db), TID, 1, tables, stage="preliminary", method="by hand", seed=None)
+    (files / "r1-t1.csv").write_text(sheet("hand:r1:t1", T1, table="1"), encoding="utf-8")
+    (files / "r1-t2.csv").write_text(sheet("hand:r1:t2", T2, table="2"), encoding="utf-8")
+    monkeypatch.setenv("SABOTEUR_DB", str(db))
+    monkeypatch.setenv("SABOTEUR_ADMIN_PASSWORD", PASSWORD)
+    return Seated(db, files)
+
+
+@pytest.fixture
+def wrong(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Seated:
+    return seated(tmp_path, monkeypatch, WRONG)
+
+
+@pytest.fixture
+def right(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Seated:
+    return seated(tmp_path, monkeypatch, RIGHT)
+
+
+def seating_id(player: str, game: str) -> str:
+    return hashlib.sha256(f"seating|{TID}|1|{game}|{player}".encode()).hexdigest()[:12]
+
+
+# -- at ingest, in the findings, in the standings -------------------------------------------
+
+
+def test_ingest_names_the_player_at_the_wrong_table_and_still_stores_the_game(wrong: Seated) -> None:
+    result = wrong.cli("ingest", str(wrong.files / "r1-t1.csv"))
+    assert result.exit_code == 0, result.output
+    assert "players at the wrong table" in result.output
+    assert f"{seating_id('fay', 'hand:r1:t1')} {FAY_LINE}" in result.output
+    assert browse.games(wrong.store, TID)["game_id"].to_list() == ["hand:r1:t1"]  # stored as played
+    verbose = wrong.cli("ingest", "-v", str(wrong.files / "r1-t2.csv"))
+    assert "Gus (gus): seated at table 1, at table 2 in the log (round 1, hand:r1:t2)" in verbose.output
+    assert "Fay (fay)" not in verbose.output  # each file its own players
+
+
+def test_a_game_that_matches_its_seating_gives_no_finding(right: Seated) -> None:
+    result = right.cli("ingest", str(right.files))
+    assert result.exit_code == 0 and "wrong table" not in result.output
+    assert misseated(right.store, tournament=TID).is_empty()
+    assert browse.findings(right.store, TID).is_empty()
+    assert standings(right.store, TID)["open_findings"].sum() == 0
+
+
+def test_a_seating_finding_has_a_stable_id_that_findings_lists_and_the_record_settles(wrong: Seated) -> None:
+    wrong.cli("ingest", str(wrong.files))
+    fay, gus = seating_id("fay", "hand:r1:t1"), seating_id("gus", "hand:r1:t2")
+    listed = browse.findings(wrong.store, TID)
+    assert listed.select("finding_id", "code", "player", "status").rows() == [
+        (fay, "wrong_table", "fay", "open"),
+        (gus, "wrong_table", "gus", "open"),
+    ]
+    shown = wrong.cli("findings", TID, "--open", "--format", "json")
+    assert [(f["finding_id"], f["player"]) for f in json.loads(shown.stdout)] == [(fay, "fay"), (gus, "gus")]
+    counted = standings(wrong.store, TID)
+    assert dict(counted.select("player", "open_findings").rows()) == {p: int(p in ("fay", "gus")) for p in PLAYERS}
+
+    rebuild(wrong.store)
+    assert misseated(wrong.store, tournament=TID)["finding_id"].to_list() == [fay, gus]
+    assert wrong.cli("tournament", "dismiss", TID, fay, "--reason", "the referee moved her").exit_code == 0
+    penalised = wrong.cli("tournament", "penalty", TID, "--finding", gus, "--points", "1", "--reason", "wrong table")
+    assert penalised.exit_code == 0, penalised.output
+    statuses = browse.findings(wrong.store, TID).select("finding_id", "status").rows()
+    assert statuses == [(fay, "dismissed"), (gus, "penalised")]
+    assert standings(wrong.store, TID)["open_findings"].sum() == 0
+    assert "no open findings" in wrong.cli("findings", TID, "--open").output
+
+
+def test_re_seating_the_round_as_played_settles_the_finding(wrong: Seated) -> None:
+    wrong.cli("ingest", str(wrong.files))
+    records.publish_seating(
+        wrong.store, TID, 1, RIGHT, stage="preliminary", method="by hand", seed=None, reason="as played"
+    )
+    assert misseated(wrong.store, tournament=TID).is_empty()
+
+
+# -- on the pages ------------------------------------------------------------------------
+
+
+def test_the_upload_page_names_the_player_at_the_wrong_table(wrong: Seated) -> None:
+    at = log_in(run_page("upload"), PASSWORD)
+    at.file_uploader[0].set_value([("r1-t1.csv", (wrong.files / "r1-t1.csv").read_bytes(), "text/csv")])
+    at.button[0].click().run()
+    assert not at.exception
+    (results,) = (t.value for t in at.dataframe)
+    assert results["outcome"].tolist() == ["accepted"] and results["wrong table"].tolist() == [1]
+    (said,) = [m.value for m in at.markdown if "is seated at table" in m.value]
+    assert said.startswith(":orange[:material/event_seat:] **Fay** (fay) is seated at table 2 in round 1")
+    assert "has them at table 1" in said and f"finding `{seating_id('fay', 'hand:r1:t1')}`" in said
+
+
+def test_the_audit_page_lists_seating_findings_with_what_to_do(wrong: Seated) -> None:
+    wrong.cli("ingest", str(wrong.files))
+    at = log_in(run_page("audit"), PASSWORD)
+    assert not at.exception
+    assert "Players at the wrong table" in [s.value for s in at.subheader]
+    (listed,) = [m.value for m in at.markdown if "what to do" in m.value]
+    assert seating_id("fay", "hand:r1:t1") in listed and "Fay is seated at table 2 in round 1" in listed
+    assert "saboteur tournament seat hand --round 1 --replace --reason" in listed
+    assert "penalty" in listed and "dismiss" in listed
+    assert at.metric[0].value == "2"
+
+
+def test_the_standings_page_shows_a_seating_notice_above_the_table(wrong: Seated) -> None:
+    wrong.cli("ingest", str(wrong.files))
+    at = run_page("standings")
+    (notice,) = [w.value for w in at.warning if "Seating" in w.value]
+    assert "2 players played at another table" in notice and "Fay" in notice and "Gus" in notice
+    assert "2 open findings" not in page_text(at) and "1 open finding" in page_text(at)
+
+
+def test_no_seating_notice_and_no_seating_list_when_games_match(right: Seated) -> None:
+    right.cli("ingest", str(right.files))
+    assert not [w for w in run_page("standings").warning if "Seating" in w.value]
+    audit = log_in(run_page("audit"), PASSWORD)
+    assert "Players at the wrong table" not in [s.value for s in audit.subheader]
+
+
+# -- what the pages open on, and their addresses --------------------------------------------
+
+
+@pytest.fixture
+def two(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Store:
+    """Two tournaments: "aaa" (alphabetically first) created before "zzz" (the newest)."""
+    db = tmp_path / "two.duckdb"
+    for tournament in ("aaa", "zzz"):
+        assert put(Store(db), tmp_path / tournament / "tournament.json", json.dumps(description(tournament, PLAYERS)))
+    monkeypatch.setenv("SABOTEUR_DB", str(db))
+    monkeypatch.setenv("SABOTEUR_ADMIN_PASSWORD", PASSWORD)
+    return Store(db)
+
+
+@pytest.mark.parametrize(
+    ("page", "key"),
+    [("standings", "standings_tournament"), ("round", "round_tournament"), ("rounds", "rounds_tournament")],
+)
+def test_pages_open_on_the_newest_tournament(two: Store, page: str, key: str) -> None:
+    at = run_page(page)
+    assert at.selectbox(key=key).value == "zzz"
+    assert at.selectbox(key=key).options[-2:] == ["Hand Open (zzz)", "Hand Open (aaa)"]
+
+
+def test_the_audit_page_opens_on_the_newest_tournament_and_names_it_in_its_address(two: Store) -> None:
+    at = log_in(run_page("audit"), PASSWORD)
+    assert at.selectbox(key="audit_tournament").value == "zzz"
+    assert at.query_params["tournament"] == "zzz"
+    asked = AppTest.from_file(str(APP), default_timeout=60)
+    asked.query_params["tournament"] = "aaa"
+    asked.switch_page("views/audit.py").run()
+    log_in(asked, PASSWORD)
+    assert asked.selectbox(key="audit_tournament").value == "aaa"
+
+
+def test_the_standings_address_names_tournament_and_stage(two: Store) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["tournament"] = "aaa"
+    at.query_params["stage"] = "final"
+    at.switch_page("views/standings.py").run()
+    assert not at.exception
+    assert at.selectbox(key="standings_tournament").value == "aaa"
+    assert at.radio(key="standings_stage").value == "final"
+    at.radio(key="standings_stage").set_value("preliminary").run()
+    assert at.query_params["stage"] == "preliminary" and at.query_params["tournament"] == "aaa"
+
+
+def test_the_stage_chosen_does_not_carry_over_to_another_tournament(two: Store) -> None:
+    at = run_page("standings")
+    at.radio(key="standings_stage").set_value("final").run()
+    assert at.radio(key="standings_stage").value == "final"
+    at.selectbox(key="standings_tournament").set_value("aaa").run()
+    assert at.radio(key="standings_stage").value == "preliminary"
+
+
+def test_roles_open_on_the_ruleset_with_the_most_rounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "rulesets.duckdb"
+    games = tmp_path / "games"
+    games.mkdir()
+    for path in (DATA / "good").glob("*.jsonl"):
+        (games / path.name).write_bytes(path.read_bytes())
+    again = (DATA / "good" / "tournament_3_rounds.jsonl").read_text(encoding="utf-8")
+    (games / "again.jsonl").write_text(again.replace("fixture:good:tournament", "fixture:good:again"), encoding="utf-8")
+    ingest([games], Store(db), workers=1)  # tournament: 6 rounds, base: 3
+    played = browse.query(
+        Store(db), "SELECT ruleset, sum(rounds_played) AS rounds FROM games GROUP BY ruleset ORDER BY rounds DESC"
+    )
+    assert played.height == 2 and played["rounds"][0] > played["rounds"][1]
+    assert browse.rulesets(Store(db)) == ["tournament", "base"] == played["ruleset"].to_list()
+    monkeypatch.setenv("SABOTEUR_DB", str(db))
+    assert run_page("roles").radio(key="roles_ruleset").value == played["ruleset"][0]
+
+
+# -- no emoji ------------------------------------------------------------------------------
+
+EMOJI: Final = re.compile("[\u2600-\u27bf\u2b00-\u2bff\ufe0f\U0001f000-\U0001faff]")
+"""Characters drawn from an emoji font (symbols, dingbats, pictographs, the emoji
+variation selector): an empty box where none is installed."""
+
+
+@pytest.mark.parametrize("module", [*(f"dashboard/views/{page}.py" for page in OWN_PAGES), "dashboard/widgets.py"])
+def test_no_page_of_these_writes_an_emoji(module: str) -> None:
+    text = (Path(__file__).resolve().parents[2] / module).read_text(encoding="utf-8")
+    found = {f"U+{ord(c):04X} {unicodedata.name(c, '?')}" for c in EMOJI.findall(text)}
+    assert not found, found
+
+
+def test_the_upload_outcomes_are_material_icons(wrong: Seated) -> None:
+    at = log_in(run_page("upload"), PASSWORD)
+    at.file_uploader[0].set_value([("r1-t1.csv", (wrong.files / "r1-t1.csv").read_bytes(), "text/csv")])
+    at.button[0].click().run()
+    assert not EMOJI.search(page_text(at))
+    assert any(m.value.startswith(":green[:material/check_circle:] **r1-t1.csv**") for m in at.markdown)
+
+
+# -- stats players says what its points are ------------------------------------------------------
+
+
+def test_stats_players_labels_its_points_as_round_points(wrong: Seated) -> None:
+    wrong.cli("ingest", str(wrong.files))
+    records.penalty(wrong.store, TID, "ann", 2, "slow play")
+    shown = CliRunner().invoke(app, ["stats", "players", "--tournament", TID, "--db", str(wrong.db)])
+    assert shown.exit_code == 0, shown.output
+    assert "round points" in shown.output and "before corrections and penalties" in shown.output
+    assert "saboteur standings" in shown.output
+    ann = standings(wrong.store, TID).filter(pl.col("player") == "ann")
+    assert int(ann["points"][0]) == 6 - 2  # the standings take the penalty; stats players says it does not
