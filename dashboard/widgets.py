@@ -55,11 +55,14 @@ def tournament_picker(
     """A select box of the tournaments by name, the newest first; ``None`` when
     ``all_option`` is picked. It opens on ``asked`` (a tournament the page's address
     names) if that is one of them, else on the newest tournament — not on the first
-    by name (the bundled example) — and keeps the reader's choice after that."""
+    by name (the bundled example); a page that can show every tournament opens on the
+    newest with games, or on ``all_option`` while none has any. The reader's choice
+    is kept after that."""
     names = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
     ids = newest_first(tournaments)
     options = ([all_option] if all_option else []) + ids
-    open_on(key, ids, asked)
+    first = [*newest_first(tournaments.filter(pl.col("games") > 0)), all_option] if all_option else ids
+    open_on(key, [*first, *ids], asked)
     keep_choice(key, options)
 
     def label_of(value: str) -> str:
