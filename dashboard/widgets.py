@@ -52,7 +52,7 @@ def tournament_picker(
     all_option: str | None = None,
     asked: str | None = None,
 ) -> str | None:
-    """A select box of the tournaments by name, the newest first; ``None`` when
+    """A select box of the tournaments (in the order given); ``None`` when
     ``all_option`` is picked. It opens on ``asked`` (a tournament the page's address
     names) if that is one of them, else on the newest tournament — not on the first
     by name (the bundled example); a page that can show every tournament opens on the
@@ -60,7 +60,7 @@ def tournament_picker(
     is kept after that."""
     names = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
     ids = newest_first(tournaments)
-    options = ([all_option] if all_option else []) + ids
+    options = ([all_option] if all_option else []) + list(names)
     first = [*newest_first(tournaments.filter(pl.col("games") > 0)), all_option] if all_option else ids
     open_on(key, [*first, *ids], asked)
     keep_choice(key, options)

@@ -56,9 +56,9 @@ if notice is not None:
 
 tournaments = data.tournaments()
 names = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
-newest = widgets.newest_first(tournaments)
-choices = [*newest, widgets.NONE]
-widgets.open_on("audit_tournament", choices, st.query_params.get("tournament"))
+choices = [*names, widgets.NONE]
+newest = [*widgets.newest_first(tournaments), widgets.NONE]  # opens on the newest, or the one the address names
+widgets.open_on("audit_tournament", newest, st.query_params.get("tournament"))
 widgets.keep_choice("audit_tournament", choices)
 picked = st.selectbox(
     "Tournament",
