@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
+from urllib.parse import urlencode
 
 from dashboard.card_words import a_card, card_words, place_words, tool_words, who
 from events import cards
@@ -173,6 +174,21 @@ class GameView:
     observed: bool = False
     """An observed log: its frames hold no hidden card (hands and pile counted, goals
     unseen until turned up, roles unknown until the round's end)."""
+
+
+def address(tournament: str | None, game_id: str, number: int, step: int | None = None) -> dict[str, str]:
+    """The Replay page's address of a round (at a step): its query parameters."""
+    named = {"tournament": tournament} if tournament else {}
+    return {**named, "game": game_id, "round": str(number), **({"step": str(step)} if step is not None else {})}
+
+
+def replay_link(tournament: str | None, game_id: str, number: int, step: int | None = None) -> str:
+    """A link to a round on the Replay page, relative to the dashboard's pages.
+
+    >>> replay_link("open 1", "open-1:r1:t2", 3)
+    'replay?tournament=open+1&game=open-1%3Ar1%3At2&round=3'
+    """
+    return "replay?" + urlencode(address(tournament, game_id, number, step))
 
 
 def _copy_cells(cells: Mapping[Cell, Placed]) -> dict[Cell, Placed]:

@@ -24,10 +24,11 @@ from dashboard import access, data, widgets
 from dashboard.card_words import card_words, role_words, tool_words, who
 from dashboard.markup import escape
 from dashboard.maze_svg import maze_svg
+from dashboard.replay_view import address
+from dashboard.table_view import by_name
 
 STEP = "replay_step"
-ADDRESS = "replay_address"
-"""The address this page last wrote: one that differs was typed or followed a link."""
+ADDRESS = "replay_address"  # the address this page last wrote: one that differs was typed or followed a link
 
 
 def _restart() -> None:
@@ -186,10 +187,9 @@ with st.container(horizontal=True, wrap=False, gap="small", key="replay_steps"):
         st.button(label, icon=icon, on_click=_move, args=(by, last), disabled=last == 0, width="stretch")
 step = st.slider("Step", min_value=0, max_value=last, key=STEP) if last > 0 else 0
 frame = frames[step]
-address = {**({"tournament": tournament} if tournament else {}), "game": game_id, "round": str(number)}
-address["step"] = str(step)
-st.query_params.from_dict(address)  # the address names the step shown: copy it to share it
-st.session_state[ADDRESS] = address
+shown_at = address(tournament, game_id, number, step)
+st.query_params.from_dict(shown_at)  # the address names the step shown: copy it to share it
+st.session_state[ADDRESS] = shown_at
 
 picture, facts = st.columns([3, 2])
 with picture:
@@ -208,7 +208,9 @@ with facts:
     for found in frame.findings:
         whom = f" · {escape(who(found.player, people))}" if found.player else ""
         message = (
-            escape(found.message) if referee or shown_round.ended else "details are shown once the round has ended"
+            escape(by_name(found.message, people))
+            if referee or shown_round.ended
+            else "details are shown once the round has ended"
         )
         text = f"line {found.line} · {found.code} ({found.rule}){whom}: {message}"
         (st.error if found.severity == "error" else st.warning)(text)
@@ -244,7 +246,9 @@ with st.expander(f"Every finding of round {number} ({len(violations)})", expande
         st.write("The audit found nothing to report in this round.")
     for at, found in violations:
         message = (
-            escape(found.message) if referee or shown_round.ended else "details are shown once the round has ended"
+            escape(by_name(found.message, people))
+            if referee or shown_round.ended
+            else "details are shown once the round has ended"
         )
         whom = f" · {escape(who(found.player, people))}" if found.player else ""
         st.markdown(f"- step {at} · line {found.line} · `{found.code}` ({found.rule}){whom}: {message}")
