@@ -5,6 +5,7 @@ names players by their registered names and cards in plain words, and writes no 
 
 from __future__ import annotations
 
+import doctest
 import json
 import re
 from pathlib import Path
@@ -12,8 +13,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboard import card_words, replay_view
 from dashboard.card_words import a_card, place_words
 from dashboard.markup import escape
+from dashboard.recording import words as recording_words
 from dashboard.replay_view import game_view, replay_link
 from events.schema import PlayPath
 from ingest.sources import stored_lines
@@ -117,3 +120,9 @@ def test_the_pages_write_no_emoji(db: Path, page: str) -> None:
         at.radio(key="replay_view").set_value("Referee").run()
     text = page_text(at) + " ".join(str(b.label) for b in at.button)
     assert EMOJI.findall(text) == []
+
+
+def test_the_docstring_examples_of_the_words_run() -> None:
+    for module in (card_words, replay_view, recording_words):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__
