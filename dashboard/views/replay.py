@@ -82,7 +82,7 @@ if goto is not None:
     st.session_state["replay_game"] = wanted_game
     st.session_state["replay_round"] = wanted_round_number
     st.session_state[STEP] = 0
-elif st.query_params.to_dict() != st.session_state.get(ADDRESS, {}):
+elif st.query_params.to_dict() not in ({}, st.session_state.get(ADDRESS)):
     wanted_round, wanted_step = _follow_address(choices)
 
 widgets.keep_choice("replay_tournament", choices)
