@@ -22,7 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Final
+from urllib.parse import urlencode
 
+from dashboard.card_words import a_card, card_words, place_words, tool_words, who
 from events import cards
 from events.findings import Finding
 from events.logfile import LogLine
@@ -48,6 +52,8 @@ from events.visitor import ReplayVisitor, walk
 
 Cell = tuple[int, int]
 
+NO_NAMES: Final[Mapping[str, str]] = MappingProxyType({})
+"""No registered names: every player by the log's id."""
 WINNERS = {
     "gold_diggers": "the gold diggers won",
     "saboteurs": "the saboteurs won",
@@ -73,6 +79,28 @@ class Violation:
 
 
 @dataclass(frozen=True, slots=True)
+class Result:
+    """A round's outcome as the rules give it (:class:`~events.state.Outcome`), kept to
+    be put in words with the players' names."""
+
+    winner: str
+    connector: str | None
+    scores: tuple[tuple[str, int | None], ...]
+    stars: tuple[str, ...]
+
+    @classmethod
+    def of(cls, outcome: Outcome) -> Result:
+        return cls(outcome.winner, outcome.connector, tuple(outcome.scores.items()), tuple(outcome.stars))
+
+    def words(self, names: Mapping[str, str] = NO_NAMES) -> str:
+        """``by the rules the gold diggers won (Ann reached the gold): Ann 3, Bob 0; stars: Ann``."""
+        scores = ", ".join(f"{who(p, names)} {'?' if s is None else s}" for p, s in self.scores)
+        stars = f"; stars: {', '.join(who(p, names) for p in self.stars)}" if self.stars else ""
+        by = f" ({who(self.connector, names)} reached the gold)" if self.connector else ""
+        return f"by the rules {WINNERS.get(self.winner, self.winner)}{by}: {scores}{stars}"
+
+
+@dataclass(frozen=True, slots=True)
 class Frame:
     """The table right after one line of the log."""
 
@@ -80,10 +108,8 @@ class Frame:
     kind: str
     """The event's type; ``unreadable`` for a line that is no event, ``end_of_log`` for
     the log's end."""
-    public: str
-    """What happened, as everyone at the table saw it."""
-    referee: str
-    """What happened, with the cards only the player saw."""
+    event: Event | None
+    """The line's event, which :meth:`told` puts in words."""
     cells: dict[Cell, Placed]
     setup_cell: Cell | None
     acted_on: Cell | None
@@ -97,8 +123,26 @@ class Frame:
     discards: int
     over: bool
     findings: tuple[Violation, ...]
-    result: str | None = None
+    result: Result | None = None
     """The round's outcome as the rules give it, on the frame of its ``round_ended``."""
+
+    def told(self, names: Mapping[str, str] = NO_NAMES, *, referee: bool = False) -> str:
+        """What happened, in the table's words with the players by ``names``: as
+        everyone at the table saw it, or (``referee``) with the cards only the player saw."""
+        if self.kind == "end_of_log":
+            return "the log stops here"
+        public, secret, _ = describe(self.event, self.cells, names)
+        return secret if referee else public
+
+    @property
+    def public(self) -> str:
+        """What happened, as everyone at the table saw it (players by id)."""
+        return self.told()
+
+    @property
+    def referee(self) -> str:
+        """What happened, with the cards only the player saw (players by id)."""
+        return self.told(referee=True)
 
 
 @dataclass
@@ -132,53 +176,73 @@ class GameView:
     unseen until turned up, roles unknown until the round's end)."""
 
 
+def address(tournament: str | None, game_id: str, number: int, step: int | None = None) -> dict[str, str]:
+    """The Replay page's address of a round (at a step): its query parameters."""
+    named = {"tournament": tournament} if tournament else {}
+    return {**named, "game": game_id, "round": str(number), **({"step": str(step)} if step is not None else {})}
+
+
+def replay_link(tournament: str | None, game_id: str, number: int, step: int | None = None) -> str:
+    """A link to a round on the Replay page, relative to the dashboard's pages.
+
+    >>> replay_link("open 1", "open-1:r1:t2", 3)
+    'replay?tournament=open+1&game=open-1%3Ar1%3At2&round=3'
+    """
+    return "replay?" + urlencode(address(tournament, game_id, number, step))
+
+
 def _copy_cells(cells: Mapping[Cell, Placed]) -> dict[Cell, Placed]:
     return {cell: Placed(p.card, p.kind, p.rotated, p.sides, p.passable, p.face_up) for cell, p in cells.items()}
 
 
-def describe(event: Event | None, rs: RoundState | None) -> tuple[str, str, Cell | None]:
-    """(public, referee, the cell acted on) for one event: the words of the replay's
-    steps, and of the entries on the recording page."""
+def describe(
+    event: Event | None, cells: Mapping[Cell, Placed], names: Mapping[str, str] = NO_NAMES
+) -> tuple[str, str, Cell | None]:
+    """(public, referee, the cell acted on) for one event, in the table's words
+    (:mod:`dashboard.card_words`: players by ``names``, cards and places in plain
+    words): the replay's steps, and the entries on the recording page. ``cells``: the
+    maze right after the event, which a map or a goal turned up shows."""
     if isinstance(event, RoundStarted):
-        text = f"round {event.round} is dealt; {event.start_player} starts"
-        setup = f"; the setup card is {event.setup_card.card}" if event.setup_card is not None else ""
-        return text + setup, text + setup, None
+        text = f"round {event.round} is dealt; {who(event.start_player, names)} starts"
+        setup = event.setup_card
+        if setup is not None:
+            text += f"; the setup card is {a_card(setup.card, setup.rotated)}"
+        return text, text, None
+    player = who(getattr(event, "player", None), names)
     if isinstance(event, PlayPath):
-        text = f"{event.player} lays {event.card}{' turned' if event.rotated else ''} at ({event.x}, {event.y})"
+        text = f"{player} lays {a_card(event.card, event.rotated)} at {place_words((event.x, event.y))}"
         return text, text, (event.x, event.y)
     if isinstance(event, PlayTool):
+        target = who(event.target, names)
         if event.card in cards.BREAK_CARDS:
-            text = f"{event.player} breaks {event.target}'s {cards.BREAK_CARDS[event.card]}"
+            text = f"{player} breaks {target}'s {tool_words(cards.BREAK_CARDS[event.card])}"
         else:
-            mends = event.tool or " or ".join(cards.REPAIR_CARDS.get(event.card, ()))
-            text = f"{event.player} mends {event.target}'s {mends} ({event.card})"
+            tools = (event.tool,) if event.tool else cards.REPAIR_CARDS.get(event.card, ())
+            text = f"{player} mends {target}'s {' or '.join(tool_words(t) for t in tools) or card_words(event.card)}"
         return text, text, None
     if isinstance(event, PlayRockfall):
-        text = f"{event.player} brings down the card at ({event.x}, {event.y})"
+        text = f"{player} brings down the card at {place_words((event.x, event.y))} with a rockfall"
         return text, text, (event.x, event.y)
     if isinstance(event, PlayMap):
-        text = f"{event.player} looks at the {event.goal} goal"
-        seen = ""
-        if rs is not None:
-            hidden = rs.maze.cells.get(cards.GOAL_CELLS[event.goal])
-            if hidden is not None and hidden.card != cards.UNSEEN:
-                seen = f": it is {'the gold' if hidden.card == cards.GOLD else 'stone'}"
+        text = f"{player} looks at the {event.goal} goal with a map"
+        hidden = cells.get(cards.GOAL_CELLS[event.goal])
+        seen = f": it is {card_words(hidden.card)}" if hidden is not None and hidden.card != cards.UNSEEN else ""
         return text, text + seen, cards.GOAL_CELLS[event.goal]
     if isinstance(event, Discard):
-        text = f"{event.player} passes, a card face down"
-        return text, text if event.card is None else f"{event.player} passes, discarding {event.card}", None
+        text = f"{player} passes, a card face down"
+        return text, text if event.card is None else f"{player} passes, discarding {a_card(event.card)}", None
     if isinstance(event, Draw):
-        text = f"{event.player} draws a card"
-        return text, text if event.card is None else f"{event.player} draws {event.card}", None
+        text = f"{player} draws a card"
+        return text, text if event.card is None else f"{player} draws {a_card(event.card)}", None
     if isinstance(event, RefereeNote):
         # what the referee saw is the table's; their words may name a card that was shown
-        return note_message(event.model_copy(update={"note": ""})), note_message(event), None
+        named = event.model_copy(update={"player": who(event.player, names) if event.player else None})
+        return note_message(named.model_copy(update={"note": ""})), note_message(named), None
     if isinstance(event, GoalRevealed):
-        text = f"the {event.goal} goal is turned up{' turned' if event.rotated else ''}"
-        if rs is not None:
-            goal = rs.maze.cells.get(cards.GOAL_CELLS[event.goal])
-            if goal is not None and goal.face_up:
-                text += ": the gold" if goal.card == cards.GOLD else ": stone"
+        text = f"the {event.goal} goal is turned up{', turned' if event.rotated else ''}"
+        goal = cells.get(cards.GOAL_CELLS[event.goal])
+        if goal is not None and goal.face_up:
+            text += f": {card_words(goal.card)}"
         return text, text, cards.GOAL_CELLS[event.goal]
     if isinstance(event, RoundEnded):
         text = f"round {event.round} ends: the log says {WINNERS.get(event.winner, event.winner)}"
@@ -192,21 +256,21 @@ def _frame(
     line: int,
     kind: str,
     rs: RoundState,
-    words: tuple[str, str, Cell | None],
+    event: Event | None,
     findings: Iterable[Finding],
     setup_cell: Cell | None,
-    result: str | None = None,
+    result: Result | None = None,
 ) -> Frame:
-    public, referee, acted_on = words
+    cells = _copy_cells(rs.maze.cells)
+    acted_on = describe(event, cells)[2]
     turn = rs.turn
     if rs.played and not rs.draw_due and not rs.over:
         turn = next_holder(list(rs.hands), rs.turn, rs.hands) or rs.turn
     return Frame(
         line=line,
         kind=kind,
-        public=public,
-        referee=referee,
-        cells=_copy_cells(rs.maze.cells),
+        event=event,
+        cells=cells,
         setup_cell=setup_cell,
         acted_on=acted_on,
         turn=turn,
@@ -260,7 +324,7 @@ class GameViewBuilder(ReplayVisitor[GameView]):
         self.view: GameView | None = None
         self.current: RoundView | None = None
         self.setup_cell: Cell | None = None
-        self.outcome: str | None = None
+        self.outcome: Result | None = None
         self.opening: list[Violation] = []
 
     def begin_game(self, replay: Replay) -> None:
@@ -284,10 +348,7 @@ class GameViewBuilder(ReplayVisitor[GameView]):
     def round_ended(self, line: int, event: RoundEnded, rs: RoundState, outcome: Outcome) -> None:
         if self.current is None:
             return
-        scores = ", ".join(f"{p} {'?' if s is None else s}" for p, s in outcome.scores.items())
-        stars = f"; stars: {', '.join(outcome.stars)}" if outcome.stars else ""
-        by = f" ({outcome.connector} reached the gold)" if outcome.connector else ""
-        self.outcome = f"by the rules {WINNERS.get(outcome.winner, outcome.winner)}{by}: {scores}{stars}"
+        self.outcome = Result.of(outcome)
         self.current.ended = True
 
     def game_ended(self, line: int, event: GameEnded, state: GameState) -> None:
@@ -304,16 +365,14 @@ class GameViewBuilder(ReplayVisitor[GameView]):
         event = line.event
         kind = event.type if event is not None else "unreadable"
         shown = _shown(self.replay) or rs
-        words = describe(event, shown)
-        self.current.frames.append(_frame(line.number, kind, shown, words, found, self.setup_cell, self.outcome))
+        self.current.frames.append(_frame(line.number, kind, shown, event, found, self.setup_cell, self.outcome))
         self.outcome = None
 
     def end(self, state: GameState, found: list[Finding]) -> None:
         rs = state.round
         if self.current is not None and rs is not None and (found or not rs.ended):
             assert self.replay is not None
-            words = ("the log stops here", "the log stops here", None)
-            self.current.frames.append(_frame(self.replay.last_line, "end_of_log", rs, words, found, self.setup_cell))
+            self.current.frames.append(_frame(self.replay.last_line, "end_of_log", rs, None, found, self.setup_cell))
         elif found:
             self.opening.extend(Violation.of(f) for f in found)
 

@@ -13,20 +13,14 @@ from typing import Final, TypeVar
 import polars as pl
 import streamlit as st
 
+from dashboard.card_words import ROLE_WORDS, card_words, place_words, tool_words, who
 from dashboard.markup import escape
 from dashboard.recording import taps
 from dashboard.recording.live import Live, log_name
 from dashboard.recording.maze_chart import SELECTION, maze_chart, picture, table_maze
 from dashboard.recording.steps import CARDS_OF, KINDS, SLOTS, Kind, Pick
 from dashboard.recording.taps import Pending
-from dashboard.recording.words import (
-    NOTE_WORDS,
-    ROLE_WORDS,
-    card_words,
-    entry_words,
-    finding_words,
-    who,
-)
+from dashboard.recording.words import NOTE_WORDS, entry_words, finding_words
 from events import cards
 from events.logfile import parse_line
 from events.maze import Cell, tunnel
@@ -160,17 +154,18 @@ def draw_hands(recorder: Recorder, names: dict[str, str], to_act: str | None) ->
     counts = recorder.hand_counts()
     shown = []
     for player in recorder.game.players:
-        broken = "".join(f" ✗{tool}" for tool in sorted(rs.broken.get(player, ())))
+        tools = sorted(rs.broken.get(player, ()))
+        broken = f" (broken {', '.join(tool_words(t) for t in tools)})" if tools else ""
         text = f"{escape(who(player, names))} {counts[player]}{broken}"
-        shown.append(f"**▶ {text}**" if player == to_act else text)
+        shown.append(f"**{text} (to act)**" if player == to_act else text)
     st.markdown(" · ".join(shown) + f" · pile **{recorder.pile_count()}**")
 
 
 # -- the panels ------------------------------------------------------------------------
 
 
-def confirm(pending: Pending, recorder: Recorder) -> None:
-    st.markdown(f"#### {escape(entry_words(pending.event, recorder.round))}?")
+def confirm(pending: Pending, recorder: Recorder, names: dict[str, str]) -> None:
+    st.markdown(f"#### {escape(entry_words(pending.event, recorder.round, names))}?")
     for finding in pending.findings:
         st.error(escape(finding_words(finding)))
     st.button(
@@ -285,7 +280,7 @@ def turn_panel(recorder: Recorder, names: dict[str, str], due: Due, *, choose_pl
         buttons(
             cards.REPAIR_CARDS[pick.card],
             key=lambda t: f"record_tool_{t}",
-            label=str,
+            label=tool_words,
             on_click=lambda t: taps.set_pick(replace(taps.current_pick(), tool=t)),
             row="record_tool_row",
         )
@@ -336,7 +331,7 @@ def _cells_panel(recorder: Recorder, pick: Pick) -> None:
     buttons(
         list(marks),
         key=lambda cell: f"record_cell_{cell[0]}_{cell[1]}",
-        label=lambda cell: f"{marks[cell]} · ({cell[0]}, {cell[1]})",
+        label=lambda cell: f"{marks[cell]} · {place_words(cell)}",
         on_click=lambda cell: taps.set_pick(replace(taps.current_pick(), cell=cell)),
         row="record_cells",
     )

@@ -149,7 +149,7 @@ def _recording(live: Live) -> None:
     if recorder.round is not None:
         panels.draw_hands(recorder, names, pick.player if due.kind == "turn" else due.player)
     if pending is not None:
-        panels.confirm(pending, recorder)
+        panels.confirm(pending, recorder, names)
     elif due.kind == "round":
         panels.deal_panel(recorder, names, number)
     elif due.kind == "turn":
@@ -167,7 +167,7 @@ def _recording(live: Live) -> None:
     if not live.draft.finished:
         st.divider()
         if len(recorder.lines) > 1:
-            st.caption("Last entry: " + escape(entry_words(panels.last_event(recorder), recorder.round)))
+            st.caption("Last entry: " + escape(entry_words(panels.last_event(recorder), recorder.round, names)))
             st.button("Undo the last entry", key="record_undo", on_click=taps.undo, icon=":material/undo:")
         panels.note_panel(recorder, names)
     if CODE not in st.session_state:

@@ -1,7 +1,8 @@
 """The recording in words a referee reads at a glance: what is due, what a card is,
 what an entry did, and what a rule says of it — in the replay's own words.
 
-Every string here may carry a player id or a card code; the page escapes it
+Players, cards, roles and places are named in :mod:`dashboard.card_words`, as the
+replay names them. Every string here may carry a player's name; the page escapes it
 (:func:`dashboard.markup.escape`) where Markdown shows it.
 """
 
@@ -10,14 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from dashboard.card_words import who
 from dashboard.replay_view import describe
-from events import cards
 from events.findings import Finding
 from events.recorder import Due
 from events.schema import Event, NoteKind
 from events.state import RoundState
 
-ROLE_WORDS: Final = {"gold_digger": "Gold digger", "saboteur": "Saboteur", "selfish_dwarf": "Selfish dwarf"}
 NOTE_WORDS: Final[dict[NoteKind, str]] = {
     "face_up_discard": "discarded face up",
     "drew_from_discard": "drew from the discard pile",
@@ -30,27 +30,6 @@ NOTE_WORDS: Final[dict[NoteKind, str]] = {
     "other": "another error",
 }
 """The kinds of a referee's note (R-C1), as the page offers them."""
-GOAL_WORDS: Final = {cards.GOLD: "the gold", "goal_stone_ne": "stone (NE)", "goal_stone_nw": "stone (NW)"}
-
-
-def card_words(card: str) -> str:
-    """A card as a referee names it.
-
-    >>> card_words("break_lamp"), card_words("repair_pick_cart"), card_words("NESx")
-    ('broken lamp', 'repair pick or cart', 'NESx')
-    """
-    if card in cards.BREAK_CARDS:
-        return f"broken {cards.BREAK_CARDS[card]}"
-    if card in cards.REPAIR_CARDS:
-        return "repair " + " or ".join(cards.REPAIR_CARDS[card])
-    return GOAL_WORDS.get(card, card)
-
-
-def who(player: str | None, names: Mapping[str, str]) -> str:
-    """A player by the name the table knows them by."""
-    if player is None:
-        return "nobody"
-    return names.get(player, player)
 
 
 def due_words(due: Due, number: int, names: Mapping[str, str]) -> str:
@@ -75,10 +54,10 @@ def due_words(due: Due, number: int, names: Mapping[str, str]) -> str:
     return "The game is recorded"
 
 
-def entry_words(event: Event | None, rs: RoundState | None) -> str:
-    """What an entry did, as the replay says it (the public words: a referee sees no
-    hidden card)."""
-    return describe(event, rs)[0]
+def entry_words(event: Event | None, rs: RoundState | None, names: Mapping[str, str]) -> str:
+    """What an entry did, as the replay says it, the players by ``names`` (the public
+    words: a referee sees no hidden card)."""
+    return describe(event, rs.maze.cells if rs is not None else {}, names)[0]
 
 
 def finding_words(finding: Finding) -> str:

@@ -6,6 +6,13 @@ view: the hands, the roles, what the face-down goals hide and the cards drawn an
 passed — for a round that has ended, or for the organiser at any time. An observed log
 knows no hidden card, so even its referee view counts the hands, leaves a goal face
 down until it is turned up and the roles unknown until the round's end.
+
+The address names what is shown (``replay?tournament=…&game=…&round=N&step=K``): the
+page opens an address at that step, and writes each step it moves to back into the
+address, so a copied address shares the step. A value the store does not know (a game
+not stored, round 99, step -1, text) falls back to the nearest view there is, with a
+short notice. Players are named by their registered names (the log's ids in a game of
+no tournament), cards and places in plain words (:mod:`dashboard.card_words`).
 """
 
 from __future__ import annotations
@@ -14,10 +21,14 @@ import polars as pl
 import streamlit as st
 
 from dashboard import access, data, widgets
+from dashboard.card_words import card_words, role_words, tool_words, who
 from dashboard.markup import escape
 from dashboard.maze_svg import maze_svg
+from dashboard.replay_view import address
+from dashboard.table_view import by_name
 
 STEP = "replay_step"
+ADDRESS = "replay_address"  # the address this page last wrote: one that differs was typed or followed a link
 
 
 def _restart() -> None:
@@ -28,25 +39,59 @@ def _move(by: int, last: int) -> None:
     st.session_state[STEP] = max(0, min(last, int(st.session_state.get(STEP, 0)) + by))
 
 
+def _number(text: str | None) -> int | None:
+    """A whole number from the address (``None``: none given, or not a number)."""
+    try:
+        return int(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def _follow_address(choices: list[str]) -> tuple[str | None, str | None]:
+    """Pick the tournament and game the address names (each checked against the store),
+    and return the round and step it asks for, to be checked once the game is known."""
+    asked = st.query_params.to_dict()
+    tournament, game = asked.get("tournament"), asked.get("game")
+    if tournament is not None:
+        if tournament in choices:
+            st.session_state["replay_tournament"] = tournament
+        else:
+            st.warning(escape(f"No tournament {tournament!r} is stored: showing another."))
+    if game is not None:
+        where = {str(g): t for t in choices for g in data.games(None if t == widgets.NONE else t)["game_id"].to_list()}
+        if game in where:
+            st.session_state["replay_tournament"] = where[game]
+            st.session_state["replay_game"] = game
+        else:
+            st.warning(escape(f"No game {game!r} is stored: showing another."))
+            return None, None
+    st.session_state[STEP] = 0
+    return asked.get("round"), asked.get("step")
+
+
 st.title("Replay")
+tournaments = data.tournaments()
+titles = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
+choices = [*titles, widgets.NONE]
+wanted_round: str | None = None
+wanted_step: str | None = None
 goto = st.session_state.pop("replay_goto", None)
 if goto is not None:
-    wanted_tournament, wanted_game, wanted_round = goto
+    wanted_tournament, wanted_game, wanted_round_number = goto
     st.session_state["replay_tournament"] = wanted_tournament if wanted_tournament is not None else widgets.NONE
     st.session_state["replay_game"] = wanted_game
-    st.session_state["replay_round"] = wanted_round
+    st.session_state["replay_round"] = wanted_round_number
     st.session_state[STEP] = 0
+elif st.query_params.to_dict() not in ({}, st.session_state.get(ADDRESS)):
+    wanted_round, wanted_step = _follow_address(choices)
 
-tournaments = data.tournaments()
-names = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
-choices = [*names, widgets.NONE]
 widgets.keep_choice("replay_tournament", choices)
 top = st.columns([2, 3, 1])
 with top[0]:
     picked = st.selectbox(
         "Tournament",
         choices,
-        format_func=lambda t: t if t == widgets.NONE else f"{names[t]} ({t})",
+        format_func=lambda t: t if t == widgets.NONE else f"{titles[t]} ({t})",
         key="replay_tournament",
         on_change=_restart,
     )
@@ -80,6 +125,12 @@ if not view.rounds:
     st.info("This log holds no round yet.")
     st.stop()
 numbers = sorted(view.rounds)
+if wanted_round is not None:
+    asked_number = _number(wanted_round)
+    if asked_number not in numbers:
+        st.warning(escape(f"This game has no round {wanted_round!r}: showing round {numbers[0]}."))
+        asked_number = numbers[0]
+    st.session_state["replay_round"] = asked_number
 widgets.keep_choice("replay_round", numbers)
 with top[2]:
     number = st.selectbox("Round", numbers, key="replay_round", on_change=_restart)
@@ -115,16 +166,30 @@ if view.observed and referee:
     )
 frames = shown_round.frames
 last = len(frames) - 1
+people = data.player_names(tournament) if tournament is not None else {}
 
+if wanted_step is not None:
+    asked_step = _number(wanted_step)
+    nearest = 0 if asked_step is None else max(0, min(last, asked_step))
+    if asked_step != nearest:
+        st.warning(escape(f"Round {number} has no step {wanted_step!r}: showing step {nearest} of {last}."))
+    st.session_state[STEP] = nearest
 if int(st.session_state.get(STEP, 0)) > last:
     st.session_state[STEP] = 0
-buttons = st.columns([1, 1, 1, 1, 6])
-buttons[0].button("First", icon=":material/first_page:", on_click=_move, args=(-last - 1, last), disabled=last == 0)
-buttons[1].button("Back", icon=":material/chevron_left:", on_click=_move, args=(-1, last), disabled=last == 0)
-buttons[2].button("Next", icon=":material/chevron_right:", on_click=_move, args=(1, last), disabled=last == 0)
-buttons[3].button("Last", icon=":material/last_page:", on_click=_move, args=(last + 1, last), disabled=last == 0)
+# one row, also on a phone (columns would stack there and push the maze below the fold)
+with st.container(horizontal=True, wrap=False, gap="small", key="replay_steps"):
+    for label, icon, by in (
+        ("First", ":material/first_page:", -last - 1),
+        ("Back", ":material/chevron_left:", -1),
+        ("Next", ":material/chevron_right:", 1),
+        ("Last", ":material/last_page:", last + 1),
+    ):
+        st.button(label, icon=icon, on_click=_move, args=(by, last), disabled=last == 0, width="stretch")
 step = st.slider("Step", min_value=0, max_value=last, key=STEP) if last > 0 else 0
 frame = frames[step]
+shown_at = address(tournament, game_id, number, step)
+st.query_params.from_dict(shown_at)  # the address names the step shown: copy it to share it
+st.session_state[ADDRESS] = shown_at
 
 picture, facts = st.columns([3, 2])
 with picture:
@@ -133,34 +198,47 @@ with picture:
     st.markdown(f'<div class="maze-picture" style="overflow-x: auto">\n{picture_svg}\n</div>', unsafe_allow_html=True)
 with facts:
     st.markdown(f"**Step {step} of {last}** · line {frame.line}")
-    st.markdown(f"### {escape(frame.referee if referee else frame.public)}")
+    st.markdown(f"### {escape(frame.told(people, referee=referee))}")
     if frame.result:
-        st.success(escape(frame.result) if referee or shown_round.ended else "The round is over.")
-    st.markdown(f"**To act:** {escape(frame.turn)}" + (" (the round is over)" if frame.over else ""))
+        st.success(escape(frame.result.words(people)) if referee or shown_round.ended else "The round is over.")
+    st.markdown(f"**To act:** {escape(who(frame.turn, people))}" + (" (the round is over)" if frame.over else ""))
     counts = st.columns(2)
     counts[0].metric("Draw pile", frame.pile)
     counts[1].metric("Discards", frame.discards)
     for found in frame.findings:
-        who = f" · {escape(found.player)}" if found.player else ""
+        whom = f" · {escape(who(found.player, people))}" if found.player else ""
         message = (
-            escape(found.message) if referee or shown_round.ended else "details are shown once the round has ended"
+            escape(by_name(found.message, people))
+            if referee or shown_round.ended
+            else "details are shown once the round has ended"
         )
-        text = f"line {found.line} · {found.code} ({found.rule}){who}: {message}"
+        text = f"line {found.line} · {found.code} ({found.rule}){whom}: {message}"
         (st.error if found.severity == "error" else st.warning)(text)
 
-table = {
+table: dict[str, list[object]] = {
     "seat": list(range(1, len(view.players) + 1)),
-    "player": [("▶ " if p == frame.turn else "") + p for p in view.players],
+    "player": [who(p, people) for p in view.players],
+    "to act": ["to act" if p == frame.turn else "" for p in view.players],
 }
 if referee:
-    table["role"] = [frame.roles.get(p) or ("unknown" if view.observed else "") for p in view.players]
+    table["role"] = [role_words(frame.roles.get(p)) or ("unknown" if view.observed else "") for p in view.players]
 table["cards"] = [len(frame.hands.get(p, ())) for p in view.players]
 if referee and not view.observed:
-    table["hand"] = [", ".join(frame.hands.get(p, ())) for p in view.players]
-table["broken tools"] = [", ".join(frame.broken.get(p, ())) for p in view.players]
+    table["hand"] = ["; ".join(card_words(c) for c in frame.hands.get(p, ())) for p in view.players]
+table["broken tools"] = [", ".join(tool_words(t) for t in frame.broken.get(p, ())) for p in view.players]
 if referee:
     table["looked at"] = [", ".join(frame.peeks.get(p, ())) for p in view.players]
-st.dataframe(pl.DataFrame(table), hide_index=True, width="stretch")
+st.dataframe(
+    pl.DataFrame(table),
+    hide_index=True,
+    width="stretch",
+    column_config={  # on a phone the name stays in view while the rest scrolls
+        "seat": st.column_config.NumberColumn("seat", width=40),
+        "player": st.column_config.TextColumn("player", pinned=True),
+        "to act": st.column_config.TextColumn("", width=60),
+        "cards": st.column_config.NumberColumn("cards", width=50),
+    },
+)
 
 violations = shown_round.violations
 with st.expander(f"Every finding of round {number} ({len(violations)})", expanded=False):
@@ -168,7 +246,9 @@ with st.expander(f"Every finding of round {number} ({len(violations)})", expande
         st.write("The audit found nothing to report in this round.")
     for at, found in violations:
         message = (
-            escape(found.message) if referee or shown_round.ended else "details are shown once the round has ended"
+            escape(by_name(found.message, people))
+            if referee or shown_round.ended
+            else "details are shown once the round has ended"
         )
-        who = f" · {escape(found.player)}" if found.player else ""
-        st.markdown(f"- step {at} · line {found.line} · `{found.code}` ({found.rule}){who}: {message}")
+        whom = f" · {escape(who(found.player, people))}" if found.player else ""
+        st.markdown(f"- step {at} · line {found.line} · `{found.code}` ({found.rule}){whom}: {message}")

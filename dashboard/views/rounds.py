@@ -1,10 +1,12 @@
-"""Rounds (public): every finished round with its audit verdict."""
+"""Rounds (public): every finished round with its audit verdict, each linked to its replay."""
 
 from __future__ import annotations
 
+import polars as pl
 import streamlit as st
 
 from dashboard import data, widgets
+from dashboard.replay_view import replay_link
 
 st.title("Rounds")
 st.caption("Every finished round with the audit's verdict. Rounds still in play are not listed.")
@@ -40,8 +42,10 @@ if not matched:
     st.stop()
 shown = f"the first {listed.height:,} of " if listed.height < matched else ""
 st.caption(f"Showing {shown}{matched:,} rounds.")
+links = [replay_link(t, str(g), int(r)) for t, g, r in listed.select("tournament", "game_id", "round").iter_rows()]
 st.dataframe(
-    listed.select(
+    listed.with_columns(replay=pl.Series(links, dtype=pl.String)).select(
+        "replay",
         "verdict",
         "tournament",
         "stage",
@@ -60,7 +64,10 @@ st.dataframe(
     ),
     hide_index=True,
     width="stretch",
-    column_config={"tournament_round": st.column_config.NumberColumn("t. round")},
+    column_config={
+        "tournament_round": st.column_config.NumberColumn("t. round"),
+        "replay": st.column_config.LinkColumn("replay", display_text="Replay", width="small"),
+    },
 )
 
 st.subheader("A closer look")

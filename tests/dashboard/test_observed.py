@@ -11,6 +11,7 @@ import json
 import pytest
 
 from analytics.standings import standings
+from dashboard.card_words import role_words
 from dashboard.markup import escape
 from dashboard.maze_svg import maze_svg
 from dashboard.replay_view import Frame, GameView, game_view
@@ -118,18 +119,22 @@ def test_the_replay_draws_an_observed_round_as_the_table_saw_it(observed_db: Obs
     (step,) = [i for i, f in enumerate(frames) if f.line == observed_db.note_line]
     at.slider(key="replay_step").set_value(step).run()
     (error,) = [e.value for e in at.error]
-    assert error.startswith(f"line {observed_db.note_line} · table_incident (R-C1) · {observed_db.noted}: ")
+    description = json.loads((observed_db.full_log.parent / "tournament.json").read_text())
+    names = {person["id"]: person["name"] for person in description["players"]}  # the players by name
+    assert error.startswith(
+        f"line {observed_db.note_line} · table_incident (R-C1) · {escape(names[observed_db.noted])}: "
+    )
     assert escape(NOTE) in error
-    assert any(m.value == f"### {escape(frames[step].referee)}" for m in at.markdown)
+    assert any(m.value == f"### {escape(frames[step].told(names, referee=True))}" for m in at.markdown)
 
     at.slider(key="replay_step").set_value(_ended_at(frames)).run()
     roles = at.dataframe[0].value["role"]
     dealt = json.loads(observed_db.full_log.read_text().splitlines()[1])["roles"]
-    assert "unknown" not in set(roles) and sorted(roles) == sorted(dealt.values())
+    assert "unknown" not in set(roles) and sorted(roles) == sorted(role_words(r) for r in dealt.values())
 
     at.radio(key="replay_view").set_value("Public").run()
     at.slider(key="replay_step").set_value(step).run()
-    assert any(m.value == f"### {escape(frames[step].public)}" for m in at.markdown)
+    assert any(m.value == f"### {escape(frames[step].told(names))}" for m in at.markdown)
 
 
 def test_audit_turns_a_table_incident_into_a_penalty_in_one_action(observed_db: Observed, organiser: str) -> None:

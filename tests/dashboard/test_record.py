@@ -70,6 +70,7 @@ from tests.dashboard.conftest import (
 )
 from tests.dashboard.test_browser import chromium, serving
 from tests.dashboard.test_hostile_text import plain_text
+from tests.dashboard.test_replay_address import EMOJI
 
 AT = "2026-11-29T14:00:00Z"
 GAME = f"{TOURNAMENT}:r2:t2"
@@ -779,3 +780,26 @@ REFEREE_SHOTS: Final = (
     "round-end",
     "next-round",
 )
+
+
+def test_the_recording_says_what_happened_in_plain_words(referee: Referee, db: Path) -> None:
+    """Players by their registered names, cards and places in words, broken tools named,
+    and no emoji (a phone without an emoji font draws them as empty boxes)."""
+    with Store(db).connect(read_only=True) as con:
+        names = dict(con.execute("SELECT player, name FROM tournament_players").fetchall())
+    ref = referee
+    ref.open_table()
+    a, b, c, *_ = ref.live.recorder.game.players
+    ref.deal(1, a, [], "NESW")
+    ref.tool("break", "break_pick", c)
+    assert any(f"{escape(names[c])} 5 (broken pickaxe)" in m.value for m in ref.at.markdown)
+    assert any(c.value == f"Last entry: {escape(names[a] + ' draws a card')}" for c in ref.at.caption)
+    ref.tap("record_kind_path")
+    ref.tap("record_card_NS")
+    ran(ref.at.number_input(key="record_other_x").set_value(3))
+    ran(ref.at.number_input(key="record_other_y").set_value(3))
+    ref.tap("record_other")  # where no path leads: the page asks first
+    heading = f"{names[b]} lays a straight path (north–south) at column 3, row 3?"
+    assert f"#### {escape(heading)}" in [m.value for m in ref.at.markdown]
+    text = page_text(ref.at) + " ".join(str(button.label) for button in ref.at.button)
+    assert EMOJI.findall(text) == []
