@@ -38,7 +38,7 @@ def role_win_rates(frame: pl.DataFrame) -> alt.LayerChart | alt.FacetChart:
     bars = base.mark_errorbar(ticks=True, thickness=2).encode(
         y=alt.Y(
             "low:Q",
-            title=_("win rate (95% interval)"),
+            title=_("win rate (%(level)d%% interval)") % {"level": 95},
             scale=alt.Scale(domain=[0, 1]),
             axis=alt.Axis(format="%"),
         ),
@@ -53,8 +53,8 @@ def role_win_rates(frame: pl.DataFrame) -> alt.LayerChart | alt.FacetChart:
             alt.Tooltip("n:Q", title=names.column("n")),
             alt.Tooltip("wins:Q", title=names.column("wins")),
             alt.Tooltip("rate:Q", format=".1%", title=_("win rate")),
-            alt.Tooltip("low:Q", format=".1%", title=_("95% low")),
-            alt.Tooltip("high:Q", format=".1%", title=_("95% high")),
+            alt.Tooltip("low:Q", format=".1%", title=names.bound("low")),
+            alt.Tooltip("high:Q", format=".1%", title=names.bound("high")),
         ],
     )
     return alt.layer(bars, points).properties(height=360)

@@ -28,7 +28,7 @@ from typing import Final
 
 import streamlit as st
 from babel import Locale, numbers
-from babel.dates import format_datetime, format_time
+from babel.dates import format_time
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -92,10 +92,7 @@ def translations(language: str) -> gettext.NullTranslations:
 
 def language() -> str:
     """The language of this session (English before :func:`picker` has run)."""
-    try:
-        chosen = st.session_state.get(KEY)
-    except Exception:  # no session: a test or a doctest calling a page's function bare
-        chosen = None
+    chosen = st.session_state.get(KEY)  # outside a session (a test, a doctest): none, so English
     return chosen if chosen in LANGUAGES else ENGLISH
 
 
@@ -166,8 +163,3 @@ def percent(value: object) -> str:
 def time(moment: datetime) -> str:
     """A time of day with its zone, as the language writes it."""
     return f"{format_time(moment, 'HH:mm:ss', locale=_locale())} {moment:%Z}".strip()
-
-
-def date_time(moment: datetime) -> str:
-    """A date and time, medium length, as the language writes them."""
-    return format_datetime(moment, "medium", locale=_locale())

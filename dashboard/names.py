@@ -237,6 +237,12 @@ def result(won: bool, star: bool) -> str:
     return ", ".join(parts) or _("lost")
 
 
+def bound(end: str) -> str:
+    """The heading of one end (``low``, ``high``) of a win rate's Wilson 95% interval."""
+    heading = _("%(level)d%% low") if end == "low" else _("%(level)d%% high")
+    return heading % {"level": 95}
+
+
 def plain(column: str, words: Mapping[str, str]) -> pl.Expr:
     """``column`` of a frame with each code by its plain name (``words``: one of the
     tables here, :data:`ROLES`, :data:`STAGES`…); a code the table lacks stays as it is.

@@ -9,6 +9,7 @@ import polars as pl
 import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
+from dashboard import names
 from dashboard.i18n import _
 
 ALL: Final = "(all)"
@@ -62,6 +63,6 @@ def win_rate_columns() -> dict[str, ColumnConfig]:
     ``high``): every table of rates reads the same way."""
     return {
         "rate": st.column_config.NumberColumn(_("win rate"), format="percent"),
-        "low": st.column_config.NumberColumn(_("95% low"), format="percent"),
-        "high": st.column_config.NumberColumn(_("95% high"), format="percent"),
+        "low": st.column_config.NumberColumn(names.bound("low"), format="percent"),
+        "high": st.column_config.NumberColumn(names.bound("high"), format="percent"),
     }
