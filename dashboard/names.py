@@ -14,6 +14,7 @@ dropped: ``role("troll") == "troll"``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Final
 
@@ -36,22 +37,18 @@ WINNERS: Final = {
 }
 """Who won a round (``events.schema.Winner``)."""
 
-STAGES: Final = {
-    "preliminary": N_("preliminary"),
-    "semifinal": N_("semi-final"),
-    "final": N_("final"),
-}
+STAGES: Final = {"preliminary": N_("preliminary"), "semifinal": N_("semi-final"), "final": N_("final")}
 """The stages of a tournament (``events.schema.Stage``)."""
 
 RULESETS: Final = {"tournament": N_("tournament rules"), "base": N_("base game")}
 """The rulesets (``events.tables.Ruleset``)."""
 
-ENDINGS: Final = {
-    "gold": N_("the gold was reached"),
-    "hands_empty": N_("the cards ran out"),
-    "early": N_("stopped early"),
-    "score_sheet": N_("score sheet only"),
-}
+ENDINGS: Final = dict(
+    gold=N_("the gold was reached"),
+    hands_empty=N_("the cards ran out"),
+    early=N_("stopped early"),
+    score_sheet=N_("score sheet only"),
+)
 """How a round ended (``ingest.readmodels`` ``rounds.ended_by``)."""
 
 SEVERITIES: Final = {"error": N_("error"), "warning": N_("warning")}
@@ -168,54 +165,28 @@ def _named(words: Mapping[str, str], code: object) -> str:
     return _(words[text]) if text in words else text
 
 
-def role(code: object) -> str:
-    """``gold_digger`` → "gold digger" (Goudzoeker, Goldsucher, gullgraver)."""
-    return _named(ROLES, code)
+role: Final = functools.partial(_named, ROLES)
+"""``gold_digger`` → "gold digger" (Goudzoeker, Goldsucher, gullgraver)."""
+winner: Final = functools.partial(_named, WINNERS)
+"""``gold_diggers`` → "the gold diggers"."""
+stage: Final = functools.partial(_named, STAGES)
+"""``semifinal`` → "semi-final"."""
+ruleset: Final = functools.partial(_named, RULESETS)
+"""``base`` → "base game"."""
+ending: Final = functools.partial(_named, ENDINGS)
+"""``hands_empty`` → "the cards ran out"."""
+severity: Final = functools.partial(_named, SEVERITIES)
+"""``error`` → "error"."""
+finding: Final = functools.partial(_named, FINDINGS)
+"""``wrong_draw`` → "drew the wrong card"."""
+tool: Final = functools.partial(_named, TOOLS)
+"""``pick`` → "pickaxe"."""
+card: Final = functools.partial(_named, CARDS)
+"""``break_lamp`` → "broken lamp", ``NS`` → "straight tunnel, north–south"."""
 
 
-def winner(code: object) -> str:
-    """``gold_diggers`` → "the gold diggers"."""
-    return _named(WINNERS, code)
-
-
-def stage(code: object) -> str:
-    """``semifinal`` → "semi-final"."""
-    return _named(STAGES, code)
-
-
-def ruleset(code: object) -> str:
-    """``base`` → "base game"."""
-    return _named(RULESETS, code)
-
-
-def ending(code: object) -> str:
-    """``hands_empty`` → "the cards ran out"."""
-    return _named(ENDINGS, code)
-
-
-def severity(code: object) -> str:
-    """``error`` → "error"."""
-    return _named(SEVERITIES, code)
-
-
-def finding(code: object) -> str:
-    """``wrong_draw`` → "drew the wrong card"."""
-    return _named(FINDINGS, code)
-
-
-def tool(code: object) -> str:
-    """``pick`` → "pickaxe"."""
-    return _named(TOOLS, code)
-
-
-def card(code: object) -> str:
-    """``break_lamp`` → "broken lamp", ``NS`` → "straight tunnel, north–south"."""
-    return _named(CARDS, code)
-
-
-def column(name: str) -> str:
-    """``started_at`` → "started": a column's heading."""
-    return _named(COLUMNS, name)
+column: Final = functools.partial(_named, COLUMNS)
+"""``started_at`` → "started": a column's heading."""
 
 
 def headers(columns: Iterable[str]) -> dict[str, str]:

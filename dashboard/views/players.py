@@ -125,20 +125,8 @@ st.subheader(_("Points over time"))
 st.altair_chart(charts.points_over_time(rounds), width="stretch")
 
 st.subheader(_("Rounds"))
-listed = rounds.select(
-    "started_at",
-    "tournament",
-    "stage",
-    "tournament_round",
-    "table",
-    "game_id",
-    "round",
-    "role",
-    "points",
-    "star",
-    "won",
-    "winner",
-).with_columns(
+shown = ("started_at", "tournament", "stage", "tournament_round", "table", "game_id", "round", "role", "points")
+listed = rounds.select(*shown, "star", "won", "winner").with_columns(
     words.plain("stage", words.STAGES), words.plain("role", words.ROLES), words.plain("winner", words.WINNERS)
 )
 st.dataframe(listed, hide_index=True, width="stretch", column_config=words.headers(listed.columns))

@@ -61,23 +61,8 @@ else:
 st.caption(shown)
 
 
-columns = [
-    "verdict",
-    "tournament",
-    "stage",
-    "tournament_round",
-    "table",
-    "game_id",
-    "round",
-    "players",
-    "winner",
-    "connector",
-    "ended_by",
-    "turns",
-    "errors",
-    "warnings",
-    "codes",
-]
+where = ["verdict", "tournament", "stage", "tournament_round", "table", "game_id", "round", "players"]
+columns = [*where, "winner", "connector", "ended_by", "turns", "errors", "warnings", "codes"]
 st.dataframe(
     listed.with_columns(
         verdict=pl.Series([names.verdict(e, w) for e, w in listed.select("errors", "warnings").iter_rows()]),
