@@ -16,35 +16,39 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import access, data
+from dashboard import access, data, i18n
+from dashboard.i18n import _
 from dashboard.markup import escape
 from ingest.store import StoreBusy, StoreError
 
 st.set_page_config(page_title="Saboteur Ledger", page_icon=":material/construction:", layout="wide")
 
 organiser = access.is_organiser()
-upload = st.Page("views/upload.py", title="Upload", icon=":material/upload_file:", url_path="upload")
+i18n.picker()  # the language, before any title is written
+upload = st.Page("views/upload.py", title=_("Upload"), icon=":material/upload_file:", url_path="upload")
 record = st.Page(
     "views/record.py",
-    title="Record",
+    title=_("Record"),
     icon=":material/edit_note:",
     url_path="record",
     visibility="visible" if organiser else "hidden",  # a referee opens it from the table's card
 )
 page = st.navigation(
     {
-        "Tournament": [
-            st.Page("views/standings.py", title="Standings", icon=":material/leaderboard:", default=True),
-            st.Page("views/round.py", title="Round", icon=":material/event_seat:", url_path="round"),
-            st.Page("views/tables.py", title="Tables in play", icon=":material/table_restaurant:", url_path="tables"),
-            st.Page("views/roles.py", title="Roles", icon=":material/theater_comedy:", url_path="roles"),
-            st.Page("views/players.py", title="Players", icon=":material/person:", url_path="players"),
-            st.Page("views/rounds.py", title="Rounds", icon=":material/list_alt:", url_path="rounds"),
-            st.Page("views/replay.py", title="Replay", icon=":material/play_circle:", url_path="replay"),
+        _("Tournament"): [
+            st.Page("views/standings.py", title=_("Standings"), icon=":material/leaderboard:", default=True),
+            st.Page("views/round.py", title=_("Round"), icon=":material/event_seat:", url_path="round"),
+            st.Page(
+                "views/tables.py", title=_("Tables in play"), icon=":material/table_restaurant:", url_path="tables"
+            ),
+            st.Page("views/roles.py", title=_("Roles"), icon=":material/theater_comedy:", url_path="roles"),
+            st.Page("views/players.py", title=_("Players"), icon=":material/person:", url_path="players"),
+            st.Page("views/rounds.py", title=_("Rounds"), icon=":material/list_alt:", url_path="rounds"),
+            st.Page("views/replay.py", title=_("Replay"), icon=":material/play_circle:", url_path="replay"),
         ],
-        "Organiser": [
+        _("Organiser"): [
             upload,
-            st.Page("views/audit.py", title="Audit", icon=":material/fact_check:", url_path="audit"),
+            st.Page("views/audit.py", title=_("Audit"), icon=":material/fact_check:", url_path="audit"),
             record,
         ],
     }

@@ -22,6 +22,8 @@ from typing import Final, ParamSpec
 
 import streamlit as st
 
+from dashboard import i18n
+from dashboard.i18n import _
 from dashboard.markup import escape
 from ingest.store import StoreBusy, StoreError
 
@@ -44,10 +46,10 @@ def live(body: Callable[P, None]) -> Callable[P, None]:
         try:
             body(*args, **kwargs)
         except StoreBusy:
-            st.info("The database is busy: another process is writing it. This part shows again in a few seconds.")
+            st.info(_("The database is busy: another process is writing it. This part shows again in a few seconds."))
         except StoreError as exc:
-            st.error(f"The store cannot be read: {escape(exc.problem)}")
+            st.error(_("The store cannot be read: %(problem)s") % {"problem": escape(exc.problem)})
         else:
-            st.caption(f"Last updated {datetime.now().astimezone():%H:%M:%S %Z}")
+            st.caption(_("Last updated %(time)s") % {"time": i18n.time(datetime.now().astimezone())})
 
     return st.fragment(part, run_every=REFRESH)

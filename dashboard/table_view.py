@@ -80,11 +80,6 @@ class TableView:
     flags: tuple[Flag, ...]
     lines: int
 
-    @property
-    def label(self) -> str:
-        """How the page names the table: its label, else the game's id."""
-        return f"Table {self.table}" if self.table else self.game_id
-
 
 def table_view(lines: Sequence[str]) -> TableView:
     """The table that an observed log's ``lines`` (a draft's, so far) leave.

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 import polars as pl
 import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
+
+from dashboard import names
+from dashboard.i18n import _
 
 ALL: Final = "(all)"
 NONE: Final = "(no tournament)"
@@ -72,24 +75,22 @@ def tournament_picker(
     return None if chosen is None or chosen == all_option else str(chosen)
 
 
-def choice(label: str, values: list[str], *, key: str, all_label: str = ALL) -> str | None:
-    """A select box with an "all" entry first; ``None`` for all."""
+def choice(
+    label: str, values: list[str], *, key: str, all_label: str = ALL, shown: Callable[[str], str] = str
+) -> str | None:
+    """A select box with an "all" entry first; ``None`` for all. ``shown`` names each
+    value (a code's plain name, :mod:`dashboard.names`); the box keeps the value."""
     options = [all_label, *values]
     keep_choice(key, options)
-    chosen = st.selectbox(label, options, key=key)
+    chosen = st.selectbox(label, options, format_func=lambda v: v if v == all_label else shown(v), key=key)
     return None if chosen == all_label else chosen
-
-
-def percent(value: object) -> str:
-    """A share as a whole percentage; a dash for none."""
-    return f"{value:.0%}" if isinstance(value, (int, float)) else "–"
 
 
 def win_rate_columns() -> dict[str, ColumnConfig]:
     """Column settings for a win rate with its Wilson 95% interval (``rate``, ``low``,
     ``high``): every table of rates reads the same way."""
     return {
-        "rate": st.column_config.NumberColumn("win rate", format="percent"),
-        "low": st.column_config.NumberColumn("95% low", format="percent"),
-        "high": st.column_config.NumberColumn("95% high", format="percent"),
+        "rate": st.column_config.NumberColumn(_("win rate"), format="percent"),
+        "low": st.column_config.NumberColumn(names.bound("low"), format="percent"),
+        "high": st.column_config.NumberColumn(names.bound("high"), format="percent"),
     }

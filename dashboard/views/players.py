@@ -12,7 +12,9 @@ import polars as pl
 import streamlit as st
 
 from analytics.filters import Filters
-from dashboard import charts, data, widgets
+from dashboard import charts, data, i18n, widgets
+from dashboard import names as words
+from dashboard.i18n import _
 from dashboard.markup import escape, table
 
 
@@ -22,10 +24,9 @@ def card(tournament: str, player: str, rounds: pl.DataFrame) -> None:
     standing = data.standings(tournament, "preliminary").filter(pl.col("player") == player)
     if standing.height:
         row = standing.row(0, named=True)
-        st.markdown(
-            f"**Place {row['place']}** in the preliminary standings, {row['points']} points, {row['stars']} stars."
-        )
-        with st.expander("Why ranked here"):
+        place = _("**Place %(place)s** in the preliminary standings, %(points)s points, %(stars)s stars.")
+        st.markdown(place % {"place": row["place"], "points": row["points"], "stars": row["stars"]})
+        with st.expander(_("Why ranked here")):
             st.markdown(escape(row["why"]))
     names = data.player_names(tournament)
     counted = pl.concat([data.scored_rounds(tournament, stage) for stage in data.stages(tournament)])
@@ -36,20 +37,19 @@ def card(tournament: str, player: str, rounds: pl.DataFrame) -> None:
     for game in data.player_games(tournament, player).iter_rows(named=True):
         others = ", ".join(escape(names.get(p, p)) for p in game["opponents"])
         number = game["tournament_round"]
-        heading = f"Round {number}" if number is not None else "Game"
-        st.markdown(
-            f"**{heading} · {escape(game['stage'])} · table {escape(game['table'] or '–')} · seat {game['seat']}**  \n"
-            f"with {others}"
-        )
+        heading = _("Round %(num)d") % {"num": number} if number is not None else _("Game")
+        where = _("table %(table)s · seat %(seat)s") % {"table": escape(game["table"] or "–"), "seat": game["seat"]}
+        with_ = _("with %(players)s") % {"players": others}
+        st.markdown(f"**{heading} · {escape(words.stage(game['stage']))} · {where}**  \n{with_}")
         played = rounds.filter(pl.col("game_id") == game["game_id"]).sort("round")
         st.markdown(
             table(
-                ["game round", "role", "result", "points"],
+                [_("game round"), words.column("role"), _("result"), words.column("points")],
                 (
                     [
                         r["round"],
-                        (r["role"] or "").replace("_", " "),
-                        ", ".join(w for w, on in (("won", r["won"]), ("star", r["star"])) if on) or "lost",
+                        words.role(r["role"] or ""),
+                        words.result(r["won"], r["star"]),
                         points.get((r["game_id"], r["round"]), r["points"]),
                     ]
                     for r in played.iter_rows(named=True)
@@ -58,10 +58,10 @@ def card(tournament: str, player: str, rounds: pl.DataFrame) -> None:
         )
 
 
-st.title("Players")
+st.title(_("Players"))
 everyone = data.player_stats(Filters())
 if everyone.is_empty():
-    st.info("No rounds are stored yet.")
+    st.info(_("No rounds are stored yet."))
     st.stop()
 
 names = dict(zip(everyone["player"].to_list(), everyone["name"].to_list(), strict=True))
@@ -75,69 +75,62 @@ if asked_tournament is not None and "players_tournament" not in st.session_state
     st.session_state["players_tournament"] = asked_tournament
 with top[0]:
     widgets.keep_choice("players_player", ordered)
-    player = st.selectbox("Player", ordered, format_func=lambda p: f"{names[p]} ({p})", key="players_player")
+    player = st.selectbox(_("Player"), ordered, format_func=lambda p: f"{names[p]} ({p})", key="players_player")
 with top[1]:
     tournament = widgets.tournament_picker(
-        data.tournaments(), key="players_tournament", all_option="(every tournament and game)"
+        data.tournaments(), key="players_tournament", label=_("Tournament"), all_option=_("(every tournament and game)")
     )
 assert player is not None
-st.query_params.from_dict({"player": player, **({"tournament": tournament} if tournament else {})})
+st.query_params.from_dict(
+    {"player": player, **({"tournament": tournament} if tournament else {}), "lang": i18n.language()}
+)
 
 rounds = data.player_rounds(player, tournament)
 st.header(escape(names[player]))
 if rounds.is_empty():
-    st.info("No finished rounds of this player match.")
+    st.info(_("No finished rounds of this player match."))
     st.stop()
 
 mine = data.player_stats(Filters(tournament=tournament)).filter(pl.col("player") == player)
 summary = st.columns(5)
-summary[0].metric("Rounds", rounds.height)
-summary[1].metric("Wins", int(rounds["won"].sum()))
-summary[2].metric("Win rate", widgets.percent(rounds["won"].cast(pl.Float64).mean()))
+summary[0].metric(_("Rounds"), rounds.height)
+summary[1].metric(_("Wins"), int(rounds["won"].sum()))
+summary[2].metric(_("Win rate"), i18n.percent(rounds["won"].cast(pl.Float64).mean()))
 summary[3].metric(
-    "Round points",
+    _("Round points"),
     int(rounds["points"].fill_null(0).sum()),
-    help="Each round's points as played, before corrections and penalties: the standings count those.",
+    help=_("Each round's points as played, before corrections and penalties: the standings count those."),
 )
-summary[4].metric("Stars", int(rounds["star"].sum()))
+summary[4].metric(_("Stars"), int(rounds["star"].sum()))
 if mine.height:
     expected = mine["expected_wins"][0]
     if expected is not None:
+        average = _(
+            "Roles are dealt, not chosen: with the roles dealt, an average player would have won "
+            "%(expected)s of these rounds; %(player)s won %(wins)d."
+        )
         st.caption(
-            f"Roles are dealt, not chosen: with the roles dealt, an average player would have won "
-            f"{expected:.1f} of these rounds; {escape(names[player])} won {int(mine['wins'][0])}."
+            average % {"expected": i18n.number(expected, 1), "player": escape(names[player]), "wins": mine["wins"][0]}
         )
 
 if tournament is not None:
     card(tournament, player, rounds)
 
-st.subheader("By role")
+st.subheader(_("By role"))
+by_role = data.player_roles(rounds).with_columns(words.plain("role", words.ROLES))
 st.dataframe(
-    data.player_roles(rounds),
+    by_role,
     hide_index=True,
     width="stretch",
-    column_config=widgets.win_rate_columns(),
+    column_config={**words.headers(by_role.columns), **widgets.win_rate_columns()},
 )
 
-st.subheader("Points over time")
+st.subheader(_("Points over time"))
 st.altair_chart(charts.points_over_time(rounds), width="stretch")
 
-st.subheader("Rounds")
-st.dataframe(
-    rounds.select(
-        "started_at",
-        "tournament",
-        "stage",
-        "tournament_round",
-        "table",
-        "game_id",
-        "round",
-        "role",
-        "points",
-        "star",
-        "won",
-        "winner",
-    ),
-    hide_index=True,
-    width="stretch",
+st.subheader(_("Rounds"))
+shown = ("started_at", "tournament", "stage", "tournament_round", "table", "game_id", "round", "role", "points")
+listed = rounds.select(*shown, "star", "won", "winner").with_columns(
+    words.plain("stage", words.STAGES), words.plain("role", words.ROLES), words.plain("winner", words.WINNERS)
 )
+st.dataframe(listed, hide_index=True, width="stretch", column_config=words.headers(listed.columns))

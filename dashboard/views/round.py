@@ -16,7 +16,8 @@ import shlex
 import polars as pl
 import streamlit as st
 
-from dashboard import data, widgets
+from dashboard import data, i18n, names, widgets
+from dashboard.i18n import _, ngettext
 from dashboard.live import live
 from dashboard.markup import escape, table
 
@@ -52,44 +53,55 @@ def round_now(tournament: str, chosen: Round) -> None:
     number, stage = chosen
     seats = data.seatings(tournament).filter((pl.col("tournament_round") == number) & (pl.col("stage") == stage))
     if seats.is_empty():
-        st.info(f"Round {number} is no longer seated.")
+        st.info(_("Round %(num)d is no longer seated.") % {"num": number})
         return
     tables = by_table(seats)
-    st.caption(f"Round {number} · {escape(stage)} · {len(tables)} tables · {seats.height} players")
+    counts = [
+        _("Round %(num)d") % {"num": number},
+        escape(names.stage(stage)),
+        ngettext("%(num)s table", "%(num)s tables", len(tables)) % {"num": i18n.number(len(tables))},
+        ngettext("%(num)s player", "%(num)s players", seats.height) % {"num": i18n.number(seats.height)},
+    ]
+    st.caption(" · ".join(counts))
 
-    st.subheader("Find your table")
-    st.markdown(table(["player", "table", "seat"], find_my_table(seats)))
+    st.subheader(_("Find your table"))
+    st.markdown(table([names.column(c) for c in ("player", "table", "seat")], find_my_table(seats)))
 
-    st.subheader("Tables")
+    st.subheader(_("Tables"))
     columns = st.columns(3)
     for index, (label, players) in enumerate(tables.items()):
         with columns[index % len(columns)]:
-            st.markdown(f"**Table {escape(label)}**")
-            st.markdown(table(["seat", "player"], players))
+            st.markdown("**" + _("Table %(table)s") % {"table": escape(label)} + "**")
+            st.markdown(table([names.column(c) for c in ("seat", "player")], players))
 
 
-st.title("Round")
+st.title(_("Round"))
 tournaments = data.tournaments()
 if tournaments.is_empty():
-    st.info("No tournament is stored yet: ingest a tournament.json or games that name a tournament.")
+    st.info(_("No tournament is stored yet: ingest a tournament.json or games that name a tournament."))
     st.stop()
 
 asked = st.query_params.get("tournament")
 if asked in tournaments["tournament"].to_list() and "round_tournament" not in st.session_state:
     st.session_state["round_tournament"] = asked
-tournament = widgets.tournament_picker(tournaments, key="round_tournament")
+tournament = widgets.tournament_picker(tournaments, key="round_tournament", label=_("Tournament"))
 assert tournament is not None
 
 rounds = seated_rounds(data.seatings(tournament))
 if not rounds:
-    st.info("No round of this tournament is seated yet. The organiser publishes one with:")
+    st.info(_("No round of this tournament is seated yet. The organiser publishes one with:"))
     st.code(f"saboteur tournament seat {shlex.quote(tournament)} --round N", language="bash")
     st.stop()
 number = st.query_params.get("round")
 if number is not None and "round_number" not in st.session_state:
     st.session_state["round_number"] = next((r for r in rounds if str(r[0]) == number), rounds[0])
 widgets.keep_choice("round_number", rounds)
-chosen = st.selectbox("Round", rounds, format_func=lambda r: f"Round {r[0]} · {r[1]}", key="round_number")
+chosen = st.selectbox(
+    _("Round"),
+    rounds,
+    format_func=lambda r: _("Round %(num)d") % {"num": r[0]} + " · " + names.stage(r[1]),
+    key="round_number",
+)
 assert chosen is not None
 st.query_params.update(tournament=tournament, round=str(chosen[0]))  # the address names what is shown
 round_now(tournament, chosen)

@@ -9,7 +9,9 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboard import data, widgets
+from dashboard import data, i18n, widgets
+from dashboard import names as plain
+from dashboard.i18n import _, ngettext
 from dashboard.live import REFRESH, live
 from dashboard.markup import escape
 from dashboard.maze_svg import maze_svg
@@ -21,18 +23,20 @@ def doing(due: Due, round_: int | None, who: str) -> str:
     """What the table does now, in words (``who``: the name of ``due.player``)."""
     match due.kind:
         case "turn":
-            return f"▶ {who}'s turn"
+            return "▶ " + _("%(player)s's turn") % {"player": who}
         case "draw":
-            return f"▶ {who} draws a card"
+            return "▶ " + _("%(player)s draws a card") % {"player": who}
         case "reveal":
-            return f"{who} reached a goal: it is being turned up"
+            return _("%(player)s reached a goal: it is being turned up") % {"player": who}
         case "round_end":
-            return "the round is over: the roles are being turned up"
+            return _("the round is over: the roles are being turned up")
         case "round":
-            return f"round {round_ + 1} is being dealt" if round_ is not None else "the first round is being dealt"
+            if round_ is None:
+                return _("the first round is being dealt")
+            return _("round %(num)d is being dealt") % {"num": round_ + 1}
         case "game_end":
-            return "the last round is over: the game's end is being recorded"
-    return "the game is over: its record is being taken in"
+            return _("the last round is over: the game's end is being recorded")
+    return _("the game is over: its record is being taken in")
 
 
 def order(table: TableView) -> tuple[str, int, bool, int, str, str]:
@@ -52,14 +56,14 @@ def lay_out(table: TableView, names: dict[str, str], tournament_name: str | None
     """One table, in a box: on a phone its parts stand one under the other."""
 
     def name(player: str | None) -> str:
-        return names.get(player, player) if player is not None else "a player"
+        return names.get(player, player) if player is not None else _("a player")
 
     with st.container(border=True):
-        st.subheader(escape(table.label))
+        st.subheader(escape(_("Table %(table)s") % {"table": table.table} if table.table else table.game_id))
         where = [
             tournament_name,
-            f"round {table.tournament_round}" if table.tournament_round is not None else None,
-            table.stage,
+            _("round %(num)d") % {"num": table.tournament_round} if table.tournament_round is not None else None,
+            plain.stage(table.stage) if table.stage is not None else None,
             table.game_id,
         ]
         st.caption(" · ".join(escape(part) for part in where if part))
@@ -73,26 +77,31 @@ def lay_out(table: TableView, names: dict[str, str], tournament_name: str | None
                     f'<div class="maze-picture" style="overflow-x: auto">\n{svg}\n</div>', unsafe_allow_html=True
                 )
             else:
-                st.caption("No round is dealt yet.")
+                st.caption(_("No round is dealt yet."))
         with facts:
-            st.markdown(f"**Last:** {escape(by_name(table.last, names))}")
+            st.markdown("**" + _("Last:") + "** " + escape(by_name(table.last, names)))
             with st.container(horizontal=True):
-                st.metric("Round", f"{table.round} of {table.rounds}" if table.round is not None else "–")
-                st.metric("Draw pile", table.pile)
-                st.metric("Discards", table.discards)
+                played = "–"
+                if table.round is not None:
+                    played = _("%(round)d of %(rounds)d") % {"round": table.round, "rounds": table.rounds}
+                st.metric(_("Round"), played)
+                st.metric(_("Draw pile"), table.pile)
+                st.metric(_("Discards"), table.discards)
             seats = {
                 "seat": list(range(1, len(table.seats) + 1)),
                 "player": [("▶ " if s.player == table.due.player else "") + name(s.player) for s in table.seats],
                 "cards": [s.cards for s in table.seats],
-                "broken tools": [", ".join(s.broken) for s in table.seats],
+                "broken": [", ".join(plain.tool(t) for t in s.broken) for s in table.seats],
             }
-            st.dataframe(pl.DataFrame(seats), hide_index=True, width="stretch")
+            st.dataframe(pl.DataFrame(seats), hide_index=True, width="stretch", column_config=plain.headers(seats))
             if table.flags:
-                st.markdown(f"**Findings so far ({len(table.flags)})**")
+                count = ngettext("%(num)d finding so far", "%(num)d findings so far", len(table.flags))
+                st.markdown(f"**{count % {'num': len(table.flags)}}**")
                 for flag in table.flags:
                     who = f" · {escape(name(flag.player))}" if flag.player else ""
-                    st.markdown(f"- line {flag.line} · `{flag.code}` ({escape(flag.rule)}){who}")
-                st.caption("What each one says shows on the Replay page once the game is stored.")
+                    line = _("line %(num)d") % {"num": flag.line}
+                    st.markdown(f"- {line} · {escape(plain.finding(flag.code))} ({escape(flag.rule)}){who}")
+                st.caption(_("What each one says shows on the Replay page once the game is stored."))
 
 
 @live
@@ -102,30 +111,38 @@ def tables_now() -> None:
     known = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
     top = st.columns(2)
     with top[0]:
-        tournament = widgets.tournament_picker(tournaments, key="tables_tournament", all_option=widgets.ALL)
+        tournament = widgets.tournament_picker(
+            tournaments, key="tables_tournament", label=_("Tournament"), all_option=_("(all)")
+        )
     shown = [table for table in data.tables_in_play() if tournament is None or table.tournament == tournament]
     if tournament is not None:
         # every round stored or in play: a round whose last table has just finished stays chosen
         stored = data.choices(tournament)["tournament_rounds"]
         playing = [table.tournament_round for table in shown if table.tournament_round is not None]
         with top[1]:
-            picked = widgets.choice("Round", [str(r) for r in sorted({*stored, *playing})], key="tables_round")
+            picked = widgets.choice(
+                _("Round"), [str(r) for r in sorted({*stored, *playing})], key="tables_round", all_label=_("(all)")
+            )
         if picked is not None:
             shown = [table for table in shown if table.tournament_round == int(picked)]
     if not shown:
         st.info(
-            "No table is being recorded now. A game recorded at its table shows here as it is played, "
-            "and this page follows it by itself."
+            _(
+                "No table is being recorded now. A game recorded at its table shows here as it is played, "
+                "and this page follows it by itself."
+            )
         )
         return
-    st.caption(
-        f"{len(shown)} table(s) being recorded. This page follows them by itself (every {REFRESH:g} seconds): "
-        "the maze as laid, whose turn it is, and the cards counted — what the table sees, nothing more."
+    being = ngettext("%(num)d table being recorded.", "%(num)d tables being recorded.", len(shown))
+    follows = _(
+        "This page follows them by itself (every %(seconds)s seconds): the maze as laid, whose turn it is, "
+        "and the cards counted — what the table sees, nothing more."
     )
+    st.caption(being % {"num": len(shown)} + " " + follows % {"seconds": i18n.number(REFRESH)})
     for table in sorted(shown, key=order):
         names = data.player_names(table.tournament) if table.tournament is not None else {}
         lay_out(table, names, known.get(table.tournament) if table.tournament is not None else None)
 
 
-st.title("Tables in play")
+st.title(_("Tables in play"))
 tables_now()

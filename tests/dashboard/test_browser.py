@@ -164,7 +164,7 @@ def test_hostile_names_and_log_text_show_as_text_in_a_browser(hostile: Hostile, 
         for player, name in zip(hostile.players, HOSTILE_NAMES, strict=True):
             page.goto(f"{address}/players")
             page.get_by_text("Points over time").wait_for()
-            page.locator('[data-testid="stSelectbox"]').first.click()
+            page.locator('[data-testid="stMain"] [data-testid="stSelectbox"]').first.click()  # not the sidebar's picker
             page.get_by_role("option", name=f"{name} ({player})").click()
             as_shown = shown(escape(name)).text  # the name, with its invisible word joiners
             expect(page.get_by_role("heading", level=2).first).to_have_text(as_shown, timeout=30_000)

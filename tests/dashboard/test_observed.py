@@ -162,7 +162,7 @@ def test_audit_turns_a_table_incident_into_a_penalty_in_one_action(observed_db: 
 
 def test_the_rounds_filter_finds_the_table_incidents(observed_db: Observed) -> None:
     at = run_page("rounds")
-    assert "table_incident" in at.selectbox(key="rounds_code").options
+    assert "the referee noted an incident at the table" in at.selectbox(key="rounds_code").options  # table_incident
     at.selectbox(key="rounds_code").set_value("table_incident").run()
     listed = at.dataframe[0].value
     assert list(zip(listed["game_id"], listed["round"], strict=True)) == [(OBSERVED_GAME, 1)]

@@ -91,7 +91,7 @@ def test_roles_chart_and_table_follow_the_filters(open_page: Open, db: Path) -> 
     table = at.dataframe[0].value
     expected = stats.role_win_rates(Store(db), Filters(ruleset="tournament"))
     assert table["n"].tolist() == expected["n"].to_list()
-    assert set(table["role"]) <= {"gold_digger", "saboteur", "selfish_dwarf"}
+    assert set(table["role"]) <= {"gold digger", "saboteur", "selfish dwarf"}  # plain names, not codes
     assert {"table", "rate", "low", "high", "n < 30"} <= set(table.columns)
     at.checkbox(key="roles_clean").check().run()
     clean = at.dataframe[0].value
@@ -128,7 +128,7 @@ def test_rounds_page_lists_every_finished_round_with_its_verdict(open_page: Open
     (row,) = at.dataframe[0].value.to_dict("records")
     assert (row["game_id"], row["round"], row["verdict"]) == ("sim-open-1:r1:t1", 1, "1 violation")
     findings = at.dataframe[1].value
-    assert findings["code"].tolist() == ["wrong_score"]
+    assert findings["code"].tolist() == ["the points written down are wrong"]  # wrong_score, in plain words
     assert findings["line"].tolist() == [sample.wrong_score_line]
     at.selectbox(key="rounds_code").set_value("(all)").run()
     at.selectbox(key="rounds_table").set_value("final").run()

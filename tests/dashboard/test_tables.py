@@ -255,8 +255,8 @@ def test_a_referees_note_is_named_but_its_words_never_show(db: Path, sample: Sam
     at = tables()
     text = page_text(at)
     assert NOTE not in text and escape(NOTE) not in text
-    flagged = [visible(m.value) for m in at.markdown if "table_incident" in m.value]
-    assert flagged == [f"line 9 · table_incident (R-C1) · {names(sample)[noted]}"]
+    flagged = [visible(m.value) for m in at.markdown if "(R-C1)" in m.value]  # table_incident, in plain words
+    assert flagged == [f"line 9 · the referee noted an incident at the table (R-C1) · {names(sample)[noted]}"]
 
 
 def test_a_draft_that_is_no_observed_log_is_not_shown(db: Path, sample: Sample) -> None:

@@ -1,0 +1,165 @@
+"""The dashboard's languages: English, Dutch, German and Norwegian (bokmål).
+
+Saboteur's tournament rules come from Dutch, German and Norwegian communities, so a
+player reads the public pages in their own language. Every text a page shows goes
+through :func:`_` (or :func:`ngettext` where a number decides the form), whose English
+is the message id; the translations are gettext catalogues under
+``dashboard/locales/<lang>/LC_MESSAGES/messages.po``, kept with Babel's ``pybabel``
+(``docs/languages.md``). The ``.po`` files are read as they are, compiled in memory
+once per process, so a fresh checkout needs no compile step and a catalogue cannot
+drift from a compiled copy.
+
+The language is chosen once per session and run (:func:`choose_language`, a pure
+function): the address's ``?lang=nl`` first, then the picker's choice kept in the
+session, then the browser's language, then English. Numbers and times are written in
+the language's own way through Babel (:func:`number`, :func:`percent`, :func:`time`).
+
+The CLI stays English: nothing outside ``dashboard/`` imports this module.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+from datetime import datetime
+from pathlib import Path
+from typing import Final
+
+import streamlit as st
+from babel import Locale, numbers
+from babel.dates import format_time
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LANGUAGES: Final = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "nb": "Norsk bokmål"}
+"""The languages the dashboard speaks, each named in itself (as the picker shows it)."""
+ENGLISH: Final = "en"
+LOCALES: Final = Path(__file__).with_name("locales")
+DOMAIN: Final = "messages"
+KEY: Final = "language"
+"""The session's language, as the picker keeps it."""
+_ASKED: Final = "language_asked"
+"""The ``?lang=`` last taken from the address: a new one overrides the picker."""
+_ALIASES: Final = {"no": "nb", "nn": "nb"}
+"""Browsers that say Norwegian, or nynorsk, get bokmål: the nearest language spoken here."""
+
+
+def supported(tag: str | None) -> str | None:
+    """The language of ``tag`` (``de``, ``de-AT``, ``nb_NO``, ``no``) if the dashboard
+    speaks it, else ``None``.
+
+    >>> supported("de-AT"), supported("NO"), supported("fr-FR"), supported(None)
+    ('de', 'nb', None, None)
+    """
+    if not tag:
+        return None
+    primary = tag.replace("_", "-").split("-")[0].strip().lower()
+    primary = _ALIASES.get(primary, primary)
+    return primary if primary in LANGUAGES else None
+
+
+def choose_language(asked: str | None, picked: str | None, browser: str | None) -> str:
+    """The language to show: the address's (``asked``), else the picker's (``picked``),
+    else the browser's, else English — the first of them the dashboard speaks.
+
+    >>> choose_language("nl", "de", "nb-NO"), choose_language(None, "de", "nb-NO")
+    ('nl', 'de')
+    >>> choose_language("xx", None, "nb-NO"), choose_language(None, None, "fr")
+    ('nb', 'en')
+    """
+    for tag in (asked, picked, browser):
+        found = supported(tag)
+        if found is not None:
+            return found
+    return ENGLISH
+
+
+@functools.cache
+def translations(language: str) -> gettext.NullTranslations:
+    """The catalogue of ``language``, read from its ``.po`` and compiled in memory
+    once per process; English (the message ids themselves) needs none."""
+    po = LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if language == ENGLISH or not po.is_file():
+        return gettext.NullTranslations()
+    with po.open("rb") as source:
+        catalog = read_po(source, locale=language, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
+def language() -> str:
+    """The language of this session (English before :func:`picker` has run)."""
+    chosen = st.session_state.get(KEY)  # outside a session (a test, a doctest): none, so English
+    return chosen if chosen in LANGUAGES else ENGLISH
+
+
+def _(message: str) -> str:
+    """``message`` (English, the catalogue's id) in the session's language."""
+    return translations(language()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of ``singular``/``plural`` that ``n`` takes in the session's language
+    (its ``%(num)d`` still to fill: ``ngettext("%(num)d table", "%(num)d tables", n) % {"num": n}``)."""
+    return translations(language()).ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogue without translating it yet: for tables of
+    words built at import time, translated with :func:`_` where they are shown."""
+    return message
+
+
+def settle() -> str:
+    """Decide this run's language (:func:`choose_language`) and keep it in the session.
+
+    A ``?lang=`` the address gains overrides the picker once; after that the picker's
+    choice holds, and is written back into the address so it can be shared.
+    """
+    state = st.session_state
+    asked = supported(st.query_params.get("lang"))
+    fresh = asked if asked is not None and asked != state.get(_ASKED) else None
+    if fresh is not None:
+        state[_ASKED] = fresh
+    state[KEY] = choose_language(fresh, state.get(KEY), st.context.locale)
+    return str(state[KEY])
+
+
+def _picked() -> None:
+    """The picker changed: the address names the new language, so a shared link shows it."""
+    st.query_params["lang"] = st.session_state[KEY]
+    st.session_state[_ASKED] = st.session_state[KEY]
+
+
+def picker() -> str:
+    """The language picker in the sidebar (after :func:`settle`); the language chosen."""
+    chosen = settle()
+    st.sidebar.selectbox(_("Language"), list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=KEY, on_change=_picked)
+    return chosen
+
+
+def _locale() -> Locale:
+    return Locale.parse(language())
+
+
+def number(value: float, digits: int = 0) -> str:
+    """``value`` with the language's digit grouping and decimal mark (``1,234.5``,
+    ``1.234,5``, ``1 234,5``)."""
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return numbers.format_decimal(value, format=pattern, locale=_locale())
+
+
+def percent(value: object) -> str:
+    """A share as a whole percentage in the language's way (``50%``, ``50 %``); a dash
+    for none."""
+    if not isinstance(value, int | float):
+        return "–"
+    return numbers.format_percent(value, locale=_locale())
+
+
+def time(moment: datetime) -> str:
+    """A time of day with its zone, as the language writes it."""
+    return f"{format_time(moment, 'HH:mm:ss', locale=_locale())} {moment:%Z}".strip()
