@@ -19,7 +19,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboard import data, widgets
+from dashboard import data, printout, widgets
 from dashboard.live import live
 from dashboard.markup import escape, table
 from dashboard.markup import row as table_row
@@ -45,6 +45,7 @@ with right:
     stage = st.radio("Stage", stages, horizontal=True, key="standings_stage")
 
 row = tournaments.filter(pl.col("tournament") == tournament).row(0, named=True)
+printout.print_layout(row["name"], stage)
 
 
 def notes(item: dict[str, Any]) -> str:
@@ -159,6 +160,7 @@ def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
         mime="text/csv",
         icon=":material/download:",
     )
+    printout.pdf_download(tournament, stage, frame, row)
 
 
 standings_now(tournament, stage, row)
