@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,23 @@ from ingest.store import default_path
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
 LOOPBACK: Final = "127.0.0.1"
 """Served to this machine only unless ``--address`` says otherwise."""
+EVERY_NETWORK: Final = ("0.0.0.0", "::")
+_ROUTED: Final = ("192.0.2.1", 9)
+"""An address of TEST-NET-1 (RFC 5737), never reached: only asked the way to."""
+FIND_ADDRESS: Final = "`hostname -I` (Linux), `ipconfig getifaddr en0` (macOS) or `ipconfig` (Windows)"
+
+
+def network_address() -> str | None:
+    """This machine's address on the network its default route leads to (a venue's
+    router), or ``None`` without one. "Connecting" a UDP socket only picks the route:
+    nothing is sent."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(_ROUTED)
+        except OSError:
+            return None
+        found = probe.getsockname()[0]
+    return str(found) if found and not str(found).startswith("127.") else None
 
 
 def command(port: int, db: Path, address: str = LOOPBACK) -> list[str]:
@@ -66,6 +84,12 @@ def dashboard_command(
     env = {**os.environ, "SABOTEUR_DB": str(path)}
     host = f"[{address}]" if ":" in address else address  # an IPv6 address in a URL
     typer.echo(f"dashboard on http://{host}:{port} over {path} (Ctrl-C stops it)")
+    if address in EVERY_NETWORK:
+        found = network_address()
+        if found is not None:
+            typer.echo(f"phones on this network open http://{found}:{port} (the referee cards' --url)")
+        else:
+            typer.echo(f"phones on this network open http://ADDRESS:{port}, ADDRESS this machine's: {FIND_ADDRESS}")
     sys.stdout.flush()
     line = command(port, path, address)
     if os.name == "posix":  # become the server: a signal to this process reaches Streamlit itself

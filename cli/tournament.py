@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Final
 
@@ -16,7 +16,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from analytics import records
+from analytics import browse, records
+from analytics.printing import standings_pdf
 from analytics.records import RecordError
 from analytics.seating import read_seating_csv, seat_final, seat_round
 from analytics.standings import seating_findings, standings
@@ -453,8 +454,10 @@ def standings_command(
     as_of: Annotated[
         str | None, typer.Option("--as-of", help=f"An event position or a time ({ZONES}): the standings then.")
     ] = None,
-    output_format: Annotated[str, typer.Option("--format", help="table, csv, json or parquet.")] = "table",
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file (needed for parquet).")] = None,
+    output_format: Annotated[str, typer.Option("--format", help="table, csv, json, parquet or pdf.")] = "table",
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write to a file (needed for parquet and pdf).")
+    ] = None,
     why: Annotated[
         bool, typer.Option("--why/--no-why", help="A column saying why each player is ranked where they are.")
     ] = False,
@@ -462,9 +465,11 @@ def standings_command(
     wait: WaitOption = 60.0,
 ) -> None:
     """The standings of a tournament (R-TS2, R-TS4), now or as of any moment, as wide
-    as the terminal (or $COLUMNS)."""
-    if output_format not in ("table", "csv", "json", "parquet"):
-        raise typer.BadParameter("table, csv, json or parquet", param_hint="--format")
+    as the terminal (or $COLUMNS); `--format pdf -o FILE` to print or pin up."""
+    if output_format not in ("table", "csv", "json", "parquet", "pdf"):
+        raise typer.BadParameter("table, csv, json, parquet or pdf", param_hint="--format")
+    if output_format in ("parquet", "pdf") and output is None:
+        raise typer.BadParameter(f"{output_format} is written to a file: add -o FILE", param_hint="--format")
     store = _store(db, wait)
     then = _as_of(as_of)
     refusal = records.stage_refusal(store, tournament, stage)
@@ -476,9 +481,12 @@ def standings_command(
             raise refuse(f"no standings for {tournament} ({stage}) as of {as_of}: ask for a later moment", 1)
         raise _nobody(tournament)
     if output_format == "parquet":
-        if output is None:
-            raise typer.BadParameter("parquet is written to a file: add -o FILE", param_hint="--format")
+        assert output is not None
         frame.write_parquet(output)
+        return
+    if output_format == "pdf":
+        assert output is not None
+        output.write_bytes(_standings_pdf(store, tournament, stage, frame, as_of))
         return
     if output_format == "csv":
         text = csv_text(frame)
@@ -493,6 +501,23 @@ def standings_command(
             sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return
     Console().print(_standings_table(frame, f"{tournament} · {stage}" + (f" · as of {as_of}" if as_of else ""), why))
+
+
+def _standings_pdf(store: Store, tournament: str, stage: str, frame: pl.DataFrame, as_of: str | None) -> bytes:
+    """The standings as the dashboard's PDF download has them (:mod:`analytics.printing`)."""
+    described = browse.tournaments(store).filter(pl.col("tournament") == tournament).row(0, named=True)
+    if as_of is None:
+        moment_text = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
+    else:
+        moment_text = f"event {as_of}" if as_of.isdigit() else as_of
+    return standings_pdf(
+        frame,
+        tournament=described["name"],
+        stage=stage,
+        as_of=moment_text,
+        cut=described["cut"],
+        penalties=browse.penalties(store, tournament).filter(pl.col("stage") == stage),
+    )
 
 
 _SHORT: Final = {

@@ -3,8 +3,19 @@ door that slows wrong guesses down and then shuts for a while.
 
 The password is ``$SABOTEUR_ADMIN_PASSWORD``, else ``SABOTEUR_ADMIN_PASSWORD`` in the
 Streamlit secrets (``.streamlit/secrets.toml``). With neither set the organiser's pages
-stay shut and say how to open them. A session that gave the right password keeps it
-until it logs out; the password itself is never kept in the session.
+stay shut and say how to open them. The password itself is never kept in the session,
+nor in the browser, nor in an address.
+
+The right password earns a signed, expiring token (:mod:`dashboard.session`), kept in
+the session and in a browser cookie (:data:`COOKIE`, ``SameSite=Strict``, ``Secure``
+over https), so a reload or a typed address finds the organiser still signed in for
+:data:`dashboard.session.LIFETIME`. Tokens are signed with a key derived from the
+password and the server's secret: ``$SABOTEUR_SESSION_SECRET`` (or the secrets file)
+if set, else a random one of this server process, so restarting the server signs
+everyone out. Logging out revokes the token for the whole process and clears the
+cookie. Streamlit reads cookies but cannot set them: a tiny script of our own
+(``st.html`` with JavaScript allowed, in the page itself) writes ``document.cookie``
+(:func:`keep_cookie`).
 
 Guessing is held back per client — its address where Streamlit knows it, else its
 session (a browser on the same machine has no address) — by one :class:`Door` for the
@@ -17,6 +28,7 @@ side cannot slip past the count.
 from __future__ import annotations
 
 import hmac
+import json
 import math
 import os
 import secrets
@@ -28,8 +40,15 @@ from typing import Final
 
 import streamlit as st
 
+from dashboard.session import Revoked, Session, issue, read, session_key
+
 SETTING: Final = "SABOTEUR_ADMIN_PASSWORD"
+SECRET_SETTING: Final = "SABOTEUR_SESSION_SECRET"
+COOKIE: Final = "saboteur_organiser"
+"""The browser cookie that holds the organiser's session token."""
 _FLAG: Final = "organiser"
+_TOKEN: Final = "organiser_token"
+_SIGNED_OUT: Final = "organiser_signed_out"
 _SESSION_KEY: Final = "organiser_door_key"
 
 TRIES: Final = 5
@@ -125,16 +144,41 @@ def client() -> str:
     return f"session {st.session_state[_SESSION_KEY]}"
 
 
-def configured_password() -> str | None:
-    """The organiser's password, from the environment or the secrets; ``None`` if unset."""
-    value = os.environ.get(SETTING)
+def _setting(name: str) -> str | None:
+    """A setting from the environment, else from the Streamlit secrets; ``None`` if unset."""
+    value = os.environ.get(name)
     if value:
         return value
     try:
-        secret = st.secrets.get(SETTING)
+        secret = st.secrets.get(name)
     except FileNotFoundError:  # no secrets file at all (StreamlitSecretNotFoundError is one)
         return None
     return str(secret) if secret else None
+
+
+def configured_password() -> str | None:
+    """The organiser's password, from the environment or the secrets; ``None`` if unset."""
+    return _setting(SETTING)
+
+
+_PROCESS_SECRET: Final = secrets.token_bytes(32)
+"""The secret tokens are signed with when none is configured: this process's own."""
+REVOKED = Revoked()
+"""Sessions logged out, for the whole server process."""
+
+
+def _key(password: str) -> bytes:
+    configured = _setting(SECRET_SETTING)
+    return session_key(configured.encode("utf-8") if configured else _PROCESS_SECRET, password)
+
+
+def _good(token: object, password: str) -> Session | None:
+    """The session a token stands for, if it is signed for this password, unexpired and
+    not logged out."""
+    if not isinstance(token, str):
+        return None
+    session = read(token, _key(password), time.time())
+    return None if session is None or session in REVOKED else session
 
 
 def matches(given: str, expected: str) -> bool:
@@ -147,12 +191,71 @@ def matches(given: str, expected: str) -> bool:
 
 
 def is_organiser() -> bool:
-    """Whether this session gave the organiser's password (and one is still set)."""
-    return bool(st.session_state.get(_FLAG)) and configured_password() is not None
+    """Whether this session is the organiser's: it holds a good token, or the browser
+    brought one in its cookie (a reload, a typed address). A token that went bad
+    (expired, logged out, signed for an older password) signs the session out."""
+    password = configured_password()
+    if password is None:
+        return False
+    for token in (st.session_state.get(_TOKEN), st.context.cookies.get(COOKIE)):
+        if _good(token, password) is not None:
+            st.session_state[_TOKEN] = token
+            st.session_state[_FLAG] = True
+            return True
+    if _TOKEN in st.session_state:
+        del st.session_state[_TOKEN]
+        st.session_state[_FLAG] = False
+    return bool(st.session_state.get(_FLAG))
 
 
 def log_out() -> None:
+    """Sign this session out and make its token useless wherever it was copied; the
+    cookie is cleared by :func:`keep_cookie` on the run that follows."""
+    token = st.session_state.pop(_TOKEN, None)
+    password = configured_password()
+    session = _good(token, password) if password is not None else None
+    if session is not None:
+        REVOKED.revoke(session, time.time())
+        st.session_state[_SIGNED_OUT] = token
     st.session_state[_FLAG] = False
+
+
+_COOKIE_SCRIPT: Final = """<script>
+const name = %(name)s, value = %(value)s, expires = %(expires)s, stale = %(stale)s;
+const now = document.cookie.split("; ").find((c) => c.startsWith(name + "="));
+if (stale === null || stale.some((token) => now === name + "=" + token)) {
+  const age = Math.max(0, Math.floor(expires - Date.now() / 1000));
+  const secure = location.protocol === "https:" ? "; Secure" : "";
+  document.cookie = name + "=" + value + "; Path=/; Max-Age=" + age + "; SameSite=Strict" + secure;
+}
+</script>"""
+
+
+def keep_cookie() -> None:
+    """Make the browser's cookie follow the session: write a token it lacks, clear one
+    that no longer signs in (logged out, expired). A cookie the browser changed since
+    this session began is left alone when clearing (another tab may have signed in).
+    The script is laid out on every run that needs it: writing the same cookie twice
+    does no harm, and a run cut short cannot lose it."""
+    brought = st.context.cookies.get(COOKIE)
+    token = st.session_state.get(_TOKEN) if is_organiser() else None
+    if isinstance(token, str):
+        if token == brought:
+            return
+        value, expires, stale = token, token.partition(".")[0], None
+    else:
+        stale = [t for t in (brought, st.session_state.get(_SIGNED_OUT)) if isinstance(t, str)]
+        if not stale:
+            return
+        value, expires = "", "0"
+    script = _COOKIE_SCRIPT % {"name": _js(COOKIE), "value": _js(value), "expires": expires, "stale": _js(stale)}
+    st.html(script, unsafe_allow_javascript=True)  # our own text only: the values pass through _js
+
+
+def _js(value: object) -> str:
+    """``value`` as a JavaScript literal inside a ``<script>`` (a cookie the browser
+    brought is anyone's text: no ``</script>`` of its own)."""
+    return json.dumps(value).replace("<", "\\u003c")
 
 
 def gate() -> bool:
@@ -179,6 +282,7 @@ def gate() -> bool:
             st.error(f"Too many wrong passwords: the door is shut for {minutes} more minute(s).")
         elif matches(given, expected):
             DOOR.admit(who)
+            st.session_state[_TOKEN] = issue(_key(expected), time.time())
             st.session_state[_FLAG] = True
             st.rerun()
         else:

@@ -61,6 +61,7 @@ with st.sidebar:
         st.button("Log out", on_click=access.log_out)
     else:
         st.caption(f"Store: `{named}`")
+    access.keep_cookie()  # a reload or a typed address finds the organiser still signed in
 
 if not data.exists() and page.url_path != upload.url_path:
     st.title(page.title)

@@ -19,7 +19,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboard import data, widgets
+from dashboard import data, printout, widgets
 from dashboard.live import live
 from dashboard.markup import escape, table
 from dashboard.markup import row as table_row
@@ -53,6 +53,7 @@ assert stage is not None
 st.query_params.update(tournament=tournament, stage=stage)  # the address names what is shown
 
 row = tournaments.filter(pl.col("tournament") == tournament).row(0, named=True)
+printout.print_layout(row["name"], stage)
 
 
 def notes(item: dict[str, Any]) -> str:
@@ -185,6 +186,7 @@ def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
         mime="text/csv",
         icon=":material/download:",
     )
+    printout.pdf_download(tournament, stage, frame, row)
 
 
 standings_now(tournament, stage, row)

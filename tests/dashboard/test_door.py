@@ -147,3 +147,34 @@ def test_the_dashboard_listens_on_this_machine_unless_told(monkeypatch: pytest.M
         line = started.pop()
         assert line[line.index("--server.address") + 1] == address
         assert f"http://{address}:8501" in result.stdout
+
+
+def test_served_to_every_network_it_names_the_address_phones_open(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    class Served(Exception):
+        pass
+
+    def execve(path: str, line: list[str], env: dict[str, str]) -> None:
+        raise Served  # the process would have become the server here
+
+    monkeypatch.setattr(serve.os, "execve", execve)
+    monkeypatch.setattr(serve.os, "name", "posix")
+    found: list[str | None] = ["192.168.1.20", None]
+    monkeypatch.setattr(serve, "network_address", lambda: found.pop(0))
+
+    def said(*extra: str) -> str:
+        result = CliRunner().invoke(app, ["dashboard", "--db", str(tmp_path / "ledger.duckdb"), *extra])
+        assert isinstance(result.exception, Served)
+        return result.stdout
+
+    every = ("--address", "0.0.0.0", "--port", "8600")
+    assert "phones on this network open http://192.168.1.20:8600 (the referee cards' --url)" in said(*every)
+    shown = said(*every)
+    assert "http://ADDRESS:8600" in shown and "hostname -I" in shown
+    assert "phones" not in said()  # this machine only
+
+
+def test_the_network_address_is_not_the_loopback() -> None:
+    found = serve.network_address()
+    assert found is None or not found.startswith("127.")

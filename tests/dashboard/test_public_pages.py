@@ -73,8 +73,8 @@ def test_the_standings_download_holds_every_row(db: Path, monkeypatch: pytest.Mo
 
     monkeypatch.setattr(st, "download_button", download_button)
     run_page()
-    (csv,) = offered
-    assert isinstance(csv, str)
+    (csv, pdf) = offered  # the PDF is made when its button is pressed: tests/dashboard/test_printing_page.py
+    assert isinstance(csv, str) and callable(pdf)
     downloaded = pl.read_csv(io.StringIO(csv))
     expected = standings(Store(db), TOURNAMENT)
     assert downloaded["name"].to_list() == expected["name"].to_list()  # below the cut too

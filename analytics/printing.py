@@ -1,0 +1,215 @@
+"""The standings as a PDF to print or pin up: every row, the cut line inside the table,
+each penalty's reason as a numbered note, a title with the tournament, the stage and
+the moment they stand at, and page numbers. The dashboard's download and ``saboteur
+tournament standings --format pdf`` both call :func:`standings_pdf`.
+
+Names come from every language the players speak, so the text is set in a Unicode
+TrueType font: ``$SABOTEUR_PDF_FONT`` (a ``.ttf`` file), else DejaVu Sans where the
+system keeps it (Debian's ``fonts-dejavu-core``, which Chromium and fontconfig pull in).
+Without either the PDF falls back to a built-in Latin-1 font, and says so on its first
+page: letters outside Latin-1 print as ``?`` (:data:`FALLBACK_NOTE`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import polars as pl
+from fpdf import FPDF, FontFace
+from fpdf.enums import TableCellFillMode
+
+FONT_SETTING: Final = "SABOTEUR_PDF_FONT"
+_DEJAVU_FOLDERS: Final = (
+    Path("/usr/share/fonts/truetype/dejavu"),  # Debian, Ubuntu
+    Path("/usr/share/fonts/dejavu-sans-fonts"),  # Fedora
+    Path("/usr/share/fonts/TTF"),  # Arch
+    Path("/usr/local/share/fonts"),
+    Path("/Library/Fonts"),  # macOS, where a user installed it
+)
+FALLBACK_NOTE: Final = (
+    f"No Unicode font was found (DejaVu Sans, or a .ttf named by ${FONT_SETTING}): "
+    "letters outside Latin-1 are printed as ?."
+)
+_FAMILY: Final = "standings"
+_PRELIMINARY: Final = (
+    ("#", "rank", 12),
+    ("player", "name", 78),
+    ("points", "points", 18),
+    ("stars", "stars", 16),
+    ("rounds", "rounds", 16),
+    ("penalty", "penalty", 22),
+    ("open findings", "open_findings", 18),
+)
+_FINAL: Final = (
+    ("#", "place", 12),
+    ("player", "name", 66),
+    ("points", "final_points", 18),
+    ("stars", "final_stars", 16),
+    ("prelim. points", "preliminary_points", 24),
+    ("prelim. stars", "preliminary_stars", 22),
+    ("penalty", "penalty", 22),
+)
+"""Each column: its head, the standings' column, its width in millimetres (180 in all:
+A4 less the margins)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fonts:
+    """The regular and bold font files; ``None``: the built-in Latin-1 fallback."""
+
+    regular: Path | None
+    bold: Path | None
+
+
+def find_fonts() -> Fonts:
+    """``$SABOTEUR_PDF_FONT`` (for both weights), else DejaVu Sans and its bold where
+    the system keeps them, else the fallback."""
+    chosen = os.environ.get(FONT_SETTING)
+    if chosen and Path(chosen).is_file():
+        return Fonts(Path(chosen), Path(chosen))
+    for folder in _DEJAVU_FOLDERS:
+        regular, bold = folder / "DejaVuSans.ttf", folder / "DejaVuSans-Bold.ttf"
+        if regular.is_file():
+            return Fonts(regular, bold if bold.is_file() else regular)
+    return Fonts(None, None)
+
+
+class _Sheet(FPDF):
+    """A4 pages whose footer names the standings and numbers the page."""
+
+    def __init__(self, fonts: Fonts, footer: str) -> None:
+        super().__init__(orientation="portrait", unit="mm", format="A4")
+        self.footer_text = footer
+        self.full_unicode = fonts.regular is not None
+        if fonts.regular is not None and fonts.bold is not None:
+            self.add_font(_FAMILY, "", str(fonts.regular))
+            self.add_font(_FAMILY, "B", str(fonts.bold))
+            self.face = _FAMILY
+        else:
+            self.face = "helvetica"
+        self.set_margins(15, 15, 15)
+        self.set_auto_page_break(auto=True, margin=18)
+        self.alias_nb_pages()
+
+    def text_of(self, value: object) -> str:
+        """``value`` as text this document's font can set."""
+        text = "" if value is None else str(value)
+        return text if self.full_unicode else text.encode("latin-1", "replace").decode("latin-1")
+
+    def footer(self) -> None:
+        self.set_y(-13)
+        self.set_font(self.face, "", 8)
+        self.set_text_color(90)
+        self.cell(0, 5, self.text_of(self.footer_text), align="L")
+        self.set_x(self.l_margin)
+        self.cell(0, 5, f"page {self.page_no()} of {{nb}}", align="R")
+
+
+def _rank(item: dict[str, Any]) -> str:
+    return f"{item['rank']}=" if item.get("shared") else str(item["rank"])
+
+
+def _footnotes(frame: pl.DataFrame, penalties: pl.DataFrame) -> tuple[dict[str, list[int]], list[str]]:
+    """Each penalised player's note numbers, and the notes: who, how many points, why
+    (in the order the penalties were given; only players the standings penalise)."""
+    names = dict(zip(frame["player"].to_list(), frame["name"].to_list(), strict=True))
+    penalised = set(frame.filter(pl.col("penalty") != 0)["player"].to_list())
+    marks: dict[str, list[int]] = {}
+    notes: list[str] = []
+    for player, points, reason in penalties.select("player", "points", "reason").iter_rows():
+        if player not in penalised:
+            continue
+        notes.append(f"[{len(notes) + 1}] {names.get(player, player)}: -{points}. {reason}")
+        marks.setdefault(player, []).append(len(notes))
+    return marks, notes
+
+
+def _cells(item: dict[str, Any], column: str, marks: dict[str, list[int]]) -> str:
+    if column == "rank":
+        return _rank(item)
+    if column == "penalty":
+        taken = f"-{item['penalty']}" if item["penalty"] else ""
+        noted = "".join(f" [{n}]" for n in marks.get(item["player"], []))
+        return (taken + noted).strip()
+    if column == "open_findings":
+        return str(item[column] or "")
+    return str(item[column])
+
+
+def _cut_words(frame: pl.DataFrame, cut: int) -> str:
+    words = f"cut line: the top {cut} go on to the final"
+    tied = frame.filter(pl.col("cut_tie_undrawn"))["name"].to_list()
+    if tied:
+        words += f" (a tie across it is not drawn yet: {', '.join(tied)})"
+    return words
+
+
+def standings_pdf(
+    frame: pl.DataFrame, *, tournament: str, stage: str, as_of: str, cut: int, penalties: pl.DataFrame
+) -> bytes:
+    """The standings ``frame`` (:func:`analytics.standings.standings` of ``stage``) as a
+    PDF: ``tournament`` is the name in the title, ``as_of`` the moment they stand at
+    (already written out), ``cut`` the places that go on, ``penalties`` the stage's
+    penalties (player, points, reason; :func:`analytics.browse.penalties`)."""
+    fonts = find_fonts()
+    title = f"{tournament}: standings, {stage}"
+    pdf = _Sheet(fonts, f"{title} · as of {as_of}" if fonts.regular is not None else f"{title}, as of {as_of}")
+    pdf.set_title(pdf.text_of(title))
+    pdf.set_creator("Saboteur Ledger")
+    pdf.add_page()
+    pdf.set_font(pdf.face, "B", 16)
+    pdf.multi_cell(0, 8, pdf.text_of(title), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font(pdf.face, "", 10)
+    said = f"As of {as_of}. {frame.height} players."
+    if stage != "final":
+        said += f" The top {cut} go on to the final."
+    pdf.multi_cell(0, 6, pdf.text_of(said), new_x="LMARGIN", new_y="NEXT")
+    if fonts.regular is None:
+        pdf.set_text_color(160, 0, 0)
+        pdf.multi_cell(0, 5, FALLBACK_NOTE, new_x="LMARGIN", new_y="NEXT")
+        pdf.set_text_color(0)
+    pdf.ln(3)
+
+    marks, notes = _footnotes(frame, penalties)
+    columns = _FINAL if stage == "final" else _PRELIMINARY
+    in_cut = int(frame["in_cut"].sum()) if "in_cut" in frame.columns else frame.height
+    pdf.set_font(pdf.face, "", 9)
+    with pdf.table(
+        col_widths=[width for _, _, width in columns],
+        text_align=["RIGHT", "LEFT", *["RIGHT"] * (len(columns) - 2)],
+        headings_style=FontFace(emphasis="BOLD", fill_color=(225, 225, 225)),
+        cell_fill_color=(245, 245, 245),
+        cell_fill_mode=TableCellFillMode.ROWS,
+        line_height=5.5,
+        first_row_as_headings=True,
+        repeat_headings=1,
+    ) as table:
+        table.row([head for head, _, _ in columns])
+        for place, item in enumerate(frame.iter_rows(named=True)):
+            if place == in_cut:
+                line = table.row()
+                line.cell(
+                    pdf.text_of(_cut_words(frame, cut)),
+                    colspan=len(columns),
+                    align="CENTER",
+                    style=FontFace(emphasis="BOLD", fill_color=(255, 236, 179)),
+                )
+            table.row([pdf.text_of(_cells(item, column, marks)) for _, column, _ in columns])
+    _notes(pdf, "Penalties", notes)
+    return bytes(pdf.output())
+
+
+def _notes(pdf: _Sheet, heading: str, notes: Iterable[str]) -> None:
+    written = list(notes)
+    if not written:
+        return
+    pdf.ln(4)
+    pdf.set_font(pdf.face, "B", 10)
+    pdf.cell(0, 6, heading, new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font(pdf.face, "", 9)
+    for note in written:
+        pdf.multi_cell(0, 5, pdf.text_of(note), new_x="LMARGIN", new_y="NEXT")

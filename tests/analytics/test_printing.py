@@ -1,0 +1,174 @@
+"""The standings on paper (issue 13, point 1): one PDF renderer for the dashboard's
+download and ``saboteur standings ID --format pdf -o FILE``, holding every player (names
+with accents as written), the cut line, each penalty's reason, a title with the
+tournament, stage and moment, and page numbers. The PDFs are read back with pypdf."""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+import pypdf
+import pytest
+from typer.testing import CliRunner
+
+from analytics import browse, printing, records
+from analytics.printing import FALLBACK_NOTE, Fonts, standings_pdf
+from analytics.standings import standings
+from cli.main import app
+from events.simulate.tournament import simulate_tournament
+from ingest.pipeline import ingest
+from ingest.store import Store
+
+TID = "sim-open-1"
+NAMES = (
+    "Bjørn Østergård",
+    "Zoë Ünal-Ağaoğlu",
+    "François d'Hérelle",
+    "Łukasz Żółć",
+    "Åsa Öberg",
+    "Jiří Dvořák",
+    "Ævar Þórsson",
+    "Núria Peñalver",
+    "Ines Groß",
+    "Sjoerd IJsselmeer",
+    "Ōta Ĳssel",
+    "Maëlle Çelik",
+)
+REASON = "arrived 20 minutes late to round 2 (see the referee's note)"
+
+
+@dataclass(frozen=True)
+class Accented:
+    db: Path
+    penalised: str
+    """The id of the player given a penalty."""
+
+
+@pytest.fixture(scope="module")
+def accented(tmp_path_factory: pytest.TempPathFactory) -> Accented:
+    """A simulated tournament of twelve players with accented names, one penalised."""
+    root = tmp_path_factory.mktemp("accented")
+    simulate_tournament(root / "logs", players=12, preliminary_rounds=2, seed=1)
+    description = json.loads((root / "logs" / "tournament.json").read_text())
+    for person, name in zip(description["players"], NAMES, strict=True):
+        person["name"] = name
+    (root / "logs" / "tournament.json").write_text(json.dumps(description, ensure_ascii=False), encoding="utf-8")
+    store = Store(root / "ledger.duckdb")
+    ingest([root / "logs"], store, workers=1)
+    penalised = description["players"][1]["id"]
+    records.penalty(store, TID, penalised, 2, REASON)
+    return Accented(store.path, penalised)
+
+
+def text_of(pdf: bytes) -> tuple[int, str]:
+    """The PDF's pages and its text, every page."""
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    return len(reader.pages), "\n".join(page.extract_text() for page in reader.pages)
+
+
+def render(db: Path, stage: str = "preliminary") -> tuple[pl.DataFrame, bytes]:
+    """The standings of ``stage`` and their PDF, as the dashboard's button makes it."""
+    store = Store(db)
+    frame = standings(store, TID, stage=stage)
+    taken = browse.penalties(store, TID).filter(pl.col("stage") == stage)
+    return frame, standings_pdf(
+        frame, tournament="Accented Open", stage=stage, as_of="2026-11-29 18:05 CET", cut=6, penalties=taken
+    )
+
+
+def test_the_pdf_holds_every_player_with_their_accents_the_cut_and_the_penalty(accented: Accented) -> None:
+    frame, pdf = render(accented.db)
+    pages, text = text_of(pdf)
+    flat = " ".join(text.split())
+    assert pdf.startswith(b"%PDF-") and frame.height == len(NAMES)
+    for name in NAMES:
+        assert name in flat, name
+    assert "Accented Open: standings, preliminary" in flat and "2026-11-29 18:05 CET" in flat
+    assert "cut line: the top 6 go on to the final" in flat
+    assert f"[1] Zoë Ünal-Ağaoğlu: -2. {REASON}" in flat
+    assert f"page 1 of {pages}" in flat
+    # the cut line stands between the last player in and the first one out
+    order = [flat.index(name) for name in frame["name"]]
+    assert order == sorted(order)
+    cut = flat.index("cut line")
+    above = int(frame["in_cut"].sum())
+    assert order[above - 1] < cut < order[above]
+
+
+def test_a_long_tournament_runs_over_pages_numbered_with_the_headings_again() -> None:
+    rows = 130
+    frame = pl.DataFrame(
+        {
+            "rank": list(range(1, rows + 1)),
+            "shared": [False] * rows,
+            "player": [f"p{n}" for n in range(rows)],
+            "name": [f"Spieler Nummer {n} Öz" for n in range(rows)],
+            "points": list(range(rows, 0, -1)),
+            "stars": [1] * rows,
+            "rounds": [6] * rows,
+            "penalty": [0] * rows,
+            "open_findings": [0] * rows,
+            "in_cut": [n < 8 for n in range(rows)],
+            "cut_tie_undrawn": [False] * rows,
+        }
+    )
+    empty = pl.DataFrame(schema={"player": pl.String, "stage": pl.String, "points": pl.Int64, "reason": pl.String})
+    pages, text = text_of(
+        standings_pdf(frame, tournament="Big Open", stage="preliminary", as_of="now", cut=8, penalties=empty)
+    )
+    assert pages >= 3
+    for n in range(rows):
+        assert f"Spieler Nummer {n} Öz" in text
+    assert text.count("rounds penalty") == pages  # the headings on every page
+    for page in range(1, pages + 1):
+        assert f"page {page} of {pages}" in text
+
+
+def test_the_final_table_prints_its_own_columns_and_no_cut_line(accented: Accented) -> None:
+    frame, pdf = render(accented.db, "final")
+    text = " ".join(text_of(pdf)[1].split())
+    assert "Accented Open: standings, final" in text and "prelim. points prelim. stars" in text
+    assert "cut line" not in text and "go on to the final" not in text
+    assert all(name in text for name in frame["name"]) and frame.height == 6
+
+
+def test_without_a_unicode_font_the_pdf_says_so(accented: Accented, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(printing, "find_fonts", lambda: Fonts(None, None))
+    _, pdf = render(accented.db)
+    text = " ".join(text_of(pdf)[1].split())
+    assert " ".join(FALLBACK_NOTE.split()) in text
+    assert "Bjørn Østergård" in text and "?ukasz ?ó??" in text  # Latin-1 kept, the rest marked
+
+
+def test_a_font_named_by_the_setting_is_used(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    found = printing.find_fonts()
+    if found.regular is None:
+        pytest.skip("no DejaVu Sans on this machine to name")
+    monkeypatch.setenv(printing.FONT_SETTING, str(found.regular))
+    assert printing.find_fonts() == Fonts(found.regular, found.regular)
+
+
+# -- saboteur standings --format pdf ----------------------------------------------------
+
+
+def test_standings_format_pdf_needs_a_file(accented: Accented) -> None:
+    result = CliRunner().invoke(app, ["standings", TID, "--format", "pdf", "--db", str(accented.db)])
+    assert result.exit_code == 2
+    assert "pdf is written to a file: add -o FILE" in " ".join(result.output.split())
+
+
+def test_standings_format_pdf_writes_the_dashboards_pdf(accented: Accented, tmp_path: Path) -> None:
+    out = tmp_path / "standings.pdf"
+    result = CliRunner().invoke(
+        app, ["standings", TID, "--format", "pdf", "-o", str(out), "--db", str(accented.db), "--as-of", "99999"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output == ""
+    text = " ".join(text_of(out.read_bytes())[1].split())
+    assert all(name in text for name in NAMES)
+    assert "Simulated Open 1: standings, preliminary" in text and "As of event 99999." in text
+    assert REASON in text

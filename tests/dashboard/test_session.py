@@ -1,0 +1,128 @@
+"""The organiser's login survives a reload (issue 13, point 3): a signed, expiring
+session token, refused when expired, tampered with, signed for another password or
+secret, or logged out; brought back by the browser's cookie."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from dashboard import access
+from dashboard.session import LIFETIME, Revoked, issue, read, session_key
+from tests.dashboard.conftest import PASSWORD, log_in
+
+Open = Callable[..., AppTest]
+SECRET = b"the server's secret"
+KEY = session_key(SECRET, PASSWORD)
+NOW = 1_800_000_000.0
+
+
+def test_a_token_is_good_until_it_expires() -> None:
+    token = issue(KEY, NOW)
+    session = read(token, KEY, NOW + LIFETIME - 1)
+    assert session is not None and session.expires == int(NOW + LIFETIME)
+    assert read(token, KEY, NOW + LIFETIME) is None
+    assert PASSWORD not in token and SECRET.decode() not in token
+
+
+def test_two_logins_are_two_sessions() -> None:
+    first, second = read(issue(KEY, NOW), KEY, NOW), read(issue(KEY, NOW), KEY, NOW)
+    assert first is not None and second is not None and first.id != second.id
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        lambda t: str(int(t.split(".")[0]) + 3600) + t[t.index(".") :],  # a longer life
+        lambda t: t[:-1] + ("0" if t[-1] != "0" else "1"),  # the signature
+        lambda t: t.split(".")[0] + ".0" + t.split(".", 1)[1],  # another session id
+        lambda t: t.rsplit(".", 1)[0],  # no signature
+        lambda t: "",
+        lambda t: t + "é",
+        lambda t: "-1." + t.split(".", 1)[1],
+    ],
+)
+def test_a_tampered_token_is_refused(tamper: Callable[[str], str]) -> None:
+    assert read(tamper(issue(KEY, NOW)), KEY, NOW) is None
+
+
+def test_another_password_or_secret_refuses_every_older_token() -> None:
+    token = issue(KEY, NOW)
+    assert read(token, session_key(SECRET, PASSWORD + "!"), NOW) is None
+    assert read(token, session_key(b"another server", PASSWORD), NOW) is None
+
+
+def test_a_revoked_session_is_remembered_until_it_expires() -> None:
+    revoked = Revoked()
+    old = read(issue(KEY, NOW, lifetime=60), KEY, NOW)
+    new = read(issue(KEY, NOW), KEY, NOW)
+    assert old is not None and new is not None
+    revoked.revoke(old, NOW)
+    assert old in revoked and new not in revoked
+    revoked.revoke(new, NOW + 61)  # the old one has expired: forgotten
+    assert old not in revoked and new in revoked
+
+
+# -- in the app: the cookie brings the login back ------------------------------------------
+
+
+def browser_cookies(monkeypatch: pytest.MonkeyPatch, cookies: dict[str, str]) -> None:
+    """Sessions from now on begin with ``cookies`` (as a browser's reload sends them)."""
+    monkeypatch.setattr(type(st.context), "cookies", property(lambda _: cookies))
+
+
+def cookie_scripts(at: AppTest) -> list[str]:
+    """The cookie-writing scripts the run laid out."""
+    return [h.value for h in at.html if access.COOKIE in h.value]
+
+
+def asks_the_password(at: AppTest) -> bool:
+    return any(t.label == "Organiser password" for t in at.text_input)
+
+
+def test_a_reload_brings_the_organiser_back_and_log_out_ends_it(
+    open_page: Open, organiser: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cookies: dict[str, str] = {}
+    browser_cookies(monkeypatch, cookies)
+    at = log_in(open_page("upload"), organiser)
+    assert at.file_uploader
+    token = at.session_state[access._TOKEN]
+    (script,) = cookie_scripts(at)
+    assert token in script and "SameSite=Strict" in script and PASSWORD not in script
+
+    cookies[access.COOKIE] = token  # the browser reloads with the cookie written
+    again = open_page("upload")
+    assert again.file_uploader and not asks_the_password(again)
+    assert not cookie_scripts(again)  # the cookie already holds the token
+
+    again.sidebar.button[0].click().run()  # log out
+    assert not again.file_uploader and asks_the_password(again)
+    (clearing,) = cookie_scripts(again)
+    assert "Max-Age=" in clearing and token in clearing  # clears that token, only it
+    stolen = open_page("upload")  # the token, copied before the log out, is useless
+    assert not stolen.file_uploader and asks_the_password(stolen)
+
+
+def test_a_changed_password_signs_every_browser_out(
+    open_page: Open, organiser: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cookies: dict[str, str] = {}
+    browser_cookies(monkeypatch, cookies)
+    cookies[access.COOKIE] = log_in(open_page("upload"), organiser).session_state[access._TOKEN]
+    assert open_page("upload").file_uploader
+    monkeypatch.setenv(access.SETTING, "a new password")
+    assert not open_page("upload").file_uploader
+
+
+def test_a_configured_secret_keeps_tokens_good_across_server_restarts(
+    open_page: Open, organiser: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(access.SECRET_SETTING, "kept beside the password")
+    signed_elsewhere = issue(session_key(b"kept beside the password", PASSWORD), time.time())
+    browser_cookies(monkeypatch, {access.COOKIE: signed_elsewhere})
+    assert open_page("upload").file_uploader
