@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import chain
 from pathlib import Path
 from typing import Any, Final
 
@@ -116,23 +117,24 @@ class Replay:
     def feed(self, log_line: LogLine) -> list[Finding]:
         """Judge and apply one line; the findings it brought (some may name earlier
         lines: a run of reveals is judged when it ends)."""
-        self._new = []
-        self._line = log_line.number
-        self.last_line = log_line.number
+        new: list[Finding] = []
+        self._new = new
+        self._line = self.last_line = log_line.number
         state = self.state
         if state.game is None:
             self._header(log_line)
-            return self._new
-        if log_line.error is not None or log_line.event is None:
+            return new
+        event = log_line.event
+        if log_line.error is not None or event is None:
             error = log_line.error
             self._report(Code.MALFORMED, error.message if error else "no event", field=error.field if error else None)
-            return self._new
-        event = log_line.event
+            return new
         if state.ended:
             self._report(Code.MALFORMED, f"{event.type} after game_ended: game_ended is the last line")
-            return self._new
-        if event.at is not None:
-            self._check_time(event.at)
+            return new
+        at = event.at
+        if at is not None:
+            self._check_time(at)
         kind = type(event)
         if kind in _SIMPLE:
             # The common lines (draws, discards, most plays) only need their player seated.
@@ -405,9 +407,11 @@ class Replay:
     def _card(self, event: CardPlay) -> RoundState | None:
         """The part every card play shares: the round, the turn (R-T1, R-T2) and the
         hand (R-T4). The round in play, or ``None`` when the card cannot be applied."""
-        rs = self._round_in_play(event.type)
-        if rs is None:
-            return None
+        rs = self.state.round
+        if rs is None or rs.reveal_run is not None or rs.over or rs.ended:
+            rs = self._round_in_play(event.type)
+            if rs is None:
+                return None
         player, card = event.player, event.card
         self._begin_turn(rs, player)
         hand = rs.hands.setdefault(player, [])
@@ -421,19 +425,20 @@ class Replay:
             self._breach(turns.check_card_in_hand(hand, player, card or "a card"), player)
         if rs.laid is not None and card is not None and not isinstance(event, Discard):
             rs.laid[card] += 1
-            self._breach(setup.check_laid_copies(rs.laid, card), player)
+            if (too_many := setup.check_laid_copies(rs.laid, card)) is not None:
+                self._breach(too_many, player)
         rs.last_card_player = player
         return rs
 
     def _hidden_card(self, event: Discard | Draw) -> None:
         """A discard's or a draw's ``card`` in the wrong recording (event-log.md)."""
-        if (event.card is None) is not self._observed:
-            for field, message in hidden_card_problems(event, self._game()):
-                self._report(Code.MALFORMED, f"field `{field}`: {message}", field=field)
+        for field, message in hidden_card_problems(event, self._game()):
+            self._report(Code.MALFORMED, f"field `{field}`: {message}", field=field)
 
     def _discard(self, event: Discard) -> None:
         """R-T3: a pass puts one card face down on the discard pile."""
-        self._hidden_card(event)
+        if (event.card is None) is not self._observed:
+            self._hidden_card(event)
         rs = self._card(event)
         if rs is not None:
             rs.discards.append(event.card or cards.UNSEEN)
@@ -517,10 +522,13 @@ class Replay:
 
     def _draw(self, event: Draw) -> None:
         """R-T1, R-T2: the draw that ends a turn, or a draw out of place (reported)."""
-        self._hidden_card(event)
-        rs = self._round_in_play("draw")
-        if rs is None:
-            return
+        if (event.card is None) is not self._observed:
+            self._hidden_card(event)
+        rs = self.state.round
+        if rs is None or rs.reveal_run is not None or rs.over or rs.ended:
+            rs = self._round_in_play("draw")
+            if rs is None:
+                return
         player = event.player
         if rs.played and player == rs.turn:
             if rs.draw_due:  # the draw after the turn's card
@@ -549,8 +557,8 @@ class Replay:
         top = rs.pile.pop()
         if card is None:
             card = top
-        elif top != cards.UNSEEN:
-            self._breach(turns.check_top_card(top, player, card), player)
+        elif top != cards.UNSEEN and (wrong := turns.check_top_card(top, player, card)) is not None:
+            self._breach(wrong, player)
         rs.hands.setdefault(player, []).append(card)
 
     # -- goals -------------------------------------------------------------------
@@ -682,19 +690,14 @@ def log_lines(source: Source) -> Iterator[LogLine]:
     first = next(iterator, None)
     if first is None:
         raise UnreadableLog("empty log: a log starts with a game_started line")
-    items = _chain(first, iterator)
+    items = chain((first,), iterator)
     if isinstance(first, LogLine):
-        yield from items  # type: ignore[misc]
+        yield from items
     elif isinstance(first, Event):
         for number, event in enumerate(items, start=1):
             yield LogLine(number, event)  # type: ignore[arg-type]
     else:
         yield from parse_lines(items)  # type: ignore[arg-type]
-
-
-def _chain(first: object, rest: Iterator[object]) -> Iterator[object]:
-    yield first
-    yield from rest
 
 
 def replay(source: Source, *, strict: bool = False) -> Iterator[Step]:
