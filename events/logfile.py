@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import orjson
 from pydantic import ValidationError
@@ -334,13 +334,23 @@ def parse_numbered(numbered: Iterable[tuple[int, bytes]]) -> Iterator[LogLine]:
         yield from parse_block(start, block)
 
 
-_LINE_ENDS: Final = (b"\n", b"\r")
-
-
 def _line_bytes(raw: bytes | str) -> bytes:
     """One line as given to :func:`parse_lines`: UTF-8 bytes without its line end."""
     data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
     return data.removesuffix(b"\n").removesuffix(b"\r")
+
+
+def _block_bytes(block: list[bytes | str]) -> list[bytes]:
+    """Lines as UTF-8 bytes without their line ends: the lines themselves when they are
+    bytes without a CR or LF anywhere (one join tells), else each converted."""
+    try:
+        whole = b"".join(block)  # type: ignore[arg-type]
+    except TypeError:  # some lines are text
+        pass
+    else:
+        if b"\n" not in whole and b"\r" not in whole:
+            return cast(list[bytes], block)
+    return [_line_bytes(raw) for raw in block]
 
 
 def parse_lines(lines: Iterable[bytes | str]) -> Iterator[LogLine]:
@@ -348,8 +358,7 @@ def parse_lines(lines: Iterable[bytes | str]) -> Iterator[LogLine]:
     iterator = iter(lines)
     first = 1
     while block := list(islice(iterator, BLOCK)):
-        raws = [raw if type(raw) is bytes and not raw.endswith(_LINE_ENDS) else _line_bytes(raw) for raw in block]
-        yield from parse_block(first, raws)
+        yield from parse_block(first, _block_bytes(block))
         first += len(block)
 
 

@@ -12,7 +12,6 @@ decide what is legal.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -127,17 +126,18 @@ class Maze:
         """
         if self._connected is None:
             self._connected = set()
-            self._spread({cards.START_CELL})
+            self._spread(cards.START_CELL)
         return self._connected
 
-    def _spread(self, frontier: set[Cell]) -> None:
+    def _spread(self, start: Cell) -> None:
+        """Add ``start``, a cell the path enters, and every cell the path goes on to."""
         connected = self._connected
         assert connected is not None
-        connected |= frontier
-        queue = deque(frontier)
+        connected.add(start)
+        stack = [start]
         cells = self.cells
-        while queue:
-            here = queue.popleft()
+        while stack:
+            here = stack.pop()
             placed = cells[here]
             if not placed.passable:
                 continue
@@ -151,7 +151,7 @@ class Maze:
                 if other is None or not other.face_up or not other.sides & facing:
                     continue
                 connected.add(there)
-                queue.append(there)
+                stack.append(there)
 
     def enters(self, cell: Cell, sides: int) -> bool:
         """Whether a card with open ``sides`` at empty ``cell`` would be entered by the
@@ -217,7 +217,7 @@ class Maze:
         """Lay a card on an empty cell and extend the connected set from it."""
         self.cells[cell] = placed
         if self._connected is not None and self.enters(cell, placed.sides):
-            self._spread({cell})
+            self._spread(cell)
 
     def remove(self, cell: Cell) -> Placed:
         """Take a tunnel card away (R-A5); connectivity is recomputed from the start."""
@@ -234,7 +234,7 @@ class Maze:
         goal.rotated = rotated
         goal.sides = rotate(printed) if rotated else printed
         if self._connected is not None and self.enters(cell, goal.sides):
-            self._spread({cell})
+            self._spread(cell)
 
     def goal_card(self, slot: str) -> str:
         """The goal card at ``slot``: :data:`~events.cards.UNSEEN` while an observed log
