@@ -407,11 +407,9 @@ class Replay:
     def _card(self, event: CardPlay) -> RoundState | None:
         """The part every card play shares: the round, the turn (R-T1, R-T2) and the
         hand (R-T4). The round in play, or ``None`` when the card cannot be applied."""
-        rs = self.state.round
-        if rs is None or rs.reveal_run is not None or rs.over or rs.ended:
-            rs = self._round_in_play(event.type)
-            if rs is None:
-                return None
+        rs = self._round_in_play(event.type)
+        if rs is None:
+            return None
         player, card = event.player, event.card
         self._begin_turn(rs, player)
         hand = rs.hands.setdefault(player, [])
@@ -425,20 +423,19 @@ class Replay:
             self._breach(turns.check_card_in_hand(hand, player, card or "a card"), player)
         if rs.laid is not None and card is not None and not isinstance(event, Discard):
             rs.laid[card] += 1
-            if (too_many := setup.check_laid_copies(rs.laid, card)) is not None:
-                self._breach(too_many, player)
+            self._breach(setup.check_laid_copies(rs.laid, card), player)
         rs.last_card_player = player
         return rs
 
     def _hidden_card(self, event: Discard | Draw) -> None:
         """A discard's or a draw's ``card`` in the wrong recording (event-log.md)."""
-        for field, message in hidden_card_problems(event, self._game()):
-            self._report(Code.MALFORMED, f"field `{field}`: {message}", field=field)
+        if (event.card is None) is not self._observed:
+            for field, message in hidden_card_problems(event, self._game()):
+                self._report(Code.MALFORMED, f"field `{field}`: {message}", field=field)
 
     def _discard(self, event: Discard) -> None:
         """R-T3: a pass puts one card face down on the discard pile."""
-        if (event.card is None) is not self._observed:
-            self._hidden_card(event)
+        self._hidden_card(event)
         rs = self._card(event)
         if rs is not None:
             rs.discards.append(event.card or cards.UNSEEN)
@@ -522,13 +519,10 @@ class Replay:
 
     def _draw(self, event: Draw) -> None:
         """R-T1, R-T2: the draw that ends a turn, or a draw out of place (reported)."""
-        if (event.card is None) is not self._observed:
-            self._hidden_card(event)
-        rs = self.state.round
-        if rs is None or rs.reveal_run is not None or rs.over or rs.ended:
-            rs = self._round_in_play("draw")
-            if rs is None:
-                return
+        self._hidden_card(event)
+        rs = self._round_in_play("draw")
+        if rs is None:
+            return
         player = event.player
         if rs.played and player == rs.turn:
             if rs.draw_due:  # the draw after the turn's card
@@ -557,8 +551,8 @@ class Replay:
         top = rs.pile.pop()
         if card is None:
             card = top
-        elif top != cards.UNSEEN and (wrong := turns.check_top_card(top, player, card)) is not None:
-            self._breach(wrong, player)
+        elif top != cards.UNSEEN:
+            self._breach(turns.check_top_card(top, player, card), player)
         rs.hands.setdefault(player, []).append(card)
 
     # -- goals -------------------------------------------------------------------
