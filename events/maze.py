@@ -12,7 +12,6 @@ decide what is legal.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -43,20 +42,48 @@ class Placed:
         return self.kind == "goal" and not self.face_up
 
 
+_LYING: Final = {
+    (code, rotated): (rotate(spec.sides) if rotated else spec.sides, spec.passable)
+    for code, spec in cards.TUNNEL_CARDS.items()
+    for rotated in (False, True)
+}
+"""Each tunnel card's open sides and passability as it lies, as printed or turned."""
+
+
+def lying_sides(code: str, rotated: bool) -> int:
+    """The open sides of a tunnel card as it would lie (R-P3: as printed or turned 180°)."""
+    return _LYING[(code, rotated)][0]
+
+
 def tunnel(code: str, rotated: bool) -> Placed:
     """A tunnel card of the catalogue as it would lie."""
-    spec = cards.TUNNEL_CARDS[code]
-    return Placed(code, "tunnel", rotated, rotate(spec.sides) if rotated else spec.sides, spec.passable)
+    sides, passable = _LYING[(code, rotated)]
+    return Placed(code, "tunnel", rotated, sides, passable)
 
 
 _DIRS: Final = tuple((int(side), STEP[side][0], STEP[side][1], int(OPPOSITE[side])) for side in ALL_SIDES)
 """(side, dx, dy, the facing side) as plain ints: the hot loops below avoid enum arithmetic."""
 
+Around = tuple[tuple[int, Cell, int], ...]
+_AROUND: dict[Cell, Around] = {}
+"""Each cell's four neighbours as (side, cell, the facing side), made once per cell."""
+
+
+def _around(cell: Cell) -> Around:
+    around = _AROUND.get(cell)
+    if around is None:
+        x, y = cell
+        around = _AROUND[cell] = tuple((side, (x + dx, y + dy), facing) for side, dx, dy, facing in _DIRS)
+    return around
+
+
 _GOAL_APPROACHES: Final = tuple(
-    (slot, cell, tuple((cell[0] - dx, cell[1] - dy, side) for side, dx, dy, _ in _DIRS))
+    (slot, cell, tuple(((cell[0] - dx, cell[1] - dy), side) for side, dx, dy, _ in _DIRS))
     for slot, cell in cards.GOAL_CELLS.items()
 )
 """For each goal: the cells beside it and the side of each that faces the goal."""
+_BESIDE_GOALS: Final = frozenset(there for _, _, approaches in _GOAL_APPROACHES for there, _ in approaches)
+"""Every cell beside a goal: while the path enters none of them, no goal is reached."""
 
 
 def neighbours(cell: Cell) -> list[tuple[Side, Cell]]:
@@ -99,33 +126,32 @@ class Maze:
         """
         if self._connected is None:
             self._connected = set()
-            self._spread({cards.START_CELL})
+            self._spread(cards.START_CELL)
         return self._connected
 
-    def _spread(self, frontier: set[Cell]) -> None:
+    def _spread(self, start: Cell) -> None:
+        """Add ``start``, a cell the path enters, and every cell the path goes on to."""
         connected = self._connected
         assert connected is not None
-        connected |= frontier
-        queue = deque(frontier)
+        connected.add(start)
+        stack = [start]
         cells = self.cells
-        while queue:
-            here = queue.popleft()
+        while stack:
+            here = stack.pop()
             placed = cells[here]
             if not placed.passable:
                 continue
-            x, y = here
             sides = placed.sides
-            for side, dx, dy, facing in _DIRS:
+            for side, there, facing in _around(here):
                 if not sides & side:
                     continue
-                there = (x + dx, y + dy)
                 if there in connected:
                     continue
                 other = cells.get(there)
                 if other is None or not other.face_up or not other.sides & facing:
                     continue
                 connected.add(there)
-                queue.append(there)
+                stack.append(there)
 
     def enters(self, cell: Cell, sides: int) -> bool:
         """Whether a card with open ``sides`` at empty ``cell`` would be entered by the
@@ -133,14 +159,11 @@ class Maze:
         sides (R-P5)."""
         connected = self.connected()
         cells = self.cells
-        x, y = cell
-        for side, dx, dy, facing in _DIRS:
-            if sides & side:
-                there = (x + dx, y + dy)
-                if there in connected:
-                    other = cells[there]
-                    if other.passable and other.sides & facing:
-                        return True
+        for side, there, facing in _around(cell):
+            if sides & side and there in connected:
+                other = cells[there]
+                if other.passable and other.sides & facing:
+                    return True
         return False
 
     def mismatches(self, cell: Cell, sides: int) -> list[tuple[Side, Cell]]:
@@ -148,9 +171,7 @@ class Maze:
         against closed or closed against open. Face-down goals are not compared."""
         wrong = []
         cells = self.cells
-        x, y = cell
-        for side, dx, dy, facing in _DIRS:
-            there = (x + dx, y + dy)
+        for side, there, facing in _around(cell):
             other = cells.get(there)
             if other is None or not other.face_up:
                 continue
@@ -160,22 +181,23 @@ class Maze:
 
     def has_neighbour(self, cell: Cell) -> bool:
         """Whether any card lies side to side with ``cell`` (R-P2)."""
-        x, y = cell
         cells = self.cells
-        return any((x + dx, y + dy) in cells for _, dx, dy, _ in _DIRS)
+        return any(there in cells for _, there, _ in _around(cell))
 
     def reached_goals(self) -> list[str]:
         """Face-down goal slots, in slot order, that a passable card connected to the
         start opens toward (R-G1)."""
         connected = self.connected()
+        if connected.isdisjoint(_BESIDE_GOALS):
+            return []
         cells = self.cells
         reached = []
         for slot, cell, approaches in _GOAL_APPROACHES:
             if cells[cell].face_up:
                 continue
-            for x, y, side in approaches:
-                if (x, y) in connected:
-                    other = cells[(x, y)]
+            for there, side in approaches:
+                if there in connected:
+                    other = cells[there]
                     if other.passable and other.sides & side:
                         reached.append(slot)
                         break
@@ -195,7 +217,7 @@ class Maze:
         """Lay a card on an empty cell and extend the connected set from it."""
         self.cells[cell] = placed
         if self._connected is not None and self.enters(cell, placed.sides):
-            self._spread({cell})
+            self._spread(cell)
 
     def remove(self, cell: Cell) -> Placed:
         """Take a tunnel card away (R-A5); connectivity is recomputed from the start."""
@@ -212,7 +234,7 @@ class Maze:
         goal.rotated = rotated
         goal.sides = rotate(printed) if rotated else printed
         if self._connected is not None and self.enters(cell, goal.sides):
-            self._spread({cell})
+            self._spread(cell)
 
     def goal_card(self, slot: str) -> str:
         """The goal card at ``slot``: :data:`~events.cards.UNSEEN` while an observed log

@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import chain
 from pathlib import Path
 from typing import Any, Final
 
@@ -116,23 +117,24 @@ class Replay:
     def feed(self, log_line: LogLine) -> list[Finding]:
         """Judge and apply one line; the findings it brought (some may name earlier
         lines: a run of reveals is judged when it ends)."""
-        self._new = []
-        self._line = log_line.number
-        self.last_line = log_line.number
+        new: list[Finding] = []
+        self._new = new
+        self._line = self.last_line = log_line.number
         state = self.state
         if state.game is None:
             self._header(log_line)
-            return self._new
-        if log_line.error is not None or log_line.event is None:
+            return new
+        event = log_line.event
+        if log_line.error is not None or event is None:
             error = log_line.error
             self._report(Code.MALFORMED, error.message if error else "no event", field=error.field if error else None)
-            return self._new
-        event = log_line.event
+            return new
         if state.ended:
             self._report(Code.MALFORMED, f"{event.type} after game_ended: game_ended is the last line")
-            return self._new
-        if event.at is not None:
-            self._check_time(event.at)
+            return new
+        at = event.at
+        if at is not None:
+            self._check_time(at)
         kind = type(event)
         if kind in _SIMPLE:
             # The common lines (draws, discards, most plays) only need their player seated.
@@ -682,19 +684,14 @@ def log_lines(source: Source) -> Iterator[LogLine]:
     first = next(iterator, None)
     if first is None:
         raise UnreadableLog("empty log: a log starts with a game_started line")
-    items = _chain(first, iterator)
+    items = chain((first,), iterator)
     if isinstance(first, LogLine):
-        yield from items  # type: ignore[misc]
+        yield from items
     elif isinstance(first, Event):
         for number, event in enumerate(items, start=1):
             yield LogLine(number, event)  # type: ignore[arg-type]
     else:
         yield from parse_lines(items)  # type: ignore[arg-type]
-
-
-def _chain(first: object, rest: Iterator[object]) -> Iterator[object]:
-    yield first
-    yield from rest
 
 
 def replay(source: Source, *, strict: bool = False) -> Iterator[Step]:

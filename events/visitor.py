@@ -90,17 +90,26 @@ def walk(source: Source, *visitors: ReplayVisitor[Any], strict: bool = False) ->
     state = replay.state
     listening = [visitor for visitor in visitors if _hears_lines(visitor)]
     try:
-        for log_line in log_lines(source):
-            opening = state.game is None
-            found = replay.feed(log_line)
-            event = log_line.event
-            if opening:
-                for visitor in visitors:
-                    visitor.begin_game(replay)
+        lines = log_lines(source)
+        opening = next(lines, None)
+        if opening is not None:
+            found = replay.feed(opening)  # the game_started line, or UnreadableLog
+            for visitor in visitors:
+                visitor.begin_game(replay)
             for visitor in listening:
-                if event is not None and not opening:
-                    _tell(visitor, log_line.number, event, state)
-                visitor.visit_line(log_line, state, found)
+                visitor.visit_line(opening, state, found)
+        if listening:
+            for log_line in lines:
+                found = replay.feed(log_line)
+                event = log_line.event
+                for visitor in listening:
+                    if event is not None:
+                        _tell(visitor, log_line.number, event, state)
+                    visitor.visit_line(log_line, state, found)
+        else:  # nobody hears the lines (the audit alone): only the fold
+            feed = replay.feed
+            for log_line in lines:
+                feed(log_line)
         found = replay.finish()
         for visitor in visitors:
             visitor.end(state, found)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from events import cards
 from events.findings import Breach, Code
-from events.maze import SIDE_NAMES, Cell, Maze, tunnel
+from events.maze import SIDE_NAMES, Cell, Maze, lying_sides
 
 
 def check_empty_cell(maze: Maze, cell: Cell) -> Breach | None:
@@ -27,7 +27,7 @@ def check_touches(maze: Maze, cell: Cell) -> Breach | None:
 
 def check_sides_match(maze: Maze, cell: Cell, card: str, rotated: bool) -> Breach | None:
     """R-P4: every side touching a card matches it, open to open, closed to closed."""
-    wrong = maze.mismatches(cell, tunnel(card, rotated).sides)
+    wrong = maze.mismatches(cell, lying_sides(card, rotated))
     if wrong:
         side, there = wrong[0]
         return Breach(
@@ -42,7 +42,7 @@ def check_sides_match(maze: Maze, cell: Cell, card: str, rotated: bool) -> Breac
 def check_path_to_start(maze: Maze, cell: Cell, card: str, rotated: bool) -> Breach | None:
     """R-P5: an uninterrupted path from the start enters the new card through one of
     its open sides (cards cut off by a rockfall and the unjoined setup card do not count)."""
-    if not maze.enters(cell, tunnel(card, rotated).sides):
+    if not maze.enters(cell, lying_sides(card, rotated)):
         return Breach(Code.ILLEGAL_PLACEMENT, "R-P5", f"no uninterrupted path from the start reaches {card} at {cell}")
     return None
 

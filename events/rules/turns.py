@@ -18,9 +18,8 @@ from events.state import RoundState
 
 def next_holder(players: Sequence[str], after: str, hands: dict[str, list[str]]) -> str | None:
     """The next player clockwise after ``after`` who holds cards (R-T1, R-T5)."""
-    at = players.index(after) if after in players else -1
-    for k in range(1, len(players) + 1):
-        player = players[(at + k) % len(players)]
+    at = players.index(after) + 1 if after in players else 0
+    for player in (*players[at:], *players[:at]):
         if hands.get(player):
             return player
     return None
@@ -30,7 +29,7 @@ def whose_turn(players: Sequence[str], rs: RoundState) -> str | None:
     """R-T1, R-T5: who plays the next card. Before the round's first card (or after a
     draw that came before its card) the turn's own player, if they hold cards; else
     the next holder clockwise. ``None`` once nobody holds cards."""
-    if not rs.played and rs.holds(rs.turn):
+    if not rs.played and rs.hands.get(rs.turn):
         return rs.turn
     return next_holder(players, rs.turn, rs.hands)
 
