@@ -30,10 +30,8 @@ import argparse
 import json
 import os
 import resource
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from multiprocessing import Pool
@@ -44,7 +42,6 @@ from rich.console import Console
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.proctree import tree_memory
 from events.logfile import write_log
 from events.simulate.game import quick_game
 
@@ -76,8 +73,8 @@ def archive(folder: Path, games: int, seed: int, console: Console) -> int:
     return total
 
 
-def _child(folder: Path, db: Path, workers: int) -> None:
-    """The ingest itself, in this (child) process: its timings as JSON on stdout."""
+def _child(folder: Path, db: Path, workers: int, timings: Path) -> None:
+    """The ingest itself, in this (child) process: its timings as JSON into ``timings``."""
     from ingest.pipeline import WRITER, ingest
     from ingest.stats import IngestStats
     from ingest.store import Store
@@ -88,7 +85,7 @@ def _child(folder: Path, db: Path, workers: int) -> None:
     wall = time.perf_counter() - started
     with duckdb.connect(str(db), read_only=True) as con:
         stored = int(con.execute("SELECT count(*) FROM events").fetchone()[0])  # type: ignore[index]
-    print(
+    timings.write_text(
         json.dumps(
             {
                 "wall": wall,
@@ -104,30 +101,15 @@ def _child(folder: Path, db: Path, workers: int) -> None:
 
 def _ingest(folder: Path, db: Path, workers: int) -> tuple[float, dict[str, float], int, int]:
     """One ingest in a child process: seconds, its timings, the peak memory of its
-    process tree (sampled) and of its largest process (getrusage), in bytes."""
-    command = [sys.executable, __file__, "--child", str(folder), str(db), str(workers)]
+    process tree (sampled every 0.1 s) and of its largest process (getrusage), in bytes."""
+    from benchmarks.memory import measure  # which takes its archive from this module
+
+    timings = db.with_suffix(".json")
+    command = [sys.executable, __file__, "--child", str(folder), str(db), str(workers), str(timings)]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    peak = 0
-    started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    done = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            peak = max(peak, tree_memory(process.pid)[0])
-            time.sleep(0.1)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    out, err = process.communicate()
-    done.set()
-    sampler.join()
-    seconds = time.perf_counter() - started
-    if process.returncode != 0:
-        raise SystemExit(f"ingest exited {process.returncode}:\n{err.decode()}")
+    peak = measure(command, env=env, every=0.1)
     largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-    return seconds, json.loads(out.decode().strip().splitlines()[-1]), peak, largest
+    return peak.seconds, json.loads(timings.read_text()), peak.rss, largest
 
 
 def _baseline(folder: Path, db: Path, sql: str) -> tuple[float, int]:
@@ -178,6 +160,7 @@ def _where(console: Console, timings: dict[str, float], wall: float, split: dict
     """Where an ingest's time went: the writer's steps (in its process) and the
     workers' audit (summed over workers, split by share)."""
     writer_total = timings.pop(timings.pop("writer"))  # type: ignore[call-overload]
+    inline = timings["workers"] == 1  # one worker: the ingest's own process audits
     for key in ("wall", "files", "stored", "workers"):
         timings.pop(key)
     audit = timings.pop("audit (workers, summed)", 0.0)
@@ -187,9 +170,14 @@ def _where(console: Console, timings: dict[str, float], wall: float, split: dict
     for step, seconds in sorted(timings.items(), key=lambda item: -item[1]):
         console.print(f"    {step:<32} {seconds:6.2f} s")
     console.print(f"    {'open + checkpoint on close':<32} {writer_total - steps:6.2f} s")
-    console.print(f"    {'waiting for workers':<32} {waiting:6.2f} s")
-    console.print(f"    {'other (collect, results, pool)':<32} {wall - writer_total - waiting:6.2f} s")
-    console.print(f"  workers' audit, summed: {audit:.2f} s")
+    if inline:
+        console.print(f"    {'audit (below)':<32} {audit:6.2f} s")
+    else:
+        console.print(f"    {'waiting for workers':<32} {waiting:6.2f} s")
+    other = wall - writer_total - waiting - (audit if inline else 0.0)
+    console.print(f"    {'other (collect, results, pool)':<32} {other:6.2f} s")
+    whose = "audit, in the writer" if inline else "workers' audit, summed"
+    console.print(f"  {whose}: {audit:.2f} s")
     for step, share in split.items():
         console.print(f"    {step:<32} {audit * share:6.2f} s ({share:.0%})")
     rest = 1 - sum(split.values())
@@ -197,8 +185,8 @@ def _where(console: Console, timings: dict[str, float], wall: float, split: dict
 
 
 def main() -> None:
-    if len(sys.argv) == 5 and sys.argv[1] == "--child":
-        _child(Path(sys.argv[2]), Path(sys.argv[3]), int(sys.argv[4]))
+    if len(sys.argv) == 6 and sys.argv[1] == "--child":
+        _child(Path(sys.argv[2]), Path(sys.argv[3]), int(sys.argv[4]), Path(sys.argv[5]))
         return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=1_000)

@@ -18,6 +18,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +38,14 @@ from ingest.store import Append, Store, StoreError, streaming
 _LOGGER = logging.getLogger(__name__)
 SUFFIXES: Final = (".jsonl", ".jsonl.gz", ".csv", ".json")
 BATCH_FILES: Final = 128
+"""The files of a run's first batch: its results are stored (and seen by the dashboard)
+soon."""
+MOST_FILES: Final = 1024
+"""The files of a later batch, at most (each batch twice the one before): a batch is a
+transaction and a checkpoint when the store is closed after it, each costing more the
+more the store holds, so a long run writes fewer, larger batches (1,000 games in
+batches of 128 spent a fifth of their time in checkpoints); its events and bytes
+bound it first."""
 BATCH_EVENTS: Final = 150_000
 BATCH_BYTES: Final = 64 * 2**20
 """A batch is written once its files weigh this much (:func:`weight`), whatever their
@@ -46,8 +55,8 @@ WRITER: Final = "writer, a batch in all"
 time beside theirs is the store's opening and its checkpoint on closing."""
 WINDOW: Final = 256
 """Files sent to the pool and not yet written, at most: enough to keep the workers busy
-while the writer writes a batch (it asks for more only between batches; with a
-window of a few files, the workers waited for it as long as it waited for them)."""
+while the writer writes a batch (it asks for more only between batches; with a window
+of four files a worker, the workers waited for it as long as it waited for them)."""
 IN_FLIGHT: Final = 16 * 2**20
 """Files sent to the pool and not yet written may weigh this much before no more are
 sent for: about what the writer holds of them, beside the batch it writes."""
@@ -79,35 +88,47 @@ def collect(paths: Iterable[Path]) -> list[Path]:
     return sorted(found, key=lambda p: (not p.name.lower().endswith(".json"), str(p)))
 
 
-def _prepared(files: list[Path], workers: int, stats: IngestStats | None = None) -> Iterator[Prepared]:
-    """Audited files in order, at most :data:`WINDOW` in flight, and no more sent for
-    while those in flight weigh :data:`IN_FLIGHT` bytes or more (a file back from the
-    pool by its :func:`weight`, one still being audited by its size)."""
-    if workers <= 1 or len(files) <= 1:
+def _prepared(
+    files: list[Path], pool: ProcessPoolExecutor | None, stats: IngestStats | None = None
+) -> Iterator[Prepared]:
+    """Audited files in order — by ``pool`` (``None``: in this process) with at most
+    :data:`WINDOW` in flight, and no more sent for while those in flight weigh
+    :data:`IN_FLIGHT` bytes or more (a file back from the pool by its :func:`weight`,
+    one still being audited by its size)."""
+    if pool is None:
         for path in files:
             prepared, seconds = audited(path)
             if stats is not None:
                 stats.add("audit (workers, summed)", seconds)
             yield prepared
         return
-    window = max(4 * workers, WINDOW)
+    pending: deque[_InFlight] = deque()
+    queue = iter(files)
+    while True:
+        while (
+            len(pending) < WINDOW
+            and sum(map(_InFlight.held, pending)) < IN_FLIGHT
+            and (nxt := next(queue, None)) is not None
+        ):
+            pending.append(_InFlight(pool.submit(audited, nxt), _size(nxt)))
+        if not pending:
+            return
+        with lap(stats, "waiting for workers"):
+            prepared, seconds = pending.popleft().future.result()
+        if stats is not None:
+            stats.add("audit (workers, summed)", seconds)
+        yield prepared
+
+
+@contextmanager
+def _pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
+    """The run's pool of ``workers`` processes (``None`` for one: the ingest audits),
+    open until the run's last batch is written."""
+    if workers <= 1:
+        yield None
+        return
     with ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent) as pool:
-        pending: deque[_InFlight] = deque()
-        queue = iter(files)
-        while True:
-            while (
-                len(pending) < window
-                and sum(map(_InFlight.held, pending)) < IN_FLIGHT
-                and (nxt := next(queue, None)) is not None
-            ):
-                pending.append(_InFlight(pool.submit(audited, nxt), _size(nxt)))
-            if not pending:
-                return
-            with lap(stats, "waiting for workers"):
-                prepared, seconds = pending.popleft().future.result()
-            if stats is not None:
-                stats.add("audit (workers, summed)", seconds)
-            yield prepared
+        yield pool
 
 
 @dataclass(slots=True)
@@ -371,7 +392,8 @@ def ingest(
     if stats is not None:
         stats.workers = count
     writer = Writer(store, supersede=supersede, reason=reason, stats=stats)
-    return write_all(_prepared(files, count, stats), writer, on_file)
+    with _pool(count) as pool:
+        return write_all(_prepared(files, pool, stats), writer, on_file)
 
 
 def workers_for(files: int, workers: int | None = None) -> int:
@@ -386,9 +408,10 @@ def workers_for(files: int, workers: int | None = None) -> int:
 def write_all(
     prepared: Iterable[Prepared], writer: Writer, on_file: Callable[[FileResult], None] | None = None
 ) -> list[FileResult]:
-    """Write audited files in batches of at most :data:`BATCH_FILES` files,
-    :data:`BATCH_EVENTS` events or :data:`BATCH_BYTES` bytes (one file more, at most),
-    each batch one transaction; the results of the run.
+    """Write audited files in batches of at most :data:`BATCH_FILES` files — twice as
+    many each batch, up to :data:`MOST_FILES` —, :data:`BATCH_EVENTS` events or
+    :data:`BATCH_BYTES` bytes (one file more, at most), each batch one transaction; the
+    results of the run.
 
     ``saboteur ingest`` feeds it files audited in a pool; the dashboard, files uploaded
     (:func:`ingest.sources.prepare_bytes`). ``prepared`` is read lazily, so only one
@@ -396,13 +419,15 @@ def write_all(
     """
     batch: list[Prepared] = []
     events = held = 0
+    files = BATCH_FILES
     for item in prepared:
         batch.append(item)
         events += sum(len(e) for e in item.streams.values())
         held += weight(item)
-        if len(batch) >= BATCH_FILES or events >= BATCH_EVENTS or held >= BATCH_BYTES:
+        if len(batch) >= files or events >= BATCH_EVENTS or held >= BATCH_BYTES:
             _write_isolated(writer, batch, on_file)
             batch, events, held = [], 0, 0
+            files = min(2 * files, MOST_FILES)
     _write_isolated(writer, batch, on_file)
     return writer.results
 

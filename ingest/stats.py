@@ -10,7 +10,6 @@ timed: :func:`lap` is then a context that does nothing.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,12 +19,12 @@ from dataclasses import dataclass, field
 class IngestStats:
     """Seconds by step of one ingest run, and how many workers it used."""
 
-    seconds: Counter[str] = field(default_factory=Counter)
+    seconds: dict[str, float] = field(default_factory=dict)
     workers: int = 0
     """The processes that audited the files (1: the ingest's own)."""
 
     def add(self, step: str, seconds: float) -> None:
-        self.seconds[step] += seconds
+        self.seconds[step] = self.seconds.get(step, 0.0) + seconds
 
 
 @contextmanager
