@@ -53,10 +53,13 @@ number: a file of 64 MiB is refused with its bytes kept."""
 WRITER: Final = "writer, a batch in all"
 """The step of :class:`IngestStats` that holds every step of the writer's batches: the
 time beside theirs is the store's opening and its checkpoint on closing."""
-WINDOW: Final = 256
+WINDOW: Final = 64
 """Files sent to the pool and not yet written, at most: enough to keep the workers busy
-while the writer writes a batch (it asks for more only between batches; with a window
-of four files a worker, the workers waited for it as long as it waited for them)."""
+through part of a batch's write (the writer asks for more only between batches; with a
+window of four files a worker, the workers waited for it about as long as it waited
+for them), few enough that the next batch is not all audited when one is written — the
+writer then waits for its files with the store closed, and the dashboard or a second
+ingest gets its turn between our transactions."""
 IN_FLIGHT: Final = 16 * 2**20
 """Files sent to the pool and not yet written may weigh this much before no more are
 sent for: about what the writer holds of them, beside the batch it writes."""

@@ -1,4 +1,4 @@
-"""A table declared once, as a row type: its DDL and its Polars schema both come from it.
+"""A table declared once, as a row type: its DDL, its Polars schema and its Arrow types come from it.
 
 A row type is a class declared with :func:`table`: a slotted dataclass whose fields
 are the table's columns, in order, with their Python types. The column types follow
