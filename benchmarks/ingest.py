@@ -1,29 +1,39 @@
 """Ingest benchmark: a seeded archive into a fresh store, against DuckDB's own load.
 
-    python benchmarks/ingest.py [--games 10000] [--seed 1] [--archive DIR]
+    python benchmarks/ingest.py [--games 1000] [--seed 1] [--archive DIR] [--workers 1,2]
 
 Writes (once, then reuses) an archive of simulated games — every ruleset and table
-size, about 300 events each, so 10,000 games are about 3 million events — and then, in
-the same run:
+size, about 250 events each, so 1,000 games are about 250,000 events — and then, in
+the same run, into fresh files in the same folder:
 
-- ``saboteur ingest ARCHIVE --db fresh.duckdb`` as a subprocess (the real command: a
-  process pool auditing, one writer storing), timed, with the peak resident memory of
-  its whole process tree sampled from /proc;
-- DuckDB's ``read_json`` of the same files into a table, timed.
+- the baseline: DuckDB's ``read_ndjson_objects('…/**/*.jsonl', filename=true)`` into a
+  table (``CREATE TABLE AS``) — each line's JSON stored with its file's name, the job
+  the store does before its own work, done the fastest way DuckDB knows (all cores);
+  timed before and after the ingests, the faster time kept;
+- a second, weaker baseline, labelled: ``read_json(union_by_name=true,
+  sample_size=-1)``, which spends its time inferring one schema across the files;
+- the ingest (:func:`ingest.pipeline.ingest`, what ``saboteur ingest`` runs: a pool of
+  workers auditing, one writer storing) in a child process per worker count, timed,
+  with the peak resident memory of its process tree sampled from /proc (and the
+  largest single process, from ``getrusage`` of the children), and where its time
+  went (:class:`ingest.stats.IngestStats`; the workers' audit split into parsing,
+  checking replay and projection by timing a sample of the files each way here).
 
-It prints both throughputs (events/s), their ratio (goal: ingest ≥ 1/10 of DuckDB's
-raw load) and the peak memory (goal: under 1 GiB). Run on demand, never in the tests.
+It prints each throughput, both ratios (goal: ingest ≥ 1/4 of the baseline on two
+cores), the scaling from one worker to two (goal ≥ 1.7×) and the peak memory (goal:
+under 1 GiB at 10,000 games). Run on demand, never in the tests.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
-import subprocess
+import resource
 import sys
 import tempfile
-import threading
 import time
+from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -32,7 +42,6 @@ from rich.console import Console
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.proctree import tree_memory
 from events.logfile import write_log
 from events.simulate.game import quick_game
 
@@ -64,61 +73,162 @@ def archive(folder: Path, games: int, seed: int, console: Console) -> int:
     return total
 
 
+def _child(folder: Path, db: Path, workers: int, timings: Path) -> None:
+    """The ingest itself, in this (child) process: its timings as JSON into ``timings``."""
+    from ingest.pipeline import WRITER, ingest
+    from ingest.stats import IngestStats
+    from ingest.store import Store
+
+    stats = IngestStats()
+    started = time.perf_counter()
+    results = ingest([folder], Store(db), workers=workers, stats=stats)
+    wall = time.perf_counter() - started
+    with duckdb.connect(str(db), read_only=True) as con:
+        stored = int(con.execute("SELECT count(*) FROM events").fetchone()[0])  # type: ignore[index]
+    timings.write_text(
+        json.dumps(
+            {
+                "wall": wall,
+                "files": len(results),
+                "stored": stored,
+                "workers": stats.workers,
+                "writer": WRITER,
+                **stats.seconds,
+            }
+        )
+    )
+
+
+def _ingest(folder: Path, db: Path, workers: int) -> tuple[float, dict[str, float], int, int]:
+    """One ingest in a child process: seconds, its timings, the peak memory of its
+    process tree (sampled every 0.1 s) and of its largest process (getrusage), in bytes."""
+    from benchmarks.memory import measure  # which takes its archive from this module
+
+    timings = db.with_suffix(".json")
+    command = [sys.executable, __file__, "--child", str(folder), str(db), str(workers), str(timings)]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    peak = measure(command, env=env, every=0.1)
+    largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    return peak.seconds, json.loads(timings.read_text()), peak.rss, largest
+
+
+def _baseline(folder: Path, db: Path, sql: str) -> tuple[float, int]:
+    """Seconds to load the archive's lines into a table with ``sql``, and the rows."""
+    started = time.perf_counter()
+    with duckdb.connect(str(db)) as con:
+        con.execute(sql, [str(folder / "**" / "*.jsonl")])
+        rows = int(con.execute("SELECT count(*) FROM raw").fetchone()[0])  # type: ignore[index]
+    return time.perf_counter() - started, rows
+
+
+STRONGEST = "CREATE TABLE raw AS SELECT * FROM read_ndjson_objects(?, filename = true)"
+INFERRING = "format = 'newline_delimited', union_by_name = true, sample_size = -1"
+SCHEMA_INFERRED = f"CREATE TABLE raw AS SELECT * FROM read_json(?, {INFERRING})"
+
+
+def _audit_split(folder: Path, sample: int = 100) -> dict[str, float]:
+    """The workers' audit split by share: parsing the lines, the checking replay, the
+    projection into rows (and the rest: reading and hashing the file, the report), from
+    a sample of files audited each way in this process."""
+    from events.audit import Auditor
+    from events.logfile import parse_data
+    from events.visitor import walk
+    from ingest.projection import project_log
+    from ingest.sources import prepare
+
+    files = sorted(folder.rglob("*.jsonl"))[:sample]
+    raws = [(str(path), path.read_bytes()) for path in files]
+
+    def timed(job: Callable[[str, bytes], object]) -> float:
+        started = time.perf_counter()
+        for name, raw in raws:
+            job(name, raw)
+        return time.perf_counter() - started
+
+    parse = timed(lambda name, raw: sum(1 for _ in parse_data(raw)))
+    audit = timed(lambda name, raw: walk(parse_data(raw), Auditor(name)))
+    project = timed(lambda name, raw: project_log(parse_data(raw), name=name, upload_id=0))
+    whole = timed(lambda name, raw: prepare(Path(name)))
+    return {
+        "parsing lines": parse / whole,
+        "checking replay": max(audit - parse, 0) / whole,
+        "projection into rows": max(project - audit, 0) / whole,
+    }
+
+
+def _where(console: Console, timings: dict[str, float], wall: float, split: dict[str, float]) -> None:
+    """Where an ingest's time went: the writer's steps (in its process) and the
+    workers' audit (summed over workers, split by share)."""
+    writer_total = timings.pop(timings.pop("writer"))  # type: ignore[call-overload]
+    inline = timings["workers"] == 1  # one worker: the ingest's own process audits
+    for key in ("wall", "files", "stored", "workers"):
+        timings.pop(key)
+    audit = timings.pop("audit (workers, summed)", 0.0)
+    waiting = timings.pop("waiting for workers", 0.0)
+    steps = sum(timings.values())
+    console.print(f"  writer process ({wall:.1f} s wall):")
+    for step, seconds in sorted(timings.items(), key=lambda item: -item[1]):
+        console.print(f"    {step:<32} {seconds:6.2f} s")
+    console.print(f"    {'open + checkpoint on close':<32} {writer_total - steps:6.2f} s")
+    if inline:
+        console.print(f"    {'audit (below)':<32} {audit:6.2f} s")
+    else:
+        console.print(f"    {'waiting for workers':<32} {waiting:6.2f} s")
+    other = wall - writer_total - waiting - (audit if inline else 0.0)
+    console.print(f"    {'other (collect, results, pool)':<32} {other:6.2f} s")
+    whose = "audit, in the writer" if inline else "workers' audit, summed"
+    console.print(f"  {whose}: {audit:.2f} s")
+    for step, share in split.items():
+        console.print(f"    {step:<32} {audit * share:6.2f} s ({share:.0%})")
+    rest = 1 - sum(split.values())
+    console.print(f"    {'reading, hashing, report, other':<32} {audit * rest:6.2f} s ({rest:.0%})")
+
+
 def main() -> None:
+    if len(sys.argv) == 6 and sys.argv[1] == "--child":
+        _child(Path(sys.argv[2]), Path(sys.argv[3]), int(sys.argv[4]), Path(sys.argv[5]))
+        return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--games", type=int, default=1_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--archive", type=Path, default=Path(tempfile.gettempdir()) / "saboteur-bench-archive")
+    parser.add_argument("--workers", default=f"1,{os.cpu_count() or 1}", help="worker counts to run, e.g. 1,2")
     args = parser.parse_args()
-    console = Console()
+    console = Console(soft_wrap=True, highlight=False)
     folder = args.archive / f"{args.games}-{args.seed}"
     events = archive(folder, args.games, args.seed, console)
-    files = args.games
-    console.print(f"archive {folder}: {files:,} games, {events:,} events")
+    console.print(f"archive {folder}: {args.games:,} games, {events:,} events; {os.cpu_count()} cores")
+    counts = sorted({int(n) for n in args.workers.split(",")})
 
-    with tempfile.TemporaryDirectory() as scratch:
-        db = Path(scratch) / "fresh.duckdb"
-        command = [str(Path(sys.executable).with_name("saboteur")), "ingest", str(folder), "--db", str(db)]
-        peak = 0
-        started = time.perf_counter()
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        done = threading.Event()
-
-        def sample() -> None:
-            nonlocal peak
-            while not done.is_set():
-                peak = max(peak, tree_memory(process.pid)[0])
-                time.sleep(0.2)
-
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
-        code = process.wait()
-        done.set()
-        sampler.join()
-        ours = time.perf_counter() - started
-        if code != 0:
-            console.print(process.stderr.read().decode() if process.stderr else "")
-            raise SystemExit(f"ingest exited {code}")
-        with duckdb.connect(str(db), read_only=True) as con:
-            stored = con.execute("SELECT count(*) FROM events").fetchone()[0]  # type: ignore[index]
-
-        raw_db = Path(scratch) / "raw.duckdb"
-        started = time.perf_counter()
-        with duckdb.connect(str(raw_db)) as con:
-            con.execute(
-                "CREATE TABLE raw AS SELECT * FROM read_json(?, format = 'newline_delimited', "
-                "union_by_name = true, sample_size = -1)",
-                [str(folder / "*" / "*.jsonl")],
-            )
-            loaded = con.execute("SELECT count(*) FROM raw").fetchone()[0]  # type: ignore[index]
-        theirs = time.perf_counter() - started
-
+    with tempfile.TemporaryDirectory(dir=args.archive) as scratch:
+        fresh = iter(Path(scratch) / f"{n}.duckdb" for n in range(100))
+        before, loaded = _baseline(folder, next(fresh), STRONGEST)
+        runs = {n: _ingest(folder, next(fresh), n) for n in counts}
+        after, _ = _baseline(folder, next(fresh), STRONGEST)
+        inferred, _ = _baseline(folder, next(fresh), SCHEMA_INFERRED)
+    baseline = min(before, after)
     console.print(
-        f"saboteur ingest : {files:,} files, {stored:,} events stored in {ours:.1f} s "
-        f"= {stored / ours:,.0f} events/s; peak memory {peak / 2**20:,.0f} MiB (goal < 1024)"
+        f"baseline read_ndjson_objects → table: {loaded:,} rows in {baseline:.2f} s = {loaded / baseline:,.0f} rows/s "
+        f"(before the ingests {before:.2f} s, after {after:.2f} s)"
     )
-    console.print(f"duckdb read_json: {loaded:,} rows in {theirs:.1f} s = {loaded / theirs:,.0f} rows/s")
-    console.print(f"ratio ingest / read_json = {(stored / ours) / (loaded / theirs):.3f} (goal ≥ 0.100)")
+    console.print(
+        f"second baseline read_json(union_by_name, sample_size=-1): {inferred:.2f} s = {loaded / inferred:,.0f} rows/s"
+    )
+    split = _audit_split(folder)
+    for seconds, timings, peak, largest in runs.values():
+        stored = int(timings["stored"])
+        rate = stored / seconds
+        console.print(
+            f"saboteur ingest, {timings['workers']:g} worker(s): {stored:,} events stored in {seconds:.2f} s "
+            f"= {rate:,.0f} events/s; "
+            f"ratio to read_ndjson_objects {rate / (loaded / baseline):.3f} (goal ≥ 0.250), "
+            f"to read_json {rate / (loaded / inferred):.3f}; peak memory of the process tree "
+            f"{peak / 2**20:,.0f} MiB, largest process {largest / 2**20:,.0f} MiB (goal < 1024)"
+        )
+        _where(console, timings, timings["wall"], split)
+    if len(runs) > 1:
+        low, high = min(runs), max(runs)
+        console.print(f"scaling {low} → {high} workers: {runs[low][0] / runs[high][0]:.2f}× (goal ≥ 1.7×)")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from ingest.checkpoint import Anchor
 from ingest.pipeline import FileResult, ingest
 from ingest.rebuild import rebuild as rebuild_read_models
 from ingest.sources import safe_name
+from ingest.stats import IngestStats
 from ingest.store import Store, default_path
 from ingest.verify import verify as verify_store
 
@@ -59,7 +60,8 @@ def ingest_command(
         str | None, typer.Option("--reason", help="Why a game is superseded (required with --supersede).")
     ] = None,
     workers: Annotated[
-        int | None, typer.Option("--workers", help="Processes auditing files (default: one per core).")
+        int | None,
+        typer.Option("--workers", help="Processes auditing files (default: one per core; never more than the files)."),
     ] = None,
     wait: WaitOption = 60.0,
     verbose: Annotated[
@@ -98,8 +100,16 @@ def ingest_command(
                 noted.append(result)
             progress.advance(task)
 
+        used = IngestStats()
         results = ingest(
-            paths, store, supersede=supersede, reason=reason, workers=workers, on_file=on_file, on_total=on_total
+            paths,
+            store,
+            supersede=supersede,
+            reason=reason,
+            workers=workers,
+            on_file=on_file,
+            on_total=on_total,
+            stats=used,
         )
     out = Console(soft_wrap=True)
     if noted:
@@ -125,6 +135,8 @@ def ingest_command(
         summary.add_column(outcome.replace("_", " "), justify="right")
     summary.add_row(*(str(counts[o]) for o in ("accepted", "accepted_with_findings", "rejected", "duplicate")))
     out.print(summary)
+    if results:
+        out.print(f"audited on {used.workers} core{'s' * (used.workers != 1)} (--workers; default: one per core)")
     if not results:
         Console(stderr=True).print("no files found (looked for .jsonl, .jsonl.gz, .csv and .json)")
     raise typer.Exit(1 if counts["rejected"] else 0)

@@ -14,9 +14,11 @@ from __future__ import annotations
 import json
 import logging
 import os
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,15 +32,34 @@ from ingest.readmodels import ROW_TYPES, GameRow, Rows
 from ingest.revisions import current, marker
 from ingest.schema import UploadRow
 from ingest.sources import LogEvents, Prepared, prepare, unforeseen
+from ingest.stats import IngestStats, lap
 from ingest.store import Append, Store, StoreError, streaming
 
 _LOGGER = logging.getLogger(__name__)
 SUFFIXES: Final = (".jsonl", ".jsonl.gz", ".csv", ".json")
 BATCH_FILES: Final = 128
+"""The files of a run's first batch: its results are stored (and seen by the dashboard)
+soon."""
+MOST_FILES: Final = 1024
+"""The files of a later batch, at most (each batch twice the one before): a batch is a
+transaction and a checkpoint when the store is closed after it, each costing more the
+more the store holds, so a long run writes fewer, larger batches (1,000 games in
+batches of 128 spent a fifth of their time in checkpoints); its events and bytes
+bound it first."""
 BATCH_EVENTS: Final = 150_000
 BATCH_BYTES: Final = 64 * 2**20
 """A batch is written once its files weigh this much (:func:`weight`), whatever their
 number: a file of 64 MiB is refused with its bytes kept."""
+WRITER: Final = "writer, a batch in all"
+"""The step of :class:`IngestStats` that holds every step of the writer's batches: the
+time beside theirs is the store's opening and its checkpoint on closing."""
+WINDOW: Final = 64
+"""Files sent to the pool and not yet written, at most: enough to keep the workers busy
+through part of a batch's write (the writer asks for more only between batches; with a
+window of four files a worker, the workers waited for it about as long as it waited
+for them), few enough that the next batch is not all audited when one is written — the
+writer then waits for its files with the store closed, and the dashboard or a second
+ingest gets its turn between our transactions."""
 IN_FLIGHT: Final = 16 * 2**20
 """Files sent to the pool and not yet written may weigh this much before no more are
 sent for: about what the writer holds of them, beside the batch it writes."""
@@ -70,31 +91,69 @@ def collect(paths: Iterable[Path]) -> list[Path]:
     return sorted(found, key=lambda p: (not p.name.lower().endswith(".json"), str(p)))
 
 
-def _prepared(files: list[Path], workers: int) -> Iterator[Prepared]:
-    """Audited files in order, at most ``4 × workers`` in flight, and no more sent for
-    while those in flight weigh :data:`IN_FLIGHT` bytes or more (a file back from the
-    pool by its :func:`weight`, one still being audited by its size)."""
-    if workers <= 1 or len(files) <= 1:
+def _prepared(
+    files: list[Path], pool: ProcessPoolExecutor | None, stats: IngestStats | None = None
+) -> Iterator[Prepared]:
+    """Audited files in order — by ``pool`` (``None``: in this process) with at most
+    :data:`WINDOW` in flight, and no more sent for while those in flight weigh
+    :data:`IN_FLIGHT` bytes or more (a file back from the pool by its :func:`weight`,
+    one still being audited by its size)."""
+    if pool is None:
         for path in files:
-            yield prepare(path)
+            prepared, seconds = audited(path)
+            if stats is not None:
+                stats.add("audit (workers, summed)", seconds)
+            yield prepared
         return
-    window = 4 * workers
+    pending: deque[_InFlight] = deque()
+    queue = iter(files)
+    while True:
+        while (
+            len(pending) < WINDOW
+            and sum(map(_InFlight.held, pending)) < IN_FLIGHT
+            and (nxt := next(queue, None)) is not None
+        ):
+            pending.append(_InFlight(pool.submit(audited, nxt), _size(nxt)))
+        if not pending:
+            return
+        with lap(stats, "waiting for workers"):
+            prepared, seconds = pending.popleft().future.result()
+        if stats is not None:
+            stats.add("audit (workers, summed)", seconds)
+        yield prepared
+
+
+@contextmanager
+def _pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
+    """The run's pool of ``workers`` processes (``None`` for one: the ingest audits),
+    open until the run's last batch is written."""
+    if workers <= 1:
+        yield None
+        return
     with ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent) as pool:
-        pending: deque[tuple[Future[Prepared], int]] = deque()
-        queue = iter(files)
+        yield pool
 
-        def held() -> int:
-            return sum(
-                weight(future.result()) if future.done() and future.exception() is None else size
-                for future, size in pending
-            )
 
-        while True:
-            while len(pending) < window and held() < IN_FLIGHT and (nxt := next(queue, None)) is not None:
-                pending.append((pool.submit(prepare, nxt), _size(nxt)))
-            if not pending:
-                return
-            yield pending.popleft()[0].result()
+@dataclass(slots=True)
+class _InFlight:
+    """A file sent to the pool: its size until it is back, then its :func:`weight`
+    (worked out once)."""
+
+    future: Future[tuple[Prepared, float]]
+    size: int
+    back: bool = False
+
+    def held(self) -> int:
+        if not self.back and self.future.done() and self.future.exception() is None:
+            self.size, self.back = weight(self.future.result()[0]), True
+        return self.size
+
+
+def audited(path: Path) -> tuple[Prepared, float]:
+    """A file read and audited (:func:`~ingest.sources.prepare`), with the seconds it took."""
+    started = time.perf_counter()
+    prepared = prepare(path)
+    return prepared, time.perf_counter() - started
 
 
 def _size(path: Path) -> int:
@@ -175,29 +234,34 @@ class Writer:
     and the store appends what it is given, at the versions the writer read.
     """
 
-    def __init__(self, store: Store, *, supersede: bool = False, reason: str | None = None) -> None:
+    def __init__(
+        self, store: Store, *, supersede: bool = False, reason: str | None = None, stats: IngestStats | None = None
+    ) -> None:
         self.store = store
         self.supersede = supersede
         self.reason = reason
+        self.stats = stats
         self.results: list[FileResult] = []
 
     def write(self, batch: list[Prepared]) -> list[FileResult]:
         if not batch:
             return []
-        with self.store.connect() as con:
+        with lap(self.stats, WRITER), self.store.connect() as con:
             streaming(con)
-            state = _Batch(self.store, con, batch)
-            decided = [self._decide(prepared, state) for prepared in batch]
-            rows: Rows = {}
-            for decision in decided:
-                for table, table_rows in decision.rows.items():
-                    rows.setdefault(table, []).extend(table_rows)
+            with lap(self.stats, "decide"):
+                state = _Batch(self.store, con, batch)
+                decided = [self._decide(prepared, state) for prepared in batch]
+                rows: Rows = {}
+                for decision in decided:
+                    for table, table_rows in decision.rows.items():
+                        rows.setdefault(table, []).extend(table_rows)
             self.store.append_batch(
                 con,
                 [a for d in decided for a in d.appends],
                 rows=rows,
                 uploads=[d.upload for d in decided],
                 keep=False,
+                stats=self.stats,
             )
         results = []
         for prepared, decision in zip(batch, decided, strict=True):
@@ -319,21 +383,38 @@ def ingest(
     workers: int | None = None,
     on_file: Callable[[FileResult], None] | None = None,
     on_total: Callable[[int], None] | None = None,
+    stats: IngestStats | None = None,
 ) -> list[FileResult]:
-    """Ingest every file under ``paths`` into ``store``; the result of each file."""
+    """Ingest every file under ``paths`` into ``store``; the result of each file.
+    ``workers`` processes audit the files (default: one per core, :func:`workers_for`);
+    ``stats`` adds up where the time goes (:mod:`ingest.stats`)."""
     files = collect(paths)
     if on_total is not None:
         on_total(len(files))
-    count = workers if workers is not None else max(1, (os.cpu_count() or 1))
-    return write_all(_prepared(files, count), Writer(store, supersede=supersede, reason=reason), on_file)
+    count = workers_for(len(files), workers)
+    if stats is not None:
+        stats.workers = count
+    writer = Writer(store, supersede=supersede, reason=reason, stats=stats)
+    with _pool(count) as pool:
+        return write_all(_prepared(files, pool, stats), writer, on_file)
+
+
+def workers_for(files: int, workers: int | None = None) -> int:
+    """The processes that audit ``files`` files: ``workers`` if given, else one per core
+    this process may run on; never more than the files (one file, or one worker, is
+    audited in this process)."""
+    if workers is None:
+        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(workers, files))
 
 
 def write_all(
     prepared: Iterable[Prepared], writer: Writer, on_file: Callable[[FileResult], None] | None = None
 ) -> list[FileResult]:
-    """Write audited files in batches of at most :data:`BATCH_FILES` files,
-    :data:`BATCH_EVENTS` events or :data:`BATCH_BYTES` bytes (one file more, at most),
-    each batch one transaction; the results of the run.
+    """Write audited files in batches of at most :data:`BATCH_FILES` files — twice as
+    many each batch, up to :data:`MOST_FILES` —, :data:`BATCH_EVENTS` events or
+    :data:`BATCH_BYTES` bytes (one file more, at most), each batch one transaction; the
+    results of the run.
 
     ``saboteur ingest`` feeds it files audited in a pool; the dashboard, files uploaded
     (:func:`ingest.sources.prepare_bytes`). ``prepared`` is read lazily, so only one
@@ -341,13 +422,15 @@ def write_all(
     """
     batch: list[Prepared] = []
     events = held = 0
+    files = BATCH_FILES
     for item in prepared:
         batch.append(item)
         events += sum(len(e) for e in item.streams.values())
         held += weight(item)
-        if len(batch) >= BATCH_FILES or events >= BATCH_EVENTS or held >= BATCH_BYTES:
+        if len(batch) >= files or events >= BATCH_EVENTS or held >= BATCH_BYTES:
             _write_isolated(writer, batch, on_file)
             batch, events, held = [], 0, 0
+            files = min(2 * files, MOST_FILES)
     _write_isolated(writer, batch, on_file)
     return writer.results
 

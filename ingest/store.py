@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from itertools import islice
 from pathlib import Path
-from typing import Any, Final, overload
+from typing import Any, Final, Protocol, overload, runtime_checkable
 from zoneinfo import ZoneInfo
 
 import duckdb
@@ -47,7 +47,8 @@ import duckdb
 from ingest.chain import GENESIS, ReceivedUpload, StoredEvent, canonical, link, moment_text
 from ingest.readmodels import PROJECTED, ROW_TYPES, RefereeCodeRow, Rows
 from ingest.schema import LOG_TABLE_NAMES, LOG_TABLES, READ_MODELS, SCHEMA_VERSION, UploadLink, UploadRow
-from ingest.tables import Row, create_table, frame, names
+from ingest.stats import IngestStats, lap
+from ingest.tables import Row, arrow_table, create_table, names, row_columns
 
 DEFAULT_DB: Final = "saboteur.duckdb"
 _TIME: Final = names(StoredEvent).index("recorded_at")
@@ -150,6 +151,77 @@ class Append:
     expected_version: int
     events: Sequence[NewEvent]
     upload_id: int | None = None
+
+
+@runtime_checkable
+class Triples(Protocol):
+    """Events of one stream that give their (type, payload, line) without an object
+    each (:class:`~ingest.sources.LogEvents`, cut from a log's bytes as they are read)."""
+
+    stream: str
+
+    def triples(self) -> Iterator[tuple[str, str, int | None]]: ...
+
+
+def _triples(stream: str, events: Sequence[NewEvent]) -> Iterator[tuple[str, str, int | None]]:
+    """The (type, payload, line) of events appended to ``stream``: each must be of it."""
+    if isinstance(events, Triples):
+        if events.stream != stream:
+            raise ValueError(f"events of {events.stream} appended to {stream}")
+        yield from events.triples()
+        return
+    for event in events:
+        if event.stream != stream:
+            raise ValueError(f"an event of {event.stream} appended to {stream}")
+        yield event.type, event.payload, event.line
+
+
+class _Chained:
+    """Events chained, as the columns of the ``events`` table (one time for all)."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+        self.position: list[int] = []
+        self.stream: list[str] = []
+        self.version: list[int] = []
+        self.type: list[str] = []
+        self.payload: list[str] = []
+        self.upload_id: list[int | None] = []
+        self.line: list[int | None] = []
+        self.prev_hash: list[str] = []
+        self.hash: list[str] = []
+
+    def add(
+        self,
+        position: int,
+        stream: str,
+        version: int,
+        type_: str,
+        payload: str,
+        upload_id: int | None,
+        line: int | None,
+        prev: str,
+        digest: str,
+    ) -> None:
+        self.position.append(position)
+        self.stream.append(stream)
+        self.version.append(version)
+        self.type.append(type_)
+        self.payload.append(payload)
+        self.upload_id.append(upload_id)
+        self.line.append(line)
+        self.prev_hash.append(prev)
+        self.hash.append(digest)
+
+    def columns(self) -> dict[str, Sequence[Any]]:
+        return {
+            name: [self.now] * len(self.position) if name == "recorded_at" else getattr(self, name)
+            for name in names(StoredEvent)
+        }
+
+    def events(self) -> list[StoredEvent]:
+        columns = self.columns()
+        return [StoredEvent(*values) for values in zip(*(columns[name] for name in names(StoredEvent)), strict=True)]
 
 
 class Store:
@@ -441,61 +513,74 @@ class Store:
         rows: Rows,
         uploads: Sequence[UploadRow] = (),
         keep: bool = True,
+        stats: IngestStats | None = None,
     ) -> list[StoredEvent]:
         """Record ``uploads`` (numbered on from :meth:`next_upload_id`) and append to
         every stream of ``appends`` at its expected version, with the read-model rows of
         the streams appended to (replacing theirs): one transaction, all or none. The
         events as stored, in position order — none if ``keep`` is off: they are made and
         inserted :data:`READ_CHUNK` at a time, and a writer appending a 16 MiB log (some
-        400,000 events) needs none of them back."""
+        400,000 events) needs none of them back. ``stats`` adds up the time of each step
+        (:mod:`ingest.stats`)."""
         if not appends and not uploads:
             return []
         stored: list[StoredEvent] = []
-        with _transaction(con):
+        with _transaction(con, stats):
             if uploads:
                 first = self.next_upload_id(con)
                 if [u.upload_id for u in uploads] != list(range(first, first + len(uploads))):
                     raise StaleAppend(f"the next upload is {first}, not {uploads[0].upload_id}")
-                _insert_uploads(con, uploads)
+                with lap(stats, "write uploads"):
+                    _insert_uploads(con, uploads)
             chained = self._chain(con, appends)
-            last: StoredEvent | None = None
-            while chunk := list(islice(chained, READ_CHUNK)):
-                _insert(con, StoredEvent, chunk)
-                last = chunk[-1]
+            last: tuple[int, str] | None = None
+            while True:
+                with lap(stats, "chain (events made, hashed)"):
+                    chunk = next(chained, None)
+                if chunk is None:
+                    break
+                with lap(stats, "write events"):
+                    _insert_columns(con, StoredEvent, chunk.columns())
+                last = chunk.position[-1], chunk.hash[-1]
                 if keep:
-                    stored.extend(chunk)
-            _replace(con, [a.stream for a in appends], rows)
-            if last is not None:
-                con.execute("UPDATE projection SET position = ? WHERE name = 'read_models'", [last.position])
+                    stored.extend(chunk.events())
+            with lap(stats, "write read models"):
+                _replace(con, [a.stream for a in appends], rows)
+                if last is not None:
+                    con.execute("UPDATE projection SET position = ? WHERE name = 'read_models'", [last[0]])
             if uploads:
-                position, head = (last.position, last.hash) if last is not None else self.head(con)
-                prev = self.uploads_head(con)[1]
-                _insert(con, UploadLink, _links(prev, [u.received() for u in uploads], position, head))
+                with lap(stats, "write uploads"):
+                    position, head = last if last is not None else self.head(con)
+                    prev = self.uploads_head(con)[1]
+                    _insert(con, UploadLink, _links(prev, [u.received() for u in uploads], position, head))
         return stored
 
-    def _chain(self, con: duckdb.DuckDBPyConnection, appends: Sequence[Append]) -> Iterator[StoredEvent]:
+    def _chain(self, con: duckdb.DuckDBPyConnection, appends: Sequence[Append]) -> Iterator[_Chained]:
         """The appended events with their positions, versions, time and hashes, each
-        stream checked against the version its writer read, made as they are read."""
+        stream checked against the version its writer read, made as they are read:
+        :data:`READ_CHUNK` at a time, as columns (an object per event would cost more
+        than its hash)."""
         position, prev = self.head(con)
         versions = {s: v for s, (v, _) in self.stream_versions(con, sorted({a.stream for a in appends})).items()}
         now = datetime.now(UTC)
         stamp = moment_text(now)
+        chunk = _Chained(now)
         for append in appends:
             stream, version, upload_id = append.stream, versions.get(append.stream, 0), append.upload_id
             if version != append.expected_version:
                 raise StaleAppend(f"{stream} is at version {version}, not {append.expected_version}")
-            for event in append.events:
-                if event.stream != stream:
-                    raise ValueError(f"an event of {event.stream} appended to {stream}")
+            for type_, payload, line in _triples(stream, append.events):
                 position += 1
                 version += 1
-                text = canonical(position, stream, version, event.type, event.payload, stamp, upload_id, event.line)
-                digest = link(prev, text)
-                yield StoredEvent(
-                    position, stream, version, event.type, event.payload, now, upload_id, event.line, prev, digest
-                )
+                digest = link(prev, canonical(position, stream, version, type_, payload, stamp, upload_id, line))
+                chunk.add(position, stream, version, type_, payload, upload_id, line, prev, digest)
                 prev = digest
+                if len(chunk.position) >= READ_CHUNK:
+                    yield chunk
+                    chunk = _Chained(now)
             versions[stream] = version
+        if chunk.position:
+            yield chunk
 
     def rebuild(self, con: duckdb.DuckDBPyConnection, batches: Iterable[Rows]) -> int:
         """Drop every read model and make it anew from row batches: one transaction.
@@ -622,12 +707,13 @@ def _links(prev: str, uploads: Iterable[ReceivedUpload], position: int, head: st
 
 
 @contextmanager
-def _transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+def _transaction(con: duckdb.DuckDBPyConnection, stats: IngestStats | None = None) -> Iterator[None]:
     """One transaction: committed at the end of the block, rolled back if it raises."""
     con.execute("BEGIN")
     try:
         yield
-        con.execute("COMMIT")
+        with lap(stats, "commit"):
+            con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
@@ -796,23 +882,35 @@ def insert_rows(con: duckdb.DuckDBPyConnection, rows: Mapping[str, Sequence[Any]
 
 
 def _insert_uploads(con: duckdb.DuckDBPyConnection, uploads: Sequence[UploadRow]) -> None:
-    """Upload rows inserted one by one, their values as parameters: a row holds up to
-    64 MiB of raw bytes, which DuckDB then copies once, where a frame (Polars, then
-    Arrow, then DuckDB's own) copies them three times over. A batch has few uploads."""
-    columns = names(UploadRow)
-    con.executemany(
-        f"INSERT INTO {UploadRow.TABLE} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-        [[getattr(upload, column) for column in columns] for upload in uploads],
-    )
+    """Upload rows inserted in bulk, a run of them at a time: a run's raw bytes are
+    copied once more, into Arrow, before DuckDB copies them, so a run holds at most
+    :data:`UPLOAD_RUN_BYTES` of them (or one upload, whatever its size: up to 64 MiB)."""
+    run: list[UploadRow] = []
+    held = 0
+    for upload in uploads:
+        size = len(upload.raw or b"")
+        if run and held + size > UPLOAD_RUN_BYTES:
+            _insert(con, UploadRow, run)
+            run, held = [], 0
+        run.append(upload)
+        held += size
+    _insert(con, UploadRow, run)
+
+
+UPLOAD_RUN_BYTES: Final = 8 * 2**20
 
 
 def _insert(con: duckdb.DuckDBPyConnection, row_type: type[Row], rows: Sequence[Any]) -> None:
-    """One INSERT of a whole table's rows, by column name (Arrow underneath): never row
-    by row. DuckDB reads the frame by its name in this scope (a replacement scan):
-    registering it instead (``con.register``) keeps memory that grows with every row
-    ever inserted, some 200 bytes a row, until the process ends."""
-    if not rows:
-        return
-    bulk_frame = frame(row_type, rows)
-    con.execute(f"INSERT INTO {row_type.TABLE} BY NAME SELECT * FROM bulk_frame")
-    del bulk_frame
+    """One INSERT of a whole table's rows (:func:`_insert_columns`): never row by row."""
+    if rows:
+        _insert_columns(con, row_type, row_columns(row_type, rows))
+
+
+def _insert_columns(con: duckdb.DuckDBPyConnection, row_type: type[Row], data: dict[str, Sequence[Any]]) -> None:
+    """One INSERT of a table's columns, by name, from an Arrow table. DuckDB reads the
+    table by its name in this scope (a replacement scan): registering it instead
+    (``con.register``) keeps memory that grows with every row ever inserted, some 200
+    bytes a row, until the process ends."""
+    bulk_table = arrow_table(row_type, data)
+    con.execute(f"INSERT INTO {row_type.TABLE} BY NAME SELECT * FROM bulk_table")
+    del bulk_table

@@ -49,6 +49,8 @@ def prepare_log(name: str, raw: bytes, sha: str) -> Prepared:
 UNPARSED: Final = "unparsed_line"
 """The type a log line that is no event is stored under, with its bytes (base64)."""
 _KINDS: Final = (UNPARSED, *sorted(EVENT_TYPES))
+"""Every kind of line, by the number a log's :class:`LogEvents` notes it under (0: no
+event)."""
 _KIND: Final = {kind: index for index, kind in enumerate(_KINDS)}
 
 
@@ -73,9 +75,15 @@ class LogEvents(Sequence[NewEvent]):
         return len(self.kinds)
 
     def __iter__(self) -> Iterator[NewEvent]:
+        for type_, payload, line in self.triples():
+            yield NewEvent(self.stream, type_, payload, line)
+
+    def triples(self) -> Iterator[tuple[str, str, int | None]]:
+        """Each event's (type, payload, line), as the store appends them (no object
+        each: :class:`~ingest.store.Triples`)."""
         lines = split_lines(inflate(self.raw, self.name))
         for (number, text), kind in zip(lines, self.kinds, strict=True):
-            yield _log_event(self.stream, number, _KINDS[kind], text)
+            yield (_KINDS[kind], text.decode("utf-8"), number) if kind else _unparsed(number, text)
 
     @overload
     def __getitem__(self, index: int) -> NewEvent: ...
@@ -91,13 +99,10 @@ class LogEvents(Sequence[NewEvent]):
         return next(islice(self, index % len(self), None))
 
 
-def _log_event(stream: str, number: int, kind: str, text: bytes) -> NewEvent:
-    """A log line as stored: its text as uploaded; a line that is no event keeps its
-    bytes (base64) so a rebuild reads exactly what the audit read."""
-    if kind != UNPARSED:
-        return NewEvent(stream, kind, text.decode("utf-8"), number)
-    payload = json.dumps({"base64": base64.b64encode(text).decode("ascii")})
-    return NewEvent(stream, UNPARSED, payload, number)
+def _unparsed(number: int, text: bytes) -> tuple[str, str, int]:
+    """A log line that is no event, as stored: its bytes (base64), so a rebuild reads
+    exactly what the audit read."""
+    return UNPARSED, json.dumps({"base64": base64.b64encode(text).decode("ascii")}), number
 
 
 def stored_texts(events: Iterable[tuple[str, str, int | None]]) -> Iterator[tuple[int, bytes]]:
