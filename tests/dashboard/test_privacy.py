@@ -81,8 +81,8 @@ def test_the_organiser_sees_the_unfinished_round_as_the_referee(
     open_page: Open, organiser: str, sample: Sample
 ) -> None:
     at = log_in(open_page("audit"), organiser)
-    at.session_state["replay_tournament"] = widgets.NONE
-    at.session_state["replay_game"] = UNFINISHED
+    at.query_params.clear()  # the Audit page's own address names its tournament
+    at.query_params["game"] = UNFINISHED  # the round's shareable address
     at.switch_page("views/replay.py").run()
     at.radio(key="replay_view").set_value("Referee").run()
     at.slider(key="replay_step").set_value(2).run()
