@@ -11,7 +11,7 @@ import json
 import pytest
 
 from analytics.standings import standings
-from dashboard.card_words import role_words
+from dashboard import names as words
 from dashboard.markup import escape
 from dashboard.maze_svg import maze_svg
 from dashboard.replay_view import Frame, GameView, game_view
@@ -121,16 +121,15 @@ def test_the_replay_draws_an_observed_round_as_the_table_saw_it(observed_db: Obs
     (error,) = [e.value for e in at.error]
     description = json.loads((observed_db.full_log.parent / "tournament.json").read_text())
     names = {person["id"]: person["name"] for person in description["players"]}  # the players by name
-    assert error.startswith(
-        f"line {observed_db.note_line} · table_incident (R-C1) · {escape(names[observed_db.noted])}: "
-    )
+    incident = words.finding("table_incident")  # the finding's code in plain words
+    assert error.startswith(f"line {observed_db.note_line} · {incident} (R-C1) · {escape(names[observed_db.noted])}: ")
     assert escape(NOTE) in error
     assert any(m.value == f"### {escape(frames[step].told(names, referee=True))}" for m in at.markdown)
 
     at.slider(key="replay_step").set_value(_ended_at(frames)).run()
     roles = at.dataframe[0].value["role"]
     dealt = json.loads(observed_db.full_log.read_text().splitlines()[1])["roles"]
-    assert "unknown" not in set(roles) and sorted(roles) == sorted(role_words(r) for r in dealt.values())
+    assert "unknown" not in set(roles) and sorted(roles) == sorted(words.role(r) for r in dealt.values())
 
     at.radio(key="replay_view").set_value("Public").run()
     at.slider(key="replay_step").set_value(step).run()
