@@ -75,10 +75,12 @@ FINDINGS: Final = {
     "wrong_score": N_("the points written down are wrong"),
     "table_incident": N_("the referee noted an incident at the table"),
     "incomplete": N_("the log stops before the game's end"),
+    "wrong_table": N_("played at another table than the seating gave"),
     "more_findings": N_("more findings, counted but not listed"),
 }
-"""A short plain sentence per finding code (``events.findings.Code``, and the count
-of findings a report does not list)."""
+"""A short plain sentence per finding code (``events.findings.Code``, the count of
+findings a report does not list, and the seating's ``wrong_table``:
+:data:`analytics.standings.MISSEATED`)."""
 
 TOOLS: Final = {"pick": N_("pickaxe"), "lamp": N_("lamp"), "cart": N_("cart")}
 """The three tools (``events.cards.TOOLS``)."""
@@ -87,7 +89,7 @@ OUTCOMES: Final = {
     "accepted": N_("accepted"),
     "accepted_with_findings": N_("accepted with findings"),
     "rejected": N_("rejected"),
-    "duplicate": N_("a duplicate"),
+    "duplicate": N_("duplicate"),
 }
 """What became of an uploaded file (``ingest.schema`` ``uploads.outcome``)."""
 

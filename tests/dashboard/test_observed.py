@@ -139,7 +139,7 @@ def test_the_replay_draws_an_observed_round_as_the_table_saw_it(observed_db: Obs
 def test_audit_turns_a_table_incident_into_a_penalty_in_one_action(observed_db: Observed, organiser: str) -> None:
     at = log_in(run_page("audit"), organiser)
     found = at.dataframe[0].value
-    incident = found[found["code"] == "table_incident"].iloc[0]
+    incident = found[found["code"] == words.finding("table_incident")].iloc[0]  # the code in plain words
     assert incident["player"] == observed_db.noted and incident["line"] == observed_db.note_line
     before = standings(Store(observed_db.db), TOURNAMENT)
     at.selectbox(key="audit_finding").set_value(incident["finding_id"]).run()
@@ -151,7 +151,8 @@ def test_audit_turns_a_table_incident_into_a_penalty_in_one_action(observed_db: 
     with Store(observed_db.db).connect(read_only=True) as con:
         payload = json.loads(con.execute("SELECT payload FROM events ORDER BY position DESC LIMIT 1").fetchall()[0][0])
     assert payload["finding"] == incident["finding_id"] and payload["player"] == observed_db.noted
-    assert payload["reason"].startswith(f"table_incident at line {observed_db.note_line}: referee's note")
+    reason = f"{words.finding('table_incident')} at line {observed_db.note_line}: referee's note"  # in plain words
+    assert payload["reason"].startswith(reason)
     assert any("No open findings" in s.value for s in at.success)  # the penalty settled the only one
     after = standings(Store(observed_db.db), TOURNAMENT)
     penalised = after.filter(after["player"] == observed_db.noted)
