@@ -72,8 +72,10 @@ class TableView:
     seats: tuple[Seat, ...]
     pile: int
     discards: int
-    last: str
-    """The last line recorded, as everyone at the table saw it."""
+    last: Frame | None
+    """The replay's frame of the last line recorded (``None`` before the first deal),
+    which the page puts in words as everyone at the table saw it (:meth:`Frame.told`),
+    in the reader's language."""
     cells: dict[Cell, Placed]
     setup_cell: Cell | None
     acted_on: Cell | None
@@ -107,7 +109,7 @@ def table_view(lines: Sequence[str]) -> TableView:
         ),
         pile=recorder.pile_count(),
         discards=len(rs.discards) if rs is not None else 0,
-        last=frame.public if frame is not None else "the players are seated",
+        last=frame,
         cells=frame.cells if frame is not None else {},
         setup_cell=frame.setup_cell if frame is not None else None,
         acted_on=frame.acted_on if frame is not None else None,

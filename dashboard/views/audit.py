@@ -20,13 +20,12 @@ from events.rules.tournament import MOST_ROUND_POINTS
 from ingest.store import StoreBusy
 
 NOTICE = "audit_notice"
-REPLACE = "--replace --reason …"
-"""The options that re-seat a published round (the command line stays English)."""
+REPLACE = "--replace --reason …"  # the options that re-seat a published round (the CLI stays English)
 
 
+# Said by a form whose reason is left empty, before the record refuses it in the command
+# line's words (``--reason``); a docstring here would show on the page (Streamlit's magic).
 NEEDS_A_REASON = N_("Give a reason: it is kept in the tournament's record with what you do.")
-"""Said by a form whose reason is left empty, before the record refuses it in the
-command line's words (``--reason``)."""
 
 
 def _record(action: str, run: Callable[[], Recorded], reason: str | None = None) -> None:
