@@ -439,7 +439,7 @@ def end_panel(recorder: Recorder, names: dict[str, str], number: int) -> None:
             scores: [proposed.scores[p] for p in game.players],
         }
     )
-    st.dataframe(shown, hide_index=True, column_config={**words.headers(shown.columns), "gold": _("gold")})
+    st.dataframe(shown, hide_index=True, column_config=words.headers(shown.columns))
     st.button(
         _("Record the end of round %(round)d") % {"round": number},
         key="record_end_round",
@@ -452,7 +452,7 @@ def end_panel(recorder: Recorder, names: dict[str, str], number: int) -> None:
 def game_end_panel(recorder: Recorder, names: dict[str, str]) -> None:
     totals = recorder.game_end().totals
     shown = pl.DataFrame({"player": [who(p, names) for p in totals], "total": list(totals.values())})
-    st.dataframe(shown, hide_index=True, column_config={"player": words.column("player"), "total": _("total")})
+    st.dataframe(shown, hide_index=True, column_config=words.headers(shown.columns))
     st.button(
         _("End the game and store its log"),
         key="record_end_game",

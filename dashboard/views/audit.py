@@ -122,12 +122,7 @@ def _referee_codes(tournament: str) -> None:
             shown,
             hide_index=True,
             width="stretch",
-            column_config={
-                **names.headers(shown.columns),
-                "fingerprint": _("card"),
-                "live": _("opens its table"),
-                "revoked_reason": _("why revoked"),
-            },
+            column_config=names.headers(shown.columns),
         )
         if live.is_empty():
             st.caption(_("No code is live: `saboteur tournament referee-codes` issues new ones."))
@@ -173,7 +168,7 @@ st.dataframe(
     listed,
     hide_index=True,
     width="stretch",
-    column_config={**names.headers(listed.columns), "finding_id": _("finding id"), "round": names.column("round")},
+    column_config=names.headers(listed.columns),
 )
 if tournament is not None:
     _seating(found, tournament)
@@ -218,13 +213,7 @@ if number is not None:
         scored,
         hide_index=True,
         width="stretch",
-        column_config={
-            **names.headers(scored.columns),
-            "recorded": _("written down"),
-            "replay": _("by the replay"),
-            "corrected": _("corrected"),
-            "replay_accepted": _("replay accepted"),
-        },
+        column_config={**names.headers(scored.columns), "replay": _("by the replay")},
     )
 
 accept, correct, penalise, dismiss = st.tabs(

@@ -262,13 +262,12 @@ if referee and not view.observed:
 table["broken tools"] = [", ".join(names.tool(t) for t in frame.broken.get(p, ())) for p in view.players]
 if referee:
     table["looked at"] = [", ".join(names.goal(g) for g in frame.peeks.get(p, ())) for p in view.players]
-headings = {"to act": "", "hand": _("hand"), "broken tools": _("broken tools"), "looked at": _("goals looked at")}
 st.dataframe(
     pl.DataFrame(table),
     hide_index=True,
     width="stretch",
     column_config={  # on a phone the name stays in view while the rest scrolls
-        **{key: headings.get(key, names.column(key)) for key in table},
+        **names.headers(table),
         "seat": st.column_config.NumberColumn(names.column("seat"), width=40),
         "player": st.column_config.TextColumn(names.column("player"), pinned=True),
         "to act": st.column_config.TextColumn("", width=60),

@@ -84,32 +84,19 @@ shown: list[data.UploadResult] = st.session_state.get("upload_results") or []
 if shown:
     st.subheader(_("Results"))
     received = [r.file for r in shown]
-    st.dataframe(
-        pl.DataFrame(
-            {
-                "file": [f.name for f in received],
-                "outcome": [names.outcome(f.outcome) for f in received],
-                "kind": [names.kind(f.kind) for f in received],
-                "games": [", ".join(f.game_ids) for f in received],
-                "upload": [f.upload_id for f in received],
-                "findings": [len(r.findings) for r in shown],
-                "wrong table": [len(r.misseated) for r in shown],
-                "note": [f.message for f in received],
-            }
-        ),
-        hide_index=True,
-        width="stretch",
-        column_config={
-            "file": _("file"),
-            "outcome": _("outcome"),
-            "kind": _("kind"),
-            "games": _("games"),
-            "upload": _("upload"),
-            "findings": _("findings"),
-            "wrong table": _("wrong table"),
-            "note": _("note"),
-        },
+    results = pl.DataFrame(
+        {
+            "file": [f.name for f in received],
+            "outcome": [names.outcome(f.outcome) for f in received],
+            "kind": [names.kind(f.kind) for f in received],
+            "games": [", ".join(f.game_ids) for f in received],
+            "upload": [f.upload_id for f in received],
+            "findings": [len(r.findings) for r in shown],
+            "wrong table": [len(r.misseated) for r in shown],
+            "note": [f.message for f in received],
+        }
     )
+    st.dataframe(results, hide_index=True, width="stretch", column_config=names.headers(results.columns))
     for result in shown:
         sent = result.file
         line = f"{OUTCOME_MARKS.get(sent.outcome, '')} **{escape(sent.name)}**: {names.outcome(sent.outcome)}"
