@@ -84,7 +84,7 @@ shown: list[data.UploadResult] = st.session_state.get("upload_results") or []
 if shown:
     st.subheader(_("Results"))
     received = [r.file for r in shown]
-    results = pl.DataFrame(
+    received_table = pl.DataFrame(
         {
             "file": [f.name for f in received],
             "outcome": [names.outcome(f.outcome) for f in received],
@@ -96,7 +96,7 @@ if shown:
             "note": [f.message for f in received],
         }
     )
-    st.dataframe(results, hide_index=True, width="stretch", column_config=names.headers(results.columns))
+    st.dataframe(received_table, hide_index=True, width="stretch", column_config=names.headers(received_table.columns))
     for result in shown:
         sent = result.file
         line = f"{OUTCOME_MARKS.get(sent.outcome, '')} **{escape(sent.name)}**: {names.outcome(sent.outcome)}"
