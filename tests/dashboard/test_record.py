@@ -727,7 +727,7 @@ def test_a_round_recorded_by_taps_in_a_phones_browser(db: Path, tmp_path: Path) 
                 ref.settled(lambda axis=axis: ref.page.locator(f".st-key-record_other_{axis} input").press("Enter"))
             ref.tap("record_other", then="record_confirm")
             ref.shot("a-rule-broken")
-            assert "R-P2 illegal_placement" in ref.text()
+            assert f"R-P2 {plain_finding('illegal_placement')}" in ref.text()  # the code in plain words
             ref.tap("record_refuse", then="record_cell_1_0")  # told the table: nothing written
             ref.tap("record_cell_1_0", then="record_draw")
             lines = len(recorder().lines)
