@@ -23,7 +23,11 @@ ROLES = ("gold_digger", "gold digger", "saboteur", "selfish_dwarf", "selfish dwa
 
 def hidden(text: str, sample: Sample) -> list[str]:
     """Private things that show in ``text``."""
-    return [word for word in (*sample.unfinished_hand, *ROLES, "goal_gold", "goal_stone", "the gold") if word in text]
+    return [
+        word
+        for word in (*sample.unfinished_hand, *ROLES, "goal_gold", "goal_stone", "the gold", "treasure")
+        if word in text
+    ]
 
 
 def unfinished(open_page: Open) -> AppTest:
