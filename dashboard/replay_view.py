@@ -5,7 +5,9 @@ as a visitor of :func:`events.visitor.walk` — the same walk the audit rides on
 violation turns up at the step that brought it to light — and keeps, for each line, what the table
 showed after it: the maze, whose turn it is, the hands and roles, broken tools, the
 pile and discard counts, the findings. Frames hold plain copies, so they can be cached
-and pickled; nothing here imports Streamlit.
+and pickled, and hold no words: what a frame says is put in words when a page asks
+(:meth:`Frame.told`), in the reader's language (:mod:`dashboard.i18n`; English outside a
+page's run). Nothing here draws with Streamlit.
 
 Each frame carries two descriptions of its line: the public one (a draw or a pass
 without the card, a map without what it showed, a referee's note without its words)

@@ -11,7 +11,8 @@ all (:class:`~events.recorder.NotObserved`); the hands and the pile are counts; 
 roles are not kept (the table learns them at the round's end, and the game's own
 pages show them once it is stored); and a finding keeps what it names (code, rule,
 player, line) but not its message, which may quote the words a referee wrote in a
-note (R-C1). Nothing here imports Streamlit.
+note (R-C1). Nothing here draws with Streamlit, and nothing here is in words: the page
+tells the last frame in the reader's language (it is cached for every reader).
 """
 
 from __future__ import annotations
