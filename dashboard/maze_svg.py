@@ -8,8 +8,9 @@ referee's view), and never when the log does not know it (an observed log's goal
 it is turned up: :data:`~events.cards.UNSEEN`) — and a revealed goal shows gold or stone
 with its tunnels.
 
-Nothing here imports Streamlit: the replay page passes the SVG to ``st.html`` and the
-tests read it as XML.
+Nothing here draws with Streamlit: the replay page passes the SVG to ``st.html`` and the
+tests read it as XML. The words on the cards and in their titles (a tooltip) go through
+the catalogue (:mod:`dashboard.names`), in the reader's language.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from collections.abc import Mapping
 from html import escape
 from typing import Final
 
+from dashboard import names
+from dashboard.i18n import _
 from events import cards
 from events.maze import Placed
 
@@ -123,7 +126,8 @@ def _card(cell: Cell, placed: Placed, left: float, top: float, size: int, setup:
     where = f"({x}, {y})"
     if placed.kind == "goal" and not placed.face_up:
         slot = cards.SLOT_AT.get(cell, "")
-        title = f"face-down {slot} goal at {where}".replace("  ", " ")
+        title = _("face-down %(goal)s goal at %(where)s") % {"goal": names.goal(slot), "where": where}
+        title = title.replace("  ", " ")
         body.append(
             f'<rect x="{left + inset}" y="{top + inset}" width="{w}" height="{w}" rx="5" '
             f'fill="{_COLOURS["back"]}" stroke="{_COLOURS["back_edge"]}" stroke-width="2"/>'
@@ -136,8 +140,8 @@ def _card(cell: Cell, placed: Placed, left: float, top: float, size: int, setup:
         kind = "goal-back"
         data = ""
         if show_goals and placed.card != cards.UNSEEN:
-            hidden = "gold" if placed.card == cards.GOLD else "stone"
-            title += f" (the {hidden})"
+            hidden = _("gold") if placed.card == cards.GOLD else _("stone")
+            title += f" ({names.card(placed.card)})"
             body.append(_label(left + size / 2, top + size - 7, hidden, colour="#f9e79f", size=9, weight="normal"))
             data = f' data-card="{escape(placed.card)}"'
         return (
@@ -148,19 +152,21 @@ def _card(cell: Cell, placed: Placed, left: float, top: float, size: int, setup:
     if placed.kind == "goal":
         gold = placed.card == cards.GOLD
         fill, kind, name = (
-            (_COLOURS["gold"], "goal-gold", "GOLD") if gold else (_COLOURS["stone"], "goal-stone", "stone")
+            (_COLOURS["gold"], "goal-gold", _("gold").upper())
+            if gold
+            else (_COLOURS["stone"], "goal-stone", _("stone"))
         )
-        title = f"{'gold' if gold else 'stone'} goal at {where}"
+        title = _("%(card)s at %(where)s") % {"card": names.card(placed.card), "where": where}
     elif placed.kind == "start":
-        fill, kind, name, title = _COLOURS["start"], "start", "START", f"the start card at {where}"
+        fill, kind, name = _COLOURS["start"], "start", _("start").upper()
+        title = _("the start card at %(where)s") % {"where": where}
     else:
         fill, kind, name = _COLOURS["card"], "tunnel", ""
-        title = f"{placed.card}{' turned' if placed.rotated else ''} at {where}"
+        title = _("%(card)s at %(where)s") % {"card": names.card(placed.card, placed.rotated), "where": where}
         if not placed.passable:
             kind = "tunnel dead-end-card"
-            title += " (dead end)"
         if setup:
-            title += " (the setup card)"
+            title = _("%(card)s (the card in the middle)") % {"card": title}
     edge = _COLOURS["setup_edge"] if setup else _COLOURS["card_edge"]
     dash = ' stroke-dasharray="5 3"' if setup else ""
     body.append(
@@ -176,7 +182,7 @@ def _card(cell: Cell, placed: Placed, left: float, top: float, size: int, setup:
             _label(
                 left + size - 5,
                 top + size - 5,
-                "setup",
+                _("setup"),
                 colour=_COLOURS["setup_edge"],
                 size=8,
                 anchor="end",

@@ -21,6 +21,7 @@ from typing import Final
 import polars as pl
 
 from dashboard.i18n import N_, _, ngettext
+from events import cards
 
 ROLES: Final = {
     "gold_digger": N_("gold digger"),
@@ -74,32 +75,49 @@ FINDINGS: Final = {
     "wrong_score": N_("the points written down are wrong"),
     "table_incident": N_("the referee noted an incident at the table"),
     "incomplete": N_("the log stops before the game's end"),
+    "wrong_table": N_("played at another table than the seating gave"),
     "more_findings": N_("more findings, counted but not listed"),
 }
-"""A short plain sentence per finding code (``events.findings.Code``, and the count
-of findings a report does not list)."""
+"""A short plain sentence per finding code (``events.findings.Code``, the count of
+findings a report does not list, and the seating's ``wrong_table``:
+:data:`analytics.standings.MISSEATED`)."""
 
 TOOLS: Final = {"pick": N_("pickaxe"), "lamp": N_("lamp"), "cart": N_("cart")}
 """The three tools (``events.cards.TOOLS``)."""
 
+OUTCOMES: Final = {
+    "accepted": N_("accepted"),
+    "accepted_with_findings": N_("accepted with findings"),
+    "rejected": N_("rejected"),
+    "duplicate": N_("duplicate"),
+}
+"""What became of an uploaded file (``ingest.schema`` ``uploads.outcome``)."""
+
+KINDS: Final = {
+    "log": N_("game log"),
+    "score_sheet": N_("score sheet"),
+    "tournament": N_("tournament description"),
+    "unknown": N_("unknown"),
+}
+"""What an uploaded file is (``ingest.schema`` ``uploads.kind``)."""
+
+GOALS: Final = {"top": N_("top"), "middle": N_("middle"), "bottom": N_("bottom")}
+"""The three goal cards' places (``events.cards.SLOTS``), as "the top goal" says it."""
+
+NOTES: Final = {
+    "face_up_discard": N_("discarded a card face up"),
+    "drew_from_discard": N_("drew from the discard pile"),
+    "moved_path_card": N_("moved a path card already laid"),
+    "moved_broken_tool": N_("moved or discarded a broken tool not repaired"),
+    "showed_hand_card": N_("showed a hand card"),
+    "showed_goal_card": N_("showed a goal card"),
+    "showed_role_card": N_("showed a role card"),
+    "looked_at_cards": N_("looked at cards they may not see"),
+    "other": N_("broke a rule at the table"),
+}
+"""What a referee's note says a player did (``events.schema.NoteKind``, R-C1)."""
+
 CARDS: Final = {
-    # path cards, by shape: their open sides as printed (y grows southward)
-    "NESW": N_("crossroads"),
-    "NES": N_("T-junction, closed to the west"),
-    "NEW": N_("T-junction, closed to the south"),
-    "NS": N_("straight tunnel, north–south"),
-    "EW": N_("straight tunnel, east–west"),
-    "NE": N_("bend, north to east"),
-    "NW": N_("bend, north to west"),
-    "NESWx": N_("dead end, open on all four sides"),
-    "NESx": N_("dead end, open north, east and south"),
-    "NEWx": N_("dead end, open north, east and west"),
-    "NSx": N_("dead end, open north and south"),
-    "EWx": N_("dead end, open east and west"),
-    "NEx": N_("dead end, open north and east"),
-    "NWx": N_("dead end, open north and west"),
-    "Nx": N_("dead end, open north"),
-    "Ex": N_("dead end, open east"),
     # action cards
     "break_pick": N_("broken pickaxe"),
     "break_lamp": N_("broken lamp"),
@@ -118,7 +136,8 @@ CARDS: Final = {
     "goal_stone_nw": N_("goal with stone, bend north to west"),
     "?": N_("a hidden card"),
 }
-"""Every card of ``events.cards`` by its code."""
+"""Every card of ``events.cards`` but the path cards by its code (a path card is named
+by its shape as it lies: :func:`card`)."""
 
 COLUMNS: Final = {
     "started_at": N_("started"),
@@ -156,6 +175,26 @@ COLUMNS: Final = {
     "seat": N_("seat"),
     "cards": N_("cards in hand"),
     "broken": N_("broken tools"),
+    "broken tools": N_("broken tools"),
+    "hand": N_("hand"),
+    "looked at": N_("goals looked at"),
+    "total": N_("total"),
+    "gold": N_("gold"),
+    "finding_id": N_("finding id"),
+    "fingerprint": N_("card"),
+    "live": N_("opens its table"),
+    "revoked_reason": N_("why revoked"),
+    "recorded": N_("written down"),
+    "corrected": N_("corrected"),
+    "replay_accepted": N_("replay accepted"),
+    "file": N_("file"),
+    "outcome": N_("outcome"),
+    "kind": N_("kind"),
+    "games": N_("games"),
+    "upload": N_("upload"),
+    "findings": N_("findings"),
+    "wrong table": N_("wrong table"),
+    "note": N_("note"),
 }
 """Column names of the store's frames, as a table's heading shows them."""
 
@@ -181,8 +220,56 @@ finding: Final = functools.partial(_named, FINDINGS)
 """``wrong_draw`` → "drew the wrong card"."""
 tool: Final = functools.partial(_named, TOOLS)
 """``pick`` → "pickaxe"."""
-card: Final = functools.partial(_named, CARDS)
-"""``break_lamp`` → "broken lamp", ``NS`` → "straight tunnel, north–south"."""
+outcome: Final = functools.partial(_named, OUTCOMES)
+"""``accepted_with_findings`` → "accepted with findings"."""
+kind: Final = functools.partial(_named, KINDS)
+"""``score_sheet`` → "score sheet"."""
+goal: Final = functools.partial(_named, GOALS)
+"""``top`` → "top" (as "the top goal")."""
+note: Final = functools.partial(_named, NOTES)
+"""``face_up_discard`` → "discarded a card face up"."""
+
+SIDES: Final = {"N": N_("north"), "E": N_("east"), "S": N_("south"), "W": N_("west")}
+"""The sides of a card as it lies on the maze (north up, as the maze's picture is drawn)."""
+
+PATHS: Final = {
+    ("straight", False): N_("straight path (%(sides)s)"),
+    ("straight", True): N_("dead-end straight path (%(sides)s)"),
+    ("curve", False): N_("curve (%(sides)s)"),
+    ("curve", True): N_("dead-end curve (%(sides)s)"),
+    ("junction", False): N_("T-junction (%(sides)s)"),
+    ("junction", True): N_("dead-end T-junction (%(sides)s)"),
+    ("crossroads", False): N_("crossroads"),
+    ("crossroads", True): N_("dead-end crossroads"),
+    ("end", True): N_("dead end (%(sides)s)"),
+}
+"""A path card's name by its shape (and whether the path stops in it: a dead end),
+with the sides it opens to filled in."""
+_TURNED: Final = str.maketrans("NESW", "SWNE")
+
+
+def _path(code: str, rotated: bool) -> str:
+    laid = code.rstrip("x").translate(_TURNED) if rotated else code.rstrip("x")
+    open_sides = [side for side in "NESW" if side in laid]
+    sides = [_(SIDES[side]) for side in open_sides]
+    if len(sides) == 2:
+        shape = "straight" if set(open_sides) in ({"N", "S"}, {"E", "W"}) else "curve"
+    else:
+        shape = {4: "crossroads", 3: "junction", 1: "end"}[len(sides)]
+    name = _(PATHS[shape, code.endswith("x")]) % {"sides": ("–" if len(sides) == 2 else ", ").join(sides)}
+    return _("%(card)s, turned") % {"card": name} if rotated else name
+
+
+def card(code: str, rotated: bool = False) -> str:
+    """A card by its plain name; a path card by its shape and the sides it opens as it
+    lies, and "turned" when it lies turned round (R-P3).
+
+    >>> card("break_lamp"), card("repair_pick_cart"), card("EW"), card("NE", rotated=True)
+    ('broken lamp', 'repair: pickaxe or cart', 'straight path (east–west)', 'curve (south–west), turned')
+    >>> card("NESx"), card("Nx"), card("NESW")
+    ('dead-end T-junction (north, east, south)', 'dead end (north)', 'crossroads')
+    """
+    return _path(code, rotated) if code in cards.TUNNEL_CARDS else _named(CARDS, code)
 
 
 column: Final = functools.partial(_named, COLUMNS)

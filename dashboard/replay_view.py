@@ -5,7 +5,9 @@ as a visitor of :func:`events.visitor.walk` — the same walk the audit rides on
 violation turns up at the step that brought it to light — and keeps, for each line, what the table
 showed after it: the maze, whose turn it is, the hands and roles, broken tools, the
 pile and discard counts, the findings. Frames hold plain copies, so they can be cached
-and pickled; nothing here imports Streamlit.
+and pickled, and hold no words: what a frame says is put in words when a page asks
+(:meth:`Frame.told`), in the reader's language (:mod:`dashboard.i18n`; English outside a
+page's run). Nothing here draws with Streamlit.
 
 Each frame carries two descriptions of its line: the public one (a draw or a pass
 without the card, a map without what it showed, a referee's note without its words)
@@ -26,12 +28,14 @@ from types import MappingProxyType
 from typing import Final
 from urllib.parse import urlencode
 
-from dashboard.card_words import a_card, card_words, place_words, tool_words, who
+from dashboard import names as words
+from dashboard.card_words import a_card, place_words, who
+from dashboard.i18n import N_, _
 from events import cards
 from events.findings import Finding
 from events.logfile import LogLine
 from events.maze import Placed
-from events.replay import CardPlay, Replay, note_message
+from events.replay import CardPlay, Replay
 from events.rules.turns import next_holder
 from events.schema import (
     Discard,
@@ -54,12 +58,18 @@ Cell = tuple[int, int]
 
 NO_NAMES: Final[Mapping[str, str]] = MappingProxyType({})
 """No registered names: every player by the log's id."""
-WINNERS = {
-    "gold_diggers": "the gold diggers won",
-    "saboteurs": "the saboteurs won",
-    "selfish_dwarf": "the selfish dwarf won",
-    "nobody": "nobody won",
+WINNERS: Final = {
+    "gold_diggers": N_("the gold diggers won"),
+    "saboteurs": N_("the saboteurs won"),
+    "selfish_dwarf": N_("the selfish dwarf won"),
+    "nobody": N_("nobody won"),
 }
+"""Who won a round, as a sentence says it (``events.schema.Winner``)."""
+
+
+def won(winner: str) -> str:
+    """``saboteurs`` → "the saboteurs won", in the session's language."""
+    return _(WINNERS[winner]) if winner in WINNERS else winner
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +105,19 @@ class Result:
     def words(self, names: Mapping[str, str] = NO_NAMES) -> str:
         """``by the rules the gold diggers won (Ann reached the gold): Ann 3, Bob 0; stars: Ann``."""
         scores = ", ".join(f"{who(p, names)} {'?' if s is None else s}" for p, s in self.scores)
-        stars = f"; stars: {', '.join(who(p, names) for p in self.stars)}" if self.stars else ""
-        by = f" ({who(self.connector, names)} reached the gold)" if self.connector else ""
-        return f"by the rules {WINNERS.get(self.winner, self.winner)}{by}: {scores}{stars}"
+        winner = won(self.winner)
+        if self.connector:
+            winner = _("%(winner)s (%(player)s reached the gold)") % {
+                "winner": winner,
+                "player": who(self.connector, names),
+            }
+        text = _("by the rules %(winner)s: %(scores)s") % {"winner": winner, "scores": scores}
+        if self.stars:
+            text = _("%(text)s; stars: %(players)s") % {
+                "text": text,
+                "players": ", ".join(who(p, names) for p in self.stars),
+            }
+        return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +150,8 @@ class Frame:
         """What happened, in the table's words with the players by ``names``: as
         everyone at the table saw it, or (``referee``) with the cards only the player saw."""
         if self.kind == "end_of_log":
-            return "the log stops here"
-        public, secret, _ = describe(self.event, self.cells, names)
+            return _("the log stops here")
+        public, secret, _cell = describe(self.event, self.cells, names)
         return secret if referee else public
 
     @property
@@ -200,56 +220,99 @@ def describe(
 ) -> tuple[str, str, Cell | None]:
     """(public, referee, the cell acted on) for one event, in the table's words
     (:mod:`dashboard.card_words`: players by ``names``, cards and places in plain
-    words): the replay's steps, and the entries on the recording page. ``cells``: the
-    maze right after the event, which a map or a goal turned up shows."""
+    words, in the session's language): the replay's steps, and the entries on the
+    recording page. ``cells``: the maze right after the event, which a map or a goal
+    turned up shows."""
     if isinstance(event, RoundStarted):
-        text = f"round {event.round} is dealt; {who(event.start_player, names)} starts"
+        said = {"round": event.round, "player": who(event.start_player, names)}
         setup = event.setup_card
-        if setup is not None:
-            text += f"; the setup card is {a_card(setup.card, setup.rotated)}"
+        if setup is None:
+            text = _("round %(round)d is dealt; %(player)s starts") % said
+        else:
+            said["card"] = a_card(setup.card, setup.rotated)
+            text = _("round %(round)d is dealt; %(player)s starts; the setup card is %(card)s") % said
         return text, text, None
     player = who(getattr(event, "player", None), names)
     if isinstance(event, PlayPath):
-        text = f"{player} lays {a_card(event.card, event.rotated)} at {place_words((event.x, event.y))}"
+        place = place_words((event.x, event.y))
+        text = _("%(player)s lays %(card)s at %(place)s") % {
+            "player": player,
+            "card": a_card(event.card, event.rotated),
+            "place": place,
+        }
         return text, text, (event.x, event.y)
     if isinstance(event, PlayTool):
         target = who(event.target, names)
         if event.card in cards.BREAK_CARDS:
-            text = f"{player} breaks {target}'s {tool_words(cards.BREAK_CARDS[event.card])}"
+            tool = words.tool(cards.BREAK_CARDS[event.card])
+            text = _("%(player)s breaks %(target)s's %(tool)s") % {"player": player, "target": target, "tool": tool}
         else:
             tools = (event.tool,) if event.tool else cards.REPAIR_CARDS.get(event.card, ())
-            text = f"{player} mends {target}'s {' or '.join(tool_words(t) for t in tools) or card_words(event.card)}"
+            text = _("%(player)s mends %(target)s's %(tool)s") % {
+                "player": player,
+                "target": target,
+                "tool": tools_words(tools) or words.card(event.card),
+            }
         return text, text, None
     if isinstance(event, PlayRockfall):
-        text = f"{player} brings down the card at {place_words((event.x, event.y))} with a rockfall"
+        place = place_words((event.x, event.y))
+        text = _("%(player)s brings down the card at %(place)s with a rockfall") % {"player": player, "place": place}
         return text, text, (event.x, event.y)
     if isinstance(event, PlayMap):
-        text = f"{player} looks at the {event.goal} goal with a map"
+        said = {"player": player, "goal": words.goal(event.goal)}
+        text = _("%(player)s looks at the %(goal)s goal with a map") % said
         hidden = cells.get(cards.GOAL_CELLS[event.goal])
-        seen = f": it is {card_words(hidden.card)}" if hidden is not None and hidden.card != cards.UNSEEN else ""
-        return text, text + seen, cards.GOAL_CELLS[event.goal]
+        if hidden is None or hidden.card == cards.UNSEEN:
+            return text, text, cards.GOAL_CELLS[event.goal]
+        said["card"] = words.card(hidden.card)
+        return (
+            text,
+            _("%(player)s looks at the %(goal)s goal with a map: it is %(card)s") % said,
+            cards.GOAL_CELLS[event.goal],
+        )
     if isinstance(event, Discard):
-        text = f"{player} passes, a card face down"
-        return text, text if event.card is None else f"{player} passes, discarding {a_card(event.card)}", None
+        text = _("%(player)s passes, a card face down") % {"player": player}
+        if event.card is None:
+            return text, text, None
+        return text, _("%(player)s passes, discarding %(card)s") % {"player": player, "card": a_card(event.card)}, None
     if isinstance(event, Draw):
-        text = f"{player} draws a card"
-        return text, text if event.card is None else f"{player} draws {a_card(event.card)}", None
+        text = _("%(player)s draws a card") % {"player": player}
+        if event.card is None:
+            return text, text, None
+        return text, _("%(player)s draws %(card)s") % {"player": player, "card": a_card(event.card)}, None
     if isinstance(event, RefereeNote):
         # what the referee saw is the table's; their words may name a card that was shown
-        named = event.model_copy(update={"player": who(event.player, names) if event.player else None})
-        return note_message(named.model_copy(update={"note": ""})), note_message(named), None
+        noted = {
+            "player": who(event.player, names) if event.player else _("a player"),
+            "error": words.note(event.error),
+        }
+        text = _("referee's note: %(player)s %(error)s") % noted
+        return text, _("%(text)s: %(note)s") % {"text": text, "note": event.note} if event.note else text, None
     if isinstance(event, GoalRevealed):
-        text = f"the {event.goal} goal is turned up{', turned' if event.rotated else ''}"
+        said = {"goal": words.goal(event.goal)}
+        text = (
+            _("the %(goal)s goal is turned up, turned") if event.rotated else _("the %(goal)s goal is turned up")
+        ) % said
         goal = cells.get(cards.GOAL_CELLS[event.goal])
         if goal is not None and goal.face_up:
-            text += f": {card_words(goal.card)}"
+            text = _("%(text)s: %(card)s") % {"text": text, "card": words.card(goal.card)}
         return text, text, cards.GOAL_CELLS[event.goal]
     if isinstance(event, RoundEnded):
-        text = f"round {event.round} ends: the log says {WINNERS.get(event.winner, event.winner)}"
+        text = _("round %(round)d ends: the log says %(winner)s") % {"round": event.round, "winner": won(event.winner)}
         return text, text, None
     if isinstance(event, GameEnded):
-        return "the game ends", "the game ends", None
-    return "a line that is no event", "a line that is no event", None
+        text = _("the game ends")
+        return text, text, None
+    text = _("a line that is no event")
+    return text, text, None
+
+
+def tools_words(tools: Iterable[str]) -> str:
+    """One tool, or either of two, by name: "pickaxe", "pickaxe or lamp" ("" for none)."""
+    named = [words.tool(tool) for tool in tools]
+    if len(named) == 2:
+        return _("%(first)s or %(second)s") % {"first": named[0], "second": named[1]}
+    return ", ".join(named)
 
 
 def _frame(
@@ -298,7 +361,7 @@ def _shown(replay: Replay) -> RoundState | None:
     settled = replay.settled().round
     game = replay.state.game
     if settled is not None and game is not None and game.observed:
-        named = {slot for slot, _, _, card in rs.reveal_run.entries if card is not None}
+        named = {entry[0] for entry in rs.reveal_run.entries if entry[3] is not None}
         for slot, cell in cards.GOAL_CELLS.items():
             if rs.maze.goal_card(slot) == cards.UNSEEN and slot not in named:
                 settled.maze.cells[cell] = rs.maze.cells[cell]

@@ -11,7 +11,8 @@ all (:class:`~events.recorder.NotObserved`); the hands and the pile are counts; 
 roles are not kept (the table learns them at the round's end, and the game's own
 pages show them once it is stored); and a finding keeps what it names (code, rule,
 player, line) but not its message, which may quote the words a referee wrote in a
-note (R-C1). Nothing here imports Streamlit.
+note (R-C1). Nothing here draws with Streamlit, and nothing here is in words: the page
+tells the last frame in the reader's language (it is cached for every reader).
 """
 
 from __future__ import annotations
@@ -72,8 +73,10 @@ class TableView:
     seats: tuple[Seat, ...]
     pile: int
     discards: int
-    last: str
-    """The last line recorded, as everyone at the table saw it."""
+    last: Frame | None
+    """The replay's frame of the last line recorded (``None`` before the first deal),
+    which the page puts in words as everyone at the table saw it (:meth:`Frame.told`),
+    in the reader's language."""
     cells: dict[Cell, Placed]
     setup_cell: Cell | None
     acted_on: Cell | None
@@ -107,7 +110,7 @@ def table_view(lines: Sequence[str]) -> TableView:
         ),
         pile=recorder.pile_count(),
         discards=len(rs.discards) if rs is not None else 0,
-        last=frame.public if frame is not None else "the players are seated",
+        last=frame,
         cells=frame.cells if frame is not None else {},
         setup_cell=frame.setup_cell if frame is not None else None,
         acted_on=frame.acted_on if frame is not None else None,

@@ -10,10 +10,11 @@ import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
 from dashboard import names
-from dashboard.i18n import _
+from dashboard.i18n import N_, _
 
-ALL: Final = "(all)"
-NONE: Final = "(no tournament)"
+ALL: Final = N_("(all)")
+NONE: Final = N_("(no tournament)")
+"""The choice of the games of no tournament (a page shows it through the catalogue: ``_(NONE)``)."""
 
 
 def keep_choice(key: str, options: Sequence[object]) -> None:

@@ -13,14 +13,17 @@ from typing import Final, TypeVar
 import polars as pl
 import streamlit as st
 
-from dashboard.card_words import ROLE_WORDS, card_words, place_words, tool_words, who
+from dashboard import names as words
+from dashboard.card_words import place_words, who
+from dashboard.i18n import N_, _, ngettext
 from dashboard.markup import escape
 from dashboard.recording import taps
 from dashboard.recording.live import Live, log_name
 from dashboard.recording.maze_chart import SELECTION, maze_chart, picture, table_maze
 from dashboard.recording.steps import CARDS_OF, KINDS, SLOTS, Kind, Pick
 from dashboard.recording.taps import Pending
-from dashboard.recording.words import NOTE_WORDS, entry_words, finding_words
+from dashboard.recording.words import entry_words, finding_words
+from dashboard.replay_view import won
 from events import cards
 from events.logfile import parse_line
 from events.maze import Cell, tunnel
@@ -31,13 +34,14 @@ from events.tables import ROLES, Role
 T = TypeVar("T")
 
 KIND_WORDS: Final[dict[Kind, str]] = {
-    "path": "Path",
-    "break": "Break",
-    "repair": "Repair",
-    "rockfall": "Rockfall",
-    "map": "Map",
-    "discard": "Pass",
+    "path": N_("Path"),
+    "break": N_("Break"),
+    "repair": N_("Repair"),
+    "rockfall": N_("Rockfall"),
+    "map": N_("Map"),
+    "discard": N_("Pass"),
 }
+"""The kinds of card a turn plays, as its buttons say them."""
 LETTERS: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 STYLE: Final = """<style>
 .stButton button, .stDownloadButton button { min-height: 3rem; }
@@ -138,7 +142,7 @@ def draw_maze(recorder: Recorder, marks: dict[Cell, str], key: str) -> None:
         key=key,
         width="content",
         theme=None,
-        alt="The maze: tap a cell to pick it",
+        alt=_("The maze: tap a cell to pick it"),
     )
 
 
@@ -155,10 +159,12 @@ def draw_hands(recorder: Recorder, names: dict[str, str], to_act: str | None) ->
     shown = []
     for player in recorder.game.players:
         tools = sorted(rs.broken.get(player, ()))
-        broken = f" (broken {', '.join(tool_words(t) for t in tools)})" if tools else ""
-        text = f"{escape(who(player, names))} {counts[player]}{broken}"
-        shown.append(f"**{text} (to act)**" if player == to_act else text)
-    st.markdown(" · ".join(shown) + f" · pile **{recorder.pile_count()}**")
+        text = f"{escape(who(player, names))} {counts[player]}"
+        if tools:
+            broken = _("broken %(tools)s") % {"tools": ", ".join(words.tool(t) for t in tools)}
+            text += f" ({broken})"
+        shown.append("**" + _("%(player)s (to act)") % {"player": text} + "**" if player == to_act else text)
+    st.markdown(" · ".join(shown) + " · " + _("pile **%(num)d**") % {"num": recorder.pile_count()})
 
 
 # -- the panels ------------------------------------------------------------------------
@@ -169,7 +175,7 @@ def confirm(pending: Pending, recorder: Recorder, names: dict[str, str]) -> None
     for finding in pending.findings:
         st.error(escape(finding_words(finding)))
     st.button(
-        "Tell the table and pick again",
+        _("Tell the table and pick again"),
         key="record_refuse",
         type="primary",
         on_click=taps.pick_again,
@@ -177,7 +183,7 @@ def confirm(pending: Pending, recorder: Recorder, names: dict[str, str]) -> None
         icon=":material/undo:",
     )
     st.button(
-        "Record it as it happened",
+        _("Record it as it happened"),
         key="record_confirm",
         on_click=taps.record,
         args=(pending.event,),
@@ -188,7 +194,7 @@ def confirm(pending: Pending, recorder: Recorder, names: dict[str, str]) -> None
 
 def deal_panel(recorder: Recorder, names: dict[str, str], number: int) -> None:
     deal = taps.current_deal()
-    st.markdown("**Who starts?**")
+    st.markdown("**" + _("Who starts?") + "**")
     _players(
         recorder.game.players,
         names,
@@ -197,20 +203,24 @@ def deal_panel(recorder: Recorder, names: dict[str, str], number: int) -> None:
         chosen=deal.start,
     )
     if recorder.game.ruleset == "tournament":
-        st.markdown("**The setup card** (R-S7), and how it lies")
-        turned = ", ".join(card_words(c) for c in deal.turned_over)
-        with st.expander(f"Turned over before it: {turned}" if turned else "Action cards turned over before it"):
+        st.markdown("**" + _("The setup card") + "** " + _("(R-S7), and how it lies"))
+        turned = ", ".join(words.card(c) for c in deal.turned_over)
+        with st.expander(
+            _("Turned over before it: %(cards)s") % {"cards": turned}
+            if turned
+            else _("Action cards turned over before it")
+        ):
             buttons(
                 sorted(cards.ACTION_CARDS),
                 key=lambda c: f"record_turned_{c}",
-                label=lambda c: card_words(c),
+                label=lambda c: words.card(c),
                 on_click=lambda c: taps.set_deal(
                     replace(taps.current_deal(), turned_over=(*taps.current_deal().turned_over, c))
                 ),
                 row="record_turned_row",
             )
             st.button(
-                "None after all",
+                _("None after all"),
                 key="record_turned_clear",
                 disabled=not turned,
                 on_click=lambda: taps.set_deal(replace(taps.current_deal(), turned_over=())),
@@ -220,12 +230,12 @@ def deal_panel(recorder: Recorder, names: dict[str, str], number: int) -> None:
         )
         if deal.card is not None:
             st.button(
-                f"{_card_label(deal.card, deal.rotated)} Turn it",
+                f"{_card_label(deal.card, deal.rotated)} " + _("Turn it"),
                 key="record_turn",
                 on_click=lambda: taps.set_deal(replace(taps.current_deal(), rotated=not taps.current_deal().rotated)),
             )
     st.button(
-        f"Deal round {number}",
+        _("Deal round %(round)d") % {"round": number},
         key="record_deal",
         type="primary",
         disabled=not deal.ready(recorder.game.ruleset),
@@ -241,14 +251,15 @@ def turn_panel(recorder: Recorder, names: dict[str, str], due: Due, *, choose_pl
     pick = taps.current_pick()
     game = recorder.game
     if due.player is not None and pick.player != due.player:
-        st.warning(escape(f"{who(pick.player, names)} plays, though it is {who(due.player, names)}'s turn"))
+        playing = {"player": who(pick.player, names), "due": who(due.player, names)}
+        st.warning(escape(_("%(player)s plays, though it is %(due)s's turn") % playing))
     if choose_player:
-        st.caption("Who plays")
+        st.caption(_("Who plays"))
         _who_plays(recorder, names, pick)
     buttons(
         KINDS,
         key=lambda k: f"record_kind_{k}",
-        label=KIND_WORDS.__getitem__,
+        label=lambda k: _(KIND_WORDS[k]),
         on_click=lambda k: taps.set_pick(taps.current_pick().of_kind(k)),
         chosen=pick.kind,
         row="record_kind_row",
@@ -260,7 +271,7 @@ def turn_panel(recorder: Recorder, names: dict[str, str], due: Due, *, choose_pl
         buttons(
             CARDS_OF[pick.kind],
             key=lambda c: f"record_card_{c}",
-            label=card_words,
+            label=words.card,
             on_click=lambda c: taps.set_pick(taps.current_pick().with_card(c)),
             chosen=pick.card,
             row="record_tool_cards",
@@ -268,7 +279,7 @@ def turn_panel(recorder: Recorder, names: dict[str, str], due: Due, *, choose_pl
     if need == "cell" and pick.card is not None:
         _cells_panel(recorder, pick)
     elif need == "target" and pick.card is not None:
-        st.markdown(f"**{escape(card_words(pick.card))}**: in front of whom?")
+        st.markdown(f"**{escape(words.card(pick.card))}**: " + _("in front of whom?"))
         _players(
             game.players,
             names,
@@ -276,25 +287,25 @@ def turn_panel(recorder: Recorder, names: dict[str, str], due: Due, *, choose_pl
             on_click=lambda p: taps.set_pick(replace(taps.current_pick(), target=p)),
         )
     elif need == "tool" and pick.card is not None:
-        st.markdown(f"**{escape(card_words(pick.card))}**: which tool does it mend?")
+        st.markdown(f"**{escape(words.card(pick.card))}**: " + _("which tool does it mend?"))
         buttons(
             cards.REPAIR_CARDS[pick.card],
             key=lambda t: f"record_tool_{t}",
-            label=tool_words,
+            label=words.tool,
             on_click=lambda t: taps.set_pick(replace(taps.current_pick(), tool=t)),
             row="record_tool_row",
         )
     elif need == "slot":
-        st.markdown("**Which goal does the map look at?** (or tap it)")
+        st.markdown("**" + _("Which goal does the map look at?") + "** " + _("(or tap it)"))
         buttons(
             SLOTS,
             key=lambda s: f"record_slot_{s}",
-            label=str.capitalize,
+            label=lambda s: words.goal(s).capitalize(),
             on_click=lambda s: taps.set_pick(replace(taps.current_pick(), slot=s)),
             row="record_slot_row",
         )
     if not choose_player:
-        with st.expander("Someone else plays"):
+        with st.expander(_("Someone else plays")):
             _who_plays(recorder, names, pick)
 
 
@@ -313,20 +324,23 @@ def _cells_panel(recorder: Recorder, pick: Pick) -> None:
     if pick.kind == "path":
         with st.container(horizontal=True, vertical_alignment="center", key="record_chosen"):
             st.button(
-                f"{_card_label(pick.card, pick.rotated)} Turn it",
+                f"{_card_label(pick.card, pick.rotated)} " + _("Turn it"),
                 key="record_turn",
                 on_click=lambda: taps.set_pick(taps.current_pick().turned()),
             )
             st.button(
-                "Another card", key="record_recard", on_click=lambda: taps.set_pick(taps.current_pick().of_kind("path"))
+                _("Another card"),
+                key="record_recard",
+                on_click=lambda: taps.set_pick(taps.current_pick().of_kind("path")),
             )
         other_way = sum(1 for _, way in recorder.legal_cells(pick.card) if way != pick.rotated)
-        st.caption(
-            "Tap a marked cell on the maze, or its button"
-            + (f" ({other_way} more cell(s) when turned)" if other_way else "")
-        )
+        tap = _("Tap a marked cell on the maze, or its button")
+        if other_way:
+            more = ngettext("%(num)d more cell when turned", "%(num)d more cells when turned", other_way)
+            tap += " (" + more % {"num": other_way} + ")"
+        st.caption(tap)
     else:
-        st.caption("Tap the card that falls, or its button")
+        st.caption(_("Tap the card that falls, or its button"))
     marks = marked_cells(recorder, pick)
     buttons(
         list(marks),
@@ -336,18 +350,20 @@ def _cells_panel(recorder: Recorder, pick: Pick) -> None:
         row="record_cells",
     )
     if not marks:
-        st.info("No cell takes this card as it lies." if pick.kind == "path" else "No path card lies in the maze.")
-    with st.expander("Another cell (as it happened)"):
+        st.info(
+            _("No cell takes this card as it lies.") if pick.kind == "path" else _("No path card lies in the maze.")
+        )
+    with st.expander(_("Another cell (as it happened)")):
         left, right = st.columns(2)
         left.number_input("x", min_value=-50, max_value=50, value=1, step=1, key="record_other_x")
         right.number_input("y", min_value=-50, max_value=50, value=0, step=1, key="record_other_y")
-        st.button("There", key="record_other", on_click=taps.another_cell, args=(pick,), width="stretch")
+        st.button(_("There"), key="record_other", on_click=taps.another_cell, args=(pick,), width="stretch")
 
 
 def draw_panel(recorder: Recorder, names: dict[str, str], due: Due) -> None:
     assert due.player is not None
     st.button(
-        f"{escape(who(due.player, names))} draws · pile {recorder.pile_count()}",
+        _("%(player)s draws · pile %(num)d") % {"player": escape(who(due.player, names)), "num": recorder.pile_count()},
         key="record_draw",
         type="primary",
         on_click=taps.draw,
@@ -355,7 +371,7 @@ def draw_panel(recorder: Recorder, names: dict[str, str], due: Due) -> None:
         width="stretch",
         icon=":material/style:",
     )
-    with st.expander("The next card came without a draw"):
+    with st.expander(_("The next card came without a draw")):
         turn_panel(recorder, names, Due("turn"), choose_player=True)
 
 
@@ -363,7 +379,7 @@ def reveal_panel(recorder: Recorder, due: Due) -> None:
     slot = due.slots[0]
     rs = recorder.round
     assert rs is not None
-    st.markdown("**Which card turned up, and how does it lie?**")
+    st.markdown("**" + _("Which card turned up, and how does it lie?") + "**")
     options: list[tuple[str, bool]] = [
         (card, way) for card in cards.GOAL_SIDES for way in recorder.goal_ways(slot, card)
     ]
@@ -373,8 +389,8 @@ def reveal_panel(recorder: Recorder, due: Due) -> None:
         probe = table_maze(rs).copy()
         probe.learn_goal(slot, card)
         probe.reveal(slot, way)
-        turned = " · turned" if way else ""
-        return f"![{card}]({picture(probe.cells[cards.GOAL_CELLS[slot]])}) {card_words(card)}{turned}"
+        turned = " · " + _("turned") if way else ""
+        return f"![{card}]({picture(probe.cells[cards.GOAL_CELLS[slot]])}) {words.card(card)}{turned}"
 
     buttons(
         options,
@@ -394,7 +410,7 @@ def end_panel(recorder: Recorder, names: dict[str, str], number: int) -> None:
         buttons(
             roles,
             key=lambda r, p=player: f"record_role_{p}_{r}",  # type: ignore[misc]
-            label=ROLE_WORDS.__getitem__,
+            label=lambda r: words.role(r).capitalize(),
             on_click=lambda r, p=player: taps.set_ending(taps.current_ending().with_role(p, r)),  # type: ignore[misc]
             chosen=ending.roles.get(player),
             row=f"record_roles_{player}",
@@ -404,29 +420,28 @@ def end_panel(recorder: Recorder, names: dict[str, str], number: int) -> None:
             buttons(
                 (1, 2, 3, 0),
                 key=lambda v, p=player: f"record_gold_{p}_{v}",  # type: ignore[misc]
-                label=lambda v: f"+{v} gold" if v else "none",
+                label=lambda v: _("+%(num)d gold") % {"num": v} if v else _("none"),
                 on_click=lambda v, p=player: taps.set_ending(taps.current_ending().with_gold(p, v or None)),  # type: ignore[misc]
                 row=f"record_golds_{player}",
             )
-            st.caption("Gold cards taken: " + (", ".join(map(str, taken)) or "none"))
+            st.caption(_("Gold cards taken: %(cards)s") % {"cards": ", ".join(map(str, taken)) or _("none")})
     if not ending.ready(game.players):
-        st.caption("Tap every player's role as it is turned up.")
+        st.caption(_("Tap every player's role as it is turned up."))
         return
     gold = ending.gold if game.ruleset == "base" else None
     proposed = recorder.round_end(ending.roles, gold)
-    st.markdown(f"**By the rules**: {escape(proposed.winner.replace('_', ' '))} win")
-    st.dataframe(
-        pl.DataFrame(
-            {
-                "player": [who(p, names) for p in game.players],
-                "role": [ROLE_WORDS[ending.roles[p]] for p in game.players],
-                "points" if game.ruleset == "tournament" else "gold": [proposed.scores[p] for p in game.players],
-            }
-        ),
-        hide_index=True,
+    st.markdown("**" + _("By the rules") + "**: " + escape(won(proposed.winner)))
+    scores = "points" if game.ruleset == "tournament" else "gold"
+    shown = pl.DataFrame(
+        {
+            "player": [who(p, names) for p in game.players],
+            "role": [words.role(ending.roles[p]) for p in game.players],
+            scores: [proposed.scores[p] for p in game.players],
+        }
     )
+    st.dataframe(shown, hide_index=True, column_config=words.headers(shown.columns))
     st.button(
-        f"Record the end of round {number}",
+        _("Record the end of round %(round)d") % {"round": number},
         key="record_end_round",
         type="primary",
         on_click=taps.end_round,
@@ -436,11 +451,10 @@ def end_panel(recorder: Recorder, names: dict[str, str], number: int) -> None:
 
 def game_end_panel(recorder: Recorder, names: dict[str, str]) -> None:
     totals = recorder.game_end().totals
-    st.dataframe(
-        pl.DataFrame({"player": [who(p, names) for p in totals], "total": list(totals.values())}), hide_index=True
-    )
+    shown = pl.DataFrame({"player": [who(p, names) for p in totals], "total": list(totals.values())})
+    st.dataframe(shown, hide_index=True, column_config=words.headers(shown.columns))
     st.button(
-        "End the game and store its log",
+        _("End the game and store its log"),
         key="record_end_game",
         type="primary",
         on_click=taps.finish,
@@ -453,14 +467,22 @@ def over_panel(live: Live) -> None:
     result = st.session_state.get(taps.RESULT)
     if not live.draft.finished:
         if result is not None:
-            st.error(escape(f"The log was not taken in: {result.outcome} ({result.message})"))
-        st.button("Store the log", key="record_store", type="primary", on_click=taps.finish, width="stretch")
+            refused = {"outcome": words.outcome(result.outcome), "message": result.message}
+            st.error(escape(_("The log was not taken in: %(outcome)s (%(message)s)") % refused))
+        st.button(_("Store the log"), key="record_store", type="primary", on_click=taps.finish, width="stretch")
     else:
-        st.success(f"The game is stored (upload {live.draft.upload_id}): the standings count it.")
+        st.success(
+            _("The game is stored (upload %(upload)s): the standings count it.") % {"upload": live.draft.upload_id}
+        )
         if result is not None and result.outcome == "accepted_with_findings":
-            st.warning(f"The audit found {result.errors} error(s): the organiser sees them on the Audit page.")
+            found = ngettext(
+                "The audit found %(num)d error: the organiser sees it on the Audit page.",
+                "The audit found %(num)d errors: the organiser sees them on the Audit page.",
+                result.errors,
+            )
+            st.warning(found % {"num": result.errors})
     st.download_button(
-        "Download the observed log",
+        _("Download the observed log"),
         live.draft.text().encode(),
         file_name=log_name(live.game_id),
         mime="application/jsonl",
@@ -471,13 +493,13 @@ def over_panel(live: Live) -> None:
 
 
 def note_panel(recorder: Recorder, names: dict[str, str]) -> None:
-    with st.expander("Referee note (R-C1)", icon=":material/report:"):
+    with st.expander(_("Referee note (R-C1)"), icon=":material/report:"):
         st.selectbox(
-            "Who",
+            _("Who"),
             [None, *recorder.game.players],
-            format_func=lambda p: "nobody in particular" if p is None else who(p, names),
+            format_func=lambda p: _("nobody in particular") if p is None else who(p, names),
             key="record_note_player",
         )
-        st.selectbox("What", list(NOTE_WORDS), format_func=NOTE_WORDS.__getitem__, key="record_note_kind")
-        st.text_area("Note", max_chars=500, key="record_note_text", height=80)
-        st.button("Record the note", key="record_note", on_click=taps.note, width="stretch")
+        st.selectbox(_("What"), list(words.NOTES), format_func=words.note, key="record_note_kind")
+        st.text_area(_("Note"), max_chars=500, key="record_note_text", height=80)
+        st.button(_("Record the note"), key="record_note", on_click=taps.note, width="stretch")

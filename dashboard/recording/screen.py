@@ -14,6 +14,8 @@ import streamlit as st
 
 from analytics.records import SeatedPlayer
 from dashboard import data, widgets
+from dashboard import names as words
+from dashboard.i18n import _, ngettext
 from dashboard.markup import escape
 from dashboard.recording import panels, taps
 from dashboard.recording.live import Live, in_play
@@ -33,15 +35,15 @@ def _choose_table() -> None:
     store = data.store()
     going = in_play(store)
     if going:
-        st.markdown("**Being recorded**")
+        st.markdown("**" + _("Being recorded") + "**")
         panels.buttons(
             going,
             key=lambda g: f"record_resume_{g}",
-            label=lambda g: f"Resume {escape(g)}",
+            label=lambda g: _("Resume %(game)s") % {"game": escape(g)},
             on_click=taps.resume,
             row="record_resume_row",
         )
-    seated, unseated = st.tabs(["A seated table", "An unseated game"])
+    seated, unseated = st.tabs([_("A seated table"), _("An unseated game")])
     with seated:
         _seated_tables(going)
     with unseated:
@@ -51,18 +53,18 @@ def _choose_table() -> None:
 def _seated_tables(going: list[str]) -> None:
     tournaments = data.tournaments()
     if tournaments.is_empty():
-        st.info("No tournament is stored: record an unseated game, or create a tournament first.")
+        st.info(_("No tournament is stored: record an unseated game, or create a tournament first."))
         return
-    tournament = widgets.tournament_picker(tournaments, key="record_tournament")
+    tournament = widgets.tournament_picker(tournaments, key="record_tournament", label=_("Tournament"))
     if tournament is None:
         return
     seated = data.seatings(tournament)
     if seated.is_empty():
-        st.info("No seating is published for this tournament (saboteur tournament seat).")
+        st.info(_("No seating is published for this tournament (saboteur tournament seat)."))
         return
     numbers = sorted(set(seated["tournament_round"].to_list()))
     keep_choice("record_round", numbers)
-    number = st.selectbox("Tournament round", numbers, key="record_round")
+    number = st.selectbox(_("Tournament round"), numbers, key="record_round")
     stored = set(data.games(tournament)["game_id"].to_list())
     row = tournaments.filter(pl.col("tournament") == tournament).row(0, named=True)
     round_seats = seated.filter(pl.col("tournament_round") == number)
@@ -70,21 +72,27 @@ def _seated_tables(going: list[str]) -> None:
         table = Table.seated(seating, row["final_rounds"])
         label = seating.table
         with st.container(border=True):
-            st.markdown(f"**Table {escape(label)}** · {escape(', '.join(table.names.values()))}")
+            st.markdown(
+                "**"
+                + _("Table %(table)s") % {"table": escape(label)}
+                + f"** · {escape(', '.join(table.names.values()))}"
+            )
             if table.game_id in stored:
-                st.caption("Stored: this table's game is in the record.")
+                st.caption(_("Stored: this table's game is in the record."))
             elif table.game_id in going:
-                st.button("Resume", key=f"record_table_{label}", on_click=taps.resume, args=(table.game_id,))
+                st.button(_("Resume"), key=f"record_table_{label}", on_click=taps.resume, args=(table.game_id,))
             else:
-                st.button("Record this table", key=f"record_table_{label}", on_click=taps.begin, args=(table,))
+                st.button(_("Record this table"), key=f"record_table_{label}", on_click=taps.begin, args=(table,))
 
 
 def _unseated_game() -> None:
-    game_id = st.text_input("Game id", key="record_new_game", placeholder="club-night-2026-05-12")
-    ruleset = st.radio("Rules", ["tournament", "base"], horizontal=True, key="record_new_ruleset")
-    rounds = st.number_input("Rounds", min_value=1, max_value=4, value=3, step=1, key="record_new_rounds")
-    players = st.text_area("Players in seat order (their ids)", key="record_new_players", height=100)
-    label = st.text_input("Table (optional)", key="record_new_table")
+    game_id = st.text_input(_("Game id"), key="record_new_game", placeholder="club-night-2026-05-12")
+    ruleset = st.radio(
+        _("Rules"), ["tournament", "base"], format_func=words.ruleset, horizontal=True, key="record_new_ruleset"
+    )
+    rounds = st.number_input(_("Rounds"), min_value=1, max_value=4, value=3, step=1, key="record_new_rounds")
+    players = st.text_area(_("Players in seat order (their ids)"), key="record_new_players", height=100)
+    label = st.text_input(_("Table (optional)"), key="record_new_table")
     named = named_players(players)
     table = Table(
         game_id.strip(),
@@ -94,7 +102,7 @@ def _unseated_game() -> None:
         label=label.strip() or None,
     )
     st.button(
-        "Begin recording",
+        _("Begin recording"),
         key="record_new_begin",
         type="primary",
         disabled=not (game_id.strip() and named),
@@ -129,14 +137,19 @@ def _recording(live: Live) -> None:
     where = " · ".join(
         part
         for part in (
-            f"round {game.tournament_round}" if game.tournament_round is not None else "",
-            f"table {game.table}" if game.table is not None else "",
+            _("round %(num)s") % {"num": game.tournament_round} if game.tournament_round is not None else "",
+            _("table %(table)s") % {"table": game.table} if game.table is not None else "",
             game.tournament or "",
         )
         if part
     )
     st.caption(
-        escape(f"{where or game.game_id} · round {max(number, 1)} of {game.rounds} · line {len(recorder.lines)}")
+        escape(
+            f"{where or game.game_id} · "
+            + _("round %(num)d of %(rounds)d") % {"num": max(number, 1), "rounds": game.rounds}
+            + " · "
+            + _("line %(num)d") % {"num": len(recorder.lines)}
+        )
     )
     notice = st.session_state.pop(NOTICE, None)
     if notice:
@@ -167,11 +180,14 @@ def _recording(live: Live) -> None:
     if not live.draft.finished:
         st.divider()
         if len(recorder.lines) > 1:
-            st.caption("Last entry: " + escape(entry_words(panels.last_event(recorder), recorder.round, names)))
-            st.button("Undo the last entry", key="record_undo", on_click=taps.undo, icon=":material/undo:")
+            st.caption(
+                _("Last entry: %(entry)s")
+                % {"entry": escape(entry_words(panels.last_event(recorder), recorder.round, names))}
+            )
+            st.button(_("Undo the last entry"), key="record_undo", on_click=taps.undo, icon=":material/undo:")
         panels.note_panel(recorder, names)
     if CODE not in st.session_state:
-        st.button("Another table", key="record_leave", on_click=taps.leave, type="tertiary")
+        st.button(_("Another table"), key="record_leave", on_click=taps.leave, type="tertiary")
 
 
 def _refreshed(live: Live) -> None:
@@ -179,7 +195,7 @@ def _refreshed(live: Live) -> None:
     if st.session_state.get(SEEN) != data.stamp():
         if live.reload():
             taps.fresh_steps()
-            st.session_state[NOTICE] = "The record moved on (another phone recorded): here is the game as it stands."
+            st.session_state[NOTICE] = _("The record moved on (another phone recorded): here is the game as it stands.")
         taps.seen()
 
 
@@ -189,7 +205,7 @@ def show() -> None:
     st.session_state.pop(CODE, None)
     current: Live | None = st.session_state.get(LIVE)
     if current is None:
-        st.title("Record a table")
+        st.title(_("Record a table"))
         notice = st.session_state.pop(NOTICE, None)
         if notice:
             st.error(escape(notice))
@@ -206,8 +222,10 @@ def show_table(code: str) -> None:
     if granted is None:
         for key in (LIVE, TABLE, CODE):
             st.session_state.pop(key, None)
-        st.title("Record a table")
-        st.error("This card opens no table: its code was revoked or mistyped. Ask the organiser for the table's card.")
+        st.title(_("Record a table"))
+        st.error(
+            _("This card opens no table: its code was revoked or mistyped. Ask the organiser for the table's card.")
+        )
         return
     st.session_state[CODE] = code
     final = data.tournaments().filter(pl.col("tournament") == granted.tournament)["final_rounds"]
@@ -228,15 +246,16 @@ def show_table(code: str) -> None:
 
 def _opening(table: Table) -> None:
     """A table nobody began recording: its players in seat order, and the first tap."""
-    st.title(f"Table {escape(table.label)}")
-    st.caption(escape(f"{table.tournament} · round {table.tournament_round} · {table.rounds} rounds"))
+    st.title(_("Table %(table)s") % {"table": escape(table.label)})
+    rounds = ngettext("%(num)d round", "%(num)d rounds", table.rounds) % {"num": table.rounds}
+    st.caption(escape(f"{table.tournament} · " + _("round %(num)s") % {"num": table.tournament_round} + f" · {rounds}"))
     notice = st.session_state.pop(NOTICE, None)
     if notice:
         st.error(escape(notice))
     st.markdown("\n".join(f"{seat}. {escape(name)}" for seat, name in enumerate(table.names.values(), start=1)))
     if table.game_id in set(data.games(table.tournament)["game_id"].to_list()):
-        st.info("This table's game is stored: there is nothing more to record.")
+        st.info(_("This table's game is stored: there is nothing more to record."))
         return
     st.button(
-        "Begin recording", key="record_begin", type="primary", on_click=taps.begin, args=(table,), width="stretch"
+        _("Begin recording"), key="record_begin", type="primary", on_click=taps.begin, args=(table,), width="stretch"
     )

@@ -20,6 +20,7 @@ import streamlit as st
 from pydantic import ValidationError
 
 from dashboard import access, data
+from dashboard.i18n import _
 from dashboard.recording import entries
 from dashboard.recording.live import Live
 from dashboard.recording.maze_chart import SELECTION
@@ -87,7 +88,7 @@ def _permitted() -> bool:
         live: Live | None = st.session_state.get(LIVE)
         allowed = granted is not None and (live is None or live.game_id == Table.seated(granted).game_id)
     if not allowed:
-        st.session_state[NOTICE] = "This phone may no longer record this table: ask the organiser for its card."
+        st.session_state[NOTICE] = _("This phone may no longer record this table: ask the organiser for its card.")
     return allowed
 
 
@@ -108,9 +109,9 @@ def guarded(tap: Callable[P, None]) -> Callable[P, None]:
         except DraftError as refused:
             st.session_state[NOTICE] = str(refused)
         except StoreBusy:
-            st.session_state[NOTICE] = "The database is busy: another process is writing it. Tap again in a moment."
+            st.session_state[NOTICE] = _("The database is busy: another process is writing it. Tap again in a moment.")
         except StoreError as exc:
-            st.session_state[NOTICE] = f"The store cannot be written: {exc.problem}"
+            st.session_state[NOTICE] = _("The store cannot be written: %(problem)s") % {"problem": exc.problem}
 
     return run
 

@@ -13,17 +13,19 @@ import polars as pl
 import streamlit as st
 
 from analytics.records import Recorded, RecordError
-from dashboard import access, data, widgets
+from dashboard import access, data, names, widgets
+from dashboard.i18n import N_, _
 from dashboard.markup import escape, table
 from events.rules.tournament import MOST_ROUND_POINTS
 from ingest.store import StoreBusy
 
 NOTICE = "audit_notice"
+REPLACE = "--replace --reason …"  # the options that re-seat a published round (the CLI stays English)
 
 
-NEEDS_A_REASON = "Give a reason: it is kept in the tournament's record with what you do."
-"""Said by a form whose reason is left empty, before the record refuses it in the
-command line's words (``--reason``)."""
+# Said by a form whose reason is left empty, before the record refuses it in the command
+# line's words (``--reason``); a docstring here would show on the page (Streamlit's magic).
+NEEDS_A_REASON = N_("Give a reason: it is kept in the tournament's record with what you do.")
 
 
 def _record(action: str, run: Callable[[], Recorded], reason: str | None = None) -> None:
@@ -32,7 +34,7 @@ def _record(action: str, run: Callable[[], Recorded], reason: str | None = None)
     must not be empty."""
     try:
         if reason is not None and not reason.strip():
-            raise RecordError(NEEDS_A_REASON)
+            raise RecordError(_(NEEDS_A_REASON))
         recorded = run()
     except (RecordError, StoreBusy) as exc:
         st.session_state[NOTICE] = ("error", escape(exc))
@@ -40,12 +42,13 @@ def _record(action: str, run: Callable[[], Recorded], reason: str | None = None)
         version = recorded.version
         st.session_state[NOTICE] = (
             "success",
-            f"Recorded {action} (the tournament's record is now at version {version}).",
+            _("Recorded %(action)s (the tournament's record is now at version %(version)d).")
+            % {"action": action, "version": version},
         )
     st.rerun()
 
 
-st.title("Audit")
+st.title(_("Audit"))
 if not access.gate():
     st.stop()
 
@@ -55,15 +58,15 @@ if notice is not None:
     (st.success if kind == "success" else st.error)(text)
 
 tournaments = data.tournaments()
-names = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
-choices = [*names, widgets.NONE]
+titles = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
+choices = [*titles, widgets.NONE]
 newest = [*widgets.newest_first(tournaments), widgets.NONE]  # opens on the newest, or the one the address names
 widgets.open_on("audit_tournament", newest, st.query_params.get("tournament"))
 widgets.keep_choice("audit_tournament", choices)
 picked = st.selectbox(
-    "Tournament",
+    _("Tournament"),
     choices,
-    format_func=lambda t: t if t == widgets.NONE else f"{names[t]} ({t})",
+    format_func=lambda t: _(t) if t == widgets.NONE else f"{titles[t]} ({t})",
     key="audit_tournament",
 )
 tournament = None if picked == widgets.NONE else str(picked)
@@ -79,12 +82,12 @@ def _seating(found: pl.DataFrame, tournament: str) -> None:
     misplaced = found.filter(pl.col("code") == "wrong_table")
     if misplaced.is_empty():
         return
-    st.subheader("Players at the wrong table")
+    st.subheader(_("Players at the wrong table"))
     people = data.player_names(tournament)
     seat = shlex.quote(tournament)
     st.markdown(
         table(
-            ["finding", "game", "round", "table", "player", "what is wrong", "what to do"],
+            [_("finding"), _("game"), _("round"), _("table"), _("player"), _("what is wrong"), _("what to do")],
             (
                 [
                     r["finding_id"],
@@ -93,10 +96,12 @@ def _seating(found: pl.DataFrame, tournament: str) -> None:
                     r["table"],
                     people.get(r["player"], r["player"]),
                     r["message"],
-                    f"if the seating was wrong: saboteur tournament seat {seat} --round {r['tournament_round']} "
-                    "--replace --reason …; if the player sat wrong: give a penalty, or dismiss it with the "
-                    "referee's reason (below); if the log names the wrong table: ingest the corrected log "
-                    "with --supersede --reason …",
+                    _(
+                        "if the seating was wrong: %(command)s; if the player sat wrong: give a penalty, or dismiss "
+                        "it with the referee's reason (below); if the log names the wrong table: ingest the "
+                        "corrected log with --supersede --reason …"
+                    )
+                    % {"command": f"saboteur tournament seat {seat} --round {r['tournament_round']} " + REPLACE},
                 ]
                 for r in misplaced.iter_rows(named=True)
             ),
@@ -111,26 +116,38 @@ def _referee_codes(tournament: str) -> None:
     if codes.is_empty():
         return
     live = codes.filter(pl.col("live"))
-    with st.expander(f"Referee codes ({live.height} live)"):
-        st.dataframe(codes, hide_index=True, width="stretch")
+    with st.expander(_("Referee codes (%(num)d live)") % {"num": live.height}):
+        shown = codes.with_columns(names.plain("stage", names.STAGES))
+        st.dataframe(
+            shown,
+            hide_index=True,
+            width="stretch",
+            column_config=names.headers(shown.columns),
+        )
         if live.is_empty():
-            st.caption("No code is live: `saboteur tournament referee-codes` issues new ones.")
+            st.caption(_("No code is live: `saboteur tournament referee-codes` issues new ones."))
             return
         cards = {f"{r['tournament_round']}:{r['table']}": r for r in live.iter_rows(named=True)}
         with st.form("revoke_code"):
             picked = st.selectbox(
-                "Card",
+                _("Card"),
                 list(cards),
                 format_func=lambda k: (
-                    f"round {cards[k]['tournament_round']} · table {cards[k]['table']} · card {cards[k]['fingerprint']}"
+                    _("round %(round)s · table %(table)s · card %(card)s")
+                    % {
+                        "round": cards[k]["tournament_round"],
+                        "table": cards[k]["table"],
+                        "card": cards[k]["fingerprint"],
+                    }
                 ),
                 key="revoke_card",
             )
-            why = st.text_input("Reason", key="revoke_reason")
-            if st.form_submit_button("Revoke the code") and picked is not None:
+            why = st.text_input(_("Reason"), key="revoke_reason")
+            if st.form_submit_button(_("Revoke the code")) and picked is not None:
                 card = cards[picked]
                 _record(
-                    f"the revocation of the code of table {escape(card['table'])} of round {card['tournament_round']}",
+                    _("the revocation of the code of table %(table)s of round %(round)s")
+                    % {"table": escape(card["table"]), "round": card["tournament_round"]},
                     lambda: data.revoke_referee_code(
                         tournament, int(card["tournament_round"]), str(card["table"]), why
                     ),
@@ -141,15 +158,22 @@ def _referee_codes(tournament: str) -> None:
 if tournament is not None:
     _referee_codes(tournament)
 found = data.open_findings(tournament)
-st.metric("Open findings", found.height)
+st.metric(_("Open findings"), found.height)
 if found.is_empty():
-    st.success("No open findings: every finding is settled or dismissed.")
+    st.success(_("No open findings: every finding is settled or dismissed."))
     st.stop()
-st.dataframe(found, hide_index=True, width="stretch")
+named = data.player_names(tournament) if tournament is not None else {}
+listed = found.with_columns(names.plain("code", names.FINDINGS), names.plain("severity", names.SEVERITIES))
+st.dataframe(
+    listed,
+    hide_index=True,
+    width="stretch",
+    column_config=names.headers(listed.columns),
+)
 if tournament is not None:
     _seating(found, tournament)
 if tournament is None:
-    st.info("These games belong to no tournament: their findings can be settled only within a tournament's record.")
+    st.info(_("These games belong to no tournament: their findings can be settled only within a tournament's record."))
     st.stop()
 record_of: str = tournament
 
@@ -159,74 +183,102 @@ widgets.keep_choice("audit_finding", list(rows))
 
 def _label(finding_id: str) -> str:
     r = rows[finding_id]
-    where = f"{r['game_id']}" + (f" · round {r['round']}" if r["round"] is not None else "")
-    where += f" · line {r['line']}" if r["line"] is not None else f" · {r['player']}"
-    return f"{where} · {r['code']}: {r['message'][:80]}"
+    where = f"{r['game_id']}" + (" · " + _("round %(num)s") % {"num": r["round"]} if r["round"] is not None else "")
+    where += " · " + _("line %(num)d") % {"num": r["line"]} if r["line"] is not None else f" · {r['player']}"
+    return f"{where} · {names.finding(r['code'])}: {r['message'][:80]}"
 
 
-chosen = st.selectbox("Finding", list(rows), format_func=_label, key="audit_finding")
+chosen = st.selectbox(_("Finding"), list(rows), format_func=_label, key="audit_finding")
 assert chosen is not None
 row = rows[chosen]
+where = (
+    _("line %(line)d of **%(game)s**") % {"line": row["line"], "game": escape(row["game_id"])}
+    if row["line"] is not None
+    else f"**{escape(row['game_id'])}**"
+)
+if row["round"] is not None:
+    where += ", " + _("round %(num)s") % {"num": row["round"]}
+if row["player"]:
+    where += f", {escape(named.get(row['player'], row['player']))}"
 st.markdown(
-    f"**{row['code']}** ({row['rule']}, {row['severity']})"
-    + (f" at line {row['line']}" if row["line"] is not None else "")
-    + f" of **{escape(row['game_id'])}**"
-    + (f", round {row['round']}" if row["round"] is not None else "")
-    + (f", {escape(row['player'])}" if row["player"] else "")
+    f"**{escape(names.finding(row['code']))}** ({row['rule']}, {names.severity(row['severity'])}) · "
+    + where
     + f": {escape(row['message'])}"
 )
 game_id = str(row["game_id"])
 number = row["round"]
 if number is not None:
-    st.dataframe(data.round_scores(record_of, game_id, int(number)), hide_index=True, width="stretch")
+    scored = data.round_scores(record_of, game_id, int(number)).with_columns(names.plain("role", names.ROLES))
+    st.dataframe(
+        scored,
+        hide_index=True,
+        width="stretch",
+        column_config={**names.headers(scored.columns), "replay": _("by the replay")},
+    )
 
 accept, correct, penalise, dismiss = st.tabs(
-    ["Accept the replay's score", "Enter a correction", "Give a penalty", "Dismiss"]
+    [_("Accept the replay's score"), _("Enter a correction"), _("Give a penalty"), _("Dismiss")]
 )
 with accept:
     if number is None:
-        st.info("This finding belongs to no round: there is no round score to replace.")
+        st.info(_("This finding belongs to no round: there is no round score to replace."))
     else:
         with st.form("accept_replay"):
-            why = st.text_input("Reason (optional)", key="accept_reason")
-            if st.form_submit_button("Accept the replay's score for this round"):
+            why = st.text_input(_("Reason (optional)"), key="accept_reason")
+            if st.form_submit_button(_("Accept the replay's score for this round")):
                 _record(
-                    f"the replay's score for round {number} of {escape(game_id)}",
+                    _("the replay's score for round %(num)s of %(game)s") % {"num": number, "game": escape(game_id)},
                     lambda: data.accept_replay(record_of, game_id, int(number), why or None),
                 )
 with correct:
     if number is None:
-        st.info("This finding belongs to no round: there is no round score to correct.")
+        st.info(_("This finding belongs to no round: there is no round score to correct."))
     else:
         scores = data.round_scores(record_of, game_id, int(number))
         people = scores["player"].to_list()
         with st.form("correction"):
             default = people.index(row["player"]) if row["player"] in people else 0
-            player = st.selectbox("Player", people, index=default, key="correct_player")
-            points = st.number_input(
-                "Points for the round", min_value=0, max_value=MOST_ROUND_POINTS, step=1, key="correct_points"
+            player = st.selectbox(
+                _("Player"), people, index=default, format_func=lambda p: named.get(p, p), key="correct_player"
             )
-            why = st.text_input("Reason", key="correct_reason")
-            if st.form_submit_button("Record the correction"):
+            points = st.number_input(
+                _("Points for the round"), min_value=0, max_value=MOST_ROUND_POINTS, step=1, key="correct_points"
+            )
+            why = st.text_input(_("Reason"), key="correct_reason")
+            if st.form_submit_button(_("Record the correction")):
                 _record(
-                    f"a correction of {escape(player)}'s score in round {number} of {escape(game_id)}",
+                    _("a correction of %(player)s's score in round %(num)s of %(game)s")
+                    % {"player": escape(named.get(player, player)), "num": number, "game": escape(game_id)},
                     lambda: data.correct(record_of, game_id, int(number), str(player), int(points), why),
                     why,
                 )
 with penalise, st.form("penalty"):
     seated = data.game_players(game_id)
-    named = row["player"]
-    player = st.selectbox("Player", seated, index=seated.index(named) if named in seated else 0, key="penalty_player")
-    points = st.number_input("Points deducted", min_value=1, max_value=100, step=1, key="penalty_points")
-    at = f" at line {row['line']}" if row["line"] is not None else ""
-    why = st.text_input("Reason", value=f"{row['code']}{at}: {row['message']}", key="penalty_reason")
-    if st.form_submit_button("Give the penalty for this finding"):
+    accused = row["player"]
+    player = st.selectbox(
+        _("Player"),
+        seated,
+        index=seated.index(accused) if accused in seated else 0,
+        format_func=lambda p: named.get(p, p),
+        key="penalty_player",
+    )
+    points = st.number_input(_("Points deducted"), min_value=1, max_value=100, step=1, key="penalty_points")
+    found_as = names.finding(row["code"])
+    if row["line"] is not None:
+        found_as = _("%(finding)s at line %(line)d") % {"finding": found_as, "line": row["line"]}
+    why = st.text_input(_("Reason"), value=f"{found_as}: {row['message']}", key="penalty_reason")
+    if st.form_submit_button(_("Give the penalty for this finding")):
         _record(
-            f"a penalty of {int(points)} for {escape(player)} for finding {escape(chosen)}",
+            _("a penalty of %(points)d for %(player)s for finding %(finding)s")
+            % {"points": int(points), "player": escape(named.get(player, player)), "finding": escape(chosen)},
             lambda: data.penalty_for(record_of, chosen, int(points), why, str(player)),
             why,
         )
 with dismiss, st.form("dismissal"):
-    why = st.text_input("Reason", key="dismiss_reason")
-    if st.form_submit_button("Dismiss the finding"):
-        _record(f"the dismissal of finding {escape(chosen)}", lambda: data.dismiss(record_of, chosen, why), why)
+    why = st.text_input(_("Reason"), key="dismiss_reason")
+    if st.form_submit_button(_("Dismiss the finding")):
+        _record(
+            _("the dismissal of finding %(finding)s") % {"finding": escape(chosen)},
+            lambda: data.dismiss(record_of, chosen, why),
+            why,
+        )

@@ -22,6 +22,7 @@ import streamlit as st
 
 from analytics.records import CODE_PARAMETER
 from dashboard import access
+from dashboard.i18n import _
 from dashboard.recording import screen
 
 st.set_page_config(layout="centered", initial_sidebar_state="collapsed")
@@ -31,6 +32,6 @@ if code:
 elif access.is_organiser():
     screen.show()
 else:
-    st.title("Record a table")
-    st.caption("Open this page from your table's card (its QR code), or log in as the organiser.")
+    st.title(_("Record a table"))
+    st.caption(_("Open this page from your table's card (its QR code), or log in as the organiser."))
     access.gate()

@@ -12,7 +12,8 @@ page opens an address at that step, and writes each step it moves to back into t
 address, so a copied address shares the step. A value the store does not know (a game
 not stored, round 99, step -1, text) falls back to the nearest view there is, with a
 short notice. Players are named by their registered names (the log's ids in a game of
-no tournament), cards and places in plain words (:mod:`dashboard.card_words`).
+no tournament), cards and places in plain words (:mod:`dashboard.card_words`), every
+word in the session's language (:mod:`dashboard.i18n`).
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboard import access, data, widgets
-from dashboard.card_words import card_words, role_words, tool_words, who
+from dashboard import access, data, i18n, names, widgets
+from dashboard.card_words import who
+from dashboard.i18n import _
 from dashboard.markup import escape
 from dashboard.maze_svg import maze_svg
-from dashboard.replay_view import address
+from dashboard.replay_view import Violation, address
 from dashboard.table_view import by_name
 
 STEP = "replay_step"
@@ -56,20 +58,34 @@ def _follow_address(choices: list[str]) -> tuple[str | None, str | None]:
         if tournament in choices:
             st.session_state["replay_tournament"] = tournament
         else:
-            st.warning(escape(f"No tournament {tournament!r} is stored: showing another."))
+            st.warning(escape(_("No tournament %(name)r is stored: showing another.") % {"name": tournament}))
     if game is not None:
         where = {str(g): t for t in choices for g in data.games(None if t == widgets.NONE else t)["game_id"].to_list()}
         if game in where:
             st.session_state["replay_tournament"] = where[game]
             st.session_state["replay_game"] = game
         else:
-            st.warning(escape(f"No game {game!r} is stored: showing another."))
+            st.warning(escape(_("No game %(name)r is stored: showing another.") % {"name": game}))
             return None, None
     st.session_state[STEP] = 0
     return asked.get("round"), asked.get("step")
 
 
-st.title("Replay")
+def finding_line(found: Violation) -> str:
+    """A finding as a step shows it (Markdown, escaped): its line, what it is in plain
+    words, its rule and player, and the audit's words once the round has ended (or to
+    the referee's view)."""
+    whom = f" · {escape(who(found.player, people))}" if found.player else ""
+    message = (
+        escape(by_name(found.message, people))
+        if referee or shown_round.ended
+        else _("details are shown once the round has ended")
+    )
+    said = {"line": found.line, "finding": escape(names.finding(found.code)), "rule": found.rule}
+    return _("line %(line)d · %(finding)s (%(rule)s)") % said + f"{whom}: {message}"
+
+
+st.title(_("Replay"))
 tournaments = data.tournaments()
 titles = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
 choices = [*titles, widgets.NONE]
@@ -89,25 +105,25 @@ widgets.keep_choice("replay_tournament", choices)
 top = st.columns([2, 3, 1])
 with top[0]:
     picked = st.selectbox(
-        "Tournament",
+        _("Tournament"),
         choices,
-        format_func=lambda t: t if t == widgets.NONE else f"{titles[t]} ({t})",
+        format_func=lambda t: _(t) if t == widgets.NONE else f"{titles[t]} ({t})",
         key="replay_tournament",
         on_change=_restart,
     )
 tournament = None if picked == widgets.NONE else picked
 games = data.games(tournament)
 if games.is_empty():
-    st.info("No games are stored here.")
+    st.info(_("No games are stored here."))
     st.stop()
 labels = {
     str(g["game_id"]): " · ".join(
         part
         for part in (
-            f"round {g['tournament_round']}" if g["tournament_round"] is not None else "",
-            f"table {g['table']}" if g["table"] is not None else "",
+            _("round %(num)s") % {"num": g["tournament_round"]} if g["tournament_round"] is not None else "",
+            _("table %(table)s") % {"table": g["table"]} if g["table"] is not None else "",
             str(g["game_id"]),
-            "score sheet" if g["source"] == "score_sheet" else "",
+            _("score sheet") if g["source"] == "score_sheet" else "",
         )
         if part
     )
@@ -115,54 +131,66 @@ labels = {
 }
 widgets.keep_choice("replay_game", list(labels))
 with top[1]:
-    game_id = st.selectbox("Game", list(labels), format_func=labels.__getitem__, key="replay_game", on_change=_restart)
+    game_id = st.selectbox(
+        _("Game"), list(labels), format_func=labels.__getitem__, key="replay_game", on_change=_restart
+    )
 assert game_id is not None
 view = data.game(game_id)
 if view is None:
-    st.info("No log events are stored for this game (a score sheet, say): there is nothing to step through.")
+    st.info(_("No log events are stored for this game (a score sheet, say): there is nothing to step through."))
     st.stop()
 if not view.rounds:
-    st.info("This log holds no round yet.")
+    st.info(_("This log holds no round yet."))
     st.stop()
 numbers = sorted(view.rounds)
 if wanted_round is not None:
     asked_number = _number(wanted_round)
     if asked_number not in numbers:
-        st.warning(escape(f"This game has no round {wanted_round!r}: showing round {numbers[0]}."))
+        st.warning(
+            escape(
+                _("This game has no round %(asked)r: showing round %(num)d.")
+                % {"asked": wanted_round, "num": numbers[0]}
+            )
+        )
         asked_number = numbers[0]
     st.session_state["replay_round"] = asked_number
 widgets.keep_choice("replay_round", numbers)
 with top[2]:
-    number = st.selectbox("Round", numbers, key="replay_round", on_change=_restart)
+    number = st.selectbox(_("Round"), numbers, key="replay_round", on_change=_restart)
 assert number is not None
 shown_round = view.rounds[number]
 
 organiser = access.is_organiser()
 allowed = shown_round.ended or organiser
 mode = st.radio(
-    "View",
+    _("View"),
     ["Public", "Referee"],
+    format_func=_,
     horizontal=True,
     key="replay_view",
-    help="The referee's view shows the hands, the roles and what the face-down goals hide.",
+    help=_("The referee's view shows the hands, the roles and what the face-down goals hide."),
 )
 referee = mode == "Referee" and allowed
 if mode == "Referee" and not allowed:
     st.warning(
-        "This round has not ended: its hands, roles and goals stay hidden until it has. "
-        "The organiser sees them after logging in on the Upload or Audit page."
+        _(
+            "This round has not ended: its hands, roles and goals stay hidden until it has. "
+            "The organiser sees them after logging in on the Upload or Audit page."
+        )
     )
 if not shown_round.ended:
-    st.caption("This round has not ended in the log (still in play, or the log stops).")
+    st.caption(_("This round has not ended in the log (still in play, or the log stops)."))
     if not referee and not view.observed:
         seen = data.observed_game(game_id)
         assert seen is not None
         view, shown_round = seen, seen.rounds[number]
-        st.caption("It is shown as the table saw it: the cards laid face up, and the hands and the pile counted.")
+        st.caption(_("It is shown as the table saw it: the cards laid face up, and the hands and the pile counted."))
 if view.observed and referee:
     st.caption(
-        "An observed log: what the referee at the table saw. The hands and the pile are counted, a goal stays "
-        "face down until it is turned up, and the roles are unknown until the round's end names them."
+        _(
+            "An observed log: what the referee at the table saw. The hands and the pile are counted, a goal stays "
+            "face down until it is turned up, and the roles are unknown until the round's end names them."
+        )
     )
 frames = shown_round.frames
 last = len(frames) - 1
@@ -172,20 +200,25 @@ if wanted_step is not None:
     asked_step = _number(wanted_step)
     nearest = 0 if asked_step is None else max(0, min(last, asked_step))
     if asked_step != nearest:
-        st.warning(escape(f"Round {number} has no step {wanted_step!r}: showing step {nearest} of {last}."))
+        st.warning(
+            escape(
+                _("Round %(num)d has no step %(asked)r: showing step %(step)d of %(last)d.")
+                % {"num": number, "asked": wanted_step, "step": nearest, "last": last}
+            )
+        )
     st.session_state[STEP] = nearest
 if int(st.session_state.get(STEP, 0)) > last:
     st.session_state[STEP] = 0
 # one row, also on a phone (columns would stack there and push the maze below the fold)
 with st.container(horizontal=True, wrap=False, gap="small", key="replay_steps"):
     for label, icon, by in (
-        ("First", ":material/first_page:", -last - 1),
-        ("Back", ":material/chevron_left:", -1),
-        ("Next", ":material/chevron_right:", 1),
-        ("Last", ":material/last_page:", last + 1),
+        (_("First"), ":material/first_page:", -last - 1),
+        (_("Back"), ":material/chevron_left:", -1),
+        (_("Next"), ":material/chevron_right:", 1),
+        (_("Last"), ":material/last_page:", last + 1),
     ):
         st.button(label, icon=icon, on_click=_move, args=(by, last), disabled=last == 0, width="stretch")
-step = st.slider("Step", min_value=0, max_value=last, key=STEP) if last > 0 else 0
+step = st.slider(_("Step"), min_value=0, max_value=last, key=STEP) if last > 0 else 0
 frame = frames[step]
 shown_at = address(tournament, game_id, number, step)
 st.query_params.from_dict(shown_at)  # the address names the step shown: copy it to share it
@@ -197,58 +230,55 @@ with picture:
     # (st.html drops inline SVG; Markdown passes an HTML block through as it is)
     st.markdown(f'<div class="maze-picture" style="overflow-x: auto">\n{picture_svg}\n</div>', unsafe_allow_html=True)
 with facts:
-    st.markdown(f"**Step {step} of {last}** · line {frame.line}")
+    st.markdown(
+        "**"
+        + _("Step %(step)d of %(last)d") % {"step": step, "last": last}
+        + "** · "
+        + _("line %(num)d") % {"num": frame.line}
+    )
     st.markdown(f"### {escape(frame.told(people, referee=referee))}")
     if frame.result:
-        st.success(escape(frame.result.words(people)) if referee or shown_round.ended else "The round is over.")
-    st.markdown(f"**To act:** {escape(who(frame.turn, people))}" + (" (the round is over)" if frame.over else ""))
+        st.success(escape(frame.result.words(people)) if referee or shown_round.ended else _("The round is over."))
+    to_act = escape(who(frame.turn, people))
+    over = _("%(player)s (the round is over)") % {"player": to_act} if frame.over else to_act
+    st.markdown("**" + _("To act:") + "** " + over)
     counts = st.columns(2)
-    counts[0].metric("Draw pile", frame.pile)
-    counts[1].metric("Discards", frame.discards)
+    counts[0].metric(_("Draw pile"), i18n.number(frame.pile))
+    counts[1].metric(_("Discards"), i18n.number(frame.discards))
     for found in frame.findings:
-        whom = f" · {escape(who(found.player, people))}" if found.player else ""
-        message = (
-            escape(by_name(found.message, people))
-            if referee or shown_round.ended
-            else "details are shown once the round has ended"
-        )
-        text = f"line {found.line} · {found.code} ({found.rule}){whom}: {message}"
-        (st.error if found.severity == "error" else st.warning)(text)
+        (st.error if found.severity == "error" else st.warning)(finding_line(found))
 
 table: dict[str, list[object]] = {
     "seat": list(range(1, len(view.players) + 1)),
     "player": [who(p, people) for p in view.players],
-    "to act": ["to act" if p == frame.turn else "" for p in view.players],
+    "to act": [_("to act") if p == frame.turn else "" for p in view.players],
 }
 if referee:
-    table["role"] = [role_words(frame.roles.get(p)) or ("unknown" if view.observed else "") for p in view.players]
+    unknown = _("unknown") if view.observed else ""
+    table["role"] = [names.role(r) if (r := frame.roles.get(p)) else unknown for p in view.players]
 table["cards"] = [len(frame.hands.get(p, ())) for p in view.players]
 if referee and not view.observed:
-    table["hand"] = ["; ".join(card_words(c) for c in frame.hands.get(p, ())) for p in view.players]
-table["broken tools"] = [", ".join(tool_words(t) for t in frame.broken.get(p, ())) for p in view.players]
+    table["hand"] = ["; ".join(names.card(c) for c in frame.hands.get(p, ())) for p in view.players]
+table["broken tools"] = [", ".join(names.tool(t) for t in frame.broken.get(p, ())) for p in view.players]
 if referee:
-    table["looked at"] = [", ".join(frame.peeks.get(p, ())) for p in view.players]
+    table["looked at"] = [", ".join(names.goal(g) for g in frame.peeks.get(p, ())) for p in view.players]
 st.dataframe(
     pl.DataFrame(table),
     hide_index=True,
     width="stretch",
     column_config={  # on a phone the name stays in view while the rest scrolls
-        "seat": st.column_config.NumberColumn("seat", width=40),
-        "player": st.column_config.TextColumn("player", pinned=True),
+        **names.headers(table),
+        "seat": st.column_config.NumberColumn(names.column("seat"), width=40),
+        "player": st.column_config.TextColumn(names.column("player"), pinned=True),
         "to act": st.column_config.TextColumn("", width=60),
-        "cards": st.column_config.NumberColumn("cards", width=50),
+        "cards": st.column_config.NumberColumn(names.column("cards"), width=50),
     },
 )
 
 violations = shown_round.violations
-with st.expander(f"Every finding of round {number} ({len(violations)})", expanded=False):
+heading = _("Every finding of round %(round)d (%(num)d)")
+with st.expander(heading % {"round": number, "num": len(violations)}, expanded=False):
     if not violations:
-        st.write("The audit found nothing to report in this round.")
+        st.write(_("The audit found nothing to report in this round."))
     for at, found in violations:
-        message = (
-            escape(by_name(found.message, people))
-            if referee or shown_round.ended
-            else "details are shown once the round has ended"
-        )
-        whom = f" · {escape(who(found.player, people))}" if found.player else ""
-        st.markdown(f"- step {at} · line {found.line} · `{found.code}` ({found.rule}){whom}: {message}")
+        st.markdown("- " + _("step %(step)d") % {"step": at} + " · " + finding_line(found))

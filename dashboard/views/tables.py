@@ -15,7 +15,7 @@ from dashboard.i18n import _, ngettext
 from dashboard.live import REFRESH, live
 from dashboard.markup import escape
 from dashboard.maze_svg import maze_svg
-from dashboard.table_view import TableView, by_name
+from dashboard.table_view import TableView
 from events.recorder import Due
 
 
@@ -79,7 +79,8 @@ def lay_out(table: TableView, names: dict[str, str], tournament_name: str | None
             else:
                 st.caption(_("No round is dealt yet."))
         with facts:
-            st.markdown("**" + _("Last:") + "** " + escape(by_name(table.last, names)))
+            last = table.last.told(names) if table.last is not None else _("the players are seated")
+            st.markdown("**" + _("Last:") + "** " + escape(last))
             with st.container(horizontal=True):
                 played = "–"
                 if table.round is not None:

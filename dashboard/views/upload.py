@@ -8,7 +8,8 @@ from typing import Any, Final
 import polars as pl
 import streamlit as st
 
-from dashboard import access, data
+from dashboard import access, data, names
+from dashboard.i18n import _, ngettext
 from dashboard.markup import escape
 
 # Each outcome's mark: a Material icon in a colour, drawn by Streamlit's own icon font
@@ -25,42 +26,55 @@ WRONG_TABLE_MARK: Final = ":orange[:material/event_seat:]"
 def misseated_line(seat: dict[str, Any]) -> str:
     """A player at the wrong table, as the organiser reads it under the file: who,
     where seated, where played, and the finding to settle on the Audit page."""
-    seated = (
-        f"is not in the seating of round {seat['tournament_round']}"
-        if seat["seated_table"] is None
-        else f"is seated at table {escape(seat['seated_table'])} in round {seat['tournament_round']}"
-    )
-    return (
-        f"**{escape(seat['name'])}** ({escape(seat['player'])}) {seated}, but the game "
-        f"{escape(seat['game_id'])} has them at table {escape(seat['table'])}. Stored as played: "
-        f"finding `{seat['finding_id']}` is open on the Audit page (re-seat, penalty or dismissal)."
-    )
+    said = {
+        "player": f"**{escape(seat['name'])}** ({escape(seat['player'])})",
+        "round": seat["tournament_round"],
+        "seated": escape(seat["seated_table"]),
+        "game": escape(seat["game_id"]),
+        "table": escape(seat["table"]),
+        "finding": f"`{seat['finding_id']}`",
+    }
+    if seat["seated_table"] is None:
+        text = _(
+            "%(player)s is not in the seating of round %(round)s, but the game %(game)s has them at table "
+            "%(table)s. Stored as played: finding %(finding)s is open on the Audit page (re-seat, penalty or "
+            "dismissal)."
+        )
+    else:
+        text = _(
+            "%(player)s is seated at table %(seated)s in round %(round)s, but the game %(game)s has them at "
+            "table %(table)s. Stored as played: finding %(finding)s is open on the Audit page (re-seat, penalty "
+            "or dismissal)."
+        )
+    return text % said
 
 
-st.title("Upload")
+st.title(_("Upload"))
 if not access.gate():
     st.stop()
 
 st.caption(
-    "Game logs (.jsonl, .jsonl.gz), score sheets (.csv) and tournament descriptions (tournament.json). "
-    "Each file is audited and stored as `saboteur ingest` stores it: accepted, accepted with findings, "
-    "rejected, or a duplicate of an earlier upload."
+    _(
+        "Game logs (.jsonl, .jsonl.gz), score sheets (.csv) and tournament descriptions (tournament.json). "
+        "Each file is audited and stored as `saboteur ingest` stores it: accepted, accepted with findings, "
+        "rejected, or a duplicate of an earlier upload."
+    )
 )
 with st.form("upload", clear_on_submit=True):
     files = st.file_uploader(
-        "Files", type=["jsonl", "gz", "csv", "json"], accept_multiple_files=True, key="upload_files"
+        _("Files"), type=["jsonl", "gz", "csv", "json"], accept_multiple_files=True, key="upload_files"
     )
-    supersede = st.checkbox("Store as the new version of a game already stored (supersede)")
-    reason = st.text_input("Why (needed to supersede)")
-    submitted = st.form_submit_button("Ingest")
+    supersede = st.checkbox(_("Store as the new version of a game already stored (supersede)"))
+    reason = st.text_input(_("Why (needed to supersede)"))
+    submitted = st.form_submit_button(_("Ingest"))
 
 if submitted:
     if not files:
-        st.warning("Choose files to upload first.")
+        st.warning(_("Choose files to upload first."))
     elif supersede and not reason.strip():
-        st.error("Say why the game is superseded.")
+        st.error(_("Say why the game is superseded."))
     else:
-        with st.spinner("Auditing and storing…"):
+        with st.spinner(_("Auditing and storing…")):
             results = data.ingest_files(
                 [(f.name, f.getvalue()) for f in files], supersede=supersede, reason=reason.strip() or None
             )
@@ -68,42 +82,40 @@ if submitted:
 
 shown: list[data.UploadResult] = st.session_state.get("upload_results") or []
 if shown:
-    st.subheader("Results")
+    st.subheader(_("Results"))
     received = [r.file for r in shown]
-    st.dataframe(
-        pl.DataFrame(
-            {
-                "file": [f.name for f in received],
-                "outcome": [f.outcome.replace("_", " ") for f in received],
-                "kind": [f.kind for f in received],
-                "games": [", ".join(f.game_ids) for f in received],
-                "upload": [f.upload_id for f in received],
-                "findings": [len(r.findings) for r in shown],
-                "wrong table": [len(r.misseated) for r in shown],
-                "note": [f.message for f in received],
-            }
-        ),
-        hide_index=True,
-        width="stretch",
+    received_table = pl.DataFrame(
+        {
+            "file": [f.name for f in received],
+            "outcome": [names.outcome(f.outcome) for f in received],
+            "kind": [names.kind(f.kind) for f in received],
+            "games": [", ".join(f.game_ids) for f in received],
+            "upload": [f.upload_id for f in received],
+            "findings": [len(r.findings) for r in shown],
+            "wrong table": [len(r.misseated) for r in shown],
+            "note": [f.message for f in received],
+        }
     )
+    st.dataframe(received_table, hide_index=True, width="stretch", column_config=names.headers(received_table.columns))
     for result in shown:
         sent = result.file
-        line = f"{OUTCOME_MARKS.get(sent.outcome, '')} **{escape(sent.name)}**: {sent.outcome.replace('_', ' ')}"
+        line = f"{OUTCOME_MARKS.get(sent.outcome, '')} **{escape(sent.name)}**: {names.outcome(sent.outcome)}"
         if sent.outcome == "duplicate":
-            line += f" ({escape(sent.message)})" if sent.message else " (already received)"
+            line += f" ({escape(sent.message)})" if sent.message else " (" + _("already received") + ")"
         elif sent.message:
             line += f" ({escape(sent.message)})"
         st.markdown(line)
         for seat in result.misseated:
             st.markdown(f"{WRONG_TABLE_MARK} {misseated_line(seat)}")
         if result.findings and sent.outcome != "duplicate":
-            with st.expander(f"{len(result.findings)} finding(s) in {escape(sent.name)}"):
+            count = len(result.findings)
+            heading = ngettext("%(num)d finding in %(file)s", "%(num)d findings in %(file)s", count)
+            with st.expander(heading % {"num": count, "file": escape(sent.name)}):
                 for found in result.findings:
-                    where = f"line {found.get('line')}"
+                    where = _("line %(num)s") % {"num": found.get("line")}
                     if found.get("round") is not None:
-                        where += f" · round {found['round']}"
+                        where += " · " + _("round %(num)s") % {"num": found["round"]}
                     if found.get("player"):
                         where += f" · {escape(found['player'])}"
-                    st.markdown(
-                        f"- {where} · `{found.get('code')}` ({found.get('rule')}): {escape(found.get('message'))}"
-                    )
+                    plain = escape(names.finding(found.get("code")))
+                    st.markdown(f"- {where} · {plain} ({found.get('rule')}): {escape(found.get('message'))}")

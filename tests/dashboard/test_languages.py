@@ -21,7 +21,7 @@ from streamlit.testing.v1 import AppTest
 
 from analytics.standings import standings
 from dashboard import i18n, names
-from events.cards import DECK, GOAL_SIDES, TOOLS, UNSEEN
+from events.cards import DECK, GOAL_SIDES, TOOLS, TUNNEL_CARDS, UNSEEN
 from events.findings import Code, Unlisted
 from events.tables import ROLES
 from ingest.store import Store
@@ -226,8 +226,12 @@ def test_no_code_shows_on_a_page(db: Path, page: str, state: dict[str, object]) 
 
 def test_every_code_has_a_plain_name() -> None:
     assert set(names.ROLES) == set(ROLES)
-    assert set(names.FINDINGS) == {code.value for code in Code} | {Unlisted.code}
-    assert set(names.CARDS) == set(DECK) | set(GOAL_SIDES) | {UNSEEN}
+    assert set(names.FINDINGS) == {code.value for code in Code} | {Unlisted.code, "wrong_table"}
+    assert set(names.CARDS) | set(TUNNEL_CARDS) == set(DECK) | set(GOAL_SIDES) | {UNSEEN}  # paths: by shape
+    assert (
+        names.card("NS") == "straight path (north–south)"
+        and names.card("Nx", rotated=True) == "dead end (south), turned"
+    )
     assert set(names.TOOLS) == set(TOOLS)
     assert names.role("gold_digger") == "gold digger"
     assert names.finding("wrong_draw") == "drew the wrong card"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from dashboard import names
 from dashboard.maze_svg import maze_svg
 from dashboard.replay_view import game_view
 from events import cards
@@ -54,7 +55,8 @@ def test_tunnels_run_from_the_centre_to_the_open_sides() -> None:
     assert sides(card(root, 1, 0)) == {"N", "E", "S"}
     assert sides(card(root, 2, 0)) == {"N", "S", "W"}
     assert card(root, 1, 0).find("svg:rect[@class='junction']", NS) is not None
-    assert card(root, 2, 0).findtext("svg:title", namespaces=NS) == "NES turned at (2, 0)"
+    title = f"{names.card('NES', rotated=True)} at (2, 0)"  # the card in plain words, as it lies
+    assert card(root, 2, 0).findtext("svg:title", namespaces=NS) == title
     assert len(root.findall(".//svg:rect[@class='highlight']", NS)) == 1
 
 

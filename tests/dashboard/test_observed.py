@@ -11,7 +11,7 @@ import json
 import pytest
 
 from analytics.standings import standings
-from dashboard.card_words import role_words
+from dashboard import names as words
 from dashboard.markup import escape
 from dashboard.maze_svg import maze_svg
 from dashboard.replay_view import Frame, GameView, game_view
@@ -121,16 +121,15 @@ def test_the_replay_draws_an_observed_round_as_the_table_saw_it(observed_db: Obs
     (error,) = [e.value for e in at.error]
     description = json.loads((observed_db.full_log.parent / "tournament.json").read_text())
     names = {person["id"]: person["name"] for person in description["players"]}  # the players by name
-    assert error.startswith(
-        f"line {observed_db.note_line} · table_incident (R-C1) · {escape(names[observed_db.noted])}: "
-    )
+    incident = words.finding("table_incident")  # the finding's code in plain words
+    assert error.startswith(f"line {observed_db.note_line} · {incident} (R-C1) · {escape(names[observed_db.noted])}: ")
     assert escape(NOTE) in error
     assert any(m.value == f"### {escape(frames[step].told(names, referee=True))}" for m in at.markdown)
 
     at.slider(key="replay_step").set_value(_ended_at(frames)).run()
     roles = at.dataframe[0].value["role"]
     dealt = json.loads(observed_db.full_log.read_text().splitlines()[1])["roles"]
-    assert "unknown" not in set(roles) and sorted(roles) == sorted(role_words(r) for r in dealt.values())
+    assert "unknown" not in set(roles) and sorted(roles) == sorted(words.role(r) for r in dealt.values())
 
     at.radio(key="replay_view").set_value("Public").run()
     at.slider(key="replay_step").set_value(step).run()
@@ -140,7 +139,7 @@ def test_the_replay_draws_an_observed_round_as_the_table_saw_it(observed_db: Obs
 def test_audit_turns_a_table_incident_into_a_penalty_in_one_action(observed_db: Observed, organiser: str) -> None:
     at = log_in(run_page("audit"), organiser)
     found = at.dataframe[0].value
-    incident = found[found["code"] == "table_incident"].iloc[0]
+    incident = found[found["code"] == words.finding("table_incident")].iloc[0]  # the code in plain words
     assert incident["player"] == observed_db.noted and incident["line"] == observed_db.note_line
     before = standings(Store(observed_db.db), TOURNAMENT)
     at.selectbox(key="audit_finding").set_value(incident["finding_id"]).run()
@@ -152,7 +151,8 @@ def test_audit_turns_a_table_incident_into_a_penalty_in_one_action(observed_db: 
     with Store(observed_db.db).connect(read_only=True) as con:
         payload = json.loads(con.execute("SELECT payload FROM events ORDER BY position DESC LIMIT 1").fetchall()[0][0])
     assert payload["finding"] == incident["finding_id"] and payload["player"] == observed_db.noted
-    assert payload["reason"].startswith(f"table_incident at line {observed_db.note_line}: referee's note")
+    reason = f"{words.finding('table_incident')} at line {observed_db.note_line}: referee's note"  # in plain words
+    assert payload["reason"].startswith(reason)
     assert any("No open findings" in s.value for s in at.success)  # the penalty settled the only one
     after = standings(Store(observed_db.db), TOURNAMENT)
     penalised = after.filter(after["player"] == observed_db.noted)

@@ -13,13 +13,17 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics.standings import standings
-from dashboard import access, data
+from dashboard import access, data, names
 from dashboard.markup import escape
 from events.builder import LogBuilder
 from ingest.pipeline import FileResult, Writer
 from ingest.sources import Prepared
 from ingest.store import Store
 from tests.dashboard.conftest import PASSWORD, TOURNAMENT, Sample, log_in, page_text
+
+WRONG_SCORE = names.finding("wrong_score")
+MISSED_DRAW = names.finding("missed_draw")
+"""Two findings' codes as the Audit page shows them: in plain words."""
 
 Open = Callable[..., AppTest]
 
@@ -87,7 +91,7 @@ def test_upload_ingests_logs_like_the_cli_and_reports_duplicates(
     assert results["outcome"].tolist() == ["accepted", "rejected"]
     assert results["games"].tolist() == ["sim-open-1:r2:t2", ""]
     text = page_text(at)
-    assert "malformed" in text  # the rejected file's finding
+    assert names.finding("malformed") in text  # the rejected file's finding, its code in plain words
     after = standings(Store(db), TOURNAMENT)
     assert after["rounds"].sum() == before["rounds"].sum() + 6 * 3
     assert ("game:sim-open-1:r2:t2", "game_started") in events(db)
@@ -105,8 +109,8 @@ def test_upload_ingests_logs_like_the_cli_and_reports_duplicates(
 def test_audit_accepts_the_replays_score_as_an_appended_event(open_page: Open, organiser: str, db: Path) -> None:
     at = log_in(open_page("audit"), organiser)
     found = at.dataframe[0].value
-    assert set(found["code"]) == {"wrong_score", "missed_draw"}
-    wrong = found[found["code"] == "wrong_score"].iloc[0]
+    assert set(found["code"]) == {WRONG_SCORE, MISSED_DRAW}  # the codes in plain words
+    wrong = found[found["code"] == WRONG_SCORE].iloc[0]
     at.selectbox(key="audit_finding").set_value(wrong["finding_id"]).run()
     scores = at.dataframe[1].value
     assert {"recorded", "replay", "corrected"} <= set(scores.columns)
@@ -115,7 +119,7 @@ def test_audit_accepts_the_replays_score_as_an_appended_event(open_page: Open, o
     at.button(key="FormSubmitter:accept_replay-Accept the replay's score for this round").click().run()
     assert any("Recorded the replay's score" in s.value for s in at.success), page_text(at)
     assert events(db)[count:] == [(f"tournament:{TOURNAMENT}", "replay_accepted")]
-    assert set(at.dataframe[0].value["code"]) == {"missed_draw"}
+    assert set(at.dataframe[0].value["code"]) == {MISSED_DRAW}
     after = standings(Store(db), TOURNAMENT)
     assert after["open_findings"].sum() == 0 < before["open_findings"].sum()
     assert after["points"].sum() == before["points"].sum() - 1  # the sheet gave one point too many
@@ -124,7 +128,7 @@ def test_audit_accepts_the_replays_score_as_an_appended_event(open_page: Open, o
 def test_audit_corrects_and_dismisses_with_reasons(open_page: Open, organiser: str, db: Path) -> None:
     at = log_in(open_page("audit"), organiser)
     found = at.dataframe[0].value
-    wrong = found[found["code"] == "wrong_score"].iloc[0]
+    wrong = found[found["code"] == WRONG_SCORE].iloc[0]
     at.selectbox(key="audit_finding").set_value(wrong["finding_id"]).run()
     at.selectbox(key="correct_player").set_value(wrong["player"]).run()
     at.number_input(key="correct_points").set_value(3).run()
@@ -134,7 +138,7 @@ def test_audit_corrects_and_dismisses_with_reasons(open_page: Open, organiser: s
     assert events(db)[-1] == (f"tournament:{TOURNAMENT}", "score_corrected")
 
     missed = at.dataframe[0].value.iloc[0]
-    assert missed["code"] == "missed_draw"
+    assert missed["code"] == MISSED_DRAW
     at.selectbox(key="audit_finding").set_value(missed["finding_id"]).run()
     at.button(key="FormSubmitter:dismissal-Dismiss the finding").click().run()
     assert any("Give a reason" in e.value and "--" not in e.value for e in at.error)
@@ -232,7 +236,7 @@ def test_an_unforeseen_failure_in_the_audit_or_the_writer_leaves_out_only_its_fi
         rows["poison.jsonl"]["note"]
         == "could not be handled (RuntimeError: constraint failed in …); nothing of it was stored"
     )
-    assert "malformed" in page_text(at)  # notes.jsonl: rejected by the audit, as ever
+    assert names.finding("malformed") in page_text(at)  # notes.jsonl: rejected by the audit (in plain words)
     stored = events(db)
     assert ("game:sim-open-1:r2:t2", "game_started") in stored
     assert not any(stream == "game:test:poison" for stream, _ in stored)

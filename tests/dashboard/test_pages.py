@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from analytics import stats
 from analytics.filters import Filters
 from analytics.standings import standings
-from dashboard import data
+from dashboard import data, names
 from dashboard.replay_view import game_view
 from ingest.sources import stored_lines
 from ingest.store import Store
@@ -170,7 +170,7 @@ def test_replay_steps_through_a_round_and_shows_each_violation_at_its_step(
     (step,) = _frames(db, "sim-open-1:r1:t2")
     at.slider(key="replay_step").set_value(step).run()
     errors = [e.value for e in at.error]
-    assert any("missed_draw" in e and "R-T2" in e for e in errors), errors
+    assert any(names.finding("missed_draw") in e and "R-T2" in e for e in errors), errors  # the code in plain words
     assert metric(at, "Draw pile").isdigit() and metric(at, "Discards").isdigit()
     public = at.dataframe[0].value
     assert "role" not in public.columns and "hand" not in public.columns

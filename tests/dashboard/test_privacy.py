@@ -8,8 +8,7 @@ from collections.abc import Callable
 
 from streamlit.testing.v1 import AppTest
 
-from dashboard import widgets
-from dashboard.card_words import card_words
+from dashboard import names, widgets
 from dashboard.markup import escape
 from dashboard.maze_svg import maze_svg
 from dashboard.replay_view import game_view
@@ -24,7 +23,11 @@ ROLES = ("gold_digger", "gold digger", "saboteur", "selfish_dwarf", "selfish dwa
 
 def hidden(text: str, sample: Sample) -> list[str]:
     """Private things that show in ``text``."""
-    return [word for word in (*sample.unfinished_hand, *ROLES, "goal_gold", "goal_stone", "the gold") if word in text]
+    return [
+        word
+        for word in (*sample.unfinished_hand, *ROLES, "goal_gold", "goal_stone", "the gold", "treasure")
+        if word in text
+    ]
 
 
 def unfinished(open_page: Open) -> AppTest:
@@ -89,7 +92,7 @@ def test_the_organiser_sees_the_unfinished_round_as_the_referee(
     table = at.dataframe[0].value
     assert {"role", "hand"} <= set(table.columns)
     cem = table[table["player"].str.endswith("cem")].iloc[0]
-    assert cem["hand"] == "; ".join(card_words(card) for card in sample.unfinished_hand)  # plain words
+    assert cem["hand"] == "; ".join(names.card(card) for card in sample.unfinished_hand)  # plain words
     assert 'data-card="goal_gold"' in maze(at)
     at.slider(key="replay_step").set_value(5).run()
     (error,) = [e.value for e in at.error]

@@ -30,6 +30,7 @@ from analytics import records
 from analytics.standings import standings
 from dashboard.markup import escape
 from dashboard.maze_svg import bounds
+from dashboard.names import finding as plain_finding
 from dashboard.recording import entries
 from dashboard.recording.live import Live
 from dashboard.recording.maze_chart import picture
@@ -308,7 +309,9 @@ def test_a_whole_game_recorded_tap_by_tap_is_the_log_expected(referee: Referee, 
     ran(ref.at.number_input(key="record_other_x").set_value(3))
     ran(ref.at.number_input(key="record_other_y").set_value(3))
     ref.tap("record_other")
-    assert [error.value for error in ref.at.error] == [escape("R-P2 illegal_placement: no card lies next to (3, 3)")]
+    assert [error.value for error in ref.at.error] == [
+        escape(f"R-P2 {plain_finding('illegal_placement')}: no card lies next to (3, 3)")
+    ]  # the code in plain words
     ref.tap("record_refuse")  # told the table: it picks again, nothing is written
     assert ref.live.draft.version == version and len(ref.live.draft.lines) == len(ref.expected)
     assert "record_confirm" not in [btn.key for btn in ref.at.button]
@@ -435,7 +438,9 @@ def test_someone_else_plays_out_of_turn_and_the_table_is_told(referee: Referee) 
     ref.tap("record_recard")  # another card after all
     ref.tap("record_card_EW")
     ref.tap("record_cell_1_0")
-    assert [e.value for e in ref.at.error] == [escape(f"R-T1 out_of_turn: it is {a}'s turn, not {b}'s")]
+    assert [e.value for e in ref.at.error] == [
+        escape(f"R-T1 {plain_finding('out_of_turn')}: it is {a}'s turn, not {b}'s")
+    ]
     ref.tap("record_refuse")
     assert ref.live.draft.lines == tuple(ref.expected)
     assert ref.at.session_state[PICK].player == a  # the right player plays the card now
@@ -722,7 +727,7 @@ def test_a_round_recorded_by_taps_in_a_phones_browser(db: Path, tmp_path: Path) 
                 ref.settled(lambda axis=axis: ref.page.locator(f".st-key-record_other_{axis} input").press("Enter"))
             ref.tap("record_other", then="record_confirm")
             ref.shot("a-rule-broken")
-            assert "R-P2 illegal_placement" in ref.text()
+            assert f"R-P2 {plain_finding('illegal_placement')}" in ref.text()  # the code in plain words
             ref.tap("record_refuse", then="record_cell_1_0")  # told the table: nothing written
             ref.tap("record_cell_1_0", then="record_draw")
             lines = len(recorder().lines)

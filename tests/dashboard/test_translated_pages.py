@@ -1,0 +1,127 @@
+"""The Replay, Audit and Record pages in another language (issue 13, point 5): asked
+for with ``?lang=``, they speak it — the replay's steps, the findings, the recording's
+headings and buttons — and show no code of the log or the store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Final
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard import i18n, names
+from dashboard.i18n import translations
+from tests.dashboard.conftest import APP, log_in
+from tests.dashboard.test_languages import CODES, TEXT, headings
+from tests.dashboard.test_replay_address import GAME
+
+MORE_CODES: Final = (
+    "goal_gold",
+    "goal_stone",
+    "break_pick",
+    "repair_",
+    "finding_id",
+    "tournament_round",
+    "wrong_score",
+    "missed_draw",
+    "accepted_with_findings",
+)
+"""Codes these pages hold (cards, store columns, findings) that they show in words."""
+
+
+def opened(page: str, language: str, **state: object) -> AppTest:
+    """The app on ``views/<page>.py`` at ``?lang=<language>`` (and ``replay``'s address)."""
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["lang"] = language
+    if page == "replay":
+        at.query_params.update({"game": GAME, "round": "1", "step": "5"})
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.switch_page(f"views/{page}.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def speak(monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+    """The test's own thread speaks ``language`` too, from the page's first run on:
+    AppTest words a widget's choice there (its ``format_func``), outside any session,
+    to send it back on the next run; in English it would match none of the options."""
+    monkeypatch.setattr(i18n, "language", lambda: language)
+
+
+def shown(at: AppTest) -> str:
+    """Every text of the page a reader sees: elements, metrics, headings, table cells,
+    choices and buttons."""
+    texts = [str(e.value) for kind in TEXT for e in getattr(at, kind)]
+    texts = [text for text in texts if "maze-picture" not in text]  # the picture's SVG names cards for CSS
+    texts += [f"{m.label} {m.value}" for m in at.metric]
+    texts += headings(at).values()
+    texts += [table.value.to_csv(index=False, header=False) for table in at.dataframe]
+    texts += [str(option) for box in at.selectbox for option in box.options]  # as the box words them
+    texts += [str(button.label) for button in at.button]
+    texts += [str(e.label) for e in at.expander] + [str(t.label) for t in at.tabs]
+    return "\n".join(texts)
+
+
+def no_codes(text: str) -> list[str]:
+    return [code for code in (*CODES, *MORE_CODES) if code in text]
+
+
+def test_the_replay_in_german(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = opened("replay", "de")
+    speak(monkeypatch, "de")
+    assert [t.value for t in at.title] == ["Nachspielen"]
+    assert [b.label for b in at.button][:4] == ["Erster", "Zurück", "Weiter", "Letzter"]
+    assert any(m.value.startswith("**Schritt 5 von") for m in at.markdown)
+    assert {m.label for m in at.metric} == {"Nachziehstapel", "Ablagestapel"}
+    steps: list[str] = []
+    for step in range(1, 14):  # the round's first steps, in German words
+        at.slider(key="replay_step").set_value(step).run()
+        (heading,) = [m.value for m in at.markdown if m.value.startswith("### ")]
+        steps.append(heading)
+    said = "\n".join(steps)
+    assert "legt die Karte „" in said and " zieht " in said, said
+    assert " lays " not in said and " draws " not in said
+    at.radio(key="replay_view").set_value("Referee").run()
+    assert headings(at)["role"] == "Rolle" and headings(at)["hand"] == "Hand"
+    roles = set(at.dataframe[0].value["role"])
+    assert roles and roles <= {"Goldsucher", "Saboteur", "egoistischer Zwerg"}
+    text = shown(at)
+    assert no_codes(text) == [], no_codes(text)
+
+
+def test_the_audit_in_german_for_the_organiser(db: Path, organiser: str) -> None:
+    at = log_in(opened("audit", "de"), organiser)
+    assert not at.exception, [e.value for e in at.exception]
+    assert [t.value for t in at.title] == ["Prüfung"]
+    assert [m.label for m in at.metric] == ["Offene Befunde"]
+    found = at.dataframe[0].value
+    german = translations("de").gettext
+    assert set(found["code"]) == {german(names.FINDINGS["wrong_score"]), german(names.FINDINGS["missed_draw"])}
+    assert headings(at)["code"] == "Befund" and headings(at)["finding_id"] == "Befund-ID"
+    assert [t.label for t in at.tabs] == [
+        "Punkte des Nachspielens annehmen",
+        "Eine Korrektur eingeben",
+        "Eine Strafe geben",
+        "Verwerfen",
+    ]
+    text = shown(at)
+    assert no_codes(text) == [], no_codes(text)
+
+
+def test_the_record_page_in_dutch(db: Path, organiser: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = opened("record", "nl", organiser=True)
+    speak(monkeypatch, "nl")
+    assert [t.value for t in at.title] == ["Een tafel vastleggen"]
+    assert [t.label for t in at.tabs] == ["Een ingedeelde tafel", "Een spel zonder indeling"]
+    assert at.radio(key="record_new_ruleset").options == ["toernooiregels", "basisspel"]
+    at.selectbox(key="record_round").set_value(2).run()  # round 1's games are stored already
+    assert "Deze tafel vastleggen" in [b.label for b in at.button]
+    at.button(key="record_table_2").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [m.value for m in at.markdown if m.value.startswith("### ")] == ["### Deel ronde 1"]
+    assert "**Wie begint?**" in [m.value for m in at.markdown]
+    assert "Notitie van de scheidsrechter (R-C1)" in [e.label for e in at.expander]
+    text = shown(at)
+    assert no_codes(text) == [], no_codes(text)
