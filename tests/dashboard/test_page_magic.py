@@ -14,10 +14,6 @@ import pytest
 
 DASHBOARD: Final = Path(__file__).resolve().parents[2] / "dashboard"
 SCRIPTS: Final = sorted([DASHBOARD / "app.py", *(DASHBOARD / "views").glob("*.py")])
-SHOWN: Final = {
-    "audit.py": "NEEDS_A_REASON's attribute docstring shows on the Audit page as text",
-}
-"""Known failures, reported to the lead."""
 
 
 def shown_strings(body: list[ast.stmt], docstring_allowed: bool) -> Iterator[int]:
@@ -46,13 +42,7 @@ def shown_strings(body: list[ast.stmt], docstring_allowed: bool) -> Iterator[int
 
 @pytest.mark.parametrize(
     "script",
-    [
-        pytest.param(path, id=path.name, marks=[pytest.mark.xfail(strict=True, reason=SHOWN[path.name])])
-        if path.name in SHOWN
-        else pytest.param(path, id=path.name)
-        for path in SCRIPTS
-        if path.name != "__init__.py"
-    ],
+    [pytest.param(path, id=path.name) for path in SCRIPTS if path.name != "__init__.py"],
 )
 def test_a_page_script_writes_no_string_by_magic(script: Path) -> None:
     tree = ast.parse(script.read_text(encoding="utf-8"))

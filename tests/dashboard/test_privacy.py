@@ -96,7 +96,7 @@ def test_the_organiser_sees_the_unfinished_round_as_the_referee(
     assert 'data-card="goal_gold"' in maze(at)
     at.slider(key="replay_step").set_value(5).run()
     (error,) = [e.value for e in at.error]
-    assert error.startswith("line 7 · card_not_in_hand (R-T4) · cem: ")
+    assert error.startswith("line 7 · played a card that was not in hand (R-T4) · cem: ")
 
 
 def test_other_public_pages_leave_the_unfinished_round_out(open_page: Open, sample: Sample) -> None:
