@@ -67,8 +67,8 @@ def create(
 ) -> None:
     """Create a tournament."""
     store = _store(db, wait)
-    recorded = _run(
-        lambda: records.create(
+    try:
+        recorded = records.create(
             store,
             tournament,
             name=name,
@@ -78,7 +78,14 @@ def create(
             final_rounds=final_rounds,
             semifinal=semifinal,
         )
-    )
+    except records.TournamentExists as exc:
+        raise refuse(
+            f"{exc}: pick another id for a new tournament, or carry on with this one "
+            f"(saboteur tournament log {tournament} shows its record; register adds players)",
+            1,
+        ) from None
+    except RecordError as exc:
+        raise refuse(str(exc), 1) from None
     _done(recorded, f"tournament {tournament}")
 
 

@@ -226,10 +226,11 @@ def test_a_tournament_day(day: Day) -> None:
 # -- refusals that do not yet say what to do instead (reported to the lead) ---------------------
 
 
-@pytest.mark.xfail(strict=True, reason="`tournament create` of an existing id says only that it exists")
 def test_creating_a_tournament_twice_says_what_to_do_instead(day: Day) -> None:
     day.ok("tournament", "create", TID, "--name", NAME)
     day.refused("tournament", "create", TID, "--name", NAME, says=f"tournament {TID} already exists:")
+    day.refused("tournament", "create", TID, "--name", NAME, says="pick another id")
+    day.refused("tournament", "create", TID, "--name", NAME, says=f"saboteur tournament log {TID}")
 
 
 @pytest.mark.xfail(
