@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -120,6 +121,27 @@ def import_players(
     _done(_run(lambda: records.register(store, tournament, people)), f"{len(people)} players")
 
 
+def named(names: Mapping[str, str], player: str) -> str:
+    """A player as the organiser reads them out: the display name with the id, which
+    the commands take (not escaped: for rich, :func:`rich.markup.escape` it)."""
+    name = names.get(player)
+    return f"{name} ({player})" if name else player
+
+
+def _outside_the_cut(names: Mapping[str, str], players: Sequence[str], stage: str) -> dict[str, str]:
+    """The registered players a seating by hand of ``stage`` may not seat, each with
+    why: the preliminaries seat everyone, a later stage only ``players``, the cut of
+    the stage before (:func:`analytics.records.seating_players`)."""
+    if stage == "preliminary":
+        return {}
+    cut = ", ".join(named(names, p) for p in players)
+    why = (
+        f"is not in the cut: the {stage} seats the cut of the stage before ({cut}); "
+        "seat those players, or leave --from-csv out to draw their seats"
+    )
+    return {player: why for player in names.keys() - set(players)}
+
+
 def _history(store: Store, tournament: str, number: int) -> tuple[list[list[list[str]]], dict[str, tuple[int, int]]]:
     """The tables of the rounds before ``number``, each stage's tables apart (a round's
     table "1" of two stages is two tables), and the preliminary standing of each player."""
@@ -168,9 +190,11 @@ def seat(
     if not players:
         raise _nobody(tournament)
     history, standing = _run(lambda: _history(store, tournament, number))
+    names = browse.player_names(store, tournament)
     try:
         if from_csv is not None:
-            tables = read_seating_csv(from_csv.read_text(encoding="utf-8-sig"), players)
+            text = from_csv.read_text(encoding="utf-8-sig")
+            tables = read_seating_csv(text, players, outside=_outside_the_cut(names, players, stage))
             method = "by hand"
         elif stage == "final":
             tables = seat_final(players, seed=seed)
@@ -180,11 +204,11 @@ def seat(
         raise refuse(str(exc), 1) from None
     if stage == "final" and len(tables) != 1:
         raise refuse(f"the final is one table (R-TS4), not {len(tables)}: seat the cut at one table", 1)
-    shown = Table(title=f"{tournament} · round {number} · {stage} · {method}")
-    shown.add_column("table")
-    shown.add_column("players")
+    shown = Table(title=f"{tournament} · round {number} · {stage} · {method}", title_justify="left")
+    shown.add_column("table", justify="right", no_wrap=True)
+    shown.add_column("players, in seat order")
     for index, table in enumerate(tables, start=1):
-        shown.add_row(str(index), escape(", ".join(table)))
+        shown.add_row(str(index), "\n".join(f"{seat}. {escape(named(names, p))}" for seat, p in enumerate(table, 1)))
     console.print(shown)
     recorded = _run(
         lambda: records.publish_seating(
@@ -328,6 +352,11 @@ def cut(
         )
         draw = recorded.events[0]
         assert isinstance(draw, CutDrawn)
+        names = browse.player_names(store, tournament)
+        console.print(
+            f"a tie at the cut line among {escape(', '.join(named(names, p) for p in tied))} for {places} place(s); "
+            f"the draw (seed {seed}) gives them to {escape(', '.join(named(names, p) for p in draw.drawn))}"
+        )
         _done(recorded, f"a draw among {', '.join(tied)} for {places} place(s): {', '.join(draw.drawn)}")
         table = _run(lambda: standings(store, tournament, stage=stage))
     finalists = table.filter(pl.col("in_cut"))
