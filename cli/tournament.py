@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from analytics import browse, records
-from analytics.printing import standings_pdf
+from analytics.printing import penalty_notes, standings_pdf
 from analytics.records import RecordError
 from analytics.seating import read_seating_csv, seat_final, seat_round
 from analytics.standings import seating_findings, standings
@@ -495,7 +495,11 @@ def standings_command(
         Path | None, typer.Option("-o", "--output", help="Write to a file (needed for parquet and pdf).")
     ] = None,
     why: Annotated[
-        bool, typer.Option("--why/--no-why", help="A column saying why each player is ranked where they are.")
+        bool,
+        typer.Option(
+            "--why/--no-why",
+            help="A column saying why each player is ranked where they are; the penalties' reasons below.",
+        ),
     ] = False,
     db: DbOption = None,
     wait: WaitOption = 60.0,
@@ -536,7 +540,23 @@ def standings_command(
         else:
             sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return
-    Console().print(_standings_table(frame, f"{tournament} · {stage}" + (f" · as of {as_of}" if as_of else ""), why))
+    shown = Console()
+    shown.print(_standings_table(frame, f"{tournament} · {stage}" + (f" · as of {as_of}" if as_of else ""), why))
+    _, notes = penalty_notes(frame, _stage_penalties(store, tournament, stage))
+    if notes and why:
+        shown.print("penalties:", *(escape(note) for note in notes), sep="\n", highlight=False)
+    elif notes:
+        taken = (
+            "1 penalty took points (pen.): its reason"
+            if len(notes) == 1
+            else f"{len(notes)} penalties took points (pen.): their reasons"
+        )
+        shown.print(f"[dim]{taken} with --why[/dim]")
+
+
+def _stage_penalties(store: Store, tournament: str, stage: str) -> pl.DataFrame:
+    """The penalties that count in the standings of ``stage``, oldest first."""
+    return browse.penalties(store, tournament).filter(pl.col("stage") == stage)
 
 
 def _standings_pdf(store: Store, tournament: str, stage: str, frame: pl.DataFrame, as_of: str | None) -> bytes:
@@ -552,7 +572,7 @@ def _standings_pdf(store: Store, tournament: str, stage: str, frame: pl.DataFram
         stage=stage,
         as_of=moment_text,
         cut=described["cut"],
-        penalties=browse.penalties(store, tournament).filter(pl.col("stage") == stage),
+        penalties=_stage_penalties(store, tournament, stage),
     )
 
 

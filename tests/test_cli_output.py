@@ -109,3 +109,17 @@ def test_audit_names_a_score_sheet_and_how_to_take_it_in(hand: Hand) -> None:
     assert result.exit_code == 2
     assert "score sheet" in result.output and "saboteur ingest" in result.output
     assert "not JSON" not in result.output
+
+
+@pytest.mark.parametrize("width", [80, 200])
+def test_standings_why_gives_the_penalties_reasons_as_the_pdf_numbers_them(hand: Hand, width: int) -> None:
+    records.penalty(hand.store, TID, "fay", 1, "[b]slow[/b] scoring, twice")
+    plain = hand.cli("standings", TID, env={"COLUMNS": str(width)})
+    assert plain.exit_code == 0, plain.output
+    assert "1 penalty took points (pen.): its reason with --why" in " ".join(plain.output.split())
+    assert "slow" not in plain.output
+    why = hand.cli("standings", TID, "--why", env={"COLUMNS": str(width)})
+    assert why.exit_code == 0, why.output
+    assert max(map(len, why.output.splitlines())) <= width
+    notes = " ".join(why.output.split("penalties:", 1)[1].split())
+    assert notes == "[1] Fay: -1. [b]slow[/b] scoring, twice"
