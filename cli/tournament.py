@@ -15,7 +15,9 @@ import typer
 from rich import box
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from analytics import browse, records
 from analytics.printing import penalty_notes, standings_pdf
@@ -25,7 +27,7 @@ from analytics.standings import seating_findings, standings
 from cli import referee_cards
 from cli.errors import refuse
 from cli.moments import ZONES, moment
-from cli.output import csv_text
+from cli.output import csv_text, fits
 from cli.store import DbOption, WaitOption, _store
 from events.records.tournament import CutDrawn, PenaltyGiven
 from ingest.store import Store
@@ -438,9 +440,7 @@ def log(tournament: str, db: DbOption = None, wait: WaitOption = 60.0) -> None:
     record = _run(lambda: records.history(_store(db, wait), tournament))
     if not record:
         raise refuse(f"no tournament {tournament}", 1)
-    shown = Table(title=f"{tournament}: the record")
-    for column in ("#", "recorded", "what", "details", "reason"):
-        shown.add_column(column)
+    entries = []
     for event in record:
         data = json.loads(event.payload)
         reason = data.pop("reason", None) or ""
@@ -448,14 +448,34 @@ def log(tournament: str, db: DbOption = None, wait: WaitOption = 60.0) -> None:
         details = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("tables", "signature"))
         if event.stream != records.stream_of(tournament):
             details = f"{event.stream} · {details}"
-        shown.add_row(
-            str(event.position),
-            event.recorded_at.strftime("%Y-%m-%d %H:%M:%S"),
-            event.type,
-            escape(details[:160]),
-            escape(str(reason)),
+        entries.append(
+            (str(event.position), event.recorded_at.strftime("%Y-%m-%d %H:%M:%S"), event.type, details, str(reason))
         )
-    console.print(shown)
+    title = f"{tournament}: the record"
+    shown = Table(title=title, title_justify="left")
+    for column in ("#", "recorded", "what", "details", "reason"):
+        text = column in ("details", "reason")
+        shown.add_column(
+            column,
+            no_wrap=not text,
+            min_width=LOG_WIDTHS.get(column),
+            ratio=2 if column == "details" else 1 if text else None,
+        )
+    for entry in entries:
+        shown.add_row(*(Text(cell) for cell in entry))
+    out = Console(highlight=False)
+    if fits(out, shown):
+        out.print(shown)
+        return
+    out.print(Text(title))
+    for position, recorded, what, details, reason in entries:
+        out.print(Text(f"{position}  {recorded}  {what}", style="bold"))
+        out.print(Padding(Text(details + (f"\nreason: {reason}" if reason else "")), (0, 0, 0, 4)))
+
+
+LOG_WIDTHS: Final = {"details": 30, "reason": 20}
+"""The narrowest the record's texts read well in; a narrower terminal gets each record
+as a line with its number, time and kind, and its details and reason under it."""
 
 
 @app.command()
