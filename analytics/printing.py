@@ -113,7 +113,7 @@ def _rank(item: dict[str, Any]) -> str:
     return f"{item['rank']}=" if item.get("shared") else str(item["rank"])
 
 
-def _footnotes(frame: pl.DataFrame, penalties: pl.DataFrame) -> tuple[dict[str, list[int]], list[str]]:
+def penalty_notes(frame: pl.DataFrame, penalties: pl.DataFrame) -> tuple[dict[str, list[int]], list[str]]:
     """Each penalised player's note numbers, and the notes: who, how many points, why
     (in the order the penalties were given; only players the standings penalise)."""
     names = dict(zip(frame["player"].to_list(), frame["name"].to_list(), strict=True))
@@ -174,7 +174,7 @@ def standings_pdf(
         pdf.set_text_color(0)
     pdf.ln(3)
 
-    marks, notes = _footnotes(frame, penalties)
+    marks, notes = penalty_notes(frame, penalties)
     columns = _FINAL if stage == "final" else _PRELIMINARY
     in_cut = int(frame["in_cut"].sum()) if "in_cut" in frame.columns else frame.height
     pdf.set_font(pdf.face, "", 9)

@@ -79,6 +79,11 @@ class RecordError(ValueError):
     """A command that cannot be recorded, with the reason a person can act on."""
 
 
+class TournamentExists(RecordError):
+    """A tournament created under an id already taken: the command line says what to do
+    with it instead (another id, or carry on with the one there is)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Recorded:
     """What a command appended: the stream, its new version, the events."""
@@ -110,7 +115,7 @@ def append(store: Store, tournament: str, new: Sequence[TournamentEvent], *, cre
     with store.connect() as con:
         events, version, created_by = _stream_events(store, con, stream)
         if creating and events:
-            raise RecordError(f"tournament {tournament} already exists")
+            raise TournamentExists(f"tournament {tournament} already exists")
         if not creating and not events:
             raise RecordError(f"no tournament {tournament}: create it first (saboteur tournament create)")
         appended = [NewEvent(stream, e.type, dump(e)) for e in new]

@@ -322,7 +322,9 @@ def _swiss(
     return search.tables
 
 
-def read_seating_csv(text: str, players: Collection[str]) -> list[list[str]]:
+def read_seating_csv(
+    text: str, players: Collection[str], *, outside: Mapping[str, str] | None = None
+) -> list[list[str]]:
     """Read a seating made by hand (``--from-csv``): the tables in order, each in seat
     order.
 
@@ -332,6 +334,8 @@ def read_seating_csv(text: str, players: Collection[str]) -> list[list[str]]:
     numeric order when every table label is a number, otherwise in order of first
     appearance. Every registered player must be seated exactly once, nobody else, at
     tables of 5–10 (R-TS1); anything else raises ValueError naming the line.
+    ``outside`` names the registered players this seating leaves out, each with why (a
+    final seats the cut): such a player is refused with that reason, not as unknown.
 
     >>> text = "table,player\\n" + "".join(f"{1 + i // 5},p{i}\\n" for i in range(10))
     >>> read_seating_csv(text, [f"p{i}" for i in range(10)])[1]
@@ -346,6 +350,7 @@ def read_seating_csv(text: str, players: Collection[str]) -> list[list[str]]:
     if sorted(columns) not in (["player", "table"], ["player", "seat", "table"]):
         raise ValueError(f"line 1: the header must be 'table,player' or 'table,player,seat', not {first.strip()!r}")
     known = set(players)
+    left_out = outside or {}
     rows: dict[str, list[tuple[int, int, str]]] = {}  # table -> (seat, line, player)
     first_line: dict[str, int] = {}
     seated: dict[str, int] = {}
@@ -359,6 +364,8 @@ def read_seating_csv(text: str, players: Collection[str]) -> list[list[str]]:
         table, player = row["table"], row["player"]
         if not table:
             raise ValueError(f"line {line}: no table")
+        if player in left_out:
+            raise ValueError(f"line {line}: {player} {left_out[player]}")
         if player not in known:
             raise ValueError(f"line {line}: {player!r} is not a registered player")
         if player in seated:

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from typing import Annotated, Final
 
 import polars as pl
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from analytics import browse
 from cli.errors import refuse
-from cli.output import csv_text
+from cli.output import csv_text, finding_words, fits
 from cli.store import DbOption, WaitOption, _store
 
 COLUMNS = ("finding_id", "game_id", "line", "round", "player", "code", "rule", "message")
@@ -27,22 +29,50 @@ COLUMNS = ("finding_id", "game_id", "line", "round", "player", "code", "rule", "
 
 
 def findings_table(found: pl.DataFrame, title: str, *, by_tournament: bool, with_status: bool) -> Table:
-    """The findings as a table that fits the console: ids and codes whole, the message
-    wrapped in what width is left."""
+    """The findings as a table: ids, codes and statuses whole, the message wrapped on
+    words in the width left (at least :data:`MESSAGE_WIDTH`)."""
     shown = Table(title=title, title_justify="left")
     heads = {"finding_id": "finding", "game_id": "game"}
     columns = [*(["tournament"] if by_tournament else []), *COLUMNS, *(["status"] if with_status else [])]
     for column in columns:
+        message = column == "message"
         shown.add_column(
             heads.get(column, column),
             justify="right" if column in ("line", "round") else "left",
-            no_wrap=column in ("finding_id", "line", "round"),
-            overflow="fold",
-            ratio=3 if column == "message" else None,
+            no_wrap=not message,
+            min_width=MESSAGE_WIDTH if message else None,
+            ratio=1 if message else None,
         )
     for row in found.iter_rows(named=True):
         shown.add_row(*("" if row[c] is None else escape(str(row[c])) for c in columns))
     return shown
+
+
+MESSAGE_WIDTH: Final = 30
+"""The narrowest a message column reads well in; a terminal that cannot give it this
+much besides the ids and codes gets the findings a few lines each instead."""
+
+
+def print_findings(
+    console: Console, found: pl.DataFrame, title: str, *, by_tournament: bool, with_status: bool
+) -> None:
+    """The findings as a table when the console is wide enough for one with no word
+    broken (:func:`cli.output.fits`); otherwise each finding as its id, status and game,
+    and under it, indented and wrapped on words, :func:`finding_words`."""
+    table = findings_table(found, title, by_tournament=by_tournament, with_status=with_status)
+    if fits(console, table):
+        console.print(table)
+        return
+    console.print(escape(title))
+    for row in found.iter_rows(named=True):
+        head = [
+            row["finding_id"],
+            *([row["status"]] if with_status else []),
+            *([row["tournament"]] if by_tournament else []),
+            row["game_id"],
+        ]
+        console.print(Text(" · ".join(str(h) for h in head if h is not None), style="bold"))
+        console.print(Padding(Text(finding_words(row)), (0, 0, 0, 2)))
 
 
 def findings_command(
@@ -80,5 +110,5 @@ def findings_command(
     if found.is_empty():
         console.print(f"no {title}")
         return
-    console.print(findings_table(found, title, by_tournament=tournament is None, with_status=not only_open))
+    print_findings(console, found, title, by_tournament=tournament is None, with_status=not only_open)
     console.print("[dim]settle one with: saboteur tournament dismiss|penalty --finding ID[/dim]")

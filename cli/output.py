@@ -1,4 +1,5 @@
-"""CSV as the command line writes it: for spreadsheets, which run what looks like a formula.
+"""Output as the command line writes it: CSV for spreadsheets, which run what looks like
+a formula, and tables for terminals, which are often narrower than the table.
 
 Display names, player ids and reasons come from uploaded files, so a cell such as
 ``=HYPERLINK("http://…","win")`` would become a live link, or worse, in the organiser's
@@ -9,9 +10,12 @@ OWASP's advice on CSV injection: a text cell that starts like a formula gets a l
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 import polars as pl
+from rich.console import Console
+from rich.measure import Measurement
+from rich.table import Table
 
 FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
 """The first characters that make a spreadsheet read a cell as a formula (OWASP)."""
@@ -39,3 +43,32 @@ def csv_text(frame: pl.DataFrame) -> str:
         for name in texts
     )
     return safe.rename(neutralised).write_csv()
+
+
+def fits(console: Console, table: Table) -> bool:
+    """Whether ``table`` fits ``console`` with no word broken: each ``no_wrap`` column
+    (codes, ids, statuses) whole, each other column at least its ``min_width`` and its
+    longest word. Rich otherwise squeezes a table into any width by breaking words
+    ("wrong_tabl / e"), so a command shows rows that do not fit some other way, a few
+    lines each. Pins each ``no_wrap`` column's ``min_width`` to its widest cell."""
+    unbounded = console.options.update_width(UNBOUNDED)
+    for column in table.columns:
+        if column.no_wrap:
+            cells = [column.header, *column.cells]
+            column.min_width = max(Measurement.get(console, unbounded, cell).maximum for cell in cells)
+    return Measurement.get(console, unbounded, table).minimum <= console.width
+
+
+UNBOUNDED: Final = 100_000
+"""A width no terminal has: a table measured in it says how wide it needs to be."""
+
+
+def finding_words(row: dict[str, Any]) -> str:
+    """Where a finding is and what it says, as one sentence: line, round and player
+    (those it names), code (rule): message."""
+    where = [
+        *([f"line {row['line']}"] if row["line"] is not None else []),
+        *([f"round {row['round']}"] if row["round"] is not None else []),
+        *([row["player"]] if row["player"] is not None else []),
+    ]
+    return " · ".join([*where, f"{row['code']} ({row['rule']}): {row['message']}"])

@@ -20,6 +20,7 @@ from rich.table import Table
 
 from analytics.browse import upload_findings
 from analytics.standings import misseated
+from cli.output import finding_words
 from ingest import checkpoint
 from ingest.checkpoint import Anchor
 from ingest.pipeline import FileResult, ingest
@@ -152,14 +153,8 @@ def _print_findings(out: Console, store: Store, noted: list[FileResult]) -> None
             continue
         out.print(f"[bold]{escape(result.name)}[/bold]")
         for row in rows.iter_rows(named=True):
-            where = " · ".join(
-                [f"line {row['line']}"]
-                + ([f"round {row['round']}"] if row["round"] is not None else [])
-                + ([row["player"]] if row["player"] is not None else [])
-            )
             colour = "red" if row["severity"] == "error" else "yellow"
-            what = f"{where} · {row['code']} ({row['rule']}): {row['message']}"
-            out.print(f"  {row['finding_id']} [{colour}]{escape(what)}[/{colour}]")
+            out.print(f"  {row['finding_id']} [{colour}]{escape(finding_words(row))}[/{colour}]")
 
 
 def _print_misseated(out: Console, store: Store, results: list[FileResult]) -> None:

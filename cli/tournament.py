@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -14,17 +15,19 @@ import typer
 from rich import box
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from analytics import browse, records
-from analytics.printing import standings_pdf
+from analytics.printing import penalty_notes, standings_pdf
 from analytics.records import RecordError
 from analytics.seating import read_seating_csv, seat_final, seat_round
 from analytics.standings import seating_findings, standings
 from cli import referee_cards
 from cli.errors import refuse
 from cli.moments import ZONES, moment
-from cli.output import csv_text
+from cli.output import csv_text, fits
 from cli.store import DbOption, WaitOption, _store
 from events.records.tournament import CutDrawn, PenaltyGiven
 from ingest.store import Store
@@ -67,8 +70,8 @@ def create(
 ) -> None:
     """Create a tournament."""
     store = _store(db, wait)
-    recorded = _run(
-        lambda: records.create(
+    try:
+        recorded = records.create(
             store,
             tournament,
             name=name,
@@ -78,7 +81,14 @@ def create(
             final_rounds=final_rounds,
             semifinal=semifinal,
         )
-    )
+    except records.TournamentExists as exc:
+        raise refuse(
+            f"{exc}: pick another id for a new tournament, or carry on with this one "
+            f"(saboteur tournament log {tournament} shows its record; register adds players)",
+            1,
+        ) from None
+    except RecordError as exc:
+        raise refuse(str(exc), 1) from None
     _done(recorded, f"tournament {tournament}")
 
 
@@ -111,6 +121,27 @@ def import_players(
     except RecordError as exc:
         raise refuse(f"{csv_file}: {exc}", 1) from None
     _done(_run(lambda: records.register(store, tournament, people)), f"{len(people)} players")
+
+
+def named(names: Mapping[str, str], player: str) -> str:
+    """A player as the organiser reads them out: the display name with the id, which
+    the commands take (not escaped: for rich, :func:`rich.markup.escape` it)."""
+    name = names.get(player)
+    return f"{name} ({player})" if name else player
+
+
+def _outside_the_cut(names: Mapping[str, str], players: Sequence[str], stage: str) -> dict[str, str]:
+    """The registered players a seating by hand of ``stage`` may not seat, each with
+    why: the preliminaries seat everyone, a later stage only ``players``, the cut of
+    the stage before (:func:`analytics.records.seating_players`)."""
+    if stage == "preliminary":
+        return {}
+    cut = ", ".join(named(names, p) for p in players)
+    why = (
+        f"is not in the cut: the {stage} seats the cut of the stage before ({cut}); "
+        "seat those players, or leave --from-csv out to draw their seats"
+    )
+    return {player: why for player in names.keys() - set(players)}
 
 
 def _history(store: Store, tournament: str, number: int) -> tuple[list[list[list[str]]], dict[str, tuple[int, int]]]:
@@ -161,9 +192,11 @@ def seat(
     if not players:
         raise _nobody(tournament)
     history, standing = _run(lambda: _history(store, tournament, number))
+    names = browse.player_names(store, tournament)
     try:
         if from_csv is not None:
-            tables = read_seating_csv(from_csv.read_text(encoding="utf-8-sig"), players)
+            text = from_csv.read_text(encoding="utf-8-sig")
+            tables = read_seating_csv(text, players, outside=_outside_the_cut(names, players, stage))
             method = "by hand"
         elif stage == "final":
             tables = seat_final(players, seed=seed)
@@ -173,11 +206,11 @@ def seat(
         raise refuse(str(exc), 1) from None
     if stage == "final" and len(tables) != 1:
         raise refuse(f"the final is one table (R-TS4), not {len(tables)}: seat the cut at one table", 1)
-    shown = Table(title=f"{tournament} · round {number} · {stage} · {method}")
-    shown.add_column("table")
-    shown.add_column("players")
+    shown = Table(title=f"{tournament} · round {number} · {stage} · {method}", title_justify="left")
+    shown.add_column("table", justify="right", no_wrap=True)
+    shown.add_column("players, in seat order")
     for index, table in enumerate(tables, start=1):
-        shown.add_row(str(index), escape(", ".join(table)))
+        shown.add_row(str(index), "\n".join(f"{seat}. {escape(named(names, p))}" for seat, p in enumerate(table, 1)))
     console.print(shown)
     recorded = _run(
         lambda: records.publish_seating(
@@ -321,6 +354,11 @@ def cut(
         )
         draw = recorded.events[0]
         assert isinstance(draw, CutDrawn)
+        names = browse.player_names(store, tournament)
+        console.print(
+            f"a tie at the cut line among {escape(', '.join(named(names, p) for p in tied))} for {places} place(s); "
+            f"the draw (seed {seed}) gives them to {escape(', '.join(named(names, p) for p in draw.drawn))}"
+        )
         _done(recorded, f"a draw among {', '.join(tied)} for {places} place(s): {', '.join(draw.drawn)}")
         table = _run(lambda: standings(store, tournament, stage=stage))
     finalists = table.filter(pl.col("in_cut"))
@@ -402,9 +440,7 @@ def log(tournament: str, db: DbOption = None, wait: WaitOption = 60.0) -> None:
     record = _run(lambda: records.history(_store(db, wait), tournament))
     if not record:
         raise refuse(f"no tournament {tournament}", 1)
-    shown = Table(title=f"{tournament}: the record")
-    for column in ("#", "recorded", "what", "details", "reason"):
-        shown.add_column(column)
+    entries = []
     for event in record:
         data = json.loads(event.payload)
         reason = data.pop("reason", None) or ""
@@ -412,14 +448,34 @@ def log(tournament: str, db: DbOption = None, wait: WaitOption = 60.0) -> None:
         details = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("tables", "signature"))
         if event.stream != records.stream_of(tournament):
             details = f"{event.stream} · {details}"
-        shown.add_row(
-            str(event.position),
-            event.recorded_at.strftime("%Y-%m-%d %H:%M:%S"),
-            event.type,
-            escape(details[:160]),
-            escape(str(reason)),
+        entries.append(
+            (str(event.position), event.recorded_at.strftime("%Y-%m-%d %H:%M:%S"), event.type, details, str(reason))
         )
-    console.print(shown)
+    title = f"{tournament}: the record"
+    shown = Table(title=title, title_justify="left")
+    for column in ("#", "recorded", "what", "details", "reason"):
+        text = column in ("details", "reason")
+        shown.add_column(
+            column,
+            no_wrap=not text,
+            min_width=LOG_WIDTHS.get(column),
+            ratio=2 if column == "details" else 1 if text else None,
+        )
+    for entry in entries:
+        shown.add_row(*(Text(cell) for cell in entry))
+    out = Console(highlight=False)
+    if fits(out, shown):
+        out.print(shown)
+        return
+    out.print(Text(title))
+    for position, recorded, what, details, reason in entries:
+        out.print(Text(f"{position}  {recorded}  {what}", style="bold"))
+        out.print(Padding(Text(details + (f"\nreason: {reason}" if reason else "")), (0, 0, 0, 4)))
+
+
+LOG_WIDTHS: Final = {"details": 30, "reason": 20}
+"""The narrowest the record's texts read well in; a narrower terminal gets each record
+as a line with its number, time and kind, and its details and reason under it."""
 
 
 @app.command()
@@ -459,7 +515,11 @@ def standings_command(
         Path | None, typer.Option("-o", "--output", help="Write to a file (needed for parquet and pdf).")
     ] = None,
     why: Annotated[
-        bool, typer.Option("--why/--no-why", help="A column saying why each player is ranked where they are.")
+        bool,
+        typer.Option(
+            "--why/--no-why",
+            help="A column saying why each player is ranked where they are; the penalties' reasons below.",
+        ),
     ] = False,
     db: DbOption = None,
     wait: WaitOption = 60.0,
@@ -500,7 +560,23 @@ def standings_command(
         else:
             sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return
-    Console().print(_standings_table(frame, f"{tournament} · {stage}" + (f" · as of {as_of}" if as_of else ""), why))
+    shown = Console()
+    shown.print(_standings_table(frame, f"{tournament} · {stage}" + (f" · as of {as_of}" if as_of else ""), why))
+    _, notes = penalty_notes(frame, _stage_penalties(store, tournament, stage))
+    if notes and why:
+        shown.print("penalties:", *(escape(note) for note in notes), sep="\n", highlight=False)
+    elif notes:
+        taken = (
+            "1 penalty took points (pen.): its reason"
+            if len(notes) == 1
+            else f"{len(notes)} penalties took points (pen.): their reasons"
+        )
+        shown.print(f"[dim]{taken} with --why[/dim]")
+
+
+def _stage_penalties(store: Store, tournament: str, stage: str) -> pl.DataFrame:
+    """The penalties that count in the standings of ``stage``, oldest first."""
+    return browse.penalties(store, tournament).filter(pl.col("stage") == stage)
 
 
 def _standings_pdf(store: Store, tournament: str, stage: str, frame: pl.DataFrame, as_of: str | None) -> bytes:
@@ -516,7 +592,7 @@ def _standings_pdf(store: Store, tournament: str, stage: str, frame: pl.DataFram
         stage=stage,
         as_of=moment_text,
         cut=described["cut"],
-        penalties=browse.penalties(store, tournament).filter(pl.col("stage") == stage),
+        penalties=_stage_penalties(store, tournament, stage),
     )
 
 

@@ -9,6 +9,7 @@ The tournament is the hand-computed one of :mod:`tests.analytics.test_standings`
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -109,3 +110,47 @@ def test_audit_names_a_score_sheet_and_how_to_take_it_in(hand: Hand) -> None:
     assert result.exit_code == 2
     assert "score sheet" in result.output and "saboteur ingest" in result.output
     assert "not JSON" not in result.output
+
+
+@pytest.mark.parametrize("width", [80, 200])
+def test_standings_why_gives_the_penalties_reasons_as_the_pdf_numbers_them(hand: Hand, width: int) -> None:
+    records.penalty(hand.store, TID, "fay", 1, "[b]slow[/b] scoring, twice")
+    plain = hand.cli("standings", TID, env={"COLUMNS": str(width)})
+    assert plain.exit_code == 0, plain.output
+    assert "1 penalty took points (pen.): its reason with --why" in " ".join(plain.output.split())
+    assert "slow" not in plain.output
+    why = hand.cli("standings", TID, "--why", env={"COLUMNS": str(width)})
+    assert why.exit_code == 0, why.output
+    assert max(map(len, why.output.splitlines())) <= width
+    notes = " ".join(why.output.split("penalties:", 1)[1].split())
+    assert notes == "[1] Fay: -1. [b]slow[/b] scoring, twice"
+
+
+def words(text: str) -> set[str]:
+    """The words of terminal output, or of what it shows: split at spaces, the
+    tables' rules and the punctuation between fields."""
+    return set(re.split(r"[\s│┃·,():=]+", text)) - {""}
+
+
+@pytest.mark.parametrize("width", [80, 200])
+def test_findings_and_the_record_break_no_word_at_any_width(hand: Hand, width: int) -> None:
+    """At 80 columns a table of findings used to break codes and ids mid-word
+    ("wrong_tabl / e", "statu / s") and the record to crop its details: each now fits
+    as a table or as a few lines a row, every word whole."""
+    _slip(hand)
+    records.penalty(hand.store, TID, "fay", 1, "wrote her score down wrong at table 1, and argued")
+    found = json.loads(hand.cli("findings", TID, "--format", "json").stdout)
+    listed = hand.cli("findings", TID, env={"COLUMNS": str(width)})
+    assert listed.exit_code == 0, listed.output
+    assert max(map(len, listed.output.splitlines())) <= width
+    shown = [
+        str(row[c]) for row in found for c in ("finding_id", "game_id", "player", "code", "rule", "status", "message")
+    ]
+    assert words(" ".join(shown)) <= words(listed.output)
+    record = hand.cli("tournament", "log", TID, env={"COLUMNS": str(width)})
+    assert record.exit_code == 0, record.output
+    assert max(map(len, record.output.splitlines())) <= width
+    said = [json.loads(e.payload) for e in records.history(hand.store, TID)]
+    texts = [str(v) for data in said for k, v in data.items() if k not in ("tables", "signature")]
+    assert words(" ".join(texts)) <= words(record.output)
+    assert "…" not in record.output

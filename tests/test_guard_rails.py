@@ -232,6 +232,27 @@ def test_the_final_is_seated_from_the_cut(day: Day) -> None:
     day.refused(*seat("--round", "3", "--stage", "final"), says="already seated")
 
 
+def test_seat_and_cut_name_the_players_as_registered(day: Day) -> None:
+    """``seat`` prints each table in seat order and ``cut`` its draw by display name with
+    the id the commands take, as text: a name that looks like rich markup stays as typed."""
+    day.ok("tournament", "register", TID, "p13", "--name", "[red]Miłosz[/red] Nowak")
+    shown = " ".join(day.ok(*seat("--round", "1", "--seed", "1")).output.split())
+    for table in day.seating(1):
+        for number, player in enumerate(table, start=1):
+            name = "[red]Miłosz[/red] Nowak" if player == "p13" else PLAYERS[player]
+            assert f"{number}. {name} ({player})" in shown
+    day.play(1)
+    day.ok(*seat("--round", "2", "--seed", "2"))
+    day.play(2)
+    drawn = " ".join(day.ok("tournament", "cut", TID, "--seed", "5").output.split())
+    draws = [json.loads(p) for t, p in day.events() if t == "cut_drawn"]
+    (draw,) = draws
+    names = {**PLAYERS, "p13": "[red]Miłosz[/red] Nowak"}
+    among = ", ".join(f"{names[p]} ({p})" for p in draw["tied"])
+    assert f"a tie at the cut line among {among} for {draw['places']} place(s)" in drawn
+    assert f"gives them to {', '.join(f'{names[p]} ({p})' for p in draw['drawn'])}" in drawn
+
+
 def test_seating_players_names_what_to_do(day: Day) -> None:
     with pytest.raises(RecordError, match="no tournament nope: create it first"):
         seating_players(day.store, "nope", 1, "preliminary")
