@@ -16,8 +16,9 @@ counted instead of seen, goals learnt from the reveals, roles from ``round_ended
 
 Every piece of work is timed in CPU seconds of this one process, the pieces taking turns
 in each of ``--repeat`` rounds, best of the rounds: the ratios hold on a machine that is
-busy with other work. The audit is also split in two: parsing the lines alone, and the
-replay with every check fed lines already parsed.
+busy with other work. The audit is also split in two: parsing the lines alone (as the
+audit reads them: msgspec Structs, ``events.structs``), and the replay with every check
+fed lines already parsed; and parsing as pydantic models is timed beside them.
 
 It prints events/s and µs per event, the baselines and the ratios (goal: ≥ 4×
 python-chess's plies/s, full and observed; within 10× of bare orjson; observed no slower
@@ -49,7 +50,7 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from events.audit import audit, audit_file
-from events.logfile import parse_lines, write_log
+from events.logfile import BlockParser, parse_block, parse_lines, parse_structs_block, write_log
 from events.observe import observe_lines
 from events.replay import Source
 from events.schema import dump_event
@@ -122,8 +123,8 @@ def main() -> None:
     )
     pgn, plies = pgn_corpus(args.chess_games, args.seed)
     console.print(f"chess corpus: {args.chess_games} random legal games, {plies:,} plies")
-    parsed = [list(parse_lines(log)) for log in logs]
-    parsed_seen = [list(parse_lines(log)) for log in seen]
+    parsed = [list(parse_lines(log, parse_structs_block)) for log in logs]
+    parsed_seen = [list(parse_lines(log, parse_structs_block)) for log in seen]
 
     def audit_all(corpus: Sequence[Source]) -> Callable[[], None]:
         def run() -> None:
@@ -134,10 +135,10 @@ def main() -> None:
 
         return run
 
-    def parse_all(corpus: list[list[bytes]]) -> Callable[[], None]:
+    def parse_all(corpus: list[list[bytes]], block_parser: BlockParser = parse_structs_block) -> Callable[[], None]:
         def run() -> None:
             for log in corpus:
-                deque(parse_lines(log), maxlen=0)
+                deque(parse_lines(log, block_parser), maxlen=0)
 
         return run
 
@@ -164,6 +165,7 @@ def main() -> None:
             "chess": chess_all,
             "parse full": parse_all(logs),
             "parse observed": parse_all(seen),
+            "models": parse_all(logs, parse_block),
             "replay full": audit_all(parsed),
             "replay observed": audit_all(parsed_seen),
             "orjson": decode_all,
@@ -185,6 +187,7 @@ def main() -> None:
         ("replay full", "  of which replay and checks (full)"),
         ("parse observed", "  of which parse (observed)"),
         ("replay observed", "  of which replay and checks (observed)"),
+        ("models", "parse as pydantic models (full)"),
     ]
     for key, label in rows:
         rate = events / best[key]

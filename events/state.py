@@ -116,7 +116,6 @@ class GameState:
     ended: bool = False
     last_round_number: int = 0
     last_round_last_player: str | None = None
-    last_time: object = None
 
     @property
     def players(self) -> list[str]:
