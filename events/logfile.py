@@ -302,21 +302,31 @@ def parse_block(first: int, raws: list[bytes]) -> list[LogLine]:
     keys of a validated event). Any doubt — a blank, long or escaped line, an error, a
     count that does not add up — sends the whole block down the exact line-by-line path.
     """
+    joined = _plain_array(raws)
+    if joined is not None:
+        try:
+            events = EVENTS_ADAPTER.validate_json(joined)
+        except (ValidationError, ValueError, RecursionError):
+            events = None
+        if events is not None and len(events) == len(raws) and joined.count(b'":') == keys_in(events):
+            lines = list(map(LogLine, range(first, first + len(events)), events))
+            if b"null" in joined:  # only then can an optional field be null
+                for k, raw in enumerate(raws):
+                    if b"null" in raw and null_fields(events[k]):
+                        lines[k] = parse_line(first + k, raw)
+            return lines
+    return [parse_line(first + k, raw) for k, raw in enumerate(raws)]
+
+
+def _plain_array(raws: list[bytes]) -> bytes | None:
+    """The lines joined as one JSON array, when each is a line the fast paths may read:
+    not blank, within the line limit, no backslash (so no string holds a quote, and every
+    ``":`` ends a key) and no whitespace after a quote; else ``None``."""
     if raws and all(raws) and max(map(len, raws)) <= MAX_LINE_BYTES:
         joined = b"[" + b",".join(raws) + b"]"
         if b"\\" not in joined and not _quote_then_space(joined):
-            try:
-                events = EVENTS_ADAPTER.validate_json(joined)
-            except (ValidationError, ValueError, RecursionError):
-                events = None
-            if events is not None and len(events) == len(raws) and joined.count(b'":') == keys_in(events):
-                lines = list(map(LogLine, range(first, first + len(events)), events))
-                if b"null" in joined:  # only then can an optional field be null
-                    for k, raw in enumerate(raws):
-                        if b"null" in raw and null_fields(events[k]):
-                            lines[k] = parse_line(first + k, raw)
-                return lines
-    return [parse_line(first + k, raw) for k, raw in enumerate(raws)]
+            return joined
+    return None
 
 
 def parse_structs_block(first: int, raws: list[bytes]) -> list[LogLine]:
@@ -324,7 +334,7 @@ def parse_structs_block(first: int, raws: list[bytes]) -> list[LogLine]:
     Structs (:mod:`events.structs`), several times faster to make than models, with the
     same findings as :func:`parse_block`.
 
-    The same guards as :func:`parse_block`'s fast path; a block msgspec refuses, or
+    The same guard as :func:`parse_block`'s fast path; a block msgspec refuses, or
     whose keys do not add up (a key written twice, or a ``null`` where a field may only
     be left out: a Struct counts a field at ``None`` as left out), is parsed by
     :func:`parse_block`, so pydantic words every finding. Line 1 is the header, which
@@ -332,17 +342,16 @@ def parse_structs_block(first: int, raws: list[bytes]) -> list[LogLine]:
     """
     if first == 1 and raws:
         return [parse_line(1, raws[0]), *parse_structs_block(2, raws[1:])]
-    if raws and all(raws) and max(map(len, raws)) <= MAX_LINE_BYTES:
-        joined = b"[" + b",".join(raws) + b"]"
-        if b"\\" not in joined and not _quote_then_space(joined):
-            events = structs.decode_block(joined)
-            if (
-                events is not None
-                and len(events) == len(raws)
-                and joined.count(b'":') == structs.keys_in(events)
-                and structs.patterns_hold(events)
-            ):
-                return list(map(LogLine, range(first, first + len(events)), events))
+    joined = _plain_array(raws)
+    if joined is not None:
+        events = structs.decode_block(joined)
+        if (
+            events is not None
+            and len(events) == len(raws)
+            and joined.count(b'":') == structs.keys_in(events)
+            and structs.patterns_hold(events)
+        ):
+            return list(map(LogLine, range(first, first + len(events)), events))
     return parse_block(first, raws)
 
 
