@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from events.findings import Code, Finding, ReplayError, Tally
-from events.logfile import UnreadableLog
+from events.logfile import UnreadableLog, parse_structs_block
 from events.replay import Replay, Source
 from events.state import Outcome
 from events.visitor import ReplayVisitor, walk
@@ -107,9 +107,10 @@ class Auditor(ReplayVisitor[Audit]):
 
 def audit(source: Source, *, name: str = "", strict: bool = False) -> Audit:
     """Replay a log under every rule and collect its verdict. Never raises for bad
-    input: an unreadable log is an :class:`Audit` with status ``unreadable``."""
+    input: an unreadable log is an :class:`Audit` with status ``unreadable``. The lines
+    are read as msgspec Structs (``events.structs``): the verdict reads no event."""
     auditor = Auditor(name)
-    walk(source, auditor, strict=strict)
+    walk(source, auditor, strict=strict, block_parser=parse_structs_block)
     return auditor.result()
 
 

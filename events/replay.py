@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from events import cards
 from events.findings import Breach, Code, Finding, ReplayError, Tally
-from events.logfile import LogLine, UnreadableLog, parse_lines, read_log
+from events.logfile import BlockParser, LogLine, UnreadableLog, parse_block, parse_lines, read_log
 from events.maze import Maze, tunnel
 from events.rules import actions, ending, goals, placement, scoring, setup, turns
 from events.schema import (
@@ -135,14 +135,14 @@ class Replay:
         at = event.at
         if at is not None:
             self._check_time(at)
-        kind = type(event)
+        kind = event.type
         if kind in _SIMPLE:
             # The common lines (draws, discards, most plays) only need their player seated.
             player = getattr(event, "player", None)
             if player is not None and player not in self._seated:
                 self._report(Code.MALFORMED, f"field `player`: {player!r} is not a player of this game", field="player")
                 return self._new
-        elif kind is GameStarted:
+        elif kind == "game_started":
             self._report(Code.MALFORMED, "a second game_started: it is the first line, exactly once", field="type")
             return self._new
         else:
@@ -421,7 +421,7 @@ class Replay:
             hand.remove(cards.UNSEEN)  # counted, not seen: any card may be in it
         else:
             self._breach(turns.check_card_in_hand(hand, player, card or "a card"), player)
-        if rs.laid is not None and card is not None and not isinstance(event, Discard):
+        if rs.laid is not None and card is not None and event.type != "discard":
             rs.laid[card] += 1
             self._breach(setup.check_laid_copies(rs.laid, card), player)
         rs.last_card_player = player
@@ -649,36 +649,39 @@ def note_message(note: RefereeNote) -> str:
     return f"{text}: {note.note}" if note.note else text
 
 
-_SIMPLE: Final = frozenset({Draw, Discard, PlayPath, PlayRockfall, PlayMap, GoalRevealed})
+_SIMPLE: Final = frozenset({"draw", "discard", "play_path", "play_rockfall", "play_map", "goal_revealed"})
 """Events whose only cross-line check is that their player sits at the table."""
 _ACTORS = frozenset({"player", "target"})
 """Fields naming who acts on whom: an event with a stranger there cannot be applied."""
 
 
-_HANDLERS: dict[type[Event], Callable[[Replay, Any], None]] = {
-    RoundStarted: Replay._round_started,
-    RoundEnded: Replay._round_ended,
-    GameEnded: Replay._game_ended,
-    PlayPath: Replay._play_path,
-    PlayTool: Replay._play_tool,
-    PlayRockfall: Replay._play_rockfall,
-    PlayMap: Replay._play_map,
-    Discard: Replay._discard,
-    Draw: Replay._draw,
-    GoalRevealed: Replay._goal_revealed,
-    RefereeNote: Replay._referee_note,
+_HANDLERS: dict[str, Callable[[Replay, Any], None]] = {
+    "round_started": Replay._round_started,
+    "round_ended": Replay._round_ended,
+    "game_ended": Replay._game_ended,
+    "play_path": Replay._play_path,
+    "play_tool": Replay._play_tool,
+    "play_rockfall": Replay._play_rockfall,
+    "play_map": Replay._play_map,
+    "discard": Replay._discard,
+    "draw": Replay._draw,
+    "goal_revealed": Replay._goal_revealed,
+    "referee_note": Replay._referee_note,
 }
+"""The handler of each event type, found by the line's ``type``: a line read as a model
+or as a Struct (``events.structs``, the audit's reading) is applied alike."""
 
 Source = Path | str | Iterable[str] | Iterable[bytes] | Iterable[Event] | Iterable[LogLine]
 
 
-def log_lines(source: Source) -> Iterator[LogLine]:
-    """Numbered lines from a path, raw lines, parsed events or :class:`LogLine` s."""
+def log_lines(source: Source, block_parser: BlockParser = parse_block) -> Iterator[LogLine]:
+    """Numbered lines from a path, raw lines, parsed events or :class:`LogLine` s; raw
+    lines are parsed by ``block_parser`` (as models, unless the caller wants Structs)."""
     if isinstance(source, (str, Path)) and not (isinstance(source, str) and "\n" in source):
-        yield from read_log(Path(source))
+        yield from read_log(Path(source), block_parser)
         return
     if isinstance(source, str):
-        yield from parse_lines(source.splitlines())
+        yield from parse_lines(source.splitlines(), block_parser)
         return
     iterator = iter(source)
     first = next(iterator, None)
@@ -691,7 +694,7 @@ def log_lines(source: Source) -> Iterator[LogLine]:
         for number, event in enumerate(items, start=1):
             yield LogLine(number, event)  # type: ignore[arg-type]
     else:
-        yield from parse_lines(items)  # type: ignore[arg-type]
+        yield from parse_lines(items, block_parser)  # type: ignore[arg-type]
 
 
 def replay(source: Source, *, strict: bool = False) -> Iterator[Step]:

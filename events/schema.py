@@ -398,7 +398,7 @@ def key_count(event: Event) -> int:
     a key was written twice (event-log.md: duplicate keys are malformed), which a JSON
     parser silently merges. A test holds it exact for every event type.
     """
-    nested = _NESTED_KEYS.get(type(event))
+    nested = NESTED_KEYS.get(type(event))
     count = len(event.__pydantic_fields_set__)
     return count if nested is None else count + nested(event)
 
@@ -407,7 +407,7 @@ def keys_in(events: Sequence[Event]) -> int:
     """The sum of :func:`key_count` over ``events``, counted a block at a time: the
     flat events' keys are their fields given, summed without a Python call each."""
     flat = sum(map(len, map(_FIELDS_SET, events)))
-    return flat + sum(_NESTED_KEYS[type(event)](event) for event in events if type(event) in _NESTED_KEYS)
+    return flat + sum(NESTED_KEYS[type(event)](event) for event in events if type(event) in NESTED_KEYS)
 
 
 _FIELDS_SET: Final = attrgetter("__pydantic_fields_set__")
@@ -441,7 +441,7 @@ def _game_started_keys(event: GameStarted) -> int:
     return len(options.__pydantic_fields_set__) + (3 if options.roles is not None else 0)
 
 
-_NESTED_KEYS: Final[dict[type[Event], Callable[[Any], int]]] = {
+NESTED_KEYS: Final[dict[type[Event], Callable[[Any], int]]] = {
     RoundStarted: _round_started_keys,
     RoundEnded: _round_ended_keys,
     GameEnded: _game_ended_keys,
@@ -530,7 +530,7 @@ def deal_problems(deal: RoundStarted, game: GameStarted) -> list[FieldProblem]:
 def hidden_card_problems(event: Discard | Draw, game: GameStarted) -> list[FieldProblem]:
     """A discard (face down) or a draw (seen by its owner) names its card in a full log
     and leaves it ``null`` in an observed one."""
-    what = "discarded face down" if isinstance(event, Discard) else "drawn"
+    what = "discarded face down" if event.type == "discard" else "drawn"
     if game.observed and event.card is not None:
         return [("card", f"an observed log does not see the card {what}: null")]
     if not game.observed and event.card is None:
@@ -566,6 +566,82 @@ def header_problems(game: GameStarted) -> list[FieldProblem]:
     return problems
 
 
+def _deal_context(event: RoundStarted, game: GameStarted) -> list[FieldProblem]:
+    players = game.players
+    return [
+        *_seated("start_player", event.start_player, players),
+        *(_every_player("roles", event.roles, players) if event.roles is not None else ()),
+        *(_every_player("hands", event.hands, players) if event.hands is not None else ()),
+        *deal_problems(event, game),
+    ]
+
+
+def _tool_context(event: PlayTool, game: GameStarted) -> list[FieldProblem]:
+    problems = [*_seated("player", event.player, game.players), *_seated("target", event.target, game.players)]
+    mends = cards.REPAIR_CARDS.get(event.card, ())
+    if len(mends) == 2:
+        if event.tool is None:
+            problems.append(("tool", f"{event.card} repairs one of {' or '.join(mends)}: say which in `tool`"))
+        elif event.tool not in mends:
+            problems.append(("tool", f"{event.card} cannot repair the {event.tool}"))
+    elif event.tool is not None:
+        problems.append(("tool", f"`tool` is only for a double repair, not {event.card}"))
+    return problems
+
+
+def _hidden_card_context(event: Discard | Draw, game: GameStarted) -> list[FieldProblem]:
+    return [*_seated("player", event.player, game.players), *hidden_card_problems(event, game)]
+
+
+def _player_context(event: PlayPath | PlayRockfall | PlayMap | RefereeNote, game: GameStarted) -> list[FieldProblem]:
+    return _seated("player", event.player, game.players)
+
+
+def _claim_context(event: RoundEnded, game: GameStarted) -> list[FieldProblem]:
+    players = game.players
+    return [
+        *_seated("connector", event.connector, players),
+        *_every_player("scores", event.scores, players),
+        *_listed_only_when(
+            "gold_cards",
+            event.gold_cards,
+            game.ruleset == "base",
+            players,
+            needed="a base round lists the gold cards each player took",
+            refused="gold cards are a base field, not tournament",
+        ),
+        *_listed_only_when(
+            "roles",
+            event.roles,
+            game.observed,
+            players,
+            needed="an observed log names every role as turned up at the round's end",
+            refused="the roles turned up are for an observed log; a full log has them dealt",
+        ),
+    ]
+
+
+def _totals_context(event: GameEnded, game: GameStarted) -> list[FieldProblem]:
+    return _every_player("totals", event.totals, game.players)
+
+
+_CONTEXT: Final[dict[str, Callable[[Any, GameStarted], list[FieldProblem]]]] = {
+    "round_started": _deal_context,
+    "play_tool": _tool_context,
+    "discard": _hidden_card_context,
+    "draw": _hidden_card_context,
+    "play_path": _player_context,
+    "play_rockfall": _player_context,
+    "play_map": _player_context,
+    "referee_note": _player_context,
+    "goal_revealed": revealed_card_problems,
+    "round_ended": _claim_context,
+    "game_ended": _totals_context,
+}
+"""The check of each event type against its game, found by the line's ``type``: a line
+read as a model or as a Struct (``events.structs``) is judged alike."""
+
+
 def context_problems(event: Event, game: GameStarted) -> list[FieldProblem]:
     """What is wrong with a line given the game it belongs to (event-log.md).
 
@@ -573,61 +649,5 @@ def context_problems(event: Event, game: GameStarted) -> list[FieldProblem]:
     once, ``tool`` names one of a double repair's two tools and only there, and fields
     outside their ruleset are refused.
     """
-    players = game.players
-    match event:
-        case RoundStarted():
-            return [
-                *_seated("start_player", event.start_player, players),
-                *(_every_player("roles", event.roles, players) if event.roles is not None else ()),
-                *(_every_player("hands", event.hands, players) if event.hands is not None else ()),
-                *deal_problems(event, game),
-            ]
-        case PlayTool():
-            problems = [
-                *_seated("player", event.player, players),
-                *_seated("target", event.target, players),
-            ]
-            mends = cards.REPAIR_CARDS.get(event.card, ())
-            if len(mends) == 2:
-                if event.tool is None:
-                    problems.append(("tool", f"{event.card} repairs one of {' or '.join(mends)}: say which in `tool`"))
-                elif event.tool not in mends:
-                    problems.append(("tool", f"{event.card} cannot repair the {event.tool}"))
-            elif event.tool is not None:
-                problems.append(("tool", f"`tool` is only for a double repair, not {event.card}"))
-            return problems
-        case Discard() | Draw():
-            return [*_seated("player", event.player, players), *hidden_card_problems(event, game)]
-        case PlayPath() | PlayRockfall() | PlayMap():
-            return _seated("player", event.player, players)
-        case GoalRevealed():
-            return revealed_card_problems(event, game)
-        case RefereeNote():
-            return _seated("player", event.player, players)
-        case RoundEnded():
-            problems = [
-                *_seated("connector", event.connector, players),
-                *_every_player("scores", event.scores, players),
-            ]
-            return [
-                *problems,
-                *_listed_only_when(
-                    "gold_cards",
-                    event.gold_cards,
-                    game.ruleset == "base",
-                    players,
-                    needed="a base round lists the gold cards each player took",
-                    refused="gold cards are a base field, not tournament",
-                ),
-                *_listed_only_when(
-                    "roles",
-                    event.roles,
-                    game.observed,
-                    players,
-                    needed="an observed log names every role as turned up at the round's end",
-                    refused="the roles turned up are for an observed log; a full log has them dealt",
-                ),
-            ]
-        case GameEnded():
-            return _every_player("totals", event.totals, players)
-    return []
+    check = _CONTEXT.get(event.type)
+    return check(event, game) if check is not None else []

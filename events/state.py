@@ -33,6 +33,18 @@ class Outcome:
     stars: tuple[str, ...]
     gold_card_counts: dict[str, int] | None = None
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Outcome:
+        """A copy made through ``__init__`` (what ``copy.deepcopy`` makes by default):
+        compiled with mypyc, a frozen dataclass cannot be filled field by field."""
+        return Outcome(
+            self.round,
+            self.winner,
+            self.connector,
+            copy.deepcopy(self.scores, memo),
+            self.stars,
+            copy.deepcopy(self.gold_card_counts, memo),
+        )
+
     def as_report(self) -> dict[str, object]:
         return {
             "round": self.round,
@@ -116,7 +128,6 @@ class GameState:
     ended: bool = False
     last_round_number: int = 0
     last_round_last_player: str | None = None
-    last_time: object = None
 
     @property
     def players(self) -> list[str]:

@@ -30,7 +30,7 @@ from abc import ABC, abstractmethod
 from typing import Any, Generic, TypeVar
 
 from events.findings import Finding, ReplayError
-from events.logfile import LogLine, UnreadableLog
+from events.logfile import BlockParser, LogLine, UnreadableLog, parse_block
 from events.replay import CardPlay, Replay, Source, log_lines
 from events.schema import Event, GameEnded, RoundEnded, RoundStarted
 from events.state import GameState, Outcome, RoundState
@@ -80,17 +80,22 @@ class ReplayVisitor(ABC, Generic[R]):
         """What the visitor made of the walk."""
 
 
-def walk(source: Source, *visitors: ReplayVisitor[Any], strict: bool = False) -> None:
+def walk(
+    source: Source, *visitors: ReplayVisitor[Any], strict: bool = False, block_parser: BlockParser = parse_block
+) -> None:
     """Read a log once, fold it through one checking replay, and tell every visitor.
 
     ``source`` is anything :func:`~events.replay.log_lines` reads (a path, text, lines,
     events). ``strict`` stops at the first error (see :meth:`ReplayVisitor.handle_error`).
+    ``block_parser`` reads raw lines: as models by default;
+    :func:`~events.logfile.parse_structs_block` gives Structs, faster, for visitors that
+    read no event (the audit).
     """
     replay = Replay(strict=strict)
     state = replay.state
     listening = [visitor for visitor in visitors if _hears_lines(visitor)]
     try:
-        lines = log_lines(source)
+        lines = log_lines(source, block_parser)
         opening = next(lines, None)
         if opening is not None:
             found = replay.feed(opening)  # the game_started line, or UnreadableLog
