@@ -156,6 +156,14 @@ COLUMNS: Final = {
     "seat": N_("seat"),
     "cards": N_("cards in hand"),
     "broken": N_("broken tools"),
+    # the standings' own
+    "rank": N_("rank"),
+    "place": N_("#"),
+    "penalty": N_("penalty"),
+    "notes": N_("notes"),
+    "reason": N_("reason"),
+    "preliminary_points": N_("prelim. points"),
+    "preliminary_stars": N_("prelim. stars"),
 }
 """Column names of the store's frames, as a table's heading shows them."""
 
