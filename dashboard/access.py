@@ -264,12 +264,12 @@ def gate() -> bool:
     organiser's page may go on."""
     expected = configured_password()
     if expected is None:
-        shut = _(
+        disabled = _(
             "The organiser's pages are not enabled. To enable them, start the dashboard with a password in "
             'the environment (`%(setting)s=… saboteur dashboard`) or put `%(setting)s = "…"` in '
             "`.streamlit/secrets.toml`."
         )
-        st.info(shut % {"setting": SETTING})
+        st.info(disabled % {"setting": SETTING})
         return False
     if is_organiser():
         return True

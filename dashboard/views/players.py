@@ -25,9 +25,9 @@ def card(tournament: str, player: str, rounds: pl.DataFrame) -> None:
     if standing.height:
         row = standing.row(0, named=True)
         place = _("**Place %(place)s** in the preliminary standings, %(points)s, %(stars)s.")
-        points = ngettext("%(num)d point", "%(num)d points", row["points"]) % {"num": row["points"]}
+        scored = ngettext("%(num)d point", "%(num)d points", row["points"]) % {"num": row["points"]}
         stars = ngettext("%(num)d star", "%(num)d stars", row["stars"]) % {"num": row["stars"]}
-        st.markdown(place % {"place": row["place"], "points": points, "stars": stars})
+        st.markdown(place % {"place": row["place"], "points": scored, "stars": stars})
         with st.expander(_("Why ranked here")):
             st.markdown(escape(row["why"]))
     names = data.player_names(tournament)
