@@ -10,30 +10,21 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics.standings import standings
-from dashboard import access
+from dashboard import access, i18n
 from ingest.store import Store
-from tests.dashboard.conftest import APP, TOURNAMENT, log_in, markdown_tables, page_text
+from tests.dashboard.conftest import APP, TOURNAMENT, log_in, markdown_tables, page_text, run_page
 
 
-def in_language(
-    language: str, page: str | None = None, address: dict[str, str] | None = None, **state: object
-) -> AppTest:
-    """The app on ``views/<page>.py`` (``None``: Standings) with ``?lang=`` and ``address``
-    in its address, ``state`` in its session."""
-    at = AppTest.from_file(str(APP), default_timeout=60)
-    for name, value in {"lang": language, **(address or {})}.items():
-        at.query_params[name] = value
-    for key, value in state.items():
-        at.session_state[key] = value
-    if page is not None:
-        at.switch_page(f"views/{page}.py")
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+def in_language(language: str, page: str | None = None, **state: object) -> AppTest:
+    """The app on ``views/<page>.py`` (``None``: Standings) in ``language``, as the
+    picker keeps it in the session."""
+    return run_page(page, **{i18n.KEY: language}, **state)
 
 
 def test_the_standings_asked_for_in_german_speak_german(db: Path) -> None:
-    at = in_language("de")
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["lang"] = "de"  # a shared address: ?lang=de
+    at.run()
     assert [t.value for t in at.title] == ["Rangliste"]
     ((columns, *rows),) = markdown_tables(at)
     assert columns == ["Platz", "Spieler", "Punkte", "Sterne", "Runden", "Strafe", "Hinweise"]
@@ -48,7 +39,8 @@ def test_the_standings_asked_for_in_german_speak_german(db: Path) -> None:
 
 
 def test_the_final_standings_in_norwegian(db: Path) -> None:
-    at = in_language("nb", address={"tournament": TOURNAMENT, "stage": "final"})
+    at = in_language("nb")
+    at.radio(key="standings_stage").set_value("finale").run()  # the test sets a choice by its words
     assert [t.value for t in at.title] == ["Resultatliste"]
     assert {str(m.value) for m in at.metric if m.label == "Til finalen"} == {"finalebord"}
     ((columns, *rows),) = markdown_tables(at)
