@@ -40,6 +40,7 @@ from typing import Final
 
 import streamlit as st
 
+from dashboard.i18n import _, ngettext
 from dashboard.session import Revoked, Session, issue, read, session_key
 
 SETTING: Final = "SABOTEUR_ADMIN_PASSWORD"
@@ -263,23 +264,29 @@ def gate() -> bool:
     organiser's page may go on."""
     expected = configured_password()
     if expected is None:
-        st.info(
+        disabled = _(
             "The organiser's pages are not enabled. To enable them, start the dashboard with a password in "
-            f'the environment (`{SETTING}=… saboteur dashboard`) or put `{SETTING} = "…"` in '
+            'the environment (`%(setting)s=… saboteur dashboard`) or put `%(setting)s = "…"` in '
             "`.streamlit/secrets.toml`."
         )
+        st.info(disabled % {"setting": SETTING})
         return False
     if is_organiser():
         return True
     with st.form("organiser_login"):
-        given = st.text_input("Organiser password", type="password")
-        submitted = st.form_submit_button("Log in")
+        given = st.text_input(_("Organiser password"), type="password")
+        submitted = st.form_submit_button(_("Log in"))
     if submitted:
         who = client()
         shut = DOOR.knock(who)
         if shut:
             minutes = math.ceil(shut / 60)
-            st.error(f"Too many wrong passwords: the door is shut for {minutes} more minute(s).")
+            shut_for = ngettext(
+                "Too many wrong passwords: the door is shut for %(num)d more minute.",
+                "Too many wrong passwords: the door is shut for %(num)d more minutes.",
+                minutes,
+            )
+            st.error(shut_for % {"num": minutes})
         elif matches(given, expected):
             DOOR.admit(who)
             st.session_state[_TOKEN] = issue(_key(expected), time.time())
@@ -287,5 +294,5 @@ def gate() -> bool:
             st.rerun()
         else:
             DOOR.turn_away(who)
-            st.error("That is not the organiser's password.")
+            st.error(_("That is not the organiser's password."))
     return False

@@ -57,23 +57,24 @@ page = st.navigation(
 named = data.db_path() if organiser else data.db_path().name  # the server's folders are the organiser's to see
 with st.sidebar:
     if organiser:
-        st.caption(f"Store: `{named}`  \nSigned in as the organiser.")
-        st.button("Log out", on_click=access.log_out)
+        st.caption(_("Store: `%(store)s`") % {"store": named} + "  \n" + _("Signed in as the organiser."))
+        st.button(_("Log out"), on_click=access.log_out)
     else:
-        st.caption(f"Store: `{named}`")
+        st.caption(_("Store: `%(store)s`") % {"store": named})
     access.keep_cookie()  # a reload or a typed address finds the organiser still signed in
 
 if not data.exists() and page.url_path != upload.url_path:
     st.title(page.title)
-    st.info(
-        f"There is no store at `{named}` yet. Ingest files with `saboteur ingest PATH… --db {named}`, "
+    none = _(
+        "There is no store at `%(store)s` yet. Ingest files with `saboteur ingest PATH… --db %(store)s`, "
         "or upload them on the Upload page as the organiser."
     )
+    st.info(none % {"store": named})
     st.stop()
 
 try:
     page.run()
 except StoreBusy:  # its message names the file: a public page does not
-    st.error("The database is busy: another process is writing it. The page shows again when you reload it.")
+    st.error(_("The database is busy: another process is writing it. The page shows again when you reload it."))
 except StoreError as exc:  # damaged, not a store, another version: what is wrong, without the server's path
-    st.error(f"The store cannot be read: {escape(exc.problem)}")
+    st.error(_("The store cannot be read: %(problem)s") % {"problem": escape(exc.problem)})

@@ -195,6 +195,14 @@ COLUMNS: Final = {
     "findings": N_("findings"),
     "wrong table": N_("wrong table"),
     "note": N_("note"),
+    # the standings' own
+    "rank": N_("rank"),
+    "place": N_("#"),
+    "penalty": N_("penalty"),
+    "notes": N_("notes"),
+    "reason": N_("reason"),
+    "preliminary_points": N_("prelim. points"),
+    "preliminary_stars": N_("prelim. stars"),
 }
 """Column names of the store's frames, as a table's heading shows them."""
 

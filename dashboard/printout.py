@@ -21,7 +21,8 @@ import polars as pl
 import streamlit as st
 
 from analytics.printing import standings_pdf
-from dashboard import data
+from dashboard import data, names
+from dashboard.i18n import _
 
 PRINT_CSS: Final = """<style>
 .print-only { display: none; }
@@ -57,16 +58,17 @@ divider."""
 def print_layout(tournament_name: str, stage: str) -> None:
     """Lay out the print style and, for paper only, which tournament and stage these
     standings are (the pickers that say it on screen are not printed)."""
-    st.html(f'{PRINT_CSS}<p class="print-only">{escape(tournament_name)}: {escape(stage)}</p>')
+    st.html(f'{PRINT_CSS}<p class="print-only">{escape(tournament_name)}: {escape(names.stage(stage))}</p>')
 
 
 def pdf_download(tournament: str, stage: str, frame: pl.DataFrame, described: dict[str, Any]) -> None:
     """The button that downloads these standings as a PDF: ``described`` is the
-    tournament's row of :func:`dashboard.data.tournaments` (its name and cut)."""
+    tournament's row of :func:`dashboard.data.tournaments` (its name and cut). The PDF
+    itself is the CLI's, in English."""
     as_of = f"{datetime.now().astimezone():%Y-%m-%d %H:%M %Z}"  # the page's own clock, as "Last updated"
     taken = data.penalties(tournament).filter(pl.col("stage") == stage)
     st.download_button(
-        "Download the standings (PDF)",
+        _("Download the standings (PDF)"),
         lambda: standings_pdf(
             frame, tournament=described["name"], stage=stage, as_of=as_of, cut=described["cut"], penalties=taken
         ),

@@ -52,7 +52,7 @@ def tournament_picker(
     tournaments: pl.DataFrame,
     *,
     key: str,
-    label: str = "Tournament",
+    label: str | None = None,
     all_option: str | None = None,
     asked: str | None = None,
 ) -> str | None:
@@ -72,15 +72,17 @@ def tournament_picker(
     def label_of(value: str) -> str:
         return value if value == all_option else f"{names[value]} ({value})"
 
-    chosen = st.selectbox(label, options, format_func=label_of, key=key)
+    chosen = st.selectbox(_("Tournament") if label is None else label, options, format_func=label_of, key=key)
     return None if chosen is None or chosen == all_option else str(chosen)
 
 
 def choice(
-    label: str, values: list[str], *, key: str, all_label: str = ALL, shown: Callable[[str], str] = str
+    label: str, values: list[str], *, key: str, all_label: str | None = None, shown: Callable[[str], str] = str
 ) -> str | None:
-    """A select box with an "all" entry first; ``None`` for all. ``shown`` names each
-    value (a code's plain name, :mod:`dashboard.names`); the box keeps the value."""
+    """A select box with an "all" entry first (``all_label``, else "(all)"); ``None`` for
+    all. ``shown`` names each value (a code's plain name, :mod:`dashboard.names`); the
+    box keeps the value."""
+    all_label = _(ALL) if all_label is None else all_label
     options = [all_label, *values]
     keep_choice(key, options)
     chosen = st.selectbox(label, options, format_func=lambda v: v if v == all_label else shown(v), key=key)

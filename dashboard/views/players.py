@@ -14,7 +14,7 @@ import streamlit as st
 from analytics.filters import Filters
 from dashboard import charts, data, i18n, widgets
 from dashboard import names as words
-from dashboard.i18n import _
+from dashboard.i18n import _, ngettext
 from dashboard.markup import escape, table
 
 
@@ -24,8 +24,10 @@ def card(tournament: str, player: str, rounds: pl.DataFrame) -> None:
     standing = data.standings(tournament, "preliminary").filter(pl.col("player") == player)
     if standing.height:
         row = standing.row(0, named=True)
-        place = _("**Place %(place)s** in the preliminary standings, %(points)s points, %(stars)s stars.")
-        st.markdown(place % {"place": row["place"], "points": row["points"], "stars": row["stars"]})
+        place = _("**Place %(place)s** in the preliminary standings, %(points)s, %(stars)s.")
+        scored = ngettext("%(num)d point", "%(num)d points", row["points"]) % {"num": row["points"]}
+        stars = ngettext("%(num)d star", "%(num)d stars", row["stars"]) % {"num": row["stars"]}
+        st.markdown(place % {"place": row["place"], "points": scored, "stars": stars})
         with st.expander(_("Why ranked here")):
             st.markdown(escape(row["why"]))
     names = data.player_names(tournament)

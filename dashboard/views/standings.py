@@ -19,7 +19,8 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboard import data, printout, widgets
+from dashboard import data, i18n, names, printout, widgets
+from dashboard.i18n import _, ngettext
 from dashboard.live import live
 from dashboard.markup import escape, table
 from dashboard.markup import row as table_row
@@ -28,17 +29,37 @@ from dashboard.markup import row as table_row
 AUTO_VERIFY = 50_000
 STAGE_OF = "standings_stage_of"  # the tournament the stage chosen belongs to
 CUT_MARK = "- - - - -"  # the cells either side of the cut line's words, in its row of the table
+# The containers of the two tables (their ``st-key-…`` classes), named by PHONE_CSS.
+PRELIMINARY_TABLE = "standings_table"
+FINAL_TABLE = "standings_final_table"
+# On a phone the standings fit the screen: the table's text a little smaller, wrapped
+# between words, and the columns a player reads least (rounds played; the final's
+# preliminary points and stars) left off. The desk, the paper, the CSV and the PDF keep
+# them all. (Comments, not docstrings: a page's bare string is written on the page.)
+PHONE_CSS = """<style>
+@media screen and (max-width: 640px) {
+  .st-key-standings_table table, .st-key-standings_final_table table { width: 100%; font-size: 0.8rem; }
+  .st-key-standings_table th, .st-key-standings_table td,
+  .st-key-standings_final_table th, .st-key-standings_final_table td {
+    padding: 0.25rem 0.25rem; overflow-wrap: break-word;
+  }
+  .st-key-standings_table th, .st-key-standings_final_table th { white-space: nowrap; }
+  .st-key-standings_table th:nth-child(5), .st-key-standings_table td:nth-child(5),
+  .st-key-standings_final_table th:nth-child(n+5):nth-child(-n+6),
+  .st-key-standings_final_table td:nth-child(n+5):nth-child(-n+6) { display: none; }
+}
+</style>"""
 
-st.title("Standings")
+st.title(_("Standings"))
 tournaments = data.tournaments()
 if tournaments.is_empty():
-    st.info("No tournament is stored yet: ingest a tournament.json or games that name a tournament.")
+    st.info(_("No tournament is stored yet: ingest a tournament.json or games that name a tournament."))
     st.stop()
 
 left, right = st.columns([3, 2])
 with left:
     tournament = widgets.tournament_picker(
-        tournaments, key="standings_tournament", asked=st.query_params.get("tournament")
+        tournaments, key="standings_tournament", label=_("Tournament"), asked=st.query_params.get("tournament")
     )
 assert tournament is not None
 with right:
@@ -48,25 +69,27 @@ with right:
         st.session_state["standings_stage"] = asked if asked in stages else stages[0]
         st.session_state[STAGE_OF] = tournament
     widgets.keep_choice("standings_stage", stages)
-    stage = st.radio("Stage", stages, horizontal=True, key="standings_stage")
+    stage = st.radio(_("Stage"), stages, horizontal=True, format_func=names.stage, key="standings_stage")
 assert stage is not None
 st.query_params.update(tournament=tournament, stage=stage)  # the address names what is shown
 
 row = tournaments.filter(pl.col("tournament") == tournament).row(0, named=True)
 printout.print_layout(row["name"], stage)
+st.html(PHONE_CSS)
 
 
 def notes(item: dict[str, Any]) -> str:
     """What a row of the preliminary standings needs said: its tie, its open findings."""
     said = []
     if item["cut_tie_undrawn"]:
-        said.append("tied across the cut: not drawn")
+        said.append(_("tied across the cut: not drawn"))
     elif item["cut_drawn"]:
-        said.append("placed by the cut draw")
+        said.append(_("placed by the cut draw"))
     elif item["shared"]:
-        said.append("shared rank")
+        said.append(_("shared rank"))
     if item["open_findings"]:
-        said.append(f"{item['open_findings']} open finding{'s' if item['open_findings'] != 1 else ''}")
+        count = item["open_findings"]
+        said.append(ngettext("%(num)d open finding", "%(num)d open findings", count) % {"num": count})
     return "; ".join(said)
 
 
@@ -77,7 +100,7 @@ def penalty(points: int) -> str:
 
 def preliminary_table(frame: pl.DataFrame, cut: int) -> str:
     """The standings as one Markdown table of text, the cut line a row inside it."""
-    columns = ["rank", "player", "points", "stars", "rounds", "penalty", "notes"]
+    columns = [names.column(c) for c in ("rank", "player", "points", "stars", "rounds", "penalty", "notes")]
     lines = [
         [
             f"{item['rank']}=" if item["shared"] else str(item["rank"]),
@@ -94,7 +117,7 @@ def preliminary_table(frame: pl.DataFrame, cut: int) -> str:
     shown = table(columns, lines[:above])
     if above < len(lines):
         # our own words, bold: the only cells of the table that are not user text escaped
-        words = f"**cut line: the top {cut} go on to the final**"
+        words = "**" + _("cut line: the top %(cut)d go on to the final") % {"cut": cut} + "**"
         shown += "\n| " + " | ".join([CUT_MARK, words, *[CUT_MARK] * (len(columns) - 2)]) + " |\n"
         shown += "\n".join(table_row(cells) for cells in lines[above:])
     return shown
@@ -102,7 +125,10 @@ def preliminary_table(frame: pl.DataFrame, cut: int) -> str:
 
 def final_table(frame: pl.DataFrame) -> str:
     """The final table's standings as one Markdown table of text."""
-    columns = ["#", "player", "points", "stars", "prelim. points", "prelim. stars", "penalty"]
+    columns = [
+        names.column(c)
+        for c in ("place", "player", "points", "stars", "preliminary_points", "preliminary_stars", "penalty")
+    ]
     return table(
         columns,
         (
@@ -128,10 +154,15 @@ def seating_notice(tournament: str) -> None:
     if misplaced.is_empty():
         return
     said = "; ".join(escape(message) for message in misplaced["message"])
+    notice = ngettext(
+        "Seating: %(num)d player played at another table than the published seating (%(said)s). The games "
+        "count as played until the organiser settles this on the Audit page.",
+        "Seating: %(num)d players played at another table than the published seating (%(said)s). The games "
+        "count as played until the organiser settles this on the Audit page.",
+        misplaced.height,
+    )
     st.warning(
-        f"Seating: {misplaced.height} player{'s' if misplaced.height != 1 else ''} played at another table than "
-        f"the published seating ({said}). The games count as played until the organiser settles this on the "
-        "Audit page.",
+        notice % {"num": misplaced.height, "said": said},
         icon=":material/event_seat:",
     )
 
@@ -144,43 +175,48 @@ def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
     players = int(frame.height)
 
     with st.container(horizontal=True):  # on a phone, the four numbers in a row or two, not a screen
-        st.metric("Players", players)
-        st.metric("Games", games)
-        st.metric("Rounds", rounds)
-        st.metric("Cut", f"top {row['cut']}" if stage != "final" else "final table")
+        st.metric(_("Players"), players)
+        st.metric(_("Games"), games)
+        st.metric(_("Rounds"), rounds)
+        st.metric(_("Cut"), _("top %(cut)d") % {"cut": row["cut"]} if stage != "final" else _("final table"))
 
     seating_notice(tournament)
     if frame.is_empty() or (stage == "final" and games == 0):
-        st.info(f"No {stage} games of {escape(row['name'])} are stored yet.")
+        nothing = _("No %(stage)s games of %(tournament)s are stored yet.")
+        st.info(nothing % {"stage": names.stage(stage), "tournament": escape(row["name"])})
         return
-    st.markdown(final_table(frame) if stage == "final" else preliminary_table(frame, row["cut"]))
+    with st.container(key=FINAL_TABLE if stage == "final" else PRELIMINARY_TABLE):  # named for the phone's style
+        st.markdown(final_table(frame) if stage == "final" else preliminary_table(frame, row["cut"]))
     if stage != "final" and frame["cut_tie_undrawn"].any():
         tied = ", ".join(escape(name) for name in frame.filter(pl.col("cut_tie_undrawn"))["name"])
-        st.warning(f"A tie across the cut line is not drawn yet ({tied}). This draws it and records the draw:")
+        undrawn = _("A tie across the cut line is not drawn yet (%(tied)s). This draws it and records the draw:")
+        st.warning(undrawn % {"tied": tied})
         st.code(f"saboteur tournament cut {shlex.quote(tournament)} --seed N", language="bash")
     if frame["open_findings"].sum():
         st.caption(
-            "Open findings: `wrong_score` findings touching a player's rounds, and a player's game at another "
-            "table than the seating, not yet settled on the Audit page."
+            _(
+                "Open findings: points written down wrong in a player's rounds, and a player's game at another "
+                "table than the seating, not yet settled on the Audit page."
+            )
         )
-    names = dict(zip(frame["player"].to_list(), frame["name"].to_list(), strict=True))
+    called = dict(zip(frame["player"].to_list(), frame["name"].to_list(), strict=True))
     taken = data.penalties(tournament).filter(pl.col("stage") == stage)
     if taken.height:
-        st.markdown("**Penalties**")
+        st.markdown("**" + _("Penalties") + "**")
         st.markdown(
             table(
-                ["player", "points", "reason"],
+                [names.column(c) for c in ("player", "points", "reason")],
                 (
-                    [names.get(p, p), penalty(n), reason]
+                    [called.get(p, p), penalty(n), reason]
                     for p, n, reason in taken.select("player", "points", "reason").iter_rows()
                 ),
             )
         )
-    with st.expander("Why each player is ranked here"):
+    with st.expander(_("Why each player is ranked here")):
         for item in frame.select("place", "name", "why").iter_rows(named=True):
             st.markdown(f"{item['place']}. **{escape(item['name'])}**: {escape(item['why'])}")
     st.download_button(
-        "Download the standings (CSV)",
+        _("Download the standings (CSV)"),
         frame.write_csv(),
         file_name=f"standings-{tournament}-{stage}.csv",
         mime="text/csv",
@@ -192,31 +228,39 @@ def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
 standings_now(tournament, stage, row)
 
 st.divider()
-st.subheader("The record's integrity")
+st.subheader(_("The record's integrity"))
 state = data.integrity()
 verified = state.verified
 if state.events and state.events <= AUTO_VERIFY and (verified is None or verified.head != state.head):
     verified = data.verify_chain()
 cells = st.columns([1, 3])
-cells[0].metric("Events", f"{state.events:,}")
+cells[0].metric(_("Events"), i18n.number(state.events))
 with cells[1]:
-    st.markdown("Chain head (the hash of the newest event)")
+    st.markdown(_("Chain head (the hash of the newest event)"))
     st.code(state.head, language=None)
-    st.caption(
-        f"Uploads head (the link of the newest of {state.uploads:,} files received): `{state.uploads_head}`. "
+    uploads = _(
+        "Uploads head (the link of the newest of %(num)s files received): `%(head)s`. "
         "A head published now is checked later with `saboteur verify --expect-head HASH`."
     )
+    st.caption(uploads % {"num": i18n.number(state.uploads), "head": state.uploads_head})
 if verified is None:
-    st.info("The hash chain has not been verified since the dashboard started.")
+    st.info(_("The hash chain has not been verified since the dashboard started."))
 elif not verified.ok:
     problems = "; ".join(escape(problem) for problem in verified.problems)
-    st.error(f"Verification at {verified.at:%Y-%m-%d %H:%M:%S} UTC failed: {problems}")
+    failed = _("Verification at %(time)s UTC failed: %(problems)s")
+    st.error(failed % {"time": f"{verified.at:%Y-%m-%d %H:%M:%S}", "problems": problems})
 else:
     since = state.events - verified.events
-    later = f"; {since:,} events recorded since" if since > 0 else ""
-    st.success(
-        f"Last verified {verified.at:%Y-%m-%d %H:%M:%S} UTC: the chain of {verified.events:,} events is intact{later}."
-    )
-if st.button("Verify the chain now"):
+    intact = {"time": f"{verified.at:%Y-%m-%d %H:%M:%S}", "num": i18n.number(verified.events)}
+    if since > 0:
+        later = ngettext(
+            "Last verified %(time)s UTC: the chain of %(num)s events is intact; %(since)s event recorded since.",
+            "Last verified %(time)s UTC: the chain of %(num)s events is intact; %(since)s events recorded since.",
+            since,
+        )
+        st.success(later % {**intact, "since": i18n.number(since)})
+    else:
+        st.success(_("Last verified %(time)s UTC: the chain of %(num)s events is intact.") % intact)
+if st.button(_("Verify the chain now")):
     data.verify_chain()
     st.rerun()

@@ -52,10 +52,7 @@ def pages(sample: Sample) -> dict[str, tuple[str, str]]:
 
 
 PAGES: Final = ("standings", "round", "tables", "roles", "players", "rounds", "replay")
-TOO_WIDE: Final = {
-    ("standings", "390x844"): "the standings table (7 columns) is 519 px wide on a 390 px phone: the main column "
-    "scrolls sideways and hides penalty and notes",
-}
+TOO_WIDE: Final[dict[tuple[str, str], str]] = {}
 """Known failures, reported to the lead: a fix makes its test pass, and strict xfail says so."""
 CASES: Final = [
     pytest.param(name, size, marks=[pytest.mark.xfail(strict=True, reason=TOO_WIDE[name, size])])
