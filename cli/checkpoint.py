@@ -21,7 +21,11 @@ from events.records.tournament import CheckpointPublished
 from ingest import checkpoint
 from ingest.store import Store
 
-app = typer.Typer(help="The organiser's key, and signed checkpoints of the chain's heads.", no_args_is_help=True)
+app = typer.Typer(
+    rich_markup_mode="markdown",  # a docstring's lines join into one paragraph, wrapped to the terminal
+    help="The organiser's key, and signed checkpoints of the chain's heads.",
+    no_args_is_help=True,
+)
 
 
 @app.command()

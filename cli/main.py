@@ -25,6 +25,7 @@ from ingest.sources import kind_of
 
 flags.named_only()
 app = typer.Typer(
+    rich_markup_mode="markdown",  # a docstring's lines join into one paragraph, wrapped to the terminal
     name="saboteur",
     help="Saboteur Ledger: audit, store and rank Saboteur tournament game logs.",
     no_args_is_help=True,

@@ -15,7 +15,11 @@ from events.simulate.game import GameSpec, simulate_game
 from events.simulate.tournament import simulate_tournament
 from events.tables import PLAYER_RANGE, ROUND_LIMIT
 
-app = typer.Typer(help="Write simulated, rule-abiding game logs and tournaments.", no_args_is_help=True)
+app = typer.Typer(
+    rich_markup_mode="markdown",  # a docstring's lines join into one paragraph, wrapped to the terminal
+    help="Write simulated, rule-abiding game logs and tournaments.",
+    no_args_is_help=True,
+)
 
 RecordingOption = Annotated[
     str, typer.Option(help="full (every hidden card) or observed (what a referee at the table sees).")

@@ -31,7 +31,11 @@ from cli.output import csv_text
 from cli.store import DbOption, WaitOption
 from ingest.store import Store, default_path
 
-app = typer.Typer(help="Statistics over the store: roles, players, and how rounds go.", no_args_is_help=True)
+app = typer.Typer(
+    rich_markup_mode="markdown",  # a docstring's lines join into one paragraph, wrapped to the terminal
+    help="Statistics over the store: roles, players, and how rounds go.",
+    no_args_is_help=True,
+)
 
 
 class Format(StrEnum):

@@ -32,7 +32,11 @@ from cli.store import DbOption, WaitOption, _store
 from events.records.tournament import CutDrawn, PenaltyGiven
 from ingest.store import Store
 
-app = typer.Typer(help="Create a tournament, register and seat players, and keep its record.", no_args_is_help=True)
+app = typer.Typer(
+    rich_markup_mode="markdown",  # a docstring's lines join into one paragraph, wrapped to the terminal
+    help="Create a tournament, register and seat players, and keep its record.",
+    no_args_is_help=True,
+)
 console = Console(soft_wrap=True)
 
 
