@@ -96,6 +96,7 @@ class Lake:
         """The files under ``folder``, relative to the root, in name order (none if
         there is no such folder)."""
         base = self.path(folder)
+        self.fs.invalidate_cache(base)  # an object store's listing, cached, misses other writers' files
         if not self.fs.exists(base):
             return []
         found = self.fs.find(base)
