@@ -19,20 +19,20 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
 import duckdb
+import polars as pl
 import pyarrow as pa
 
-from ingest.chain import GENESIS, StoredEvent, link
+from ingest.chain import GENESIS, StoredEvent, canonical, link, moment_text
 from ingest.lake.layout import DATASETS, LEFT_OUT, Lake
 from ingest.lake.manifest import Entry, SourceFile, commit, write_part
 from ingest.pipeline import Writer, write_all
 from ingest.sources import Prepared
 from ingest.store import Store
-from ingest.tables import frame, names
+from ingest.tables import names, polars_schema
 
 
 class BatchStore(Store):
@@ -68,10 +68,10 @@ def write_batch(lake: Lake, key: str, prepared: Iterable[Prepared], *, first_upl
     writer = Writer(store)
     write_all(prepared, writer)
     con = store.con
-    events = _rechained(store.read_all(con), at)
+    events = _rechained(con, at)
     tables: dict[str, pa.Table] = {}
-    if events:
-        tables[StoredEvent.TABLE] = frame(StoredEvent, events).to_arrow()
+    if events.num_rows:
+        tables[StoredEvent.TABLE] = events
     for dataset in DATASETS:
         if dataset != StoredEvent.TABLE:
             kept = ", ".join(n for n in names(DATASETS[dataset]) if n not in LEFT_OUT.get(dataset, ()))
@@ -92,10 +92,9 @@ def write_batch(lake: Lake, key: str, prepared: Iterable[Prepared], *, first_upl
         )
         for result, (item_sha, size) in zip(writer.results, _contents(con), strict=True)
     )
-    head = (events[-1].position, events[-1].hash) if events else (0, GENESIS)
-    entry = Entry(
-        batch=key, files=files, parts=tuple(parts), events=len(events), head_position=head[0], head_hash=head[1]
-    )
+    count = events.num_rows
+    head = (events["position"][-1].as_py(), events["hash"][-1].as_py()) if count else (0, GENESIS)
+    entry = Entry(batch=key, files=files, parts=tuple(parts), events=count, head_position=head[0], head_hash=head[1])
     commit(lake, entry)
     return entry
 
@@ -108,13 +107,24 @@ def _contents(con: duckdb.DuckDBPyConnection) -> list[tuple[str, int]]:
     ]
 
 
-def _rechained(events: Iterable[StoredEvent], at: datetime) -> list[StoredEvent]:
+def _rechained(con: duckdb.DuckDBPyConnection, at: datetime) -> pa.Table:
     """The batch's events recorded at ``at`` (the build's time, not each write's) and
-    chained anew over it, from the genesis hash."""
-    chained = []
+    chained anew over it from the genesis hash, as a table of the events' columns.
+
+    Each event's hash is :meth:`~ingest.chain.StoredEvent.canonical`'s, made from its
+    columns as read (an object per event, made and copied twice, cost more than the
+    hashing itself)."""
+    rows = con.execute(
+        "SELECT position, stream, version, type, payload, upload_id, line FROM events ORDER BY position"
+    ).fetchall()
+    stamp = moment_text(at)
+    prevs, hashes = [], []
     prev = GENESIS
-    for event in events:
-        moved = replace(event, recorded_at=at, prev_hash=prev)
-        prev = link(prev, moved.canonical())
-        chained.append(replace(moved, hash=prev))
-    return chained
+    for position, stream, version, type_, payload, upload_id, line in rows:
+        prevs.append(prev)
+        prev = link(prev, canonical(position, stream, version, type_, payload, stamp, upload_id, line))
+        hashes.append(prev)
+    columns = list(zip(*rows, strict=True)) if rows else [[] for _ in range(7)]
+    data = dict(zip(("position", "stream", "version", "type", "payload", "upload_id", "line"), columns, strict=True))
+    data |= {"recorded_at": [at] * len(rows), "prev_hash": prevs, "hash": hashes}
+    return pl.DataFrame(data, schema=polars_schema(StoredEvent)).to_arrow()
