@@ -89,6 +89,13 @@ class Lake:
         data: bytes = self.fs.cat_file(self.path(relative))
         return data
 
+    def read_many(self, relatives: list[str]) -> dict[str, bytes]:
+        """Files read whole, by their place in the lake."""
+        if not relatives:
+            return {}
+        found = self.fs.cat([self.path(relative) for relative in relatives])
+        return {relative: found[_bare(self.fs, self.path(relative))] for relative in relatives}
+
     def exists(self, relative: str) -> bool:
         return bool(self.fs.exists(self.path(relative)))
 
