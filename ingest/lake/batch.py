@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import polars as pl
@@ -118,13 +119,14 @@ def _rechained(con: duckdb.DuckDBPyConnection, at: datetime) -> pa.Table:
         "SELECT position, stream, version, type, payload, upload_id, line FROM events ORDER BY position"
     ).fetchall()
     stamp = moment_text(at)
-    prevs, hashes = [], []
+    prevs: list[str] = []
+    hashes: list[str] = []
     prev = GENESIS
     for position, stream, version, type_, payload, upload_id, line in rows:
         prevs.append(prev)
         prev = link(prev, canonical(position, stream, version, type_, payload, stamp, upload_id, line))
         hashes.append(prev)
-    columns = list(zip(*rows, strict=True)) if rows else [[] for _ in range(7)]
-    data = dict(zip(("position", "stream", "version", "type", "payload", "upload_id", "line"), columns, strict=True))
+    read = ("position", "stream", "version", "type", "payload", "upload_id", "line")
+    data: dict[str, list[Any]] = {name: [row[i] for row in rows] for i, name in enumerate(read)}
     data |= {"recorded_at": [at] * len(rows), "prev_hash": prevs, "hash": hashes}
     return pl.DataFrame(data, schema=polars_schema(StoredEvent)).to_arrow()

@@ -176,12 +176,11 @@ def test_a_store_exported_is_a_lake_with_its_head(store: Path, tmp_path: Path) -
 
 
 def test_the_same_simulation_writes_the_same_lake(scheduler: str, tmp_path: Path) -> None:
+    """On the module's cluster, then on a local one the command starts itself."""
     written = []
-    for name in ("one", "two"):
+    for name, cluster in (("one", ["--scheduler", scheduler]), ("two", ["--workers", "1"])):
         target = tmp_path / name
-        result = cli(
-            "archive", "simulate", "--games", "6", "--batch-games", "4", "--to", target, "--scheduler", scheduler
-        )
+        result = cli("archive", "simulate", "--games", "6", "--batch-games", "4", "--to", target, *cluster)
         assert result.exit_code == 0, result.output
         assert "2 batches written (6 files, 6 games" in result.output, result.output
         written.append({p.relative_to(target): p.read_bytes() for p in target.rglob("*") if p.is_file()})
