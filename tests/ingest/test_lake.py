@@ -16,7 +16,6 @@ from pathlib import Path
 import duckdb
 import polars as pl
 import pytest
-from distributed import LocalCluster
 from polars.testing import assert_frame_equal
 
 from analytics import stats
@@ -29,6 +28,7 @@ from ingest.pipeline import ingest
 from ingest.readmodels import GAME_TABLES, TOURNAMENT_TABLES
 from ingest.store import Store
 from tests.ingest.conftest import cli
+from tests.ingest.dask_cluster import bare_main, local_cluster
 
 COMPARED = (*GAME_TABLES, *TOURNAMENT_TABLES)
 
@@ -36,8 +36,8 @@ COMPARED = (*GAME_TABLES, *TOURNAMENT_TABLES)
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     """The module's cluster: a scheduler and two worker processes, on loopback."""
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as local:
-        yield str(local.scheduler_address)
+    with local_cluster() as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
@@ -180,7 +180,8 @@ def test_the_same_simulation_writes_the_same_lake(scheduler: str, tmp_path: Path
     written = []
     for name, cluster in (("one", ["--scheduler", scheduler]), ("two", ["--workers", "1"])):
         target = tmp_path / name
-        result = cli("archive", "simulate", "--games", "6", "--batch-games", "4", "--to", target, *cluster)
+        with bare_main():
+            result = cli("archive", "simulate", "--games", "6", "--batch-games", "4", "--to", target, *cluster)
         assert result.exit_code == 0, result.output
         assert "2 batches written (6 files, 6 games" in result.output, result.output
         written.append({p.relative_to(target): p.read_bytes() for p in target.rglob("*") if p.is_file()})

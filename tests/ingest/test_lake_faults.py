@@ -30,8 +30,8 @@ from ingest.lake.layout import MANIFEST, Lake
 from ingest.lake.verify import verify
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = 30
-"""Files of the build: one a batch, so a build is some thirty tasks, a few seconds."""
+GAMES = 24
+"""Files of the build: one a batch, so a build is two dozen tasks, a few seconds."""
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
@@ -126,7 +126,7 @@ def _accounted(out: bytes) -> tuple[int, int]:
 def test_a_worker_killed_mid_build_has_its_batches_run_elsewhere(cluster: Cluster, logs: Path, tmp_path: Path) -> None:
     lake = tmp_path / "lake"
     build = _build(logs, lake, cluster.address)
-    _wait_for_commits(lake, 5, build)
+    _wait_for_commits(lake, 4, build)
     cluster.workers[0].send_signal(signal.SIGKILL)
     out, err = build.communicate(timeout=300)
     assert build.returncode == 0, err.decode()
@@ -139,7 +139,7 @@ def test_a_client_killed_mid_build_and_run_again_completes_the_job(
 ) -> None:
     lake = tmp_path / "lake"
     build = _build(logs, lake, cluster.address)
-    _wait_for_commits(lake, 5, build)
+    _wait_for_commits(lake, 4, build)
     build.send_signal(signal.SIGKILL)
     build.wait()
     committed = len(list((lake / MANIFEST).glob("*.json")))

@@ -14,13 +14,13 @@ from pathlib import Path
 import fsspec
 import fsspec.config
 import pytest
-from distributed import LocalCluster
 from moto.server import ThreadedMotoServer
 
 from events.simulate.tournament import simulate_tournament
 from ingest.lake.layout import Lake
 from ingest.lake.manifest import committed
 from tests.ingest.conftest import cli
+from tests.ingest.dask_cluster import local_cluster
 
 BUCKET = "saboteur-archive"
 
@@ -63,8 +63,8 @@ def s3() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def scheduler(s3: None) -> Iterator[str]:
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as local:
-        yield str(local.scheduler_address)
+    with local_cluster() as address:
+        yield address
 
 
 def test_a_lake_on_s3_builds_and_answers_like_a_local_one(scheduler: str, tmp_path: Path) -> None:
