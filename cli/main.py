@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from cli import checkpoint, dashboard, findings, flags, observe, simulate, stats, store, tournament
+from cli import archive, checkpoint, dashboard, findings, flags, observe, simulate, stats, store, tournament
 from cli.errors import ReportingGroup
 from events.audit import Audit, audit_file, log_files
 from events.findings import Finding, Unlisted
@@ -35,6 +35,7 @@ app = typer.Typer(
 
 app.add_typer(simulate.app, name="simulate")
 app.add_typer(stats.app, name="stats")
+app.add_typer(archive.app, name="archive")
 app.command("ingest")(store.ingest_command)
 app.command("rebuild")(store.rebuild_command)
 app.command("verify")(store.verify_command)

@@ -26,6 +26,7 @@ from rich.table import Table
 
 from analytics import stats
 from analytics.filters import DEFAULT_MIN_N, Filters
+from analytics.lake import connect as lake_tables
 from cli.moments import ZONES, moment
 from cli.output import csv_text
 from cli.store import DbOption, WaitOption
@@ -104,9 +105,18 @@ def filtered(command: Callable[..., None]) -> Callable[..., None]:
     return run
 
 
-def _read(db: Path | None, wait: float, read: Callable[[Store], Any]) -> Any:
-    """Run ``read`` on the store (a store that cannot be used, missing or busy, is the
-    root command's to report: :mod:`cli.errors`)."""
+LakeOption = Annotated[
+    str | None,
+    typer.Option("--lake", help="Read a lake (a folder or an fsspec URL: saboteur archive) instead of the store."),
+]
+
+
+def _read(db: Path | None, lake: str | None, wait: float, read: Callable[[stats.Source], Any]) -> Any:
+    """Run ``read`` on the lake if one is named, else on the store (a store that cannot
+    be used, missing or busy, is the root command's to report: :mod:`cli.errors`)."""
+    if lake is not None:
+        with lake_tables(lake) as con:
+            return read(con)
     return read(Store(db if db is not None else default_path(), wait=wait))
 
 
@@ -194,7 +204,7 @@ POINTS_NOTE: Final = (
 
 
 def _one_table(
-    name: str, table: str, compute: Callable[[Store, Filters], pl.DataFrame], about: str, note: str | None = None
+    name: str, table: str, compute: Callable[[stats.Source, Filters], pl.DataFrame], about: str, note: str | None = None
 ) -> None:
     """Register ``stats NAME``: one statistic's frame (``table``), with the shared
     filters, the format and the store options; ``note`` is said under it."""
@@ -204,11 +214,13 @@ def _one_table(
     def command(
         *,
         db: DbOption = None,
+        lake: LakeOption = None,
         filters: Filters,
         form: FormatOption = Format.table,
         wait: WaitOption = 60.0,
     ) -> None:
-        _print({table: _read(db, wait, lambda store: compute(store, filters))}, form, {table: note} if note else None)
+        frames = {table: _read(db, lake, wait, lambda source: compute(source, filters))}
+        _print(frames, form, {table: note} if note else None)
 
 
 _one_table(
@@ -231,6 +243,7 @@ _one_table(
 def games_command(
     *,
     db: DbOption = None,
+    lake: LakeOption = None,
     filters: Filters,
     form: FormatOption = Format.table,
     only: Annotated[
@@ -245,13 +258,15 @@ def games_command(
         raise typer.BadParameter(
             f"no table {', '.join(unknown)}; one of {', '.join(stats.ROUND_TABLES)}", param_hint="--only"
         )
-    frames = _read(db, wait, lambda store: stats.round_tables(store, filters, only or None))
-    _print(frames, form, _observed_notes(db, wait, filters, frames))
+    frames = _read(db, lake, wait, lambda source: stats.round_tables(source, filters, only or None))
+    _print(frames, form, _observed_notes(db, lake, wait, filters, frames))
 
 
-def _observed_notes(db: Path | None, wait: float, filters: Filters, frames: dict[str, pl.DataFrame]) -> dict[str, str]:
+def _observed_notes(
+    db: Path | None, lake: str | None, wait: float, filters: Filters, frames: dict[str, pl.DataFrame]
+) -> dict[str, str]:
     """Beside each statistic that needs cards the table does not see, how many observed
     rounds it left out (none said when none were)."""
     hidden = [name for name in frames if name in stats.HIDDEN_CARDS]
-    left_out = _read(db, wait, lambda store: stats.observed_rounds(store, filters)) if hidden else 0
+    left_out = _read(db, lake, wait, lambda source: stats.observed_rounds(source, filters)) if hidden else 0
     return {name: f"observed rounds left out: {left_out:,}" for name in hidden} if left_out else {}

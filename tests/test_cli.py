@@ -270,4 +270,4 @@ def test_every_stats_command_takes_the_same_filter_options() -> None:
     own = {"roles": [], "players": [], "games": ["--only"]}
     for name, command in group.commands.items():
         options = [o for param in command.params for o in param.opts]
-        assert options == ["--db", *filters, "--format", *own[name], "--wait"], name
+        assert options == ["--db", "--lake", *filters, "--format", *own[name], "--wait"], name

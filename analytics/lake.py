@@ -1,0 +1,47 @@
+"""Statistics over a lake: the store's SQL, run by DuckDB over the lake's Parquet.
+
+:func:`connect` opens a DuckDB database in memory in which every dataset of the lake
+is a view named like the store's table (``games``, ``rounds``, ``round_players``…) over
+the parts its committed batches name — and only those: a batch cut short is not read.
+Every function of :mod:`analytics.stats` takes that connection as it takes a store's,
+so the figures come from the same SQL text. A lake at an fsspec URL (``s3://…``) is
+read through its fsspec file system, handed to DuckDB; nothing is copied first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import duckdb
+
+from ingest.lake.layout import DATASETS, Lake
+from ingest.lake.manifest import committed
+from ingest.tables import create_table
+
+
+@contextmanager
+def connect(url: str) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A read-only view of the lake at ``url`` as the store's tables, closed after."""
+    lake = Lake.at(url)
+    entries = committed(lake)
+    con = duckdb.connect(":memory:", config={"autoload_known_extensions": False, "autoinstall_known_extensions": False})
+    try:
+        if not lake.local:
+            con.register_filesystem(lake.fs)
+        for dataset, row_type in DATASETS.items():
+            parts = [lake.address(p.path) for e in entries.values() for p in e.parts if p.dataset == dataset]
+            if parts:
+                listed = ", ".join(_literal(part) for part in parts)
+                con.execute(f"CREATE VIEW {dataset} AS SELECT * FROM read_parquet([{listed}])")
+            else:
+                con.execute(create_table(row_type))
+        yield con
+    finally:
+        con.close()
+
+
+def _literal(text: str) -> str:
+    """A SQL string literal (DuckDB takes no parameters in a view's definition; the
+    paths are the lake's own, quoted all the same)."""
+    return "'" + text.replace("'", "''") + "'"

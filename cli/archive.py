@@ -1,0 +1,142 @@
+"""``saboteur archive build|export|verify|simulate``: the archive as a Parquet lake,
+built on a Dask cluster.
+
+A thin shell over :mod:`ingest.lake`: it starts or joins the cluster, prints the Dask
+dashboard's address, shows the batches' progress and says what was written.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import Annotated, TypeVar
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from cli.errors import refuse
+from cli.store import DbOption, WaitOption
+from events.tables import PLAYER_RANGE, ROUND_LIMIT
+from ingest.lake.build import Done, Job, cluster, listing, plan, run, run_batch
+from ingest.lake.export import export
+from ingest.lake.layout import Lake
+from ingest.lake.simulate import BATCH_GAMES, run_simulation, simulations
+from ingest.lake.verify import verify
+from ingest.store import Store, default_path
+
+app = typer.Typer(help="The archive as a Parquet lake, built on a Dask cluster.", no_args_is_help=True)
+
+LakeOption = Annotated[str, typer.Option("--to", help="The lake: a folder or an fsspec URL (s3://bucket/lake).")]
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option("--scheduler", help="An existing Dask cluster's scheduler (tcp://host:8786); default: a local one."),
+]
+WorkersOption = Annotated[int, typer.Option("--workers", min=1, help="Worker processes of the local cluster.")]
+
+J = TypeVar("J", bound=Job)
+
+
+def _run(
+    title: str, lake: str, jobs: Sequence[J], task: Callable[[str, J], Done], scheduler: str | None, workers: int
+) -> list[Done]:
+    """Run the jobs on the cluster with a progress bar of files; what each did."""
+    console = Console(stderr=True, highlight=False)
+    started = time.perf_counter()
+    with cluster(scheduler, workers) as client:
+        console.print(f"Dask dashboard: {client.dashboard_link}")
+        progress = Progress(
+            TextColumn(f"[bold]{title}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[events]:,} events"),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+            disable=not console.is_terminal,
+        )
+        with progress:
+            task_id = progress.add_task("files", total=sum(job.size for job in jobs), events=0)
+
+            def on_done(done: Done) -> None:
+                progress.update(task_id, advance=done.files, events=progress.tasks[0].fields["events"] + done.events)
+
+            results = run(client, lake, jobs, task, on_done)
+    elapsed = time.perf_counter() - started
+    written = [r for r in results if not r.skipped]
+    events = sum(r.events for r in written)
+    rate = f", {events / elapsed:,.0f} events/s" if elapsed > 0 and events else ""
+    Console(highlight=False).print(
+        f"{escape(lake)}: {len(written)} batches written ({sum(r.files for r in written):,} files, "
+        f"{sum(r.games for r in written):,} games, {events:,} events), "
+        f"{len(results) - len(written)} already committed; {elapsed:.1f} s{rate}"
+    )
+    return results
+
+
+@app.command("build")
+def build_command(
+    sources: Annotated[list[str], typer.Argument(help="Files or folders, local or fsspec URLs (s3://bucket/logs/).")],
+    to: LakeOption,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = 2,
+    batch_files: Annotated[int, typer.Option("--batch-files", min=1, help="Files in a batch (a task).")] = 64,
+) -> None:
+    """Audit files into the lake as Dask tasks, a batch at a time; a batch committed
+    before is skipped."""
+    files = listing(sources)
+    if not files:
+        raise refuse("no files found (looked for .jsonl, .jsonl.gz, .csv and .json)", 1)
+    _run("archive", to, plan(files, datetime.now(UTC), batch_files), run_batch, scheduler, workers)
+
+
+@app.command("simulate")
+def simulate_command(
+    games: Annotated[int, typer.Option("--games", min=1, help="Games to simulate.")],
+    to: LakeOption,
+    seed: Annotated[int, typer.Option("--seed", help="Seed: the same command writes the same lake.")] = 1,
+    ruleset: Annotated[str, typer.Option("--ruleset", help="tournament or base.")] = "tournament",
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds in each game.")] = 3,
+    batch_games: Annotated[int, typer.Option("--batch-games", min=1, help="Games in a batch (a task).")] = BATCH_GAMES,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = 2,
+) -> None:
+    """Simulate games into the lake as Dask tasks, for balance studies; each table size
+    of the ruleset takes its turn."""
+    if ruleset not in PLAYER_RANGE:
+        raise typer.BadParameter("tournament or base", param_hint="--ruleset")
+    if rounds > ROUND_LIMIT[ruleset]:
+        raise typer.BadParameter(f"a {ruleset} game has 1 to {ROUND_LIMIT[ruleset]} rounds", param_hint="--rounds")
+    jobs = simulations(games, seed=seed, ruleset=ruleset, rounds=rounds, batch_games=batch_games)
+    _run("simulate", to, jobs, run_simulation, scheduler, workers)
+
+
+@app.command("export")
+def export_command(to: LakeOption, db: DbOption = None, wait: WaitOption = 60.0) -> None:
+    """Write a store's events and read models into the lake, with its chain head."""
+    store = Store(db if db is not None else default_path(), wait=wait)
+    entry = export(store, Lake.at(to))
+    Console(highlight=False).print(
+        f"{escape(to)}: {entry.events:,} events and {len(entry.files):,} uploads of {escape(str(store.path))}, "
+        f"head {entry.head_position} {entry.head_hash}"
+    )
+
+
+@app.command("verify")
+def verify_command(lake: Annotated[str, typer.Argument(help="The lake: a folder or an fsspec URL.")]) -> None:
+    """Check every committed batch against its manifest entry. Exit status 0 when all
+    is well, 1 when anything is wrong."""
+    verdict = verify(Lake.at(lake))
+    out = Console(highlight=False, soft_wrap=True)
+    for problem in verdict.problems:
+        out.print(f"[red]{escape(problem)}[/red]")
+    if verdict.uncommitted:
+        out.print(f"[yellow]{len(verdict.uncommitted)} parts no batch commits (a build cut short): unread[/yellow]")
+    status = "[green]ok[/green]" if verdict.ok else f"[red]{len(verdict.problems)} problems[/red]"
+    out.print(
+        f"{escape(lake)}: {verdict.batches} batches, {verdict.parts} parts, {verdict.games:,} games, "
+        f"{verdict.events:,} events: {status}"
+    )
+    raise typer.Exit(0 if verdict.ok else 1)

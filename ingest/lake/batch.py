@@ -1,0 +1,132 @@
+"""One batch of files into the lake, through the store's own writer.
+
+A batch is written into a store held in memory by the very code ``saboteur ingest``
+runs — :func:`ingest.sources.prepare` audits and projects each file (one visitor walk,
+the one ``saboteur audit`` uses), :class:`ingest.pipeline.Writer` decides each upload
+(duplicates, rejections) and the store chains the events and replaces the read models
+— and that store's tables become the batch's Parquet parts. The rows of a lake are
+thus the rows of a store by construction, not by a second projection that could drift.
+
+Uploads are numbered from the batch's first file's place in the whole listing, so a
+lake built from the files ``saboteur ingest`` was given holds the same upload ids. Each
+batch's events form a chain of their own, from the genesis hash, stamped with the
+build's time: the same batch written again gives the same bytes, hence the same part
+names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+
+from ingest.chain import GENESIS, StoredEvent, canonical, link, moment_text
+from ingest.lake.layout import DATASETS, LEFT_OUT, Lake
+from ingest.lake.manifest import Entry, SourceFile, commit, write_part
+from ingest.pipeline import Writer, write_all
+from ingest.sources import Prepared
+from ingest.store import Store
+from ingest.tables import names, polars_schema
+
+
+class BatchStore(Store):
+    """A store in memory for one batch, its uploads numbered from ``first_upload``.
+
+    A :class:`~ingest.store.Store` opens its file for each job; this one holds a single
+    in-memory database for its life, so the writer's jobs all land in it."""
+
+    def __init__(self, first_upload: int) -> None:
+        super().__init__(Path(":memory:"))
+        self.first_upload = first_upload
+        self.con = duckdb.connect(":memory:", config={"autoload_known_extensions": False})
+        self.con.execute("SET TimeZone = 'UTC'")
+        self._prepare(self.con, read_only=False, read_models=True)
+
+    @contextmanager
+    def connect(self, *, read_only: bool = False, read_models: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
+        yield self.con
+
+    def next_upload_id(self, con: duckdb.DuckDBPyConnection) -> int:
+        return max(super().next_upload_id(con), self.first_upload)
+
+
+def batch_key(*parts: object) -> str:
+    """A batch's key from what defines it (its files' names and sizes, or a
+    simulation's seed and settings): the same batch has the same key in every run."""
+    return hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8", "backslashreplace")).hexdigest()[:32]
+
+
+def write_batch(lake: Lake, key: str, prepared: Iterable[Prepared], *, first_upload: int, at: datetime) -> Entry:
+    """Write a batch's parts, then commit its manifest entry; the entry."""
+    store = BatchStore(first_upload)
+    writer = Writer(store)
+    write_all(prepared, writer)
+    con = store.con
+    events = _rechained(con, at)
+    tables: dict[str, pa.Table] = {}
+    if events.num_rows:
+        tables[StoredEvent.TABLE] = events
+    for dataset in DATASETS:
+        if dataset != StoredEvent.TABLE:
+            kept = ", ".join(n for n in names(DATASETS[dataset]) if n not in LEFT_OUT.get(dataset, ()))
+            moment = "?::TIMESTAMPTZ AS received_at" if dataset == "uploads" else None
+            columns = kept.replace("received_at", moment) if moment else kept
+            table = con.sql(f"SELECT {columns} FROM {dataset} ORDER BY ALL", params=[at] if moment else None)
+            if table.shape[0]:
+                tables[dataset] = table.to_arrow_table()
+    parts = [write_part(lake, dataset, table) for dataset, table in tables.items()]
+    files = tuple(
+        SourceFile(
+            name=result.name,
+            sha256=item_sha,
+            size=size,
+            upload_id=result.upload_id,
+            outcome=result.outcome,
+            game_ids=result.game_ids,
+        )
+        for result, (item_sha, size) in zip(writer.results, _contents(con), strict=True)
+    )
+    count = events.num_rows
+    head = (events["position"][-1].as_py(), events["hash"][-1].as_py()) if count else (0, GENESIS)
+    entry = Entry(batch=key, files=files, parts=tuple(parts), events=count, head_position=head[0], head_hash=head[1])
+    commit(lake, entry)
+    return entry
+
+
+def _contents(con: duckdb.DuckDBPyConnection) -> list[tuple[str, int]]:
+    """Each upload's SHA-256 and size, in upload order."""
+    return [
+        (str(sha), int(size))
+        for sha, size in con.execute("SELECT sha256, size FROM uploads ORDER BY upload_id").fetchall()
+    ]
+
+
+def _rechained(con: duckdb.DuckDBPyConnection, at: datetime) -> pa.Table:
+    """The batch's events recorded at ``at`` (the build's time, not each write's) and
+    chained anew over it from the genesis hash, as a table of the events' columns.
+
+    Each event's hash is :meth:`~ingest.chain.StoredEvent.canonical`'s, made from its
+    columns as read (an object per event, made and copied twice, cost more than the
+    hashing itself)."""
+    rows = con.execute(
+        "SELECT position, stream, version, type, payload, upload_id, line FROM events ORDER BY position"
+    ).fetchall()
+    stamp = moment_text(at)
+    prevs: list[str] = []
+    hashes: list[str] = []
+    prev = GENESIS
+    for position, stream, version, type_, payload, upload_id, line in rows:
+        prevs.append(prev)
+        prev = link(prev, canonical(position, stream, version, type_, payload, stamp, upload_id, line))
+        hashes.append(prev)
+    read = ("position", "stream", "version", "type", "payload", "upload_id", "line")
+    data: dict[str, list[Any]] = {name: [row[i] for row in rows] for i, name in enumerate(read)}
+    data |= {"recorded_at": [at] * len(rows), "prev_hash": prevs, "hash": hashes}
+    return pl.DataFrame(data, schema=polars_schema(StoredEvent)).to_arrow()

@@ -1,0 +1,55 @@
+"""``saboteur archive export``: a store's events and read models into the lake.
+
+The store is read once, read-only, table by table in parts of at most
+:data:`PART_ROWS` rows (a store of millions of events is never held whole), and the
+parts become one batch whose entry carries the store's chain head: ``archive verify``
+then walks the exported events from the genesis hash to that head. The events keep the
+store's own positions, times and hashes; the uploads their metadata, not their bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import pyarrow as pa
+
+from ingest.chain import StoredEvent
+from ingest.lake.layout import DATASETS, LEFT_OUT, Lake
+from ingest.lake.manifest import Entry, Part, SourceFile, commit, write_part
+from ingest.store import Store
+from ingest.tables import names
+
+PART_ROWS: Final = 1_000_000
+"""Rows in a part of an exported table at most."""
+
+
+def export(store: Store, lake: Lake) -> Entry:
+    """Write the store's tables into ``lake`` as one batch, keyed by the store's head;
+    its entry. Exporting the same store twice writes the same parts and entry."""
+    with store.connect(read_only=True) as con:
+        con.execute("SET TimeZone = 'UTC'")
+        position, head = store.head(con)
+        parts: list[Part] = []
+        for dataset, row_type in DATASETS.items():
+            kept = ", ".join(n for n in names(row_type) if n not in LEFT_OUT.get(dataset, ()))
+            order = "position" if dataset == StoredEvent.TABLE else "ALL"
+            reader = con.sql(f"SELECT {kept} FROM {dataset} ORDER BY {order}").to_arrow_reader(PART_ROWS)
+            for chunk in reader:
+                if chunk.num_rows:
+                    parts.append(write_part(lake, dataset, pa.Table.from_batches([chunk])))
+        files = tuple(
+            SourceFile(name=name, sha256=sha, size=size, upload_id=upload_id, outcome=outcome, game_ids=tuple(games))
+            for upload_id, name, sha, size, outcome, games in con.execute(
+                "SELECT upload_id, name, sha256, size, outcome, game_ids FROM uploads ORDER BY upload_id"
+            ).fetchall()
+        )
+    entry = Entry(
+        batch=f"export-{head[:32]}",
+        files=files,
+        parts=tuple(parts),
+        events=position,
+        head_position=position,
+        head_hash=head,
+    )
+    commit(lake, entry)
+    return entry

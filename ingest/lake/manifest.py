@@ -1,0 +1,86 @@
+"""The lake's manifest: one entry per committed batch, written after its parts.
+
+An entry names the batch's files with their SHA-256, the parts it wrote (path, rows,
+SHA-256: the name says it too) and the head of its events' chain. Readers use only
+the parts an entry names, so a batch cut short before its entry — parts written, entry
+not — is as if it never ran, and a build run again writes it whole (the same names: the
+parts are named by their bytes) and then its entry. Each entry is one file of its own,
+written whole (:meth:`~ingest.lake.layout.Lake.write`), so two writers never lose each
+other's work the way two rewrites of one manifest file could.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+
+import pyarrow as pa
+from pydantic import BaseModel, ConfigDict
+
+from ingest.lake.layout import MANIFEST, Lake, parquet, part_name
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SourceFile(_Record):
+    """A file of the batch: its name, contents, upload and what became of it."""
+
+    name: str
+    sha256: str
+    size: int
+    upload_id: int
+    outcome: str
+    game_ids: tuple[str, ...] = ()
+
+
+class Part(_Record):
+    """A Parquet part the batch wrote."""
+
+    dataset: str
+    path: str
+    rows: int
+    sha256: str
+
+
+class Entry(_Record):
+    """A committed batch. ``head_position`` and ``head_hash``: the last event of the
+    batch's chain (0 and the genesis hash when it has none); for a store exported
+    whole, the store's own head."""
+
+    batch: str
+    files: tuple[SourceFile, ...]
+    parts: tuple[Part, ...]
+    events: int
+    head_position: int
+    head_hash: str
+
+
+def entry_path(batch: str) -> str:
+    return f"{MANIFEST}/{batch}.json"
+
+
+def write_part(lake: Lake, dataset: str, table: pa.Table) -> Part:
+    """Write a table of ``dataset`` as a part named by its bytes; the part."""
+    data = parquet(table)
+    path = part_name(dataset, data)
+    lake.write(path, data)
+    return Part(dataset=dataset, path=path, rows=table.num_rows, sha256=hashlib.sha256(data).hexdigest())
+
+
+def commit(lake: Lake, entry: Entry) -> None:
+    """Record ``entry``: the batch's parts must all be written before."""
+    lake.write(entry_path(entry.batch), entry.model_dump_json(indent=1).encode("utf-8"))
+
+
+def committed(lake: Lake) -> dict[str, Entry]:
+    """Every committed batch by its key (the entries fetched together: an object
+    store's file system fetches them side by side, not one round trip after another)."""
+    paths = [path for path in lake.files(MANIFEST) if path.endswith(".json")]
+    found = lake.read_many(paths)
+    return {posixpath.basename(path).removesuffix(".json"): Entry.model_validate_json(found[path]) for path in paths}
+
+
+def is_committed(lake: Lake, batch: str) -> bool:
+    return lake.exists(entry_path(batch))

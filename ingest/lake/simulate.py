@@ -1,0 +1,84 @@
+"""``saboteur archive simulate``: the simulator as Dask tasks, for balance studies.
+
+The games are cut into batches; each batch draws its games from a generator seeded by
+the command's seed and the batch's number alone, so a batch is the same whichever
+worker runs it and whenever, and the same command writes the same lake (its events are
+recorded at a fixed moment, :data:`SIMULATED_AT`). Table sizes take turns over the
+ruleset's range, so every size gets its share of games. Each game's log goes through
+:func:`ingest.sources.prepare_bytes`, as an uploaded file would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from random import Random
+from typing import Final
+
+from events.logfile import write_log
+from events.simulate.game import GameSpec, simulate_game
+from events.tables import PLAYER_RANGE
+from ingest.lake.batch import batch_key, write_batch
+from ingest.lake.build import Done
+from ingest.lake.layout import Lake
+from ingest.lake.manifest import is_committed
+from ingest.sources import Prepared, prepare_bytes
+
+SIMULATED_AT: Final = datetime(2026, 1, 1, tzinfo=UTC)
+"""When a simulated archive's events are recorded: a fixed moment, so the same command
+writes the same bytes."""
+BATCH_GAMES: Final = 64
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """One batch of simulated games: games ``first`` to ``first + size - 1`` of the run."""
+
+    key: str
+    seed: int
+    first: int
+    size: int
+    ruleset: str
+    rounds: int
+
+
+def simulations(
+    games: int, *, seed: int, ruleset: str, rounds: int, batch_games: int = BATCH_GAMES
+) -> list[Simulation]:
+    """The run's batches."""
+    return [
+        Simulation(
+            batch_key("simulate", seed, ruleset, rounds, first, min(batch_games, games - first)),
+            seed,
+            first,
+            min(batch_games, games - first),
+            ruleset,
+            rounds,
+        )
+        for first in range(0, games, batch_games)
+    ]
+
+
+def simulated(batch: Simulation) -> list[Prepared]:
+    """The batch's games, audited as uploads: the same for the same batch, anywhere."""
+    rng = Random(f"{batch.seed}:{batch.first}")
+    low, high = PLAYER_RANGE[batch.ruleset]
+    found = []
+    for number in range(batch.first, batch.first + batch.size):
+        players = low + number % (high - low + 1)
+        game_id = f"sim-{batch.seed}-{number:09d}"
+        spec = GameSpec(
+            game_id, tuple(f"p{i + 1}" for i in range(players)), batch.ruleset, batch.rounds, rng.randrange(2**62)
+        )
+        found.append(prepare_bytes(f"{game_id}.jsonl", write_log(simulate_game(spec)).encode("utf-8")))
+    return found
+
+
+def run_simulation(lake_url: str, batch: Simulation) -> Done:
+    """A task: simulate the batch's games and write them into the lake (unless a run
+    before committed it)."""
+    lake = Lake.at(lake_url)
+    if is_committed(lake, batch.key):
+        return Done(batch.key, batch.size, 0, 0, skipped=True)
+    entry = write_batch(lake, batch.key, simulated(batch), first_upload=batch.first + 1, at=SIMULATED_AT)
+    return Done(batch.key, len(entry.files), entry.events, sum(len(f.game_ids) for f in entry.files))

@@ -1,0 +1,192 @@
+"""The lake (issue 15): the same files through ``saboteur ingest`` and ``saboteur
+archive build`` give the same read-model rows and the same statistics; a build run
+again writes nothing twice; ``archive verify`` finds what was altered; a store exported
+and a simulation written are lakes like any other.
+
+One local Dask cluster (two worker processes) serves the whole module.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from analytics import stats
+from analytics.lake import connect
+from events.simulate.tournament import simulate_tournament
+from ingest.lake.layout import MANIFEST, Lake
+from ingest.lake.manifest import Entry, committed
+from ingest.lake.verify import verify
+from ingest.pipeline import ingest
+from ingest.readmodels import GAME_TABLES, TOURNAMENT_TABLES
+from ingest.store import Store
+from tests.ingest.conftest import cli
+from tests.ingest.dask_cluster import bare_main, local_cluster
+
+COMPARED = (*GAME_TABLES, *TOURNAMENT_TABLES)
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """The module's cluster: a scheduler and two worker processes, on loopback."""
+    with local_cluster() as address:
+        yield address
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A simulated tournament (its description, five games) and a file that is no log."""
+    root = tmp_path_factory.mktemp("lake-files")
+    simulate_tournament(root, players=10, preliminary_rounds=2, seed=3)
+    (root / "broken.jsonl").write_bytes(b"not a log\n")
+    return root
+
+
+@pytest.fixture(scope="module")
+def store(files: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("lake-store") / "ledger.duckdb"
+    ingest([files], Store(db), workers=1)
+    return db
+
+
+@pytest.fixture(scope="module")
+def lake(files: Path, scheduler: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("lake") / "lake"
+    result = cli("archive", "build", files, "--to", root, "--scheduler", scheduler, "--batch-files", "2")
+    assert result.exit_code == 0, result.output
+    assert "4 batches written (7 files, 5 games" in result.output, result.output
+    assert "Dask dashboard: http" in result.output
+    return root
+
+
+def _table(con: duckdb.DuckDBPyConnection, table: str, drop: tuple[str, ...] = ()) -> pl.DataFrame:
+    return con.sql(f"SELECT * FROM {table} ORDER BY ALL").pl().drop(drop)
+
+
+def test_the_lake_holds_the_rows_the_store_holds(store: Path, lake: Path) -> None:
+    with Store(store).connect(read_only=True) as stored, connect(str(lake)) as lake_con:
+        for table in COMPARED:
+            expected = _table(stored, table)
+            assert _table(lake_con, table).equals(expected), table
+        uploads = ("raw", "received_at")
+        assert _table(lake_con, "uploads").drop("received_at").equals(_table(stored, "uploads", uploads))
+        assert lake_con.execute("SELECT count(*) FROM games").fetchone() == (5,)
+
+
+def test_the_lake_answers_the_statistics_the_store_answers(store: Path, lake: Path) -> None:
+    """The same figures (a mean may differ in its last bit, DuckDB adding the same
+    numbers in another order over the parts than over the table), the same rows (those
+    that tie in a statistic's order may come either way, over a store as over a lake)."""
+    with Store(store).connect(read_only=True) as stored, connect(str(lake)) as lake_con:
+        assert_frame_equal(
+            stats.role_win_rates(lake_con), stats.role_win_rates(stored), rel_tol=1e-12, check_row_order=False
+        )
+        assert_frame_equal(
+            stats.player_stats(lake_con), stats.player_stats(stored), rel_tol=1e-12, check_row_order=False
+        )
+        assert stats.observed_rounds(lake_con) == stats.observed_rounds(stored)
+        from_lake, from_store = stats.round_tables(lake_con), stats.round_tables(stored)
+        assert from_lake.keys() == from_store.keys()
+        for name, frame in from_store.items():
+            assert_frame_equal(from_lake[name], frame, rel_tol=1e-12, check_row_order=False)
+
+
+@pytest.mark.parametrize("command", [["roles"], ["players"], ["games"]])
+def test_stats_over_a_lake_print_the_tables_of_the_store(store: Path, lake: Path, command: list[str]) -> None:
+    over_store = cli("stats", *command, "--db", store)
+    over_lake = cli("stats", *command, "--lake", lake)
+    assert over_store.exit_code == over_lake.exit_code == 0, over_lake.output
+    assert _lines(over_lake.output) == _lines(over_store.output)
+
+
+def _lines(output: str) -> list[str]:
+    """A command's lines in order: rows that tie in a table's order may come either way."""
+    return sorted(output.splitlines())
+
+
+def test_a_build_run_again_writes_nothing(files: Path, lake: Path, scheduler: str) -> None:
+    before = sorted(p.relative_to(lake) for p in lake.rglob("*"))
+    result = cli("archive", "build", files, "--to", lake, "--scheduler", scheduler, "--batch-files", "2")
+    assert result.exit_code == 0, result.output
+    assert "0 batches written" in result.output and "4 already committed" in result.output
+    assert sorted(p.relative_to(lake) for p in lake.rglob("*")) == before
+
+
+def test_verify_passes_a_whole_lake(lake: Path) -> None:
+    result = cli("archive", "verify", lake)
+    assert result.exit_code == 0, result.output
+    assert "4 batches" in result.output and "5 games" in result.output and "ok" in result.output
+
+
+def _with_games(lake: Path) -> list[Entry]:
+    """The lake's batches that hold games, in key order."""
+    entries = sorted(committed(Lake.at(str(lake))).values(), key=lambda e: e.batch)
+    return [e for e in entries if any(p.dataset == "games" for p in e.parts)]
+
+
+def test_verify_finds_a_part_altered_missing_or_a_game_twice(lake: Path, tmp_path: Path) -> None:
+    copy = Path(shutil.copytree(lake, tmp_path / "lake"))
+    first, second = _with_games(copy)[:2]
+    altered = copy / first.parts[0].path
+    altered.write_bytes(altered.read_bytes()[:-1] + b"\0")
+    (copy / second.parts[0].path).unlink()
+    twice = json.loads((copy / MANIFEST / f"{first.batch}.json").read_text())
+    twice["batch"] = "a-copy"
+    (copy / MANIFEST / "a-copy.json").write_text(json.dumps(twice))
+    problems = verify(Lake.at(str(copy))).problems
+    assert any("altered" in p and first.parts[0].path in p for p in problems), problems
+    assert any(p.endswith(f"{second.parts[0].path}: missing") for p in problems), problems
+    assert any("in the lake 2 times" in p for p in problems), problems
+    assert cli("archive", "verify", copy).exit_code == 1
+
+
+def test_a_part_no_entry_names_is_not_read(lake: Path, tmp_path: Path) -> None:
+    """A batch cut short after its parts and before its entry: as if it never ran."""
+    copy = Path(shutil.copytree(lake, tmp_path / "lake"))
+    entry = _with_games(copy)[0]
+    (copy / MANIFEST / f"{entry.batch}.json").unlink()
+    verdict = verify(Lake.at(str(copy)))
+    assert verdict.ok and verdict.batches == 3
+    assert set(verdict.uncommitted) == {p.path for p in entry.parts}
+    with connect(str(copy)) as con, connect(str(lake)) as whole:
+        games = "SELECT count(*) FROM games"
+        assert con.execute(games).fetchone()[0] < whole.execute(games).fetchone()[0]  # type: ignore[index]
+
+
+def test_a_store_exported_is_a_lake_with_its_head(store: Path, tmp_path: Path) -> None:
+    target = tmp_path / "exported"
+    result = cli("archive", "export", "--db", store, "--to", target)
+    assert result.exit_code == 0, result.output
+    with Store(store).connect(read_only=True) as con:
+        position, head = Store(store).head(con)
+    (entry,) = committed(Lake.at(str(target))).values()
+    assert (entry.head_position, entry.head_hash) == (position, head)
+    assert cli("archive", "verify", target).exit_code == 0
+    over_store = cli("stats", "players", "--db", store)
+    assert _lines(cli("stats", "players", "--lake", target).output) == _lines(over_store.output)
+    assert cli("archive", "export", "--db", store, "--to", target).exit_code == 0
+    assert len(committed(Lake.at(str(target)))) == 1, "the same store exported again is the same batch"
+
+
+def test_the_same_simulation_writes_the_same_lake(scheduler: str, tmp_path: Path) -> None:
+    """On the module's cluster, then on a local one the command starts itself."""
+    written = []
+    for name, cluster in (("one", ["--scheduler", scheduler]), ("two", ["--workers", "1"])):
+        target = tmp_path / name
+        with bare_main():
+            result = cli("archive", "simulate", "--games", "6", "--batch-games", "4", "--to", target, *cluster)
+        assert result.exit_code == 0, result.output
+        assert "2 batches written (6 files, 6 games" in result.output, result.output
+        written.append({p.relative_to(target): p.read_bytes() for p in target.rglob("*") if p.is_file()})
+    assert written[0] == written[1]
+    assert cli("archive", "verify", tmp_path / "one").exit_code == 0
+    with connect(str(tmp_path / "one")) as con:
+        sizes = con.execute("SELECT DISTINCT players FROM games ORDER BY players").fetchall()
+    assert [n for (n,) in sizes] == [5, 6, 7, 8, 9, 10]

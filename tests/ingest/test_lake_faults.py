@@ -1,0 +1,152 @@
+"""Faults of a build on a real cluster (issue 15): a scheduler and two worker processes
+started by hand (``dask scheduler``, ``dask worker``), over TCP on loopback; the build
+is the ``saboteur archive build`` command in a subprocess.
+
+A worker killed mid-build has its batches run again on the other; a client killed
+mid-build leaves committed batches committed and the others unread, and the same
+command run again completes the job. Either way every game is in the lake exactly
+once, and ``archive verify`` passes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from analytics.lake import connect
+from events.logfile import write_log
+from events.simulate.game import quick_game
+from ingest.lake.layout import MANIFEST, Lake
+from ingest.lake.verify import verify
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = 24
+"""Files of the build: one a batch, so a build is two dozen tasks, a few seconds."""
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+@dataclass
+class Cluster:
+    address: str
+    workers: list[subprocess.Popen[bytes]]
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _dask(*args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", *args], env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+@pytest.fixture
+def cluster() -> Iterator[Cluster]:
+    """A scheduler and two workers (no nanny: a worker killed stays dead), each its own
+    process; all stopped after."""
+    port = _port()
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler = _dask("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard")
+    workers = [
+        _dask("distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny", "--no-dashboard", "--name", name)
+        for name in ("w1", "w2")
+    ]
+    try:
+        from distributed import Client
+
+        with Client(address, timeout=60) as client:  # type: ignore[no-untyped-call]
+            client.wait_for_workers(2, timeout=60)
+        yield Cluster(address, workers)
+    finally:
+        for process in [*workers, scheduler]:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("fault-logs")
+    for number in range(GAMES):
+        write_log(quick_game(5 + number % 6, "tournament", 2, number), folder / f"game-{number:03d}.jsonl")
+    return folder
+
+
+def _build(logs: Path, lake: Path, address: str) -> subprocess.Popen[bytes]:
+    command = ["cli.main", "archive", "build", str(logs), "--to", str(lake), "--scheduler", address]
+    return subprocess.Popen(
+        [sys.executable, "-m", *command, "--batch-files", "1"], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+
+
+def _wait_for_commits(lake: Path, count: int, build: subprocess.Popen[bytes]) -> None:
+    """Until ``count`` batches are committed (the build is under way)."""
+    deadline = time.monotonic() + 120
+    while len(list((lake / MANIFEST).glob("*.json"))) < count:
+        assert build.poll() is None, "the build ended before it could be interrupted"
+        assert time.monotonic() < deadline, "no batch committed in two minutes"
+        time.sleep(0.02)
+
+
+def _every_game_once(lake: Path) -> None:
+    verdict = verify(Lake.at(str(lake)))
+    assert verdict.ok, verdict.problems
+    with connect(str(lake)) as con:
+        games = con.execute("SELECT count(*), count(DISTINCT game_id) FROM games").fetchall()
+        uploads = con.execute("SELECT count(*), count(DISTINCT upload_id) FROM uploads").fetchall()
+    assert games == [(GAMES, GAMES)]
+    assert uploads == [(GAMES, GAMES)]
+
+
+def _accounted(out: bytes) -> tuple[int, int]:
+    """The batches the build says it wrote and found committed: every batch, once.
+    (A batch may be found committed by its own task run again: its worker committed it
+    and died before the scheduler heard; or, after a client was killed, by the tasks the
+    scheduler still ran for it.)"""
+    said = " ".join(out.decode().split())
+    found = re.search(r"(\d+) batches written .* (\d+) already committed", said)
+    assert found is not None, said
+    written, before = int(found[1]), int(found[2])
+    assert written + before == GAMES, said
+    return written, before
+
+
+def test_a_worker_killed_mid_build_has_its_batches_run_elsewhere(cluster: Cluster, logs: Path, tmp_path: Path) -> None:
+    lake = tmp_path / "lake"
+    build = _build(logs, lake, cluster.address)
+    _wait_for_commits(lake, 4, build)
+    cluster.workers[0].send_signal(signal.SIGKILL)
+    out, err = build.communicate(timeout=300)
+    assert build.returncode == 0, err.decode()
+    _accounted(out)
+    _every_game_once(lake)
+
+
+def test_a_client_killed_mid_build_and_run_again_completes_the_job(
+    cluster: Cluster, logs: Path, tmp_path: Path
+) -> None:
+    lake = tmp_path / "lake"
+    build = _build(logs, lake, cluster.address)
+    _wait_for_commits(lake, 4, build)
+    build.send_signal(signal.SIGKILL)
+    build.wait()
+    committed = len(list((lake / MANIFEST).glob("*.json")))
+    assert committed < GAMES, "the kill came after the build's end"
+    again = _build(logs, lake, cluster.address)
+    out, err = again.communicate(timeout=300)
+    assert again.returncode == 0, err.decode()
+    _, before = _accounted(out)
+    assert before >= committed, "a batch committed before the rerun is not written again"
+    _every_game_once(lake)
