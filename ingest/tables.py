@@ -45,7 +45,7 @@ from typing import (
 )
 
 import polars as pl
-import pyarrow as pa  # type: ignore[import-untyped]
+import pyarrow as pa
 
 BigInt = Annotated[int, "BIGINT"]
 """A 64-bit integer column (a plain ``int`` field is a 32-bit ``INTEGER``)."""
