@@ -8,6 +8,7 @@ dashboard's address, shows the batches' progress and says what was written.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Annotated, TypeVar
@@ -76,6 +77,16 @@ def _run(
     return results
 
 
+OUTCOMES = ("accepted", "accepted_with_findings", "rejected", "duplicate")
+"""The outcomes a file can have, in the order ``saboteur ingest`` counts them."""
+
+
+def _outcomes(results: Sequence[Done]) -> Counter[str]:
+    """How many files this run audited had each outcome (batches committed before are
+    not audited again: they count as already committed)."""
+    return Counter(outcome for result in results for outcome in result.outcomes)
+
+
 @app.command("build")
 def build_command(
     sources: Annotated[list[str], typer.Argument(help="Files or folders, local or fsspec URLs (s3://bucket/logs/).")],
@@ -85,11 +96,17 @@ def build_command(
     batch_files: Annotated[int, typer.Option("--batch-files", min=1, help="Files in a batch (a task).")] = 64,
 ) -> None:
     """Audit files into the lake as Dask tasks, a batch at a time; a batch committed
-    before is skipped."""
+    before is skipped.
+
+    Exit status 0, or 1 if any file audited was rejected (as `saboteur ingest`).
+    """
     files = listing(sources)
     if not files:
         raise refuse("no files found (looked for .jsonl, .jsonl.gz, .csv and .json)", 1)
-    _run("archive", to, plan(files, datetime.now(UTC), batch_files), run_batch, scheduler, workers)
+    results = _run("archive", to, plan(files, datetime.now(UTC), batch_files), run_batch, scheduler, workers)
+    counts = _outcomes(results)
+    Console(highlight=False).print(", ".join(f"{counts[o]:,} {o.replace('_', ' ')}" for o in OUTCOMES))
+    raise typer.Exit(1 if counts["rejected"] else 0)
 
 
 @app.command("simulate")

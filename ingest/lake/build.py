@@ -23,7 +23,7 @@ import fsspec
 
 from ingest.lake.batch import batch_key, write_batch
 from ingest.lake.layout import Lake
-from ingest.lake.manifest import committed, is_committed
+from ingest.lake.manifest import Entry, committed, is_committed
 from ingest.pipeline import SUFFIXES, collect
 from ingest.sources import Prepared, prepare, prepare_bytes
 
@@ -69,6 +69,21 @@ class Done:
     events: int
     games: int
     skipped: bool = False
+    outcomes: tuple[str, ...] = ()
+    """Each file's outcome, as ``saboteur ingest`` names it (none if skipped)."""
+
+    @classmethod
+    def of(cls, entry: Entry) -> Done:
+        """What a batch just committed as ``entry`` holds."""
+        files = entry.files
+        return cls(
+            entry.batch,
+            len(files),
+            entry.events,
+            sum(len(f.game_ids) for f in files),
+            False,
+            tuple(f.outcome for f in files),
+        )
 
 
 def listing(sources: Sequence[str]) -> list[tuple[str, int]]:
@@ -110,7 +125,7 @@ def run_batch(lake_url: str, batch: Batch) -> Done:
     if is_committed(lake, batch.key):
         return Done(batch.key, len(batch.sources), 0, 0, skipped=True)
     entry = write_batch(lake, batch.key, map(_prepared, batch.sources), first_upload=batch.first_upload, at=batch.at)
-    return Done(batch.key, len(entry.files), entry.events, sum(len(f.game_ids) for f in entry.files))
+    return Done.of(entry)
 
 
 def _prepared(source: str) -> Prepared:

@@ -81,4 +81,4 @@ def run_simulation(lake_url: str, batch: Simulation) -> Done:
     if is_committed(lake, batch.key):
         return Done(batch.key, batch.size, 0, 0, skipped=True)
     entry = write_batch(lake, batch.key, simulated(batch), first_upload=batch.first + 1, at=SIMULATED_AT)
-    return Done(batch.key, len(entry.files), entry.events, sum(len(f.game_ids) for f in entry.files))
+    return Done.of(entry)

@@ -20,6 +20,7 @@ from polars.testing import assert_frame_equal
 
 from analytics import stats
 from analytics.lake import connect
+from events.simulate.mutate import mutate
 from events.simulate.tournament import simulate_tournament
 from ingest.lake.layout import MANIFEST, Lake
 from ingest.lake.manifest import Entry, committed
@@ -60,7 +61,8 @@ def store(files: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def lake(files: Path, scheduler: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("lake") / "lake"
     result = cli("archive", "build", files, "--to", root, "--scheduler", scheduler, "--batch-files", "2")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # broken.jsonl was rejected, as `saboteur ingest` says with 1
+    assert "6 accepted, 0 accepted with findings, 1 rejected, 0 duplicate" in result.output, result.output
     assert "4 batches written (7 files, 5 games" in result.output, result.output
     assert "Dask dashboard: http" in result.output
     return root
@@ -117,6 +119,28 @@ def test_a_build_run_again_writes_nothing(files: Path, lake: Path, scheduler: st
     assert result.exit_code == 0, result.output
     assert "0 batches written" in result.output and "4 already committed" in result.output
     assert sorted(p.relative_to(lake) for p in lake.rglob("*")) == before
+
+
+def test_a_build_counts_each_outcome_and_exits_1_on_a_file_rejected(
+    files: Path, scheduler: str, tmp_path: Path
+) -> None:
+    """One batch: a game, the same game again, a game with a finding, a file that is no log."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    game = (files / "r1-t1.jsonl").read_text()
+    (logs / "a.jsonl").write_text(game)
+    (logs / "b.jsonl").write_text(game)
+    wrong = mutate((files / "r1-t2.jsonl").read_text().splitlines(), "mis_score", seed=1)
+    assert wrong is not None
+    (logs / "c.jsonl").write_text("".join(line + "\n" for line in wrong.lines))
+    shutil.copy(files / "broken.jsonl", logs / "d.jsonl")
+    result = cli("archive", "build", logs, "--to", tmp_path / "lake", "--scheduler", scheduler)
+    assert result.exit_code == 1, result.output
+    assert "1 accepted, 1 accepted with findings, 1 rejected, 1 duplicate" in result.output, result.output
+    (logs / "d.jsonl").unlink()
+    clean = cli("archive", "build", logs, "--to", tmp_path / "clean", "--scheduler", scheduler)
+    assert clean.exit_code == 0, clean.output
+    assert "1 accepted, 1 accepted with findings, 0 rejected, 1 duplicate" in clean.output, clean.output
 
 
 def test_verify_passes_a_whole_lake(lake: Path) -> None:
