@@ -14,6 +14,7 @@ from typing import Any, Final
 import polars as pl
 
 from analytics.standings import EVERY_FINDING
+from analytics.stats import Source, connection
 from events.logfile import LogLine, UnreadableLog, parse_numbered
 from events.observe import AlreadyObserved, observe_lines
 from ingest.revisions import current
@@ -21,9 +22,9 @@ from ingest.sources import stored_texts
 from ingest.store import Store
 
 
-def query(store: Store, sql: str, params: Sequence[Any] = ()) -> pl.DataFrame:
-    """One read-only query, the connection closed after it."""
-    with store.connect(read_only=True) as con:
+def query(store: Source, sql: str, params: Sequence[Any] = ()) -> pl.DataFrame:
+    """One read-only query (a store is opened for it and closed after)."""
+    with connection(store) as con:
         frame: pl.DataFrame = con.sql(sql, params=list(params)).pl()
         return frame
 
@@ -43,10 +44,10 @@ ORDER BY n.tournament
 """
 
 
-def tournaments(store: Store) -> pl.DataFrame:
+def tournaments(store: Source) -> pl.DataFrame:
     """Every tournament (described, or named by a game): id, name, cut, stages, games,
     and when it was created (its ``tournament_created`` was stored; null for one only
-    games name)."""
+    games name). Over a store or a lake's connection (:func:`analytics.lake.connect`)."""
     return query(store, _TOURNAMENTS)
 
 
@@ -61,7 +62,7 @@ def stage_counts(store: Store, tournament: str, stage: str) -> tuple[int, int]:
     return int(frame["games"][0]), int(frame["rounds"][0])
 
 
-def rulesets(store: Store) -> list[str]:
+def rulesets(store: Source) -> list[str]:
     """The rulesets of the stored games, the one with the most rounds played first (a
     page choosing one opens on the most trials, not the first by name)."""
     frame = query(store, "SELECT ruleset FROM games GROUP BY ruleset ORDER BY sum(rounds_played) DESC, ruleset")

@@ -51,7 +51,8 @@ _SEEN: Final = "g.recording IS DISTINCT FROM 'observed'"
 
 
 @contextmanager
-def _connection(source: Source) -> Iterator[duckdb.DuckDBPyConnection]:
+def connection(source: Source) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The connection given, or the store opened read-only for as long as it is used."""
     if isinstance(source, Store):
         with source.connect(read_only=True) as con:
             yield con
@@ -61,7 +62,7 @@ def _connection(source: Source) -> Iterator[duckdb.DuckDBPyConnection]:
 
 def _query(source: Source, sql: str, params: list[Any]) -> pl.DataFrame:
     """Run one query and hand its whole result on as a Polars frame."""
-    with _connection(source) as con:
+    with connection(source) as con:
         frame: pl.DataFrame = con.sql(sql, params=params).pl()
         return frame
 
@@ -361,5 +362,5 @@ def round_tables(
 ) -> dict[str, pl.DataFrame]:
     """The per-round statistics (all, or those ``names``), read over one connection."""
     wanted = set(ROUND_TABLES if names is None else names)
-    with _connection(source) as con:
+    with connection(source) as con:
         return {name: table(con, filters) for name, table in ROUND_TABLES.items() if name in wanted}

@@ -37,7 +37,7 @@ def network_address() -> str | None:
     return str(found) if found and not str(found).startswith("127.") else None
 
 
-def command(port: int, db: Path, address: str = LOOPBACK) -> list[str]:
+def command(port: int, db: Path, address: str = LOOPBACK, lake: str | None = None) -> list[str]:
     """The ``streamlit run`` command line (headless: it prints the address to open)."""
     return [
         sys.executable,
@@ -60,6 +60,7 @@ def command(port: int, db: Path, address: str = LOOPBACK) -> list[str]:
         "--",
         "--db",
         str(db),
+        *(["--lake", lake] if lake is not None else []),
     ]
 
 
@@ -73,6 +74,13 @@ def dashboard_command(
             help="The address to listen on: 127.0.0.1 serves this machine only; 0.0.0.0 every network it is on.",
         ),
     ] = LOOPBACK,
+    lake: Annotated[
+        str | None,
+        typer.Option(
+            "--lake",
+            help="A lake (folder or fsspec URL) for the Roles page to read, read-only; other pages need a store.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the dashboard (standings, roles, players, rounds, replay; upload and audit
     for the organiser, whose password is $SABOTEUR_ADMIN_PASSWORD).
@@ -83,7 +91,8 @@ def dashboard_command(
     path = (db if db is not None else default_path()).resolve()
     env = {**os.environ, "SABOTEUR_DB": str(path)}
     host = f"[{address}]" if ":" in address else address  # an IPv6 address in a URL
-    typer.echo(f"dashboard on http://{host}:{port} over {path} (Ctrl-C stops it)")
+    over = f"the lake {lake}" if lake is not None else str(path)
+    typer.echo(f"dashboard on http://{host}:{port} over {over} (Ctrl-C stops it)")
     if address in EVERY_NETWORK:
         found = network_address()
         if found is not None:
@@ -91,7 +100,7 @@ def dashboard_command(
         else:
             typer.echo(f"phones on this network open http://ADDRESS:{port}, ADDRESS this machine's: {FIND_ADDRESS}")
     sys.stdout.flush()
-    line = command(port, path, address)
+    line = command(port, path, address, lake)
     if os.name == "posix":  # become the server: a signal to this process reaches Streamlit itself
         os.execve(line[0], line, env)
     try:

@@ -1,11 +1,14 @@
 """The Saboteur Ledger dashboard: ``saboteur dashboard`` runs it.
 
     streamlit run dashboard/app.py [-- --db PATH]     # or $SABOTEUR_DB, else ./saboteur.duckdb
+    streamlit run dashboard/app.py -- --lake URL      # or $SABOTEUR_LAKE: the Roles page over a lake
 
 This entry file only routes (``st.navigation``): each page lays itself out from
 ``dashboard.data``, which opens the store for one query at a time, so ``saboteur
 ingest`` can write beside a running dashboard. Standings, Roles, Players, Rounds and
 Replay are public and read-only; Upload and Audit ask for the organiser's password.
+Over a lake (issue 15) the Roles page reads its statistics from the lake, read-only, and
+opens first; every other page needs the store and says so.
 
 The page files live in ``views/``, not ``pages/``: Streamlit takes a ``pages/`` folder
 beside the entry file for its older multipage mode and, on a fresh server, runs a page
@@ -24,6 +27,7 @@ from ingest.store import StoreBusy, StoreError
 st.set_page_config(page_title="Saboteur Ledger", page_icon=":material/construction:", layout="wide")
 
 organiser = access.is_organiser()
+lake = data.lake_url()
 i18n.picker()  # the language, before any title is written
 upload = st.Page("views/upload.py", title=_("Upload"), icon=":material/upload_file:", url_path="upload")
 record = st.Page(
@@ -33,15 +37,18 @@ record = st.Page(
     url_path="record",
     visibility="visible" if organiser else "hidden",  # a referee opens it from the table's card
 )
+roles = st.Page(  # over a lake, the one page there is to open
+    "views/roles.py", title=_("Roles"), icon=":material/theater_comedy:", url_path="roles", default=lake is not None
+)
 page = st.navigation(
     {
         _("Tournament"): [
-            st.Page("views/standings.py", title=_("Standings"), icon=":material/leaderboard:", default=True),
+            st.Page("views/standings.py", title=_("Standings"), icon=":material/leaderboard:", default=lake is None),
             st.Page("views/round.py", title=_("Round"), icon=":material/event_seat:", url_path="round"),
             st.Page(
                 "views/tables.py", title=_("Tables in play"), icon=":material/table_restaurant:", url_path="tables"
             ),
-            st.Page("views/roles.py", title=_("Roles"), icon=":material/theater_comedy:", url_path="roles"),
+            roles,
             st.Page("views/players.py", title=_("Players"), icon=":material/person:", url_path="players"),
             st.Page("views/rounds.py", title=_("Rounds"), icon=":material/list_alt:", url_path="rounds"),
             st.Page("views/replay.py", title=_("Replay"), icon=":material/play_circle:", url_path="replay"),
@@ -56,14 +63,21 @@ page = st.navigation(
 
 named = data.db_path() if organiser else data.db_path().name  # the server's folders are the organiser's to see
 with st.sidebar:
-    if organiser:
+    if lake is not None:
+        st.caption(_("Lake, read-only: %(lake)s") % {"lake": escape(lake)})
+    elif organiser:
         st.caption(_("Store: `%(store)s`") % {"store": named} + "  \n" + _("Signed in as the organiser."))
         st.button(_("Log out"), on_click=access.log_out)
     else:
         st.caption(_("Store: `%(store)s`") % {"store": named})
     access.keep_cookie()  # a reload or a typed address finds the organiser still signed in
 
-if not data.exists() and page.url_path != upload.url_path:
+if lake is not None and page.url_path != roles.url_path:
+    st.title(page.title)
+    st.info(_("This page needs the store: the dashboard is reading a lake, which only the Roles page shows."))
+    st.stop()
+
+if lake is None and not data.exists() and page.url_path != upload.url_path:
     st.title(page.title)
     none = _(
         "There is no store at `%(store)s` yet. Ingest files with `saboteur ingest PATH… --db %(store)s`, "

@@ -24,6 +24,7 @@ import re
 import sys
 from collections import deque
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,6 +37,7 @@ from analytics import browse, records, stats
 from analytics.browse import RoundQuery as RoundQuery
 from analytics.filters import Filters
 from analytics.intervals import wilson
+from analytics.lake import connect
 from analytics.standings import misseated
 from analytics.standings import scored_rounds as scored_rounds_of
 from analytics.standings import standings as standings_of
@@ -43,6 +45,7 @@ from dashboard.replay_view import GameView, game_view
 from dashboard.table_view import TableView, table_view
 from events.recorder import NotObserved
 from ingest.drafts import Draft, drafts
+from ingest.lake.layout import MANIFEST, Lake
 from ingest.pipeline import FileResult, Writer, write_all
 from ingest.sources import Prepared, kind_of, prepare_bytes
 from ingest.store import Store, StoreBusy, StoreUnusable, default_path
@@ -51,6 +54,7 @@ from ingest.verify import verify
 Stamp = tuple[int, ...]
 """The store's state as the file system sees it: changes whenever anything is written."""
 
+LAKE_VARIABLE: Final = "SABOTEUR_LAKE"
 WAIT: Final = 15.0
 """Seconds a page waits for a database another process is writing."""
 ROUNDS_SHOWN: Final = 500
@@ -69,6 +73,16 @@ def db_path() -> Path:
     parser.add_argument("--db")
     known, _ = parser.parse_known_args(sys.argv[1:])
     return Path(known.db) if known.db else default_path()
+
+
+def lake_url() -> str | None:
+    """The lake the Roles page reads instead of the store, read-only (issue 15): ``--lake
+    URL`` after ``streamlit run dashboard/app.py --``, else ``$SABOTEUR_LAKE``, else none.
+    Over a lake the pages that need the store (standings, upload, audit…) are closed."""
+    parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    parser.add_argument("--lake")
+    known, _ = parser.parse_known_args(sys.argv[1:])
+    return str(known.lake) if known.lake else os.environ.get(LAKE_VARIABLE) or None
 
 
 def store() -> Store:
@@ -102,6 +116,29 @@ def _store_at(db: str) -> Store:
     return Store(db, wait=WAIT)
 
 
+Read = tuple[str, bool, Stamp]
+"""Where the statistics are read from: a store's path or a lake's URL, whether it is a
+lake, and its state (a lake's: how many batches it has committed)."""
+
+
+def _read() -> Read:
+    url = lake_url()
+    if url is None:
+        db, when = _key()
+        return db, False, when
+    return url, True, (len(Lake.at(url).files(MANIFEST)),)
+
+
+@contextmanager
+def _reading(source: str, lake: bool) -> Iterator[stats.Source]:
+    """The lake's tables (:func:`analytics.lake.connect`), or the store to open per query."""
+    if lake:
+        with connect(source) as con:
+            yield con
+    else:
+        yield _store_at(source)
+
+
 def clear() -> None:
     """Forget every cached result (after an upload or a record)."""
     st.cache_data.clear()
@@ -111,13 +148,14 @@ def clear() -> None:
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _tournaments(db: str, when: Stamp) -> pl.DataFrame:
-    return browse.tournaments(_store_at(db))
+def _tournaments(source: str, lake: bool, when: Stamp) -> pl.DataFrame:
+    with _reading(source, lake) as read:
+        return browse.tournaments(read)
 
 
 def tournaments() -> pl.DataFrame:
     """Every tournament (described, or named by a game): id, name, cut, stages, games."""
-    return _tournaments(*_key())
+    return _tournaments(*_read())
 
 
 def stages(tournament: str) -> list[str]:
@@ -236,36 +274,39 @@ def verify_chain() -> Verification:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _role_win_rates(db: str, when: Stamp, filters: Filters) -> pl.DataFrame:
-    return stats.role_win_rates(Store(db, wait=WAIT), filters)
+def _role_win_rates(source: str, lake: bool, when: Stamp, filters: Filters) -> pl.DataFrame:
+    with _reading(source, lake) as read:
+        return stats.role_win_rates(read, filters)
 
 
 def role_win_rates(filters: Filters) -> pl.DataFrame:
     """:func:`analytics.stats.role_win_rates` with a ``table`` label for the chart."""
-    frame = _role_win_rates(*_key(), filters)
+    frame = _role_win_rates(*_read(), filters)
     return frame.with_columns(
         table=pl.format("{} players, {} sab.", pl.col("players"), pl.col("saboteurs")),
     )
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _observed_rounds(db: str, when: Stamp, filters: Filters) -> int:
-    return stats.observed_rounds(Store(db, wait=WAIT), filters)
+def _observed_rounds(source: str, lake: bool, when: Stamp, filters: Filters) -> int:
+    with _reading(source, lake) as read:
+        return stats.observed_rounds(read, filters)
 
 
 def observed_rounds(filters: Filters) -> int:
     """:func:`analytics.stats.observed_rounds`: the filtered rounds of observed logs."""
-    return _observed_rounds(*_key(), filters)
+    return _observed_rounds(*_read(), filters)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _rulesets(db: str, when: Stamp) -> list[str]:
-    return browse.rulesets(_store_at(db))
+def _rulesets(source: str, lake: bool, when: Stamp) -> list[str]:
+    with _reading(source, lake) as read:
+        return browse.rulesets(read)
 
 
 def rulesets() -> list[str]:
     """:func:`analytics.browse.rulesets`: the one with the most rounds first."""
-    return _rulesets(*_key())
+    return _rulesets(*_read())
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

@@ -8,8 +8,11 @@ import streamlit as st
 from analytics.filters import DEFAULT_MIN_N, Filters
 from dashboard import charts, data, i18n, names, widgets
 from dashboard.i18n import _, ngettext
+from dashboard.markup import escape
 
 st.title(_("Roles"))
+if (lake := data.lake_url()) is not None:
+    st.info(_("Read from the lake %(lake)s, read-only.") % {"lake": escape(lake)})
 st.caption(
     _(
         "The chance that a player dealt a role wins the round, per table. Gold diggers and saboteurs win or lose "
