@@ -10,12 +10,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from analytics import stats
 from analytics.lake import connect
 from cli import dashboard as serve
-from cli.main import app
 from dashboard.data import lake_url
 from dashboard.i18n import number
 from dashboard.markup import escape
@@ -64,21 +62,9 @@ def test_a_page_that_needs_the_store_says_so_over_a_lake(over_lake: str, page: s
 
 def test_the_dashboard_command_hands_the_lake_to_the_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """``saboteur dashboard --lake URL`` runs the app with ``--lake URL``, which the app reads."""
-    started: list[list[str]] = []
-
-    class Served(Exception):
-        pass
-
-    def execve(path: str, line: list[str], env: dict[str, str]) -> None:
-        started.append(line)
-        raise Served  # the process would have become the server here
-
-    monkeypatch.setattr(serve.os, "execve", execve)
-    monkeypatch.setattr(serve.os, "name", "posix")
+    line = serve.command(8501, tmp_path / "x.duckdb", lake="s3://bucket/lake")
     monkeypatch.delenv("SABOTEUR_LAKE", raising=False)
-    result = CliRunner().invoke(app, ["dashboard", "--db", str(tmp_path / "x.duckdb"), "--lake", "s3://bucket/lake"])
-    assert isinstance(result.exception, Served)
-    assert "over the lake s3://bucket/lake" in result.stdout
-    (line,) = started
     monkeypatch.setattr(sys, "argv", line[line.index("--") :])
     assert lake_url() == "s3://bucket/lake"
+    monkeypatch.setattr(sys, "argv", serve.command(8501, tmp_path / "x.duckdb"))
+    assert lake_url() is None
