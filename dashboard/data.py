@@ -167,7 +167,7 @@ def stages(tournament: str) -> list[str]:
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _standings(db: str, when: Stamp, tournament: str, stage: str) -> pl.DataFrame:
-    return standings_of(Store(db, wait=WAIT), tournament, stage=stage)
+    return standings_of(_store_at(db), tournament, stage=stage)
 
 
 def standings(tournament: str, stage: str) -> pl.DataFrame:
@@ -197,7 +197,7 @@ def penalties(tournament: str) -> pl.DataFrame:
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _scored_rounds(db: str, when: Stamp, tournament: str, stage: str) -> pl.DataFrame:
-    return scored_rounds_of(Store(db, wait=WAIT), tournament, stage)
+    return scored_rounds_of(_store_at(db), tournament, stage)
 
 
 def scored_rounds(tournament: str, stage: str) -> pl.DataFrame:
@@ -264,7 +264,7 @@ def integrity() -> Integrity:
 def verify_chain() -> Verification:
     """Recompute the hash chain now (:func:`ingest.verify.verify`, chain only)."""
     db, _ = _key()
-    verdict = verify(Store(db, wait=WAIT), read_models=False)
+    verdict = verify(_store_at(db), read_models=False)
     done = Verification(datetime.now(UTC), verdict.events, verdict.head, verdict.ok, tuple(verdict.problems))
     _verifications()[db] = done
     return done
@@ -311,7 +311,7 @@ def rulesets() -> list[str]:
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _player_stats(db: str, when: Stamp, filters: Filters) -> pl.DataFrame:
-    return stats.player_stats(Store(db, wait=WAIT), filters)
+    return stats.player_stats(_store_at(db), filters)
 
 
 def player_stats(filters: Filters) -> pl.DataFrame:
