@@ -27,7 +27,7 @@ on folding into: a visitor copies what it keeps.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar, cast, get_args
 
 from events.findings import Finding, ReplayError
 from events.logfile import BlockParser, LogLine, UnreadableLog, parse_block
@@ -88,8 +88,9 @@ def walk(
     ``source`` is anything :func:`~events.replay.log_lines` reads (a path, text, lines,
     events). ``strict`` stops at the first error (see :meth:`ReplayVisitor.handle_error`).
     ``block_parser`` reads raw lines: as models by default;
-    :func:`~events.logfile.parse_structs_block` gives Structs, faster, for visitors that
-    read no event (the audit).
+    :func:`~events.logfile.parse_structs_block` gives Structs, faster, with the same
+    fields and ``type``, for visitors that read events by their fields (the audit, the
+    ingest's projection), not by their class.
     """
     replay = Replay(strict=strict)
     state = replay.state
@@ -133,16 +134,25 @@ def _hears_lines(visitor: ReplayVisitor[Any]) -> bool:
 
 
 def _tell(visitor: ReplayVisitor[Any], line: int, event: Event, state: GameState) -> None:
-    """Call the hook of the line's kind, if it has one."""
-    if isinstance(event, CardPlay):
-        visitor.card_played(line, event, state)
-    elif isinstance(event, RoundStarted):
+    """Call the hook of the line's kind, if it has one. The kind is the event's
+    ``type``, which a model and a Struct (:mod:`events.structs`) both carry."""
+    kind = event.type
+    if kind in _CARD_PLAYS:
+        visitor.card_played(line, cast(CardPlay, event), state)
+    elif kind == "round_started":
         rs = state.round
         if rs is not None and rs.deal is event:
-            visitor.round_started(line, event, rs)
-    elif isinstance(event, RoundEnded):
+            visitor.round_started(line, cast(RoundStarted, event), rs)
+    elif kind == "round_ended":
         rs = state.round
         if rs is not None and rs.ended:
-            visitor.round_ended(line, event, rs, state.outcomes[-1])
-    elif isinstance(event, GameEnded):
-        visitor.game_ended(line, event, state)
+            visitor.round_ended(line, cast(RoundEnded, event), rs, state.outcomes[-1])
+    elif kind == "game_ended":
+        visitor.game_ended(line, cast(GameEnded, event), state)
+
+
+_CARD_PLAYS: Final = frozenset(
+    model.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
+    for model in get_args(CardPlay)
+)
+"""The types of the lines :meth:`ReplayVisitor.card_played` hears."""

@@ -21,10 +21,6 @@ from events.logfile import LogLine
 from events.replay import CardPlay, Replay
 from events.schema import (
     GameStarted,
-    PlayMap,
-    PlayPath,
-    PlayRockfall,
-    PlayTool,
     RoundEnded,
     RoundStarted,
     parse_timestamp,
@@ -191,11 +187,12 @@ def _card_row(event: Any, line: int, note: _RoundNotes, number: int) -> CardPlay
     """A card played, as the replay meets it (its game id and the roles are filled in
     by :func:`_game_rows`, which knows the game and what the round's end showed)."""
     target = tool = x = y = goal = None
-    if isinstance(event, PlayTool):
+    kind = event.type  # a model or a Struct (events.structs): both are told by their type
+    if kind == "play_tool":
         target, tool = event.target, event.tool
-    elif isinstance(event, (PlayPath, PlayRockfall)):
+    elif kind in ("play_path", "play_rockfall"):
         x, y = event.x, event.y
-    elif isinstance(event, PlayMap):
+    elif kind == "play_map":
         goal = event.goal
     return CardPlayedRow(
         game_id="",

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Final, overload
 
-from events.logfile import LogLine, inflate, parse_data, parse_numbered, split_lines
+from events.logfile import LogLine, inflate, parse_data, parse_numbered, parse_structs_block, split_lines
 from events.schema import EVENT_TYPES
 from ingest.projection import project_log
 from ingest.sources.files import Prepared
@@ -28,7 +28,8 @@ def prepare_log(name: str, raw: bytes, sha: str) -> Prepared:
             kinds.append(_KIND[line.event.type if line.event is not None else UNPARSED])
             yield line
 
-    audit, rows = project_log(noted(parse_data(inflate(raw, name))), name=name, upload_id=0)
+    lines = parse_data(inflate(raw, name), parse_structs_block)  # the audit's own reading: Structs
+    audit, rows = project_log(noted(lines), name=name, upload_id=0)
     assert audit.game_id is not None
     stream = f"game:{audit.game_id}"
     return Prepared(
