@@ -142,7 +142,7 @@ def _tell(visitor: ReplayVisitor[Any], line: int, event: Event, state: GameState
     elif kind == "round_started":
         rs = state.round
         if rs is not None and rs.deal is event:
-            visitor.round_started(line, cast(RoundStarted, event), rs)
+            visitor.round_started(line, event, rs)
     elif kind == "round_ended":
         rs = state.round
         if rs is not None and rs.ended:
@@ -151,8 +151,5 @@ def _tell(visitor: ReplayVisitor[Any], line: int, event: Event, state: GameState
         visitor.game_ended(line, cast(GameEnded, event), state)
 
 
-_CARD_PLAYS: Final = frozenset(
-    model.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
-    for model in get_args(CardPlay)
-)
+_CARD_PLAYS: Final = frozenset(model.model_fields["type"].annotation.__args__[0] for model in get_args(CardPlay))
 """The types of the lines :meth:`ReplayVisitor.card_played` hears."""
