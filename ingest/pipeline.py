@@ -28,12 +28,13 @@ import duckdb
 
 from events.findings import Code, Finding
 from events.logfile import UnreadableLog
-from ingest.readmodels import ROW_TYPES, GameRow, Rows
+from ingest.readmodels import GameRow, Tables
 from ingest.revisions import current, marker
 from ingest.schema import UploadRow
 from ingest.sources import LogEvents, Prepared, prepare, unforeseen
 from ingest.stats import IngestStats, lap
 from ingest.store import Append, Store, StoreError, streaming
+from ingest.tables import Columns
 
 _LOGGER = logging.getLogger(__name__)
 SUFFIXES: Final = (".jsonl", ".jsonl.gz", ".csv", ".json")
@@ -167,7 +168,7 @@ def weight(prepared: Prepared) -> int:
     """About the bytes an audited file holds in memory: its raw bytes, and some 200
     bytes for each read-model row and each event it holds as an object (a log's
     events are made from its bytes only as they are appended: one byte a line)."""
-    rows = sum(len(table_rows) for table_rows in prepared.rows.values())
+    rows = sum(len(columns) for columns in prepared.rows.values())
     events = sum(len(e) * (1 if isinstance(e, LogEvents) else 200) for e in prepared.streams.values())
     return len(prepared.raw) + 200 * rows + events
 
@@ -195,7 +196,7 @@ class _Decided:
 
     upload: UploadRow
     appends: list[Append] = field(default_factory=list)
-    rows: Rows = field(default_factory=dict)
+    rows: Tables = field(default_factory=dict)
 
 
 class _Batch:
@@ -251,10 +252,10 @@ class Writer:
             with lap(self.stats, "decide"):
                 state = _Batch(self.store, con, batch)
                 decided = [self._decide(prepared, state) for prepared in batch]
-                rows: Rows = {}
+                rows: Tables = {}
                 for decision in decided:
-                    for table, table_rows in decision.rows.items():
-                        rows.setdefault(table, []).extend(table_rows)
+                    for table, columns in decision.rows.items():
+                        rows.setdefault(table, Columns.empty(columns.row_type)).extend(columns)
             self.store.append_batch(
                 con,
                 [a for d in decided for a in d.appends],
@@ -351,20 +352,17 @@ class Writer:
         return _Decided(decided, appends, _stamped(prepared.rows, upload_id, revisions))
 
 
-def _stamped(rows: Rows, upload_id: int, revisions: dict[str, int]) -> Rows:
+def _stamped(rows: Tables, upload_id: int, revisions: dict[str, int]) -> Tables:
     """A file's rows with what the writer decided for them: the upload's id, and each
     game's revision."""
-    stamped: Rows = {}
-    for table, table_rows in rows.items():
+    stamped: Tables = {}
+    for table, columns in rows.items():
+        if "upload_id" in columns.data:
+            columns = columns.with_value("upload_id", upload_id)
         if table == GameRow.TABLE:
-            stamped[table] = [
-                replace(row, upload_id=upload_id, revision=revisions.get(f"game:{row.game_id}", row.revision))
-                for row in table_rows
-            ]
-        elif "upload_id" in ROW_TYPES[table].__dataclass_fields__:
-            stamped[table] = [replace(row, upload_id=upload_id) for row in table_rows]
-        else:
-            stamped[table] = table_rows
+            games = zip(columns.data["game_id"], columns.data["revision"], strict=True)
+            columns = columns.with_column("revision", [revisions.get(f"game:{g}", r) for g, r in games])
+        stamped[table] = columns
     return stamped
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
-from ingest.tables import BigInt, Row, table
+from ingest.tables import BigInt, Columns, Row, table
 
 
 def won(player: str, role: str | None, *, winner: str | None, connector: str | None) -> bool:
@@ -301,3 +301,11 @@ id and the read models its events project into. Appending to a stream replaces i
 
 Rows = dict[str, list[Any]]
 """Read-model rows by table name, each an instance of that table's row type."""
+Tables = dict[str, Columns]
+"""Read-model rows by table name, as columns: what an audited file carries to the
+writer (:class:`~ingest.tables.Columns`)."""
+
+
+def as_columns(rows: Rows) -> Tables:
+    """Rows by table as columns (a table without rows left out)."""
+    return {table: Columns.of(ROW_TYPES[table], table_rows) for table, table_rows in rows.items() if table_rows}

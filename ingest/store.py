@@ -48,7 +48,7 @@ from ingest.chain import GENESIS, ReceivedUpload, StoredEvent, canonical, link, 
 from ingest.readmodels import PROJECTED, ROW_TYPES, RefereeCodeRow, Rows
 from ingest.schema import LOG_TABLE_NAMES, LOG_TABLES, READ_MODELS, SCHEMA_VERSION, UploadLink, UploadRow
 from ingest.stats import IngestStats, lap
-from ingest.tables import Row, arrow_table, create_table, names, row_columns
+from ingest.tables import Columns, Row, arrow_table, create_table, names, row_columns
 
 DEFAULT_DB: Final = "saboteur.duckdb"
 _TIME: Final = names(StoredEvent).index("recorded_at")
@@ -56,6 +56,9 @@ _ENVELOPE: Final = ", ".join(f"epoch_us({n})" if n == "recorded_at" else n for n
 """The events' columns as read: the time as microseconds since 1970, made a datetime
 once per distinct time (:func:`_events`)."""
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
+
+NewRows = Mapping[str, Sequence[Any] | Columns]
+"""Read-model rows by table, as row objects or as :class:`~ingest.tables.Columns`."""
 
 Moment = int | datetime | None
 """An event position, a time, or ``None`` for now."""
@@ -510,7 +513,7 @@ class Store:
         con: duckdb.DuckDBPyConnection,
         appends: Sequence[Append],
         *,
-        rows: Rows,
+        rows: NewRows,
         uploads: Sequence[UploadRow] = (),
         keep: bool = True,
         stats: IngestStats | None = None,
@@ -532,7 +535,8 @@ class Store:
                     raise StaleAppend(f"the next upload is {first}, not {uploads[0].upload_id}")
                 with lap(stats, "write uploads"):
                     _insert_uploads(con, uploads)
-            chained = self._chain(con, appends)
+            before = {s: v for s, (v, _) in self.stream_versions(con, sorted({a.stream for a in appends})).items()}
+            chained = self._chain(con, appends, dict(before))
             last: tuple[int, str] | None = None
             while True:
                 with lap(stats, "chain (events made, hashed)"):
@@ -545,7 +549,8 @@ class Store:
                 if keep:
                     stored.extend(chunk.events())
             with lap(stats, "write read models"):
-                _replace(con, [a.stream for a in appends], rows)
+                # a stream new in this transaction has no rows to replace
+                _replace(con, [a.stream for a in appends if a.stream in before], rows)
                 if last is not None:
                     con.execute("UPDATE projection SET position = ? WHERE name = 'read_models'", [last[0]])
             if uploads:
@@ -555,13 +560,15 @@ class Store:
                     _insert(con, UploadLink, _links(prev, [u.received() for u in uploads], position, head))
         return stored
 
-    def _chain(self, con: duckdb.DuckDBPyConnection, appends: Sequence[Append]) -> Iterator[_Chained]:
+    def _chain(
+        self, con: duckdb.DuckDBPyConnection, appends: Sequence[Append], versions: dict[str, int]
+    ) -> Iterator[_Chained]:
         """The appended events with their positions, versions, time and hashes, each
-        stream checked against the version its writer read, made as they are read:
+        stream checked against the version its writer read (``versions``: each stream's
+        as stored, moved on as it is appended to), made as they are read:
         :data:`READ_CHUNK` at a time, as columns (an object per event would cost more
         than its hash)."""
         position, prev = self.head(con)
-        versions = {s: v for s, (v, _) in self.stream_versions(con, sorted({a.stream for a in appends})).items()}
         now = datetime.now(UTC)
         stamp = moment_text(now)
         chunk = _Chained(now)
@@ -864,7 +871,7 @@ def _create_read_models(con: duckdb.DuckDBPyConnection, position: int) -> None:
     con.execute("INSERT INTO projection VALUES ('read_models', ?)", [position])
 
 
-def _replace(con: duckdb.DuckDBPyConnection, streams: Sequence[str], rows: Rows) -> None:
+def _replace(con: duckdb.DuckDBPyConnection, streams: Sequence[str], rows: NewRows) -> None:
     """The read-model rows of these streams replaced by ``rows``."""
     for kind, (column, tables) in PROJECTED.items():
         ids = [s.split(":", 1)[1] for s in streams if s.split(":", 1)[0] == kind]
@@ -874,11 +881,16 @@ def _replace(con: duckdb.DuckDBPyConnection, streams: Sequence[str], rows: Rows)
     insert_rows(con, rows)
 
 
-def insert_rows(con: duckdb.DuckDBPyConnection, rows: Mapping[str, Sequence[Any]]) -> None:
-    """Read-model rows inserted, table by table (``con`` may be any database holding
-    the read models, such as an in-memory snapshot)."""
+def insert_rows(con: duckdb.DuckDBPyConnection, rows: NewRows) -> None:
+    """Read-model rows inserted, table by table, each as row objects or as
+    :class:`~ingest.tables.Columns` (``con`` may be any database holding the read
+    models, such as an in-memory snapshot)."""
     for table, table_rows in rows.items():
-        _insert(con, ROW_TYPES[table], table_rows)
+        if isinstance(table_rows, Columns):
+            if len(table_rows):
+                _insert_columns(con, table_rows.row_type, table_rows.data)
+        else:
+            _insert(con, ROW_TYPES[table], table_rows)
 
 
 def _insert_uploads(con: duckdb.DuckDBPyConnection, uploads: Sequence[UploadRow]) -> None:
@@ -906,7 +918,7 @@ def _insert(con: duckdb.DuckDBPyConnection, row_type: type[Row], rows: Sequence[
         _insert_columns(con, row_type, row_columns(row_type, rows))
 
 
-def _insert_columns(con: duckdb.DuckDBPyConnection, row_type: type[Row], data: dict[str, Sequence[Any]]) -> None:
+def _insert_columns(con: duckdb.DuckDBPyConnection, row_type: type[Row], data: Mapping[str, Sequence[Any]]) -> None:
     """One INSERT of a table's columns, by name, from an Arrow table. DuckDB reads the
     table by its name in this scope (a replacement scan): registering it instead
     (``con.register``) keeps memory that grows with every row ever inserted, some 200

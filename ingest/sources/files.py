@@ -14,7 +14,7 @@ from typing import Any, Final
 from events.findings import Code, Finding
 from events.logfile import UnreadableLog
 from ingest.limits import MAX_UPLOAD_MIB
-from ingest.readmodels import Rows
+from ingest.readmodels import Tables
 from ingest.store import NewEvent
 
 _UNSHOWN: Final = frozenset({"Cc", "Cf", "Zl", "Zp"})
@@ -35,7 +35,8 @@ class Prepared:
     report: str
     game_ids: list[str] = field(default_factory=list)
     streams: Mapping[str, Sequence[NewEvent]] = field(default_factory=dict)
-    rows: Rows = field(default_factory=dict)
+    rows: Tables = field(default_factory=dict)
+    """Its read-model rows, as columns (a row object each would cost the writer more)."""
     errors: int = 0
     message: str = ""
 

@@ -13,6 +13,7 @@ from typing import Final, overload
 from events.logfile import LogLine, inflate, parse_data, parse_numbered, parse_structs_block, split_lines
 from events.schema import EVENT_TYPES
 from ingest.projection import project_log
+from ingest.readmodels import as_columns
 from ingest.sources.files import Prepared
 from ingest.store import NewEvent
 
@@ -42,7 +43,7 @@ def prepare_log(name: str, raw: bytes, sha: str) -> Prepared:
         audit.report().model_dump_json(),
         game_ids=[audit.game_id],
         streams={stream: LogEvents(stream, name, raw, bytes(kinds))},
-        rows=rows.tables(),
+        rows=as_columns(rows.tables()),
         errors=audit.errors,
     )
 

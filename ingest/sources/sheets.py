@@ -12,7 +12,7 @@ from events.records import dump
 from events.records.sheet import RoundRecorded, ScoreSheetGame, SheetEvent, sheet_event
 from ingest import scoresheet
 from ingest.projection import finding_of
-from ingest.readmodels import GameRow, RoundPlayerRow, RoundRow, Rows, won
+from ingest.readmodels import GameRow, RoundPlayerRow, RoundRow, Rows, as_columns, won
 from ingest.sources.files import Prepared, report_json
 from ingest.store import NewEvent
 
@@ -129,6 +129,6 @@ def prepare_sheet(name: str, raw: bytes, sha: str) -> Prepared:
         report,
         game_ids=list(scoresheet.games_of(entries)),
         streams=streams,
-        rows=rows,
+        rows=as_columns(rows),
         errors=len(findings),
     )

@@ -24,6 +24,7 @@ from ingest.readmodels import (
     SeatingRow,
     TournamentPlayerRow,
     TournamentRow,
+    as_columns,
 )
 from ingest.schema import TOURNAMENT_TABLES
 from ingest.sources.files import Prepared, report_json
@@ -138,5 +139,5 @@ def prepare_tournament(name: str, raw: bytes, sha: str) -> Prepared:
         report,
         game_ids=[],
         streams={stream: stored},
-        rows=project_tournament(events, upload_id=0),
+        rows=as_columns(project_tournament(events, upload_id=0)),
     )
