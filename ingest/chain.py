@@ -13,6 +13,7 @@ and checks them against heads published outside the file (``docs/chain.md``).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final
@@ -91,6 +92,37 @@ def canonical(
         },
         option=orjson.OPT_SORT_KEYS,
     )
+
+
+_CANONICAL: Final = (
+    b'{"line":%b,"payload":%b,"position":%d,"recorded_at":%b,"stream":%b,"type":%b,"upload_id":%b,"version":%d}'
+)
+""":func:`canonical`'s bytes as a template: its keys sorted, no spaces, each value as
+orjson writes it (the same bytes, as ``tests/ingest/test_chain_links.py`` checks)."""
+
+
+def linker(
+    stream: str, recorded_at: str, upload_id: int | None
+) -> Callable[[str, int, int, str, str, int | None], str]:
+    """The hash of each event appended to ``stream`` at ``recorded_at`` from
+    ``upload_id``: ``link(prev, canonical(...))``, with what the events share encoded
+    once and the rest filled into a template (the writer hashes every event it
+    appends, one after another, so the chain's cost is this function's)."""
+    stream_json, time_json = orjson.dumps(stream), orjson.dumps(recorded_at)
+    upload_json = orjson.dumps(upload_id)
+    types: dict[str, bytes] = {}
+    dumps, sha256 = orjson.dumps, hashlib.sha256
+
+    def hash_of(prev: str, position: int, version: int, type_: str, payload: str, line: int | None) -> str:
+        type_json = types.get(type_) or types.setdefault(type_, dumps(type_))
+        line_json = b"null" if line is None else b"%d" % line
+        digest = sha256(prev.encode("ascii"))
+        digest.update(
+            _CANONICAL % (line_json, dumps(payload), position, time_json, stream_json, type_json, upload_json, version)
+        )
+        return digest.hexdigest()
+
+    return hash_of
 
 
 def link(prev_hash: str, canonical_json: bytes) -> str:

@@ -44,7 +44,7 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 
-from ingest.chain import GENESIS, ReceivedUpload, StoredEvent, canonical, link, moment_text
+from ingest.chain import GENESIS, ReceivedUpload, StoredEvent, link, linker, moment_text
 from ingest.readmodels import PROJECTED, ROW_TYPES, RefereeCodeRow, Rows
 from ingest.schema import LOG_TABLE_NAMES, LOG_TABLES, READ_MODELS, SCHEMA_VERSION, UploadLink, UploadRow
 from ingest.stats import IngestStats, lap
@@ -180,47 +180,39 @@ def _triples(stream: str, events: Sequence[NewEvent]) -> Iterator[tuple[str, str
 
 
 class _Chained:
-    """Events chained, as the columns of the ``events`` table (one time for all)."""
+    """Events chained, as the columns of the ``events`` table: what differs from event
+    to event (type, payload, line, hash) added one at a time, and what runs on through
+    a stream's events (position, version) or stays (stream, upload, time, the previous
+    hash but the first) filled in a run at a time (:meth:`run`)."""
 
-    def __init__(self, now: datetime) -> None:
+    def __init__(self, now: datetime, prev: str) -> None:
         self.now = now
+        self.prev = prev
+        """The hash before the chunk's first event."""
         self.position: list[int] = []
         self.stream: list[str] = []
         self.version: list[int] = []
+        self.upload_id: list[int | None] = []
         self.type: list[str] = []
         self.payload: list[str] = []
-        self.upload_id: list[int | None] = []
         self.line: list[int | None] = []
-        self.prev_hash: list[str] = []
         self.hash: list[str] = []
 
-    def add(
-        self,
-        position: int,
-        stream: str,
-        version: int,
-        type_: str,
-        payload: str,
-        upload_id: int | None,
-        line: int | None,
-        prev: str,
-        digest: str,
-    ) -> None:
-        self.position.append(position)
-        self.stream.append(stream)
-        self.version.append(version)
-        self.type.append(type_)
-        self.payload.append(payload)
-        self.upload_id.append(upload_id)
-        self.line.append(line)
-        self.prev_hash.append(prev)
-        self.hash.append(digest)
+    def run(self, stream: str, upload_id: int | None, position: int, version: int) -> None:
+        """The events added since the last run are of ``stream``, from ``upload_id``, the
+        first at ``position`` and ``version``."""
+        count = len(self.hash) - len(self.position)
+        self.position.extend(range(position, position + count))
+        self.version.extend(range(version, version + count))
+        self.stream.extend([stream] * count)
+        self.upload_id.extend([upload_id] * count)
 
     def columns(self) -> dict[str, Sequence[Any]]:
-        return {
-            name: [self.now] * len(self.position) if name == "recorded_at" else getattr(self, name)
-            for name in names(StoredEvent)
+        fixed: dict[str, Sequence[Any]] = {
+            "recorded_at": [self.now] * len(self.hash),
+            "prev_hash": [self.prev, *self.hash[:-1]],
         }
+        return {name: fixed[name] if name in fixed else getattr(self, name) for name in names(StoredEvent)}
 
     def events(self) -> list[StoredEvent]:
         columns = self.columns()
@@ -571,22 +563,28 @@ class Store:
         position, prev = self.head(con)
         now = datetime.now(UTC)
         stamp = moment_text(now)
-        chunk = _Chained(now)
+        chunk = _Chained(now, prev)
         for append in appends:
             stream, version, upload_id = append.stream, versions.get(append.stream, 0), append.upload_id
             if version != append.expected_version:
                 raise StaleAppend(f"{stream} is at version {version}, not {append.expected_version}")
+            hash_of = linker(stream, stamp, upload_id)
+            start = position, version  # before the run's first event
             for type_, payload, line in _triples(stream, append.events):
                 position += 1
                 version += 1
-                digest = link(prev, canonical(position, stream, version, type_, payload, stamp, upload_id, line))
-                chunk.add(position, stream, version, type_, payload, upload_id, line, prev, digest)
-                prev = digest
-                if len(chunk.position) >= READ_CHUNK:
+                prev = hash_of(prev, position, version, type_, payload, line)
+                chunk.type.append(type_)
+                chunk.payload.append(payload)
+                chunk.line.append(line)
+                chunk.hash.append(prev)
+                if len(chunk.hash) >= READ_CHUNK:
+                    chunk.run(stream, upload_id, start[0] + 1, start[1] + 1)
                     yield chunk
-                    chunk = _Chained(now)
+                    chunk, start = _Chained(now, prev), (position, version)
+            chunk.run(stream, upload_id, start[0] + 1, start[1] + 1)
             versions[stream] = version
-        if chunk.position:
+        if chunk.hash:
             yield chunk
 
     def rebuild(self, con: duckdb.DuckDBPyConnection, batches: Iterable[Rows]) -> int:

@@ -1,0 +1,48 @@
+"""The writer's hashing (:func:`ingest.chain.linker`) gives the chain's own hashes:
+``link(prev, canonical(...))`` for any text, numbers and missing values."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ingest.chain import GENESIS, canonical, link, linker, moment_text
+
+texts = st.text(alphabet=st.characters(codec="utf-8"), max_size=60)
+positions = st.integers(min_value=1, max_value=2**62)
+
+
+@given(
+    prev=st.sampled_from([GENESIS, "f" * 64]),
+    position=positions,
+    version=st.integers(min_value=1, max_value=2**31 - 1),
+    stream=texts,
+    type_=texts,
+    payload=texts,
+    upload_id=st.none() | positions,
+    line=st.none() | st.integers(min_value=1, max_value=2**31 - 1),
+    recorded_at=st.datetimes(timezones=st.timezones()),
+)
+def test_the_writers_hash_is_the_chains(
+    prev: str,
+    position: int,
+    version: int,
+    stream: str,
+    type_: str,
+    payload: str,
+    upload_id: int | None,
+    line: int | None,
+    recorded_at: datetime,
+) -> None:
+    stamp = moment_text(recorded_at)
+    expected = link(prev, canonical(position, stream, version, type_, payload, stamp, upload_id, line))
+    assert linker(stream, stamp, upload_id)(prev, position, version, type_, payload, line) == expected
+
+
+def test_quotes_controls_and_escapes_hash_alike() -> None:
+    payload = '{"say":"a \\"quoted\\" word\\n","tab":"\t","nul":"\\u0000","é":"ü","line\u2028sep":1}'
+    stamp = "2026-12-01T00:00:00.000000Z"
+    expected = link(GENESIS, canonical(7, "game:x", 3, "play_path", payload, stamp, None, None))
+    assert linker("game:x", stamp, None)(GENESIS, 7, 3, "play_path", payload, None) == expected
