@@ -33,7 +33,7 @@ import resource
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -42,7 +42,7 @@ from rich.console import Console
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from events.logfile import write_log
+from events.logfile import LogLine, write_log
 from events.simulate.game import quick_game
 
 TABLES = [("tournament", n) for n in range(5, 11)] + [("base", n) for n in range(3, 11)]
@@ -131,7 +131,7 @@ def _audit_split(folder: Path, sample: int = 100) -> dict[str, float]:
     projection into rows (and the rest: reading and hashing the file, the report), from
     a sample of files audited each way in this process."""
     from events.audit import Auditor
-    from events.logfile import parse_data
+    from events.logfile import parse_data, parse_structs_block
     from events.visitor import walk
     from ingest.projection import project_log
     from ingest.sources import prepare
@@ -145,9 +145,12 @@ def _audit_split(folder: Path, sample: int = 100) -> dict[str, float]:
             job(name, raw)
         return time.perf_counter() - started
 
-    parse = timed(lambda name, raw: sum(1 for _ in parse_data(raw)))
-    audit = timed(lambda name, raw: walk(parse_data(raw), Auditor(name)))
-    project = timed(lambda name, raw: project_log(parse_data(raw), name=name, upload_id=0))
+    def lines(raw: bytes) -> Iterator[LogLine]:  # as the ingest reads them: Structs
+        return parse_data(raw, parse_structs_block)
+
+    parse = timed(lambda name, raw: sum(1 for _ in lines(raw)))
+    audit = timed(lambda name, raw: walk(lines(raw), Auditor(name)))
+    project = timed(lambda name, raw: project_log(lines(raw), name=name, upload_id=0))
     whole = timed(lambda name, raw: prepare(Path(name)))
     return {
         "parsing lines": parse / whole,

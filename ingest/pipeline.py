@@ -42,28 +42,29 @@ BATCH_FILES: Final = 128
 """The files of a run's first batch: its results are stored (and seen by the dashboard)
 soon."""
 MOST_FILES: Final = 1024
-"""The files of a later batch, at most (each batch twice the one before): a batch is a
-transaction and a checkpoint when the store is closed after it, each costing more the
-more the store holds, so a long run writes fewer, larger batches (1,000 games in
-batches of 128 spent a fifth of their time in checkpoints); its events and bytes
-bound it first."""
-BATCH_EVENTS: Final = 150_000
+"""The files of every later batch, at most: a batch is a transaction, and a checkpoint
+when the store is closed after it, so a long run writes few, large batches (1,000
+games in batches of 128 spent a fifth of their time in checkpoints); its events and
+bytes bound it first."""
+BATCH_EVENTS: Final = 2 * 122_880
+"""A batch is written once its files hold this many events: two of DuckDB's row groups.
+A transaction's rows that fill a row group are written straight into the file; the
+rest go through the write-ahead log and are written again at the checkpoint (1,000
+games written as batches of 128 → 1,024 files took half again as long as in one)."""
 BATCH_BYTES: Final = 64 * 2**20
 """A batch is written once its files weigh this much (:func:`weight`), whatever their
 number: a file of 64 MiB is refused with its bytes kept."""
 WRITER: Final = "writer, a batch in all"
 """The step of :class:`IngestStats` that holds every step of the writer's batches: the
 time beside theirs is the store's opening and its checkpoint on closing."""
-WINDOW: Final = 64
-"""Files sent to the pool and not yet written, at most: enough to keep the workers busy
-through part of a batch's write (the writer asks for more only between batches; with a
-window of four files a worker, the workers waited for it about as long as it waited
-for them), few enough that the next batch is not all audited when one is written — the
-writer then waits for its files with the store closed, and the dashboard or a second
-ingest gets its turn between our transactions."""
-IN_FLIGHT: Final = 16 * 2**20
-"""Files sent to the pool and not yet written may weigh this much before no more are
-sent for: about what the writer holds of them, beside the batch it writes."""
+WINDOW: Final = MOST_FILES
+"""Files sent to the pool and not yet written, at most: a whole batch, so the workers
+audit the next batch while the writer writes one (it asks for more only between
+batches; with a window of 64 files, the workers stood idle for most of each write and
+two workers ingested only 1.13 times as fast as one)."""
+IN_FLIGHT: Final = 32 * 2**20
+"""Files sent to the pool and not yet written may be this many bytes on disk before no
+more are sent for (audited, a file holds about twice its size: :func:`weight`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,9 +97,8 @@ def _prepared(
     files: list[Path], pool: ProcessPoolExecutor | None, stats: IngestStats | None = None
 ) -> Iterator[Prepared]:
     """Audited files in order — by ``pool`` (``None``: in this process) with at most
-    :data:`WINDOW` in flight, and no more sent for while those in flight weigh
-    :data:`IN_FLIGHT` bytes or more (a file back from the pool by its :func:`weight`,
-    one still being audited by its size)."""
+    :data:`WINDOW` in flight, and no more sent for while those in flight are
+    :data:`IN_FLIGHT` bytes or more on disk."""
     if pool is None:
         for path in files:
             prepared, seconds = audited(path)
@@ -106,19 +106,20 @@ def _prepared(
                 stats.add("audit (workers, summed)", seconds)
             yield prepared
         return
-    pending: deque[_InFlight] = deque()
+    pending: deque[tuple[Future[tuple[Prepared, float]], int]] = deque()
+    held = 0
     queue = iter(files)
     while True:
-        while (
-            len(pending) < WINDOW
-            and sum(map(_InFlight.held, pending)) < IN_FLIGHT
-            and (nxt := next(queue, None)) is not None
-        ):
-            pending.append(_InFlight(pool.submit(audited, nxt), _size(nxt)))
+        while len(pending) < WINDOW and held < IN_FLIGHT and (nxt := next(queue, None)) is not None:
+            size = _size(nxt)
+            pending.append((pool.submit(audited, nxt), size))
+            held += size
         if not pending:
             return
+        future, size = pending.popleft()
+        held -= size
         with lap(stats, "waiting for workers"):
-            prepared, seconds = pending.popleft().future.result()
+            prepared, seconds = future.result()
         if stats is not None:
             stats.add("audit (workers, summed)", seconds)
         yield prepared
@@ -133,21 +134,6 @@ def _pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
         return
     with ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent) as pool:
         yield pool
-
-
-@dataclass(slots=True)
-class _InFlight:
-    """A file sent to the pool: its size until it is back, then its :func:`weight`
-    (worked out once)."""
-
-    future: Future[tuple[Prepared, float]]
-    size: int
-    back: bool = False
-
-    def held(self) -> int:
-        if not self.back and self.future.done() and self.future.exception() is None:
-            self.size, self.back = weight(self.future.result()[0]), True
-        return self.size
 
 
 def audited(path: Path) -> tuple[Prepared, float]:
@@ -409,8 +395,8 @@ def workers_for(files: int, workers: int | None = None) -> int:
 def write_all(
     prepared: Iterable[Prepared], writer: Writer, on_file: Callable[[FileResult], None] | None = None
 ) -> list[FileResult]:
-    """Write audited files in batches of at most :data:`BATCH_FILES` files — twice as
-    many each batch, up to :data:`MOST_FILES` —, :data:`BATCH_EVENTS` events or
+    """Write audited files in batches of at most :data:`BATCH_FILES` files — the first
+    batch, then :data:`MOST_FILES` —, :data:`BATCH_EVENTS` events or
     :data:`BATCH_BYTES` bytes (one file more, at most), each batch one transaction; the
     results of the run.
 
@@ -428,7 +414,7 @@ def write_all(
         if len(batch) >= files or events >= BATCH_EVENTS or held >= BATCH_BYTES:
             _write_isolated(writer, batch, on_file)
             batch, events, held = [], 0, 0
-            files = min(2 * files, MOST_FILES)
+            files = MOST_FILES
     _write_isolated(writer, batch, on_file)
     return writer.results
 
