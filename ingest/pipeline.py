@@ -126,9 +126,9 @@ def _prepared(
 
 
 @contextmanager
-def _pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
-    """The run's pool of ``workers`` processes (``None`` for one: the ingest audits),
-    open until the run's last batch is written."""
+def process_pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
+    """A run's pool of ``workers`` processes (``None`` for one: the run's own process
+    does the work), each dying with the process that started it."""
     if workers <= 1:
         yield None
         return
@@ -379,7 +379,7 @@ def ingest(
     if stats is not None:
         stats.workers = count
     writer = Writer(store, supersede=supersede, reason=reason, stats=stats)
-    with _pool(count) as pool:
+    with process_pool(count) as pool:
         return write_all(_prepared(files, pool, stats), writer, on_file)
 
 

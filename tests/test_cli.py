@@ -116,6 +116,21 @@ def test_audit_json_prints_one_report_per_file_in_the_spec_shape(tmp_path: Path)
     assert bad["rounds"] == []
 
 
+def test_audit_in_a_pool_reports_every_file_in_order_and_says_how_many_cores(tmp_path: Path) -> None:
+    """Two workers give the reports one gives, in the files' order, and say so."""
+    logs = {f"{k:02d}.jsonl": (missed_draw_log().text() if k % 3 == 0 else GOOD.read_text()) for k in range(12)}
+    logs["07.jsonl"] = ""
+    root = folder(tmp_path, logs)
+    alone, pooled = invoke("audit", "--json", "--workers", "1", root), invoke("audit", "--json", "--workers", "2", root)
+    assert reports(pooled) == reports(alone)
+    assert [Path(r["file"]).name for r in reports(pooled)] == sorted(logs)
+    assert pooled.exit_code == alone.exit_code == 2
+    assert "audited 12 files on 2 cores" in pooled.stderr
+    assert "audited 12 files on 1 core " in alone.stderr
+    text = invoke("audit", "--workers", "2", root)
+    assert text.stdout.index("00.jsonl") < text.stdout.index("07.jsonl") < text.stdout.index("11.jsonl")
+
+
 def test_audit_json_names_each_file_given(tmp_path: Path) -> None:
     one = tmp_path / "one.jsonl"
     one.write_text(GOOD.read_text())
