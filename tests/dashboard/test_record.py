@@ -630,7 +630,7 @@ class Thumb:
 
     def __init__(self, browser: Any, screens: Path, name: str) -> None:
         self.page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
-        self.page.set_default_timeout(60_000)  # a tap's page run, on a machine busy with the rest of the suite
+        self.page.set_default_timeout(120_000)  # a tap's page run, on a machine busy with the rest of the suite
         self.page.add_init_script(RUNS)
         self.screens, self.name, self.shots = screens, name, 0
 
