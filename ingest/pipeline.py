@@ -64,7 +64,10 @@ batches; with a window of 64 files, the workers stood idle for most of each writ
 two workers ingested only 1.13 times as fast as one)."""
 IN_FLIGHT: Final = 32 * 2**20
 """Files sent to the pool and not yet written may be this many bytes on disk before no
-more are sent for (audited, a file holds about twice its size: :func:`weight`)."""
+more are sent for: some 900 simulated games, enough to keep two workers busy through a
+write. Audited, a file holds a few times its size (:func:`weight`); the ingest of four
+16 MiB logs in ``benchmarks/memory.py`` peaks alike with 16 or 32 MiB in flight (its
+logs are written one batch each)."""
 
 
 @dataclass(frozen=True, slots=True)
