@@ -14,6 +14,7 @@ from typing import Final
 import pyarrow as pa
 
 from ingest.chain import StoredEvent
+from ingest.lake.batch import appended_streams
 from ingest.lake.layout import DATASETS, LEFT_OUT, Lake
 from ingest.lake.manifest import Entry, Part, SourceFile, commit, write_part
 from ingest.store import Store
@@ -37,8 +38,17 @@ def export(store: Store, lake: Lake) -> Entry:
             for chunk in reader:
                 if chunk.num_rows:
                     parts.append(write_part(lake, dataset, pa.Table.from_batches([chunk])))
+        appended = appended_streams(con)
         files = tuple(
-            SourceFile(name=name, sha256=sha, size=size, upload_id=upload_id, outcome=outcome, game_ids=tuple(games))
+            SourceFile(
+                name=name,
+                sha256=sha,
+                size=size,
+                upload_id=upload_id,
+                outcome=outcome,
+                game_ids=tuple(games),
+                streams=appended.get(upload_id, {}),
+            )
             for upload_id, name, sha, size, outcome, games in con.execute(
                 "SELECT upload_id, name, sha256, size, outcome, game_ids FROM uploads ORDER BY upload_id"
             ).fetchall()
