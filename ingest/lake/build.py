@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 import fsspec
 
+from ingest.drafts import ACCEPTED
 from ingest.lake.batch import batch_key, write_batch
 from ingest.lake.layout import Lake
 from ingest.lake.ledger import Held, Ledger
@@ -80,8 +81,8 @@ class Batch:
 
 @dataclass(frozen=True)
 class Done:
-    """What a task did: its batch's files, events and games (none if it found the batch
-    committed already), and its files as its entry lists them."""
+    """What a task did: its batch's files, the events and games it stored (none if it
+    found the batch committed already), and its files as its entry lists them."""
 
     key: str
     files: int
@@ -102,7 +103,8 @@ class Done:
         files = entry.files
         if skipped:
             return cls(entry.batch, len(files), 0, 0, True, files)
-        return cls(entry.batch, len(files), entry.events, sum(len(f.game_ids) for f in files), False, files)
+        games = sum(len(f.game_ids) for f in files if f.outcome in ACCEPTED)
+        return cls(entry.batch, len(files), entry.events, games, False, files)
 
 
 def listing(sources: Sequence[str]) -> list[tuple[str, int]]:

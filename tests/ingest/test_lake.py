@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -72,17 +73,28 @@ def _table(con: duckdb.DuckDBPyConnection, table: str, drop: tuple[str, ...] = (
     return con.sql(f"SELECT * FROM {table} ORDER BY ALL").pl().drop(drop)
 
 
-def test_the_lake_holds_the_rows_the_store_holds(store: Path, lake: Path) -> None:
+def _same_rows(store: Path, lake: Path) -> None:
+    """The lake's rows are the store's: every read model, and the uploads (but their
+    bytes and the moment each was received)."""
     with Store(store).connect(read_only=True) as stored, connect(str(lake)) as lake_con:
         for table in COMPARED:
             expected = _table(stored, table)
             assert _table(lake_con, table).equals(expected), table
         uploads = ("raw", "received_at")
         assert _table(lake_con, "uploads").drop("received_at").equals(_table(stored, "uploads", uploads))
+
+
+def test_the_lake_holds_the_rows_the_store_holds(store: Path, lake: Path) -> None:
+    _same_rows(store, lake)
+    with connect(str(lake)) as lake_con:
         assert lake_con.execute("SELECT count(*) FROM games").fetchone() == (5,)
 
 
 def test_the_lake_answers_the_statistics_the_store_answers(store: Path, lake: Path) -> None:
+    _same_statistics(store, lake)
+
+
+def _same_statistics(store: Path, lake: Path) -> None:
     """The same figures (a mean may differ in its last bit, DuckDB adding the same
     numbers in another order over the parts than over the table), the same rows (those
     that tie in a statistic's order may come either way, over a store as over a lake)."""
@@ -141,6 +153,94 @@ def test_a_build_counts_each_outcome_and_exits_1_on_a_file_rejected(
     clean = cli("archive", "build", logs, "--to", tmp_path / "clean", "--scheduler", scheduler)
     assert clean.exit_code == 0, clean.output
     assert "1 accepted, 1 accepted with findings, 0 rejected, 1 duplicate" in clean.output, clean.output
+
+
+@pytest.fixture(scope="module")
+def twice(files: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The module's files, and files that meet them again in other batches: the same
+    contents under other names in another folder (a game, the tournament's description,
+    the file that is no log), other files for a game and for the tournament stored
+    already (a log scored otherwise, the description written anew), and one such file
+    listed before the game's own (it is stored; the game's own file is not)."""
+    root = Path(shutil.copytree(files, tmp_path_factory.mktemp("lake-twice") / "logs"))
+    later = root / "zz-later"
+    later.mkdir()
+    for name in ("r1-t1.jsonl", "tournament.json", "broken.jsonl"):
+        shutil.copy(files / name, later / f"again-{name}")
+    for name, where in (("r2-t1.jsonl", later / "other-r2-t1.jsonl"), ("r1-t2.jsonl", root / "a-first-r1-t2.jsonl")):
+        wrong = mutate((files / name).read_text().splitlines(), "mis_score", seed=1)
+        assert wrong is not None
+        where.write_text("".join(line + "\n" for line in wrong.lines))
+    description = json.loads((files / "tournament.json").read_text())
+    (later / "other-tournament.json").write_text(json.dumps(description, indent=4))
+    return root
+
+
+ALREADY_STORED = "is already stored; to replace it, ingest again with --supersede"
+
+
+def test_files_met_again_in_other_batches_are_decided_as_ingest_decides_them(
+    twice: Path, scheduler: str, tmp_path: Path
+) -> None:
+    """Each file its own batch, the batches run side by side on two workers: the
+    lake's rows are the store's, every game once."""
+    db = tmp_path / "ledger.duckdb"
+    results = ingest([twice], Store(db), workers=1)
+    lake = tmp_path / "lake"
+    built = cli("archive", "build", twice, "--to", lake, "--scheduler", scheduler, "--batch-files", "1")
+    assert built.exit_code == 1, built.output
+    assert "5 accepted, 1 accepted with findings, 4 rejected, 3 duplicate" in built.output, built.output
+    assert Counter(r.outcome for r in results) == {
+        "accepted": 5,
+        "accepted_with_findings": 1,
+        "rejected": 4,
+        "duplicate": 3,
+    }
+    _same_rows(db, lake)
+    _same_statistics(db, lake)
+    verdict = verify(Lake.at(str(lake)))
+    assert verdict.ok and verdict.games == 5 and verdict.batches == 13, verdict.problems
+    with connect(str(lake)) as con, Store(db).connect(read_only=True) as stored:
+        events = "SELECT count(*), count(DISTINCT (stream, version)) FROM events"
+        ((count, distinct),) = con.execute(events).fetchall()
+        assert stored.execute(events).fetchall() == [(count, distinct)] and count == distinct
+        rejected = con.execute(
+            "SELECT name, reason FROM uploads WHERE outcome = 'rejected' AND reason LIKE '%already stored%' ORDER BY 1"
+        ).fetchall()
+        duplicates = con.execute(
+            "SELECT d.name, o.name FROM uploads d JOIN uploads o ON d.duplicate_of = o.upload_id ORDER BY 1"
+        ).fetchall()
+    assert sorted(name.rsplit("/", 1)[-1] for name, _ in rejected) == [
+        "other-r2-t1.jsonl",
+        "other-tournament.json",
+        "r1-t2.jsonl",
+    ]
+    assert all(ALREADY_STORED in reason for _, reason in rejected)
+    assert sorted((d.rsplit("/", 1)[-1], o.rsplit("/", 1)[-1]) for d, o in duplicates) == [
+        ("again-broken.jsonl", "broken.jsonl"),
+        ("again-r1-t1.jsonl", "r1-t1.jsonl"),
+        ("again-tournament.json", "tournament.json"),
+    ]
+
+
+def test_a_folder_built_again_under_another_name_is_all_duplicate(
+    files: Path, store: Path, lake: Path, scheduler: str, tmp_path: Path
+) -> None:
+    """A second build into the lake, of the module's files copied: numbered on from the
+    first build's uploads, every file a duplicate of one it stored, as a second ingest
+    into the store says."""
+    copy = Path(shutil.copytree(files, tmp_path / "copy"))
+    target = Path(shutil.copytree(lake, tmp_path / "lake"))
+    result = cli("archive", "build", copy, "--to", target, "--scheduler", scheduler, "--batch-files", "2")
+    assert result.exit_code == 0, result.output
+    assert "0 accepted, 0 accepted with findings, 0 rejected, 7 duplicate" in result.output, result.output
+    assert "4 batches written (7 files, 0 games, 0 events), 0 already committed" in result.output, result.output
+    again = Path(shutil.copy(store, tmp_path / "ledger.duckdb"))
+    assert {r.outcome for r in ingest([copy], Store(again), workers=1)} == {"duplicate"}
+    _same_rows(again, target)
+    _same_statistics(again, target)
+    verdict = verify(Lake.at(str(target)))
+    assert verdict.ok and verdict.games == 5 and verdict.batches == 8, verdict.problems
 
 
 def test_verify_passes_a_whole_lake(lake: Path) -> None:
