@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
@@ -44,7 +44,7 @@ from ingest.lake.batch import batch_key, write_batch
 from ingest.lake.layout import Lake
 from ingest.lake.ledger import Held, Ledger
 from ingest.lake.manifest import Entry, SourceFile, committed, entry_of
-from ingest.pipeline import SUFFIXES, collect
+from ingest.pipeline import SUFFIXES, collect, weight
 from ingest.sources import Prepared, prepare, prepare_bytes
 
 if TYPE_CHECKING:
@@ -82,29 +82,26 @@ class Batch:
 @dataclass(frozen=True)
 class Done:
     """What a task did: its batch's files, the events and games it stored (none if it
-    found the batch committed already), and its files as its entry lists them."""
+    found the batch committed already), each file's outcome as ``saboteur ingest``
+    names it (none if skipped: this run did not audit it), and the files as the batch's
+    entry lists them — for the client's ledger, which lets them go (:func:`build`)."""
 
     key: str
     files: int
     events: int
     games: int
     skipped: bool = False
+    outcomes: tuple[str, ...] = ()
     sources: tuple[SourceFile, ...] = ()
-
-    @property
-    def outcomes(self) -> tuple[str, ...]:
-        """Each file's outcome, as ``saboteur ingest`` names it (none if skipped: this
-        run did not audit it)."""
-        return () if self.skipped else tuple(f.outcome for f in self.sources)
 
     @classmethod
     def of(cls, entry: Entry, *, skipped: bool = False) -> Done:
         """What a batch committed as ``entry`` holds (``skipped``: committed before)."""
         files = entry.files
         if skipped:
-            return cls(entry.batch, len(files), 0, 0, True, files)
+            return cls(entry.batch, len(files), 0, 0, True, (), files)
         games = sum(len(f.game_ids) for f in files if f.outcome in ACCEPTED)
-        return cls(entry.batch, len(files), entry.events, games, False, files)
+        return cls(entry.batch, len(files), entry.events, games, False, tuple(f.outcome for f in files), files)
 
 
 def listing(sources: Sequence[str]) -> list[tuple[str, int]]:
@@ -157,30 +154,41 @@ def _first_upload(entries: Mapping[str, Entry], starts: Sequence[tuple[str, int]
     return 1 + max((f.upload_id for e in entries.values() for f in e.files), default=0)
 
 
-def survey(sources: Sequence[str]) -> list[Prepared]:
-    """A task: the batch's files read and audited, kept where they were audited for
-    the task that writes them."""
-    return [_prepared(source) for source in sources]
+@dataclass(frozen=True)
+class Audited:
+    """A batch's files read and audited, kept by the worker that audited them for the
+    task that writes them. Dask weighs them by :func:`ingest.pipeline.weight` (it would
+    count a few bytes an object, and move them between workers as if that cost
+    nothing)."""
+
+    files: tuple[Prepared, ...]
+
+    def __sizeof__(self) -> int:
+        return sum(map(weight, self.files))
 
 
-def claims(prepared: Sequence[Prepared]) -> frozenset[str]:
+def survey(sources: Sequence[str]) -> Audited:
+    """A task: the batch's files read and audited."""
+    return Audited(tuple(_prepared(source) for source in sources))
+
+
+def claims(audited: Audited) -> frozenset[str]:
     """A task: what the batch's files may hold that another file holds too — their
     contents' SHA-256 and their streams (``game:…``, ``tournament:…``; never confused
     with a hash, which has no colon)."""
-    return frozenset({p.sha256 for p in prepared if p.sha256} | {s for p in prepared for s in p.streams})
+    files = audited.files
+    return frozenset({p.sha256 for p in files if p.sha256} | {s for p in files for s in p.streams})
 
 
-def run_batch(
-    lake_url: str, batch: Batch, held: Held | None = None, prepared: Sequence[Prepared] | None = None
-) -> Done:
-    """A task: write the batch's files, audited already (``prepared``) or read now,
-    into the lake, ``held`` being what came before them (unless a run before
-    committed the batch: then what its entry says)."""
+def run_batch(lake_url: str, batch: Batch, held: Held | None = None, audited: Audited | None = None) -> Done:
+    """A task: write the batch's files, audited already or read now, into the lake,
+    ``held`` being what came before them (unless a run before committed the batch:
+    then what its entry says)."""
     lake = Lake.at(lake_url)
     entry = entry_of(lake, batch.key)
     if entry is not None:
         return Done.of(entry, skipped=True)
-    files = prepared if prepared is not None else map(_prepared, batch.sources)
+    files = audited.files if audited is not None else map(_prepared, batch.sources)
     return Done.of(write_batch(lake, batch.key, files, first_upload=batch.first_upload, at=batch.at, held=held))
 
 
@@ -223,8 +231,10 @@ def run(
     task: Callable[[str, J], Done],
     on_done: Callable[[Done], None] | None = None,
 ) -> list[Done]:
-    """Run the batches not yet committed as tasks on ``client``'s cluster; what each
-    did. A task's key is its batch's key, so one batch never runs twice at once."""
+    """Run the batches not yet committed as tasks on ``client``'s cluster, side by side
+    and in any order, for batches that cannot hold what another holds (``archive
+    simulate``'s: each game drawn once, under its own id); what each did. A task's key
+    is its batch's key, so one batch never runs twice at once."""
     from distributed import as_completed
 
     done_before = committed(Lake.at(lake_url))
@@ -238,7 +248,7 @@ def run(
         if batch.key not in done_before
     ]
     for future in as_completed(futures):  # type: ignore[no-untyped-call]
-        result = future.result()
+        result = replace(future.result(), sources=())
         results.append(result)
         if on_done is not None:
             on_done(result)
@@ -269,7 +279,8 @@ def build(
     ledger = Ledger(f for e in entries.values() for f in e.files)
     todo = [b for b in batches if b.key not in entries]
     ahead = max(8, AHEAD * sum(client.nthreads().values()))  # type: ignore[no-untyped-call]
-    for result in _Build(client, lake_url, todo, ledger, ahead).run():
+    for done in _Build(client, lake_url, todo, ledger, ahead).run():
+        result = replace(done, sources=())
         results.append(result)
         if on_done is not None:
             on_done(result)
@@ -292,7 +303,7 @@ class _Build:
         self.flow = as_completed()  # type: ignore[no-untyped-call]
         self.tasks: dict[str, tuple[str, int]] = {}
         """Each future's key: whether it brings a batch's claims or its write, and which."""
-        self.audited: dict[int, Future[list[Prepared]]] = {}
+        self.audited: dict[int, Future[Audited]] = {}
         """Batches surveyed and not yet written: their audited files, on a worker."""
         self.claimed: dict[int, frozenset[str]] = {}
         self.holder: dict[str, int] = {}
