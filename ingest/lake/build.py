@@ -134,8 +134,12 @@ def plan(
 ) -> list[Batch]:
     """The listing cut into batches of ``batch_files`` files, their uploads numbered on
     from the last upload of ``entries`` (the lake's committed batches: upload 1 in a new
-    lake) — or, if one of the listing's own batches is among them (the build run again),
-    as the run that committed it numbered them."""
+    lake) that are not the listing's own. The listing's own batches committed by a run
+    before keep their numbers, and the others are numbered around them (the same build
+    run again); but if they were numbered otherwise (a listing that shares batches with
+    one built before, such as a folder grown since), every other batch is numbered
+    after every upload of the lake. Never twice the same number, and each file's
+    earlier files — those it may repeat — numbered below it."""
     cuts = [(start, files[start : start + batch_files]) for start in range(0, len(files), batch_files)]
     keys = [batch_key("files", start, *(f"{name}|{size}" for name, size in chunk)) for start, chunk in cuts]
     first = _first_upload(entries or {}, [(key, start) for key, (start, _) in zip(keys, cuts, strict=True)])
@@ -147,11 +151,10 @@ def plan(
 
 def _first_upload(entries: Mapping[str, Entry], starts: Sequence[tuple[str, int]]) -> int:
     """The upload id of the listing's first file (see :func:`plan`)."""
-    for key, start in starts:
-        entry = entries.get(key)
-        if entry is not None and entry.files:
-            return entry.files[0].upload_id - start
-    return 1 + max((f.upload_id for e in entries.values() for f in e.files), default=0)
+    ours = dict(starts)
+    after = 1 + max((f.upload_id for key, e in entries.items() if key not in ours for f in e.files), default=0)
+    kept = all(e.files[0].upload_id == after + ours[key] for key, e in entries.items() if key in ours and e.files)
+    return after if kept else 1 + max((f.upload_id for e in entries.values() for f in e.files), default=0)
 
 
 @dataclass(frozen=True)

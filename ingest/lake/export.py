@@ -39,19 +39,11 @@ def export(store: Store, lake: Lake) -> Entry:
                 if chunk.num_rows:
                     parts.append(write_part(lake, dataset, pa.Table.from_batches([chunk])))
         appended = appended_streams(con)
+        uploads = con.execute("SELECT upload_id, name, sha256, size, outcome, game_ids FROM uploads ORDER BY upload_id")
+        columns = [column[0] for column in uploads.description]
         files = tuple(
-            SourceFile(
-                name=name,
-                sha256=sha,
-                size=size,
-                upload_id=upload_id,
-                outcome=outcome,
-                game_ids=tuple(games),
-                streams=appended.get(upload_id, {}),
-            )
-            for upload_id, name, sha, size, outcome, games in con.execute(
-                "SELECT upload_id, name, sha256, size, outcome, game_ids FROM uploads ORDER BY upload_id"
-            ).fetchall()
+            SourceFile.model_validate(dict(zip(columns, row, strict=True)) | {"streams": appended.get(row[0], {})})
+            for row in uploads.fetchall()
         )
     entry = Entry(
         batch=f"export-{head[:32]}",

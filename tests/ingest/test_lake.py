@@ -21,6 +21,8 @@ from polars.testing import assert_frame_equal
 
 from analytics import stats
 from analytics.lake import connect
+from events.logfile import write_log
+from events.simulate.game import quick_game
 from events.simulate.mutate import mutate
 from events.simulate.tournament import simulate_tournament
 from ingest.lake.layout import MANIFEST, Lake
@@ -297,6 +299,51 @@ def test_a_store_exported_is_a_lake_with_its_head(store: Path, tmp_path: Path) -
     assert _lines(cli("stats", "players", "--lake", target).output) == _lines(over_store.output)
     assert cli("archive", "export", "--db", store, "--to", target).exit_code == 0
     assert len(committed(Lake.at(str(target)))) == 1, "the same store exported again is the same batch"
+
+
+def test_a_listing_grown_since_its_build_adds_its_new_files_after_the_lake_s(
+    files: Path, lake: Path, scheduler: str, tmp_path: Path
+) -> None:
+    """The module's files and a new game after them: the batches built before are
+    skipped, the last one is a new batch (the last file again, now a duplicate, and the
+    new game), numbered after every upload of the lake."""
+    target = Path(shutil.copytree(lake, tmp_path / "lake"))
+    write_log(quick_game(6, "tournament", 2, 99), tmp_path / "new.jsonl")
+    built = cli(
+        "archive",
+        "build",
+        files,
+        tmp_path / "new.jsonl",
+        "--to",
+        target,
+        "--scheduler",
+        scheduler,
+        "--batch-files",
+        "2",
+    )
+    assert built.exit_code == 0, built.output
+    assert "1 batches written (2 files, 1 games" in built.output and "3 already committed" in built.output, built.output
+    assert "1 accepted, 0 accepted with findings, 0 rejected, 1 duplicate" in built.output, built.output
+    verdict = verify(Lake.at(str(target)))
+    assert verdict.ok and verdict.games == 6, verdict.problems
+    with connect(str(target)) as con:
+        uploads = con.execute("SELECT upload_id, outcome, duplicate_of FROM uploads ORDER BY upload_id").fetchall()
+    assert [u for u, _, _ in uploads] == [*range(1, 8), 14, 15]
+    assert uploads[-2:] == [(14, "duplicate", 7), (15, "accepted", None)]
+
+
+def test_files_built_into_a_store_s_export_are_what_the_store_holds_already(
+    files: Path, store: Path, scheduler: str, tmp_path: Path
+) -> None:
+    target = tmp_path / "exported"
+    assert cli("archive", "export", "--db", store, "--to", target).exit_code == 0
+    built = cli("archive", "build", files, "--to", target, "--scheduler", scheduler, "--batch-files", "3")
+    assert built.exit_code == 0, built.output
+    assert "0 accepted, 0 accepted with findings, 0 rejected, 7 duplicate" in built.output, built.output
+    again = Path(shutil.copy(store, tmp_path / "ledger.duckdb"))
+    ingest([files], Store(again), workers=1)
+    _same_rows(again, target)
+    assert verify(Lake.at(str(target))).ok
 
 
 def test_the_same_simulation_writes_the_same_lake(scheduler: str, tmp_path: Path) -> None:
