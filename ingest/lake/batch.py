@@ -22,8 +22,8 @@ names.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+import uuid
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -46,20 +46,15 @@ class BatchStore(Store):
     """A store in memory for one batch, its uploads numbered from ``first_upload``,
     holding besides its own what came before it (``held``).
 
-    A :class:`~ingest.store.Store` opens its file for each job; this one holds a single
-    in-memory database for its life, so the writer's jobs all land in it."""
+    A :class:`~ingest.store.Store` opens its database for each job, as any store does;
+    this one's is a DuckDB database in memory named for it, which lives while a
+    connection to it is open: :func:`write_batch` holds one for the batch's whole write,
+    so the writer's jobs, each opening and closing its own, all land in it."""
 
     def __init__(self, first_upload: int, held: Held | None = None) -> None:
-        super().__init__(Path(":memory:"))
+        super().__init__(Path(f":memory:batch{uuid.uuid4().hex}"))
         self.first_upload = first_upload
         self.held = held if held is not None else Held()
-        self.con = duckdb.connect(":memory:", config={"autoload_known_extensions": False})
-        self.con.execute("SET TimeZone = 'UTC'")
-        self._prepare(self.con, read_only=False, read_models=True)
-
-    @contextmanager
-    def connect(self, *, read_only: bool = False, read_models: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
-        yield self.con
 
     def next_upload_id(self, con: duckdb.DuckDBPyConnection) -> int:
         return max(super().next_upload_id(con), self.first_upload)
@@ -89,23 +84,25 @@ def write_batch(
     """Write a batch's parts, then commit its manifest entry; the entry. ``held``: what
     the files before the batch hold of its contents and streams."""
     store = BatchStore(first_upload, held)
-    writer = Writer(store)
-    write_all(prepared, writer)
-    con = store.con
-    events = _rechained(con, at)
     tables: dict[str, pa.Table] = {}
-    if events.num_rows:
-        tables[StoredEvent.TABLE] = events
-    for dataset in DATASETS:
-        if dataset != StoredEvent.TABLE:
-            kept = ", ".join(n for n in names(DATASETS[dataset]) if n not in LEFT_OUT.get(dataset, ()))
-            moment = "?::TIMESTAMPTZ AS received_at" if dataset == "uploads" else None
-            columns = kept.replace("received_at", moment) if moment else kept
-            table = con.sql(f"SELECT {columns} FROM {dataset} ORDER BY ALL", params=[at] if moment else None)
-            if table.shape[0]:
-                tables[dataset] = table.to_arrow_table()
+    with store.connect() as con:
+        con.execute("SET TimeZone = 'UTC'")
+        writer = Writer(store)
+        write_all(prepared, writer)
+        events = _rechained(con, at)
+        if events.num_rows:
+            tables[StoredEvent.TABLE] = events
+        for dataset in DATASETS:
+            if dataset != StoredEvent.TABLE:
+                kept = ", ".join(n for n in names(DATASETS[dataset]) if n not in LEFT_OUT.get(dataset, ()))
+                moment = "?::TIMESTAMPTZ AS received_at" if dataset == "uploads" else None
+                columns = kept.replace("received_at", moment) if moment else kept
+                table = con.sql(f"SELECT {columns} FROM {dataset} ORDER BY ALL", params=[at] if moment else None)
+                if table.shape[0]:
+                    tables[dataset] = table.to_arrow_table()
+        appended = appended_streams(con)
+        contents = _contents(con)
     parts = [write_part(lake, dataset, table) for dataset, table in tables.items()]
-    appended = appended_streams(con)
     files = tuple(
         SourceFile(
             name=result.name,
@@ -116,7 +113,7 @@ def write_batch(
             game_ids=result.game_ids,
             streams=appended.get(result.upload_id, {}),
         )
-        for result, (item_sha, size) in zip(writer.results, _contents(con), strict=True)
+        for result, (item_sha, size) in zip(writer.results, contents, strict=True)
     )
     count = events.num_rows
     head = (events["position"][-1].as_py(), events["hash"][-1].as_py()) if count else (0, GENESIS)
