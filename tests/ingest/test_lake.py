@@ -26,7 +26,8 @@ from events.simulate.game import quick_game
 from events.simulate.mutate import mutate
 from events.simulate.tournament import simulate_tournament
 from ingest.lake.layout import MANIFEST, Lake
-from ingest.lake.manifest import Entry, committed
+from ingest.lake.ledger import Held, Ledger
+from ingest.lake.manifest import Entry, SourceFile, committed
 from ingest.lake.verify import verify
 from ingest.pipeline import ingest
 from ingest.readmodels import GAME_TABLES, TOURNAMENT_TABLES
@@ -223,6 +224,28 @@ def test_files_met_again_in_other_batches_are_decided_as_ingest_decides_them(
         ("again-r1-t1.jsonl", "r1-t1.jsonl"),
         ("again-tournament.json", "tournament.json"),
     ]
+
+
+def test_the_ledger_tells_a_batch_what_came_before_it_and_nothing_after() -> None:
+    """Each content's first upload (a duplicate is none), each stream's version and
+    newest upload; of the keys asked, those of uploads numbered below the batch's."""
+
+    def file(upload_id: int, sha: str, outcome: str, **streams: int) -> SourceFile:
+        return SourceFile(
+            name=f"{upload_id}.jsonl", sha256=sha, size=1, upload_id=upload_id, outcome=outcome, streams=streams
+        )
+
+    ledger = Ledger(
+        [
+            file(1, "s1", "rejected"),
+            file(2, "s2", "accepted", g=9),
+            file(3, "s2", "duplicate"),
+            file(7, "s3", "accepted_with_findings", h=4),
+        ]
+    )
+    held = ledger.before(5, ["s1", "s2", "s3", "g", "h", "s9"])
+    assert held == Held({"s1": (1, "rejected"), "s2": (2, "accepted")}, {"g": (9, 2)})
+    assert ledger.before(8, ["s3", "h"]) == Held({"s3": (7, "accepted_with_findings")}, {"h": (4, 7)})
 
 
 def test_a_folder_built_again_under_another_name_is_all_duplicate(
