@@ -279,7 +279,7 @@ def build(
     for result in results:
         if on_done is not None:
             on_done(result)
-    ledger = Ledger(f for e in entries.values() for f in e.files)
+    ledger = Ledger(entries.values())
     todo = [b for b in batches if b.key not in entries]
     ahead = max(8, AHEAD * sum(client.nthreads().values()))  # type: ignore[no-untyped-call]
     for done in _Build(client, lake_url, todo, ledger, ahead).run():

@@ -45,6 +45,9 @@ def export(store: Store, lake: Lake) -> Entry:
             SourceFile.model_validate(dict(zip(columns, row, strict=True)) | {"streams": appended.get(row[0], {})})
             for row in uploads.fetchall()
         )
+        commands = con.execute(
+            "SELECT stream, max(version) FROM events GROUP BY stream HAVING bool_or(upload_id IS NULL) ORDER BY stream"
+        ).fetchall()
     entry = Entry(
         batch=f"export-{head[:32]}",
         files=files,
@@ -52,6 +55,7 @@ def export(store: Store, lake: Lake) -> Entry:
         events=position,
         head_position=position,
         head_hash=head,
+        streams={str(stream): int(version) for stream, version in commands},
     )
     commit(lake, entry)
     return entry

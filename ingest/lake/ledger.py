@@ -13,7 +13,8 @@ So the writer decides each file of a lake as ``saboteur ingest`` decides it in a
 fed the same files in the same order — the one writer, not a copy of its rules.
 
 The :class:`Ledger` is that knowledge on the build's client, from the manifest's
-entries: each file's content hash, upload, outcome and the streams it appended to.
+entries: each file's content hash, upload, outcome and the streams it appended to (and
+the streams a store exported holds from its commands).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
-from ingest.lake.manifest import SourceFile
+from ingest.lake.manifest import Entry, SourceFile
 
 
 @dataclass(frozen=True)
@@ -45,10 +46,13 @@ def preferred(upload: tuple[int, str]) -> tuple[bool, int]:
 class Ledger:
     """Every content and stream the lake's committed batches hold (see the module)."""
 
-    def __init__(self, files: Iterable[SourceFile] = ()) -> None:
+    def __init__(self, entries: Iterable[Entry] = ()) -> None:
         self.uploads: dict[str, tuple[int, str]] = {}
         self.streams: dict[str, tuple[int, int]] = {}
-        self.record(files)
+        for entry in entries:
+            self.record(entry.files)
+            for stream, version in entry.streams.items():
+                self._hold(stream, version, 0)
 
     def record(self, files: Iterable[SourceFile]) -> None:
         """Add a batch's files, as its entry lists them."""
@@ -59,8 +63,12 @@ class Ledger:
             if file.sha256 and (held is None or preferred(upload) < preferred(held)):
                 self.uploads[file.sha256] = upload
             for stream, version in file.streams.items():
-                held_version, newest = self.streams.get(stream, (0, 0))
-                self.streams[stream] = (max(held_version, version), max(newest, file.upload_id))
+                self._hold(stream, version, file.upload_id)
+
+    def _hold(self, stream: str, version: int, upload_id: int) -> None:
+        """A stream at ``version`` or beyond, written to by ``upload_id`` (0: a command)."""
+        held_version, newest = self.streams.get(stream, (0, 0))
+        self.streams[stream] = (max(held_version, version), max(newest, upload_id))
 
     def before(self, first_upload: int, keys: Collection[str]) -> Held:
         """What uploads numbered below ``first_upload`` (the files before a batch in the

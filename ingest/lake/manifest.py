@@ -58,6 +58,9 @@ class Entry(_Record):
     events: int
     head_position: int
     head_hash: str
+    streams: dict[str, int] = {}
+    """Streams written by commands, not by a file (a store exported: its tournaments
+    created by ``saboteur tournament create``…), with their versions."""
 
 
 def entry_path(batch: str) -> str:

@@ -235,7 +235,8 @@ def test_the_ledger_tells_a_batch_what_came_before_it_and_nothing_after() -> Non
             name=f"{upload_id}.jsonl", sha256=sha, size=1, upload_id=upload_id, outcome=outcome, streams=streams
         )
 
-    ledger = Ledger(
+    ledger = Ledger()
+    ledger.record(
         [
             file(1, "s1", "rejected"),
             file(2, "s2", "accepted", g=9),
@@ -367,6 +368,27 @@ def test_files_built_into_a_store_s_export_are_what_the_store_holds_already(
     ingest([files], Store(again), workers=1)
     _same_rows(again, target)
     assert verify(Lake.at(str(target))).ok
+
+
+def test_files_built_into_the_export_of_a_store_with_a_tournament_created_by_command(
+    files: Path, scheduler: str, tmp_path: Path
+) -> None:
+    """The tournament's stream came in no file: the lake knows it from the export's
+    entry, and rejects the tournament's description as the store does."""
+    db = tmp_path / "ledger.duckdb"
+    tournament = json.loads((files / "tournament.json").read_text())["id"]
+    assert cli("tournament", "create", tournament, "--name", "Open", "--db", db).exit_code == 0
+    target = tmp_path / "exported"
+    assert cli("archive", "export", "--db", db, "--to", target).exit_code == 0
+    built = cli("archive", "build", files, "--to", target, "--scheduler", scheduler, "--batch-files", "3")
+    assert built.exit_code == 1, built.output
+    assert "5 accepted, 0 accepted with findings, 2 rejected, 0 duplicate" in built.output, built.output
+    results = ingest([files], Store(db), workers=1)
+    assert [r.outcome for r in results].count("rejected") == 2
+    _same_rows(db, target)
+    with connect(str(target)) as con:
+        (reason,) = con.execute("SELECT reason FROM uploads WHERE name LIKE '%tournament.json'").fetchone()  # type: ignore[misc]
+    assert reason.startswith(f"{tournament} {ALREADY_STORED}"), reason
 
 
 def test_the_same_simulation_writes_the_same_lake(scheduler: str, tmp_path: Path) -> None:
