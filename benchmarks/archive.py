@@ -34,7 +34,7 @@ from rich.console import Console
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.ingest import archive
-from ingest.lake.build import cluster, listing, plan, run, run_batch
+from ingest.lake.build import build, cluster, listing, plan
 
 
 def ingest_rate(folder: Path, scratch: Path) -> tuple[int, float]:
@@ -56,7 +56,7 @@ def build_rate(folder: Path, lake: Path, workers: int, batch_files: int) -> tupl
     with cluster(None, workers) as client:
         before = client.run(time.process_time)  # every worker up before the clock starts
         started = time.perf_counter()
-        done = run(client, str(lake), batches, run_batch)
+        done = build(client, str(lake), batches, {})
         took = time.perf_counter() - started
         after = client.run(time.process_time)
     return sum(d.events for d in done), took, sum(after[w] - before[w] for w in before)

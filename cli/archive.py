@@ -11,7 +11,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -21,12 +21,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cli.errors import refuse
 from cli.store import DbOption, WaitOption
 from events.tables import PLAYER_RANGE, ROUND_LIMIT
-from ingest.lake.build import Done, Job, cluster, listing, plan, run, run_batch
+from ingest.lake.build import Done, build, cluster, listing, plan, run
 from ingest.lake.export import export
 from ingest.lake.layout import Lake
+from ingest.lake.manifest import committed
 from ingest.lake.simulate import BATCH_GAMES, run_simulation, simulations
 from ingest.lake.verify import verify
 from ingest.store import Store, default_path
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 app = typer.Typer(help="The archive as a Parquet lake, built on a Dask cluster.", no_args_is_help=True)
 
@@ -37,13 +41,17 @@ SchedulerOption = Annotated[
 ]
 WorkersOption = Annotated[int, typer.Option("--workers", min=1, help="Worker processes of the local cluster.")]
 
-J = TypeVar("J", bound=Job)
-
 
 def _run(
-    title: str, lake: str, jobs: Sequence[J], task: Callable[[str, J], Done], scheduler: str | None, workers: int
+    title: str,
+    lake: str,
+    files: int,
+    work: Callable[[Client, Callable[[Done], None]], list[Done]],
+    scheduler: str | None,
+    workers: int,
 ) -> list[Done]:
-    """Run the jobs on the cluster with a progress bar of files; what each did."""
+    """Do the work on the cluster with a progress bar of ``files`` files; what each
+    batch did."""
     console = Console(stderr=True, highlight=False)
     started = time.perf_counter()
     with cluster(scheduler, workers) as client:
@@ -59,12 +67,12 @@ def _run(
             disable=not console.is_terminal,
         )
         with progress:
-            task_id = progress.add_task("files", total=sum(job.size for job in jobs), events=0)
+            task_id = progress.add_task("files", total=files, events=0)
 
             def on_done(done: Done) -> None:
                 progress.update(task_id, advance=done.files, events=progress.tasks[0].fields["events"] + done.events)
 
-            results = run(client, lake, jobs, task, on_done)
+            results = work(client, on_done)
     elapsed = time.perf_counter() - started
     written = [r for r in results if not r.skipped]
     events = sum(r.events for r in written)
@@ -103,7 +111,13 @@ def build_command(
     files = listing(sources)
     if not files:
         raise refuse("no files found (looked for .jsonl, .jsonl.gz, .csv and .json)", 1)
-    results = _run("archive", to, plan(files, datetime.now(UTC), batch_files), run_batch, scheduler, workers)
+    entries = committed(Lake.at(to))
+    batches = plan(files, datetime.now(UTC), batch_files, entries)
+
+    def work(client: Client, on_done: Callable[[Done], None]) -> list[Done]:
+        return build(client, to, batches, entries, on_done)
+
+    results = _run("archive", to, len(files), work, scheduler, workers)
     counts = _outcomes(results)
     Console(highlight=False).print(", ".join(f"{counts[o]:,} {o.replace('_', ' ')}" for o in OUTCOMES))
     raise typer.Exit(1 if counts["rejected"] else 0)
@@ -127,7 +141,11 @@ def simulate_command(
     if rounds > ROUND_LIMIT[ruleset]:
         raise typer.BadParameter(f"a {ruleset} game has 1 to {ROUND_LIMIT[ruleset]} rounds", param_hint="--rounds")
     jobs = simulations(games, seed=seed, ruleset=ruleset, rounds=rounds, batch_games=batch_games)
-    _run("simulate", to, jobs, run_simulation, scheduler, workers)
+
+    def work(client: Client, on_done: Callable[[Done], None]) -> list[Done]:
+        return run(client, to, jobs, run_simulation, on_done)
+
+    _run("simulate", to, games, work, scheduler, workers)
 
 
 @app.command("export")

@@ -7,8 +7,13 @@ the one ``saboteur audit`` uses), :class:`ingest.pipeline.Writer` decides each u
 — and that store's tables become the batch's Parquet parts. The rows of a lake are
 thus the rows of a store by construction, not by a second projection that could drift.
 
-Uploads are numbered from the batch's first file's place in the whole listing, so a
-lake built from the files ``saboteur ingest`` was given holds the same upload ids. Each
+The store answers the writer's questions — is this content stored already, is this
+game — for the batch's own files and, through the :class:`~ingest.lake.ledger.Held` it
+is given, for every file before the batch (:mod:`ingest.lake.ledger`): a file is a
+duplicate of, or rejected for a game stored by, an earlier batch as it would be by
+``saboteur ingest``. Uploads are numbered from the batch's first file's place in the
+whole listing (after every build before), so a lake built from the files ``saboteur
+ingest`` was given holds the same upload ids. Each
 batch's events form a chain of their own, from the genesis hash, stamped with the
 build's time: the same batch written again gives the same bytes, hence the same part
 names.
@@ -17,8 +22,8 @@ names.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+import uuid
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -29,6 +34,7 @@ import pyarrow as pa
 
 from ingest.chain import GENESIS, StoredEvent, canonical, link, moment_text
 from ingest.lake.layout import DATASETS, LEFT_OUT, Lake
+from ingest.lake.ledger import Held, preferred
 from ingest.lake.manifest import Entry, SourceFile, commit, write_part
 from ingest.pipeline import Writer, write_all
 from ingest.sources import Prepared
@@ -37,24 +43,33 @@ from ingest.tables import names, polars_schema
 
 
 class BatchStore(Store):
-    """A store in memory for one batch, its uploads numbered from ``first_upload``.
+    """A store in memory for one batch, its uploads numbered from ``first_upload``,
+    holding besides its own what came before it (``held``).
 
-    A :class:`~ingest.store.Store` opens its file for each job; this one holds a single
-    in-memory database for its life, so the writer's jobs all land in it."""
+    A :class:`~ingest.store.Store` opens its database for each job, as any store does;
+    this one's is a DuckDB database in memory named for it, which lives while a
+    connection to it is open: :func:`write_batch` holds one for the batch's whole write,
+    so the writer's jobs, each opening and closing its own, all land in it."""
 
-    def __init__(self, first_upload: int) -> None:
-        super().__init__(Path(":memory:"))
+    def __init__(self, first_upload: int, held: Held | None = None) -> None:
+        super().__init__(Path(f":memory:batch{uuid.uuid4().hex}"))
         self.first_upload = first_upload
-        self.con = duckdb.connect(":memory:", config={"autoload_known_extensions": False})
-        self.con.execute("SET TimeZone = 'UTC'")
-        self._prepare(self.con, read_only=False, read_models=True)
-
-    @contextmanager
-    def connect(self, *, read_only: bool = False, read_models: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
-        yield self.con
+        self.held = held if held is not None else Held()
 
     def next_upload_id(self, con: duckdb.DuckDBPyConnection) -> int:
         return max(super().next_upload_id(con), self.first_upload)
+
+    def known_uploads(self, con: duckdb.DuckDBPyConnection, shas: Sequence[str]) -> dict[str, tuple[int, str]]:
+        found = super().known_uploads(con, shas)
+        for sha in shas:
+            earlier = self.held.uploads.get(sha)
+            if earlier is not None and (sha not in found or preferred(earlier) < preferred(found[sha])):
+                found[sha] = earlier
+        return found
+
+    def stream_versions(self, con: duckdb.DuckDBPyConnection, streams: Sequence[str]) -> dict[str, tuple[int, int]]:
+        earlier = {s: self.held.streams[s] for s in streams if s in self.held.streams}
+        return earlier | super().stream_versions(con, streams)
 
 
 def batch_key(*parts: object) -> str:
@@ -63,24 +78,30 @@ def batch_key(*parts: object) -> str:
     return hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8", "backslashreplace")).hexdigest()[:32]
 
 
-def write_batch(lake: Lake, key: str, prepared: Iterable[Prepared], *, first_upload: int, at: datetime) -> Entry:
-    """Write a batch's parts, then commit its manifest entry; the entry."""
-    store = BatchStore(first_upload)
-    writer = Writer(store)
-    write_all(prepared, writer)
-    con = store.con
-    events = _rechained(con, at)
+def write_batch(
+    lake: Lake, key: str, prepared: Iterable[Prepared], *, first_upload: int, at: datetime, held: Held | None = None
+) -> Entry:
+    """Write a batch's parts, then commit its manifest entry; the entry. ``held``: what
+    the files before the batch hold of its contents and streams."""
+    store = BatchStore(first_upload, held)
     tables: dict[str, pa.Table] = {}
-    if events.num_rows:
-        tables[StoredEvent.TABLE] = events
-    for dataset in DATASETS:
-        if dataset != StoredEvent.TABLE:
-            kept = ", ".join(n for n in names(DATASETS[dataset]) if n not in LEFT_OUT.get(dataset, ()))
-            moment = "?::TIMESTAMPTZ AS received_at" if dataset == "uploads" else None
-            columns = kept.replace("received_at", moment) if moment else kept
-            table = con.sql(f"SELECT {columns} FROM {dataset} ORDER BY ALL", params=[at] if moment else None)
-            if table.shape[0]:
-                tables[dataset] = table.to_arrow_table()
+    with store.connect() as con:
+        con.execute("SET TimeZone = 'UTC'")
+        writer = Writer(store)
+        write_all(prepared, writer)
+        events = _rechained(con, at)
+        if events.num_rows:
+            tables[StoredEvent.TABLE] = events
+        for dataset in DATASETS:
+            if dataset != StoredEvent.TABLE:
+                kept = ", ".join(n for n in names(DATASETS[dataset]) if n not in LEFT_OUT.get(dataset, ()))
+                moment = "?::TIMESTAMPTZ AS received_at" if dataset == "uploads" else None
+                columns = kept.replace("received_at", moment) if moment else kept
+                table = con.sql(f"SELECT {columns} FROM {dataset} ORDER BY ALL", params=[at] if moment else None)
+                if table.shape[0]:
+                    tables[dataset] = table.to_arrow_table()
+        appended = appended_streams(con)
+        contents = _contents(con)
     parts = [write_part(lake, dataset, table) for dataset, table in tables.items()]
     files = tuple(
         SourceFile(
@@ -90,8 +111,9 @@ def write_batch(lake: Lake, key: str, prepared: Iterable[Prepared], *, first_upl
             upload_id=result.upload_id,
             outcome=result.outcome,
             game_ids=result.game_ids,
+            streams=appended.get(result.upload_id, {}),
         )
-        for result, (item_sha, size) in zip(writer.results, _contents(con), strict=True)
+        for result, (item_sha, size) in zip(writer.results, contents, strict=True)
     )
     count = events.num_rows
     head = (events["position"][-1].as_py(), events["hash"][-1].as_py()) if count else (0, GENESIS)
@@ -106,6 +128,18 @@ def _contents(con: duckdb.DuckDBPyConnection) -> list[tuple[str, int]]:
         (str(sha), int(size))
         for sha, size in con.execute("SELECT sha256, size FROM uploads ORDER BY upload_id").fetchall()
     ]
+
+
+def appended_streams(con: duckdb.DuckDBPyConnection) -> dict[int, dict[str, int]]:
+    """The streams each upload's events were appended to, with the version each
+    reached with them: upload id → stream → version."""
+    found: dict[int, dict[str, int]] = {}
+    rows = con.execute(
+        "SELECT upload_id, stream, max(version) FROM events WHERE upload_id IS NOT NULL GROUP BY ALL ORDER BY ALL"
+    ).fetchall()
+    for upload_id, stream, version in rows:
+        found.setdefault(int(upload_id), {})[str(stream)] = int(version)
+    return found
 
 
 def _rechained(con: duckdb.DuckDBPyConnection, at: datetime) -> pa.Table:

@@ -2,33 +2,53 @@
 
 The client lists the files (a folder, or an fsspec URL) and cuts the listing into
 batches, each keyed by its files' names and sizes (:func:`~ingest.lake.batch.batch_key`),
-so the same listing gives the same batches in every run. A batch already in the
-manifest is skipped; every other one is a task, run on any worker of the cluster: a
-local one of worker processes, or an existing one at a scheduler's address. A task
-reads its files, writes its parts and then its entry (:mod:`ingest.lake.batch`); a
-worker lost mid-task has its batch run again elsewhere (Dask's doing), and since parts
-are named by their bytes, nothing is ever stored twice.
+so the same listing gives the same batches in every run; their uploads are numbered on
+from the lake's last (:func:`plan`). A batch already in the manifest is skipped. Every
+other one is two tasks, run on any worker of the cluster (a local one of worker
+processes, or an existing one at a scheduler's address):
+
+1. :func:`survey` reads and audits the batch's files, and keeps them in the worker's
+   memory; the client is sent only their :func:`claims`: content hashes and streams.
+2. :func:`run_batch` writes them (:mod:`ingest.lake.batch`): its parts, then its entry.
+   The client submits it with what came before the batch (:class:`~ingest.lake.ledger.Held`),
+   so the writer decides each file as ``saboteur ingest`` would, given the same files in
+   the same order: a content seen before is a duplicate, a game stored before rejected.
+
+**Nothing is stored twice**, however the batches run side by side. Before it submits a
+batch's write, the client waits for the writes of every earlier batch (in the listing)
+that claims one of the batch's contents or streams, and hands the batch their outcomes
+(the client's ledger holds them, from the manifest and from each write as it ends).
+Batches that share nothing are written at the same time; two that share a game are
+written one after the other, in the listing's order, the later told of the earlier.
+Each batch's decisions are thus made once its predecessors' are final, never from a
+race of two commits, and a batch's parts and entry depend only on its files and what
+came before it: a worker lost mid-task has its tasks run again elsewhere (Dask's
+doing) and writes the same bytes under the same names; a client killed and run again
+reads the committed entries and decides the rest as the first run would have. One
+build writes a lake at a time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 import fsspec
 
+from ingest.drafts import ACCEPTED
 from ingest.lake.batch import batch_key, write_batch
 from ingest.lake.layout import Lake
-from ingest.lake.manifest import Entry, committed, is_committed
-from ingest.pipeline import SUFFIXES, collect
+from ingest.lake.ledger import Held, Ledger
+from ingest.lake.manifest import Entry, SourceFile, committed, entry_of
+from ingest.pipeline import SUFFIXES, collect, weight
 from ingest.sources import Prepared, prepare, prepare_bytes
 
 if TYPE_CHECKING:
-    from distributed import Client
+    from distributed import Client, Future
 
 BATCH_FILES: Final = 64
 """Files in a batch: about 16,000 events of simulated games, a task of a few seconds."""
@@ -61,8 +81,10 @@ class Batch:
 
 @dataclass(frozen=True)
 class Done:
-    """What a task did: its batch's files, events and games (none if it found the batch
-    committed already)."""
+    """What a task did: its batch's files, the events and games it stored (none if it
+    found the batch committed already), each file's outcome as ``saboteur ingest``
+    names it (none if skipped: this run did not audit it), and the files as the batch's
+    entry lists them — for the client's ledger, which lets them go (:func:`build`)."""
 
     key: str
     files: int
@@ -70,20 +92,16 @@ class Done:
     games: int
     skipped: bool = False
     outcomes: tuple[str, ...] = ()
-    """Each file's outcome, as ``saboteur ingest`` names it (none if skipped)."""
+    sources: tuple[SourceFile, ...] = ()
 
     @classmethod
-    def of(cls, entry: Entry) -> Done:
-        """What a batch just committed as ``entry`` holds."""
+    def of(cls, entry: Entry, *, skipped: bool = False) -> Done:
+        """What a batch committed as ``entry`` holds (``skipped``: committed before)."""
         files = entry.files
-        return cls(
-            entry.batch,
-            len(files),
-            entry.events,
-            sum(len(f.game_ids) for f in files),
-            False,
-            tuple(f.outcome for f in files),
-        )
+        if skipped:
+            return cls(entry.batch, len(files), 0, 0, True, (), files)
+        games = sum(len(f.game_ids) for f in files if f.outcome in ACCEPTED)
+        return cls(entry.batch, len(files), entry.events, games, False, tuple(f.outcome for f in files), files)
 
 
 def listing(sources: Sequence[str]) -> list[tuple[str, int]]:
@@ -108,24 +126,73 @@ def _size(path: Path) -> int:
         return -1
 
 
-def plan(files: Sequence[tuple[str, int]], at: datetime, batch_files: int = BATCH_FILES) -> list[Batch]:
-    """The listing cut into batches of ``batch_files`` files, numbered on from upload 1."""
-    batches = []
-    for start in range(0, len(files), batch_files):
-        chunk = files[start : start + batch_files]
-        key = batch_key("files", start, *(f"{name}|{size}" for name, size in chunk))
-        batches.append(Batch(key, tuple(name for name, _ in chunk), start + 1, at))
-    return batches
+def plan(
+    files: Sequence[tuple[str, int]],
+    at: datetime,
+    batch_files: int = BATCH_FILES,
+    entries: Mapping[str, Entry] | None = None,
+) -> list[Batch]:
+    """The listing cut into batches of ``batch_files`` files, their uploads numbered on
+    from the last upload of ``entries`` (the lake's committed batches: upload 1 in a new
+    lake) that are not the listing's own. The listing's own batches committed by a run
+    before keep their numbers, and the others are numbered around them (the same build
+    run again); but if they were numbered otherwise (a listing that shares batches with
+    one built before, such as a folder grown since), every other batch is numbered
+    after every upload of the lake. Never twice the same number, and each file's
+    earlier files — those it may repeat — numbered below it."""
+    cuts = [(start, files[start : start + batch_files]) for start in range(0, len(files), batch_files)]
+    keys = [batch_key("files", start, *(f"{name}|{size}" for name, size in chunk)) for start, chunk in cuts]
+    first = _first_upload(entries or {}, [(key, start) for key, (start, _) in zip(keys, cuts, strict=True)])
+    return [
+        Batch(key, tuple(name for name, _ in chunk), first + start, at)
+        for key, (start, chunk) in zip(keys, cuts, strict=True)
+    ]
 
 
-def run_batch(lake_url: str, batch: Batch) -> Done:
-    """A task: audit the batch's files and write them into the lake (unless a run
-    before committed it)."""
+def _first_upload(entries: Mapping[str, Entry], starts: Sequence[tuple[str, int]]) -> int:
+    """The upload id of the listing's first file (see :func:`plan`)."""
+    ours = dict(starts)
+    after = 1 + max((f.upload_id for key, e in entries.items() if key not in ours for f in e.files), default=0)
+    kept = all(e.files[0].upload_id == after + ours[key] for key, e in entries.items() if key in ours and e.files)
+    return after if kept else 1 + max((f.upload_id for e in entries.values() for f in e.files), default=0)
+
+
+@dataclass(frozen=True)
+class Audited:
+    """A batch's files read and audited, kept by the worker that audited them for the
+    task that writes them. Dask weighs them by :func:`ingest.pipeline.weight` (it would
+    count a few bytes an object, and move them between workers as if that cost
+    nothing)."""
+
+    files: tuple[Prepared, ...]
+
+    def __sizeof__(self) -> int:
+        return sum(map(weight, self.files))
+
+
+def survey(sources: Sequence[str]) -> Audited:
+    """A task: the batch's files read and audited."""
+    return Audited(tuple(_prepared(source) for source in sources))
+
+
+def claims(audited: Audited) -> frozenset[str]:
+    """A task: what the batch's files may hold that another file holds too — their
+    contents' SHA-256 and their streams (``game:…``, ``tournament:…``; never confused
+    with a hash, which has no colon)."""
+    files = audited.files
+    return frozenset({p.sha256 for p in files if p.sha256} | {s for p in files for s in p.streams})
+
+
+def run_batch(lake_url: str, batch: Batch, held: Held | None = None, audited: Audited | None = None) -> Done:
+    """A task: write the batch's files, audited already or read now, into the lake,
+    ``held`` being what came before them (unless a run before committed the batch:
+    then what its entry says)."""
     lake = Lake.at(lake_url)
-    if is_committed(lake, batch.key):
-        return Done(batch.key, len(batch.sources), 0, 0, skipped=True)
-    entry = write_batch(lake, batch.key, map(_prepared, batch.sources), first_upload=batch.first_upload, at=batch.at)
-    return Done.of(entry)
+    entry = entry_of(lake, batch.key)
+    if entry is not None:
+        return Done.of(entry, skipped=True)
+    files = audited.files if audited is not None else map(_prepared, batch.sources)
+    return Done.of(write_batch(lake, batch.key, files, first_upload=batch.first_upload, at=batch.at, held=held))
 
 
 def _prepared(source: str) -> Prepared:
@@ -167,8 +234,10 @@ def run(
     task: Callable[[str, J], Done],
     on_done: Callable[[Done], None] | None = None,
 ) -> list[Done]:
-    """Run the batches not yet committed as tasks on ``client``'s cluster; what each
-    did. A task's key is its batch's key, so one batch never runs twice at once."""
+    """Run the batches not yet committed as tasks on ``client``'s cluster, side by side
+    and in any order, for batches that cannot hold what another holds (``archive
+    simulate``'s: each game drawn once, under its own id); what each did. A task's key
+    is its batch's key, so one batch never runs twice at once."""
     from distributed import as_completed
 
     done_before = committed(Lake.at(lake_url))
@@ -182,8 +251,123 @@ def run(
         if batch.key not in done_before
     ]
     for future in as_completed(futures):  # type: ignore[no-untyped-call]
-        result = future.result()
+        result = replace(future.result(), sources=())
         results.append(result)
         if on_done is not None:
             on_done(result)
     return results
+
+
+AHEAD: Final = 4
+"""Batches audited and not yet written, at most, for each worker thread of the cluster
+(and eight at least): enough to keep every worker busy while the client waits for an
+earlier batch, few enough that the workers hold a few batches each, not the listing."""
+
+
+def build(
+    client: Client,
+    lake_url: str,
+    batches: Sequence[Batch],
+    entries: Mapping[str, Entry],
+    on_done: Callable[[Done], None] | None = None,
+) -> list[Done]:
+    """Write the batches not among ``entries`` (the lake's committed batches) on
+    ``client``'s cluster, each told of what came before it (see the module); what each
+    did. A write's task key is its batch's key, so one batch is never written twice
+    at once."""
+    results = [Done(b.key, b.size, 0, 0, skipped=True) for b in batches if b.key in entries]
+    for result in results:
+        if on_done is not None:
+            on_done(result)
+    ledger = Ledger(entries.values())
+    todo = [b for b in batches if b.key not in entries]
+    ahead = max(8, AHEAD * sum(client.nthreads().values()))  # type: ignore[no-untyped-call]
+    for done in _Build(client, lake_url, todo, ledger, ahead).run():
+        result = replace(done, sources=())
+        results.append(result)
+        if on_done is not None:
+            on_done(result)
+    return results
+
+
+class _Build:
+    """The client's side of a build: batches sent to be surveyed, their claims indexed
+    in the listing's order, each batch's write sent once every earlier batch sharing a
+    claim with it is written (the last of them: that one waited for those before it)."""
+
+    def __init__(self, client: Client, lake_url: str, todo: Sequence[Batch], ledger: Ledger, ahead: int) -> None:
+        from distributed import as_completed
+
+        self.client = client
+        self.lake_url = lake_url
+        self.todo = todo
+        self.ledger = ledger
+        self.ahead = ahead
+        self.flow = as_completed()  # type: ignore[no-untyped-call]
+        self.tasks: dict[str, tuple[str, int]] = {}
+        """Each future's key: whether it brings a batch's claims or its write, and which."""
+        self.audited: dict[int, Future[Audited]] = {}
+        """Batches surveyed and not yet written: their audited files, on a worker."""
+        self.claimed: dict[int, frozenset[str]] = {}
+        self.holder: dict[str, int] = {}
+        """Each claim of a batch not yet written: the last batch indexed that holds it."""
+        self.waiting: dict[int, set[int]] = {}
+        """Batches indexed, their writes not sent: the batches they wait for."""
+        self.written: set[int] = set()
+        self.surveyed = 0
+        self.indexed = 0
+
+    def run(self) -> Iterator[Done]:
+        self._survey_more()
+        for future in self.flow:
+            kind, index = self.tasks.pop(str(future.key))
+            if kind == "claims":
+                self.claimed[index] = future.result()
+                self._index()
+            else:
+                done: Done = future.result()
+                self._written(index, done)
+                yield done
+            self._write_ready()
+            self._survey_more()
+
+    def _submit(self, kind: str, index: int, function: Callable[..., Any], *args: Any) -> Future[Any]:
+        future: Future[Any] = self.client.submit(function, *args, key=f"{kind}-{self.todo[index].key}", pure=False)
+        return future
+
+    def _survey_more(self) -> None:
+        while self.surveyed < len(self.todo) and self.surveyed - len(self.written) < self.ahead:
+            index = self.surveyed
+            self.audited[index] = self._submit("survey", index, survey, self.todo[index].sources)
+            found = self._submit("claims", index, claims, self.audited[index])
+            self.tasks[str(found.key)] = ("claims", index)
+            self.flow.add(found)  # type: ignore[no-untyped-call]
+            self.surveyed += 1
+
+    def _index(self) -> None:
+        """Index the batches whose claims are in, in the listing's order."""
+        while self.indexed in self.claimed:
+            index = self.indexed
+            keys = self.claimed[index]
+            self.waiting[index] = {self.holder[k] for k in keys if k in self.holder}
+            self.holder.update(dict.fromkeys(keys, index))
+            self.indexed += 1
+
+    def _write_ready(self) -> None:
+        """Send the write of every batch whose predecessors are written."""
+        for index in sorted(i for i, waits in self.waiting.items() if waits <= self.written):
+            del self.waiting[index]
+            batch = self.todo[index]
+            held = self.ledger.before(batch.first_upload, self.claimed[index])
+            future = self._submit("archive", index, run_batch, self.lake_url, batch, held, self.audited[index])
+            self.tasks[str(future.key)] = ("write", index)
+            self.flow.add(future)  # type: ignore[no-untyped-call]
+
+    def _written(self, index: int, done: Done) -> None:
+        """A batch written: its files into the ledger, its audited files let go."""
+        self.ledger.record(done.sources)
+        self.written.add(index)
+        del self.audited[index]
+        for key in self.claimed.pop(index):
+            if self.holder.get(key) == index:
+                del self.holder[key]

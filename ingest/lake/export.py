@@ -14,6 +14,7 @@ from typing import Final
 import pyarrow as pa
 
 from ingest.chain import StoredEvent
+from ingest.lake.batch import appended_streams
 from ingest.lake.layout import DATASETS, LEFT_OUT, Lake
 from ingest.lake.manifest import Entry, Part, SourceFile, commit, write_part
 from ingest.store import Store
@@ -37,12 +38,16 @@ def export(store: Store, lake: Lake) -> Entry:
             for chunk in reader:
                 if chunk.num_rows:
                     parts.append(write_part(lake, dataset, pa.Table.from_batches([chunk])))
+        appended = appended_streams(con)
+        uploads = con.execute("SELECT upload_id, name, sha256, size, outcome, game_ids FROM uploads ORDER BY upload_id")
+        columns = [column[0] for column in uploads.description]
         files = tuple(
-            SourceFile(name=name, sha256=sha, size=size, upload_id=upload_id, outcome=outcome, game_ids=tuple(games))
-            for upload_id, name, sha, size, outcome, games in con.execute(
-                "SELECT upload_id, name, sha256, size, outcome, game_ids FROM uploads ORDER BY upload_id"
-            ).fetchall()
+            SourceFile.model_validate(dict(zip(columns, row, strict=True)) | {"streams": appended.get(row[0], {})})
+            for row in uploads.fetchall()
         )
+        commands = con.execute(
+            "SELECT stream, max(version) FROM events GROUP BY stream HAVING bool_or(upload_id IS NULL) ORDER BY stream"
+        ).fetchall()
     entry = Entry(
         batch=f"export-{head[:32]}",
         files=files,
@@ -50,6 +55,7 @@ def export(store: Store, lake: Lake) -> Entry:
         events=position,
         head_position=position,
         head_hash=head,
+        streams={str(stream): int(version) for stream, version in commands},
     )
     commit(lake, entry)
     return entry

@@ -25,7 +25,9 @@ class _Record(BaseModel):
 
 
 class SourceFile(_Record):
-    """A file of the batch: its name, contents, upload and what became of it."""
+    """A file of the batch: its name, contents, upload and what became of it, and the
+    streams its events were appended to, each with its version after them (none unless
+    it was accepted): what a later batch asks of it (:mod:`ingest.lake.ledger`)."""
 
     name: str
     sha256: str
@@ -33,6 +35,7 @@ class SourceFile(_Record):
     upload_id: int
     outcome: str
     game_ids: tuple[str, ...] = ()
+    streams: dict[str, int] = {}
 
 
 class Part(_Record):
@@ -55,6 +58,9 @@ class Entry(_Record):
     events: int
     head_position: int
     head_hash: str
+    streams: dict[str, int] = {}
+    """Streams written by commands, not by a file (a store exported: its tournaments
+    created by ``saboteur tournament create``…), with their versions."""
 
 
 def entry_path(batch: str) -> str:
@@ -84,3 +90,10 @@ def committed(lake: Lake) -> dict[str, Entry]:
 
 def is_committed(lake: Lake, batch: str) -> bool:
     return lake.exists(entry_path(batch))
+
+
+def entry_of(lake: Lake, batch: str) -> Entry | None:
+    """The batch's entry, if it is committed."""
+    if not is_committed(lake, batch):
+        return None
+    return Entry.model_validate_json(lake.read(entry_path(batch)))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,10 +21,13 @@ from polars.testing import assert_frame_equal
 
 from analytics import stats
 from analytics.lake import connect
+from events.logfile import write_log
+from events.simulate.game import quick_game
 from events.simulate.mutate import mutate
 from events.simulate.tournament import simulate_tournament
 from ingest.lake.layout import MANIFEST, Lake
-from ingest.lake.manifest import Entry, committed
+from ingest.lake.ledger import Held, Ledger
+from ingest.lake.manifest import Entry, SourceFile, committed
 from ingest.lake.verify import verify
 from ingest.pipeline import ingest
 from ingest.readmodels import GAME_TABLES, TOURNAMENT_TABLES
@@ -72,17 +76,28 @@ def _table(con: duckdb.DuckDBPyConnection, table: str, drop: tuple[str, ...] = (
     return con.sql(f"SELECT * FROM {table} ORDER BY ALL").pl().drop(drop)
 
 
-def test_the_lake_holds_the_rows_the_store_holds(store: Path, lake: Path) -> None:
+def _same_rows(store: Path, lake: Path) -> None:
+    """The lake's rows are the store's: every read model, and the uploads (but their
+    bytes and the moment each was received)."""
     with Store(store).connect(read_only=True) as stored, connect(str(lake)) as lake_con:
         for table in COMPARED:
             expected = _table(stored, table)
             assert _table(lake_con, table).equals(expected), table
         uploads = ("raw", "received_at")
         assert _table(lake_con, "uploads").drop("received_at").equals(_table(stored, "uploads", uploads))
+
+
+def test_the_lake_holds_the_rows_the_store_holds(store: Path, lake: Path) -> None:
+    _same_rows(store, lake)
+    with connect(str(lake)) as lake_con:
         assert lake_con.execute("SELECT count(*) FROM games").fetchone() == (5,)
 
 
 def test_the_lake_answers_the_statistics_the_store_answers(store: Path, lake: Path) -> None:
+    _same_statistics(store, lake)
+
+
+def _same_statistics(store: Path, lake: Path) -> None:
     """The same figures (a mean may differ in its last bit, DuckDB adding the same
     numbers in another order over the parts than over the table), the same rows (those
     that tie in a statistic's order may come either way, over a store as over a lake)."""
@@ -143,6 +158,117 @@ def test_a_build_counts_each_outcome_and_exits_1_on_a_file_rejected(
     assert "1 accepted, 1 accepted with findings, 0 rejected, 1 duplicate" in clean.output, clean.output
 
 
+@pytest.fixture(scope="module")
+def twice(files: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The module's files, and files that meet them again in other batches: the same
+    contents under other names in another folder (a game, the tournament's description,
+    the file that is no log), other files for a game and for the tournament stored
+    already (a log scored otherwise, the description written anew), and one such file
+    listed before the game's own (it is stored; the game's own file is not)."""
+    root = Path(shutil.copytree(files, tmp_path_factory.mktemp("lake-twice") / "logs"))
+    later = root / "zz-later"
+    later.mkdir()
+    for name in ("r1-t1.jsonl", "tournament.json", "broken.jsonl"):
+        shutil.copy(files / name, later / f"again-{name}")
+    for name, where in (("r2-t1.jsonl", later / "other-r2-t1.jsonl"), ("r1-t2.jsonl", root / "a-first-r1-t2.jsonl")):
+        wrong = mutate((files / name).read_text().splitlines(), "mis_score", seed=1)
+        assert wrong is not None
+        where.write_text("".join(line + "\n" for line in wrong.lines))
+    description = json.loads((files / "tournament.json").read_text())
+    (later / "other-tournament.json").write_text(json.dumps(description, indent=4))
+    return root
+
+
+ALREADY_STORED = "is already stored; to replace it, ingest again with --supersede"
+
+
+def test_files_met_again_in_other_batches_are_decided_as_ingest_decides_them(
+    twice: Path, scheduler: str, tmp_path: Path
+) -> None:
+    """Each file its own batch, the batches run side by side on two workers: the
+    lake's rows are the store's, every game once."""
+    db = tmp_path / "ledger.duckdb"
+    results = ingest([twice], Store(db), workers=1)
+    lake = tmp_path / "lake"
+    built = cli("archive", "build", twice, "--to", lake, "--scheduler", scheduler, "--batch-files", "1")
+    assert built.exit_code == 1, built.output
+    assert "5 accepted, 1 accepted with findings, 4 rejected, 3 duplicate" in built.output, built.output
+    assert Counter(r.outcome for r in results) == {
+        "accepted": 5,
+        "accepted_with_findings": 1,
+        "rejected": 4,
+        "duplicate": 3,
+    }
+    _same_rows(db, lake)
+    _same_statistics(db, lake)
+    verdict = verify(Lake.at(str(lake)))
+    assert verdict.ok and verdict.games == 5 and verdict.batches == 13, verdict.problems
+    with connect(str(lake)) as con, Store(db).connect(read_only=True) as stored:
+        events = "SELECT count(*), count(DISTINCT (stream, version)) FROM events"
+        ((count, distinct),) = con.execute(events).fetchall()
+        assert stored.execute(events).fetchall() == [(count, distinct)] and count == distinct
+        rejected = con.execute(
+            "SELECT name, reason FROM uploads WHERE outcome = 'rejected' AND reason LIKE '%already stored%' ORDER BY 1"
+        ).fetchall()
+        duplicates = con.execute(
+            "SELECT d.name, o.name FROM uploads d JOIN uploads o ON d.duplicate_of = o.upload_id ORDER BY 1"
+        ).fetchall()
+    assert sorted(name.rsplit("/", 1)[-1] for name, _ in rejected) == [
+        "other-r2-t1.jsonl",
+        "other-tournament.json",
+        "r1-t2.jsonl",
+    ]
+    assert all(ALREADY_STORED in reason for _, reason in rejected)
+    assert sorted((d.rsplit("/", 1)[-1], o.rsplit("/", 1)[-1]) for d, o in duplicates) == [
+        ("again-broken.jsonl", "broken.jsonl"),
+        ("again-r1-t1.jsonl", "r1-t1.jsonl"),
+        ("again-tournament.json", "tournament.json"),
+    ]
+
+
+def test_the_ledger_tells_a_batch_what_came_before_it_and_nothing_after() -> None:
+    """Each content's first upload (a duplicate is none), each stream's version and
+    newest upload; of the keys asked, those of uploads numbered below the batch's."""
+
+    def file(upload_id: int, sha: str, outcome: str, **streams: int) -> SourceFile:
+        return SourceFile(
+            name=f"{upload_id}.jsonl", sha256=sha, size=1, upload_id=upload_id, outcome=outcome, streams=streams
+        )
+
+    ledger = Ledger()
+    ledger.record(
+        [
+            file(1, "s1", "rejected"),
+            file(2, "s2", "accepted", g=9),
+            file(3, "s2", "duplicate"),
+            file(7, "s3", "accepted_with_findings", h=4),
+        ]
+    )
+    held = ledger.before(5, ["s1", "s2", "s3", "g", "h", "s9"])
+    assert held == Held({"s1": (1, "rejected"), "s2": (2, "accepted")}, {"g": (9, 2)})
+    assert ledger.before(8, ["s3", "h"]) == Held({"s3": (7, "accepted_with_findings")}, {"h": (4, 7)})
+
+
+def test_a_folder_built_again_under_another_name_is_all_duplicate(
+    files: Path, store: Path, lake: Path, scheduler: str, tmp_path: Path
+) -> None:
+    """A second build into the lake, of the module's files copied: numbered on from the
+    first build's uploads, every file a duplicate of one it stored, as a second ingest
+    into the store says."""
+    copy = Path(shutil.copytree(files, tmp_path / "copy"))
+    target = Path(shutil.copytree(lake, tmp_path / "lake"))
+    result = cli("archive", "build", copy, "--to", target, "--scheduler", scheduler, "--batch-files", "2")
+    assert result.exit_code == 0, result.output
+    assert "0 accepted, 0 accepted with findings, 0 rejected, 7 duplicate" in result.output, result.output
+    assert "4 batches written (7 files, 0 games, 0 events), 0 already committed" in result.output, result.output
+    again = Path(shutil.copy(store, tmp_path / "ledger.duckdb"))
+    assert {r.outcome for r in ingest([copy], Store(again), workers=1)} == {"duplicate"}
+    _same_rows(again, target)
+    _same_statistics(again, target)
+    verdict = verify(Lake.at(str(target)))
+    assert verdict.ok and verdict.games == 5 and verdict.batches == 8, verdict.problems
+
+
 def test_verify_passes_a_whole_lake(lake: Path) -> None:
     result = cli("archive", "verify", lake)
     assert result.exit_code == 0, result.output
@@ -197,6 +323,72 @@ def test_a_store_exported_is_a_lake_with_its_head(store: Path, tmp_path: Path) -
     assert _lines(cli("stats", "players", "--lake", target).output) == _lines(over_store.output)
     assert cli("archive", "export", "--db", store, "--to", target).exit_code == 0
     assert len(committed(Lake.at(str(target)))) == 1, "the same store exported again is the same batch"
+
+
+def test_a_listing_grown_since_its_build_adds_its_new_files_after_the_lake_s(
+    files: Path, lake: Path, scheduler: str, tmp_path: Path
+) -> None:
+    """The module's files and a new game after them: the batches built before are
+    skipped, the last one is a new batch (the last file again, now a duplicate, and the
+    new game), numbered after every upload of the lake."""
+    target = Path(shutil.copytree(lake, tmp_path / "lake"))
+    write_log(quick_game(6, "tournament", 2, 99), tmp_path / "new.jsonl")
+    built = cli(
+        "archive",
+        "build",
+        files,
+        tmp_path / "new.jsonl",
+        "--to",
+        target,
+        "--scheduler",
+        scheduler,
+        "--batch-files",
+        "2",
+    )
+    assert built.exit_code == 0, built.output
+    assert "1 batches written (2 files, 1 games" in built.output and "3 already committed" in built.output, built.output
+    assert "1 accepted, 0 accepted with findings, 0 rejected, 1 duplicate" in built.output, built.output
+    verdict = verify(Lake.at(str(target)))
+    assert verdict.ok and verdict.games == 6, verdict.problems
+    with connect(str(target)) as con:
+        uploads = con.execute("SELECT upload_id, outcome, duplicate_of FROM uploads ORDER BY upload_id").fetchall()
+    assert [u for u, _, _ in uploads] == [*range(1, 8), 14, 15]
+    assert uploads[-2:] == [(14, "duplicate", 7), (15, "accepted", None)]
+
+
+def test_files_built_into_a_store_s_export_are_what_the_store_holds_already(
+    files: Path, store: Path, scheduler: str, tmp_path: Path
+) -> None:
+    target = tmp_path / "exported"
+    assert cli("archive", "export", "--db", store, "--to", target).exit_code == 0
+    built = cli("archive", "build", files, "--to", target, "--scheduler", scheduler, "--batch-files", "3")
+    assert built.exit_code == 0, built.output
+    assert "0 accepted, 0 accepted with findings, 0 rejected, 7 duplicate" in built.output, built.output
+    again = Path(shutil.copy(store, tmp_path / "ledger.duckdb"))
+    ingest([files], Store(again), workers=1)
+    _same_rows(again, target)
+    assert verify(Lake.at(str(target))).ok
+
+
+def test_files_built_into_the_export_of_a_store_with_a_tournament_created_by_command(
+    files: Path, scheduler: str, tmp_path: Path
+) -> None:
+    """The tournament's stream came in no file: the lake knows it from the export's
+    entry, and rejects the tournament's description as the store does."""
+    db = tmp_path / "ledger.duckdb"
+    tournament = json.loads((files / "tournament.json").read_text())["id"]
+    assert cli("tournament", "create", tournament, "--name", "Open", "--db", db).exit_code == 0
+    target = tmp_path / "exported"
+    assert cli("archive", "export", "--db", db, "--to", target).exit_code == 0
+    built = cli("archive", "build", files, "--to", target, "--scheduler", scheduler, "--batch-files", "3")
+    assert built.exit_code == 1, built.output
+    assert "5 accepted, 0 accepted with findings, 2 rejected, 0 duplicate" in built.output, built.output
+    results = ingest([files], Store(db), workers=1)
+    assert [r.outcome for r in results].count("rejected") == 2
+    _same_rows(db, target)
+    with connect(str(target)) as con:
+        (reason,) = con.execute("SELECT reason FROM uploads WHERE name LIKE '%tournament.json'").fetchone()  # type: ignore[misc]
+    assert reason.startswith(f"{tournament} {ALREADY_STORED}"), reason
 
 
 def test_the_same_simulation_writes_the_same_lake(scheduler: str, tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -26,8 +27,11 @@ import pytest
 from analytics.lake import connect
 from events.logfile import write_log
 from events.simulate.game import quick_game
+from events.simulate.mutate import mutate
 from ingest.lake.layout import MANIFEST, Lake
 from ingest.lake.verify import verify
+from ingest.pipeline import ingest
+from ingest.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = 24
@@ -110,7 +114,7 @@ def _every_game_once(lake: Path) -> None:
     assert uploads == [(GAMES, GAMES)]
 
 
-def _accounted(out: bytes) -> tuple[int, int]:
+def _accounted(out: bytes, batches: int = GAMES) -> tuple[int, int]:
     """The batches the build says it wrote and found committed: every batch, once.
     (A batch may be found committed by its own task run again: its worker committed it
     and died before the scheduler heard; or, after a client was killed, by the tasks the
@@ -119,7 +123,7 @@ def _accounted(out: bytes) -> tuple[int, int]:
     found = re.search(r"(\d+) batches written .* (\d+) already committed", said)
     assert found is not None, said
     written, before = int(found[1]), int(found[2])
-    assert written + before == GAMES, said
+    assert written + before == batches, said
     return written, before
 
 
@@ -150,3 +154,45 @@ def test_a_client_killed_mid_build_and_run_again_completes_the_job(
     _, before = _accounted(out)
     assert before >= committed, "a batch committed before the rerun is not written again"
     _every_game_once(lake)
+
+
+@pytest.fixture(scope="module")
+def met_again(logs: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The logs, and after them a copy of every fourth under another name and the first
+    scored otherwise: files whose content or game the lake holds already."""
+    folder = Path(shutil.copytree(logs, tmp_path_factory.mktemp("fault-again") / "logs"))
+    again = folder / "zz-again"
+    again.mkdir()
+    for number in range(0, GAMES, 4):
+        shutil.copy(logs / f"game-{number:03d}.jsonl", again / f"copy-{number:03d}.jsonl")
+    other = mutate((logs / "game-000.jsonl").read_text().splitlines(), "mis_score", seed=1)
+    assert other is not None
+    (again / "other-000.jsonl").write_text("".join(line + "\n" for line in other.lines))
+    return folder
+
+
+def test_a_worker_killed_mid_build_of_files_met_again_stores_each_once(
+    cluster: Cluster, met_again: Path, tmp_path: Path
+) -> None:
+    """The copies are duplicates, the other file for a stored game rejected, as an
+    ingest of the same files says, whichever worker wrote which batch. (The build's
+    counts leave out a batch its worker committed before it died: it counts as
+    committed before, :func:`_accounted`.)"""
+    lake = tmp_path / "lake"
+    build = _build(met_again, lake, cluster.address)
+    _wait_for_commits(lake, 4, build)
+    cluster.workers[0].send_signal(signal.SIGKILL)
+    out, err = build.communicate(timeout=300)
+    assert build.returncode in (0, 1), err.decode()  # 1: the other file was rejected (0 if its batch was skipped)
+    _accounted(out, GAMES + GAMES // 4 + 1)
+    db = tmp_path / "ledger.duckdb"
+    results = ingest([met_again], Store(db), workers=1)
+    assert [r.outcome for r in results].count("duplicate") == GAMES // 4
+    assert [r.outcome for r in results].count("rejected") == 1
+    verdict = verify(Lake.at(str(lake)))
+    assert verdict.ok and verdict.games == GAMES, verdict.problems
+    uploads = "SELECT upload_id, name, outcome, duplicate_of, reason FROM uploads ORDER BY upload_id"
+    with connect(str(lake)) as con, Store(db).connect(read_only=True) as stored:
+        assert con.execute(uploads).fetchall() == stored.execute(uploads).fetchall()
+        games = "SELECT game_id, upload_id FROM games ORDER BY ALL"
+        assert con.execute(games).fetchall() == stored.execute(games).fetchall()
