@@ -1,68 +1,17 @@
-"""Which replay runs: the compiled core or the pure-Python sources.
+"""Which replay runs: the compiled core or the pure-Python sources (see :mod:`events`).
 
-An install with a C compiler compiles the replay's hot modules with mypyc (``setup.py``:
-``CORE``); each then sits beside its ``.py`` source as an extension module, and Python
-imports the extension. The two are the same code, give the same results, and are both
-tested; the compiled one is faster, the source one is what pdb, coverage and a
-traceback's source lines need.
-
-``SABOTEUR_PURE_PYTHON=1`` in the environment chooses the sources: the package
-(``events/__init__.py``) then puts :class:`SourceFinder` first on ``sys.meta_path``,
-before any module of the package is imported, and every ``events.*`` module loads from
-its ``.py`` file even where a compiled one sits beside it. It is all or nothing: a
-compiled module calls the compiled modules of its group directly, so a mix of the two
-would hold two kinds of every class.
+``python -m events.compiled`` says which one an install imports.
 """
 
 from __future__ import annotations
 
-import importlib.machinery
-import os
-import sys
-from collections.abc import Sequence
-from importlib.abc import MetaPathFinder
+from importlib.machinery import ExtensionFileLoader
 from types import ModuleType
-from typing import Final
-
-PURE_PYTHON: Final = "SABOTEUR_PURE_PYTHON"
-"""The environment variable that chooses the pure-Python sources (any value but ``0``)."""
-
-PACKAGE: Final = "events"
-
-
-def pure_python_chosen() -> bool:
-    """Whether the environment asks for the pure-Python sources."""
-    return os.environ.get(PURE_PYTHON, "") not in ("", "0")
-
-
-class SourceFinder(MetaPathFinder):
-    """Finds the package's modules among its ``.py`` sources only (compiled bytecode in
-    ``__pycache__`` still serves), never among its extension modules."""
-
-    def find_spec(
-        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
-    ) -> importlib.machinery.ModuleSpec | None:
-        if path is None or not fullname.startswith(PACKAGE + "."):
-            return None
-        for entry in path:
-            finder = importlib.machinery.FileFinder(
-                entry, (importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)
-            )
-            spec = finder.find_spec(fullname)
-            if spec is not None:
-                return spec
-        return None
-
-
-def load_sources() -> None:
-    """Makes every ``events.*`` module imported from now on load from its source."""
-    if not any(isinstance(finder, SourceFinder) for finder in sys.meta_path):
-        sys.meta_path.insert(0, SourceFinder())
 
 
 def is_compiled(module: ModuleType) -> bool:
     """Whether ``module`` was loaded from an extension module, not from Python source."""
-    return isinstance(module.__spec__.loader if module.__spec__ else None, importlib.machinery.ExtensionFileLoader)
+    return module.__spec__ is not None and isinstance(module.__spec__.loader, ExtensionFileLoader)
 
 
 def core() -> str:
@@ -71,3 +20,9 @@ def core() -> str:
     from events import replay
 
     return "compiled" if is_compiled(replay) else "pure Python"
+
+
+if __name__ == "__main__":
+    from events import replay
+
+    print(f"the {core()} core: {replay.__file__}")
