@@ -20,7 +20,9 @@ busy with other work. The audit is also split in two: parsing the lines alone (a
 audit reads them: msgspec Structs, ``events.structs``), and the replay with every check
 fed lines already parsed; and parsing as pydantic models is timed beside them.
 
-It prints events/s and µs per event, the baselines and the ratios (goal: ≥ 4×
+It says which replay it measured: the compiled core an install with a C compiler builds
+(``setup.py``), or the pure-Python sources (no compiler, or ``SABOTEUR_PURE_PYTHON=1``:
+run it both ways to compare). It prints events/s and µs per event, the baselines and the ratios (goal: ≥ 4×
 python-chess's plies/s, full and observed; within 10× of bare orjson; observed no slower
 than full). Then it audits one large log file under ``tracemalloc`` and prints the peak
 beside the file's size.
@@ -50,6 +52,7 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from events.audit import audit, audit_file
+from events.compiled import core
 from events.logfile import BlockParser, parse_block, parse_lines, parse_structs_block, write_log
 from events.observe import observe_lines
 from events.replay import Source
@@ -111,6 +114,7 @@ def main() -> None:
     parser.add_argument("--chess-games", type=int, default=400)
     args = parser.parse_args()
     console = Console()
+    console.print(f"replay: the {core()} core (SABOTEUR_PURE_PYTHON=1 runs the sources)")
 
     started = time.perf_counter()
     logs = corpus(args.games, args.seed)
@@ -174,7 +178,7 @@ def main() -> None:
     )
     chess_rate = plies / best["chess"]
 
-    table = Table(title=f"replay on one core (CPU time, interleaved, best of {args.repeat})")
+    table = Table(title=f"replay ({core()}) on one core (CPU time, interleaved, best of {args.repeat})")
     table.add_column("what")
     table.add_column("CPU s", justify="right")
     table.add_column("rate", justify="right")
@@ -200,8 +204,8 @@ def main() -> None:
     table.add_row("observe: full log → observed log", f"{observe:.3f}", f"{events / observe:,.0f} lines/s")
     console.print(table)
     full, observed = events / best["full"], events / best["observed"]
-    console.print(f"full audit events/s ÷ chess plies/s     = {full / chess_rate:.2f}× (goal ≥ 4×)")
-    console.print(f"observed audit events/s ÷ chess plies/s = {observed / chess_rate:.2f}× (goal ≥ 4×)")
+    console.print(f"full audit events/s ÷ chess plies/s     = {full / chess_rate:.2f}× (goal ≥ 4×; {core()})")
+    console.print(f"observed audit events/s ÷ chess plies/s = {observed / chess_rate:.2f}× (goal ≥ 4×; {core()})")
     console.print(f"full audit rounds/s                     = {rounds / best['full']:,.0f}")
     console.print(f"audit time ÷ orjson time                = {best['full'] / best['orjson']:.2f}× (goal ≤ 10×)")
     console.print(f"observed audit time ÷ full              = {best['observed'] / best['full']:.2f}× (goal ≤ 1×)")
