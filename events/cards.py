@@ -55,6 +55,10 @@ class TunnelCard:
         """A dead end lets a path in but not through (R-P5)."""
         return not self.dead_end
 
+    def __reduce__(self) -> tuple[type[TunnelCard], tuple[object, ...]]:
+        """Rebuilt through ``__init__`` (see :meth:`events.state.Outcome.__reduce__`)."""
+        return TunnelCard, (self.code, self.sides, self.dead_end, self.copies)
+
 
 def _tunnel(code: str, copies: int) -> TunnelCard:
     return TunnelCard(code, parse_sides(code), code.endswith("x"), copies)

@@ -49,6 +49,10 @@ class LineError:
     message: str
     field: str | None = None
 
+    def __reduce__(self) -> tuple[type[LineError], tuple[object, ...]]:
+        """Rebuilt through ``__init__`` (see :meth:`events.state.Outcome.__reduce__`)."""
+        return LineError, (self.message, self.field)
+
 
 @dataclass(slots=True, unsafe_hash=True)
 class LogLine:

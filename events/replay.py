@@ -70,6 +70,10 @@ class Step:
     state: GameState
     findings: list[Finding]
 
+    def __reduce__(self) -> tuple[type[Step], tuple[object, ...]]:
+        """Rebuilt through ``__init__`` (see :meth:`events.state.Outcome.__reduce__`)."""
+        return Step, (self.line, self.event, self.state, self.findings)
+
 
 class Replay:
     """Feed :class:`LogLine` objects in order; read ``state`` and ``findings``."""

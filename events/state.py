@@ -33,17 +33,11 @@ class Outcome:
     stars: tuple[str, ...]
     gold_card_counts: dict[str, int] | None = None
 
-    def __deepcopy__(self, memo: dict[int, object]) -> Outcome:
-        """A copy made through ``__init__`` (what ``copy.deepcopy`` makes by default):
-        compiled with mypyc, a frozen dataclass cannot be filled field by field."""
-        return Outcome(
-            self.round,
-            self.winner,
-            self.connector,
-            copy.deepcopy(self.scores, memo),
-            self.stars,
-            copy.deepcopy(self.gold_card_counts, memo),
-        )
+    def __reduce__(self) -> tuple[type[Outcome], tuple[object, ...]]:
+        """Rebuilt through ``__init__`` when unpickled (an audit sent back from a
+        worker) or deep-copied: compiled by mypyc, a frozen dataclass cannot be filled
+        field by field, as pickle and ``copy`` otherwise do."""
+        return Outcome, (self.round, self.winner, self.connector, self.scores, self.stars, self.gold_card_counts)
 
     def as_report(self) -> dict[str, object]:
         return {
