@@ -115,7 +115,7 @@ def audit(
         raise typer.Exit(2)
     logs = [path for path in files if kind_of(path.name) not in _NOT_LOGS or as_json]
     used = workers_for(len(logs), workers)
-    audits = _audits(logs, strict=strict, workers=used)
+    audits = audit_all(logs, strict=strict, workers=used)
     for path in files:
         kind = kind_of(path.name)
         if kind in _NOT_LOGS and not as_json:
@@ -135,7 +135,7 @@ def audit(
     raise typer.Exit(worst)
 
 
-def _audits(paths: list[Path], *, strict: bool, workers: int) -> Generator[Audit, None, None]:
+def audit_all(paths: list[Path], *, strict: bool, workers: int) -> Generator[Audit, None, None]:
     """The audit of each file, in order: in a pool of ``workers`` processes (each
     given runs of files, so a small log costs no round trip of its own), or here."""
     job = partial(audit_file, strict=strict)
