@@ -30,16 +30,18 @@ The store has two sides, as eventsourcing's recorders do:
 from __future__ import annotations
 
 import os
+import queue
 import random
 import re
+import threading
 import time
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from itertools import islice
 from pathlib import Path
-from typing import Any, Final, Protocol, overload, runtime_checkable
+from typing import Any, Final, Protocol, TypeVar, overload, runtime_checkable
 from zoneinfo import ZoneInfo
 
 import duckdb
@@ -57,6 +59,7 @@ _ENVELOPE: Final = ", ".join(f"epoch_us({n})" if n == "recorded_at" else n for n
 once per distinct time (:func:`_events`)."""
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 
+_T = TypeVar("_T")
 NewRows = Mapping[str, Sequence[Any] | Columns]
 """Read-model rows by table, as row objects or as :class:`~ingest.tables.Columns`."""
 
@@ -528,7 +531,9 @@ class Store:
                 with lap(stats, "write uploads"):
                     _insert_uploads(con, uploads)
             before = {s: v for s, (v, _) in self.stream_versions(con, sorted({a.stream for a in appends})).items()}
-            chained = self._chain(con, appends, dict(before))
+            chained = self._chain(appends, dict(before), self.head(con))
+            if sum(len(a.events) for a in appends) > READ_CHUNK:
+                chained = _ahead(chained)  # a chunk hashed while DuckDB inserts the one before
             last: tuple[int, str] | None = None
             while True:
                 with lap(stats, "chain (events made, hashed)"):
@@ -552,15 +557,15 @@ class Store:
                     _insert(con, UploadLink, _links(prev, [u.received() for u in uploads], position, head))
         return stored
 
-    def _chain(
-        self, con: duckdb.DuckDBPyConnection, appends: Sequence[Append], versions: dict[str, int]
-    ) -> Iterator[_Chained]:
-        """The appended events with their positions, versions, time and hashes, each
-        stream checked against the version its writer read (``versions``: each stream's
-        as stored, moved on as it is appended to), made as they are read:
-        :data:`READ_CHUNK` at a time, as columns (an object per event would cost more
-        than its hash)."""
-        position, prev = self.head(con)
+    @staticmethod
+    def _chain(appends: Sequence[Append], versions: dict[str, int], head: tuple[int, str]) -> Iterator[_Chained]:
+        """The appended events with their positions, versions, time and hashes, after
+        the event ``head`` (position, hash), each stream checked against the version its
+        writer read (``versions``: each stream's as stored, moved on as it is appended
+        to), made as they are read: :data:`READ_CHUNK` at a time, as columns (an object
+        per event would cost more than its hash). It reads nothing from the store, so it
+        may run in a thread of its own (:func:`_ahead`)."""
+        position, prev = head
         now = datetime.now(UTC)
         stamp = moment_text(now)
         chunk = _Chained(now, prev)
@@ -596,6 +601,51 @@ class Store:
             for rows in batches:
                 insert_rows(con, rows)
         return position
+
+
+def _ahead(items: Iterator[_T]) -> Generator[_T, None, None]:
+    """``items``, made in a thread of their own one item ahead of the reader.
+
+    The writer hashes the chain in Python, holding the interpreter lock, and DuckDB
+    inserts the chunk before without it: made ahead, the next chunk's hashes cost the
+    writer no time of its own. An error making an item is raised to the reader at that
+    item; a reader that stops early (its insert failed) stops the thread.
+    """
+    handoff: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def put(entry: tuple[bool, Any]) -> bool:
+        while not stop.is_set():
+            try:
+                handoff.put(entry, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def make() -> None:
+        try:
+            for item in items:
+                if not put((True, item)):
+                    return
+        except BaseException as error:  # handed to the reader, who raises it
+            put((False, error))
+        else:
+            put((False, None))
+
+    thread = threading.Thread(target=make, name="chain ahead", daemon=True)
+    thread.start()
+    try:
+        while True:
+            more, item = handoff.get()
+            if not more:
+                if item is not None:
+                    raise item
+                return
+            yield item
+    finally:
+        stop.set()
+        thread.join()
 
 
 _LOCKED: Final = re.compile(r"Could not set lock|Conflicting lock|same database file with a different configuration")

@@ -28,6 +28,7 @@ import pytest
 
 import ingest.projection
 import ingest.readmodels
+import ingest.store
 import ingest.tables
 from ingest.chain import GENESIS, StoredEvent, link
 from ingest.readmodels import PenaltyRow, Rows, TournamentRow
@@ -158,6 +159,29 @@ class StoreContract:
         before = list(store.read_all(con))
         with pytest.raises(StaleAppend, match="game:a is at version 2"):
             store.append(con, "game:a", expected, events("game:a", "round_ended"), rows={})
+        assert list(store.read_all(con)) == before
+
+    def test_a_long_append_is_chained_ahead_and_a_stale_one_still_changes_nothing(
+        self, store: Store, con: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Past a chunk of events the chain is hashed in a thread ahead of the inserts
+        (``_ahead``): the same events, the same chain, and a stale stream found while
+        hashing still refuses the whole append."""
+        monkeypatch.setattr(ingest.store, "READ_CHUNK", 4)
+        long = [Append("game:a", 0, events("game:a", *["draw"] * 9)), Append("game:b", 0, events("game:b", "draw"))]
+        stored = store.append_batch(con, long, rows={})
+        assert [(e.stream, e.version, e.position) for e in stored] == [
+            *(("game:a", n, n) for n in range(1, 10)),
+            ("game:b", 1, 10),
+        ]
+        prev = GENESIS
+        for event in stored:
+            assert event.prev_hash == prev and event.hash == link(prev, event.canonical())
+            prev = event.hash
+        before = list(store.read_all(con))
+        stale = [Append("game:c", 0, events("game:c", *["draw"] * 9)), Append("game:a", 3, events("game:a", "draw"))]
+        with pytest.raises(StaleAppend, match="game:a is at version 9"):
+            store.append_batch(con, stale, rows={})
         assert list(store.read_all(con)) == before
 
     def test_of_two_writers_that_read_the_same_version_one_wins(self, store: Store) -> None:
