@@ -57,6 +57,12 @@ number: a file of 64 MiB is refused with its bytes kept."""
 WRITER: Final = "writer, a batch in all"
 """The step of :class:`IngestStats` that holds every step of the writer's batches: the
 time beside theirs is the store's opening and its checkpoint on closing."""
+TURN: Final = 0.25
+"""Seconds the writer leaves the store closed after a batch when more files follow: with
+the next batch audited while one is written, it would otherwise open the file again at
+once, and a dashboard page or another command waiting for it (trying again every 0.2 s
+at most: :data:`ingest.store.OPEN_RETRY`) would wait for the whole run. Some 2.5 s in a
+run of 10,000 games."""
 WINDOW: Final = MOST_FILES
 """Files sent to the pool and not yet written, at most: a whole batch, so the workers
 audit the next batch while the writer writes one (it asks for more only between
@@ -418,6 +424,7 @@ def write_all(
             _write_isolated(writer, batch, on_file)
             batch, events, held = [], 0, 0
             files = MOST_FILES
+            time.sleep(TURN)  # another process's turn with the store
     _write_isolated(writer, batch, on_file)
     return writer.results
 

@@ -93,6 +93,11 @@ def _config() -> dict[str, Any]:
     }
 
 
+OPEN_RETRY: Final = 0.1
+"""The longest pause (before a jitter of up to as much again) between two tries to open a
+file another process holds: short enough to land in the turn an ingest leaves between
+its batches (:data:`ingest.pipeline.TURN`)."""
+
 STREAMING_MEMORY: Final = "128MB"
 """DuckDB's memory ceiling for a job that streams through the store (an ingest, a
 rebuild, a verify): past the little such a job asks of DuckDB at once, DuckDB's memory
@@ -278,7 +283,7 @@ class Store:
                         f"(waited {self.wait:g} s); try again when it has finished",
                     ) from None
                 time.sleep(pause * (1 + random.random()))
-                pause = min(pause * 2, 0.5)
+                pause = min(pause * 2, OPEN_RETRY)
 
     def _prepare(self, con: duckdb.DuckDBPyConnection, *, read_only: bool, read_models: bool) -> None:
         """Judge the file: set up or upgrade it first when the job writes, then refuse it

@@ -614,11 +614,15 @@ RUNS: Final = """
 window.runs = 0;
 new MutationObserver((changes) => {
   for (const change of changes) {
-    if (change.target.getAttribute("data-test-script-state") === "running") window.runs += 1;
+    if (change.oldValue === "running") window.runs += 1;
   }
-}).observe(document, {attributes: true, subtree: true, attributeFilter: ["data-test-script-state"]});
+}).observe(document, {attributes: true, attributeOldValue: true, subtree: true,
+                      attributeFilter: ["data-test-script-state"]});
 """
-"""Counts the page's runs, so a tap waits for the run it started to end."""
+"""Counts the page's runs as they end, so a tap waits for the run it started to end. A
+run is counted by the state it left (``oldValue``), not by the state read when the
+observer is called: a run quick enough to start and end before the observer runs
+left both changes reading ``notRunning``, went uncounted, and the tap waited forever."""
 DONE: Final = (
     "(before) => window.runs > before && "
     "document.querySelector('[data-testid=stApp]').getAttribute('data-test-script-state') === 'notRunning'"
@@ -630,7 +634,7 @@ class Thumb:
 
     def __init__(self, browser: Any, screens: Path, name: str) -> None:
         self.page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
-        self.page.set_default_timeout(120_000)  # a tap's page run, on a machine busy with the rest of the suite
+        self.page.set_default_timeout(60_000)  # a tap's page run, on a machine busy with the rest of the suite
         self.page.add_init_script(RUNS)
         self.screens, self.name, self.shots = screens, name, 0
 
