@@ -66,8 +66,8 @@ run of 10,000 games."""
 WINDOW: Final = MOST_FILES
 """Files sent to the pool and not yet written, at most: a whole batch, so the workers
 audit the next batch while the writer writes one (it asks for more only between
-batches; with a window of 64 files, the workers stood idle for most of each write and
-two workers ingested only 1.13 times as fast as one)."""
+batches; with a window of 64 files, the workers stood idle through most of each
+write)."""
 IN_FLIGHT: Final = 32 * 2**20
 """Files sent to the pool and not yet written may be this many bytes on disk before no
 more are sent for: some 900 simulated games, enough to keep two workers busy through a
