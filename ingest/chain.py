@@ -13,6 +13,7 @@ and checks them against heads published outside the file (``docs/chain.md``).
 from __future__ import annotations
 
 import hashlib
+from binascii import hexlify
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -94,33 +95,41 @@ def canonical(
     )
 
 
-_CANONICAL: Final = (
-    b'{"line":%b,"payload":%b,"position":%d,"recorded_at":%b,"stream":%b,"type":%b,"upload_id":%b,"version":%d}'
-)
-""":func:`canonical`'s bytes as a template: its keys sorted, no spaces, each value as
-orjson writes it (the same bytes, as ``tests/ingest/test_chain_links.py`` checks)."""
-
-
 def linker(
     stream: str, recorded_at: str, upload_id: int | None
-) -> Callable[[str, int, int, str, str, int | None], str]:
+) -> Callable[[bytes, int, int, str, str, int | None], bytes]:
     """The hash of each event appended to ``stream`` at ``recorded_at`` from
-    ``upload_id``: ``link(prev, canonical(...))``, with what the events share encoded
-    once and the rest filled into a template (the writer hashes every event it
-    appends, one after another, so the chain's cost is this function's)."""
-    stream_json, time_json = orjson.dumps(stream), orjson.dumps(recorded_at)
-    upload_json = orjson.dumps(upload_id)
+    ``upload_id``: ``link(prev, canonical(...))``, the previous hash and the result
+    as hex digits in ASCII bytes.
+
+    The writer hashes every event it appends, one after another, so the chain's cost is
+    this function's: what the events share is encoded once into a template of
+    :func:`canonical`'s bytes (its keys sorted, no spaces, each value as orjson writes
+    it), the previous hash leading it as :func:`link` hashes it; and the chain stays in
+    bytes, each hash the next one's prefix, made text a chunk at a time by the store
+    (``tests/ingest/test_chain_links.py`` holds it to :func:`link` of :func:`canonical`).
+    """
+
+    def fixed(value: object) -> bytes:  # a value in the template, its % signs kept
+        return orjson.dumps(value).replace(b"%", b"%%")
+
+    shared = b'"recorded_at":%b,"stream":%b,"type":%%b,"upload_id":%b,"version":%%d}' % (
+        fixed(recorded_at),
+        fixed(stream),
+        fixed(upload_id),
+    )
+    numbered = b'%b{"line":%d,"payload":%b,"position":%d,' + shared
+    unnumbered = b'%b{"line":null,"payload":%b,"position":%d,' + shared
     types: dict[str, bytes] = {}
     dumps, sha256 = orjson.dumps, hashlib.sha256
 
-    def hash_of(prev: str, position: int, version: int, type_: str, payload: str, line: int | None) -> str:
+    def hash_of(prev: bytes, position: int, version: int, type_: str, payload: str, line: int | None) -> bytes:
         type_json = types.get(type_) or types.setdefault(type_, dumps(type_))
-        line_json = b"null" if line is None else b"%d" % line
-        digest = sha256(prev.encode("ascii"))
-        digest.update(
-            _CANONICAL % (line_json, dumps(payload), position, time_json, stream_json, type_json, upload_json, version)
-        )
-        return digest.hexdigest()
+        if line is None:
+            text = unnumbered % (prev, dumps(payload), position, type_json, version)
+        else:
+            text = numbered % (prev, line, dumps(payload), position, type_json, version)
+        return hexlify(sha256(text).digest())
 
     return hash_of
 

@@ -16,11 +16,12 @@ import logging
 import os
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from itertools import islice
 from pathlib import Path
 from typing import Final
 
@@ -54,6 +55,12 @@ games written as batches of 128 → 1,024 files took half again as long as in on
 BATCH_BYTES: Final = 64 * 2**20
 """A batch is written once its files weigh this much (:func:`weight`), whatever their
 number: a file of 64 MiB is refused with its bytes kept."""
+RUN_FILES: Final = 64
+"""The files the writer decides and appends at a time within a batch's transaction:
+one query of the store for their contents and streams, and their rows in one insert
+each, while the workers audit the files after them (a batch written only once all its
+files were audited left the workers idle through its write, and the writer idle
+through their audit)."""
 WRITER: Final = "writer, a batch in all"
 """The step of :class:`IngestStats` that holds every step of the writer's batches: the
 time beside theirs is the store's opening and its checkpoint on closing."""
@@ -195,17 +202,20 @@ class _Decided:
 
 
 class _Batch:
-    """What the writer knows while it decides one batch: the store as read at its
-    start, and what the files before in the batch claimed."""
+    """What the writer knows while it decides one batch: the store as read in the
+    batch's transaction — each run's contents and streams read as the run comes
+    (:meth:`learn`) —, and what the files before in the batch claimed."""
 
-    def __init__(self, store: Store, con: duckdb.DuckDBPyConnection, batch: list[Prepared]) -> None:
+    def __init__(self, store: Store, con: duckdb.DuckDBPyConnection) -> None:
         self.store = store
         self.con = con
         self.received_at = datetime.now(UTC)
-        self.known = store.known_uploads(con, [p.sha256 for p in batch if p.sha256])
-        self.stored = store.stream_versions(con, sorted({s for p in batch for s in p.streams}))
-        """Streams already stored: version and newest upload."""
-        self.claimed = {s: v for s, (v, _) in self.stored.items()}
+        self.known: dict[str, tuple[int, str]] = {}
+        """Contents stored before the batch: sha → (upload id, outcome)."""
+        self.newest: dict[str, int] = {}
+        """Each stream's newest upload (0: only commands have written to it), as stored
+        and as decided so far."""
+        self.claimed: dict[str, int] = {}
         """Every stream's version once the files decided so far are appended."""
         self.next_upload = store.next_upload_id(con)
         self.seen: dict[str, int] = {}
@@ -213,9 +223,20 @@ class _Batch:
         self.revisions: dict[str, int] = {}
         """Streams superseded in this batch: the revision each is at."""
 
+    def learn(self, run: Sequence[Prepared]) -> None:
+        """Read what the store holds of a run's contents and streams, but those the
+        batch has met already (which the batch's own decisions answer)."""
+        shas = [p.sha256 for p in run if p.sha256 and p.sha256 not in self.seen and p.sha256 not in self.known]
+        self.known |= self.store.known_uploads(self.con, shas)
+        streams = sorted({s for p in run for s in p.streams if s not in self.claimed})
+        for stream, (version, upload_id) in self.store.stream_versions(self.con, streams).items():
+            self.claimed[stream] = version
+            self.newest[stream] = upload_id
+
     def next_revision(self, stream: str) -> int:
         """The number of the revision a new version of ``stream`` starts: one past the
-        revision it is at (:func:`ingest.revisions.current`, read the first time)."""
+        revision it is at (:func:`ingest.revisions.current`, read the first time: in the
+        batch's transaction, so a revision the batch appended counts)."""
         if stream not in self.revisions:
             self.revisions[stream] = current(self.store.stream(self.con, stream)).number
         self.revisions[stream] += 1
@@ -239,28 +260,36 @@ class Writer:
         self.stats = stats
         self.results: list[FileResult] = []
 
-    def write(self, batch: list[Prepared]) -> list[FileResult]:
-        if not batch:
+    def write(self, batch: Iterable[Prepared]) -> list[FileResult]:
+        """Write a batch of files in one transaction, a run of :data:`RUN_FILES` files
+        at a time as they come (``batch`` is read lazily: while one run is stored, the
+        workers audit the next); the results of its files, once it is committed."""
+        taken: list[Prepared] = []
+        decided: list[_Decided] = []
+        runs = _runs(iter(batch))
+        run = next(runs, None)
+        if run is None:
             return []
         with lap(self.stats, WRITER), self.store.connect() as con:
             streaming(con)
-            with lap(self.stats, "decide"):
-                state = _Batch(self.store, con, batch)
-                decided = [self._decide(prepared, state) for prepared in batch]
-                rows: Tables = {}
-                for decision in decided:
-                    for table, columns in decision.rows.items():
-                        rows.setdefault(table, Columns.empty(columns.row_type)).extend(columns)
-            self.store.append_batch(
-                con,
-                [a for d in decided for a in d.appends],
-                rows=rows,
-                uploads=[d.upload for d in decided],
-                keep=False,
-                stats=self.stats,
-            )
+            with self.store.appending(con, keep=False, stats=self.stats) as appending:
+                state = _Batch(self.store, con)
+                while run is not None:
+                    with lap(self.stats, "decide"):
+                        state.learn(run)
+                        decisions = [self._decide(prepared, state) for prepared in run]
+                        rows: Tables = {}
+                        for decision in decisions:
+                            for table, columns in decision.rows.items():
+                                rows.setdefault(table, Columns.empty(columns.row_type)).extend(columns)
+                    appending.add(
+                        [a for d in decisions for a in d.appends], rows=rows, uploads=[d.upload for d in decisions]
+                    )
+                    taken.extend(run)
+                    decided.extend(decisions)
+                    run = next(runs, None)
         results = []
-        for prepared, decision in zip(batch, decided, strict=True):
+        for prepared, decision in zip(taken, decided, strict=True):
             upload = decision.upload
             message = prepared.message or upload.reason or ""
             if upload.outcome == "duplicate":
@@ -337,11 +366,12 @@ class Writer:
             revisions[stream] = 1
             if stream in batch.claimed:
                 revisions[stream] = batch.next_revision(stream)
-                supersedes = batch.stored[stream][1] if stream in batch.stored else None
+                supersedes = batch.newest.get(stream)
                 appends.append(Append(stream, expected, [marker(stream, self.reason, supersedes)], upload_id))
                 expected += 1
             appends.append(Append(stream, expected, events, upload_id))  # read only as it is appended
             batch.claimed[stream] = expected + len(events)
+            batch.newest[stream] = upload_id
         outcome = "accepted_with_findings" if prepared.status == "violations" else "accepted"
         decided = upload(outcome, supersedes=supersedes, reason=self.reason if taken else None)
         return _Decided(decided, appends, _stamped(prepared.rows, upload_id, revisions))
@@ -410,26 +440,77 @@ def write_all(
     results of the run.
 
     ``saboteur ingest`` feeds it files audited in a pool; the dashboard, files uploaded
-    (:func:`ingest.sources.prepare_bytes`). ``prepared`` is read lazily, so only one
-    batch is held at a time.
+    (:func:`ingest.sources.prepare_bytes`). ``prepared`` is read lazily, a run of files
+    at a time as the writer stores them, so only one batch is held at a time. An error
+    reading ``prepared`` (a worker that died) ends the run, with the batch being written
+    rolled back: every batch before it is stored, and nothing of it.
     """
-    batch: list[Prepared] = []
-    events = held = 0
+    items = iter(prepared)
     files = BATCH_FILES
-    for item in prepared:
-        batch.append(item)
-        events += sum(len(e) for e in item.streams.values())
-        held += weight(item)
-        if len(batch) >= files or events >= BATCH_EVENTS or held >= BATCH_BYTES:
+    while True:
+        batch = _Taken(items, files)
+        try:
             _write_isolated(writer, batch, on_file)
-            batch, events, held = [], 0, 0
-            files = MOST_FILES
-            time.sleep(TURN)  # another process's turn with the store
-    _write_isolated(writer, batch, on_file)
-    return writer.results
+        except _Unread as unread:
+            raise unread.error from None
+        if not batch.full:
+            return writer.results
+        files = MOST_FILES
+        time.sleep(TURN)  # another process's turn with the store
 
 
-def _write_isolated(writer: Writer, batch: list[Prepared], on_file: Callable[[FileResult], None] | None) -> None:
+class _Unread(BaseException):
+    """Reading the files to write failed: not the batch's fault, so no file of it is
+    written one by one (:func:`_write_isolated`); :func:`write_all` raises ``error``."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _Taken:
+    """One batch's files, read from ``items`` as the writer asks for them until the
+    batch is full (:func:`write_all`'s limits), each kept: the results are told in
+    its order, and a batch that fails is written again file by file."""
+
+    def __init__(self, items: Iterator[Prepared], files: int) -> None:
+        self.items = items
+        self.files = files
+        self.taken: list[Prepared] = []
+        self.events = 0
+        self.held = 0
+        self.full = False
+        self.ended = False
+
+    def __iter__(self) -> Iterator[Prepared]:
+        while not self.full and not self.ended:
+            try:
+                item = next(self.items)
+            except StopIteration:
+                self.ended = True
+                return
+            except Exception as exc:
+                raise _Unread(exc) from exc
+            self.taken.append(item)
+            self.events += sum(len(e) for e in item.streams.values())
+            self.held += weight(item)
+            self.full = len(self.taken) >= self.files or self.events >= BATCH_EVENTS or self.held >= BATCH_BYTES
+            yield item
+
+    def rest(self) -> list[Prepared]:
+        """Every file of the batch, those not read yet read now."""
+        for _ in self:
+            pass
+        return self.taken
+
+
+def _runs(items: Iterator[Prepared]) -> Iterator[list[Prepared]]:
+    """``items`` in runs of :data:`RUN_FILES`, each read as it is asked for."""
+    while run := list(islice(items, RUN_FILES)):
+        yield run
+
+
+def _write_isolated(writer: Writer, batch: _Taken, on_file: Callable[[FileResult], None] | None) -> None:
     """Write a batch in one transaction; if that fails in a way nobody foresaw, write
     its files one by one, so only the file at fault is affected — and that one is stored
     as a rejected upload, its bytes kept, with the reason. A store that cannot be used
@@ -440,8 +521,9 @@ def _write_isolated(writer: Writer, batch: list[Prepared], on_file: Callable[[Fi
     except StoreError:
         raise
     except Exception:
-        _LOGGER.exception("writing a batch of %d files failed; writing them one by one", len(batch))
-        for item in batch:
+        items = batch.rest()
+        _LOGGER.exception("writing a batch of %d files failed; writing them one by one", len(items))
+        for item in items:
             try:
                 (result,) = writer.write([item])
             except StoreError:

@@ -35,6 +35,7 @@ import random
 import re
 import threading
 import time
+from array import array
 from collections.abc import Collection, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -45,6 +46,8 @@ from typing import Any, Final, Protocol, TypeVar, overload, runtime_checkable
 from zoneinfo import ZoneInfo
 
 import duckdb
+import polars as pl
+import pyarrow as pa
 
 from ingest.chain import GENESIS, ReceivedUpload, StoredEvent, link, linker, moment_text
 from ingest.readmodels import PROJECTED, ROW_TYPES, RefereeCodeRow, Rows
@@ -191,9 +194,11 @@ class _Chained:
     """Events chained, as the columns of the ``events`` table: what differs from event
     to event (type, payload, line, hash) added one at a time, and what runs on through
     a stream's events (position, version) or stays (stream, upload, time, the previous
-    hash but the first) filled in a run at a time (:meth:`run`)."""
+    hash but the first) filled in a run at a time (:meth:`run`). Hashes are kept as
+    :func:`~ingest.chain.linker` makes them, hex digits in ASCII bytes, and become
+    text a chunk at a time (:func:`_hex_column`)."""
 
-    def __init__(self, now: datetime, prev: str) -> None:
+    def __init__(self, now: datetime, prev: bytes) -> None:
         self.now = now
         self.prev = prev
         """The hash before the chunk's first event."""
@@ -204,7 +209,7 @@ class _Chained:
         self.type: list[str] = []
         self.payload: list[str] = []
         self.line: list[int | None] = []
-        self.hash: list[str] = []
+        self.hash: list[bytes] = []
 
     def run(self, stream: str, upload_id: int | None, position: int, version: int) -> None:
         """The events added since the last run are of ``stream``, from ``upload_id``, the
@@ -215,16 +220,44 @@ class _Chained:
         self.stream.extend([stream] * count)
         self.upload_id.extend([upload_id] * count)
 
-    def columns(self) -> dict[str, Sequence[Any]]:
-        fixed: dict[str, Sequence[Any]] = {
-            "recorded_at": [self.now] * len(self.hash),
-            "prev_hash": [self.prev, *self.hash[:-1]],
+    @property
+    def head(self) -> tuple[int, str]:
+        """The last event's position and hash."""
+        return self.position[-1], self.hash[-1].decode("ascii")
+
+    def columns(self) -> dict[str, Sequence[Any] | pa.Array]:
+        """The chunk as the columns inserted: the hashes and the time as Arrow arrays,
+        made at once."""
+        hashes = b"".join(self.hash)
+        fixed: dict[str, Sequence[Any] | pa.Array] = {
+            "recorded_at": pl.repeat(self.now, len(self.hash), dtype=_MOMENT, eager=True).to_arrow(),
+            "prev_hash": _hex_column(self.prev + hashes[: -len(self.prev)]),
+            "hash": _hex_column(hashes),
         }
         return {name: fixed[name] if name in fixed else getattr(self, name) for name in names(StoredEvent)}
 
     def events(self) -> list[StoredEvent]:
-        columns = self.columns()
+        hashes = [h.decode("ascii") for h in self.hash]
+        columns: dict[str, Sequence[Any]] = {
+            **{name: getattr(self, name) for name in names(StoredEvent) if hasattr(self, name) and name != "hash"},
+            "recorded_at": [self.now] * len(hashes),
+            "prev_hash": [self.prev.decode("ascii"), *hashes[:-1]],
+            "hash": hashes,
+        }
         return [StoredEvent(*values) for values in zip(*(columns[name] for name in names(StoredEvent)), strict=True)]
+
+
+_MOMENT: Final = pl.Datetime("us", "UTC")
+_DIGITS: Final = 64
+"""A SHA-256 hash in hex digits."""
+
+
+def _hex_column(digits: bytes) -> pa.Array:
+    """Hashes laid end to end (:data:`_DIGITS` ASCII hex digits each) as an Arrow array of
+    text, built on their bytes as they lie: no object a hash."""
+    count = len(digits) // _DIGITS
+    offsets = array("i", range(0, _DIGITS * (count + 1), _DIGITS))
+    return pa.Array.from_buffers(pa.string(), count, [None, pa.py_buffer(offsets), pa.py_buffer(digits)])
 
 
 class Store:
@@ -527,51 +560,34 @@ class Store:
         (:mod:`ingest.stats`)."""
         if not appends and not uploads:
             return []
-        stored: list[StoredEvent] = []
+        with self.appending(con, keep=keep, stats=stats) as appending:
+            appending.add(appends, rows=rows, uploads=uploads)
+        return appending.stored
+
+    @contextmanager
+    def appending(
+        self, con: duckdb.DuckDBPyConnection, *, keep: bool = True, stats: IngestStats | None = None
+    ) -> Iterator[Appending]:
+        """One transaction of appends made a run at a time (:meth:`Appending.add`), as
+        :meth:`append_batch` makes them at once: committed when the block ends, all or
+        none. An ingest appends each run of files as the workers hand them over, so its
+        writer stores one run while they audit the next."""
         with _transaction(con, stats):
-            if uploads:
-                first = self.next_upload_id(con)
-                if [u.upload_id for u in uploads] != list(range(first, first + len(uploads))):
-                    raise StaleAppend(f"the next upload is {first}, not {uploads[0].upload_id}")
-                with lap(stats, "write uploads"):
-                    _insert_uploads(con, uploads)
-            before = {s: v for s, (v, _) in self.stream_versions(con, sorted({a.stream for a in appends})).items()}
-            chained = self._chain(appends, dict(before), self.head(con))
-            if sum(len(a.events) for a in appends) > READ_CHUNK:
-                chained = _ahead(chained)  # a chunk hashed while DuckDB inserts the one before
-            last: tuple[int, str] | None = None
-            while True:
-                with lap(stats, "chain (events made, hashed)"):
-                    chunk = next(chained, None)
-                if chunk is None:
-                    break
-                with lap(stats, "write events"):
-                    _insert_columns(con, StoredEvent, chunk.columns())
-                last = chunk.position[-1], chunk.hash[-1]
-                if keep:
-                    stored.extend(chunk.events())
-            with lap(stats, "write read models"):
-                # a stream new in this transaction has no rows to replace
-                _replace(con, [a.stream for a in appends if a.stream in before], rows)
-                if last is not None:
-                    con.execute("UPDATE projection SET position = ? WHERE name = 'read_models'", [last[0]])
-            if uploads:
-                with lap(stats, "write uploads"):
-                    position, head = last if last is not None else self.head(con)
-                    prev = self.uploads_head(con)[1]
-                    _insert(con, UploadLink, _links(prev, [u.received() for u in uploads], position, head))
-        return stored
+            appending = Appending(self, con, keep=keep, stats=stats)
+            yield appending
+            appending.finish()
 
     @staticmethod
-    def _chain(appends: Sequence[Append], versions: dict[str, int], head: tuple[int, str]) -> Iterator[_Chained]:
+    def _chain(
+        appends: Sequence[Append], versions: dict[str, int], head: tuple[int, str], now: datetime
+    ) -> Iterator[_Chained]:
         """The appended events with their positions, versions, time and hashes, after
         the event ``head`` (position, hash), each stream checked against the version its
         writer read (``versions``: each stream's as stored, moved on as it is appended
-        to), made as they are read: :data:`READ_CHUNK` at a time, as columns (an object
+        to), recorded at ``now``, made as they are read: :data:`READ_CHUNK` at a time, as columns (an object
         per event would cost more than its hash). It reads nothing from the store, so it
         may run in a thread of its own (:func:`_ahead`)."""
-        position, prev = head
-        now = datetime.now(UTC)
+        position, prev = head[0], head[1].encode("ascii")
         stamp = moment_text(now)
         chunk = _Chained(now, prev)
         for append in appends:
@@ -606,6 +622,82 @@ class Store:
             for rows in batches:
                 insert_rows(con, rows)
         return position
+
+
+class Appending:
+    """The appends of one open transaction (:meth:`Store.appending`), a run at a time.
+
+    It reads the event head, the next upload id and the uploads' chain head once, and
+    moves them on itself as runs are added; each run's streams are checked against the
+    versions as they stand in the transaction (the runs before included), so a stale
+    append fails at its run and the whole transaction is rolled back. Every event of
+    the transaction shares one time. When the transaction ends (:meth:`finish`), the
+    projection position moves to the new head and every upload recorded is linked
+    to it: a link names the event head its transaction left.
+    """
+
+    def __init__(
+        self, store: Store, con: duckdb.DuckDBPyConnection, *, keep: bool = True, stats: IngestStats | None = None
+    ) -> None:
+        self.store = store
+        self.con = con
+        self.keep = keep
+        self.stats = stats
+        self.now = datetime.now(UTC)
+        self.head = store.head(con)
+        self.moved = False
+        """Whether an event was appended (the projection position then moves)."""
+        self.next_upload: int | None = None
+        self.received: list[ReceivedUpload] = []
+        self.stored: list[StoredEvent] = []
+        """The events appended, in position order, if kept."""
+
+    def add(self, appends: Sequence[Append], *, rows: NewRows, uploads: Sequence[UploadRow] = ()) -> None:
+        """Record ``uploads`` (numbered on from the last one recorded) and append to every
+        stream of ``appends`` at its expected version, with the read-model rows of the
+        streams appended to, which replace theirs."""
+        con, stats = self.con, self.stats
+        if uploads:
+            if self.next_upload is None:
+                self.next_upload = self.store.next_upload_id(con)
+            first = self.next_upload
+            if [u.upload_id for u in uploads] != list(range(first, first + len(uploads))):
+                raise StaleAppend(f"the next upload is {first}, not {uploads[0].upload_id}")
+            with lap(stats, "write uploads"):
+                _insert_uploads(con, uploads)
+                self.received.extend(u.received() for u in uploads)
+            self.next_upload = first + len(uploads)
+        streams = sorted({a.stream for a in appends})
+        before = {s: v for s, (v, _) in self.store.stream_versions(con, streams).items()} if streams else {}
+        chained = self.store._chain(appends, dict(before), self.head, self.now)
+        if sum(len(a.events) for a in appends) > READ_CHUNK:
+            chained = _ahead(chained)  # a chunk hashed while DuckDB inserts the one before
+        while True:
+            with lap(stats, "chain (events made, hashed)"):
+                chunk = next(chained, None)
+            if chunk is None:
+                break
+            with lap(stats, "write events"):
+                _insert_columns(con, StoredEvent, chunk.columns())
+            self.head = chunk.head
+            self.moved = True
+            if self.keep:
+                self.stored.extend(chunk.events())
+        with lap(stats, "write read models"):
+            # a stream new in this transaction has no rows to replace
+            _replace(con, [a.stream for a in appends if a.stream in before], rows)
+
+    def finish(self) -> None:
+        """The transaction's end: the projection position moved to the new head, and
+        every upload recorded linked to it."""
+        con = self.con
+        if self.moved:
+            con.execute("UPDATE projection SET position = ? WHERE name = 'read_models'", [self.head[0]])
+        if self.received:
+            with lap(self.stats, "write uploads"):
+                position, head = self.head
+                prev = self.store.uploads_head(con)[1]
+                _insert(con, UploadLink, _links(prev, self.received, position, head))
 
 
 def _ahead(items: Iterator[_T]) -> Generator[_T, None, None]:
@@ -971,7 +1063,9 @@ def _insert(con: duckdb.DuckDBPyConnection, row_type: type[Row], rows: Sequence[
         _insert_columns(con, row_type, row_columns(row_type, rows))
 
 
-def _insert_columns(con: duckdb.DuckDBPyConnection, row_type: type[Row], data: Mapping[str, Sequence[Any]]) -> None:
+def _insert_columns(
+    con: duckdb.DuckDBPyConnection, row_type: type[Row], data: Mapping[str, Sequence[Any] | pa.Array]
+) -> None:
     """One INSERT of a table's columns, by name, from an Arrow table. DuckDB reads the
     table by its name in this scope (a replacement scan): registering it instead
     (``con.register``) keeps memory that grows with every row ever inserted, some 200

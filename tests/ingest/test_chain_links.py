@@ -1,5 +1,5 @@
 """The writer's hashing (:func:`ingest.chain.linker`) gives the chain's own hashes:
-``link(prev, canonical(...))`` for any text, numbers and missing values."""
+``link(prev, canonical(...))`` for any text (``%`` signs too), numbers and missing values."""
 
 from __future__ import annotations
 
@@ -38,11 +38,19 @@ def test_the_writers_hash_is_the_chains(
 ) -> None:
     stamp = moment_text(recorded_at)
     expected = link(prev, canonical(position, stream, version, type_, payload, stamp, upload_id, line))
-    assert linker(stream, stamp, upload_id)(prev, position, version, type_, payload, line) == expected
+    hashed = linker(stream, stamp, upload_id)(prev.encode("ascii"), position, version, type_, payload, line)
+    assert hashed.decode("ascii") == expected
 
 
 def test_quotes_controls_and_escapes_hash_alike() -> None:
     payload = '{"say":"a \\"quoted\\" word\\n","tab":"\t","nul":"\\u0000","é":"ü","line\u2028sep":1}'
     stamp = "2026-12-01T00:00:00.000000Z"
     expected = link(GENESIS, canonical(7, "game:x", 3, "play_path", payload, stamp, None, None))
-    assert linker("game:x", stamp, None)(GENESIS, 7, 3, "play_path", payload, None) == expected
+    assert linker("game:x", stamp, None)(GENESIS.encode(), 7, 3, "play_path", payload, None).decode() == expected
+
+
+def test_percent_signs_in_what_the_events_share_are_text_not_formatting() -> None:
+    stamp = "2026-12-01T00:00:00.000000Z"
+    stream = "game:100%d-%b-%%"
+    expected = link(GENESIS, canonical(1, stream, 1, "note%s", "{}", stamp, 5, 2))
+    assert linker(stream, stamp, 5)(GENESIS.encode(), 1, 1, "note%s", "{}", 2).decode() == expected
