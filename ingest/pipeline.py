@@ -34,7 +34,7 @@ from ingest.revisions import current, marker
 from ingest.schema import UploadRow
 from ingest.sources import LogEvents, Prepared, prepare, unforeseen
 from ingest.stats import IngestStats, lap
-from ingest.store import Append, Store, StoreError, streaming
+from ingest.store import Append, Appending, Store, StoreError, streaming
 from ingest.tables import Columns
 
 _LOGGER = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ games written as batches of 128 → 1,024 files took half again as long as in on
 BATCH_BYTES: Final = 64 * 2**20
 """A batch is written once its files weigh this much (:func:`weight`), whatever their
 number: a file of 64 MiB is refused with its bytes kept."""
-RUN_FILES: Final = 64
+RUN_FILES: Final = 128
 """The files the writer decides and appends at a time within a batch's transaction:
 one query of the store for their contents and streams, and their rows in one insert
 each, while the workers audit the files after them (a batch written only once all its
@@ -75,6 +75,14 @@ WINDOW: Final = MOST_FILES
 audit the next batch while the writer writes one (it asks for more only between
 batches; with a window of 64 files, the workers stood idle through most of each
 write)."""
+TASK_FILES: Final = 16
+"""Files a worker audits in one task. The pool's feeder runs in a thread of the
+writer's process and waits for its turn at the interpreter lock, which the writer holds
+while it hashes and decides: sent one at a time, files left both workers idle between
+them for a quarter of the run (1,000 games: 1.5 s of each worker's 5 s)."""
+TASK_BYTES: Final = 2 * 2**20
+"""A task's bytes on disk, at most (one file more), so a task of large logs is one
+file or a few."""
 IN_FLIGHT: Final = 32 * 2**20
 """Files sent to the pool and not yet written may be this many bytes on disk before no
 more are sent for: some 900 simulated games, enough to keep two workers busy through a
@@ -112,9 +120,10 @@ def collect(paths: Iterable[Path]) -> list[Path]:
 def _prepared(
     files: list[Path], pool: ProcessPoolExecutor | None, stats: IngestStats | None = None
 ) -> Iterator[Prepared]:
-    """Audited files in order — by ``pool`` (``None``: in this process) with at most
-    :data:`WINDOW` in flight, and no more sent for while those in flight are
-    :data:`IN_FLIGHT` bytes or more on disk."""
+    """Audited files in order — by ``pool`` (``None``: in this process), sent to it a
+    task of files at a time (:func:`_tasks`), with at most :data:`WINDOW` files in
+    flight, and no more sent for while those in flight are :data:`IN_FLIGHT` bytes or
+    more on disk."""
     if pool is None:
         for path in files:
             prepared, seconds = audited(path)
@@ -122,23 +131,46 @@ def _prepared(
                 stats.add("audit (workers, summed)", seconds)
             yield prepared
         return
-    pending: deque[tuple[Future[tuple[Prepared, float]], int]] = deque()
-    held = 0
-    queue = iter(files)
+    pending: deque[tuple[Future[list[tuple[Prepared, float]]], int, int]] = deque()
+    held = flying = 0
+    tasks = _tasks(files)
     while True:
-        while len(pending) < WINDOW and held < IN_FLIGHT and (nxt := next(queue, None)) is not None:
-            size = _size(nxt)
-            pending.append((pool.submit(audited, nxt), size))
+        while flying < WINDOW and held < IN_FLIGHT and (task := next(tasks, None)) is not None:
+            paths, size = task
+            pending.append((pool.submit(audited_all, paths), size, len(paths)))
             held += size
+            flying += len(paths)
         if not pending:
             return
-        future, size = pending.popleft()
-        held -= size
+        future, size, count = pending.popleft()
         with lap(stats, "waiting for workers"):
-            prepared, seconds = future.result()
-        if stats is not None:
-            stats.add("audit (workers, summed)", seconds)
-        yield prepared
+            done = future.result()
+        held -= size
+        flying -= count
+        for prepared, seconds in done:
+            if stats is not None:
+                stats.add("audit (workers, summed)", seconds)
+            yield prepared
+
+
+def _tasks(files: Iterable[Path]) -> Iterator[tuple[list[Path], int]]:
+    """Files as the pool's tasks, with their bytes on disk: :data:`TASK_FILES` files at
+    most, or :data:`TASK_BYTES` (one file more, at most)."""
+    task: list[Path] = []
+    size = 0
+    for path in files:
+        task.append(path)
+        size += _size(path)
+        if len(task) >= TASK_FILES or size >= TASK_BYTES:
+            yield task, size
+            task, size = [], 0
+    if task:
+        yield task, size
+
+
+def audited_all(paths: list[Path]) -> list[tuple[Prepared, float]]:
+    """A task's files audited (:func:`audited`), in order."""
+    return [audited(path) for path in paths]
 
 
 @contextmanager
@@ -206,9 +238,10 @@ class _Batch:
     batch's transaction — each run's contents and streams read as the run comes
     (:meth:`learn`) —, and what the files before in the batch claimed."""
 
-    def __init__(self, store: Store, con: duckdb.DuckDBPyConnection) -> None:
+    def __init__(self, store: Store, con: duckdb.DuckDBPyConnection, appending: Appending) -> None:
         self.store = store
         self.con = con
+        self.appending = appending
         self.received_at = datetime.now(UTC)
         self.known: dict[str, tuple[int, str]] = {}
         """Contents stored before the batch: sha → (upload id, outcome)."""
@@ -229,7 +262,7 @@ class _Batch:
         shas = [p.sha256 for p in run if p.sha256 and p.sha256 not in self.seen and p.sha256 not in self.known]
         self.known |= self.store.known_uploads(self.con, shas)
         streams = sorted({s for p in run for s in p.streams if s not in self.claimed})
-        for stream, (version, upload_id) in self.store.stream_versions(self.con, streams).items():
+        for stream, (version, upload_id) in self.appending.versions(streams).items():
             self.claimed[stream] = version
             self.newest[stream] = upload_id
 
@@ -273,7 +306,7 @@ class Writer:
         with lap(self.stats, WRITER), self.store.connect() as con:
             streaming(con)
             with self.store.appending(con, keep=False, stats=self.stats) as appending:
-                state = _Batch(self.store, con)
+                state = _Batch(self.store, con, appending)
                 while run is not None:
                     with lap(self.stats, "decide"):
                         state.learn(run)

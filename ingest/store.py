@@ -167,27 +167,39 @@ class Append:
     upload_id: int | None = None
 
 
+Run = tuple[list[str], list[str], list[int | None]]
+"""Events of one stream as three lists: their types, payloads and lines."""
+
+RUN_EVENTS: Final = 4096
+"""Events of a stream made at a time (:func:`_runs`): lists of them cost the chain less
+than a tuple each, and a 16 MiB log is never made whole."""
+
+
 @runtime_checkable
 class Triples(Protocol):
-    """Events of one stream that give their (type, payload, line) without an object
-    each (:class:`~ingest.sources.LogEvents`, cut from a log's bytes as they are read)."""
+    """Events of one stream that give their types, payloads and lines a run at a time
+    without an object each (:class:`~ingest.sources.LogEvents`, cut from a log's bytes
+    as they are read)."""
 
     stream: str
 
-    def triples(self) -> Iterator[tuple[str, str, int | None]]: ...
+    def runs(self, size: int) -> Iterator[Run]: ...
 
 
-def _triples(stream: str, events: Sequence[NewEvent]) -> Iterator[tuple[str, str, int | None]]:
-    """The (type, payload, line) of events appended to ``stream``: each must be of it."""
+def _runs(stream: str, events: Sequence[NewEvent]) -> Iterator[Run]:
+    """The events appended to ``stream`` (each must be of it), :data:`RUN_EVENTS` at a
+    time."""
     if isinstance(events, Triples):
         if events.stream != stream:
             raise ValueError(f"events of {events.stream} appended to {stream}")
-        yield from events.triples()
+        yield from events.runs(RUN_EVENTS)
         return
-    for event in events:
-        if event.stream != stream:
-            raise ValueError(f"an event of {event.stream} appended to {stream}")
-        yield event.type, event.payload, event.line
+    for start in range(0, len(events), RUN_EVENTS):
+        run = events[start : start + RUN_EVENTS]
+        for event in run:
+            if event.stream != stream:
+                raise ValueError(f"an event of {event.stream} appended to {stream}")
+        yield [e.type for e in run], [e.payload for e in run], [e.line for e in run]
 
 
 class _Chained:
@@ -230,7 +242,9 @@ class _Chained:
         made at once."""
         hashes = b"".join(self.hash)
         fixed: dict[str, Sequence[Any] | pa.Array] = {
-            "recorded_at": pl.repeat(self.now, len(self.hash), dtype=_MOMENT, eager=True).to_arrow(),
+            "recorded_at": pl.repeat(_micros(self.now), len(self.hash), dtype=pl.Int64, eager=True)
+            .cast(_MOMENT)
+            .to_arrow(),
             "prev_hash": _hex_column(self.prev + hashes[: -len(self.prev)]),
             "hash": _hex_column(hashes),
         }
@@ -248,6 +262,15 @@ class _Chained:
 
 
 _MOMENT: Final = pl.Datetime("us", "UTC")
+
+
+def _micros(moment: datetime) -> int:
+    """A time as microseconds since 1970 (Polars repeats a number at once; a time
+    with its zone, some 15 ms a chunk)."""
+    delta = moment - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
 _DIGITS: Final = 64
 """A SHA-256 hash in hex digits."""
 
@@ -584,7 +607,8 @@ class Store:
         """The appended events with their positions, versions, time and hashes, after
         the event ``head`` (position, hash), each stream checked against the version its
         writer read (``versions``: each stream's as stored, moved on as it is appended
-        to), recorded at ``now``, made as they are read: :data:`READ_CHUNK` at a time, as columns (an object
+        to), recorded at ``now``, made as they are read: :data:`READ_CHUNK` at a time
+        (or a run of :data:`RUN_EVENTS` more), as columns (an object
         per event would cost more than its hash). It reads nothing from the store, so it
         may run in a thread of its own (:func:`_ahead`)."""
         position, prev = head[0], head[1].encode("ascii")
@@ -596,15 +620,17 @@ class Store:
                 raise StaleAppend(f"{stream} is at version {version}, not {append.expected_version}")
             hash_of = linker(stream, stamp, upload_id)
             start = position, version  # before the run's first event
-            for type_, payload, line in _triples(stream, append.events):
-                position += 1
-                version += 1
-                prev = hash_of(prev, position, version, type_, payload, line)
-                chunk.type.append(type_)
-                chunk.payload.append(payload)
-                chunk.line.append(line)
-                chunk.hash.append(prev)
-                if len(chunk.hash) >= READ_CHUNK:
+            for types, payloads, lines in _runs(stream, append.events):
+                hashes = chunk.hash
+                for type_, payload, line in zip(types, payloads, lines, strict=True):
+                    position += 1
+                    version += 1
+                    prev = hash_of(prev, position, version, type_, payload, line)
+                    hashes.append(prev)
+                chunk.type.extend(types)
+                chunk.payload.extend(payloads)
+                chunk.line.extend(lines)
+                if len(hashes) >= READ_CHUNK:
                     chunk.run(stream, upload_id, start[0] + 1, start[1] + 1)
                     yield chunk
                     chunk, start = _Chained(now, prev), (position, version)
@@ -629,7 +655,8 @@ class Appending:
 
     It reads the event head, the next upload id and the uploads' chain head once, and
     moves them on itself as runs are added; each run's streams are checked against the
-    versions as they stand in the transaction (the runs before included), so a stale
+    versions as they stand in the transaction (the runs before included: each stream
+    read from the store once, :meth:`versions`, then followed here), so a stale
     append fails at its run and the whole transaction is rolled back. Every event of
     the transaction shares one time. When the transaction ends (:meth:`finish`), the
     projection position moves to the new head and every upload recorded is linked
@@ -651,6 +678,22 @@ class Appending:
         self.received: list[ReceivedUpload] = []
         self.stored: list[StoredEvent] = []
         """The events appended, in position order, if kept."""
+        self.known: dict[str, tuple[int, int] | None] = {}
+        """Streams read or appended to: version and newest upload (``None``: no such
+        stream)."""
+
+    def versions(self, streams: Iterable[str]) -> dict[str, tuple[int, int]]:
+        """The version and newest upload of each of ``streams`` that exists, as it
+        stands in the transaction (upload 0: only commands have written to it). A
+        stream is read from the store the first time it is asked for (one query for
+        all those new: :meth:`Store.stream_versions` reads the whole ``stream``
+        column), and followed as the transaction appends to it."""
+        streams = sorted(set(streams))
+        unread = [s for s in streams if s not in self.known]
+        if unread:
+            found = self.store.stream_versions(self.con, unread)
+            self.known.update((s, found.get(s)) for s in unread)
+        return {s: known for s in streams if (known := self.known[s]) is not None}
 
     def add(self, appends: Sequence[Append], *, rows: NewRows, uploads: Sequence[UploadRow] = ()) -> None:
         """Record ``uploads`` (numbered on from the last one recorded) and append to every
@@ -667,9 +710,9 @@ class Appending:
                 _insert_uploads(con, uploads)
                 self.received.extend(u.received() for u in uploads)
             self.next_upload = first + len(uploads)
-        streams = sorted({a.stream for a in appends})
-        before = {s: v for s, (v, _) in self.store.stream_versions(con, streams).items()} if streams else {}
-        chained = self.store._chain(appends, dict(before), self.head, self.now)
+        before = {s: v for s, (v, _) in self.versions(a.stream for a in appends).items()}
+        moved_on = dict(before)
+        chained = self.store._chain(appends, moved_on, self.head, self.now)
         if sum(len(a.events) for a in appends) > READ_CHUNK:
             chained = _ahead(chained)  # a chunk hashed while DuckDB inserts the one before
         while True:
@@ -683,6 +726,10 @@ class Appending:
             self.moved = True
             if self.keep:
                 self.stored.extend(chunk.events())
+        for append in appends:  # the newest upload: this one, unless a command appended
+            earlier = self.known.get(append.stream)
+            newest = append.upload_id if append.upload_id is not None else earlier[1] if earlier else 0
+            self.known[append.stream] = moved_on[append.stream], newest
         with lap(stats, "write read models"):
             # a stream new in this transaction has no rows to replace
             _replace(con, [a.stream for a in appends if a.stream in before], rows)

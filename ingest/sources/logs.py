@@ -15,7 +15,7 @@ from events.schema import EVENT_TYPES
 from ingest.projection import project_log
 from ingest.readmodels import as_columns
 from ingest.sources.files import Prepared
-from ingest.store import NewEvent
+from ingest.store import RUN_EVENTS, NewEvent, Run
 
 
 def prepare_log(name: str, raw: bytes, sha: str) -> Prepared:
@@ -77,15 +77,30 @@ class LogEvents(Sequence[NewEvent]):
         return len(self.kinds)
 
     def __iter__(self) -> Iterator[NewEvent]:
-        for type_, payload, line in self.triples():
-            yield NewEvent(self.stream, type_, payload, line)
+        for types, payloads, lines in self.runs(RUN_EVENTS):
+            for type_, payload, line in zip(types, payloads, lines, strict=True):
+                yield NewEvent(self.stream, type_, payload, line)
 
-    def triples(self) -> Iterator[tuple[str, str, int | None]]:
-        """Each event's (type, payload, line), as the store appends them (no object
-        each: :class:`~ingest.store.Triples`)."""
+    def runs(self, size: int) -> Iterator[Run]:
+        """The events' types, payloads and lines, ``size`` at a time, as the store
+        appends them (no object each: :class:`~ingest.store.Triples`)."""
         lines = split_lines(inflate(self.raw, self.name))
-        for (number, text), kind in zip(lines, self.kinds, strict=True):
-            yield (_KINDS[kind], text.decode("utf-8"), number) if kind else _unparsed(number, text)
+        kinds = iter(self.kinds)
+        while run := list(islice(lines, size)):
+            numbers: list[int | None] = [number for number, _ in run]
+            types = [_KINDS[kind] for kind in islice(kinds, len(run))]
+            if len(types) != len(run):
+                raise ValueError(f"{self.name}: {len(self.kinds)} kinds noted for more lines")
+            if UNPARSED in types:
+                payloads = [
+                    text.decode("utf-8") if type_ != UNPARSED else _unparsed(text)
+                    for type_, (_, text) in zip(types, run, strict=True)
+                ]
+            else:
+                payloads = [text.decode("utf-8") for _, text in run]
+            yield types, payloads, numbers
+        if next(kinds, None) is not None:
+            raise ValueError(f"{self.name}: {len(self.kinds)} kinds noted for fewer lines")
 
     @overload
     def __getitem__(self, index: int) -> NewEvent: ...
@@ -101,10 +116,10 @@ class LogEvents(Sequence[NewEvent]):
         return next(islice(self, index % len(self), None))
 
 
-def _unparsed(number: int, text: bytes) -> tuple[str, str, int]:
-    """A log line that is no event, as stored: its bytes (base64), so a rebuild reads
-    exactly what the audit read."""
-    return UNPARSED, json.dumps({"base64": base64.b64encode(text).decode("ascii")}), number
+def _unparsed(text: bytes) -> str:
+    """The payload a log line that is no event is stored with: its bytes (base64), so a
+    rebuild reads exactly what the audit read."""
+    return json.dumps({"base64": base64.b64encode(text).decode("ascii")})
 
 
 def stored_texts(events: Iterable[tuple[str, str, int | None]]) -> Iterator[tuple[int, bytes]]:
