@@ -27,7 +27,77 @@ from events.schema import (
 )
 from events.state import GameState, Outcome, RoundState
 from events.visitor import ReplayVisitor, walk
-from ingest.readmodels import CardPlayedRow, FindingRow, GameRow, RoundPlayerRow, RoundRow, Rows, won
+from ingest.readmodels import (
+    CardPlayedRow,
+    FindingRow,
+    GameRow,
+    RoundPlayerRow,
+    RoundRow,
+    Rows,
+    Tables,
+    as_columns,
+    won,
+)
+from ingest.tables import Columns, names
+
+
+class CardsPlayed:
+    """The cards played of one game as the columns of ``cards_played``, a value
+    appended to each as the replay meets a card (:meth:`add`); the game id and the
+    roles, which only the round's end shows, are filled in at once (:meth:`settle`).
+
+    A game plays a card on most of its lines: a row object each, read back a field at a
+    time for the store, cost the projection a third of its time.
+    """
+
+    def __init__(self) -> None:
+        self.data: dict[str, list[Any]] = {name: [] for name in names(CardPlayedRow)}
+
+    def __len__(self) -> int:
+        return len(self.data["line"])
+
+    def add(self, event: Any, line: int, turn: int, number: int) -> None:
+        """A card played, in round ``number``, as the ``turn``-th play of the round: a
+        model or a Struct (:mod:`events.structs`), both told by their type."""
+        target = tool = x = y = goal = None
+        kind = event.type
+        if kind == "play_tool":
+            target, tool = event.target, event.tool
+        elif kind in ("play_path", "play_rockfall"):
+            x, y = event.x, event.y
+        elif kind == "play_map":
+            goal = event.goal
+        data = self.data
+        data["round"].append(number)
+        data["line"].append(line)
+        data["turn"].append(turn)
+        data["player"].append(event.player)
+        data["type"].append(kind)
+        data["card"].append(event.card)
+        data["target"].append(target)
+        data["tool"].append(tool)
+        data["x"].append(x)
+        data["y"].append(y)
+        data["goal"].append(goal)
+
+    def settle(self, game_id: str, roles: dict[int, dict[str, str | None]]) -> None:
+        """Every card's game and the roles of its player and target, by round, as the
+        round's end shows them."""
+        data = self.data
+        data["game_id"] = [game_id] * len(self)
+        data["role"] = [roles[r].get(p) for r, p in zip(data["round"], data["player"], strict=True)]
+        data["target_role"] = [
+            roles[r].get(t) if t is not None else None for r, t in zip(data["round"], data["target"], strict=True)
+        ]
+
+    def columns(self) -> Columns:
+        return Columns(CardPlayedRow, self.data)
+
+    def rows(self) -> list[CardPlayedRow]:
+        """The cards as row objects (a rebuild's rows, a test's)."""
+        fields = names(CardPlayedRow)
+        columns = zip(*(self.data[name] for name in fields), strict=True)  # uneven until settled
+        return [CardPlayedRow(**dict(zip(fields, values, strict=True))) for values in columns]
 
 
 @dataclass
@@ -38,7 +108,11 @@ class GameRows:
     rounds: list[RoundRow] = field(default_factory=list)
     round_players: list[RoundPlayerRow] = field(default_factory=list)
     findings: list[FindingRow] = field(default_factory=list)
-    cards_played: list[CardPlayedRow] = field(default_factory=list)
+    cards: CardsPlayed = field(default_factory=CardsPlayed)
+
+    @property
+    def cards_played(self) -> list[CardPlayedRow]:
+        return self.cards.rows()
 
     def tables(self) -> Rows:
         """The rows by read-model table."""
@@ -49,6 +123,21 @@ class GameRows:
             FindingRow.TABLE: self.findings,
             CardPlayedRow.TABLE: self.cards_played,
         }
+
+    def columns(self) -> Tables:
+        """The rows by read-model table, as columns (a table without rows left out):
+        what an audited file carries to the writer."""
+        tables = as_columns(
+            {
+                GameRow.TABLE: self.games,
+                RoundRow.TABLE: self.rounds,
+                RoundPlayerRow.TABLE: self.round_players,
+                FindingRow.TABLE: self.findings,
+            }
+        )
+        if len(self.cards):
+            tables[CardPlayedRow.TABLE] = self.cards.columns()
+        return tables
 
 
 @dataclass
@@ -61,7 +150,8 @@ class _RoundNotes:
     gold_slot: str | None = None
     roles: dict[str, str | None] = field(default_factory=dict)
     turns: int = 0
-    kinds: Counter[str] = field(default_factory=Counter)
+    rockfalls: int = 0
+    maps: int = 0
 
 
 def gold_slot(rs: RoundState) -> str | None:
@@ -158,8 +248,12 @@ class Projector(ReplayVisitor[tuple[Audit, GameRows]]):
         if rs is not None and not rs.ended and rs.number in self.notes:
             note = self.notes[rs.number]
             note.turns += 1
-            note.kinds[event.type] += 1
-            self.rows.cards_played.append(_card_row(event, line, note, rs.number))
+            kind = event.type
+            if kind == "play_rockfall":
+                note.rockfalls += 1
+            elif kind == "play_map":
+                note.maps += 1
+            self.rows.cards.add(event, line, note.turns, rs.number)
 
     def round_ended(self, line: int, event: RoundEnded, rs: RoundState, outcome: Outcome) -> None:
         note = self.notes.get(rs.number)
@@ -186,35 +280,6 @@ class Projector(ReplayVisitor[tuple[Audit, GameRows]]):
         return audit, self.rows
 
 
-def _card_row(event: Any, line: int, note: _RoundNotes, number: int) -> CardPlayedRow:
-    """A card played, as the replay meets it (its game id and the roles are filled in
-    by :func:`_game_rows`, which knows the game and what the round's end showed)."""
-    target = tool = x = y = goal = None
-    kind = event.type  # a model or a Struct (events.structs): both are told by their type
-    if kind == "play_tool":
-        target, tool = event.target, event.tool
-    elif kind in ("play_path", "play_rockfall"):
-        x, y = event.x, event.y
-    elif kind == "play_map":
-        goal = event.goal
-    return CardPlayedRow(
-        game_id="",
-        round=number,
-        line=line,
-        turn=note.turns,
-        player=event.player,
-        role=None,
-        type=event.type,
-        card=event.card,
-        target=target,
-        target_role=None,
-        tool=tool,
-        x=x,
-        y=y,
-        goal=goal,
-    )
-
-
 def _game_rows(
     rows: GameRows,
     audit: Audit,
@@ -226,11 +291,7 @@ def _game_rows(
     last_at: Any,
 ) -> None:
     game_id = game.game_id
-    for card in rows.cards_played:
-        card.game_id = game_id
-        roles = notes[card.round].roles
-        card.role = roles.get(card.player)
-        card.target_role = roles.get(card.target) if card.target is not None else None
+    rows.cards.settle(game_id, {number: note.roles for number, note in notes.items()})
     errors_by_round = audit.errors_by_round
     unlisted: list[Finding | Unlisted] = [audit.unlisted] if audit.unlisted is not None else []
     rows.findings.extend(finding_of(f, game_id, upload_id) for f in [*audit.findings, *unlisted])
@@ -281,8 +342,8 @@ def _game_rows(
                 turns=note.turns,
                 start_player=note.start_player,
                 start_seat=seats.get(note.start_player or ""),
-                rockfalls=note.kinds["play_rockfall"],
-                maps=note.kinds["play_map"],
+                rockfalls=note.rockfalls,
+                maps=note.maps,
                 errors=errors_by_round[outcome.round],
                 started_at=note.started_at,
                 ended_at=note.ended_at,

@@ -13,7 +13,6 @@ from typing import Final, overload
 from events.logfile import LogLine, inflate, parse_data, parse_numbered, parse_structs_block, split_lines
 from events.schema import EVENT_TYPES
 from ingest.projection import project_log
-from ingest.readmodels import as_columns
 from ingest.sources.files import Prepared
 from ingest.store import RUN_EVENTS, NewEvent, Run
 
@@ -43,7 +42,7 @@ def prepare_log(name: str, raw: bytes, sha: str) -> Prepared:
         audit.report().model_dump_json(),
         game_ids=[audit.game_id],
         streams={stream: LogEvents(stream, name, raw, bytes(kinds))},
-        rows=as_columns(rows.tables()),
+        rows=rows.columns(),
         errors=audit.errors,
     )
 
