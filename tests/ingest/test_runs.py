@@ -1,0 +1,166 @@
+"""A batch written a run of files at a time (:data:`ingest.pipeline.RUN_FILES`) as the
+workers hand them over: the same store as a batch written at once, a game superseded
+within one batch, a failure to read the files that stores nothing of the batch, and the
+pool's tasks and workers."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from polars.testing import assert_frame_equal
+
+from ingest import pipeline
+from ingest import store as store_module
+from ingest.pipeline import Writer, _tasks, ingest, process_pool, write_all
+from ingest.sources import Prepared, prepare
+from ingest.store import Store
+from tests.ingest.test_ingest import _two_versions, frame, query, read_models, uploads, write_game
+
+ENVELOPE = "SELECT position, stream, version, type, payload, upload_id, line FROM events ORDER BY position"
+UPLOADS = (
+    "SELECT upload_id, sha256, name, kind, outcome, status, game_ids, duplicate_of, supersedes, reason, report, raw "
+    "FROM uploads ORDER BY upload_id"
+)
+
+
+def logs(folder: Path, count: int) -> list[Path]:
+    folder.mkdir()
+    paths = []
+    for index in range(count):
+        path = folder / f"g{index}.jsonl"
+        write_game(path, f"runs:{index}", players=("ann", "bob", "cem", "dia", "eve"), seed=index)
+        paths.append(path)
+    (folder / "copy.jsonl").write_bytes(paths[1].read_bytes())  # the same content as g1
+    return [*paths, folder / "copy.jsonl"]
+
+
+def test_a_batch_in_runs_stores_what_it_stores_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    files = logs(tmp_path / "logs", 7)
+    whole, runs = tmp_path / "whole.duckdb", tmp_path / "runs.duckdb"
+    at_once = ingest(files, Store(whole), workers=1)
+    monkeypatch.setattr(pipeline, "RUN_FILES", 2)
+    in_runs = ingest(files, Store(runs), workers=1)
+    assert [(r.name, r.outcome, r.upload_id, r.message) for r in in_runs] == [
+        (r.name, r.outcome, r.upload_id, r.message) for r in at_once
+    ]
+    by_name = {Path(r.name).name: r for r in in_runs}  # the copy is read first, g1 in a later run
+    assert by_name["g1.jsonl"].outcome == "duplicate"
+    assert by_name["g1.jsonl"].message == f"the same content as upload {by_name['copy.jsonl'].upload_id}"
+    assert_frame_equal(frame(whole, ENVELOPE), frame(runs, ENVELOPE))
+    assert_frame_equal(frame(whole, UPLOADS), frame(runs, UPLOADS))
+    left, right = read_models(whole), read_models(runs)
+    for table in left:
+        assert_frame_equal(left[table], right[table], check_exact=True)
+    # one transaction: every event of the batch shares its time, every upload links to its end
+    assert query(runs, "SELECT count(DISTINCT recorded_at) FROM events") == [(1,)]
+    head = query(runs, "SELECT max(position) FROM events")[0][0]
+    assert query(runs, "SELECT DISTINCT position FROM upload_chain") == [(head,)]
+
+
+@pytest.mark.parametrize("run_files", [1, 128])
+def test_a_game_superseded_within_one_batch_is_as_if_ingested_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_files: int
+) -> None:
+    """Both versions of a game in one run (or in two runs of one batch): the second
+    supersedes the first, as two ingests one after the other would have it."""
+    monkeypatch.setattr(pipeline, "RUN_FILES", run_files)
+    v1, v2, _, _ = _two_versions(tmp_path)
+    together, apart = tmp_path / "together.duckdb", tmp_path / "apart.duckdb"
+    results = ingest([v1, v2], Store(together), supersede=True, reason="fixed", workers=1)
+    assert [r.outcome for r in results] == ["accepted", "accepted"]
+    ingest([v1], Store(apart), workers=1)
+    ingest([v2], Store(apart), supersede=True, reason="fixed", workers=1)
+
+    columns = "SELECT stream, version, type, payload, upload_id, line FROM events ORDER BY position"
+    assert_frame_equal(frame(together, columns), frame(apart, columns))
+    first, second = uploads(together)
+    assert (first["supersedes"], second["supersedes"], second["reason"]) == (None, 1, "fixed")
+    assert query(together, "SELECT game_id, upload_id, revision FROM games") == [("spring-cup:r1:t3", 2, 2)]
+    left, right = read_models(together), read_models(apart)
+    for table in left:
+        assert_frame_equal(left[table], right[table], check_exact=True)
+
+
+class WorkerDied(RuntimeError):
+    pass
+
+
+def test_a_failure_reading_the_files_stores_nothing_of_the_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The audited files run out with an error (a worker that died) in the second batch:
+    the first batch is stored, nothing of the second, and the error ends the run."""
+    monkeypatch.setattr(pipeline, "BATCH_FILES", 3)
+    monkeypatch.setattr(pipeline, "RUN_FILES", 2)
+    monkeypatch.setattr(pipeline, "TURN", 0.0)
+    files = logs(tmp_path / "logs", 6)
+    db = tmp_path / "s.duckdb"
+
+    def audited() -> Iterator[Prepared]:
+        for index, path in enumerate(files):
+            if index == 5:
+                raise WorkerDied("a worker died")
+            yield prepare(path)
+
+    told: list[str] = []
+    with pytest.raises(WorkerDied, match="a worker died"):
+        write_all(audited(), Writer(Store(db)), lambda result: told.append(result.name))
+    assert told == [str(path) for path in files[:3]]
+    assert query(db, "SELECT count(*) FROM uploads") == [(3,)]
+    stored = frame(db, "SELECT DISTINCT stream FROM events ORDER BY stream")
+    assert stored["stream"].to_list() == ["game:runs:0", "game:runs:1", "game:runs:2"]
+
+
+def test_tasks_hold_a_few_files_or_a_few_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline, "TASK_FILES", 3)
+    monkeypatch.setattr(pipeline, "TASK_BYTES", 100)
+    sizes = [10, 10, 10, 10, 150, 10, 60, 60, 10]
+    files = []
+    for index, size in enumerate(sizes):
+        path = tmp_path / f"{index}.jsonl"
+        path.write_bytes(b"x" * size)
+        files.append(path)
+    tasks = list(_tasks(files))
+    assert [[int(p.stem) for p in paths] for paths, _ in tasks] == [[0, 1, 2], [3, 4], [5, 6, 7], [8]]
+    assert [size for _, size in tasks] == [30, 160, 130, 10]
+
+
+def _niceness() -> int:
+    return os.nice(0)
+
+
+@pytest.mark.skipif(not hasattr(os, "nice"), reason="no nice() here")
+def test_workers_yield_the_processor_to_the_writer() -> None:
+    with process_pool(2) as pool:
+        assert pool is not None
+        niceness = pool.submit(_niceness).result(timeout=60)
+    assert niceness == min(os.nice(0) + pipeline.WORKER_NICENESS, 19)
+
+
+def test_the_writer_reads_the_files_as_it_writes_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writer asks for a run of files once it has stored the run before, so the
+    workers audit while it writes: the batch is read lazily, not gathered first."""
+    monkeypatch.setattr(pipeline, "RUN_FILES", 2)
+    files = logs(tmp_path / "logs", 5)
+    added: list[int] = []
+    add = store_module.Appending.add
+
+    def counted(self: store_module.Appending, *args: Any, **kwargs: Any) -> None:
+        add(self, *args, **kwargs)
+        added.append(len(kwargs["uploads"]))
+
+    monkeypatch.setattr(store_module.Appending, "add", counted)
+    runs_stored_when_asked: list[int] = []
+
+    def audited() -> Iterator[Prepared]:
+        for path in files:
+            runs_stored_when_asked.append(len(added))
+            yield prepare(path)
+
+    write_all(audited(), Writer(Store(tmp_path / "s.duckdb")))
+    assert added == [2, 2, 2]
+    assert runs_stored_when_asked == [0, 0, 1, 1, 2, 2]
