@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable, Iterator
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Any
 
 import duckdb
 from rich.console import Console
@@ -81,8 +82,10 @@ def _child(folder: Path, db: Path, workers: int, timings: Path) -> None:
 
     stats = IngestStats()
     started = time.perf_counter()
+    own = resource.getrusage(resource.RUSAGE_SELF)
     results = ingest([folder], Store(db), workers=workers, stats=stats)
     wall = time.perf_counter() - started
+    mine, pool = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     with duckdb.connect(str(db), read_only=True) as con:
         stored = int(con.execute("SELECT count(*) FROM events").fetchone()[0])  # type: ignore[index]
     timings.write_text(
@@ -93,13 +96,17 @@ def _child(folder: Path, db: Path, workers: int, timings: Path) -> None:
                 "stored": stored,
                 "workers": stats.workers,
                 "writer": WRITER,
+                "cpu": {
+                    "writer": mine.ru_utime + mine.ru_stime - own.ru_utime - own.ru_stime,
+                    "workers": pool.ru_utime + pool.ru_stime,
+                },
                 **stats.seconds,
             }
         )
     )
 
 
-def _ingest(folder: Path, db: Path, workers: int) -> tuple[float, dict[str, float], int, int]:
+def _ingest(folder: Path, db: Path, workers: int) -> tuple[float, dict[str, Any], int, int]:
     """One ingest in a child process: seconds, its timings, the peak memory of its
     process tree (sampled every 0.1 s) and of its largest process (getrusage), in bytes."""
     from benchmarks.memory import measure  # which takes its archive from this module
@@ -159,26 +166,33 @@ def _audit_split(folder: Path, sample: int = 100) -> dict[str, float]:
     }
 
 
-def _where(console: Console, timings: dict[str, float], wall: float, split: dict[str, float]) -> None:
+def _where(console: Console, timings: dict[str, Any], wall: float, split: dict[str, float]) -> None:
     """Where an ingest's time went: the writer's steps (in its process) and the
-    workers' audit (summed over workers, split by share)."""
-    writer_total = timings.pop(timings.pop("writer"))  # type: ignore[call-overload]
+    workers' audit (summed over workers, split by share), and the processor time of
+    each side (the writer is the run's one serial step)."""
+    writer_total = timings.pop(timings.pop("writer"))
+    cpu = timings.pop("cpu")
     inline = timings["workers"] == 1  # one worker: the ingest's own process audits
     for key in ("wall", "files", "stored", "workers"):
         timings.pop(key)
     audit = timings.pop("audit (workers, summed)", 0.0)
     waiting = timings.pop("waiting for workers", 0.0)
     steps = sum(timings.values())
+    # the writer's part holds its waits for the workers' files (with no pool, their audit)
+    inside = audit if inline else waiting
+    console.print(
+        f"  processor time: writer {cpu['writer']:.2f} s, workers {cpu['workers']:.2f} s "
+        f"(together {cpu['writer'] + cpu['workers']:.2f} s in {wall:.2f} s wall)"
+    )
     console.print(f"  writer process ({wall:.1f} s wall):")
     for step, seconds in sorted(timings.items(), key=lambda item: -item[1]):
         console.print(f"    {step:<32} {seconds:6.2f} s")
-    console.print(f"    {'open + checkpoint on close':<32} {writer_total - steps:6.2f} s")
+    console.print(f"    {'open + checkpoint on close':<32} {writer_total - steps - inside:6.2f} s")
     if inline:
         console.print(f"    {'audit (below)':<32} {audit:6.2f} s")
     else:
         console.print(f"    {'waiting for workers':<32} {waiting:6.2f} s")
-    other = wall - writer_total - waiting - (audit if inline else 0.0)
-    console.print(f"    {'other (collect, results, pool)':<32} {other:6.2f} s")
+    console.print(f"    {'other (collect, turns, pool)':<32} {wall - writer_total:6.2f} s")
     whose = "audit, in the writer" if inline else "workers' audit, summed"
     console.print(f"  {whose}: {audit:.2f} s")
     for step, share in split.items():

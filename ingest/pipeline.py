@@ -62,8 +62,9 @@ each, while the workers audit the files after them (a batch written only once al
 files were audited left the workers idle through its write, and the writer idle
 through their audit)."""
 WRITER: Final = "writer, a batch in all"
-"""The step of :class:`IngestStats` that holds every step of the writer's batches: the
-time beside theirs is the store's opening and its checkpoint on closing."""
+"""The step of :class:`IngestStats` that holds every step of the writer's batches, the
+waits for the workers' files among them (or, with no pool, their audit): the time beside
+theirs is the store's opening and its checkpoint on closing."""
 TURN: Final = 0.25
 """Seconds the writer leaves the store closed after a batch when more files follow: with
 the next batch audited while one is written, it would otherwise open the file again at
@@ -315,33 +316,19 @@ class Writer:
         workers audit the next); the results of its files, once it is committed."""
         taken: list[Prepared] = []
         decided: list[_Decided] = []
-        runs = _runs(iter(batch))
-        run = next(runs, None)
-        if run is None:
-            return []
-        with lap(self.stats, WRITER), self.store.connect() as con:
-            streaming(con)
-            with self.store.appending(con, keep=False, stats=self.stats) as appending:
-                state = _Batch(self.store, con, appending)
-                while run is not None:
-                    with lap(self.stats, "decide"):
-                        state.learn(run)
-                    decisions: list[_Decided] = []
-                    appended: set[str] = set()
-                    for prepared in run:
-                        if not appended.isdisjoint(prepared.streams):
-                            # a game the run stores already, stored anew: the run so far is
-                            # appended first, so its revision and its rows are replaced
-                            _add(appending, decisions)
-                            decisions, appended = [], set()
-                        with lap(self.stats, "decide"):
-                            decision = self._decide(prepared, state)
-                        decisions.append(decision)
-                        appended.update(a.stream for a in decision.appends)
-                        decided.append(decision)
-                    _add(appending, decisions)
-                    taken.extend(run)
-                    run = next(runs, None)
+        with lap(self.stats, WRITER):  # the wait for the first run too: the writer's whole part
+            runs = _runs(iter(batch))
+            run = next(runs, None)
+            if run is None:
+                return []
+            with self.store.connect() as con:
+                streaming(con)
+                with self.store.appending(con, keep=False, stats=self.stats) as appending:
+                    state = _Batch(self.store, con, appending)
+                    while run is not None:
+                        decided.extend(self._append_run(run, state, appending))
+                        taken.extend(run)
+                        run = next(runs, None)
         results = []
         for prepared, decision in zip(taken, decided, strict=True):
             upload = decision.upload
@@ -362,6 +349,27 @@ class Writer:
             )
         self.results.extend(results)
         return results
+
+    def _append_run(self, run: list[Prepared], state: _Batch, appending: Appending) -> list[_Decided]:
+        """Decide a run's files and append them: in one go, unless a file stores anew a
+        game a file before it in the run stores (the run so far is appended first, so
+        the game's revision and rows are those of the files before)."""
+        with lap(self.stats, "decide"):
+            state.learn(run)
+        decided: list[_Decided] = []
+        decisions: list[_Decided] = []
+        appended: set[str] = set()
+        for prepared in run:
+            if not appended.isdisjoint(prepared.streams):
+                _add(appending, decisions)
+                decisions, appended = [], set()
+            with lap(self.stats, "decide"):
+                decision = self._decide(prepared, state)
+            decisions.append(decision)
+            appended.update(a.stream for a in decision.appends)
+            decided.append(decision)
+        _add(appending, decisions)
+        return decided
 
     def _decide(self, prepared: Prepared, batch: _Batch) -> _Decided:
         """The outcome of one file: a duplicate, rejected, or accepted with its events
