@@ -73,9 +73,9 @@ at most: :data:`ingest.store.OPEN_RETRY`) would wait for the whole run. Some 2.5
 run of 10,000 games."""
 WINDOW: Final = MOST_FILES
 """Files sent to the pool and not yet written, at most: a whole batch, so the workers
-audit the next batch while the writer writes one (it asks for more only between
-batches; with a window of 64 files, the workers stood idle through most of each
-write)."""
+audit on while the writer stores a run, commits a batch and leaves the store its turn
+(more are sent for as the writer takes each run; with a window of 64 files, the workers
+stood idle through most of each write)."""
 TASK_FILES: Final = 16
 """Files a worker audits in one task. The pool's feeder runs in a thread of the
 writer's process and waits for its turn at the interpreter lock, which the writer holds

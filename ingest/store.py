@@ -171,7 +171,7 @@ Run = tuple[list[str], list[str], list[int | None]]
 """Events of one stream as three lists: their types, payloads and lines."""
 
 RUN_EVENTS: Final = 4096
-"""Events of a stream made at a time (:func:`_runs`): lists of them cost the chain less
+"""Events of a stream made at a time (:func:`_stream_runs`): lists of them cost the chain less
 than a tuple each, and a 16 MiB log is never made whole."""
 
 
@@ -186,7 +186,7 @@ class Triples(Protocol):
     def runs(self, size: int) -> Iterator[Run]: ...
 
 
-def _runs(stream: str, events: Sequence[NewEvent]) -> Iterator[Run]:
+def _stream_runs(stream: str, events: Sequence[NewEvent]) -> Iterator[Run]:
     """The events appended to ``stream`` (each must be of it), :data:`RUN_EVENTS` at a
     time."""
     if isinstance(events, Triples):
@@ -620,7 +620,7 @@ class Store:
                 raise StaleAppend(f"{stream} is at version {version}, not {append.expected_version}")
             hash_of = linker(stream, stamp, upload_id)
             start = position, version  # before the run's first event
-            for types, payloads, lines in _runs(stream, append.events):
+            for types, payloads, lines in _stream_runs(stream, append.events):
                 hashes = chunk.hash
                 for type_, payload, line in zip(types, payloads, lines, strict=True):
                     position += 1
