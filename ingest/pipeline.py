@@ -213,8 +213,8 @@ WORKER_NICENESS: Final = 10
 """How much a worker yields the processor to the writer (``nice``). The writer is the
 run's one serial step, and as much work as the workers together: shared evenly, three
 processes on two cores, it fell behind while they audited and wrote on alone after they
-had finished (1,000 games on 2 cores: 6.7 s, 6.2 s with the workers at niceness 5 or
-10, five runs each)."""
+had finished (1,000 games on 2 cores: 6.7 s on average over four runs, 6.2 s over five
+with the workers at niceness 5 or 10)."""
 
 
 def _start_worker() -> None:
