@@ -116,28 +116,24 @@ class GameRows:
 
     def tables(self) -> Rows:
         """The rows by read-model table."""
+        return {**self._objects(), CardPlayedRow.TABLE: self.cards_played}
+
+    def columns(self) -> Tables:
+        """The rows by read-model table, as columns (a table without rows left out):
+        what an audited file carries to the writer."""
+        tables = as_columns(self._objects())
+        if len(self.cards):
+            tables[CardPlayedRow.TABLE] = self.cards.columns()
+        return tables
+
+    def _objects(self) -> Rows:
+        """The tables held as row objects: all but the cards played."""
         return {
             GameRow.TABLE: self.games,
             RoundRow.TABLE: self.rounds,
             RoundPlayerRow.TABLE: self.round_players,
             FindingRow.TABLE: self.findings,
-            CardPlayedRow.TABLE: self.cards_played,
         }
-
-    def columns(self) -> Tables:
-        """The rows by read-model table, as columns (a table without rows left out):
-        what an audited file carries to the writer."""
-        tables = as_columns(
-            {
-                GameRow.TABLE: self.games,
-                RoundRow.TABLE: self.rounds,
-                RoundPlayerRow.TABLE: self.round_players,
-                FindingRow.TABLE: self.findings,
-            }
-        )
-        if len(self.cards):
-            tables[CardPlayedRow.TABLE] = self.cards.columns()
-        return tables
 
 
 @dataclass

@@ -176,7 +176,7 @@ than a tuple each, and a 16 MiB log is never made whole."""
 
 
 @runtime_checkable
-class Triples(Protocol):
+class EventRuns(Protocol):
     """Events of one stream that give their types, payloads and lines a run at a time
     without an object each (:class:`~ingest.sources.LogEvents`, cut from a log's bytes
     as they are read)."""
@@ -189,7 +189,7 @@ class Triples(Protocol):
 def _stream_runs(stream: str, events: Sequence[NewEvent]) -> Iterator[Run]:
     """The events appended to ``stream`` (each must be of it), :data:`RUN_EVENTS` at a
     time."""
-    if isinstance(events, Triples):
+    if isinstance(events, EventRuns):
         if events.stream != stream:
             raise ValueError(f"events of {events.stream} appended to {stream}")
         yield from events.runs(RUN_EVENTS)
@@ -252,13 +252,22 @@ class _Chained:
 
     def events(self) -> list[StoredEvent]:
         hashes = [h.decode("ascii") for h in self.hash]
-        columns: dict[str, Sequence[Any]] = {
-            **{name: getattr(self, name) for name in names(StoredEvent) if hasattr(self, name) and name != "hash"},
-            "recorded_at": [self.now] * len(hashes),
-            "prev_hash": [self.prev.decode("ascii"), *hashes[:-1]],
-            "hash": hashes,
-        }
-        return [StoredEvent(*values) for values in zip(*(columns[name] for name in names(StoredEvent)), strict=True)]
+        prevs = [self.prev.decode("ascii"), *hashes[:-1]]
+        return [
+            StoredEvent(position, stream, version, type_, payload, self.now, upload_id, line, prev, digest)
+            for position, stream, version, type_, payload, upload_id, line, prev, digest in zip(
+                self.position,
+                self.stream,
+                self.version,
+                self.type,
+                self.payload,
+                self.upload_id,
+                self.line,
+                prevs,
+                hashes,
+                strict=True,
+            )
+        ]
 
 
 _MOMENT: Final = pl.Datetime("us", "UTC")

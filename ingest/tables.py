@@ -1,4 +1,4 @@
-"""A table declared once, as a row type: its DDL, its Polars schema and its Arrow types come from it.
+"""A table declared once, as a row type: its DDL and its Polars schema (hence its Arrow types) come from it.
 
 A row type is a class declared with :func:`table`: a slotted dataclass whose fields
 are the table's columns, in order, with their Python types. The column types follow
@@ -87,26 +87,25 @@ def table(
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Column:
-    """One column: its name, its DuckDB type, its Polars dtype, its Arrow type, whether
-    it may be null."""
+    """One column: its name, its DuckDB type, its Polars dtype (which gives its Arrow
+    type: :func:`arrow_table`), whether it may be null."""
 
     name: str
     sql: str
     dtype: pl.DataType
-    arrow: pa.DataType
     nullable: bool
 
 
-_SCALARS: Final[dict[object, tuple[str, pl.DataType, pa.DataType]]] = {
-    int: ("INTEGER", pl.Int32(), pa.int32()),
-    BigInt: ("BIGINT", pl.Int64(), pa.int64()),
-    str: ("VARCHAR", pl.String(), pa.string()),
-    bool: ("BOOLEAN", pl.Boolean(), pa.bool_()),
-    bytes: ("BLOB", pl.Binary(), pa.binary()),
-    datetime: ("TIMESTAMPTZ", pl.Datetime("us", "UTC"), pa.timestamp("us", tz="UTC")),
-    list[str]: ("VARCHAR[]", pl.List(pl.String()), pa.list_(pa.string())),
+_SCALARS: Final[dict[object, tuple[str, pl.DataType]]] = {
+    int: ("INTEGER", pl.Int32()),
+    BigInt: ("BIGINT", pl.Int64()),
+    str: ("VARCHAR", pl.String()),
+    bool: ("BOOLEAN", pl.Boolean()),
+    bytes: ("BLOB", pl.Binary()),
+    datetime: ("TIMESTAMPTZ", pl.Datetime("us", "UTC")),
+    list[str]: ("VARCHAR[]", pl.List(pl.String())),
 }
-"""The Python types a column may have, with their DuckDB type, Polars dtype and Arrow type."""
+"""The Python types a column may have, with their DuckDB type and Polars dtype."""
 
 
 def _column(name: str, hint: object) -> Column:
@@ -114,8 +113,8 @@ def _column(name: str, hint: object) -> Column:
     if get_origin(hint) in (Union, types.UnionType):
         present = [arg for arg in get_args(hint) if arg is not type(None)]
         nullable, hint = len(present) < len(get_args(hint)), present[0]
-    sql, dtype, arrow = _SCALARS[hint]
-    return Column(name, sql, dtype, arrow, nullable)
+    sql, dtype = _SCALARS[hint]
+    return Column(name, sql, dtype, nullable)
 
 
 _COLUMNS: Final[dict[type[Row], tuple[Column, ...]]] = {}

@@ -82,7 +82,7 @@ class LogEvents(Sequence[NewEvent]):
 
     def runs(self, size: int) -> Iterator[Run]:
         """The events' types, payloads and lines, ``size`` at a time, as the store
-        appends them (no object each: :class:`~ingest.store.Triples`)."""
+        appends them (no object each: :class:`~ingest.store.EventRuns`)."""
         lines = split_lines(inflate(self.raw, self.name))
         kinds = iter(self.kinds)
         while run := list(islice(lines, size)):
