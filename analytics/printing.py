@@ -22,6 +22,8 @@ import polars as pl
 from fpdf import FPDF, FontFace
 from fpdf.enums import TableCellFillMode
 
+from analytics.penalty_notes import penalty_notes
+
 FONT_SETTING: Final = "SABOTEUR_PDF_FONT"
 _DEJAVU_FOLDERS: Final = (
     Path("/usr/share/fonts/truetype/dejavu"),  # Debian, Ubuntu
@@ -111,21 +113,6 @@ class _Sheet(FPDF):
 
 def _rank(item: dict[str, Any]) -> str:
     return f"{item['rank']}=" if item.get("shared") else str(item["rank"])
-
-
-def penalty_notes(frame: pl.DataFrame, penalties: pl.DataFrame) -> tuple[dict[str, list[int]], list[str]]:
-    """Each penalised player's note numbers, and the notes: who, how many points, why
-    (in the order the penalties were given; only players the standings penalise)."""
-    names = dict(zip(frame["player"].to_list(), frame["name"].to_list(), strict=True))
-    penalised = set(frame.filter(pl.col("penalty") != 0)["player"].to_list())
-    marks: dict[str, list[int]] = {}
-    notes: list[str] = []
-    for player, points, reason in penalties.select("player", "points", "reason").iter_rows():
-        if player not in penalised:
-            continue
-        notes.append(f"[{len(notes) + 1}] {names.get(player, player)}: -{points}. {reason}")
-        marks.setdefault(player, []).append(len(notes))
-    return marks, notes
 
 
 def _cells(item: dict[str, Any], column: str, marks: dict[str, list[int]]) -> str:

@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from analytics import browse, records
-from analytics.printing import penalty_notes, standings_pdf
+from analytics.penalty_notes import penalty_notes
 from analytics.records import RecordError
 from analytics.seating import read_seating_csv, seat_final, seat_round
 from analytics.standings import seating_findings, standings
@@ -584,7 +584,10 @@ def _stage_penalties(store: Store, tournament: str, stage: str) -> pl.DataFrame:
 
 
 def _standings_pdf(store: Store, tournament: str, stage: str, frame: pl.DataFrame, as_of: str | None) -> bytes:
-    """The standings as the dashboard's PDF download has them (:mod:`analytics.printing`)."""
+    """The standings as the dashboard's PDF download has them (:mod:`analytics.printing`,
+    imported here: fpdf takes some 0.7 s to load, which no other command needs)."""
+    from analytics.printing import standings_pdf
+
     described = browse.tournaments(store).filter(pl.col("tournament") == tournament).row(0, named=True)
     if as_of is None:
         moment_text = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"

@@ -1,0 +1,23 @@
+"""The penalties beside the standings as numbered notes: the PDF prints them under its
+table and ``saboteur tournament standings`` under its own. Apart from
+:mod:`analytics.printing`, so the text standings need not load the PDF library (fpdf,
+some 0.7 s to import)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+
+def penalty_notes(frame: pl.DataFrame, penalties: pl.DataFrame) -> tuple[dict[str, list[int]], list[str]]:
+    """Each penalised player's note numbers, and the notes: who, how many points, why
+    (in the order the penalties were given; only players the standings penalise)."""
+    names = dict(zip(frame["player"].to_list(), frame["name"].to_list(), strict=True))
+    penalised = set(frame.filter(pl.col("penalty") != 0)["player"].to_list())
+    marks: dict[str, list[int]] = {}
+    notes: list[str] = []
+    for player, points, reason in penalties.select("player", "points", "reason").iter_rows():
+        if player not in penalised:
+            continue
+        notes.append(f"[{len(notes) + 1}] {names.get(player, player)}: -{points}. {reason}")
+        marks.setdefault(player, []).append(len(notes))
+    return marks, notes
