@@ -18,7 +18,7 @@ from ingest import store as store_module
 from ingest.pipeline import Writer, _tasks, ingest, process_pool, write_all
 from ingest.sources import Prepared, prepare
 from ingest.store import Store
-from tests.ingest.test_ingest import _two_versions, frame, query, read_models, uploads, write_game
+from tests.ingest.test_ingest import EXAMPLE_SHEET, _two_versions, frame, query, read_models, uploads, write_game
 
 ENVELOPE = "SELECT position, stream, version, type, payload, upload_id, line FROM events ORDER BY position"
 UPLOADS = (
@@ -85,6 +85,33 @@ def test_a_game_superseded_within_one_batch_is_as_if_ingested_twice(
         assert_frame_equal(left[table], right[table], check_exact=True)
 
 
+def test_rows_sent_in_arrow_store_what_the_writer_alone_stores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a pool, a task's rows come back as Arrow record batches, each file's sliced
+    out and stamped by the writer: across tasks and runs, with a duplicate, a game
+    stored anew in the same batch (its revision stamped on Arrow rows) and a score
+    sheet, the store is the one the writer makes alone from rows as lists."""
+    monkeypatch.setattr(pipeline, "TASK_FILES", 3)
+    monkeypatch.setattr(pipeline, "FIRST_RUN_FILES", 2)
+    monkeypatch.setattr(pipeline, "RUN_FILES", 4)
+    files = logs(tmp_path / "logs", 6)
+    v1, v2, _, _ = _two_versions(tmp_path)
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_bytes(EXAMPLE_SHEET.read_bytes())
+    every = [*files, v1, sheet, v2]
+    alone, pooled = tmp_path / "alone.duckdb", tmp_path / "pooled.duckdb"
+    by_writer = ingest(every, Store(alone), supersede=True, reason="fixed", workers=1)
+    by_pool = ingest(every, Store(pooled), supersede=True, reason="fixed", workers=2)
+    assert [(r.name, r.outcome, r.upload_id) for r in by_pool] == [(r.name, r.outcome, r.upload_id) for r in by_writer]
+    assert {r.outcome for r in by_pool} == {"accepted", "duplicate"}
+    assert_frame_equal(frame(alone, ENVELOPE), frame(pooled, ENVELOPE))
+    assert_frame_equal(frame(alone, UPLOADS), frame(pooled, UPLOADS))
+    left, right = read_models(alone), read_models(pooled)
+    assert set(left) == set(right)
+    for table in left:
+        assert_frame_equal(left[table], right[table], check_exact=True)
+    assert query(pooled, "SELECT revision FROM games WHERE game_id = 'spring-cup:r1:t3'") == [(2,)]
+
+
 class WorkerDied(RuntimeError):
     pass
 
@@ -127,6 +154,15 @@ def test_tasks_hold_a_few_files_or_a_few_bytes(tmp_path: Path, monkeypatch: pyte
     tasks = list(_tasks(files))
     assert [[int(p.stem) for p in paths] for paths, _ in tasks] == [[0, 1, 2], [3, 4], [5, 6, 7], [8]]
     assert [size for _, size in tasks] == [30, 160, 130, 10]
+
+
+def test_a_batchs_runs_start_small_and_double(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writer starts on a batch once its first run is audited: a small one."""
+    monkeypatch.setattr(pipeline, "FIRST_RUN_FILES", 3)
+    monkeypatch.setattr(pipeline, "RUN_FILES", 10)
+    runs = list(pipeline._runs(iter(range(40))))  # type: ignore[arg-type]
+    assert [len(run) for run in runs] == [3, 6, 10, 10, 10, 1]
+    assert [item for run in runs for item in run] == list(range(40))
 
 
 def _niceness() -> int:
