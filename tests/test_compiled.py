@@ -104,7 +104,8 @@ def test_the_rules_and_the_replay_pass_on_the_pure_python_sources() -> None:
         pytest.skip("this run is on the pure-Python sources already")
     env = {**os.environ, PURE_PYTHON: "1"}
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *PURE_SUITE],
+        # one process: this test runs beside the suite's other worker already
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *PURE_SUITE],
         cwd=ROOT,
         env=env,
         capture_output=True,

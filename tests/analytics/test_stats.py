@@ -421,7 +421,8 @@ def test_analytics_never_imports_streamlit() -> None:
 
 
 def invoke(*args: str | Path) -> Result:
-    result = CliRunner().invoke(app, [str(a) for a in args])
+    # a table as wide as it needs, whatever width the session's environment says
+    result = CliRunner().invoke(app, [str(a) for a in args], env={"COLUMNS": None})
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     return result
 
