@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Final
 
 import duckdb
-import pyarrow as pa
 
 from events.findings import Code, Finding
 from events.logfile import UnreadableLog
@@ -36,7 +35,7 @@ from ingest.schema import UploadRow
 from ingest.sources import LogEvents, Prepared, prepare, unforeseen
 from ingest.stats import IngestStats, lap
 from ingest.store import Append, Appending, Store, StoreError, streaming
-from ingest.tables import Columns, Row, record_batch
+from ingest.tables import Columns
 
 _LOGGER = logging.getLogger(__name__)
 SUFFIXES: Final = (".jsonl", ".jsonl.gz", ".csv", ".json")
@@ -65,8 +64,7 @@ through their audit)."""
 FIRST_RUN_FILES: Final = 16
 """The files of a batch's first run: one task's (:data:`TASK_FILES`). The writer is the
 one step of an ingest that cannot be shared, and it starts on a batch only once its
-first run is audited: a first run of :data:`RUN_FILES` kept it waiting some 0.6 s of a
-7 s ingest of 1,000 games; the runs after it double up to :data:`RUN_FILES`."""
+first run is audited; the runs after it double up to :data:`RUN_FILES`."""
 WRITER: Final = "writer, a batch in all"
 """The step of :class:`IngestStats` that holds every step of the writer's batches, the
 waits for the workers' files among them (or, with no pool, their audit): the time beside
@@ -138,7 +136,7 @@ def _prepared(
                 stats.add("audit (workers, summed)", seconds)
             yield prepared
         return
-    pending: deque[tuple[Future[AuditedTask], int, int]] = deque()
+    pending: deque[tuple[Future[list[tuple[Prepared, float]]], int, int]] = deque()
     held = flying = 0
     tasks = _tasks(files)
     while True:
@@ -154,7 +152,7 @@ def _prepared(
             done = future.result()
         held -= size
         flying -= count
-        for prepared, seconds in done.files():
+        for prepared, seconds in done:
             if stats is not None:
                 stats.add("audit (workers, summed)", seconds)
             yield prepared
@@ -175,50 +173,9 @@ def _tasks(files: Iterable[Path]) -> Iterator[tuple[list[Path], int]]:
         yield task, size
 
 
-def audited_all(paths: list[Path]) -> AuditedTask:
-    """A task's files audited (:func:`audited`), in order, their rows sent in Arrow
-    (:class:`AuditedTask`)."""
-    done = [audited(path) for path in paths]
-    pieces: dict[str, list[Columns]] = {}
-    counts: list[dict[str, int]] = []
-    for prepared, _ in done:
-        counts.append({table: len(columns) for table, columns in prepared.rows.items()})
-        for table, columns in prepared.rows.items():
-            pieces.setdefault(table, []).append(columns)
-        prepared.rows = {}
-    tables = {
-        table: (parts[0].row_type, record_batch(Columns.joined(parts[0].row_type, parts)))
-        for table, parts in pieces.items()
-    }
-    return AuditedTask(done, tables, counts)
-
-
-@dataclass(slots=True)
-class AuditedTask:
-    """A task's files as a worker hands them back: each file audited, with the rows of
-    them all one Arrow record batch a table, and each file's number of rows in each.
-
-    A file's rows as lists cost the writer, the one step no worker can share, twice
-    over: unpickled value by value, then made Arrow for the insert (some 0.6 s of 1,000
-    games). Made Arrow here, a task's rows unpickle as buffers and are inserted as they
-    come; the writer slices each file's rows out of them (:meth:`files`), sharing the
-    buffers, and stamps only what it decides (upload ids, revisions)."""
-
-    done: list[tuple[Prepared, float]]
-    tables: dict[str, tuple[type[Row], pa.RecordBatch]]
-    counts: list[dict[str, int]]
-
-    def files(self) -> Iterator[tuple[Prepared, float]]:
-        """Each file audited, its rows given back (as slices of the task's)."""
-        offsets = dict.fromkeys(self.tables, 0)
-        for (prepared, seconds), counts in zip(self.done, self.counts, strict=True):
-            rows = {}
-            for table, count in counts.items():
-                row_type, batch = self.tables[table]
-                rows[table] = Columns.sliced(row_type, batch, offsets[table], count)
-                offsets[table] += count
-            prepared.rows = rows
-            yield prepared, seconds
+def audited_all(paths: list[Path]) -> list[tuple[Prepared, float]]:
+    """A task's files audited (:func:`audited`), in order."""
+    return [audited(path) for path in paths]
 
 
 @contextmanager
@@ -489,11 +446,10 @@ class Writer:
 def _add(appending: Appending, decisions: Sequence[_Decided]) -> None:
     """Append files decided: their uploads, their events and their rows, the rows of a
     table joined into one insert."""
-    pieces: dict[str, list[Columns]] = {}
+    rows: Tables = {}
     for decision in decisions:
         for table, columns in decision.rows.items():
-            pieces.setdefault(table, []).append(columns)
-    rows = {table: Columns.joined(parts[0].row_type, parts) for table, parts in pieces.items()}
+            rows.setdefault(table, Columns.empty(columns.row_type)).extend(columns)
     appending.add([a for d in decisions for a in d.appends], rows=rows, uploads=[d.upload for d in decisions])
 
 
@@ -505,7 +461,7 @@ def _stamped(rows: Tables, upload_id: int, revisions: dict[str, int]) -> Tables:
         if "upload_id" in columns.data:
             columns = columns.with_value("upload_id", upload_id)
         if table == GameRow.TABLE:
-            games = zip(columns.values("game_id"), columns.values("revision"), strict=True)
+            games = zip(columns.data["game_id"], columns.data["revision"], strict=True)
             columns = columns.with_column("revision", [revisions.get(f"game:{g}", r) for g, r in games])
         stamped[table] = columns
     return stamped

@@ -31,7 +31,6 @@ import operator
 import types
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from itertools import chain
 from typing import (
     Annotated,
     Any,
@@ -172,23 +171,15 @@ def arrow_table(row_type: type[Row], data: Mapping[str, Sequence[Any] | pa.Array
     is as fast as ``pyarrow.array`` and, unlike it, does not import pandas on its first
     call: some 0.4 s of every process that stores rows."""
     return pa.table(
-        {c.name: values if isinstance(values := data[c.name], ARROW) else _array(c, values) for c in columns(row_type)}
+        {
+            c.name: values if isinstance(values := data[c.name], pa.Array) else _array(c, values)
+            for c in columns(row_type)
+        }
     )
-
-
-ARROW: Final = (pa.Array, pa.ChunkedArray)
-"""A column already in Arrow, taken as it is."""
 
 
 def _array(column: Column, values: Sequence[Any]) -> pa.Array:
     return pl.Series(column.name, values, dtype=column.dtype, strict=True).to_arrow()
-
-
-def record_batch(rows: Columns) -> pa.RecordBatch:
-    """Rows as one Arrow record batch with the table's types: how a worker sends a
-    task's rows of one table (:func:`ingest.pipeline.audited_all`)."""
-    table = arrow_table(rows.row_type, rows.data)
-    return pa.RecordBatch.from_arrays([column.combine_chunks() for column in table.columns], schema=table.schema)
 
 
 def row_columns(row_type: type[Row], rows: Sequence[Any]) -> dict[str, Sequence[Any]]:
@@ -208,16 +199,13 @@ class Columns:
 
     A row object costs the writer twice — unpickled from the worker, then read back a
     field at a time for the bulk insert — while a list of plain values per column
-    pickles, joins another file's (:meth:`joined`) and becomes an Arrow array at C
-    speed; a worker of a pool sends its task's rows as Arrow already
-    (:class:`ingest.pipeline.AuditedTask`). The writer stamps what only it decides (an
-    upload id, a revision) on a whole column at once (:meth:`with_value`).
+    pickles, joins another file's (:meth:`extend`) and becomes an Arrow array at C
+    speed. The writer stamps what only it decides (an upload id, a revision) on a whole
+    column at once (:meth:`with_value`).
     """
 
     row_type: type[Row]
-    data: dict[str, Any]
-    """Each column's values: a list, or an Arrow array (rows a worker sent in Arrow,
-    :meth:`sliced`)."""
+    data: dict[str, list[Any]]
 
     @classmethod
     def of(cls, row_type: type[Row], rows: Sequence[Any]) -> Columns:
@@ -225,49 +213,18 @@ class Columns:
         return cls(row_type, {name: list(values) for name, values in row_columns(row_type, rows).items()})
 
     @classmethod
-    def sliced(cls, row_type: type[Row], batch: pa.RecordBatch, offset: int, length: int) -> Columns:
-        """``length`` rows of ``batch`` from ``offset`` (sharing its buffers)."""
-        return cls(row_type, {name: batch.column(name).slice(offset, length) for name in names(row_type)})
-
-    @classmethod
-    def joined(cls, row_type: type[Row], pieces: Sequence[Columns]) -> Columns:
-        """``pieces`` (each of ``row_type``) one after another, as one table's rows.
-
-        A column given as lists in every piece is joined as a list. One that any piece
-        gives in Arrow becomes a chunked Arrow column: each Arrow piece a chunk as it
-        is, the lists between two of them joined and made one array (the writer stamps
-        each file's upload id as a list, on rows a worker sent in Arrow)."""
-        for piece in pieces:
-            if piece.row_type is not row_type:
-                raise ValueError(f"rows of {piece.row_type.TABLE} joined to {row_type.TABLE}")
-        joined: dict[str, Any] = {}
-        for column in columns(row_type):
-            parts = [piece.data[column.name] for piece in pieces]
-            if not any(isinstance(part, ARROW) for part in parts):
-                joined[column.name] = list(chain.from_iterable(parts))
-                continue
-            chunks: list[pa.Array] = []
-            pending: list[Any] = []
-            for part in parts:
-                if isinstance(part, ARROW):
-                    if pending:
-                        chunks.append(_array(column, pending))
-                        pending = []
-                    chunks.extend(part.chunks if isinstance(part, pa.ChunkedArray) else [part])
-                else:
-                    pending.extend(part)
-            if pending:
-                chunks.append(_array(column, pending))
-            joined[column.name] = pa.chunked_array(chunks)
-        return cls(row_type, joined)
+    def empty(cls, row_type: type[Row]) -> Columns:
+        return cls(row_type, {name: [] for name in names(row_type)})
 
     def __len__(self) -> int:
         return len(self.data[names(self.row_type)[0]])
 
-    def values(self, name: str) -> list[Any]:
-        """Column ``name``'s values as a list, whether it is held as one or in Arrow."""
-        held = self.data[name]
-        return held.to_pylist() if isinstance(held, ARROW) else list(held)
+    def extend(self, other: Columns) -> None:
+        """Another file's rows of the same table after these."""
+        if other.row_type is not self.row_type:
+            raise ValueError(f"rows of {other.row_type.TABLE} joined to {self.row_type.TABLE}")
+        for name, values in self.data.items():
+            values.extend(other.data[name])
 
     def with_value(self, name: str, value: Any) -> Columns:
         """A copy with every row's ``name`` set to ``value`` (the other columns shared)."""

@@ -85,11 +85,10 @@ def test_a_game_superseded_within_one_batch_is_as_if_ingested_twice(
         assert_frame_equal(left[table], right[table], check_exact=True)
 
 
-def test_rows_sent_in_arrow_store_what_the_writer_alone_stores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a pool, a task's rows come back as Arrow record batches, each file's sliced
-    out and stamped by the writer: across tasks and runs, with a duplicate, a game
-    stored anew in the same batch (its revision stamped on Arrow rows) and a score
-    sheet, the store is the one the writer makes alone from rows as lists."""
+def test_a_pool_stores_what_the_writer_alone_stores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a pool, files come back from the workers a task at a time: across tasks and
+    runs, with a duplicate, a game stored anew in the same batch and a score sheet,
+    the store is the one the writer makes auditing the files itself."""
     monkeypatch.setattr(pipeline, "TASK_FILES", 3)
     monkeypatch.setattr(pipeline, "FIRST_RUN_FILES", 2)
     monkeypatch.setattr(pipeline, "RUN_FILES", 4)
