@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
+from typing import Final
 
 import duckdb
 import pytest
@@ -357,3 +358,27 @@ class TestDuckDBStore(StoreContract):
 def test_the_examples_in_the_docstrings_run(module: ModuleType) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+ROW_GROUP: Final = 122_880
+"""DuckDB's rows to a row group."""
+
+
+def test_a_batch_leaves_the_row_groups_of_the_batches_before_as_written(tmp_path: Path) -> None:
+    """Two batches of two row groups and a few rows each: DuckDB's vacuum, left to
+    itself, merged the first batch's part-full row group with the second's at the next
+    checkpoint and wrote them all again (``ingest.store.VACUUM_TASKS``)."""
+    store = Store(tmp_path / "s.duckdb")
+    batch = 2 * ROW_GROUP + 544
+    for first in (0, batch):
+        with store.connect() as con:
+            con.execute(
+                "INSERT INTO events SELECT i + 1, 'game:g' || (i // 250), i % 250 + 1, 'draw', '{}', now(), NULL,"
+                " NULL, 'p', 'h' FROM range(?, ?) t(i)",
+                [first, first + batch],
+            )
+    with duckdb.connect(str(store.path), read_only=True) as con:
+        groups = con.execute(
+            "SELECT row_group_id, max(count) FROM pragma_storage_info('events') GROUP BY ALL"
+        ).fetchall()
+    assert sorted(count for _, count in groups) == [544, 544, *[ROW_GROUP] * 4]
