@@ -62,9 +62,12 @@ each, while the workers audit the files after them (a batch written only once al
 files were audited left the workers idle through its write, and the writer idle
 through their audit)."""
 FIRST_RUN_FILES: Final = 16
-"""The files of a batch's first run: one task's (:data:`TASK_FILES`). The writer is the
-one step of an ingest that cannot be shared, and it starts on a batch only once its
-first run is audited; the runs after it double up to :data:`RUN_FILES`."""
+"""The files of the first run of a run's first batch: one task's (:data:`TASK_FILES`).
+The writer is the one step of an ingest that cannot be shared, and it starts only once
+that run is audited; the runs after it double up to :data:`RUN_FILES`. Later batches
+find their files audited while the one before was written (and a lake's batches are
+audited before they are written), so they start at :data:`RUN_FILES`: a run costs some
+ten queries of its own."""
 WRITER: Final = "writer, a batch in all"
 """The step of :class:`IngestStats` that holds every step of the writer's batches, the
 waits for the workers' files among them (or, with no pool, their audit): the time beside
@@ -314,14 +317,15 @@ class Writer:
         self.stats = stats
         self.results: list[FileResult] = []
 
-    def write(self, batch: Iterable[Prepared]) -> list[FileResult]:
-        """Write a batch of files in one transaction, a run of :data:`RUN_FILES` files
-        at a time as they come (``batch`` is read lazily: while one run is stored, the
-        workers audit the next); the results of its files, once it is committed."""
+    def write(self, batch: Iterable[Prepared], *, first_run: int = RUN_FILES) -> list[FileResult]:
+        """Write a batch of files in one transaction, a run of files at a time as they
+        come — ``first_run`` files, then twice as many each run up to :data:`RUN_FILES`
+        (``batch`` is read lazily: while one run is stored, the workers audit the
+        next); the results of its files, once it is committed."""
         taken: list[Prepared] = []
         decided: list[_Decided] = []
         with lap(self.stats, WRITER):  # the wait for the first run too: the writer's whole part
-            runs = _runs(iter(batch))
+            runs = _runs(iter(batch), first_run)
             run = next(runs, None)
             if run is None:
                 return []
@@ -522,16 +526,16 @@ def write_all(
     rolled back: every batch before it is stored, and nothing of it.
     """
     items = iter(prepared)
-    files = BATCH_FILES
+    files, first_run = BATCH_FILES, FIRST_RUN_FILES
     while True:
         batch = _Taken(items, files)
         try:
-            _write_isolated(writer, batch, on_file)
+            _write_isolated(writer, batch, on_file, first_run)
         except _Unread as unread:
             raise unread.error from None
         if not batch.full:
             return writer.results
-        files = MOST_FILES
+        files, first_run = MOST_FILES, RUN_FILES
         time.sleep(TURN)  # another process's turn with the store
 
 
@@ -580,23 +584,25 @@ class _Taken:
         return self.taken
 
 
-def _runs(items: Iterator[Prepared]) -> Iterator[list[Prepared]]:
-    """``items`` in runs of :data:`FIRST_RUN_FILES`, twice as many each run after, up to
+def _runs(items: Iterator[Prepared], first: int) -> Iterator[list[Prepared]]:
+    """``items`` in runs of ``first`` files, twice as many each run after, up to
     :data:`RUN_FILES`, each read as it is asked for."""
-    size = min(FIRST_RUN_FILES, RUN_FILES)
+    size = min(first, RUN_FILES)
     while run := list(islice(items, size)):
         yield run
         size = min(2 * size, RUN_FILES)
 
 
-def _write_isolated(writer: Writer, batch: _Taken, on_file: Callable[[FileResult], None] | None) -> None:
+def _write_isolated(
+    writer: Writer, batch: _Taken, on_file: Callable[[FileResult], None] | None, first_run: int = RUN_FILES
+) -> None:
     """Write a batch in one transaction; if that fails in a way nobody foresaw, write
     its files one by one, so only the file at fault is affected — and that one is stored
     as a rejected upload, its bytes kept, with the reason. A store that cannot be used
     (or is busy) is no file's fault and ends the run, as does a file that cannot even be
     stored as rejected (every file before it has its result by then)."""
     try:
-        results = writer.write(batch)
+        results = writer.write(batch, first_run=first_run)
     except StoreError:
         raise
     except Exception:

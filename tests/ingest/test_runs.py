@@ -157,11 +157,28 @@ def test_tasks_hold_a_few_files_or_a_few_bytes(tmp_path: Path, monkeypatch: pyte
 
 def test_a_batchs_runs_start_small_and_double(monkeypatch: pytest.MonkeyPatch) -> None:
     """The writer starts on a batch once its first run is audited: a small one."""
-    monkeypatch.setattr(pipeline, "FIRST_RUN_FILES", 3)
     monkeypatch.setattr(pipeline, "RUN_FILES", 10)
-    runs = list(pipeline._runs(iter(range(40))))  # type: ignore[arg-type]
+    runs = list(pipeline._runs(iter(range(40)), 3))  # type: ignore[arg-type]
     assert [len(run) for run in runs] == [3, 6, 10, 10, 10, 1]
     assert [item for run in runs for item in run] == list(range(40))
+
+
+def test_only_the_first_batch_of_a_run_starts_with_a_small_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline, "BATCH_FILES", 4)
+    monkeypatch.setattr(pipeline, "FIRST_RUN_FILES", 1)
+    monkeypatch.setattr(pipeline, "RUN_FILES", 3)
+    monkeypatch.setattr(pipeline, "TURN", 0.0)
+    files = logs(tmp_path / "logs", 9)
+    added: list[int] = []
+    add = store_module.Appending.add
+
+    def counted(self: store_module.Appending, *args: Any, **kwargs: Any) -> None:
+        add(self, *args, **kwargs)
+        added.append(len(kwargs["uploads"]))
+
+    monkeypatch.setattr(store_module.Appending, "add", counted)
+    ingest(files, Store(tmp_path / "s.duckdb"), workers=1)
+    assert added == [1, 2, 1, 3, 3]  # a batch of 4 files (1, 2, 1), then one of the 6 left (a copy among them)
 
 
 def _niceness() -> int:
