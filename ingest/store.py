@@ -102,8 +102,8 @@ VACUUM_TASKS: Final = 0
 last row group part full, and at the next checkpoint DuckDB merged that one, the batch
 after's full row groups and its part-full last one into three (a row group is 122,880
 rows): it wrote the whole batch again. That was about a second of every batch of
-245,760 events after the first, a fifth of the ingest of 10,000 games, and a store a
-tenth larger for the blocks left free. The store only appends — events and uploads are
+245,760 events after the first, a fifth of the ingest of 10,000 games, and a store
+some 14% larger for the blocks left free. The store only appends — events and uploads are
 never deleted, read-model rows only when a game is stored anew — so merging gains it
 little: one part-full row group a batch."""
 
