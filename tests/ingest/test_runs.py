@@ -155,6 +155,19 @@ def test_tasks_hold_a_few_files_or_a_few_bytes(tmp_path: Path, monkeypatch: pyte
     assert [size for _, size in tasks] == [30, 160, 130, 10]
 
 
+def runs_added(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The files of each run the writer appends, as it appends them."""
+    added: list[int] = []
+    add = store_module.Appending.add
+
+    def counted(self: store_module.Appending, *args: Any, **kwargs: Any) -> None:
+        add(self, *args, **kwargs)
+        added.append(len(kwargs["uploads"]))
+
+    monkeypatch.setattr(store_module.Appending, "add", counted)
+    return added
+
+
 def test_a_batchs_runs_start_small_and_double(monkeypatch: pytest.MonkeyPatch) -> None:
     """The writer starts on a batch once its first run is audited: a small one."""
     monkeypatch.setattr(pipeline, "RUN_FILES", 10)
@@ -169,14 +182,7 @@ def test_only_the_first_batch_of_a_run_starts_with_a_small_run(tmp_path: Path, m
     monkeypatch.setattr(pipeline, "RUN_FILES", 3)
     monkeypatch.setattr(pipeline, "TURN", 0.0)
     files = logs(tmp_path / "logs", 9)
-    added: list[int] = []
-    add = store_module.Appending.add
-
-    def counted(self: store_module.Appending, *args: Any, **kwargs: Any) -> None:
-        add(self, *args, **kwargs)
-        added.append(len(kwargs["uploads"]))
-
-    monkeypatch.setattr(store_module.Appending, "add", counted)
+    added = runs_added(monkeypatch)
     ingest(files, Store(tmp_path / "s.duckdb"), workers=1)
     assert added == [1, 2, 1, 3, 3]  # a batch of 4 files (1, 2, 1), then one of the 6 left (a copy among them)
 
@@ -198,14 +204,7 @@ def test_the_writer_reads_the_files_as_it_writes_them(tmp_path: Path, monkeypatc
     workers audit while it writes: the batch is read lazily, not gathered first."""
     monkeypatch.setattr(pipeline, "RUN_FILES", 2)
     files = logs(tmp_path / "logs", 5)
-    added: list[int] = []
-    add = store_module.Appending.add
-
-    def counted(self: store_module.Appending, *args: Any, **kwargs: Any) -> None:
-        add(self, *args, **kwargs)
-        added.append(len(kwargs["uploads"]))
-
-    monkeypatch.setattr(store_module.Appending, "add", counted)
+    added = runs_added(monkeypatch)
     runs_stored_when_asked: list[int] = []
 
     def audited() -> Iterator[Prepared]:
