@@ -594,7 +594,7 @@ def _runs(items: Iterator[Prepared], first: int) -> Iterator[list[Prepared]]:
 
 
 def _write_isolated(
-    writer: Writer, batch: _Taken, on_file: Callable[[FileResult], None] | None, first_run: int = RUN_FILES
+    writer: Writer, batch: _Taken, on_file: Callable[[FileResult], None] | None, first_run: int
 ) -> None:
     """Write a batch in one transaction; if that fails in a way nobody foresaw, write
     its files one by one, so only the file at fault is affected — and that one is stored
