@@ -121,7 +121,7 @@ def test_the_organiser_uploads_a_log_and_the_standings_change(served: str, sampl
 
         page.goto(served)  # the default page: Standings
         page.get_by_text("The record's integrity").wait_for()
-        assert games.locator('[data-testid="stMetricValue"]').inner_text() == "3"
+        sync_api.expect(games.locator('[data-testid="stMetricValue"]')).to_have_text("3")
 
         page.goto(f"{served}/upload")
         page.get_by_label("Organiser password").fill(PASSWORD)
@@ -151,6 +151,16 @@ def seen(page: Any) -> str:
     return str(page.locator('[data-testid="stMain"]').inner_text()).replace(JOINER, "")
 
 
+def until_seen(page: Any, text: str, timeout: float = 30.0) -> None:
+    """Wait until ``text`` is in what a reader sees. Streamlit keeps the last run's
+    elements on the page until the new run replaces them, so one new element showing
+    (a step's caption) does not mean the rest has been redrawn yet."""
+    deadline = time.monotonic() + timeout
+    while text not in (now := seen(page)) and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+    assert text in now
+
+
 def test_hostile_names_and_log_text_show_as_text_in_a_browser(hostile: Hostile, tmp_path: Path) -> None:
     expect = pytest.importorskip("playwright.sync_api").expect
     with serving(hostile.db, tmp_path) as address, chromium() as page:
@@ -158,7 +168,7 @@ def test_hostile_names_and_log_text_show_as_text_in_a_browser(hostile: Hostile, 
         page.get_by_text("Why each player is ranked here").click()
         page.get_by_text("top of the table").first.wait_for()
         for name in HOSTILE_NAMES:
-            assert f"{name}: " in seen(page)
+            until_seen(page, f"{name}: ")
         assert made_by_hostile_text(page) == []
 
         for player, name in zip(hostile.players, HOSTILE_NAMES, strict=True):
@@ -179,8 +189,7 @@ def test_hostile_names_and_log_text_show_as_text_in_a_browser(hostile: Hostile, 
         for step, quoted in ((1, f"'{LINK}' is not a tunnel card"), (2, f"'{IMAGE}' is not an allowed value")):
             page.get_by_role("button", name="Next").click()
             page.get_by_text(f"Step {step} of").wait_for()
-            page.locator("[data-testid^=stAlertContent]").first.wait_for()
-            assert quoted in seen(page)
+            until_seen(page, quoted)
         assert made_by_hostile_text(page) == []
 
 
