@@ -566,13 +566,29 @@ class Store:
 
     def stream_versions(self, con: duckdb.DuckDBPyConnection, streams: Sequence[str]) -> dict[str, tuple[int, int]]:
         """Current version and newest upload of each stream that exists (upload 0: only
-        commands have written to it)."""
+        commands have written to it).
+
+        Neither query can use an index (DuckDB's are for single keys), so each reads the
+        whole ``stream`` column. Which streams exist is asked of the events at version 1
+        only — every stream has one, and events are never deleted —, which DuckDB
+        filters on the number first and so compares a 250th of the names (2.5 million
+        events: 9–10 ms a run of 128 streams, against 26–29 ms); the versions are then
+        read for those found, which an ingest of new games never asks for."""
         if not streams:
+            return {}
+        existing = [
+            str(stream)
+            for (stream,) in con.execute(
+                "SELECT stream FROM events WHERE version = 1 AND stream IN (SELECT unnest(?::VARCHAR[]))",
+                [list(streams)],
+            ).fetchall()
+        ]
+        if not existing:
             return {}
         rows = con.execute(
             "SELECT stream, max(version), max(upload_id) FROM events WHERE stream IN "
             "(SELECT unnest(?::VARCHAR[])) GROUP BY stream",
-            [list(streams)],
+            [existing],
         ).fetchall()
         return {str(s): (int(v), int(u) if u is not None else 0) for s, v, u in rows}
 

@@ -236,6 +236,22 @@ class StoreContract:
         assert store.known_uploads(con, [f"{2:064x}"]) == {f"{2:064x}": (2, "accepted")}
         assert store.stream_versions(con, ["game:a", "game:b", "game:c"]) == {"game:a": (2, 1), "game:b": (2, 2)}
 
+    def test_stream_versions_are_those_of_each_stream_found_of_those_asked(
+        self, store: Store, con: duckdb.DuckDBPyConnection
+    ) -> None:
+        store.append(con, "tournament:t", 0, events("tournament:t", "tournament_created"), rows={})
+        store.append_batch(
+            con,
+            [Append("game:a", 0, events("game:a", "game_started", "round_started", "round_ended"), upload_id=1)],
+            rows={},
+            uploads=[upload(1, "a.jsonl")],
+        )
+        store.append(con, "game:a", 3, events("game:a", "penalty_given"), rows={})  # a command's, no upload
+        asked = ["game:z", "game:a", "tournament:t", "game:a"]
+        assert store.stream_versions(con, asked) == {"game:a": (4, 1), "tournament:t": (1, 0)}
+        assert store.stream_versions(con, ["game:z"]) == {}
+        assert store.stream_versions(con, []) == {}
+
     def test_a_batch_with_one_stale_stream_stores_nothing(self, store: Store, con: duckdb.DuckDBPyConnection) -> None:
         store.append(con, "game:a", 0, events("game:a", "game_started"), rows={})
         before = list(store.read_all(con))
