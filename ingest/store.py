@@ -571,9 +571,10 @@ class Store:
         Neither query can use an index (DuckDB's are for single keys), so each reads the
         whole ``stream`` column. Which streams exist is asked of the events at version 1
         only — every stream has one, and events are never deleted —, which DuckDB
-        filters on the number first and so compares a 250th of the names (2.5 million
-        events: 9–10 ms a run of 128 streams, against 26–29 ms); the versions are then
-        read for those found, which an ingest of new games never asks for."""
+        filters on the number first, so it compares a name only at each stream's first
+        event (the store of 10,000 simulated games, 2.45 million events: 11.5 ms for 128
+        new streams, against 31 ms); the versions are then read only for the streams
+        found, which an ingest of new games does not have."""
         if not streams:
             return {}
         existing = [
