@@ -146,11 +146,17 @@ def _audit_split(folder: Path, sample: int = 100) -> dict[str, float]:
     files = sorted(folder.rglob("*.jsonl"))[:sample]
     raws = [(str(path), path.read_bytes()) for path in files]
 
-    def timed(job: Callable[[str, bytes], object]) -> float:
-        started = time.perf_counter()
-        for name, raw in raws:
-            job(name, raw)
-        return time.perf_counter() - started
+    def timed(job: Callable[[str, bytes], object], rounds: int = 3) -> float:
+        """The best of ``rounds`` rounds over the sample: one round's time, measured
+        once, moved with the machine's other work far enough to make the shares add up
+        to more than the whole (a 10,000-game run once printed -12% for the rest)."""
+        best = float("inf")
+        for _ in range(rounds):
+            started = time.perf_counter()
+            for name, raw in raws:
+                job(name, raw)
+            best = min(best, time.perf_counter() - started)
+        return best
 
     def lines(raw: bytes) -> Iterator[LogLine]:  # as the ingest reads them: Structs
         return parse_data(raw, parse_structs_block)
@@ -158,7 +164,7 @@ def _audit_split(folder: Path, sample: int = 100) -> dict[str, float]:
     parse = timed(lambda name, raw: sum(1 for _ in lines(raw)))
     audit = timed(lambda name, raw: walk(lines(raw), Auditor(name)))
     project = timed(lambda name, raw: project_log(lines(raw), name=name, upload_id=0))
-    whole = timed(lambda name, raw: prepare(Path(name)))
+    whole = max(timed(lambda name, raw: prepare(Path(name))), project)  # each a part of the next
     return {
         "parsing lines": parse / whole,
         "checking replay": max(audit - parse, 0) / whole,
