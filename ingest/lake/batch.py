@@ -68,8 +68,13 @@ class BatchStore(Store):
         return found
 
     def stream_versions(self, con: duckdb.DuckDBPyConnection, streams: Sequence[str]) -> dict[str, tuple[int, int]]:
-        earlier = {s: self.held.streams[s] for s in streams if s in self.held.streams}
-        return earlier | super().stream_versions(con, streams)
+        """A stream held from before the batch continues here without its first event,
+        so its versions are read whatever its first is (:meth:`Store.stream_versions`
+        looks for it)."""
+        held = [s for s in streams if s in self.held.streams]
+        earlier = {s: self.held.streams[s] for s in held}
+        new = [s for s in streams if s not in self.held.streams]
+        return earlier | self._versions(con, held) | super().stream_versions(con, new)
 
 
 def batch_key(*parts: object) -> str:

@@ -25,15 +25,17 @@ from events.logfile import write_log
 from events.simulate.game import quick_game
 from events.simulate.mutate import mutate
 from events.simulate.tournament import simulate_tournament
+from ingest.lake.batch import BatchStore
 from ingest.lake.layout import MANIFEST, Lake
 from ingest.lake.ledger import Held, Ledger
 from ingest.lake.manifest import Entry, SourceFile, committed
 from ingest.lake.verify import verify
 from ingest.pipeline import ingest
 from ingest.readmodels import GAME_TABLES, TOURNAMENT_TABLES
-from ingest.store import Store
+from ingest.store import Append, Store
 from tests.ingest.conftest import cli
 from tests.ingest.dask_cluster import bare_main, local_cluster
+from tests.ingest.test_store_contract import events, upload
 
 COMPARED = (*GAME_TABLES, *TOURNAMENT_TABLES)
 
@@ -406,3 +408,19 @@ def test_the_same_simulation_writes_the_same_lake(scheduler: str, tmp_path: Path
     with connect(str(tmp_path / "one")) as con:
         sizes = con.execute("SELECT DISTINCT players FROM games ORDER BY players").fetchall()
     assert [n for (n,) in sizes] == [5, 6, 7, 8, 9, 10]
+
+
+def test_a_batch_store_reads_the_versions_of_a_stream_held_from_before_it() -> None:
+    """A batch's store holds no first event of a stream an earlier batch began: its
+    versions come from what is held until the batch appends to it, then from the store."""
+    store = BatchStore(first_upload=5, held=Held(streams={"game:a": (3, 2)}))
+    with store.connect() as con:
+        assert store.stream_versions(con, ["game:a", "game:b"]) == {"game:a": (3, 2)}
+        store.append_batch(
+            con,
+            [Append("game:a", 3, events("game:a", "game_superseded"), upload_id=5)],
+            rows={},
+            uploads=[upload(5, "a.jsonl")],
+        )
+        store.append(con, "game:b", 0, events("game:b", "game_started"), rows={})
+        assert store.stream_versions(con, ["game:a", "game:b", "game:c"]) == {"game:a": (4, 5), "game:b": (1, 0)}
