@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import hashlib
 from binascii import hexlify
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import count
 from typing import Final
 
 import orjson
@@ -95,18 +96,23 @@ def canonical(
     )
 
 
-def linker(
-    stream: str, recorded_at: str, upload_id: int | None
-) -> Callable[[bytes, int, int, str, str, int | None], bytes]:
-    """The hash of each event appended to ``stream`` at ``recorded_at`` from
-    ``upload_id``: ``link(prev, canonical(...))``, the previous hash and the result
-    as hex digits in ASCII bytes.
+HashRun = Callable[[bytes, int, int, Sequence[str], Sequence[str], Sequence[int | None]], list[bytes]]
+"""Hashes a run of events of one stream: ``(prev, position, version, types, payloads,
+lines)``, the hash and the position and version before the run's first event; each
+event's hash, in order (see :func:`linker`)."""
+
+
+def linker(stream: str, recorded_at: str, upload_id: int | None) -> HashRun:
+    """The hashes of each run of events appended to ``stream`` at ``recorded_at`` from
+    ``upload_id``: each ``link(prev, canonical(...))``, the previous hash and the
+    result as hex digits in ASCII bytes.
 
     The writer hashes every event it appends, one after another, so the chain's cost is
     this function's: what the events share is encoded once into a template of
     :func:`canonical`'s bytes (its keys sorted, no spaces, each value as orjson writes
-    it), the previous hash leading it as :func:`link` hashes it; and the chain stays in
-    bytes, each hash the next one's prefix, made text a chunk at a time by the store
+    it); a run's texts are made in one comprehension and then hashed in a loop that
+    does nothing else, each hash leading the next text (a call per event cost a sixth
+    more); and the chain stays in bytes, made text a chunk at a time by the store
     (``tests/ingest/test_chain_links.py`` holds it to :func:`link` of :func:`canonical`).
     """
 
@@ -118,20 +124,40 @@ def linker(
         fixed(stream),
         fixed(upload_id),
     )
-    numbered = b'%b{"line":%d,"payload":%b,"position":%d,' + shared
-    unnumbered = b'%b{"line":null,"payload":%b,"position":%d,' + shared
-    types: dict[str, bytes] = {}
+    numbered = b'{"line":%d,"payload":%b,"position":%d,' + shared
+    unnumbered = b'{"line":null,"payload":%b,"position":%d,' + shared
     dumps, sha256 = orjson.dumps, hashlib.sha256
 
-    def hash_of(prev: bytes, position: int, version: int, type_: str, payload: str, line: int | None) -> bytes:
-        type_json = types.get(type_) or types.setdefault(type_, dumps(type_))
-        if line is None:
-            text = unnumbered % (prev, dumps(payload), position, type_json, version)
+    def hashes_of(
+        prev: bytes,
+        position: int,
+        version: int,
+        types: Sequence[str],
+        payloads: Sequence[str],
+        lines: Sequence[int | None],
+    ) -> list[bytes]:
+        names = {type_: dumps(type_) for type_ in set(types)}
+        events = zip(types, payloads, lines, range(position + 1, position + 1 + len(types)), strict=True)
+        if None in lines:
+            texts = [
+                unnumbered % (dumps(payload), at, names[type_], number)
+                if line is None
+                else numbered % (line, dumps(payload), at, names[type_], number)
+                for (type_, payload, line, at), number in zip(events, count(version + 1))
+            ]
         else:
-            text = numbered % (prev, line, dumps(payload), position, type_json, version)
-        return hexlify(sha256(text).digest())
+            texts = [
+                numbered % (line, dumps(payload), at, names[type_], number)
+                for (type_, payload, line, at), number in zip(events, count(version + 1))
+            ]
+        hashes: list[bytes] = []
+        append = hashes.append
+        for text in texts:
+            prev = hexlify(sha256(prev + text).digest())
+            append(prev)
+        return hashes
 
-    return hash_of
+    return hashes_of
 
 
 def link(prev_hash: str, canonical_json: bytes) -> str:

@@ -670,19 +670,19 @@ class Store:
             stream, version, upload_id = append.stream, versions.get(append.stream, 0), append.upload_id
             if version != append.expected_version:
                 raise StaleAppend(f"{stream} is at version {version}, not {append.expected_version}")
-            hash_of = linker(stream, stamp, upload_id)
+            hashes_of = linker(stream, stamp, upload_id)
             start = position, version  # before the run's first event
             for types, payloads, lines in _stream_runs(stream, append.events):
-                hashes = chunk.hash
-                for type_, payload, line in zip(types, payloads, lines, strict=True):
-                    position += 1
-                    version += 1
-                    prev = hash_of(prev, position, version, type_, payload, line)
-                    hashes.append(prev)
+                hashes = hashes_of(prev, position, version, types, payloads, lines)
+                if hashes:
+                    prev = hashes[-1]
+                    position += len(hashes)
+                    version += len(hashes)
+                chunk.hash.extend(hashes)
                 chunk.type.extend(types)
                 chunk.payload.extend(payloads)
                 chunk.line.extend(lines)
-                if len(hashes) >= READ_CHUNK:
+                if len(chunk.hash) >= READ_CHUNK:
                     chunk.run(stream, upload_id, start[0] + 1, start[1] + 1)
                     yield chunk
                     chunk, start = _Chained(now, prev), (position, version)
