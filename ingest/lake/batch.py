@@ -69,8 +69,7 @@ class BatchStore(Store):
 
     def stream_versions(self, con: duckdb.DuckDBPyConnection, streams: Sequence[str]) -> dict[str, tuple[int, int]]:
         """A stream held from before the batch continues here without its first event,
-        so its versions are read whatever its first is (:meth:`Store.stream_versions`
-        looks for it)."""
+        which :meth:`Store.stream_versions` looks for: its versions are read without."""
         held = [s for s in streams if s in self.held.streams]
         earlier = {s: self.held.streams[s] for s in held}
         new = [s for s in streams if s not in self.held.streams]
