@@ -62,7 +62,7 @@ each, while the workers audit the files after them (a batch written only once al
 files were audited left the workers idle through its write, and the writer idle
 through their audit)."""
 FIRST_RUN_FILES: Final = 16
-"""The files of the first run of a run's first batch: one task's (:data:`TASK_FILES`).
+"""The files of the first run of an ingest's first batch: one task's (:data:`TASK_FILES`).
 The writer is the one step of an ingest that cannot be shared, and it starts only once
 that run is audited; the runs after it double up to :data:`RUN_FILES`. Later batches
 find their files audited while the one before was written (and a lake's batches are

@@ -226,9 +226,10 @@ def _stream_runs(stream: str, events: Sequence[NewEvent]) -> Iterator[Run]:
 
 class _Chained:
     """Events chained, as the columns of the ``events`` table: what differs from event
-    to event (type, payload, line, hash) added one at a time, and what runs on through
-    a stream's events (position, version) or stays (stream, upload, time, the previous
-    hash but the first) filled in a run at a time (:meth:`run`). Hashes are kept as
+    to event (type, payload, line, hash) extended a run of a stream's events at a time,
+    and what runs on through a stream's events (position, version) or stays (stream,
+    upload, time, the previous hash but the first) filled in once the stream's events
+    so far are added (:meth:`run`). Hashes are kept as
     :func:`~ingest.chain.linker` makes them, hex digits in ASCII bytes, and become
     text a chunk at a time (:func:`_hex_column`)."""
 
@@ -568,8 +569,9 @@ class Store:
         """Current version and newest upload of each stream that exists (upload 0: only
         commands have written to it).
 
-        Neither query can use an index (DuckDB's are for single keys), so each reads the
-        whole ``stream`` column. Which streams exist is asked of the events at version 1
+        Neither query can use an index (DuckDB looks up by index only on a key of one
+        column, and the events' unique key is two), so each reads the whole ``stream``
+        column. Which streams exist is asked of the events at version 1
         only — every stream has one, and events are never deleted —, which DuckDB
         filters on the number first, so it compares a name only at each stream's first
         event (the store of 10,000 simulated games, 2.45 million events: 11.5 ms for 128
