@@ -197,7 +197,7 @@ def _where(console: Console, timings: dict[str, Any], wall: float, split: dict[s
     console.print(f"  writer process ({wall:.1f} s wall):")
     for step, seconds in sorted(timings.items(), key=lambda item: -item[1]):
         console.print(f"    {step:<32} {seconds:6.2f} s")
-    console.print(f"    {'open + checkpoint on close':<32} {writer_total - steps - inside:6.2f} s")
+    console.print(f"    {'open + close (its checkpoint)':<32} {writer_total - steps - inside:6.2f} s")
     if inline:
         console.print(f"    {'audit (below)':<32} {audit:6.2f} s")
     else:

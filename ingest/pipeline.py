@@ -34,7 +34,7 @@ from ingest.revisions import current, marker
 from ingest.schema import UploadRow
 from ingest.sources import LogEvents, Prepared, prepare, unforeseen
 from ingest.stats import IngestStats, lap
-from ingest.store import Append, Appending, Store, StoreError, streaming
+from ingest.store import ROW_GROUP, Append, Appending, Store, StoreError, checkpoint_unmerged, streaming
 from ingest.tables import Columns
 
 _LOGGER = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ MOST_FILES: Final = 1024
 when the store is closed after it, so a long run writes few, large batches (1,000
 games in batches of 128 spent a fifth of their time in checkpoints); its events and
 bytes bound it first."""
-BATCH_EVENTS: Final = 2 * 122_880
+BATCH_EVENTS: Final = 2 * ROW_GROUP
 """A batch is written once its files hold this many events: two of DuckDB's row groups.
 A transaction's rows that fill a row group are written straight into the file; the
 rest go through the write-ahead log and are written again at the checkpoint (1,000
@@ -71,7 +71,8 @@ ten queries of its own."""
 WRITER: Final = "writer, a batch in all"
 """The step of :class:`IngestStats` that holds every step of the writer's batches, the
 waits for the workers' files among them (or, with no pool, their audit): the time beside
-theirs is the store's opening and its checkpoint on closing."""
+theirs is the store's opening and its closing (with a checkpoint, unless the batch made
+one of its own: :func:`ingest.store.checkpoint_unmerged`)."""
 TURN: Final = 0.25
 """Seconds the writer leaves the store closed after a batch when more files follow: with
 the next batch audited while one is written, it would otherwise open the file again at
@@ -337,6 +338,9 @@ class Writer:
                         decided.extend(self._append_run(run, state, appending))
                         taken.extend(run)
                         run = next(runs, None)
+                if appending.appended >= ROW_GROUP:  # its row groups left as written
+                    with lap(self.stats, "checkpoint (no vacuum)"):
+                        checkpoint_unmerged(con)
         results = []
         for prepared, decision in zip(taken, decided, strict=True):
             upload = decision.upload

@@ -87,17 +87,15 @@ def _one(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = No
 
 def _config() -> dict[str, Any]:
     """DuckDB settings: a memory ceiling (``$SABOTEUR_DB_MEMORY``, default 384MB; DuckDB
-    spills to disk past it) so an ingest stays well under 1 GiB whatever its size; no
+    spills to disk past it) so an ingest stays well under 1 GiB whatever its size; and no
     extension loaded or fetched on its own (a SQLite file named as the store would
-    otherwise send DuckDB looking for its reader); and no vacuum (:data:`VACUUM_TASKS`)."""
-    config: dict[str, Any] = {
+    otherwise send DuckDB looking for its reader). DuckDB's vacuum is left on: see
+    :func:`checkpoint_unmerged` for the one job that turns it off."""
+    return {
         "memory_limit": os.environ.get("SABOTEUR_DB_MEMORY", "384MB"),
         "autoload_known_extensions": False,
         "autoinstall_known_extensions": False,
     }
-    if "max_vacuum_tasks" in _settings():
-        config["max_vacuum_tasks"] = VACUUM_TASKS
-    return config
 
 
 @functools.cache
@@ -107,15 +105,36 @@ def _settings() -> frozenset[str]:
         return frozenset(str(name) for (name,) in con.execute("SELECT name FROM duckdb_settings()").fetchall())
 
 
-VACUUM_TASKS: Final = 0
-"""Row groups DuckDB may merge at a checkpoint: none. A batch of an ingest leaves its last
-row group part full, and at the next checkpoint DuckDB (from 2.0, which vacuums tables
-with indexes too) merged that one, the batch after's full row groups and its part-full
-last one into three (a row group is 122,880 rows): it wrote the whole batch again. That
-was about a second of every batch of 245,760 events after the first, a fifth of the
-ingest of 10,000 games, and a store some 14% larger for the blocks left free. The store
-only appends — events and uploads are never deleted, read-model rows only when a game is
-stored anew — so merging gains it little: one part-full row group a batch."""
+ROW_GROUP: Final = 122_880
+"""DuckDB's rows to a row group: a transaction's rows that fill one are written straight
+into the file."""
+
+
+def checkpoint_unmerged(con: duckdb.DuckDBPyConnection) -> None:
+    """A checkpoint that leaves the row groups as the transactions wrote them, for a
+    batch that filled row groups of its own (:data:`ROW_GROUP`).
+
+    At a checkpoint DuckDB's vacuum merges neighbouring row groups that fit in fewer.
+    That is what a store of small writes needs — a phone's line, a command, one upload:
+    each transaction's rows become a row group of their own when written, and left
+    unmerged a game recorded line by line made 194 row groups and a file of 52 MB,
+    every query slower by each. But a batch of an ingest leaves full row groups and a
+    part-full last one, and the vacuum at the checkpoint after the next batch (DuckDB
+    2.0 vacuums tables with indexes too) merged the two batches' into fewer and wrote
+    them all again: about a second of every batch of 245,760 events, a fifth of the
+    ingest of 10,000 games. So such a batch is checkpointed without the vacuum, and the
+    setting (the database's, not the connection's) is put back at once. The next small
+    write's checkpoint merges what the ingest left part full, once (some 1.3 s of
+    rewriting after 1,000 simulated games; 6 s after 10,000). A DuckDB without the
+    setting gets a plain checkpoint."""
+    if "max_vacuum_tasks" not in _settings():
+        con.execute("CHECKPOINT")
+        return
+    con.execute("SET max_vacuum_tasks = 0")
+    try:
+        con.execute("CHECKPOINT")
+    finally:
+        con.execute("RESET max_vacuum_tasks")
 
 
 OPEN_RETRY: Final = 0.1
@@ -728,6 +747,8 @@ class Appending:
         self.head = store.head(con)
         self.moved = False
         """Whether an event was appended (the projection position then moves)."""
+        self.appended = 0
+        """Events appended in the transaction so far."""
         self.next_upload: int | None = None
         self.received: list[ReceivedUpload] = []
         self.stored: list[StoredEvent] = []
@@ -778,6 +799,7 @@ class Appending:
                 _insert_columns(con, StoredEvent, chunk.columns())
             self.head = chunk.head
             self.moved = True
+            self.appended += len(chunk.hash)
             if self.keep:
                 self.stored.extend(chunk.events())
         for append in appends:  # the newest upload: this one, unless a command appended

@@ -1064,3 +1064,24 @@ def test_many_files_with_two_workers_give_the_same_tables(tmp_path: Path, many_l
     )
     assert_frame_equal(frame(one, upload_columns), frame(two, upload_columns))
     assert scalar(one, "SELECT count(*) FROM games") == 29
+
+
+@pytest.mark.parametrize("filled", [False, True])
+def test_only_a_batch_that_fills_a_row_group_keeps_the_row_groups_before_unmerged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, filled: bool
+) -> None:
+    """Two ingests of two games each. A batch of fewer events than a row group is
+    checkpointed with DuckDB's vacuum, which merges the row groups small writes leave;
+    one that filled a row group (here made one event long) is checkpointed without it,
+    and the row groups of the ingest before stay as they were written."""
+    if filled:
+        monkeypatch.setattr("ingest.pipeline.ROW_GROUP", 1)
+    store = Store(tmp_path / "s.duckdb")
+    for run in ("a", "b"):
+        for table in (1, 2):
+            write_game(tmp_path / run / f"t{table}.jsonl", f"open:{run}:t{table}")
+        ingest([tmp_path / run], store, workers=1)
+    groups = query(store.path, "SELECT max(count) FROM pragma_storage_info('events') GROUP BY row_group_id")
+    counts = [int(n) for (n,) in groups]
+    assert sum(counts) == event_count(store.path)
+    assert len(counts) == (2 if filled else 1)

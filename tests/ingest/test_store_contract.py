@@ -376,25 +376,54 @@ def test_the_examples_in_the_docstrings_run(module: ModuleType) -> None:
     assert result.attempted > 0 and result.failed == 0
 
 
-ROW_GROUP: Final = 122_880
-"""DuckDB's rows to a row group."""
+ROW_GROUP: Final = ingest.store.ROW_GROUP
 
 
-def test_a_batch_leaves_the_row_groups_of_the_batches_before_as_written(tmp_path: Path) -> None:
+def row_groups(path: Path, table: str = "events") -> list[int]:
+    """The rows of each of the table's row groups, as the file holds them, by size."""
+    with duckdb.connect(str(path), read_only=True) as con:
+        groups = con.execute(
+            f"SELECT row_group_id, max(count) FROM pragma_storage_info('{table}') GROUP BY ALL"
+        ).fetchall()
+    return sorted(int(count) for _, count in groups)
+
+
+def vacuum_tasks(con: duckdb.DuckDBPyConnection) -> int:
+    return int(con.execute("SELECT current_setting('max_vacuum_tasks')").fetchone()[0])  # type: ignore[index]
+
+
+def test_a_batch_checkpointed_unmerged_leaves_the_row_groups_of_the_batches_before_as_written(tmp_path: Path) -> None:
     """Two batches of two row groups and a few rows each: DuckDB's vacuum, left to
     itself, merged the first batch's part-full row group with the second's at the next
-    checkpoint and wrote them all again (``ingest.store.VACUUM_TASKS``)."""
+    checkpoint and wrote them all again (``ingest.store.checkpoint_unmerged``); the
+    setting is the database's, and is back as it was for whatever writes next."""
     store = Store(tmp_path / "s.duckdb")
     batch = 2 * ROW_GROUP + 544
     for first in (0, batch):
         with store.connect() as con:
+            default = vacuum_tasks(con)
             con.execute(
                 "INSERT INTO events SELECT i + 1, 'game:g' || (i // 250), i % 250 + 1, 'draw', '{}', now(), NULL,"
                 " NULL, 'p', 'h' FROM range(?, ?) t(i)",
                 [first, first + batch],
             )
-    with duckdb.connect(str(store.path), read_only=True) as con:
-        groups = con.execute(
-            "SELECT row_group_id, max(count) FROM pragma_storage_info('events') GROUP BY ALL"
-        ).fetchall()
-    assert sorted(count for _, count in groups) == [544, 544, *[ROW_GROUP] * 4]
+            ingest.store.checkpoint_unmerged(con)
+            assert vacuum_tasks(con) == default > 0
+    assert row_groups(store.path) == [544, 544, *[ROW_GROUP] * 4]
+
+
+def test_small_writes_one_after_another_leave_few_row_groups_and_a_small_file(tmp_path: Path) -> None:
+    """A phone records a game a line at a time, each line a transaction and a
+    checkpoint of its own. DuckDB writes each transaction's rows as a row group; with
+    the vacuum off (as it once was for every connection) each line stayed one, some
+    250 KB of file, and every query of the events read them all (a game of 194 lines
+    made a store of 52 MB). The vacuum merges them."""
+    store = Store(tmp_path / "s.duckdb")
+    with store.connect():
+        pass
+    empty = store.path.stat().st_size
+    for version in range(40):
+        with store.connect() as con:
+            store.append(con, "draft:g", version, events("draft:g", "entry_recorded"), rows={})
+    assert row_groups(store.path) == [40]
+    assert store.path.stat().st_size - empty < 2 * 2**20
