@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -24,10 +24,13 @@ from streamlit.testing.v1.element_tree import Block
 
 from dashboard.markup import JOINER
 from events.builder import LogBuilder
+from events.records import dump
+from events.records.draft import EntryRecorded
 from events.simulate.mutate import mutate
 from events.simulate.tournament import simulate_tournament
+from ingest.drafts import Draft, read_draft, start_draft, stream_of
 from ingest.pipeline import ingest
-from ingest.store import Store
+from ingest.store import NewEvent, Store
 from tests.ingest.observed_logs import note_line, observed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -214,6 +217,24 @@ def run_page(page: str | None = None, **state: object) -> AppTest:
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def record_at_once(store: Store, game_id: str, lines: Sequence[str], draft: Draft | None = None) -> Draft:
+    """The draft of ``game_id`` with ``lines`` recorded (those ``draft`` holds skipped),
+    the rest appended in one transaction: the events a phone's taps append one line at a
+    time (``ingest.drafts.record_line``, tested line by line in
+    ``tests/ingest/test_drafts.py``), as a test sets a table up. A line a transaction
+    costs some 0.1 s: a whole game's, 20 s of the suite each time."""
+    if draft is None:
+        draft = start_draft(store, game_id, lines[0])
+    stream = stream_of(game_id)
+    new = [EntryRecorded(type="entry_recorded", line=line) for line in lines[len(draft.lines) :]]
+    if new:
+        with store.connect() as con:
+            store.append(con, stream, draft.version, [NewEvent(stream, e.type, dump(e)) for e in new], rows={})
+    found = read_draft(store, game_id)
+    assert found is not None and list(found.lines) == list(lines)
+    return found
 
 
 @pytest.fixture

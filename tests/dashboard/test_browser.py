@@ -27,9 +27,19 @@ from dashboard import widgets
 from dashboard.markup import JOINER, escape
 from events.observe import observe
 from events.recorder import Recorder
-from ingest.drafts import finish_draft, record_line, start_draft
+from ingest.drafts import finish_draft, record_line
 from ingest.store import Store
-from tests.dashboard.conftest import HELD_BACK, HOSTILE_NAMES, IMAGE, LINK, PASSWORD, Hostile, Sample, shown
+from tests.dashboard.conftest import (
+    HELD_BACK,
+    HOSTILE_NAMES,
+    IMAGE,
+    LINK,
+    PASSWORD,
+    Hostile,
+    Sample,
+    record_at_once,
+    shown,
+)
 from tests.dashboard.test_tables import GAME
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -219,9 +229,7 @@ def test_a_phone_follows_a_table_in_play_and_the_standings_without_reloading(
     lines = observe(sample.held_back.read_bytes()).decode().splitlines()
     names = {p["id"]: p["name"] for p in json.loads((sample.logs / "tournament.json").read_text())["players"]}
     store = Store(db)
-    draft = start_draft(store, GAME, lines[0])
-    for line in lines[1:20]:
-        draft = record_line(store, draft, line)
+    draft = record_at_once(store, GAME, lines[:20])
     player = Recorder(lines[:20]).due().player
     assert player is not None
     with chromium() as page:
@@ -238,8 +246,7 @@ def test_a_phone_follows_a_table_in_play_and_the_standings_without_reloading(
         assert page.evaluate("window.stillHere === true")
         screenshot(page, tmp_path, "tables-390x844-draw.png")
 
-        for line in lines[21:]:
-            draft = record_line(store, draft, line)
+        draft = record_at_once(store, GAME, lines, draft)
         page.goto(served)  # Standings
         games = page.locator('[data-testid="stMetric"]').filter(has_text="Games")
         expect(games.locator('[data-testid="stMetricValue"]')).to_have_text("3")

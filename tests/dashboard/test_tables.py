@@ -43,6 +43,7 @@ from tests.dashboard.conftest import (
     Sample,
     maze,
     page_text,
+    record_at_once,
     run_page,
     visible,
 )
@@ -68,13 +69,8 @@ def names(sample: Sample) -> dict[str, str]:
 
 
 def recorded(db: Path, lines: Sequence[str], draft: Draft | None = None) -> Draft:
-    """The draft with ``lines`` recorded (those it holds already skipped)."""
-    store = Store(db)
-    if draft is None:
-        draft = start_draft(store, GAME, lines[0])
-    for line in lines[len(draft.lines) :]:
-        draft = record_line(store, draft, line)
-    return draft
+    """The draft with ``lines`` recorded (those it holds already skipped), at once."""
+    return record_at_once(Store(db), GAME, lines, draft)
 
 
 def tables(**state: object) -> AppTest:
