@@ -23,6 +23,7 @@ import pytest
 
 from events import PURE_PYTHON, replay
 from events.compiled import core, is_compiled
+from tests.simulate.strategies import RERUN
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 EXPECT_COMPILED: Final = os.environ.get("SABOTEUR_EXPECT_COMPILED", "") not in ("", "0")
@@ -39,7 +40,8 @@ PURE_SUITE: Final = [
 """What runs again on the sources when the suite runs compiled: every rule's legal and
 illegal cases, the replay of both recordings, the property tests of whole simulated
 games (each mutation reported at its line, both recordings alike), the bad and the
-fixture logs. Not the simulator's own tests (``tests/simulate/test_simulate.py``: how
+fixture logs; the properties on a third of their examples
+(:func:`tests.simulate.strategies.examples`). Not the simulator's own tests (``tests/simulate/test_simulate.py``: how
 it seats tables, what its games hold, its command), whose replays of simulated games
 the property tests make too: some 17 s of a run on the sources."""
 
@@ -106,7 +108,7 @@ def test_this_run_uses_the_compiled_core_when_it_is_expected() -> None:
 def test_the_rules_and_the_replay_pass_on_the_pure_python_sources() -> None:
     if not is_compiled(replay):
         pytest.skip("this run is on the pure-Python sources already")
-    env = {**os.environ, PURE_PYTHON: "1"}
+    env = {**os.environ, PURE_PYTHON: "1", RERUN: "1"}
     result = subprocess.run(
         # one process: this test runs beside the suite's other worker already
         [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *PURE_SUITE],

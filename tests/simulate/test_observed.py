@@ -27,9 +27,9 @@ from events.schema import Event, GameStarted, Recording, RefereeNote, RoundEnded
 from events.simulate.game import quick_game
 from events.simulate.mutate import MUTATIONS, mutate
 from events.simulate.recording import with_notes
-from tests.simulate.strategies import tables
+from tests.simulate.strategies import examples, tables
 
-SETTINGS: Final = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS: Final = settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 UNSEEN: Final = {
     # A discard lies face down: the observed log says "a card", never which, so a card
@@ -92,7 +92,7 @@ def test_an_observed_game_audits_as_its_full_log(table: tuple[str, int, int, int
     assert verdict(table_view) == verdict(full)
 
 
-@settings(SETTINGS, max_examples=15)
+@settings(SETTINGS, max_examples=examples(15))
 @given(tables(), st.floats(0, 1))
 def test_a_log_cut_short_audits_alike_in_both_recordings(table: tuple[str, int, int, int], where: float) -> None:
     lines = full_lines(table)
@@ -107,7 +107,7 @@ def test_the_simulators_observed_log_is_the_contracts(seed: int) -> None:
     assert as_written == observed([dump_event(e) for e in quick_game(7, "base", 2, seed)])
 
 
-@settings(SETTINGS, max_examples=40)
+@settings(SETTINGS, max_examples=examples(40))
 @given(tables(), st.sampled_from(SEEN))
 def test_a_violation_the_table_sees_is_reported_at_its_line_in_both(
     table: tuple[str, int, int, int], name: str
@@ -135,7 +135,7 @@ def test_roles_dealt_wrong_are_reported_where_they_are_turned_up(table: tuple[st
     assert (mutation.code, turned_up) in found(audit(seen))
 
 
-@settings(SETTINGS, max_examples=30)
+@settings(SETTINGS, max_examples=examples(30))
 @given(tables(), st.sampled_from(sorted(UNSEEN)))
 def test_a_violation_the_table_cannot_see_is_not_reported_observed(table: tuple[str, int, int, int], name: str) -> None:
     lines = full_lines(table)
@@ -164,7 +164,7 @@ def _judged(result: Audit, notes: Sequence[int] = ()) -> list[tuple[str, int, in
     )
 
 
-@settings(SETTINGS, max_examples=30)
+@settings(SETTINGS, max_examples=examples(30))
 @given(tables(), st.sampled_from(["full", "observed"]), st.sampled_from([None, *sorted(MUTATIONS)]))
 def test_referee_notes_are_incidents_at_their_lines_and_change_nothing_else(
     table: tuple[str, int, int, int], recording: str, name: str | None

@@ -18,9 +18,9 @@ from events.replay import replay
 from events.schema import RoundEnded, dump_event
 from events.simulate.game import quick_game
 from events.simulate.mutate import MUTATIONS, mutate
-from tests.simulate.strategies import tables
+from tests.simulate.strategies import examples, tables
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
@@ -39,7 +39,7 @@ def test_simulated_games_audit_clean_with_the_rules_scores(table: tuple[str, int
         assert claim.scores == outcome.scores
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables(), st.sampled_from(sorted(MUTATIONS)))
 def test_every_mutation_is_reported_at_its_line(table: tuple[str, int, int, int], name: str) -> None:
     ruleset, players, rounds, seed = table
