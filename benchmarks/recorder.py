@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import duckdb
 from rich.console import Console
 from rich.table import Table
 
@@ -94,6 +95,15 @@ class Phone:
     def round_entries(self) -> int:
         lines = self.live.recorder.lines
         return len(lines) - max(i for i, line in enumerate(lines) if '"round_started"' in line)
+
+
+def store_shape(db: Path) -> str:
+    """The store's size and its events' row groups: each small write's rows are a row
+    group until DuckDB's vacuum merges them (``ingest.store.checkpoint_unmerged``)."""
+    with duckdb.connect(str(db), read_only=True) as con:
+        found = con.execute("SELECT count(DISTINCT row_group_id) FROM pragma_storage_info('events')").fetchone()
+    groups = found[0] if found else 0
+    return f"{db.stat().st_size / 2**20:.1f} MiB, the events in {groups} row groups"
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -163,6 +173,13 @@ def main(argv: list[str] | None = None) -> None:
         console.print(
             f"p95 of a tap: {p95 * 1000:.0f} ms (goal under {GOAL * 1000:.0f} ms: {verdict}); "
             f"a recorded entry's tap is {ratio:.1f}× the baseline's median"
+        )
+        recorded = steps["cell (recorded)"]
+        tenth = max(len(recorded) // 10, 1)
+        console.print(
+            f"a recorded entry's tap, first tenth {statistics.median(recorded[:tenth]) * 1000:.0f} ms, "
+            f"last tenth {statistics.median(recorded[-tenth:]) * 1000:.0f} ms (medians); "
+            f"the store after the draft's {live.draft.version} events, each its own transaction: {store_shape(db)}"
         )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
