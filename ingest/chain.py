@@ -138,18 +138,12 @@ def linker(stream: str, recorded_at: str, upload_id: int | None) -> HashRun:
     ) -> list[bytes]:
         names = {type_: dumps(type_) for type_ in set(types)}
         events = zip(types, payloads, lines, range(position + 1, position + 1 + len(types)), strict=True)
-        if None in lines:
-            texts = [
-                unnumbered % (dumps(payload), at, names[type_], number)
-                if line is None
-                else numbered % (line, dumps(payload), at, names[type_], number)
-                for (type_, payload, line, at), number in zip(events, count(version + 1))
-            ]
-        else:
-            texts = [
-                numbered % (line, dumps(payload), at, names[type_], number)
-                for (type_, payload, line, at), number in zip(events, count(version + 1))
-            ]
+        texts = [
+            unnumbered % (dumps(payload), at, names[type_], number)
+            if line is None
+            else numbered % (line, dumps(payload), at, names[type_], number)
+            for (type_, payload, line, at), number in zip(events, count(version + 1))
+        ]
         hashes: list[bytes] = []
         append = hashes.append
         for text in texts:

@@ -745,10 +745,9 @@ class Appending:
         self.stats = stats
         self.now = datetime.now(UTC)
         self.head = store.head(con)
-        self.moved = False
-        """Whether an event was appended (the projection position then moves)."""
         self.appended = 0
-        """Events appended in the transaction so far."""
+        """Events appended in the transaction so far (if any, the projection position
+        moves)."""
         self.next_upload: int | None = None
         self.received: list[ReceivedUpload] = []
         self.stored: list[StoredEvent] = []
@@ -798,7 +797,6 @@ class Appending:
             with lap(stats, "write events"):
                 _insert_columns(con, StoredEvent, chunk.columns())
             self.head = chunk.head
-            self.moved = True
             self.appended += len(chunk.hash)
             if self.keep:
                 self.stored.extend(chunk.events())
@@ -814,7 +812,7 @@ class Appending:
         """The transaction's end: the projection position moved to the new head, and
         every upload recorded linked to it."""
         con = self.con
-        if self.moved:
+        if self.appended:
             con.execute("UPDATE projection SET position = ? WHERE name = 'read_models'", [self.head[0]])
         if self.received:
             with lap(self.stats, "write uploads"):

@@ -69,7 +69,8 @@ class BatchStore(Store):
 
     def stream_versions(self, con: duckdb.DuckDBPyConnection, streams: Sequence[str]) -> dict[str, tuple[int, int]]:
         """A stream held from before the batch continues here without its first event,
-        which :meth:`Store.stream_versions` looks for: its versions are read without."""
+        which :meth:`Store.stream_versions` looks for, so its versions are read directly
+        (:meth:`Store._versions`)."""
         held = [s for s in streams if s in self.held.streams]
         earlier = {s: self.held.streams[s] for s in held}
         new = [s for s in streams if s not in self.held.streams]
