@@ -210,11 +210,18 @@ PHONE = {"width": 390, "height": 844}
 
 def screenshot(page: Any, tmp_path: Path, name: str) -> Path:
     """The page as it shows, saved as ``name`` in ``$SABOTEUR_SCREENSHOTS`` (else the
-    test's own folder)."""
+    test's own folder). On a busy machine Chromium may not have painted the page yet
+    when Streamlit's run has ended (CI once saved a blank 7 KB picture of a page whose
+    heading was there): the picture is taken again until it shows something, 15 s at
+    most."""
     folder = Path(os.environ.get("SABOTEUR_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
+    deadline = time.monotonic() + 15
     page.screenshot(path=str(path), full_page=True)
+    while path.stat().st_size <= 10_000 and time.monotonic() < deadline:
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(path), full_page=True)
     assert path.stat().st_size > 10_000
     return path
 
