@@ -22,7 +22,7 @@ from typing import Final
 
 import orjson
 
-from ingest.tables import BigInt, Row, table
+from ingest.tables import BigInt, Digest, Row, table
 
 GENESIS: Final = "0" * 64
 """The ``prev_hash`` of the first event."""
@@ -37,6 +37,7 @@ class StoredEvent(Row):
     one ``stream`` (``game:<id>``, ``tournament:<id>``) from 1, and a unique (stream,
     version) makes a stale append fail. ``payload`` is the event's JSON as uploaded (a
     log line) or as the store wrote it; ``line`` is its line in the upload, if any.
+    The two hashes are hex text here and 32 bytes in the table (:data:`~ingest.tables.Digest`).
     """
 
     position: BigInt
@@ -47,8 +48,8 @@ class StoredEvent(Row):
     recorded_at: datetime
     upload_id: BigInt | None
     line: int | None
-    prev_hash: str
-    hash: str
+    prev_hash: Digest
+    hash: Digest
 
     def canonical(self) -> bytes:
         """This event's canonical JSON, as its hash covers it."""

@@ -36,7 +36,6 @@ import random
 import re
 import threading
 import time
-from array import array
 from collections.abc import Collection, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -54,13 +53,15 @@ from ingest.chain import GENESIS, ReceivedUpload, StoredEvent, link, linker, mom
 from ingest.readmodels import PROJECTED, ROW_TYPES, RefereeCodeRow, Rows
 from ingest.schema import LOG_TABLE_NAMES, LOG_TABLES, READ_MODELS, SCHEMA_VERSION, UploadLink, UploadRow
 from ingest.stats import IngestStats, lap
-from ingest.tables import Columns, Row, arrow_table, create_table, names, row_columns
+from ingest.tables import Columns, Row, arrow_table, columns, create_table, digests, names, row_columns
 
 DEFAULT_DB: Final = "saboteur.duckdb"
 _TIME: Final = names(StoredEvent).index("recorded_at")
-_ENVELOPE: Final = ", ".join(f"epoch_us({n})" if n == "recorded_at" else n for n in names(StoredEvent))
-"""The events' columns as read: the time as microseconds since 1970, made a datetime
-once per distinct time (:func:`_events`)."""
+_ENVELOPE: Final = ", ".join(
+    "epoch_us(recorded_at)" if c.name == "recorded_at" else c.read for c in columns(StoredEvent)
+)
+"""The events' columns as read: the hashes as hex text, the time as microseconds since
+1970, made a datetime once per distinct time (:func:`_events`)."""
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 
 _T = TypeVar("_T")
@@ -250,7 +251,7 @@ class _Chained:
     upload, time, the previous hash but the first) filled in once the stream's events
     so far are added (:meth:`run`). Hashes are kept as
     :func:`~ingest.chain.linker` makes them, hex digits in ASCII bytes, and become
-    text a chunk at a time (:func:`_hex_column`)."""
+    a digest column's bytes a chunk at a time (:func:`~ingest.tables.digests`)."""
 
     def __init__(self, now: datetime, prev: bytes) -> None:
         self.now = now
@@ -287,8 +288,8 @@ class _Chained:
             "recorded_at": pl.repeat(_micros(self.now), len(self.hash), dtype=pl.Int64, eager=True)
             .cast(_MOMENT)
             .to_arrow(),
-            "prev_hash": _hex_column(self.prev + hashes[: -len(self.prev)]),
-            "hash": _hex_column(hashes),
+            "prev_hash": digests(self.prev + hashes[: -len(self.prev)], "prev_hash"),
+            "hash": digests(hashes),
         }
         return {name: fixed[name] if name in fixed else getattr(self, name) for name in names(StoredEvent)}
 
@@ -320,18 +321,6 @@ def _micros(moment: datetime) -> int:
     with its zone, some 15 ms a chunk)."""
     delta = moment - _EPOCH
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
-
-
-_DIGITS: Final = 64
-"""A SHA-256 hash in hex digits."""
-
-
-def _hex_column(digits: bytes) -> pa.Array:
-    """Hashes laid end to end (:data:`_DIGITS` ASCII hex digits each) as an Arrow array of
-    text, built on their bytes as they lie: no object a hash."""
-    count = len(digits) // _DIGITS
-    offsets = array("i", range(0, _DIGITS * (count + 1), _DIGITS))
-    return pa.Array.from_buffers(pa.string(), count, [None, pa.py_buffer(offsets), pa.py_buffer(digits)])
 
 
 class Store:
@@ -439,7 +428,8 @@ class Store:
         held is linked, in order, to the event head as it stands (so the chain covers
         them from now on). 2 to 3: the read models' columns of the observed recording
         (:func:`_observed_columns`). 3 to 4: the referee codes' read model, empty (a
-        store of version 3 holds no referee code: their events came with version 4)."""
+        store of version 3 holds no referee code: their events came with version 4). 4
+        to 5: the events' hashes as bytes (:func:`_events_hashed_as_bytes`)."""
         with _transaction(con):
             if version < 2:
                 con.execute(create_table(UploadLink, if_not_exists=True))
@@ -451,7 +441,43 @@ class Store:
                 _observed_columns(con)
             if version < 4:
                 con.execute(create_table(RefereeCodeRow, if_not_exists=True))
+            if version < 5:
+                self._events_hashed_as_bytes(con)
             con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION)])
+
+    def _events_hashed_as_bytes(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Schema version 4 to 5: the events' ``prev_hash`` and ``hash``, stored until
+        then as hex text, become their 32 bytes (:data:`~ingest.tables.Digest`). DuckDB
+        changes no column's type in a table with keys, so the events are copied into a
+        table made anew, in position order, and it takes the old one's place: every
+        event keeps its every value, and the chain reads the same. A hash that is not
+        64 lowercase hex digits was never written by this program: the upgrade refuses
+        the store, naming the event, and leaves it as it was."""
+        types = dict(
+            con.execute(
+                "SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() "
+                "AND schema_name = 'main' AND table_name = 'events'"
+            ).fetchall()
+        )
+        if types.get("hash") == "BLOB":  # made so already
+            return
+        pattern = "'^[0-9a-f]{64}$'"
+        bad = _one(
+            con,
+            f"SELECT min(position) FROM events WHERE NOT regexp_matches(hash, {pattern}) "
+            f"OR NOT regexp_matches(prev_hash, {pattern})",
+        )
+        if bad is not None and bad[0] is not None:
+            raise StoreUnusable(
+                self.path,
+                f"the event at position {bad[0]} has a hash that is not 64 lowercase hex digits, which this "
+                "program never writes: the store was altered, and is left as it was (schema version 4)",
+            )
+        copied = ", ".join(f"unhex({c.name})" if c.digest else c.name for c in columns(StoredEvent))
+        con.execute(create_table(StoredEvent, name="events_hashed"))
+        con.execute(f"INSERT INTO events_hashed SELECT {copied} FROM events ORDER BY position")
+        con.execute("DROP TABLE events")
+        con.execute("ALTER TABLE events_hashed RENAME TO events")
 
     def _unopened(self, exc: duckdb.Error) -> StoreUnusable:
         """What is wrong with a file DuckDB would not open."""
@@ -489,7 +515,7 @@ class Store:
 
     def head(self, con: duckdb.DuckDBPyConnection) -> tuple[int, str]:
         """The newest event's position and hash (0 and the genesis hash when empty)."""
-        row = _one(con, "SELECT position, hash FROM events ORDER BY position DESC LIMIT 1")
+        row = _one(con, "SELECT position, lower(hex(hash)) FROM events ORDER BY position DESC LIMIT 1")
         return (int(row[0]), str(row[1])) if row else (0, GENESIS)
 
     def read(self, con: duckdb.DuckDBPyConnection, stream: str, *, until: Moment = None) -> list[StoredEvent]:

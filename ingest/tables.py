@@ -4,7 +4,9 @@ A row type is a class declared with :func:`table`: a slotted dataclass whose fie
 are the table's columns, in order, with their Python types. The column types follow
 from the field types (``int`` is a 32-bit ``INTEGER``, :data:`BigInt` a ``BIGINT``;
 ``X | None`` is a column that may be null, anything else is ``NOT NULL``), so a table
-and the frames written into it cannot drift apart.
+and the frames written into it cannot drift apart. One type is stored otherwise than
+Python holds it: a :data:`Digest` is hex text in Python and in frames, 32 bytes in
+DuckDB (:func:`selected` reads it back as text).
 
 >>> @table("tally", key=("name",))
 ... class Tally(Row):
@@ -26,10 +28,11 @@ Int64
 
 from __future__ import annotations
 
+import binascii
 import dataclasses
 import operator
 import types
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import (
     Annotated,
@@ -49,6 +52,17 @@ import pyarrow as pa
 
 BigInt = Annotated[int, "BIGINT"]
 """A 64-bit integer column (a plain ``int`` field is a 32-bit ``INTEGER``)."""
+
+Digest = Annotated[str, "DIGEST"]
+"""A SHA-256 hash: 64 lowercase hex digits in Python, in frames and in the lake's
+files, and its 32 bytes in DuckDB, stored uncompressed. A hash is random, so DuckDB's
+string compression (dictionary, FSST) wins it nothing over the bytes but costs its
+analysis at every write: the events' two hashes as hex text took two fifths of the
+events' insert (246,304 events: 0.94 s of processor time against 0.58 s as bytes, the
+file the same size)."""
+
+DIGEST_BYTES: Final = 32
+"""The bytes of a SHA-256 hash."""
 
 
 class Row:
@@ -94,6 +108,13 @@ class Column:
     sql: str
     dtype: pl.DataType
     nullable: bool
+    digest: bool = False
+    """A :data:`Digest`: text here, bytes in the table."""
+
+    @property
+    def read(self) -> str:
+        """The column in a ``SELECT``, as Python holds it: a digest as hex text."""
+        return f"lower(hex({self.name})) AS {self.name}" if self.digest else self.name
 
 
 _SCALARS: Final[dict[object, tuple[str, pl.DataType]]] = {
@@ -104,6 +125,7 @@ _SCALARS: Final[dict[object, tuple[str, pl.DataType]]] = {
     bytes: ("BLOB", pl.Binary()),
     datetime: ("TIMESTAMPTZ", pl.Datetime("us", "UTC")),
     list[str]: ("VARCHAR[]", pl.List(pl.String())),
+    Digest: ("BLOB USING COMPRESSION uncompressed", pl.String()),
 }
 """The Python types a column may have, with their DuckDB type and Polars dtype."""
 
@@ -114,7 +136,7 @@ def _column(name: str, hint: object) -> Column:
         present = [arg for arg in get_args(hint) if arg is not type(None)]
         nullable, hint = len(present) < len(get_args(hint)), present[0]
     sql, dtype = _SCALARS[hint]
-    return Column(name, sql, dtype, nullable)
+    return Column(name, sql, dtype, nullable, digest=hint is Digest)
 
 
 _COLUMNS: Final[dict[type[Row], tuple[Column, ...]]] = {}
@@ -140,14 +162,21 @@ def names(row_type: type[Row]) -> tuple[str, ...]:
 _NAMES: Final[dict[type[Row], tuple[str, ...]]] = {}
 
 
-def create_table(row_type: type[Row], *, if_not_exists: bool = False) -> str:
-    """The ``CREATE TABLE`` statement of a row type's table."""
+def create_table(row_type: type[Row], *, if_not_exists: bool = False, name: str | None = None) -> str:
+    """The ``CREATE TABLE`` statement of a row type's table (under another ``name``, if
+    given: a table made anew beside the old one, as an upgrade does)."""
     lines = [f"{c.name} {c.sql}{'' if c.nullable else ' NOT NULL'}" for c in columns(row_type)]
     for constraint, keys in (("PRIMARY KEY", row_type.KEY), ("UNIQUE", row_type.UNIQUE)):
         if keys:
             lines.append(f"{constraint} ({', '.join(keys)})")
     body = ",\n    ".join(lines)
-    return f"CREATE TABLE {'IF NOT EXISTS ' if if_not_exists else ''}{row_type.TABLE} (\n    {body}\n)"
+    return f"CREATE TABLE {'IF NOT EXISTS ' if if_not_exists else ''}{name or row_type.TABLE} (\n    {body}\n)"
+
+
+def selected(row_type: type[Row], *, but: Collection[str] = ()) -> str:
+    """The table's columns as a ``SELECT`` list that reads them as the row type holds
+    them (:attr:`Column.read`), but those named in ``but``."""
+    return ", ".join(c.read for c in columns(row_type) if c.name not in but)
 
 
 def polars_schema(row_type: type[Row]) -> dict[str, pl.DataType]:
@@ -179,7 +208,22 @@ def arrow_table(row_type: type[Row], data: Mapping[str, Sequence[Any] | pa.Array
 
 
 def _array(column: Column, values: Sequence[Any]) -> pa.Array:
+    if column.digest:
+        if any(len(v) != 2 * DIGEST_BYTES for v in values):
+            raise ValueError(f"{column.name}: not hashes of {2 * DIGEST_BYTES} hex digits each")
+        return digests("".join(values).encode("ascii"), column.name)
     return pl.Series(column.name, values, dtype=column.dtype, strict=True).to_arrow()
+
+
+def digests(hex_digits: bytes, name: str = "hash") -> pa.Array:
+    """Hashes laid end to end as ASCII hex digits (64 each) as the Arrow array of their
+    bytes that a :data:`Digest` column stores: one conversion for them all, no object a
+    hash. Digits that are not whole hashes of lowercase hex are refused."""
+    count, rest = divmod(len(hex_digits), 2 * DIGEST_BYTES)
+    if rest or hex_digits.translate(None, b"0123456789abcdef"):
+        raise ValueError(f"{name}: not hashes of {2 * DIGEST_BYTES} lowercase hex digits each")
+    raw = binascii.unhexlify(hex_digits)
+    return pa.Array.from_buffers(pa.binary(DIGEST_BYTES), count, [None, pa.py_buffer(raw)])
 
 
 def row_columns(row_type: type[Row], rows: Sequence[Any]) -> dict[str, Sequence[Any]]:

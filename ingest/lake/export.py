@@ -18,7 +18,7 @@ from ingest.lake.batch import appended_streams
 from ingest.lake.layout import DATASETS, LEFT_OUT, Lake
 from ingest.lake.manifest import Entry, Part, SourceFile, commit, write_part
 from ingest.store import Store
-from ingest.tables import names
+from ingest.tables import selected
 
 PART_ROWS: Final = 1_000_000
 """Rows in a part of an exported table at most."""
@@ -32,7 +32,7 @@ def export(store: Store, lake: Lake) -> Entry:
         position, head = store.head(con)
         parts: list[Part] = []
         for dataset, row_type in DATASETS.items():
-            kept = ", ".join(n for n in names(row_type) if n not in LEFT_OUT.get(dataset, ()))
+            kept = selected(row_type, but=LEFT_OUT.get(dataset, ()))  # the hashes as hex text
             order = "position" if dataset == StoredEvent.TABLE else "ALL"
             reader = con.sql(f"SELECT {kept} FROM {dataset} ORDER BY {order}").to_arrow_reader(PART_ROWS)
             for chunk in reader:

@@ -35,7 +35,7 @@ def verify(db: Path, *options: str | Path) -> tuple[int, str]:
 
 
 def head(db: Path) -> tuple[int, str]:
-    ((position, digest),) = sql(db, "SELECT position, hash FROM events ORDER BY position DESC LIMIT 1")
+    ((position, digest),) = sql(db, "SELECT position, lower(hex(hash)) FROM events ORDER BY position DESC LIMIT 1")
     return int(position), str(digest)
 
 
@@ -89,7 +89,7 @@ def rewrite_history(db: Path) -> None:
             text = canonical(number, stream, version, kind, payload, moment_text(recorded_at), upload_id, line)
             links.append((prev, link(prev, text), number))
             prev = links[-1][1]
-        con.executemany("UPDATE events SET prev_hash = ?, hash = ? WHERE position = ?", links)
+        con.executemany("UPDATE events SET prev_hash = unhex(?), hash = unhex(?) WHERE position = ?", links)
     finally:
         con.close()
     relink_uploads(db)
@@ -181,7 +181,7 @@ def test_a_careful_cut_passes_verify_alone_but_not_a_published_head(store_file: 
 
 def test_an_earlier_published_head_is_still_contained(store_file: Path) -> None:
     """A head published before the newest events holds as the chain grows."""
-    (earlier,) = sql(store_file, "SELECT hash FROM events WHERE position = 10")[0]
+    (earlier,) = sql(store_file, "SELECT lower(hex(hash)) FROM events WHERE position = 10")[0]
     position, newest = head(store_file)
     code, output = verify(store_file, "--expect-head", earlier, "--expect-head", newest)
     assert code == 0, output

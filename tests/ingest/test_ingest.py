@@ -619,7 +619,8 @@ def test_events_envelope_and_hash_chain(tmp_path: Path, tournament_dir: Path) ->
 
     events = query(
         db,
-        "SELECT position, stream, version, type, payload, recorded_at, upload_id, line, prev_hash, hash "
+        "SELECT position, stream, version, type, payload, recorded_at, upload_id, line, "
+        "lower(hex(prev_hash)), lower(hex(hash)) "
         "FROM events ORDER BY position",
     )
     assert [e[0] for e in events] == list(range(1, len(events) + 1))
