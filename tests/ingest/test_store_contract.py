@@ -427,3 +427,24 @@ def test_small_writes_one_after_another_leave_few_row_groups_and_a_small_file(tm
             store.append(con, "draft:g", version, events("draft:g", "entry_recorded"), rows={})
     assert row_groups(store.path) == [40]
     assert store.path.stat().st_size - empty < 2 * 2**20
+
+
+def test_duckdb_draws_no_progress_bar_into_a_commands_output(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """DuckDB draws a progress bar of its own on the terminal for a query past two
+    seconds (an upgrade of millions of events drew one through ``saboteur ingest``'s
+    output). The store's connections have it off; that the setting is what stops the
+    bar is shown on a plain connection, with the bar's delay at nothing."""
+    store = Store(tmp_path / "s.duckdb")
+    for read_only in (False, True):
+        with store.connect(read_only=read_only) as con:
+            assert con.execute("SELECT current_setting('enable_progress_bar')").fetchall() == [(False,)]
+    slow = "SELECT count(*) FROM range(30000000) t(i) WHERE i % 7 = 3"
+    with duckdb.connect() as con:
+        con.execute("SET progress_bar_time = 0")
+        con.execute(slow).fetchall()
+        assert "%" in capfd.readouterr().out  # drawn
+        con.execute("SET enable_progress_bar = false")  # (a statement that may draw its own)
+        capfd.readouterr()
+        con.execute(slow).fetchall()
+        drawn = capfd.readouterr()
+        assert "%" not in drawn.out + drawn.err, drawn
