@@ -35,7 +35,7 @@ from ingest.schema import UploadRow
 from ingest.sources import LogEvents, Prepared, prepare, unforeseen
 from ingest.stats import IngestStats, lap
 from ingest.store import ROW_GROUP, Append, Appending, Store, StoreError, checkpoint_unmerged, streaming
-from ingest.tables import Columns
+from ingest.tables import ArrowColumns, Columns, TableColumns, arrow_columns, joined
 
 _LOGGER = logging.getLogger(__name__)
 SUFFIXES: Final = (".jsonl", ".jsonl.gz", ".csv", ".json")
@@ -140,7 +140,7 @@ def _prepared(
                 stats.add("audit (workers, summed)", seconds)
             yield prepared
         return
-    pending: deque[tuple[Future[list[tuple[Prepared, float]]], int, int]] = deque()
+    pending: deque[tuple[Future[AuditedTask], int, int]] = deque()
     held = flying = 0
     tasks = _tasks(files)
     while True:
@@ -156,7 +156,7 @@ def _prepared(
             done = future.result()
         held -= size
         flying -= count
-        for prepared, seconds in done:
+        for prepared, seconds in done.unpacked():
             if stats is not None:
                 stats.add("audit (workers, summed)", seconds)
             yield prepared
@@ -177,9 +177,57 @@ def _tasks(files: Iterable[Path]) -> Iterator[tuple[list[Path], int]]:
         yield task, size
 
 
-def audited_all(paths: list[Path]) -> list[tuple[Prepared, float]]:
-    """A task's files audited (:func:`audited`), in order."""
-    return [audited(path) for path in paths]
+def audited_all(paths: list[Path]) -> AuditedTask:
+    """A task's files audited (:func:`audited`), in order, their rows packed as one Arrow
+    table per table (:class:`AuditedTask`)."""
+    return AuditedTask.packed([audited(path) for path in paths])
+
+
+@dataclass(frozen=True, slots=True)
+class AuditedTask:
+    """A worker's task of files audited, as it is sent to the writer: each file without
+    its rows, with the seconds its audit took and its rows' count in each table, and
+    the task's rows of each table as one Arrow table, in the files' order.
+
+    The writer is an ingest's one serial step, and rows of plain values cost it their
+    unpickling and their conversion into Arrow (:class:`~ingest.tables.ArrowColumns`);
+    made into Arrow here, in the worker, a task's rows come as a few buffers, and each
+    file gets its rows back as a slice of them (:meth:`unpacked`)."""
+
+    files: list[tuple[Prepared, float]]
+    counts: list[dict[str, int]]
+    tables: dict[str, ArrowColumns]
+
+    @classmethod
+    def packed(cls, done: list[tuple[Prepared, float]]) -> AuditedTask:
+        """``done``'s rows packed (the packing counted in the last file's seconds)."""
+        started = time.perf_counter()
+        parts: dict[str, list[Columns]] = {}
+        counts: list[dict[str, int]] = []
+        for prepared, _ in done:
+            counts.append({table: len(columns) for table, columns in prepared.rows.items()})
+            for table, columns in prepared.rows.items():
+                if not isinstance(columns, Columns):  # never from prepare(): sent as they are
+                    return cls(done, [{} for _ in done], {})
+                parts.setdefault(table, []).append(columns)
+        if not parts:
+            return cls(done, counts, {})
+        tables = {table: arrow_columns(columns) for table, columns in parts.items()}
+        files = [(replace(prepared, rows={}), seconds) for prepared, seconds in done]
+        files[-1] = (files[-1][0], files[-1][1] + time.perf_counter() - started)
+        return cls(files, counts, tables)
+
+    def unpacked(self) -> Iterator[tuple[Prepared, float]]:
+        """Each file with its rows again, each table's a slice of the task's (no copy)."""
+        offsets = dict.fromkeys(self.tables, 0)
+        for (prepared, seconds), count in zip(self.files, self.counts, strict=True):
+            if count and self.tables:
+                rows: Tables = {}
+                for table, length in count.items():
+                    rows[table] = self.tables[table].slice(offsets[table], length)
+                    offsets[table] += length
+                prepared = replace(prepared, rows=rows)
+            yield prepared, seconds
 
 
 @contextmanager
@@ -251,11 +299,13 @@ def _die_with_parent() -> None:
 @dataclass
 class _Decided:
     """One file's upload row, with the appends and read-model rows it brings when
-    accepted."""
+    accepted, and the revision each game it stores starts (the rows are stamped with
+    the upload's id and those revisions as a run's rows are joined: :func:`_add`)."""
 
     upload: UploadRow
     appends: list[Append] = field(default_factory=list)
     rows: Tables = field(default_factory=dict)
+    revisions: dict[str, int] = field(default_factory=dict)
 
 
 class _Batch:
@@ -448,31 +498,38 @@ class Writer:
             batch.newest[stream] = upload_id
         outcome = "accepted_with_findings" if prepared.status == "violations" else "accepted"
         decided = upload(outcome, supersedes=supersedes, reason=self.reason if taken else None)
-        return _Decided(decided, appends, _stamped(prepared.rows, upload_id, revisions))
+        return _Decided(decided, appends, prepared.rows, revisions)
 
 
 def _add(appending: Appending, decisions: Sequence[_Decided]) -> None:
     """Append files decided: their uploads, their events and their rows, the rows of a
-    table joined into one insert."""
-    rows: Tables = {}
+    table joined into one insert (:func:`_stamped`)."""
+    parts: dict[str, list[TableColumns]] = {}
+    owners: dict[str, list[tuple[int, int]]] = {}
     for decision in decisions:
         for table, columns in decision.rows.items():
-            rows.setdefault(table, Columns.empty(columns.row_type)).extend(columns)
+            parts.setdefault(table, []).append(columns)
+            owners.setdefault(table, []).append((decision.upload.upload_id, len(columns)))
+    revisions = {stream: number for decision in decisions for stream, number in decision.revisions.items()}
+    rows: Tables = {
+        table: _stamped(table, joined(columns), owners[table], revisions) for table, columns in parts.items()
+    }
     appending.add([a for d in decisions for a in d.appends], rows=rows, uploads=[d.upload for d in decisions])
 
 
-def _stamped(rows: Tables, upload_id: int, revisions: dict[str, int]) -> Tables:
-    """A file's rows with what the writer decided for them: the upload's id, and each
-    game's revision."""
-    stamped: Tables = {}
-    for table, columns in rows.items():
-        if "upload_id" in columns.data:
-            columns = columns.with_value("upload_id", upload_id)
-        if table == GameRow.TABLE:
-            games = zip(columns.data["game_id"], columns.data["revision"], strict=True)
-            columns = columns.with_column("revision", [revisions.get(f"game:{g}", r) for g, r in games])
-        stamped[table] = columns
-    return stamped
+def _stamped(
+    table: str, columns: TableColumns, owners: list[tuple[int, int]], revisions: dict[str, int]
+) -> TableColumns:
+    """A run's rows of one table with what the writer decided for them, a column at
+    once: each file's upload id on its rows (``owners``: each file's id and its count
+    of rows, in order), and each game's revision. (A game is stored by one file of a
+    run at most: a file storing anew a game of the run starts another.)"""
+    if "upload_id" in columns:
+        columns = columns.with_column("upload_id", [upload_id for upload_id, count in owners for _ in range(count)])
+    if table == GameRow.TABLE:
+        games = zip(columns.values("game_id"), columns.values("revision"), strict=True)
+        columns = columns.with_column("revision", [revisions.get(f"game:{g}", r) for g, r in games])
+    return columns
 
 
 def _with_reason(report: str, reason: str) -> str:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
-from ingest.tables import BigInt, Columns, Row, table
+from ingest.tables import BigInt, Columns, Row, TableColumns, table
 
 
 def won(player: str, role: str | None, *, winner: str | None, connector: str | None) -> bool:
@@ -301,9 +301,10 @@ id and the read models its events project into. Appending to a stream replaces i
 
 Rows = dict[str, list[Any]]
 """Read-model rows by table name, each an instance of that table's row type."""
-Tables = dict[str, Columns]
+Tables = dict[str, TableColumns]
 """Read-model rows by table name, as columns: what an audited file carries to the
-writer (:class:`~ingest.tables.Columns`)."""
+writer (:class:`~ingest.tables.Columns`; from a worker's task,
+:class:`~ingest.tables.ArrowColumns`)."""
 
 
 def as_columns(rows: Rows) -> Tables:

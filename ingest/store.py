@@ -53,7 +53,18 @@ from ingest.chain import GENESIS, ReceivedUpload, StoredEvent, link, linker, mom
 from ingest.readmodels import PROJECTED, ROW_TYPES, RefereeCodeRow, Rows
 from ingest.schema import LOG_TABLE_NAMES, LOG_TABLES, READ_MODELS, SCHEMA_VERSION, UploadLink, UploadRow
 from ingest.stats import IngestStats, lap
-from ingest.tables import Columns, Row, arrow_table, columns, create_table, digests, names, row_columns
+from ingest.tables import (
+    ArrowColumns,
+    Columns,
+    Row,
+    TableColumns,
+    arrow_table,
+    columns,
+    create_table,
+    digests,
+    names,
+    row_columns,
+)
 
 DEFAULT_DB: Final = "saboteur.duckdb"
 _TIME: Final = names(StoredEvent).index("recorded_at")
@@ -65,8 +76,9 @@ _ENVELOPE: Final = ", ".join(
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 
 _T = TypeVar("_T")
-NewRows = Mapping[str, Sequence[Any] | Columns]
-"""Read-model rows by table, as row objects or as :class:`~ingest.tables.Columns`."""
+NewRows = Mapping[str, Sequence[Any] | TableColumns]
+"""Read-model rows by table, as row objects or as columns (:class:`~ingest.tables.Columns`,
+:class:`~ingest.tables.ArrowColumns`)."""
 
 Moment = int | datetime | None
 """An event position, a time, or ``None`` for now."""
@@ -1188,6 +1200,9 @@ def insert_rows(con: duckdb.DuckDBPyConnection, rows: NewRows) -> None:
         if isinstance(table_rows, Columns):
             if len(table_rows):
                 _insert_columns(con, table_rows.row_type, table_rows.data)
+        elif isinstance(table_rows, ArrowColumns):
+            if len(table_rows):
+                _insert_table(con, table_rows.row_type, table_rows.table)
         else:
             _insert(con, ROW_TYPES[table], table_rows)
 
@@ -1220,10 +1235,14 @@ def _insert(con: duckdb.DuckDBPyConnection, row_type: type[Row], rows: Sequence[
 def _insert_columns(
     con: duckdb.DuckDBPyConnection, row_type: type[Row], data: Mapping[str, Sequence[Any] | pa.Array]
 ) -> None:
-    """One INSERT of a table's columns, by name, from an Arrow table. DuckDB reads the
+    """One INSERT of a table's columns, by name, made an Arrow table (:func:`_insert_table`)."""
+    _insert_table(con, row_type, arrow_table(row_type, data))
+
+
+def _insert_table(con: duckdb.DuckDBPyConnection, row_type: type[Row], bulk_table: pa.Table) -> None:
+    """One INSERT of an Arrow table of a row type's columns, by name. DuckDB reads the
     table by its name in this scope (a replacement scan): registering it instead
     (``con.register``) keeps memory that grows with every row ever inserted, some 200
     bytes a row, until the process ends."""
-    bulk_table = arrow_table(row_type, data)
     con.execute(f"INSERT INTO {row_type.TABLE} BY NAME SELECT * FROM bulk_table")
     del bulk_table

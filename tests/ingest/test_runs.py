@@ -6,7 +6,9 @@ pool's tasks and workers."""
 from __future__ import annotations
 
 import os
+import pickle
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +18,20 @@ from polars.testing import assert_frame_equal
 from ingest import pipeline
 from ingest import store as store_module
 from ingest.pipeline import Writer, _tasks, ingest, process_pool, write_all
+from ingest.readmodels import TournamentPlayerRow
 from ingest.sources import Prepared, prepare
 from ingest.store import Store
-from tests.ingest.test_ingest import EXAMPLE_SHEET, _two_versions, frame, query, read_models, uploads, write_game
+from ingest.tables import ArrowColumns, Columns, joined
+from tests.ingest.test_ingest import (
+    EXAMPLE_SHEET,
+    _two_versions,
+    frame,
+    missed_draw_log,
+    query,
+    read_models,
+    uploads,
+    write_game,
+)
 
 ENVELOPE = "SELECT position, stream, version, type, payload, upload_id, line FROM events ORDER BY position"
 UPLOADS = (
@@ -215,3 +228,72 @@ def test_the_writer_reads_the_files_as_it_writes_them(tmp_path: Path, monkeypatc
     write_all(audited(), Writer(Store(tmp_path / "s.duckdb")))
     assert added == [2, 2, 2]
     assert runs_stored_when_asked == [0, 0, 1, 1, 2, 2]
+
+
+# -- a task's rows, packed in the worker -------------------------------------------------
+
+
+def test_a_tasks_rows_come_back_to_each_file_as_it_audited_them(tmp_path: Path) -> None:
+    """A worker sends a task's rows as one Arrow table a table (``AuditedTask``); each
+    file gets back exactly its own rows, through a pickle as the pool sends them, a file
+    with no rows between files with rows included."""
+    files = logs(tmp_path / "logs", 3)[:3]
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_bytes(EXAMPLE_SHEET.read_bytes())
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("no JSON at all\n")
+    order = [files[0], broken, sheet, files[1], files[2]]
+    alone = [prepare(path) for path in order]
+    task = pickle.loads(pickle.dumps(pipeline.audited_all(order)))
+    assert all(not prepared.rows for prepared, _ in task.files)  # sent without them
+    back = [prepared for prepared, _ in task.unpacked()]
+    assert [p.name for p in back] == [p.name for p in alone]
+    for own, returned in zip(alone, back, strict=True):
+        assert set(returned.rows) == set(own.rows), own.name
+        for table, columns in own.rows.items():
+            assert isinstance(returned.rows[table], ArrowColumns)
+            assert returned.rows[table].arrow().to_pylist() == columns.arrow().to_pylist(), (own.name, table)
+        assert replace(returned, rows={}, streams={}) == replace(own, rows={}, streams={})
+        assert {s: list(e) for s, e in returned.streams.items()} == {s: list(e) for s, e in own.streams.items()}
+    assert not back[1].rows and back[1].status == "unreadable"
+
+
+def test_each_files_rows_carry_its_own_upload_and_each_game_its_revision(tmp_path: Path) -> None:
+    """The writer stamps a run's rows at once, a column a table: every game's rows name
+    the upload that brought it, with a pool or without, and a game stored anew in the
+    same batch is at its second revision."""
+    files = logs(tmp_path / "logs", 4)
+    v1, v2, _, _ = _two_versions(tmp_path)
+    missed = [tmp_path / "missed-1.jsonl", tmp_path / "missed-2.jsonl"]  # with findings
+    for number, path in enumerate(missed, start=1):
+        path.write_text(missed_draw_log(f"missed:{number}").text())
+    for workers in (1, 2):
+        db = tmp_path / f"w{workers}.duckdb"
+        ingest([*files, missed[0], v1, missed[1], v2], Store(db), supersede=True, reason="fixed", workers=workers)
+        brought = {
+            game: upload_id
+            for upload_id, games in query(db, "SELECT upload_id, game_ids FROM uploads WHERE outcome LIKE 'accepted%'")
+            for game in games
+        }
+        assert len(brought) == 7
+        assert dict(query(db, "SELECT game_id, upload_id FROM games")) == brought, workers
+        found = dict(query(db, "SELECT DISTINCT game_id, upload_id FROM findings"))
+        assert found == {game: brought[game] for game in ("missed:1", "missed:2")}, workers
+        revisions = dict(query(db, "SELECT game_id, revision FROM games"))
+        assert revisions.pop("spring-cup:r1:t3") == 2 and set(revisions.values()) == {1}, workers
+
+
+def test_rows_of_plain_values_and_of_arrow_join_into_one_table_of_one_chunk() -> None:
+    def player(name: str) -> TournamentPlayerRow:
+        return TournamentPlayerRow(tournament="t", player=name.lower(), name=name)
+
+    plain = Columns.of(TournamentPlayerRow, [player("Ann")])
+    arrow = ArrowColumns(TournamentPlayerRow, Columns.of(TournamentPlayerRow, [player("Bob")]).arrow())
+    both = joined([plain, arrow, arrow.slice(0, 0)])
+    assert isinstance(both, ArrowColumns) and both.table.column(0).num_chunks == 1
+    assert both.values("player") == ["ann", "bob"]
+    only_plain = joined([plain, plain])
+    assert isinstance(only_plain, Columns) and only_plain.values("name") == ["Ann", "Ann"]
+    assert both.with_value("name", "X").values("name") == ["X", "X"]
+    with pytest.raises(ValueError, match="1 values for 2 rows"):
+        both.with_column("name", ["X"])
