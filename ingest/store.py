@@ -156,6 +156,11 @@ OPEN_RETRY: Final = 0.1
 file another process holds: short enough to land in the turn an ingest leaves between
 its batches (:data:`ingest.pipeline.TURN`)."""
 
+WAITING_FRESH: Final = 1.0
+"""Seconds a job waiting for the file (:meth:`Store.someone_waiting`) is believed after it
+last said so: it says so at every try to open the file, some five times a second, and
+one that was killed stops saying so."""
+
 STREAMING_MEMORY: Final = "128MB"
 """DuckDB's memory ceiling for a job that streams through the store (an ingest, a
 rebuild, a verify): past the little such a job asks of DuckDB at once, DuckDB's memory
@@ -375,30 +380,68 @@ class Store:
             raise self._failure(con, exc) from exc
 
     def _open(self, read_only: bool) -> duckdb.DuckDBPyConnection:
-        """Open the file, waiting with back-off while another process holds it."""
+        """Open the file, waiting with back-off while another process holds it, and
+        saying so at every try (:meth:`someone_waiting`)."""
         deadline = time.monotonic() + self.wait
         pause = 0.02
+        waited = False
         while True:
             try:
                 con = duckdb.connect(str(self.path), read_only=read_only, config=_config())
             except duckdb.Error as exc:
                 if not _LOCKED.search(str(exc)):
+                    self._done_waiting(waited)
                     raise self._unopened(exc) from exc
                 if time.monotonic() >= deadline:
+                    self._done_waiting(waited)
                     raise StoreBusy(
                         self.path,
                         "database busy: another process is using the file",
                         f"database busy: another process is using {self.path} "
                         f"(waited {self.wait:g} s); try again when it has finished",
                     ) from None
+                waited = self._say_waiting()
                 time.sleep(pause * (1 + random.random()))
                 pause = min(pause * 2, OPEN_RETRY)
                 continue
+            self._done_waiting(waited)
             # DuckDB draws a progress bar of its own on the terminal for a query past two
             # seconds, through the command's output (an upgrade of 2.45 million events
             # drew one through saboteur ingest's); it is a connection's setting
             con.execute("SET enable_progress_bar = false")
             return con
+
+    # -- taking turns -------------------------------------------------------------
+
+    @property
+    def _waiting(self) -> Path:
+        """The file beside the store whose time says a job is waiting for the store."""
+        return self.path.with_name(self.path.name + ".waiting")
+
+    def someone_waiting(self) -> bool:
+        """Whether a job (of any process) is waiting to open the file: a long job asks
+        between its transactions, and leaves the file closed for a while only then
+        (:data:`ingest.pipeline.TURN`; a pause after every batch cost an ingest of
+        10,000 games 2.5 s, all of it in the run's one serial step)."""
+        try:
+            return time.time() - self._waiting.stat().st_mtime < WAITING_FRESH
+        except OSError:  # none waits, or none could say so
+            return False
+
+    def _say_waiting(self) -> bool:
+        """Say this job is waiting for the file; whether it could (a folder it may not
+        write to: then it waits for the file's holder to finish)."""
+        try:
+            self._waiting.touch()
+        except OSError:
+            return False
+        return True
+
+    def _done_waiting(self, waited: bool) -> None:
+        """This job waits no more (another still waiting says so again at its next try)."""
+        if waited:
+            with suppress(OSError):
+                self._waiting.unlink()
 
     def _prepare(self, con: duckdb.DuckDBPyConnection, *, read_only: bool, read_models: bool) -> None:
         """Judge the file: set up or upgrade it first when the job writes, then refuse it

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import os
 import pickle
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pytest
 from polars.testing import assert_frame_equal
 
@@ -297,3 +300,59 @@ def test_rows_of_plain_values_and_of_arrow_join_into_one_table_of_one_chunk() ->
     assert both.with_value("name", "X").values("name") == ["X", "X"]
     with pytest.raises(ValueError, match="1 values for 2 rows"):
         both.with_column("name", ["X"])
+
+
+# -- taking turns with the store -----------------------------------------------------------
+
+
+def test_a_job_waiting_for_the_store_says_so_until_it_is_in(tmp_path: Path) -> None:
+    """A job that finds the file held says so at every try (a file beside the store),
+    and takes it back once it is in; the holder sees it between its transactions."""
+    db = tmp_path / "s.duckdb"
+    store = Store(db, wait=20)
+    with store.connect():
+        pass
+    assert not store.someone_waiting()
+    holder = duckdb.connect(str(db))  # another job holding the file, writing
+    opened = threading.Event()
+
+    def reader() -> None:
+        with store.connect(read_only=True):
+            opened.set()
+
+    waiter = threading.Thread(target=reader)
+    waiter.start()
+    deadline = time.monotonic() + 10
+    while not store.someone_waiting() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert store.someone_waiting() and not opened.is_set()
+    holder.close()
+    waiter.join(timeout=20)
+    assert opened.is_set()
+    assert not store.someone_waiting() and not (tmp_path / "s.duckdb.waiting").exists()
+
+
+def test_a_waiter_killed_long_ago_is_not_believed(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.duckdb")
+    marker = tmp_path / "s.duckdb.waiting"
+    marker.touch()
+    assert store.someone_waiting()
+    old = time.time() - 2 * store_module.WAITING_FRESH
+    os.utime(marker, (old, old))
+    assert not store.someone_waiting()
+
+
+@pytest.mark.parametrize("waiting", [False, True])
+def test_the_writer_leaves_the_store_a_turn_between_batches_only_when_a_job_waits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, waiting: bool
+) -> None:
+    monkeypatch.setattr(pipeline, "BATCH_FILES", 2)
+    monkeypatch.setattr(pipeline, "MOST_FILES", 2)
+    pauses: list[float] = []
+    monkeypatch.setattr(pipeline.time, "sleep", pauses.append)
+    db = tmp_path / "s.duckdb"
+    store = Store(db)
+    monkeypatch.setattr(store, "someone_waiting", lambda: waiting)
+    results = ingest(logs(tmp_path / "logs", 4), store, workers=1)
+    assert len(results) == 5  # batches of two, two and one
+    assert pauses == ([pipeline.TURN, pipeline.TURN] if waiting else [])
