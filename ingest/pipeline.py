@@ -35,7 +35,7 @@ from ingest.schema import UploadRow
 from ingest.sources import LogEvents, Prepared, prepare, unforeseen
 from ingest.stats import IngestStats, lap
 from ingest.store import ROW_GROUP, Append, Appending, Store, StoreError, checkpoint_unmerged, streaming
-from ingest.tables import ArrowColumns, Columns, TableColumns, arrow_columns, joined
+from ingest.tables import ArrowColumns, TableColumns, arrow_columns, joined
 
 _LOGGER = logging.getLogger(__name__)
 SUFFIXES: Final = (".jsonl", ".jsonl.gz", ".csv", ".json")
@@ -203,13 +203,11 @@ class AuditedTask:
     def packed(cls, done: list[tuple[Prepared, float]]) -> AuditedTask:
         """``done``'s rows packed (the packing counted in the last file's seconds)."""
         started = time.perf_counter()
-        parts: dict[str, list[Columns]] = {}
+        parts: dict[str, list[TableColumns]] = {}
         counts: list[dict[str, int]] = []
         for prepared, _ in done:
             counts.append({table: len(columns) for table, columns in prepared.rows.items()})
             for table, columns in prepared.rows.items():
-                if not isinstance(columns, Columns):  # never from prepare(): sent as they are
-                    return cls(done, [{} for _ in done], {})
                 parts.setdefault(table, []).append(columns)
         if not parts:
             return cls(done, counts, {})
@@ -222,7 +220,7 @@ class AuditedTask:
         """Each file with its rows again, each table's a slice of the task's (no copy)."""
         offsets = dict.fromkeys(self.tables, 0)
         for (prepared, seconds), count in zip(self.files, self.counts, strict=True):
-            if count and self.tables:
+            if count:
                 rows: Tables = {}
                 for table, length in count.items():
                     rows[table] = self.tables[table].slice(offsets[table], length)

@@ -400,7 +400,7 @@ class Store:
                         f"database busy: another process is using {self.path} "
                         f"(waited {self.wait:g} s); try again when it has finished",
                     ) from None
-                waited = self._say_waiting()
+                waited = self._say_waiting() or waited
                 time.sleep(pause * (1 + random.random()))
                 pause = min(pause * 2, OPEN_RETRY)
                 continue

@@ -245,7 +245,7 @@ class Columns:
     field at a time for the bulk insert — while a list of plain values per column
     pickles, joins another file's (:meth:`extend`) and becomes an Arrow array at C
     speed. The writer stamps what only it decides (an upload id, a revision) on a whole
-    column at once (:meth:`with_value`).
+    column at once (:meth:`with_column`).
     """
 
     row_type: type[Row]
@@ -269,12 +269,6 @@ class Columns:
             raise ValueError(f"rows of {other.row_type.TABLE} joined to {self.row_type.TABLE}")
         for name, values in self.data.items():
             values.extend(other.data[name])
-
-    def with_value(self, name: str, value: Any) -> Columns:
-        """A copy with every row's ``name`` set to ``value`` (the other columns shared)."""
-        if name not in self.data:
-            raise KeyError(f"{self.row_type.TABLE} has no column {name}")
-        return Columns(self.row_type, {**self.data, name: [value] * len(self)})
 
     def with_column(self, name: str, values: list[Any]) -> Columns:
         """A copy with column ``name`` replaced by ``values``, one per row."""
@@ -324,10 +318,6 @@ class ArrowColumns:
         """Rows ``offset`` to ``offset + length``, sharing these rows' buffers."""
         return ArrowColumns(self.row_type, self.table.slice(offset, length))
 
-    def with_value(self, name: str, value: Any) -> ArrowColumns:
-        """A copy with every row's ``name`` set to ``value`` (the other columns shared)."""
-        return self.with_column(name, [value] * len(self))
-
     def with_column(self, name: str, values: list[Any]) -> ArrowColumns:
         """A copy with column ``name`` replaced by ``values``, one per row."""
         if name not in self or len(values) != len(self):
@@ -346,13 +336,10 @@ TableColumns = Columns | ArrowColumns
 """Rows of one table as columns, of plain values or Arrow."""
 
 
-def arrow_columns(parts: Sequence[Columns]) -> ArrowColumns:
-    """Several files' rows of one table as one Arrow table (every part of the same row
-    type, at least one)."""
-    merged = Columns.empty(parts[0].row_type)
-    for part in parts:
-        merged.extend(part)
-    return ArrowColumns(merged.row_type, merged.arrow())
+def arrow_columns(parts: Sequence[TableColumns]) -> ArrowColumns:
+    """Several files' rows of one table as one Arrow table (:func:`joined`)."""
+    merged = joined(parts)
+    return merged if isinstance(merged, ArrowColumns) else ArrowColumns(merged.row_type, merged.arrow())
 
 
 def joined(parts: Sequence[TableColumns]) -> TableColumns:

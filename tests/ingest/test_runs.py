@@ -297,7 +297,7 @@ def test_rows_of_plain_values_and_of_arrow_join_into_one_table_of_one_chunk() ->
     assert both.values("player") == ["ann", "bob"]
     only_plain = joined([plain, plain])
     assert isinstance(only_plain, Columns) and only_plain.values("name") == ["Ann", "Ann"]
-    assert both.with_value("name", "X").values("name") == ["X", "X"]
+    assert both.with_column("name", ["X", "Y"]).values("name") == ["X", "Y"]
     with pytest.raises(ValueError, match="1 values for 2 rows"):
         both.with_column("name", ["X"])
 
