@@ -41,7 +41,7 @@ __all__ = [
     "UploadRow",
 ]
 
-SCHEMA_VERSION: Final = 5
+SCHEMA_VERSION: Final = 6
 
 
 @table("meta", key=("key",), frozen=True)

@@ -491,7 +491,8 @@ class Store:
         them from now on). 2 to 3: the read models' columns of the observed recording
         (:func:`_observed_columns`). 3 to 4: the referee codes' read model, empty (a
         store of version 3 holds no referee code: their events came with version 4). 4
-        to 5: the events' hashes as bytes (:func:`_events_hashed_as_bytes`)."""
+        to 5: the events' hashes as bytes; 5 to 6: no unique key on a stream's versions
+        (both :func:`_events_as_declared`)."""
         with _transaction(con):
             if version < 2:
                 con.execute(create_table(UploadLink, if_not_exists=True))
@@ -503,43 +504,53 @@ class Store:
                 _observed_columns(con)
             if version < 4:
                 con.execute(create_table(RefereeCodeRow, if_not_exists=True))
-            if version < 5:
-                self._events_hashed_as_bytes(con)
+            if version < 6:
+                self._events_as_declared(con, version)
             con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION)])
 
-    def _events_hashed_as_bytes(self, con: duckdb.DuckDBPyConnection) -> None:
-        """Schema version 4 to 5: the events' ``prev_hash`` and ``hash``, stored until
-        then as hex text, become their 32 bytes (:data:`~ingest.tables.Digest`). DuckDB
-        changes no column's type in a table with keys, so the events are copied into a
-        table made anew, in position order, and it takes the old one's place: every
-        event keeps its every value, and the chain reads the same. A hash that is not
-        64 lowercase hex digits was never written by this program: the upgrade refuses
-        the store, naming the event, and leaves it as it was."""
+    def _events_as_declared(self, con: duckdb.DuckDBPyConnection, version: int) -> None:
+        """Schema versions 4 and 5 to 6: the ``events`` table as :class:`StoredEvent`
+        declares it now. Until version 4 ``prev_hash`` and ``hash`` were hex text, and
+        they become their 32 bytes (:data:`~ingest.tables.Digest`); until version 5 the
+        table had a unique key on ``(stream, version)`` as well as its key on
+        ``position``, and it has only the position's now (:class:`StoredEvent` says
+        why). DuckDB changes no column's type and drops no key of a table, so the events
+        are copied into a table made anew, in position order, and it takes the old one's
+        place: every event keeps its every value, and the chain reads the same. A hash
+        that is not 64 lowercase hex digits was never written by this program: the
+        upgrade refuses the store, naming the event, and leaves it as it was."""
         types = dict(
             con.execute(
                 "SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() "
                 "AND schema_name = 'main' AND table_name = 'events'"
             ).fetchall()
         )
-        if types.get("hash") == "BLOB":  # made so already
-            return
-        pattern = "'^[0-9a-f]{64}$'"
-        bad = _one(
+        as_text = types.get("hash") != "BLOB"
+        unique = _one(
             con,
-            f"SELECT min(position) FROM events WHERE NOT regexp_matches(hash, {pattern}) "
-            f"OR NOT regexp_matches(prev_hash, {pattern})",
+            "SELECT count(*) FROM duckdb_constraints() WHERE database_name = current_database() "
+            "AND schema_name = 'main' AND table_name = 'events' AND constraint_type = 'UNIQUE'",
         )
-        if bad is not None and bad[0] is not None:
-            raise StoreUnusable(
-                self.path,
-                f"the event at position {bad[0]} has a hash that is not 64 lowercase hex digits, which this "
-                "program never writes: the store was altered, and is left as it was (schema version 4)",
+        if not as_text and not (unique and unique[0]):  # made so already
+            return
+        if as_text:
+            pattern = "'^[0-9a-f]{64}$'"
+            bad = _one(
+                con,
+                f"SELECT min(position) FROM events WHERE NOT regexp_matches(hash, {pattern}) "
+                f"OR NOT regexp_matches(prev_hash, {pattern})",
             )
-        copied = ", ".join(f"unhex({c.name})" if c.digest else c.name for c in columns(StoredEvent))
-        con.execute(create_table(StoredEvent, name="events_hashed"))
-        con.execute(f"INSERT INTO events_hashed SELECT {copied} FROM events ORDER BY position")
+            if bad is not None and bad[0] is not None:
+                raise StoreUnusable(
+                    self.path,
+                    f"the event at position {bad[0]} has a hash that is not 64 lowercase hex digits, which this "
+                    f"program never writes: the store was altered, and is left as it was (schema version {version})",
+                )
+        copied = ", ".join(f"unhex({c.name})" if c.digest and as_text else c.name for c in columns(StoredEvent))
+        con.execute(create_table(StoredEvent, name="events_declared"))
+        con.execute(f"INSERT INTO events_declared SELECT {copied} FROM events ORDER BY position")
         con.execute("DROP TABLE events")
-        con.execute("ALTER TABLE events_hashed RENAME TO events")
+        con.execute("ALTER TABLE events_declared RENAME TO events")
 
     def _unopened(self, exc: duckdb.Error) -> StoreUnusable:
         """What is wrong with a file DuckDB would not open."""

@@ -66,14 +66,12 @@ DIGEST_BYTES: Final = 32
 
 
 class Row:
-    """The base of every row type: the table it is a row of (``TABLE``), its primary
-    key (``KEY``) and a further unique column set (``UNIQUE``), as :func:`table` sets
-    them."""
+    """The base of every row type: the table it is a row of (``TABLE``) and its primary
+    key (``KEY``), as :func:`table` sets them."""
 
     __slots__ = ()
     TABLE: ClassVar[str]
     KEY: ClassVar[tuple[str, ...]] = ()
-    UNIQUE: ClassVar[tuple[str, ...]] = ()
     __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
 
@@ -85,7 +83,6 @@ def table(
     name: str,
     *,
     key: tuple[str, ...] = (),
-    unique: tuple[str, ...] = (),
     frozen: bool = False,
     kw_only: bool = True,
 ) -> Callable[[type[_R]], type[_R]]:
@@ -93,7 +90,7 @@ def table(
     keyword unless ``kw_only`` is off) whose fields are the columns of table ``name``."""
 
     def declare(row_type: type[_R]) -> type[_R]:
-        row_type.TABLE, row_type.KEY, row_type.UNIQUE = name, key, unique
+        row_type.TABLE, row_type.KEY = name, key
         return dataclasses.dataclass(slots=True, frozen=frozen, kw_only=kw_only)(row_type)
 
     return declare
@@ -166,9 +163,8 @@ def create_table(row_type: type[Row], *, if_not_exists: bool = False, name: str 
     """The ``CREATE TABLE`` statement of a row type's table (under another ``name``, if
     given: a table made anew beside the old one, as an upgrade does)."""
     lines = [f"{c.name} {c.sql}{'' if c.nullable else ' NOT NULL'}" for c in columns(row_type)]
-    for constraint, keys in (("PRIMARY KEY", row_type.KEY), ("UNIQUE", row_type.UNIQUE)):
-        if keys:
-            lines.append(f"{constraint} ({', '.join(keys)})")
+    if row_type.KEY:
+        lines.append(f"PRIMARY KEY ({', '.join(row_type.KEY)})")
     body = ",\n    ".join(lines)
     return f"CREATE TABLE {'IF NOT EXISTS ' if if_not_exists else ''}{name or row_type.TABLE} (\n    {body}\n)"
 

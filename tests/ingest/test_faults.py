@@ -654,10 +654,11 @@ def ingest_sources() -> Iterator[Path]:
     yield from sorted((ROOT / "ingest").glob("*.py"))
 
 
-UPGRADE: Final = "def _events_hashed_as_bytes("
-"""The one function allowed to drop the events' table: the upgrade to schema version 5,
-which copies every event into a table made anew (its own test holds every value to the
-copy: ``test_an_upgrade_to_hashes_as_bytes_keeps_every_event_and_the_chain``)."""
+UPGRADE: Final = "def _events_as_declared("
+"""The one function allowed to drop the events' table: the upgrade to schema version 6,
+which copies every event into a table made anew (its own tests hold every value to the
+copy: ``test_an_upgrade_to_hashes_as_bytes_keeps_every_event_and_the_chain``,
+``test_an_upgrade_from_version_5_drops_the_unique_key_and_keeps_every_event``)."""
 
 
 def _upgrade_span(text: str) -> range:

@@ -1,10 +1,14 @@
-"""The events' hashes are stored as their 32 bytes (schema version 5, issue 14).
+"""The events' table as schema version 6 declares it (issue 14), and the upgrades to it.
 
 Until version 4 the ``events`` table held ``prev_hash`` and ``hash`` as 64 hex digits
 of text, which DuckDB analysed for compression at every write and could not compress
-(a hash is random): two fifths of the events' insert. Now they are ``BLOB`` columns
-stored uncompressed, read back as the same hex text (:data:`ingest.tables.Digest`), and
-a store of version 4 is upgraded by the first job that writes, every event kept.
+(a hash is random): two fifths of the events' insert. Since version 5 they are ``BLOB``
+columns stored uncompressed, read back as the same hex text
+(:data:`ingest.tables.Digest`). Until version 5 the table also had a unique key on
+``(stream, version)``, a third of the events' insert, which never was what refused a
+stale append (``test_store_contract``); since version 6 it has only its key on
+``position``. A store of version 4 or 5 is upgraded by the first job that writes, every
+event kept.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ AS_TEXT = (
     "SELECT position, stream, version, type, payload, recorded_at, upload_id, line, "
     "lower(hex(prev_hash)), lower(hex(hash)) FROM events ORDER BY position"
 )
-"""Every event with its hashes as hex text (a version 5 store)."""
+"""Every event with its hashes as hex text (a store of version 5 or later)."""
 
 
 def as_version_4(db: Path) -> None:
@@ -62,6 +66,37 @@ def as_version_4(db: Path) -> None:
         con.execute("COMMIT")
     finally:
         con.close()
+
+
+def as_version_5(db: Path) -> None:
+    """Turn a store of this version into one of version 5, as that program left it: the
+    events' table with a unique key on a stream's versions too."""
+    con = duckdb.connect(str(db))
+    try:
+        con.execute("BEGIN")
+        con.execute("CREATE TABLE old_events AS SELECT * FROM events")
+        con.execute("DROP TABLE events")
+        con.execute(
+            VERSION_4_EVENTS.replace("prev_hash VARCHAR", "prev_hash BLOB USING COMPRESSION uncompressed").replace(
+                "hash VARCHAR", "hash BLOB USING COMPRESSION uncompressed"
+            )
+        )
+        con.execute("INSERT INTO events SELECT * FROM old_events ORDER BY position")
+        con.execute("DROP TABLE old_events")
+        con.execute("UPDATE meta SET value = '5' WHERE key = 'schema_version'")
+        con.execute("COMMIT")
+    finally:
+        con.close()
+
+
+def constraints(db: Path) -> list[tuple[str, list[str]]]:
+    """The events' keys, as DuckDB lists them (not their columns' NOT NULL)."""
+    rows = sql(
+        db,
+        "SELECT constraint_type, constraint_column_names FROM duckdb_constraints() WHERE table_name = 'events' "
+        "AND constraint_type <> 'NOT NULL' ORDER BY constraint_type",
+    )
+    return [(str(kind), list(names)) for kind, names in rows]
 
 
 def column_types(db: Path) -> dict[str, str]:
@@ -102,15 +137,50 @@ def test_an_upgrade_to_hashes_as_bytes_keeps_every_event_and_the_chain(store_fil
     assert sql(store_file, "SELECT value FROM meta WHERE key = 'schema_version'") == [(str(SCHEMA_VERSION),)]
     assert column_types(store_file)["hash"] == "BLOB"
     assert sql(store_file, AS_TEXT) == before  # every value of every event, in order
-    # the keys came along: a position or a stream's version taken again is refused
+    # the key came along: a position taken again is refused; and no unique key is left
     with pytest.raises(duckdb.ConstraintException):
-        sql(store_file, "INSERT INTO events SELECT * REPLACE (position + 100000 AS position) FROM events LIMIT 1")
-    with pytest.raises(duckdb.ConstraintException):
-        sql(store_file, "INSERT INTO events SELECT * REPLACE (version + 0 AS version) FROM events LIMIT 1")
+        sql(store_file, "INSERT INTO events SELECT * REPLACE (version + 100000 AS version) FROM events LIMIT 1")
+    assert constraints(store_file) == [("PRIMARY KEY", ["position"])]
     verified = cli("verify", "--db", store_file)
     assert verified.exit_code == 0, verified.output
     head = before[-1][-1]
     assert f"chain head {head}" in " ".join(verified.output.split())
+
+
+def test_an_upgrade_from_version_5_drops_the_unique_key_and_keeps_every_event(store_file: Path) -> None:
+    before = sql(store_file, AS_TEXT)
+    as_version_5(store_file)
+    assert constraints(store_file) == [("PRIMARY KEY", ["position"]), ("UNIQUE", ["stream", "version"])]
+    with pytest.raises(StoreUnusable, match="schema version 5, older"), Store(store_file).connect(read_only=True):
+        pass
+
+    with Store(store_file).connect():  # a job that writes upgrades the store
+        pass
+    assert sql(store_file, "SELECT value FROM meta WHERE key = 'schema_version'") == [(str(SCHEMA_VERSION),)]
+    assert constraints(store_file) == [("PRIMARY KEY", ["position"])]
+    assert column_types(store_file)["hash"] == "BLOB"
+    assert sql(store_file, AS_TEXT) == before
+    with pytest.raises(duckdb.ConstraintException):
+        sql(store_file, "INSERT INTO events SELECT * REPLACE (version + 100000 AS version) FROM events LIMIT 1")
+    verified = cli("verify", "--db", store_file)
+    assert verified.exit_code == 0, verified.output
+    assert f"chain head {before[-1][-1]}" in " ".join(verified.output.split())
+    # a store made anew has the same keys as an upgraded one
+    with Store(store_file.with_name("new.duckdb")).connect():
+        pass
+    assert constraints(store_file.with_name("new.duckdb")) == constraints(store_file)
+
+
+def test_a_store_upgraded_already_is_not_copied_again(store_file: Path) -> None:
+    as_version_5(store_file)
+    with Store(store_file).connect():
+        pass
+    table_oid = sql(store_file, "SELECT table_oid FROM duckdb_tables() WHERE table_name = 'events'")
+    sql(store_file, "UPDATE meta SET value = '5' WHERE key = 'schema_version'")  # as a rebuild cut short might
+    with Store(store_file).connect():
+        pass
+    assert sql(store_file, "SELECT table_oid FROM duckdb_tables() WHERE table_name = 'events'") == table_oid
+    assert sql(store_file, "SELECT value FROM meta WHERE key = 'schema_version'") == [(str(SCHEMA_VERSION),)]
 
 
 def test_a_version_4_store_whose_hash_is_not_hex_is_refused_and_left_as_it_was(store_file: Path) -> None:

@@ -66,6 +66,11 @@ def tournament_rows(tournament: str, *penalties: int) -> Rows:
     }
 
 
+def vars_of(event: StoredEvent) -> list[object]:
+    """An event's values, in its table's column order."""
+    return [getattr(event, name) for name in StoredEvent.__dataclass_fields__]
+
+
 def upload(upload_id: int, name: str) -> UploadRow:
     """An accepted upload's row."""
     return UploadRow(
@@ -200,15 +205,45 @@ class StoreContract:
         with store.connect(read_only=True) as con:
             assert [e.version for e in store.read(con, "tournament:t")] == [1, 2]
 
-    def test_the_table_itself_refuses_a_second_event_at_a_version(
+    def test_the_table_itself_refuses_a_second_event_at_a_position(
         self, store: Store, con: duckdb.DuckDBPyConnection
     ) -> None:
         [event] = store.append(con, "game:a", 0, events("game:a", "game_started"), rows={})
         with pytest.raises(duckdb.ConstraintException):
             con.execute(
-                "INSERT INTO events VALUES (2, 'game:a', 1, 'x', '{}', now(), NULL, NULL, ?, ?)",
+                "INSERT INTO events VALUES (1, 'game:b', 1, 'x', '{}', now(), NULL, NULL, unhex(?), unhex(?))",
                 [event.hash, event.hash],
             )
+
+    def test_of_two_appends_in_flight_at_once_the_later_commit_fails_and_the_first_stands(
+        self, store: Store, con: duckdb.DuckDBPyConnection
+    ) -> None:
+        """Two transactions that read the same stream's version (two connections of
+        one process: a second job in the dashboard's server) both take the position
+        after the head they read and move the projection's position on: DuckDB refuses
+        the commit of the second to commit, so a stale append never lands. (The same
+        with the unique key on a stream's versions that the table had until schema
+        version 5: it never was what refused it.)"""
+        store.append(con, "game:a", 0, events("game:a", "game_started"), rows={})
+        other = con.cursor()
+        with pytest.raises(duckdb.TransactionException), store.appending(con) as appending:
+            appending.add([Append("game:a", 1, events("game:a", "round_started"))], rows={})
+            store.append(other, "game:a", 1, events("game:a", "round_ended"), rows={})  # commits first
+        stored = store.read(con, "game:a")
+        assert [(e.position, e.version, e.type) for e in stored] == [(1, 1, "game_started"), (2, 2, "round_ended")]
+        other.close()
+
+    def test_a_second_event_at_a_version_put_in_by_hand_is_named_by_verify(self, store: Store) -> None:
+        """Nothing this program writes puts two events at one version of a stream (the
+        writer reads each stream's version in its transaction, and a stale one is
+        refused); an event put in by hand, even with a hash that links, is named."""
+        with store.connect() as con:
+            [event] = store.append(con, "game:a", 0, events("game:a", "game_started"), rows={})
+            forged = StoredEvent(2, "game:a", 1, "x", "{}", event.recorded_at, None, None, event.hash, "0" * 64)
+            forged = StoredEvent(*[*vars_of(forged)[:-1], link(event.hash, forged.canonical())])
+            con.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, unhex(?), unhex(?))", vars_of(forged))
+        verdict = verify(store, read_models=False)
+        assert verdict.problems[:1] == ["event at position 2: game:a jumps to version 1"]
 
     # -- batches -------------------------------------------------------------------------
 
