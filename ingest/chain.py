@@ -36,10 +36,10 @@ class StoredEvent(Row):
     ``position`` orders every event of the store; ``version`` counts the events of
     one ``stream`` (``game:<id>``, ``tournament:<id>``) from 1. The one key is the
     position: a writer reads each stream's version in its transaction, and of two
-    transactions that read the same head both take the next position (and move the
-    projection's position), so DuckDB refuses the later commit. A unique key on
-    ``(stream, version)``, there until schema version 5, refused nothing more and cost a
-    third of the insert (``verify`` checks every stream's versions). ``payload`` is the
+    transactions that read the same head both take the next position, so DuckDB
+    refuses the later commit (a duplicate key). A unique key on ``(stream, version)``,
+    there until schema version 5, refused nothing more and cost a third of the insert,
+    more as the store grew (``verify`` checks every stream's versions). ``payload`` is the
     event's JSON as uploaded (a log line) or as the store wrote it; ``line`` is its line
     in the upload, if any.
     The two hashes are hex text here and 32 bytes in the table (:data:`~ingest.tables.Digest`).

@@ -220,10 +220,11 @@ class StoreContract:
     ) -> None:
         """Two transactions that read the same stream's version (two connections of
         one process: a second job in the dashboard's server) both take the position
-        after the head they read and move the projection's position on: DuckDB refuses
-        the commit of the second to commit, so a stale append never lands. (The same
-        with the unique key on a stream's versions that the table had until schema
-        version 5: it never was what refused it.)"""
+        after the head they read, and both move the projection's position on: DuckDB
+        refuses whichever commits second (the key on ``position`` alone would: a
+        duplicate key at commit), so a stale append never lands. The same happened with
+        the unique key on a stream's versions that the table had until schema version
+        5: that key was never what refused it."""
         store.append(con, "game:a", 0, events("game:a", "game_started"), rows={})
         other = con.cursor()
         with pytest.raises(duckdb.TransactionException), store.appending(con) as appending:
