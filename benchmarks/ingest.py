@@ -17,7 +17,8 @@ the same run, into fresh files in the same folder:
   with the peak resident memory of its process tree sampled from /proc (and the
   largest single process, from ``getrusage`` of the children), and where its time
   went (:class:`ingest.stats.IngestStats`; the workers' audit split into parsing,
-  checking replay and projection by timing a sample of the files each way here).
+  checking replay and projection by timing a sample of the files each way here), with
+  its processor time and the cores that kept busy on average.
 
 It prints each throughput, both ratios (goal: ingest ≥ 1/4 of the baseline on two
 cores), the scaling from one worker to two (goal ≥ 1.7×) with the most the writer lets
@@ -179,7 +180,9 @@ def _audit_split(folder: Path, sample: int = 100, rounds: int = 3) -> dict[str, 
 def _where(console: Console, timings: dict[str, Any], wall: float, split: dict[str, float]) -> None:
     """Where an ingest's time went: the writer's steps (in its process) and the
     workers' audit (summed over workers, split by share), and the processor time of
-    each side (the writer is the run's one serial step)."""
+    each side (the writer is the run's one serial step) with the cores it kept busy
+    (all of them, at 10,000 games on two: then the sum of the work, not the writer, is
+    the limit)."""
     writer_total = timings.pop(timings.pop("writer"))
     cpu = timings.pop("cpu")
     inline = timings["workers"] == 1  # one worker: the ingest's own process audits
@@ -190,9 +193,13 @@ def _where(console: Console, timings: dict[str, Any], wall: float, split: dict[s
     steps = sum(timings.values())
     # the writer's part holds its waits for the workers' files (with no pool, their audit)
     inside = audit if inline else waiting
+    together = cpu["writer"] + cpu["workers"]
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    busy = together / wall
+    full = "; every core near full: only less processor time makes it faster" if busy > 0.9 * cores else ""
     console.print(
         f"  processor time: writer {cpu['writer']:.2f} s, workers {cpu['workers']:.2f} s "
-        f"(together {cpu['writer'] + cpu['workers']:.2f} s in {wall:.2f} s wall)"
+        f"(together {together:.2f} s in {wall:.2f} s wall: {busy:.2f} of {cores} cores busy on average{full})"
     )
     console.print(f"  writer process ({wall:.1f} s wall):")
     for step, seconds in sorted(timings.items(), key=lambda item: -item[1]):
