@@ -180,9 +180,8 @@ def _audit_split(folder: Path, sample: int = 100, rounds: int = 3) -> dict[str, 
 def _where(console: Console, timings: dict[str, Any], wall: float, split: dict[str, float]) -> None:
     """Where an ingest's time went: the writer's steps (in its process) and the
     workers' audit (summed over workers, split by share), and the processor time of
-    each side (the writer is the run's one serial step) with the cores it kept busy
-    (all of them, at 10,000 games on two: then the sum of the work, not the writer, is
-    the limit)."""
+    each side (the writer is the run's one serial step) with the cores they kept busy
+    on average (near all of them, only less processor time makes a run faster)."""
     writer_total = timings.pop(timings.pop("writer"))
     cpu = timings.pop("cpu")
     inline = timings["workers"] == 1  # one worker: the ingest's own process audits
