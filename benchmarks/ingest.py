@@ -18,12 +18,18 @@ the same run, into fresh files in the same folder:
   largest single process, from ``getrusage`` of the children), and where its time
   went (:class:`ingest.stats.IngestStats`; the workers' audit split into parsing,
   checking replay and projection by timing a sample of the files each way here), with
-  its processor time and the cores that kept busy on average.
+  its processor time and the cores that kept busy on average;
+- the ceiling: every row the ingest stored (its events with their hashes, the uploads
+  with their bytes, the read models), read back into Arrow and inserted by DuckDB
+  into a new store in one transaction, checkpointed — no Python per row; and that
+  beside the bare audit of every line (parsing and the checking replay, timed on a
+  sample) shared on every core. No ingest that keeps these guarantees can be faster
+  than either, so they bound the ratio any work on the ingest can reach.
 
 It prints each throughput, both ratios (goal: ingest ≥ 1/4 of the baseline on two
-cores), the scaling from one worker to two (goal ≥ 1.7×) with the most the writer lets
-it reach (the start-up and the writer's processor time are not shared by more workers),
-and the peak memory (goal: under 1 GiB at 10,000 games). Run on demand, never in the
+cores), the ceilings' ratios, the scaling from one worker to two (goal ≥ 1.7×) with
+the most the writer lets it reach (the start-up and the writer's processor time are not
+shared by more workers), and the peak memory (goal: under 1 GiB at 10,000 games). Run on demand, never in the
 tests.
 """
 
@@ -136,10 +142,46 @@ INFERRING = "format = 'newline_delimited', union_by_name = true, sample_size = -
 SCHEMA_INFERRED = f"CREATE TABLE raw AS SELECT * FROM read_json(?, {INFERRING})"
 
 
-def _audit_split(folder: Path, sample: int = 100, rounds: int = 3) -> dict[str, float]:
+def _ceiling(stored: Path, scratch: Path, rounds: int = 2) -> tuple[float, float]:
+    """DuckDB alone storing what an ingest stored: every row of the store at ``stored``
+    (but its two bookkeeping tables, which a new store already has), read into Arrow,
+    inserted by name into a new store's tables in one transaction, committed,
+    checkpointed and closed — no Python per row. Wall and processor seconds of this
+    process, the best of ``rounds``: no ingest that stores these rows, with their
+    hashes, raw bytes and read models, writes them faster than this."""
+    from ingest.store import Store
+
+    with duckdb.connect(str(stored), read_only=True) as con:
+        names = [str(name) for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()]
+        tables = {name: con.sql(f"SELECT * FROM {name}").to_arrow_table() for name in names if name not in BOOKKEEPING}
+    best = (float("inf"), float("inf"))
+    for round_ in range(rounds):
+        path = scratch / f"ceiling-{round_}.duckdb"
+        with Store(path).connect():  # the store's tables, created as an ingest finds them
+            pass
+        wall, cpu = time.perf_counter(), time.process_time()
+        with duckdb.connect(str(path)) as con:
+            con.execute("BEGIN")
+            for name, rows in tables.items():
+                if rows.num_rows:
+                    con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM rows")
+            con.execute("COMMIT")
+            con.execute("CHECKPOINT")
+        best = min(best, (time.perf_counter() - wall, time.process_time() - cpu))
+        path.unlink()
+    return best
+
+
+BOOKKEEPING = frozenset({"meta", "projection"})
+"""The tables a new store is created with rows in (its schema version, its read models'
+position): not rows an ingest adds."""
+
+
+def _audit_split(folder: Path, sample: int = 100, rounds: int = 3) -> tuple[dict[str, float], float]:
     """The workers' audit split by share: parsing the lines, the checking replay, the
     projection into rows (and the rest: reading and hashing the file, the report), from
-    a sample of files audited each way in this process."""
+    a sample of files audited each way in this process; and the bare audit's seconds a
+    line (parsing and the checking replay, nothing else: what no ingest can skip)."""
     from events.audit import Auditor
     from events.logfile import parse_data, parse_structs_block
     from events.visitor import walk
@@ -170,11 +212,13 @@ def _audit_split(folder: Path, sample: int = 100, rounds: int = 3) -> dict[str, 
                 spent[job] += time.perf_counter() - started
     parse, audit, project = spent["parse"], spent["audit"], spent["project"]
     whole = max(spent["whole"], project)  # each job holds the one before
-    return {
+    sampled = sum(raw.count(b"\n") for _, raw in raws)
+    shares = {
         "parsing lines": parse / whole,
         "checking replay": max(audit - parse, 0) / whole,
         "projection into rows": max(project - audit, 0) / whole,
     }
+    return shares, audit / rounds / max(sampled, 1)
 
 
 def _where(console: Console, timings: dict[str, Any], wall: float, split: dict[str, float]) -> None:
@@ -217,6 +261,24 @@ def _where(console: Console, timings: dict[str, Any], wall: float, split: dict[s
     console.print(f"    {'reading, hashing, report, other':<32} {audit * rest:6.2f} s ({rest:.0%})")
 
 
+def _ceilings(console: Console, baseline: float, wall: float, cpu: float, audit: float) -> None:
+    """The most any ingest of these guarantees could reach on this machine: DuckDB
+    storing what the ingest stores (:func:`_ceiling`), and that beside the bare audit
+    of every line (parsing and the checking replay, on every core): the ingest's other
+    steps — the projection, the chain's hashes, the decisions, the start-up — come on
+    top of both."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    console.print(
+        f"ceiling: DuckDB inserting every row the ingest stored (from Arrow, no Python; one transaction, "
+        f"checkpointed): {wall:.2f} s wall, {cpu:.2f} s processor → ratio {baseline / wall:.3f} at most"
+    )
+    together = max(wall, (cpu + audit) / cores)
+    console.print(
+        f"  with the bare audit of every line ({audit:.2f} s of processor: parsing and the checking replay, "
+        f"from the sample below) shared on {cores} cores: {together:.2f} s → ratio {baseline / together:.3f} at most"
+    )
+
+
 def main() -> None:
     if len(sys.argv) == 6 and sys.argv[1] == "--child":
         _child(Path(sys.argv[2]), Path(sys.argv[3]), int(sys.argv[4]), Path(sys.argv[5]))
@@ -236,9 +298,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(dir=args.archive) as scratch:
         fresh = iter(Path(scratch) / f"{n}.duckdb" for n in range(100))
         before, loaded = _baseline(folder, next(fresh), STRONGEST)
-        runs = {n: _ingest(folder, next(fresh), n) for n in counts}
+        stores = {n: next(fresh) for n in counts}
+        runs = {n: _ingest(folder, stores[n], n) for n in counts}
         after, _ = _baseline(folder, next(fresh), STRONGEST)
         inferred, _ = _baseline(folder, next(fresh), SCHEMA_INFERRED)
+        store_wall, store_cpu = _ceiling(stores[max(counts)], Path(scratch))
     baseline = min(before, after)
     console.print(
         f"baseline read_ndjson_objects → table: {loaded:,} rows in {baseline:.2f} s = {loaded / baseline:,.0f} rows/s "
@@ -247,7 +311,8 @@ def main() -> None:
     console.print(
         f"second baseline read_json(union_by_name, sample_size=-1): {inferred:.2f} s = {loaded / inferred:,.0f} rows/s"
     )
-    split = _audit_split(folder)
+    split, audit_per_line = _audit_split(folder)
+    _ceilings(console, baseline, store_wall, store_cpu, audit_per_line * events)
     unshared = {n: seconds - timings["wall"] + timings["cpu"]["writer"] for n, (seconds, timings, _, _) in runs.items()}
     for seconds, timings, peak, largest in runs.values():
         stored = int(timings["stored"])

@@ -79,11 +79,12 @@ def measure(command: list[str], *, env: dict[str, str] | None = None, every: flo
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     _, errors = process.communicate()
+    seconds = time.perf_counter() - started  # not the sampler's last sleep
     done.set()
     sampler.join()
     if process.returncode > 1:
         raise SystemExit(f"{' '.join(command)} exited {process.returncode}:\n{errors.decode(errors='replace')}")
-    return Peak(rss, pss, time.perf_counter() - started)
+    return Peak(rss, pss, seconds)
 
 
 def draw_log(path: Path, game_id: str = "bench:memory") -> int:
