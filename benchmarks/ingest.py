@@ -29,8 +29,8 @@ the same run, into fresh files in the same folder:
 It prints each throughput, both ratios (goal: ingest ≥ 1/4 of the baseline on two
 cores), the ceilings' ratios, the scaling from one worker to two (goal ≥ 1.7×) with
 the most the writer lets it reach (the start-up and the writer's processor time are not
-shared by more workers), and the peak memory (goal: under 1 GiB at 10,000 games). Run on demand, never in the
-tests.
+shared by more workers), and the peak memory (goal: under 1 GiB at 10,000 games). Run
+on demand, never in the tests.
 """
 
 from __future__ import annotations
@@ -181,7 +181,8 @@ def _audit_split(folder: Path, sample: int = 100, rounds: int = 3) -> tuple[dict
     """The workers' audit split by share: parsing the lines, the checking replay, the
     projection into rows (and the rest: reading and hashing the file, the report), from
     a sample of files audited each way in this process; and the bare audit's seconds a
-    line (parsing and the checking replay, nothing else: what no ingest can skip)."""
+    line on one core (parsing and the checking replay, nothing else: what no ingest can
+    skip)."""
     from events.audit import Auditor
     from events.logfile import parse_data, parse_structs_block
     from events.visitor import walk
@@ -274,7 +275,7 @@ def _ceilings(console: Console, baseline: float, wall: float, cpu: float, audit:
     )
     together = max(wall, (cpu + audit) / cores)
     console.print(
-        f"  with the bare audit of every line ({audit:.2f} s of processor: parsing and the checking replay, "
+        f"  with the bare audit of every line ({audit:.2f} s on one core: parsing and the checking replay, "
         f"from the sample below) shared on {cores} cores: {together:.2f} s → ratio {baseline / together:.3f} at most"
     )
 
