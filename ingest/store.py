@@ -1098,7 +1098,7 @@ def _transaction(
         raise
 
 
-CHECKPOINTED_COMMIT: Final = "commit with DuckDB's own checkpoint"
+CHECKPOINTED_COMMIT: Final = "commit + DuckDB's checkpoint"
 """The step of :class:`IngestStats` for a commit that DuckDB made a checkpoint of, with its
 vacuum (its write-ahead log past ``checkpoint_threshold``): at the end of a long ingest it
 merges the part-full row groups every batch left (:func:`checkpoint_unmerged`), which
