@@ -238,7 +238,7 @@ def _where(console: Console, timings: dict[str, Any], wall: float, split: dict[s
     # the writer's part holds its waits for the workers' files (with no pool, their audit)
     inside = audit if inline else waiting
     together = cpu["writer"] + cpu["workers"]
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    cores = _cores()
     busy = together / wall
     full = "; every core near full: only less processor time makes it faster" if busy > 0.9 * cores else ""
     console.print(
@@ -262,13 +262,18 @@ def _where(console: Console, timings: dict[str, Any], wall: float, split: dict[s
     console.print(f"    {'reading, hashing, report, other':<32} {audit * rest:6.2f} s ({rest:.0%})")
 
 
+def _cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def _ceilings(console: Console, baseline: float, wall: float, cpu: float, audit: float) -> None:
     """The most any ingest of these guarantees could reach on this machine: DuckDB
     storing what the ingest stores (:func:`_ceiling`), and that beside the bare audit
     of every line (parsing and the checking replay, on every core): the ingest's other
     steps — the projection, the chain's hashes, the decisions, the start-up — come on
     top of both."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    cores = _cores()
     console.print(
         f"ceiling: DuckDB inserting every row the ingest stored (from Arrow, no Python; one transaction, "
         f"checkpointed): {wall:.2f} s wall, {cpu:.2f} s processor → ratio {baseline / wall:.3f} at most"

@@ -411,6 +411,12 @@ class Store:
             con.execute("SET enable_progress_bar = false")
             return con
 
+    @property
+    def _wal(self) -> Path:
+        """DuckDB's write-ahead log of the store, beside it while commits wait for a
+        checkpoint."""
+        return self.path.with_name(self.path.name + ".wal")
+
     # -- taking turns -------------------------------------------------------------
 
     @property
@@ -766,7 +772,7 @@ class Store:
         :meth:`append_batch` makes them at once: committed when the block ends, all or
         none. An ingest appends each run of files as the workers hand them over, so its
         writer stores one run while they audit the next."""
-        with _transaction(con, stats, self.path.with_name(self.path.name + ".wal")):
+        with _transaction(con, stats, self._wal):
             appending = Appending(self, con, keep=keep, stats=stats)
             yield appending
             appending.finish()
