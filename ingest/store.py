@@ -1090,18 +1090,20 @@ def _transaction(
     """One transaction: committed at the end of the block, rolled back if it raises.
 
     ``stats`` times the commit; given the store's write-ahead log (``wal``), a commit
-    after which DuckDB left none is timed apart (:data:`CHECKPOINTED_COMMIT`)."""
+    after which DuckDB left none is timed apart (:data:`CHECKPOINTED_COMMIT`). The
+    timing is taken once the commit stands, and cannot fail it (``os.path.exists``
+    says no for a file it cannot look at)."""
     con.execute("BEGIN")
     try:
         yield
         started = time.perf_counter()
         con.execute("COMMIT")
-        if stats is not None:
-            checkpointed = wal is not None and not wal.exists()
-            stats.add(CHECKPOINTED_COMMIT if checkpointed else "commit", time.perf_counter() - started)
     except BaseException:
         con.execute("ROLLBACK")
         raise
+    if stats is not None:
+        checkpointed = wal is not None and not os.path.exists(wal)
+        stats.add(CHECKPOINTED_COMMIT if checkpointed else "commit", time.perf_counter() - started)
 
 
 CHECKPOINTED_COMMIT: Final = "commit + DuckDB's checkpoint"
