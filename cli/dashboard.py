@@ -21,6 +21,10 @@ LOOPBACK: Final = "127.0.0.1"
 EVERY_NETWORK: Final = ("0.0.0.0", "::")
 _ROUTED: Final = ("192.0.2.1", 9)
 """An address of TEST-NET-1 (RFC 5737), never reached: only asked the way to."""
+LINGER_VARIABLE: Final = "SABOTEUR_STORE_LINGER"
+LINGER: Final = 2.0
+"""Seconds the server keeps the store open after its last job (``$SABOTEUR_STORE_LINGER``
+changes it; 0 closes it after every job)."""
 FIND_ADDRESS: Final = "`hostname -I` (Linux), `ipconfig getifaddr en0` (macOS) or `ipconfig` (Windows)"
 
 
@@ -89,7 +93,9 @@ def dashboard_command(
     It listens on this machine only unless `--address` opens it to a network.
     """
     path = (db if db is not None else default_path()).resolve()
-    env = {**os.environ, "SABOTEUR_DB": str(path)}
+    # the server keeps the store open between its jobs for a moment (ingest.gate): a
+    # phone's tap then costs no opening and closing of the file
+    env = {LINGER_VARIABLE: str(LINGER), **os.environ, "SABOTEUR_DB": str(path)}
     host = f"[{address}]" if ":" in address else address  # an IPv6 address in a URL
     over = f"the lake {lake}" if lake is not None else str(path)
     typer.echo(f"dashboard on http://{host}:{port} over {over} (Ctrl-C stops it)")

@@ -26,6 +26,7 @@ from ingest.store import StoreBusy, StoreError
 
 st.set_page_config(page_title="Saboteur Ledger", page_icon=":material/construction:", layout="wide")
 
+data.keep_store_open()  # as the server was started: saboteur dashboard keeps it open between jobs
 organiser = access.is_organiser()
 lake = data.lake_url()
 i18n.picker()  # the language, before any title is written

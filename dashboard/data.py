@@ -44,6 +44,7 @@ from analytics.standings import standings as standings_of
 from dashboard.replay_view import GameView, game_view
 from dashboard.table_view import TableView, table_view
 from events.recorder import NotObserved
+from ingest import gate as gates
 from ingest.drafts import Draft, drafts
 from ingest.lake.layout import MANIFEST, Lake
 from ingest.pipeline import FileResult, Writer, write_all
@@ -55,6 +56,7 @@ Stamp = tuple[int, ...]
 """The store's state as the file system sees it: changes whenever anything is written."""
 
 LAKE_VARIABLE: Final = "SABOTEUR_LAKE"
+LINGER_VARIABLE: Final = "SABOTEUR_STORE_LINGER"
 WAIT: Final = 15.0
 """Seconds a page waits for a database another process is writing."""
 ROUNDS_SHOWN: Final = 500
@@ -87,6 +89,20 @@ def lake_url() -> str | None:
 
 def store() -> Store:
     return Store(db_path(), wait=WAIT)
+
+
+def keep_store_open() -> None:
+    """Keep the store open between this server's jobs for ``$SABOTEUR_STORE_LINGER``
+    seconds (``saboteur dashboard`` sets it; none otherwise): a tap's append then costs
+    no opening and closing of the file, and another process waiting for the file still
+    gets it at once (:mod:`ingest.gate`)."""
+    text = os.environ.get(LINGER_VARIABLE) or "0"
+    try:
+        seconds = float(text)
+    except ValueError:
+        _log.warning("%s=%r is not a number of seconds: the store is closed after every job", LINGER_VARIABLE, text)
+        seconds = 0.0
+    gates.linger(seconds if seconds == seconds else 0.0)  # not NaN
 
 
 def exists() -> bool:

@@ -50,6 +50,7 @@ import polars as pl
 import pyarrow as pa
 
 from ingest.chain import GENESIS, ReceivedUpload, StoredEvent, link, linker, moment_text
+from ingest.gate import gate
 from ingest.readmodels import PROJECTED, ROW_TYPES, RefereeCodeRow, Rows
 from ingest.schema import LOG_TABLE_NAMES, LOG_TABLES, READ_MODELS, SCHEMA_VERSION, UploadLink, UploadRow
 from ingest.stats import IngestStats, lap
@@ -363,21 +364,28 @@ class Store:
         """
         if read_only and not self.path.exists():
             raise StoreUnusable(self.path, "no such file (saboteur ingest or tournament create makes a store)")
-        con = self._open(read_only)
-        try:
-            self._prepare(con, read_only=read_only, read_models=read_models)
-            yield con
-        except duckdb.Error as exc:
-            failure = self._failure(con, exc)
-            _close(con)
-            raise failure from exc
-        except BaseException:
-            _close(con)
-            raise
-        try:
-            con.close()  # a checkpoint: where a write meets damage the job did not read
-        except duckdb.Error as exc:
-            raise self._failure(con, exc) from exc
+        turns = gate(self.path, self._others_waiting)
+        with turns.turn(write=not read_only) as open_read_only:
+            # the mode the process's instance has: a reader joins a writer's read-write
+            # instance (it still writes nothing) rather than wait for it (ingest.gate)
+            con = self._open(open_read_only)
+            try:
+                self._prepare(con, read_only=read_only, read_models=read_models)
+                yield con
+            except duckdb.Error as exc:
+                failure = self._failure(con, exc)
+                _close(con)
+                raise failure from exc
+            except BaseException:
+                _close(con)
+                raise
+            try:
+                # a server keeps the instance open a moment (ingest.gate.linger); else the
+                # close is a checkpoint: where a write meets damage the job did not read
+                turns.keep(open_read_only, lambda: self._open(open_read_only))
+                con.close()
+            except duckdb.Error as exc:
+                raise self._failure(con, exc) from exc
 
     def _open(self, read_only: bool) -> duckdb.DuckDBPyConnection:
         """Open the file, waiting with back-off while another process holds it, and
@@ -429,6 +437,11 @@ class Store:
         between its transactions, and leaves the file closed for a while only then
         (:data:`ingest.pipeline.TURN`; a pause after every batch cost an ingest of
         10,000 games 2.5 s, all of it in the run's one serial step)."""
+        return gate(self.path).waiting() or self._others_waiting()  # this process's: a phone's tap in the dashboard
+
+    def _others_waiting(self) -> bool:
+        """Whether a job has said lately that it waits to open the file (one of this
+        process says so only while another process holds it)."""
         try:
             return time.time() - self._waiting.stat().st_mtime < WAITING_FRESH
         except OSError:  # none waits, or none could say so

@@ -1,0 +1,267 @@
+"""Many tables writing one store at once (issue 29): the store alone, with threads.
+
+A dashboard serving a venue runs every phone's tap and every spectator's page in a
+thread of one process. Before :mod:`ingest.gate`, two tables' appends read the same
+head of the event chain and the second failed at commit ("Conflict on update", or a
+duplicate position), and a reader waited for a writer's mode. Here ten phones append
+to ten draft streams at the same moment, beside readers and a ``saboteur ingest`` in
+another process: every append lands once, in order, and nobody sees an error.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from events.logfile import write_log
+from events.simulate.game import quick_game
+from ingest import gate as gates
+from ingest.drafts import Draft, drafts, read_draft, record_line, start_draft, undo_line
+from ingest.gate import Gate
+from ingest.store import Store
+from ingest.verify import verify
+from tests.ingest.test_drafts import observed_lines
+from tests.ingest.test_faults import make_folder
+
+PHONES = 10
+ENTRIES = 12
+
+
+@pytest.fixture(scope="module")
+def base_logs() -> list[str]:
+    """Small simulated games for the organiser's ingest beside the phones."""
+    return [write_log(quick_game(players=5 + seed % 4, rounds=2, seed=seed)) for seed in range(6)]
+
+
+@pytest.fixture(params=[0.0, 2.0], ids=["closed-after-each-job", "kept-open-by-a-server"])
+def lingering(request: pytest.FixtureRequest) -> Iterator[float]:
+    """Both ways a process uses the store: a command closes the file after each job, a
+    server keeps it open a moment (``saboteur dashboard``)."""
+    gates.linger(request.param)
+    try:
+        yield request.param
+    finally:
+        gates.linger(0.0)
+
+
+def at_once(jobs: list[Callable[[], None]], timeout: float = 120.0) -> list[BaseException]:
+    """Run the jobs in threads started together; the errors they raised."""
+    errors: list[BaseException] = []
+    start = threading.Barrier(len(jobs))
+
+    def run(job: Callable[[], None]) -> None:
+        start.wait()
+        try:
+            job()
+        except BaseException as exc:  # every failure is the test's to report
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(job,), daemon=True) for job in jobs]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + timeout
+    for thread in threads:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    assert not any(t.is_alive() for t in threads), "a job never ended: the store kept it waiting"
+    return errors
+
+
+def test_ten_tables_append_at_the_same_moment_beside_readers_and_an_ingest(
+    tmp_path: Path, base_logs: list[str], lingering: float
+) -> None:
+    store = Store(tmp_path / "venue.duckdb")
+    lines = observed_lines()
+    start_draft(store, "warm-up", lines[0])  # the store exists before the day's first tap
+    games = make_folder(tmp_path / "logs", base_logs, range(40), "organiser")
+    shown: dict[str, list[str]] = {}
+    stop = threading.Event()
+
+    def phone(table: int) -> Callable[[], None]:
+        def record() -> None:
+            game_id = f"round-1-table-{table}"
+            draft: Draft = start_draft(store, game_id, lines[0])
+            for n, line in enumerate(lines[1 : ENTRIES + 1], start=1):
+                draft = record_line(store, draft, line)
+                if n == 5:  # a referee takes an entry back and records it again
+                    draft = record_line(store, undo_line(store, draft), line)
+            shown[game_id] = list(draft.lines)
+
+        return record
+
+    def spectator() -> None:
+        while not stop.is_set():
+            drafts(store)
+            time.sleep(0.05)
+
+    ingest = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "ingest", str(tmp_path / "logs"), "--db", str(store.path), "--workers", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        jobs = [phone(t) for t in range(PHONES)]
+        spectators = [threading.Thread(target=spectator, daemon=True) for _ in range(4)]
+        for thread in spectators:
+            thread.start()
+        errors = at_once(jobs)
+        stop.set()
+        for thread in spectators:
+            thread.join(30)
+        out, err = ingest.communicate(timeout=180)
+    finally:
+        if ingest.poll() is None:
+            ingest.kill()
+            ingest.communicate()
+    assert not errors, [repr(e) for e in errors]
+    assert ingest.returncode == 0, out + err
+    for table in range(PHONES):
+        stored = read_draft(store, f"round-1-table-{table}")
+        assert stored is not None
+        assert list(stored.lines) == shown[f"round-1-table-{table}"] == lines[: ENTRIES + 1]
+        assert stored.version == ENTRIES + 3  # the first line, the entries, one undone and recorded again
+    report = verify(store)
+    assert report.ok, report
+    with store.connect(read_only=True) as con:
+        (accepted,) = con.execute("SELECT count(*) FROM games").fetchone() or (0,)
+    assert accepted == len(games)
+
+
+def test_a_server_lets_an_ingest_in_between_busy_taps(tmp_path: Path, base_logs: list[str]) -> None:
+    """A server keeping the file open while phones tap non-stop still leaves another
+    process its turn: the ingest ends well within its wait, not "database busy"."""
+    gates.linger(5.0)
+    try:
+        store = Store(tmp_path / "venue.duckdb")
+        lines = observed_lines()
+        draft = start_draft(store, "busy", lines[0])
+        make_folder(tmp_path / "logs", base_logs, range(10), "between")
+        ingest = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "cli.main", "ingest", str(tmp_path / "logs")),
+                *("--db", str(store.path), "--workers", "1", "--wait", "20"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        taps = 0
+        while ingest.poll() is None and taps < 2000:
+            draft = record_line(store, draft, lines[1 + taps % 20]) if taps % 2 == 0 else undo_line(store, draft)
+            taps += 1
+        out, err = ingest.communicate(timeout=60)
+    finally:
+        gates.linger(0.0)
+    assert ingest.returncode == 0, out + err
+    assert taps < 2000, "the ingest never got in"
+
+
+def test_nested_jobs_never_wait_for_themselves(tmp_path: Path) -> None:
+    """A reader inside a reader while a writer waits, and a reader inside a writer,
+    both go on at once."""
+    store = Store(tmp_path / "nested.duckdb")
+    lines = observed_lines()
+    start_draft(store, "g", lines[0])
+    writer_in = threading.Event()
+
+    def writer() -> None:
+        record_line(store, Draft("g", 1, (lines[0],)), lines[1])
+        writer_in.set()
+
+    with store.connect(read_only=True):
+        thread = threading.Thread(target=writer, daemon=True)
+        thread.start()
+        time.sleep(0.2)  # the writer now waits for this read-only connection
+        assert read_draft(store, "g") is not None  # a nested reader: not held back behind the writer
+        assert not writer_in.is_set()
+    thread.join(30)
+    assert writer_in.is_set()
+    with store.connect() as con, store.connect(read_only=True) as inner:  # a reader inside a writer joins it
+        assert store.head(inner) == store.head(con)
+
+
+def test_writers_take_their_turns_in_the_order_they_came() -> None:
+    turns = Gate()
+    order: list[int] = []
+    holding = threading.Event()
+
+    def first() -> None:
+        with turns.turn(write=True):
+            holding.set()
+            time.sleep(0.3)
+            order.append(0)
+
+    def later(n: int) -> Callable[[], None]:
+        def job() -> None:
+            time.sleep(0.02 * n)  # they come one after another while the first writes
+            with turns.turn(write=True):
+                order.append(n)
+
+        return job
+
+    threads = [threading.Thread(target=first)]
+    threads[0].start()
+    holding.wait(5)
+    threads += [threading.Thread(target=later(n)) for n in range(1, 8)]
+    for thread in threads[1:]:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert order == list(range(8))
+
+
+def test_a_writer_interrupted_while_waiting_passes_its_turn_on() -> None:
+    turns = Gate()
+    release = threading.Event()
+    waiting_raised: list[BaseException] = []
+
+    def holder() -> None:
+        with turns.turn(write=True):
+            release.wait(5)
+
+    class Interrupted(Exception):
+        pass
+
+    def impatient() -> None:
+        # a job whose thread is interrupted while it waits (here: its wait itself fails)
+        original = turns._turns.wait_for
+        calls = 0
+
+        def failing(predicate: Callable[[], bool], timeout: float | None = None) -> bool:
+            nonlocal calls
+            calls += 1
+            if calls == 1:
+                raise Interrupted
+            return original(predicate, timeout)
+
+        turns._turns.wait_for = failing  # type: ignore[method-assign,assignment]
+        try:
+            with turns.turn(write=True):
+                pass
+        except Interrupted as exc:
+            waiting_raised.append(exc)
+        finally:
+            turns._turns.wait_for = original  # type: ignore[method-assign]
+
+    first = threading.Thread(target=holder)
+    first.start()
+    time.sleep(0.05)
+    impatient()
+    done = threading.Event()
+
+    def after() -> None:
+        with turns.turn(write=True):
+            done.set()
+
+    late = threading.Thread(target=after)
+    late.start()
+    release.set()
+    first.join(5)
+    late.join(5)
+    assert waiting_raised and done.is_set()
