@@ -1,0 +1,305 @@
+"""Venue benchmark: one laptop's server, a referee's phone at every table, spectators.
+
+    python benchmarks/venue.py [--referees 10] [--spectators 30] [--rounds N] [--json]
+
+It sets up what an organiser has on a tournament morning — a store with a tournament,
+its players registered, round 1 seated at tables of six and a referee code for each
+table (``tests/venue/morning.py``) — and starts the dashboard as a user does
+(``saboteur dashboard``, as a process of its own). Then, all at once:
+
+- ``--referees`` phones: pages of headless Chromium at 390×844, each opening its
+  table's card and recording a whole observed game through the Record page the way a
+  referee taps (``tests/venue/plan.py``: path cards, a broken tool and its repair, a
+  map, passes, draws, an entry the page warns about and the table leaves, an entry
+  taken back, the gold turned up, the roles, each round's end and the game's end),
+  one tap every 1–3 s (jittered), each phone beginning within the first 30 s;
+- ``--spectators`` spectators that open Standings, then Tables in play, and stay.
+  They are not browsers: thirty pages of Chromium took both cores of a 2-core machine
+  by themselves. Each speaks Streamlit's own protocol over its websocket
+  (``tests/venue/spectator.py``), so the server does for it all it does for a browser
+  — a session, every page run, every live part's run at its interval — and the client
+  draws nothing. The output says so.
+
+It prints, for the taps: the time from a tap to the screen that shows it taken
+(p50/p95/p99); entries lost (shown as taken, absent from the game's log in the store
+at the end) and doubled; pages that showed an error (any store failure, exception or
+lost connection — the rule's warning the plan asks for is not one); the server's peak
+memory and processor time, and the clients', so a reader sees which side the machine
+spent itself on. ``--json`` prints one object with these figures.
+
+Goal on a 2-core machine, 10 referees and 30 spectators: p95 < 500 ms, p99 < 1,000 ms,
+nothing lost, doubled or errored, the server under 1 GiB. The baseline in the same run
+is one phone alone on the same server (before the others begin), so a reader sees how
+much of a tap is the page itself and how much the crowd. Run on demand, never in the
+tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psutil
+from rich.console import Console
+from rich.table import Table as RichTable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ingest.drafts import read_draft
+from ingest.store import Store
+from tests.venue.morning import Table, morning
+from tests.venue.phone import ARGS, CHROMIUM, Phone
+from tests.venue.plan import GamePlan, game_plan
+from tests.venue.server import Server, rss_and_cpu
+from tests.venue.spectator import Watched, spectate
+
+GOAL_P95, GOAL_P99, GOAL_RSS = 0.500, 1.000, 1024
+STAGGER = 30.0
+"""Seconds over which the phones begin their games."""
+SAMPLE = 0.5
+"""Seconds between two readings of the processes' memory and processor time."""
+
+
+@dataclass
+class Referee:
+    table: Table
+    plan: GamePlan
+    seconds: list[float] = field(default_factory=list)
+    done: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Peak:
+    server_rss: int = 0
+    client_rss: int = 0
+    samples: int = 0
+    cpu: dict[int, float] = field(default_factory=dict)
+    """Each client process's processor time when last seen (a browser's renderers come
+    and go: one that ended counts what it had spent at the last reading)."""
+
+    def client_cpu(self) -> float:
+        return sum(self.cpu.values())
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else float("nan")
+
+
+async def record(
+    browser: Any,
+    address: str,
+    referee: Referee,
+    pace: tuple[float, float],
+    delay: float,
+    rng: random.Random,
+    shots: Path | None = None,
+) -> None:
+    """One referee: the table's card opened after ``delay`` seconds, then every step of
+    the plan with a pause of ``pace`` seconds (jittered) before each tap."""
+    await asyncio.sleep(delay)
+    try:
+        phone = await Phone.opened(browser, address, referee.table.code)
+    except Exception as exc:  # the page never opened: every step is an error of this table
+        referee.errors.append(f"opening the card: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+        return
+    for step in referee.plan.steps:
+        if step.kind != "open":
+            await asyncio.sleep(rng.uniform(*pace))
+        try:
+            spent = await phone.do(step)
+        except Exception as exc:  # a tap never shown taken: the table's error, and its game stops here
+            referee.errors.append(f"{step.kind} {step.key}: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+            if shots is not None:
+                await phone.page.screenshot(path=str(shots / f"table-{referee.table.label}-step-{referee.done}.png"))
+            return
+        trouble = await phone.trouble(step)
+        if trouble:
+            referee.errors.extend(f"{step.key}: {t}" for t in trouble)
+        if spent is not None:
+            referee.seconds.append(spent)
+        referee.done += 1
+    await phone.page.context.close()
+
+
+async def sample(server: Server, peak: Peak, stop: asyncio.Event) -> None:
+    me = psutil.Process()
+    while not stop.is_set():
+        server_tree = server.tree()
+        server_pids = {p.pid for p in server_tree}
+        clients = [me, *(p for p in me.children(recursive=True) if p.pid not in server_pids)]
+        peak.server_rss = max(peak.server_rss, rss_and_cpu(server_tree)[0])
+        peak.client_rss = max(peak.client_rss, rss_and_cpu(clients)[0])
+        for process in clients:
+            peak.cpu[process.pid] = rss_and_cpu([process])[1]
+        peak.samples += 1
+        await asyncio.sleep(SAMPLE)
+
+
+async def day(args: argparse.Namespace, server: Server, tables: list[Table]) -> dict[str, Any]:
+    from playwright.async_api import async_playwright
+
+    rng = random.Random(args.seed)
+    pace = (args.pace[0], args.pace[1])
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        # the baseline: the first table's first round, one phone alone on the server
+        alone = Referee(tables[0], game_plan(tables[0].players, played=1))
+        await record(browser, server.address, alone, pace, 0.0, rng)
+        referees = [Referee(t, game_plan(t.players, played=args.rounds)) for t in tables[1 : args.referees + 1]]
+        stop, peak = asyncio.Event(), Peak()
+        watched = [Watched() for _ in range(args.spectators)]
+        sampler = asyncio.create_task(sample(server, peak, stop))
+        await asyncio.sleep(SAMPLE * 2)  # a first reading of every client
+        server_cpu0, client_cpu0, started = rss_and_cpu(server.tree())[1], peak.client_cpu(), time.perf_counter()
+        crowd = [
+            asyncio.create_task(spectate(server.address, [("", rng.uniform(5, 20)), ("tables", 0.0)], w, stop))
+            for w in watched
+        ]
+        phones = [
+            asyncio.create_task(record(browser, server.address, r, pace, rng.uniform(0, STAGGER), rng, args.keep))
+            for r in referees
+        ]
+        await asyncio.gather(*phones)
+        elapsed = time.perf_counter() - started
+        server_cpu = rss_and_cpu(server.tree())[1] - server_cpu0
+        await asyncio.sleep(SAMPLE * 2)  # a last reading
+        clients = peak.client_cpu() - client_cpu0
+        stop.set()
+        spectated = await asyncio.gather(*crowd, return_exceptions=True)
+        await sampler
+        await browser.close()
+    for w, outcome in zip(watched, spectated, strict=True):
+        if isinstance(outcome, BaseException):
+            w.errors.append(f"{type(outcome).__name__}: {outcome}")
+    return {
+        "alone": alone,
+        "referees": referees,
+        "watched": watched,
+        "peak": peak,
+        "elapsed": elapsed,
+        "server_cpu": server_cpu,
+        "client_cpu": clients,
+    }
+
+
+def entries(db: Path, referee: Referee) -> tuple[int, int]:
+    """Entries lost and doubled at the table: the game's log in the store against the
+    entries of the steps the phone was shown taken."""
+    shown = GamePlan(referee.plan.players, referee.plan.rounds, referee.plan.steps[: referee.done]).expected()
+    if referee.done == len(referee.plan.steps) and referee.plan.steps[-1].entry == "game_ended":
+        shown["game_ended"] = 1
+    if referee.done == 0:
+        shown = Counter()
+    draft = read_draft(Store(db), referee.table.game_id)
+    stored = Counter(json.loads(line)["type"] for line in draft.lines) if draft is not None else Counter()
+    lost = sum((shown - stored).values())
+    doubled = sum((stored - shown).values())
+    return lost, doubled
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--referees", type=int, default=10, help="phones recording, one a table")
+    parser.add_argument("--spectators", type=int, default=30, help="spectators on Standings and Tables in play")
+    parser.add_argument("--rounds", type=int, default=None, help="rounds each table records (default: the whole game)")
+    parser.add_argument("--pace", type=float, nargs=2, default=(1.0, 3.0), metavar=("LOW", "HIGH"))
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--keep", type=Path, default=None, help="keep the store and the server's log in this folder")
+    args = parser.parse_args(argv)
+    if not CHROMIUM.exists():
+        sys.exit("this benchmark drives Debian's Chromium: apt-get install chromium")
+    console = Console(stderr=args.json, highlight=False)
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="venue-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    db = folder / "venue.duckdb"
+    console.print(f"the morning: {max(args.referees + 1, 6)} tables of six seated, codes issued ({folder})")
+    tables = morning(db, args.referees + 1)  # one more table for the phone alone
+    server = Server(db, folder).start()
+    try:
+        result = asyncio.run(day(args, server, tables))
+    finally:
+        server.stop()
+    referees: list[Referee] = result["referees"]
+    taps = [s for r in referees for s in r.seconds]
+    lost = doubled = 0
+    for referee in referees:
+        table_lost, table_doubled = entries(db, referee)
+        lost, doubled = lost + table_lost, doubled + table_doubled
+    errored = [r for r in referees if r.errors]
+    spectator_errors = sum(len(w.errors) for w in result["watched"])
+    alone: Referee = result["alone"]
+    peak: Peak = result["peak"]
+    figures = {
+        "referees": args.referees,
+        "spectators": args.spectators,
+        "spectator_client": "streamlit-websocket",
+        "taps": len(taps),
+        "p50_ms": round(percentile(taps, 0.50) * 1000),
+        "p95_ms": round(percentile(taps, 0.95) * 1000),
+        "p99_ms": round(percentile(taps, 0.99) * 1000),
+        "max_ms": round(max(taps, default=float("nan")) * 1000),
+        "alone_p50_ms": round(percentile(alone.seconds, 0.50) * 1000),
+        "alone_p95_ms": round(percentile(alone.seconds, 0.95) * 1000),
+        "lost": lost,
+        "doubled": doubled,
+        "errors": len(errored) + spectator_errors,
+        "tables_with_errors": len(errored),
+        "spectator_errors": spectator_errors,
+        "spectator_page_runs": sum(w.runs for w in result["watched"]),
+        "spectator_live_runs": sum(w.live_runs for w in result["watched"]),
+        "server_peak_rss_mib": round(peak.server_rss / 2**20),
+        "server_cpu_s": round(result["server_cpu"], 1),
+        "clients_peak_rss_mib": round(peak.client_rss / 2**20),
+        "clients_cpu_s": round(result["client_cpu"], 1),
+        "elapsed_s": round(result["elapsed"], 1),
+        "cores": os.cpu_count(),
+    }
+    if args.json:
+        print(json.dumps(figures))
+    report = RichTable(title=f"{args.referees} referees, {args.spectators} spectators (websocket clients, no browser)")
+    for column in ("", "figure", "goal"):
+        report.add_column(column)
+    report.add_row("taps", str(figures["taps"]), "")
+    report.add_row(
+        "p50 / p95 / p99",
+        f"{figures['p50_ms']} / {figures['p95_ms']} / {figures['p99_ms']} ms",
+        "p95 < 500, p99 < 1,000",
+    )
+    report.add_row(
+        "baseline: one phone alone, p50 / p95", f"{figures['alone_p50_ms']} / {figures['alone_p95_ms']} ms", ""
+    )
+    report.add_row("lost / doubled", f"{lost} / {doubled}", "0 / 0")
+    report.add_row("tables with an error / spectators' errors", f"{len(errored)} / {spectator_errors}", "0 / 0")
+    report.add_row(
+        "spectators' page runs / live runs", f"{figures['spectator_page_runs']} / {figures['spectator_live_runs']}", ""
+    )
+    report.add_row(
+        "server: peak memory, CPU", f"{figures['server_peak_rss_mib']} MiB, {figures['server_cpu_s']} s", "< 1,024 MiB"
+    )
+    report.add_row(
+        "clients: peak memory, CPU", f"{figures['clients_peak_rss_mib']} MiB, {figures['clients_cpu_s']} s", ""
+    )
+    report.add_row("wall", f"{figures['elapsed_s']} s on {figures['cores']} cores", "")
+    console.print(report)
+    for referee in errored:
+        console.print(f"table {referee.table.label}: " + "; ".join(referee.errors[:3]))
+    if taps:
+        console.print(f"mean tap {statistics.mean(taps) * 1000:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""A referee's phone: a page of headless Chromium at 390×844 on the Record page, tapped
+step by step (:mod:`tests.venue.plan`), each tap timed until the screen shows it taken.
+
+A tap is taken when the page's run it started has ended and the next screen's button
+is there. The page's runs are counted in the page itself (a ``MutationObserver`` on
+Streamlit's script state), so a run quick enough to start and end between two looks is
+never missed. After each tap the page is read for what a referee would see go wrong: a
+Python exception, an error that is not the rule's warning the plan expects, or
+Streamlit's "Connection error".
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from tests.venue.plan import Step
+
+CHROMIUM: Final = Path("/usr/bin/chromium")
+ARGS: Final = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+"""Debian's Chromium as root on a machine with a closed network (the browser's own
+calls home are refused, many at a time, without the background-networking flags)."""
+SCREEN: Final = {"width": 390, "height": 844}
+
+RUNS: Final = """
+window.runs = 0;
+new MutationObserver((changes) => {
+  for (const change of changes) {
+    if (change.oldValue === "running") window.runs += 1;
+  }
+}).observe(document, {attributes: true, attributeOldValue: true, subtree: true,
+                      attributeFilter: ["data-test-script-state"]});
+"""
+DONE: Final = (
+    "(before) => window.runs > before && "
+    "document.querySelector('[data-testid=stApp]').getAttribute('data-test-script-state') === 'notRunning'"
+)
+TROUBLE: Final = """() => {
+  const seen = [];
+  for (const e of document.querySelectorAll('[data-testid="stException"]')) seen.push('exception: ' + e.innerText);
+  for (const e of document.querySelectorAll('[data-testid="stAlertContentError"]')) seen.push('error: ' + e.innerText);
+  const dialog = document.querySelector('[role="dialog"]');
+  if (dialog && /Connection error|not responding/.test(dialog.innerText)) seen.push('connection: ' + dialog.innerText);
+  return seen;
+}"""
+"""What went wrong on the screen, as a referee reads it."""
+
+
+@dataclass
+class Tapped:
+    """A phone's record of its taps: each one's time to be shown taken, the steps done,
+    and what went wrong (with the step it went wrong at)."""
+
+    seconds: list[float] = field(default_factory=list)
+    done: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+class Phone:
+    """One page, one table."""
+
+    def __init__(self, page: Any, address: str, code: str, timeout: float = 60.0) -> None:
+        self.page, self.address, self.code = page, address, code
+        self.timeout_ms = timeout * 1000
+        self.tapped = Tapped()
+
+    @classmethod
+    async def opened(cls, browser: Any, address: str, code: str, timeout: float = 60.0) -> Phone:
+        context = await browser.new_context(viewport=SCREEN, is_mobile=True, has_touch=True, device_scale_factor=2)
+        page = await context.new_page()
+        page.set_default_timeout(timeout * 1000)
+        await page.add_init_script(RUNS)
+        phone = cls(page, address, code, timeout)
+        await phone.open()
+        return phone
+
+    async def open(self) -> None:
+        """The table's card scanned: the Record page for the table."""
+        await self.page.goto(f"{self.address}/record?code={self.code}")
+        await self.page.locator('[data-testid="stMain"]').wait_for()
+
+    async def settled(self, act: Any) -> None:
+        before = await self.page.evaluate("window.runs")
+        await act()
+        await self.page.wait_for_function(DONE, arg=before, timeout=self.timeout_ms)
+
+    async def do(self, step: Step) -> float | None:
+        """Do ``step``; the seconds until the screen showed it taken (``None`` for a
+        step that runs nothing). Raises what Playwright raises when it never is."""
+        page = self.page
+        started = time.perf_counter()
+        if step.kind == "open":
+            await page.get_by_text(step.value).tap()
+            return None
+        if step.kind == "fill":
+            field_ = page.locator(f".st-key-{step.key} input")
+            await field_.fill(step.value)
+            await self.settled(lambda: field_.press("Enter"))
+        else:
+            await self.settled(page.locator(f".st-key-{step.key} button").first.tap)
+        if step.then is not None:
+            await page.locator(f".st-key-{step.then} button").first.wait_for(state="attached")
+        return time.perf_counter() - started
+
+    async def trouble(self, step: Step) -> list[str]:
+        """What went wrong on the screen after ``step`` (the rule's warning the plan
+        expects is not trouble)."""
+        seen: list[str] = await self.page.evaluate(TROUBLE)
+        if step.warned:
+            seen = [s for s in seen if not s.startswith("error: R-")]
+        return seen
