@@ -61,6 +61,14 @@ def command(port: int, db: Path, address: str = LOOPBACK, lake: str | None = Non
         "viewer",
         "--server.maxUploadSize",  # the limit `saboteur ingest` keeps to
         str(MAX_UPLOAD_MIB),
+        # a server at a venue runs some ten pages a second (the phones' taps, the
+        # spectators' live parts): Streamlit's full garbage collection after every run
+        # took two fifths of its processor time, and watching the sources for changes
+        # (a developer's convenience) another tenth
+        "--runner.postScriptGC",
+        "false",
+        "--server.fileWatcherType",
+        "none",
         "--",
         "--db",
         str(db),
