@@ -1,20 +1,25 @@
 """A referee's phone: a page of headless Chromium at 390×844 on the Record page, tapped
 step by step (:mod:`tests.venue.plan`), each tap timed until the screen shows it taken.
 
-A tap is taken when the page's run it started has ended and the next screen's button
-is there. The page's runs are counted in the page itself (a ``MutationObserver`` on
-Streamlit's script state), so a run quick enough to start and end between two looks is
-never missed. After each tap the page is read for what a referee would see go wrong: a
-Python exception, an error that is not the rule's warning the plan expects, or
-Streamlit's "Connection error".
+A tap is taken when the page's run it started has ended — the server's word that it
+finished (``script_finished``) has reached the browser over its websocket — and the
+next screen's button is there. (The page's own script-state attribute is no witness:
+with ten phones on one server a run's start and end reached a page together, React
+drew them as one change, and the run went unseen.) After each tap the page is read
+for what a referee would see go wrong: a Python exception, an error that is not the
+rule's warning the plan expects, or Streamlit's "Connection error".
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
+
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from tests.venue.plan import Step
 
@@ -34,18 +39,8 @@ ARGS: Final = [
 calls home are refused, many at a time, without the background-networking flags)."""
 SCREEN: Final = {"width": 390, "height": 844}
 
-RUNS: Final = """
-window.runs = 0;
-new MutationObserver((changes) => {
-  for (const change of changes) {
-    if (change.oldValue === "running") window.runs += 1;
-  }
-}).observe(document, {attributes: true, attributeOldValue: true, subtree: true,
-                      attributeFilter: ["data-test-script-state"]});
-"""
-DONE: Final = (
-    "(before) => window.runs > before && "
-    "document.querySelector('[data-testid=stApp]').getAttribute('data-test-script-state') === 'notRunning'"
+IDLE: Final = (
+    "() => document.querySelector('[data-testid=stApp]')?.getAttribute('data-test-script-state') === 'notRunning'"
 )
 TROUBLE: Final = """() => {
   const seen = [];
@@ -73,15 +68,32 @@ class Phone:
 
     def __init__(self, page: Any, address: str, code: str, timeout: float = 60.0) -> None:
         self.page, self.address, self.code = page, address, code
-        self.timeout_ms = timeout * 1000
+        self.timeout = timeout
         self.tapped = Tapped()
+        self.finished = 0  # page runs the server said it finished
+        self._news = asyncio.Event()
+        page.on("websocket", self._watch)
+
+    def _watch(self, socket: Any) -> None:
+        socket.on("framereceived", self._frame)
+
+    def _frame(self, payload: bytes | str) -> None:
+        if isinstance(payload, str):
+            return
+        msg = ForwardMsg()
+        try:
+            msg.ParseFromString(payload)
+        except Exception:  # not a message of Streamlit's: nothing to count
+            return
+        if msg.WhichOneof("type") == "script_finished":
+            self.finished += 1
+            self._news.set()
 
     @classmethod
     async def opened(cls, browser: Any, address: str, code: str, timeout: float = 60.0) -> Phone:
         context = await browser.new_context(viewport=SCREEN, is_mobile=True, has_touch=True, device_scale_factor=2)
         page = await context.new_page()
         page.set_default_timeout(timeout * 1000)
-        await page.add_init_script(RUNS)
         phone = cls(page, address, code, timeout)
         await phone.open()
         return phone
@@ -92,9 +104,18 @@ class Phone:
         await self.page.locator('[data-testid="stMain"]').wait_for()
 
     async def settled(self, act: Any) -> None:
-        before = await self.page.evaluate("window.runs")
+        """Do ``act`` and wait for the page run it starts to end."""
+        before = self.finished
         await act()
-        await self.page.wait_for_function(DONE, arg=before, timeout=self.timeout_ms)
+        deadline = time.monotonic() + self.timeout
+        while self.finished <= before:
+            self._news.clear()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no page run ended within {self.timeout:g} s of the tap")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._news.wait(), left)
+        await self.page.wait_for_function(IDLE)
 
     async def do(self, step: Step) -> float | None:
         """Do ``step``; the seconds until the screen showed it taken (``None`` for a
