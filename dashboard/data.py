@@ -46,6 +46,7 @@ from dashboard.table_view import TableView, table_view
 from events.recorder import NotObserved
 from ingest import gate as gates
 from ingest.drafts import Draft, drafts
+from ingest.gate import stamp as file_stamp
 from ingest.lake.layout import MANIFEST, Lake
 from ingest.pipeline import FileResult, Writer, write_all
 from ingest.sources import Prepared, kind_of, prepare_bytes
@@ -111,21 +112,22 @@ def exists() -> bool:
 
 def stamp(path: Path | None = None) -> Stamp:
     """Size and modification time of the database file and its write-ahead log."""
-    path = path or db_path()
-    parts: list[int] = []
-    for candidate in (path, Path(f"{path}.wal")):
-        try:
-            info = os.stat(candidate)
-        except FileNotFoundError:
-            parts.extend((0, 0))
-        else:
-            parts.extend((info.st_mtime_ns, info.st_size))
-    return tuple(parts)
+    return file_stamp(path or db_path())
 
 
 def _key() -> tuple[str, Stamp]:
+    """The key of a cached result that reads the drafts: the file's stamp."""
     path = db_path()
     return str(path.resolve()), stamp(path)
+
+
+def _records_key() -> tuple[str, Stamp]:
+    """The key of a cached result that reads anything but the drafts: how many times
+    the records changed. A phone's tap appends to a draft alone and leaves it as it
+    was, so ten tables recording leave the standings, the seating and the rest cached
+    for every spectator (:meth:`ingest.gate.Gate.records`)."""
+    path = db_path()
+    return str(path.resolve()), (-1, Store(path).records_changes())
 
 
 def _store_at(db: str) -> Store:
@@ -140,7 +142,7 @@ lake, and its state (a lake's: how many batches it has committed)."""
 def _read() -> Read:
     url = lake_url()
     if url is None:
-        db, when = _key()
+        db, when = _records_key()
         return db, False, when
     return url, True, (len(Lake.at(url).files(MANIFEST)),)
 
@@ -188,7 +190,7 @@ def _standings(db: str, when: Stamp, tournament: str, stage: str) -> pl.DataFram
 
 def standings(tournament: str, stage: str) -> pl.DataFrame:
     """:func:`analytics.standings.standings` now."""
-    return _standings(*_key(), tournament, stage)
+    return _standings(*_records_key(), tournament, stage)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -198,7 +200,7 @@ def _stage_counts(db: str, when: Stamp, tournament: str, stage: str) -> tuple[in
 
 def stage_counts(tournament: str, stage: str) -> tuple[int, int]:
     """Games and rounds stored for a tournament's stage."""
-    return _stage_counts(*_key(), tournament, stage)
+    return _stage_counts(*_records_key(), tournament, stage)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -208,7 +210,7 @@ def _penalties(db: str, when: Stamp, tournament: str) -> pl.DataFrame:
 
 def penalties(tournament: str) -> pl.DataFrame:
     """:func:`analytics.browse.penalties`: every penalty of a tournament, with its reason."""
-    return _penalties(*_key(), tournament)
+    return _penalties(*_records_key(), tournament)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -218,7 +220,7 @@ def _scored_rounds(db: str, when: Stamp, tournament: str, stage: str) -> pl.Data
 
 def scored_rounds(tournament: str, stage: str) -> pl.DataFrame:
     """:func:`analytics.standings.scored_rounds`: each round's points as the standings count them."""
-    return _scored_rounds(*_key(), tournament, stage)
+    return _scored_rounds(*_records_key(), tournament, stage)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -228,7 +230,7 @@ def _player_games(db: str, when: Stamp, tournament: str, player: str) -> pl.Data
 
 def player_games(tournament: str, player: str) -> pl.DataFrame:
     """:func:`analytics.browse.player_games`: the tables a player sat at, with the others there."""
-    return _player_games(*_key(), tournament, player)
+    return _player_games(*_records_key(), tournament, player)
 
 
 # -- the record's integrity ------------------------------------------------------------
@@ -332,7 +334,7 @@ def _player_stats(db: str, when: Stamp, filters: Filters) -> pl.DataFrame:
 
 def player_stats(filters: Filters) -> pl.DataFrame:
     """:func:`analytics.stats.player_stats`: every player's rounds, wins and points."""
-    return _player_stats(*_key(), filters)
+    return _player_stats(*_records_key(), filters)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -342,7 +344,7 @@ def _player_rounds(db: str, when: Stamp, player: str, tournament: str | None) ->
 
 def player_rounds(player: str, tournament: str | None = None) -> pl.DataFrame:
     """A player's finished rounds in time order, with the running total of points."""
-    return _player_rounds(*_key(), player, tournament)
+    return _player_rounds(*_records_key(), player, tournament)
 
 
 def player_roles(rounds: pl.DataFrame) -> pl.DataFrame:
@@ -375,7 +377,7 @@ def _rounds(db: str, when: Stamp, query: RoundQuery, limit: int) -> pl.DataFrame
 
 def rounds(query: RoundQuery, limit: int = ROUNDS_SHOWN) -> tuple[pl.DataFrame, int]:
     """The rounds that match (at most ``limit``) and how many matched in all."""
-    frame = _rounds(*_key(), query, limit)
+    frame = _rounds(*_records_key(), query, limit)
     matched = int(frame["matched"][0]) if frame.height else 0
     return frame.drop("matched"), matched
 
@@ -387,7 +389,7 @@ def _choices(db: str, when: Stamp, tournament: str | None) -> dict[str, list[Any
 
 def choices(tournament: str | None) -> dict[str, list[Any]]:
     """Values the Rounds filters offer: finding codes, tournament rounds, tables."""
-    return _choices(*_key(), tournament)
+    return _choices(*_records_key(), tournament)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -397,7 +399,7 @@ def _round_findings(db: str, when: Stamp, game_id: str, number: int) -> pl.DataF
 
 def round_findings(game_id: str, number: int) -> pl.DataFrame:
     """The findings of one round, in line order."""
-    return _round_findings(*_key(), game_id, number)
+    return _round_findings(*_records_key(), game_id, number)
 
 
 # -- replay ----------------------------------------------------------------------------
@@ -410,7 +412,7 @@ def _games(db: str, when: Stamp, tournament: str | None) -> pl.DataFrame:
 
 def games(tournament: str | None) -> pl.DataFrame:
     """The games of a tournament (``None``: the games of no tournament)."""
-    return _games(*_key(), tournament)
+    return _games(*_records_key(), tournament)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -420,7 +422,7 @@ def _seatings(db: str, when: Stamp, tournament: str) -> pl.DataFrame:
 
 def seatings(tournament: str) -> pl.DataFrame:
     """:func:`analytics.browse.seatings`: the seated tables of a tournament, seat by seat."""
-    return _seatings(*_key(), tournament)
+    return _seatings(*_records_key(), tournament)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -474,7 +476,7 @@ def _player_names(db: str, when: Stamp, tournament: str) -> dict[str, str]:
 
 def player_names(tournament: str) -> dict[str, str]:
     """The display names the tournament's records give its players, by player id."""
-    return _player_names(*_key(), tournament)
+    return _player_names(*_records_key(), tournament)
 
 
 # -- organiser: uploads and records --------------------------------------------------------
@@ -607,7 +609,7 @@ def _open_findings(db: str, when: Stamp, tournament: str | None) -> pl.DataFrame
 def open_findings(tournament: str | None) -> pl.DataFrame:
     """Findings not dismissed, and (for ``wrong_score``) not settled by an accepted
     replay or a correction of their round; ``None``: the games of no tournament."""
-    return _open_findings(*_key(), tournament)
+    return _open_findings(*_records_key(), tournament)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -617,7 +619,7 @@ def _game_players(db: str, when: Stamp, game_id: str) -> list[str]:
 
 def game_players(game_id: str) -> list[str]:
     """The players of a stored game, in seating order."""
-    return _game_players(*_key(), game_id)
+    return _game_players(*_records_key(), game_id)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -627,7 +629,7 @@ def _round_scores(db: str, when: Stamp, tournament: str, game_id: str, number: i
 
 def round_scores(tournament: str, game_id: str, number: int) -> pl.DataFrame:
     """Each player's recorded, replayed and corrected points in one round."""
-    return _round_scores(*_key(), tournament, game_id, number)
+    return _round_scores(*_records_key(), tournament, game_id, number)
 
 
 def accept_replay(tournament: str, game_id: str, number: int, reason: str | None) -> records.Recorded:
@@ -669,13 +671,19 @@ def _referee_codes(db: str, when: Stamp, tournament: str) -> pl.DataFrame:
 
 def referee_codes(tournament: str) -> pl.DataFrame:
     """Every referee code of a tournament, by its fingerprint, and whether it is live."""
-    return _referee_codes(*_key(), tournament)
+    return _referee_codes(*_records_key(), tournament)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _referee_access(db: str, when: Stamp, code: str) -> records.RefereeAccess | None:
+    return records.referee_access(_store_at(db), code)
 
 
 def referee_access(code: str) -> records.RefereeAccess | None:
-    """:func:`analytics.records.referee_access`: the table a referee code opens now
-    (never cached: a code revoked opens nothing from the next page run on)."""
-    return records.referee_access(store(), code)
+    """:func:`analytics.records.referee_access`: the table a referee code opens now —
+    cached only while the records stay as they were, so a code revoked (here or by the
+    command line) opens nothing from the next page run on."""
+    return _referee_access(*_records_key(), code)
 
 
 def revoke_referee_code(tournament: str, number: int, table: str, reason: str) -> records.Recorded:

@@ -160,7 +160,7 @@ def _append(
     store: Store, game_id: str, version: int, events: Sequence[EntryRecorded | EntryUndone | DraftFinished]
 ) -> Draft:
     stream = stream_of(game_id)
-    with store.connect() as con:
+    with store.connect(drafts_only=True) as con:
         try:
             store.append(con, stream, version, [NewEvent(stream, e.type, dump(e)) for e in events], rows={})
         except StaleAppend:

@@ -37,6 +37,16 @@ and readers waited on each other's mode (issue 29).
   in between the taps, as it did when every job closed the file. Commands run once and
   exit; they keep nothing.
 
+- **What changed, for the pages' caches.** The dashboard keeps its query results under
+  a stamp of the file (its size and time, and its write-ahead log's: :func:`stamp`).
+  Each tap at each table changes the file, so with ten tables tapping every page's
+  every cached result went stale several times a second, and each spectator's page run
+  read the standings, the seating and the tournaments anew. :meth:`Gate.records` counts
+  the changes to the *records* instead: it moves with every change of the file but
+  those this process made by appending to drafts alone (a job that says so:
+  ``Store.connect(drafts_only=True)``). A change it cannot account for — another
+  process's write, DuckDB's checkpoint — moves it too.
+
 The gate knows nothing of DuckDB: it hands out the mode to open in, counts, and holds
 the connection it is given to keep.
 """
@@ -72,6 +82,23 @@ def linger(seconds: float) -> None:
     _linger = max(0.0, seconds)
 
 
+Stamp = tuple[int, ...]
+"""A file's state as the file system sees it: changes whenever anything is written."""
+
+
+def stamp(path: Path) -> Stamp:
+    """Size and modification time of the database file and of its write-ahead log."""
+    parts: list[int] = []
+    for candidate in (path, path.with_name(path.name + ".wal")):
+        try:
+            info = os.stat(candidate)
+        except OSError:
+            parts.extend((0, 0))
+        else:
+            parts.extend((info.st_mtime_ns, info.st_size))
+    return tuple(parts)
+
+
 class Kept(Protocol):
     """A connection the gate keeps open: it only ever closes it."""
 
@@ -88,6 +115,8 @@ class Gate:
         self._last = 0.0  # when the last job ended
         self._back_until = 0.0  # new jobs wait until then: another process's turn
         self._watcher: threading.Thread | None = None
+        self._known: Stamp | None = None  # the file's stamp as last accounted for
+        self._records = 0  # changes to the records, as far as this process can tell
         self._mode: str | None = None  # the mode the open instance has, while any connection is open
         self._open = 0  # connections open in this process
         self._held: dict[int, int] = {}  # connections open, by thread
@@ -98,6 +127,24 @@ class Gate:
         self._tickets = 0  # writing jobs that asked for a turn, ever
         self._served = 0  # of them, those whose turn has come: first come, first served
         self._abandoned: set[int] = set()  # tickets of jobs that stopped waiting (interrupted)
+
+    def records(self, now: Stamp) -> int:
+        """The count of changes to the records, given the file's stamp ``now``: moved
+        on by any change of the file this process cannot account for."""
+        with self._turns:
+            if now != self._known:
+                self._records += 1
+                self._known = now
+            return self._records
+
+    def wrote(self, before: Stamp, after: Stamp, *, drafts_only: bool) -> None:
+        """A writing job of this process ended, the file at ``before`` when it began and
+        at ``after`` now: unless it appended to drafts alone, onto a file as last
+        accounted for, the records changed."""
+        with self._turns:
+            if not drafts_only or before != self._known:
+                self._records += 1
+            self._known = after
 
     def waiting(self) -> bool:
         """Whether a job of this process waits for its turn (a long writer asks, to

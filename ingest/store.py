@@ -50,7 +50,7 @@ import polars as pl
 import pyarrow as pa
 
 from ingest.chain import GENESIS, ReceivedUpload, StoredEvent, link, linker, moment_text
-from ingest.gate import gate
+from ingest.gate import Stamp, gate, stamp
 from ingest.readmodels import PROJECTED, ROW_TYPES, RefereeCodeRow, Rows
 from ingest.schema import LOG_TABLE_NAMES, LOG_TABLES, READ_MODELS, SCHEMA_VERSION, UploadLink, UploadRow
 from ingest.stats import IngestStats, lap
@@ -352,7 +352,9 @@ class Store:
     # -- connections -------------------------------------------------------------
 
     @contextmanager
-    def connect(self, *, read_only: bool = False, read_models: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
+    def connect(
+        self, *, read_only: bool = False, read_models: bool = True, drafts_only: bool = False
+    ) -> Iterator[duckdb.DuckDBPyConnection]:
         """A connection for one job, closed after.
 
         The file must be a store of this program's schema version holding every table
@@ -360,7 +362,9 @@ class Store:
         A read-only connection changes nothing; a writing one first creates the store in
         a new file (or one whose creation was cut short) and upgrades a store of an
         older version. Anything else is refused, and whatever DuckDB raises during the
-        job comes out, as a :class:`StoreError` naming the file.
+        job comes out, as a :class:`StoreError` naming the file. A writing job that
+        appends to drafts alone says so (``drafts_only``): the pages' caches of the
+        records then stay good (:meth:`ingest.gate.Gate.records`).
         """
         if read_only and not self.path.exists():
             raise StoreUnusable(self.path, "no such file (saboteur ingest or tournament create makes a store)")
@@ -369,15 +373,18 @@ class Store:
             # the mode the process's instance has: a reader joins a writer's read-write
             # instance (it still writes nothing) rather than wait for it (ingest.gate)
             con = self._open(open_read_only)
+            before = stamp(self.path) if not read_only else ()
             try:
                 self._prepare(con, read_only=read_only, read_models=read_models)
                 yield con
             except duckdb.Error as exc:
                 failure = self._failure(con, exc)
                 _close(con)
+                self._wrote(before, read_only=read_only, drafts_only=False)
                 raise failure from exc
             except BaseException:
                 _close(con)
+                self._wrote(before, read_only=read_only, drafts_only=False)
                 raise
             try:
                 # a server keeps the instance open a moment (ingest.gate.linger); else the
@@ -385,7 +392,19 @@ class Store:
                 turns.keep(open_read_only, lambda: self._open(open_read_only))
                 con.close()
             except duckdb.Error as exc:
+                self._wrote(before, read_only=read_only, drafts_only=False)
                 raise self._failure(con, exc) from exc
+            self._wrote(before, read_only=read_only, drafts_only=drafts_only)
+
+    def _wrote(self, before: Stamp, *, read_only: bool, drafts_only: bool) -> None:
+        """Tell this process's gate what a writing job did to the file (still in its turn)."""
+        if not read_only:
+            gate(self.path).wrote(before, stamp(self.path), drafts_only=drafts_only)
+
+    def records_changes(self) -> int:
+        """How many times the records have changed, as far as this process can tell: a
+        key for caches of anything but the drafts (:meth:`ingest.gate.Gate.records`)."""
+        return gate(self.path, self._others_waiting).records(stamp(self.path))
 
     def _open(self, read_only: bool) -> duckdb.DuckDBPyConnection:
         """Open the file, waiting with back-off while another process holds it, and

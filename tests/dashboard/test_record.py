@@ -24,6 +24,7 @@ from typing import Any, Final
 import pyarrow
 import pytest
 import streamlit as st
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.testing.v1 import AppTest
 
 from analytics import records
@@ -610,22 +611,8 @@ def test_names_show_as_typed_on_the_recording_page(hostile: Hostile, organiser: 
 PHONE: Final = {"width": 390, "height": 844}
 
 
-RUNS: Final = """
-window.runs = 0;
-new MutationObserver((changes) => {
-  for (const change of changes) {
-    if (change.oldValue === "running") window.runs += 1;
-  }
-}).observe(document, {attributes: true, attributeOldValue: true, subtree: true,
-                      attributeFilter: ["data-test-script-state"]});
-"""
-"""Counts the page's runs as they end, so a tap waits for the run it started to end. A
-run is counted by the state it left (``oldValue``), not by the state read when the
-observer is called: a run quick enough to start and end before the observer runs
-left both changes reading ``notRunning``, went uncounted, and the tap waited forever."""
-DONE: Final = (
-    "(before) => window.runs > before && "
-    "document.querySelector('[data-testid=stApp]').getAttribute('data-test-script-state') === 'notRunning'"
+IDLE: Final = (
+    "() => document.querySelector('[data-testid=stApp]')?.getAttribute('data-test-script-state') === 'notRunning'"
 )
 
 
@@ -635,14 +622,28 @@ class Thumb:
     def __init__(self, browser: Any, screens: Path, name: str) -> None:
         self.page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
         self.page.set_default_timeout(60_000)  # a tap's page run, on a machine busy with the rest of the suite
-        self.page.add_init_script(RUNS)
+        self.finished = 0
+        self.page.on("websocket", lambda socket: socket.on("framereceived", self._frame))
         self.screens, self.name, self.shots = screens, name, 0
+
+    def _frame(self, payload: bytes | str) -> None:
+        """Count the page runs the server says it finished. (The page's own script-state
+        attribute missed a run whose start and end reached the page together, on a
+        machine busy with the rest of the suite: React drew them as one change.)"""
+        if isinstance(payload, bytes):
+            msg = ForwardMsg()
+            msg.ParseFromString(payload)
+            self.finished += msg.WhichOneof("type") == "script_finished"
 
     def settled(self, act: Callable[[], object]) -> None:
         """Do ``act`` (a tap) and wait for the page run it starts to end."""
-        before = self.page.evaluate("window.runs")
+        before = self.finished
         act()
-        self.page.wait_for_function(DONE, arg=before)
+        deadline = time.monotonic() + 60
+        while self.finished <= before:
+            assert time.monotonic() < deadline, "no page run ended within 60 s of the tap"
+            self.page.wait_for_timeout(20)  # Playwright delivers the page's events meanwhile
+        self.page.wait_for_function(IDLE)
 
     def open(self, address: str, code: str) -> None:
         self.page.goto(f"{address}/record?code={code}")

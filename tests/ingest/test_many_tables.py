@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from events.logfile import write_log
@@ -265,3 +266,31 @@ def test_a_writer_interrupted_while_waiting_passes_its_turn_on() -> None:
     first.join(5)
     late.join(5)
     assert waiting_raised and done.is_set()
+
+
+def test_the_records_count_moves_with_every_change_but_a_draft_append(tmp_path: Path, lingering: float) -> None:
+    """The pages' caches of the standings, the seating and the rest are kept under
+    :meth:`Store.records_changes`: a phone's tap must leave it where it was, and every
+    other change — a record of the tournament, an upload, a write by another process
+    or by hand — must move it."""
+    from analytics import records
+
+    store = Store(tmp_path / "records.duckdb")
+    lines = observed_lines()
+    draft = start_draft(store, "g", lines[0])
+    first = store.records_changes()
+    for line in lines[1:6]:
+        draft = record_line(store, draft, line)
+        assert store.records_changes() == first  # a draft alone: the records as they were
+    draft = undo_line(store, draft)
+    assert store.records_changes() == first
+    records.create(store, "t1", name="T1", ruleset="tournament", preliminary_rounds=2, cut=6, final_rounds=4)
+    second = store.records_changes()
+    assert second != first  # a tournament's record
+    draft = record_line(store, draft, lines[5])
+    assert store.records_changes() == second
+    gates.linger(0.0)  # the file closed, as another process needs it
+    time.sleep(0.1)
+    with duckdb.connect(str(store.path)) as con:  # a write nobody told the gate of
+        con.execute("CREATE TABLE scribble (x INTEGER)")
+    assert store.records_changes() != second
