@@ -71,11 +71,20 @@ class Phone:
         self.timeout = timeout
         self.tapped = Tapped()
         self.finished = 0  # page runs the server said it finished
+        self.sockets = 0  # websockets the page opened to the server
+        self.open_sockets = 0
         self._news = asyncio.Event()
         page.on("websocket", self._watch)
 
     def _watch(self, socket: Any) -> None:
+        self.sockets += 1
+        self.open_sockets += 1
         socket.on("framereceived", self._frame)
+        socket.on("close", self._closed)
+
+    def _closed(self, _socket: Any) -> None:
+        self.open_sockets -= 1
+        self._news.set()
 
     def _frame(self, payload: bytes | str) -> None:
         if isinstance(payload, str):
@@ -103,19 +112,37 @@ class Phone:
         await self.page.goto(f"{self.address}/record?code={self.code}")
         await self.page.locator('[data-testid="stMain"]').wait_for()
 
+    async def reconnected(self, sockets: int, timeout: float = 60.0) -> None:
+        """Wait until the page, which had opened ``sockets`` websockets, has opened
+        another to the server and holds it (a page that lost its server tries again
+        by itself)."""
+        deadline = time.monotonic() + timeout
+        while not (self.sockets > sockets and self.open_sockets > 0):
+            self._news.clear()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"the page did not find the server again within {timeout:g} s")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._news.wait(), min(left, 0.2))
+
+    async def ran_since(self, count: int, timeout: float | None = None) -> None:
+        """Wait until the page has run to its end more than ``count`` times in all (a
+        page that lost its server runs anew once it finds it again)."""
+        deadline = time.monotonic() + (timeout or self.timeout)
+        while self.finished <= count:
+            self._news.clear()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"the page did not run again within {timeout or self.timeout:g} s")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._news.wait(), left)
+        await self.page.wait_for_function(IDLE)
+
     async def settled(self, act: Any) -> None:
         """Do ``act`` and wait for the page run it starts to end."""
         before = self.finished
         await act()
-        deadline = time.monotonic() + self.timeout
-        while self.finished <= before:
-            self._news.clear()
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"no page run ended within {self.timeout:g} s of the tap")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._news.wait(), left)
-        await self.page.wait_for_function(IDLE)
+        await self.ran_since(before)
 
     async def do(self, step: Step) -> float | None:
         """Do ``step``; the seconds until the screen showed it taken (``None`` for a

@@ -167,3 +167,33 @@ def _path(card: str, x: int) -> list[Step]:
 
 def _discard() -> list[Step]:
     return [Step("tap", "record_kind_discard", then="record_draw", entry="discard"), _draw()]
+
+
+def recorded_after(plan: GamePlan, done: int) -> list[str]:
+    """The entries the draft holds, in order, once the first ``done`` steps are done
+    (the game's first line left out)."""
+    recorded: list[str] = []
+    for step in plan.steps[:done]:
+        if step.entry is not None:
+            recorded.append(step.entry)
+        if step.undo:
+            recorded.pop()
+    return recorded
+
+
+def resume_at(plan: GamePlan, stored: list[str] | None) -> int:
+    """Where a referee carries on, given the entries the store holds (in order, the
+    game's first line left out; ``None``: no draft begun): the step after the last one
+    that made the draft what it is, and that left no entry half made (a step on the way
+    to an entry is done again, as a referee does it again on a page that forgot it)."""
+    if stored is None:
+        return 0
+    best = 1  # the draft is begun: its first line is there
+    for done in range(1, len(plan.steps) + 1):
+        if recorded_after(plan, done) == stored and (
+            done == 0 or plan.steps[done - 1].entry or plan.steps[done - 1].undo
+        ):
+            best = done
+    if recorded_after(plan, best) != stored:
+        raise ValueError(f"the store's entries are no prefix of the plan: {stored}")
+    return best
