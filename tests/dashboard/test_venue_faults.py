@@ -9,7 +9,10 @@ headless Chromium at 390×844 recording by the referee's plan (``tests/venue``):
 - the server is killed (``kill -9``) while three phones record, and started again:
   every entry a phone showed as taken is in the store, and each phone — by itself,
   without its card opened again — shows the game where it stands, and its referee
-  carries on from the right entry.
+  carries on from the right entry;
+- the network is cut under a phone (a proxy drops every connection, ``tests/venue/
+  cutter.py``) for a while, then restored: every entry shown as taken is in the store,
+  the page finds the server again by itself, and the referee carries on.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from events.simulate.game import quick_game
 from ingest.drafts import read_draft
 from ingest.store import Store
 from ingest.verify import verify
+from tests.venue.cutter import Cutter
 from tests.venue.morning import Table, morning
 from tests.venue.phone import ARGS, CHROMIUM, Phone
 from tests.venue.plan import GamePlan, Step, game_plan, recorded_after, resume_at
@@ -192,3 +196,45 @@ def test_a_server_killed_mid_round_loses_no_entry_and_the_phones_carry_on(server
         assert start >= done - 3  # at most an entry half made was made again
         assert stored_entries(server.db, table) == recorded_after(plan, len(plan.steps)), (table.label, "doubled")
     assert verify(Store(server.db)).ok
+
+
+def test_a_phone_whose_network_is_cut_finds_the_server_again_and_loses_nothing(server: Server) -> None:
+    from playwright.async_api import async_playwright
+
+    (table, *_) = morning(server.db, 1)
+    server.start()
+    wifi = Cutter(server.port).start()
+    plan = game_plan(table.players, played=1)
+    rng = random.Random(3)
+
+    async def day() -> tuple[int, list[str] | None]:
+        async with async_playwright() as playwright:
+            browser = await launched(playwright)
+            phone = await Phone.opened(browser, wifi.address, table.code, timeout=20)
+            await drive(phone, plan, 0, 14, rng)
+            opened = phone.sockets
+            wifi.cut()
+            await asyncio.sleep(3)  # the page notices: its websocket is gone
+            shown = phone.tapped.done
+            assert any(t.startswith("connection") for t in await phone.trouble(plan.steps[shown])), "no sign of the cut"
+            wifi.restore()
+            await phone.reconnected(opened)
+            stored = await asyncio.to_thread(stored_entries, server.db, table)
+            start = resume_at(plan, stored)
+            await phone.page.locator(f".st-key-{plan.steps[start].key} button").first.wait_for(timeout=60_000)
+            if await woke(phone, plan.steps[start]):
+                start += 1
+            phone.tapped.errors = []
+            await drive(phone, plan, start, len(plan.steps), rng)
+            assert phone.tapped.errors == []
+            await browser.close()
+            return shown, stored
+
+    try:
+        shown, stored = asyncio.run(day())
+    finally:
+        wifi.stop()
+    server.stop()
+    assert wifi.cuts == 1
+    assert stored == recorded_after(plan, shown)  # nothing shown taken was lost, nothing more was made
+    assert stored_entries(server.db, table) == recorded_after(plan, len(plan.steps))
