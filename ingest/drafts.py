@@ -42,12 +42,15 @@ def stream_of(game_id: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Draft:
     """A game's draft as it stands: the lines recorded (not taken back), the stream's
-    version (what the next append must expect), and the upload it became once finished."""
+    version (what the next append must expect), the upload it became once finished,
+    and the ids of every entry ever recorded with one (taken back or not: an id is
+    spent once)."""
 
     game_id: str
     version: int
     lines: tuple[str, ...]
     upload_id: int | None = None
+    entries: frozenset[str] = frozenset()
 
     @property
     def finished(self) -> bool:
@@ -77,16 +80,19 @@ def fold(game_id: str, events: Sequence[StoredEvent]) -> Draft:
     """The draft that a stream's events (in version order) make."""
     lines: list[str] = []
     upload_id: int | None = None
+    entries: set[str] = set()
     for stored in events:
         event = draft_event(json.loads(stored.payload))
         if isinstance(event, EntryRecorded):
             lines.append(event.line)
+            if event.entry is not None:
+                entries.add(event.entry)
         elif isinstance(event, EntryUndone):
             lines.pop()
         elif isinstance(event, DraftFinished):
             upload_id = event.upload_id
     version = events[-1].version if events else 0
-    return Draft(game_id, version, tuple(lines), upload_id)
+    return Draft(game_id, version, tuple(lines), upload_id, frozenset(entries))
 
 
 def read_draft(store: Store, game_id: str) -> Draft | None:
@@ -115,10 +121,22 @@ def start_draft(store: Store, game_id: str, game_started: str) -> Draft:
     return _append(store, game_id, 0, [EntryRecorded(type="entry_recorded", line=game_started)])
 
 
-def record_line(store: Store, draft: Draft, line: str) -> Draft:
-    """Record ``line`` after the lines of ``draft`` (as the phone last read it)."""
+def record_line(store: Store, draft: Draft, line: str, entry: str | None = None) -> Draft:
+    """Record ``line`` after the lines of ``draft`` (as the phone last read it).
+
+    ``entry``, the id the phone gave the entry, makes the record idempotent: an entry
+    whose id the draft already holds is not recorded again — the draft as it stands is
+    returned, even when it has moved on since the phone read it (the phone's first
+    send was taken, its answer lost)."""
     _open(draft)
-    return _append(store, draft.game_id, draft.version, [EntryRecorded(type="entry_recorded", line=line)])
+    if entry is not None and entry in draft.entries:
+        return draft
+    recorded = (
+        EntryRecorded(type="entry_recorded", line=line)
+        if entry is None
+        else EntryRecorded(type="entry_recorded", line=line, entry=entry)
+    )
+    return _append(store, draft.game_id, draft.version, [recorded], entry=entry)
 
 
 def undo_line(store: Store, draft: Draft) -> Draft:
@@ -157,10 +175,19 @@ def _open(draft: Draft) -> None:
 
 
 def _append(
-    store: Store, game_id: str, version: int, events: Sequence[EntryRecorded | EntryUndone | DraftFinished]
+    store: Store,
+    game_id: str,
+    version: int,
+    events: Sequence[EntryRecorded | EntryUndone | DraftFinished],
+    *,
+    entry: str | None = None,
 ) -> Draft:
     stream = stream_of(game_id)
     with store.connect(drafts_only=True) as con:
+        if entry is not None:  # sent before, and taken: in this job's turn, so no other append comes between
+            current = _read(store, con, game_id)
+            if entry in current.entries:
+                return current
         try:
             store.append(con, stream, version, [NewEvent(stream, e.type, dump(e)) for e in events], rows={})
         except StaleAppend:

@@ -26,12 +26,20 @@ class DraftEvent(Record):
     type: str
 
 
+ENTRY_ID: Final = r"^[A-Za-z0-9_-]{8,64}$"
+"""An entry's id, as a phone makes it (a UUID, with or without its dashes, or 22
+URL-safe characters of base64)."""
+
+
 class EntryRecorded(DraftEvent):
     """One line of the observed log, as the recorder wrote it (line 1 is its
-    ``game_started``)."""
+    ``game_started``). ``entry``: the id the phone gave the entry when it was made, so
+    an entry sent again — its answer lost on a dropping network, or kept on the phone
+    while it was offline — is recorded once (:func:`ingest.drafts.record_line`)."""
 
     type: Literal["entry_recorded"]
     line: Annotated[str, StringConstraints(min_length=2, max_length=MAX_LINE)]
+    entry: Annotated[str, StringConstraints(pattern=ENTRY_ID)] | None = None
 
 
 class EntryUndone(DraftEvent):

@@ -124,3 +124,35 @@ def test_drafts_are_verified_and_survive_a_rebuild(store: Store) -> None:
     rebuild(store)
     assert read_draft(store, "g3") is not None
     assert cli("verify", "--db", store.path).exit_code == 0
+
+
+def test_an_entry_sent_twice_is_recorded_once(store: Store) -> None:
+    """A phone on a dropping network sends an entry again when no answer came: the
+    entry's id finds it taken, and the draft as it stands comes back — even when the
+    draft moved on since (another phone recorded after it), and even when the entry
+    was taken back meanwhile (an id is spent once)."""
+    lines = observed_lines()
+    first = start_draft(store, "g-entries", lines[0])
+    taken = record_line(store, first, lines[1], entry="entry-0001")
+    assert taken.entries == {"entry-0001"} and list(taken.lines) == lines[:2]
+    again = record_line(store, first, lines[1], entry="entry-0001")  # the same send, at the version it was made
+    assert again == taken
+    other = record_line(store, taken, lines[2], entry="entry-0002")  # another phone moves on
+    late = record_line(store, first, lines[1], entry="entry-0001")  # the first send's answer was lost
+    assert late == other and list(late.lines) == lines[:3]
+    with pytest.raises(DraftMoved):  # a new entry made against the old version is another matter
+        record_line(store, first, lines[1], entry="entry-0003")
+    undone = undo_line(store, other)
+    assert record_line(store, first, lines[2], entry="entry-0002") == undone  # taken back stays taken back
+    stored = read_draft(store, "g-entries")
+    assert stored is not None and list(stored.lines) == lines[:2] and stored.version == 4
+
+
+def test_an_entry_id_is_checked_as_the_draft_events_are(store: Store) -> None:
+    from pydantic import ValidationError
+
+    draft = start_draft(store, "g-ids", observed_lines()[0])
+    for bad in ("short", "has a space in it", "x" * 65, "semi;colon;id"):
+        with pytest.raises(ValidationError):
+            record_line(store, draft, observed_lines()[1], entry=bad)
+    assert read_draft(store, "g-ids") == draft
