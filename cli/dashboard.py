@@ -97,7 +97,8 @@ def dashboard_command(
     """Serve the dashboard (standings, roles, players, rounds, replay; upload and audit
     for the organiser, whose password is $SABOTEUR_ADMIN_PASSWORD).
 
-    It opens the store for one query at a time, so `saboteur ingest` runs beside it.
+    It keeps the store open only while it is busy and lets go at once for another
+    command that waits for it, so `saboteur ingest` runs beside it.
     It listens on this machine only unless `--address` opens it to a network.
     """
     path = (db if db is not None else default_path()).resolve()

@@ -4,8 +4,9 @@
     streamlit run dashboard/app.py -- --lake URL      # or $SABOTEUR_LAKE: the Roles page over a lake
 
 This entry file only routes (``st.navigation``): each page lays itself out from
-``dashboard.data``, which opens the store for one query at a time, so ``saboteur
-ingest`` can write beside a running dashboard. Standings, Roles, Players, Rounds and
+``dashboard.data``, which keeps the store open only while the server is busy and lets
+go at once for another process, so ``saboteur ingest`` can write beside a running
+dashboard. Standings, Roles, Players, Rounds and
 Replay are public and read-only; Upload and Audit ask for the organiser's password.
 Over a lake (issue 15) the Roles page reads its statistics from the lake, read-only, and
 opens first; every other page needs the store and says so.

@@ -1,13 +1,17 @@
 """The dashboard's data: calls into ``analytics/`` and ``ingest/``, cached per store state.
 
-Every read opens the DuckDB file read-only for one query and closes it (a connection
-held open would lock ``saboteur ingest`` out: DuckDB admits one writing process and no
-reader beside it). Results are kept with ``st.cache_data`` under a *stamp* of the store
-— the size and modification time of the database file and its write-ahead log, read
-with ``stat`` and no connection at all — so a change made by anyone (an upload here, an
-``ingest`` or ``tournament`` command beside the dashboard) is seen on the next page
-run, and unchanged data is never read twice. After an upload or a record the caches
-are cleared as well.
+Every read is a job of the store's (:meth:`ingest.store.Store.connect`): the server's
+jobs take their turns at the file (:mod:`ingest.gate`), and under ``saboteur dashboard``
+the file stays open a moment after the last of them, let go at once when another
+process — ``saboteur ingest`` — waits for it (DuckDB admits one writing process and no
+reader beside it). Results are kept with ``st.cache_data`` under a key of the store's
+state read with ``stat`` and no connection at all: what reads the drafts (Tables in
+play) under the *stamp* of the file (the size and modification time of the database
+file and its write-ahead log), everything else under the count of the records' changes,
+which a phone's draft append leaves as it was (:func:`_records_key`). So a change made
+by anyone (an upload here, an ``ingest`` or ``tournament`` command beside the
+dashboard) is seen on the next page run, and unchanged data is never read twice. After
+an upload or a record the caches are cleared as well.
 
 The queries themselves live in ``analytics/`` (``analytics.browse`` for what only the
 pages need: a player's rounds, the list of rounds, open findings, a game's stored
@@ -125,7 +129,8 @@ def _records_key() -> tuple[str, Stamp]:
     """The key of a cached result that reads anything but the drafts: how many times
     the records changed. A phone's tap appends to a draft alone and leaves it as it
     was, so ten tables recording leave the standings, the seating and the rest cached
-    for every spectator (:meth:`ingest.gate.Gate.records`)."""
+    for every spectator (:meth:`ingest.gate.Gate.records`). (The -1 keeps it apart
+    from any file's stamp.)"""
     path = db_path()
     return str(path.resolve()), (-1, Store(path).records_changes())
 
