@@ -59,7 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ingest.drafts import read_draft
 from ingest.store import Store
 from tests.venue.morning import Table, morning
-from tests.venue.phone import ARGS, CHROMIUM, Phone
+from tests.venue.phone import ARGS, CHROMIUM, Phone, Tapped
 from tests.venue.plan import GamePlan, game_plan
 from tests.venue.server import Server, rss_and_cpu
 from tests.venue.spectator import Watched, spectate
@@ -75,9 +75,7 @@ SAMPLE = 0.5
 class Referee:
     table: Table
     plan: GamePlan
-    seconds: list[float] = field(default_factory=list)
-    done: int = 0
-    errors: list[str] = field(default_factory=list)
+    tapped: Tapped = field(default_factory=Tapped)
 
 
 @dataclass
@@ -113,7 +111,7 @@ async def record(
     try:
         phone = await Phone.opened(browser, address, referee.table.code)
     except Exception as exc:  # the page never opened: every step is an error of this table
-        referee.errors.append(f"opening the card: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+        referee.tapped.errors.append(f"opening the card: {type(exc).__name__}: {str(exc).splitlines()[0]}")
         return
     for step in referee.plan.steps:
         if step.kind != "open":
@@ -121,16 +119,17 @@ async def record(
         try:
             spent = await phone.do(step)
         except Exception as exc:  # a tap never shown taken: the table's error, and its game stops here
-            referee.errors.append(f"{step.kind} {step.key}: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+            referee.tapped.errors.append(f"{step.kind} {step.key}: {type(exc).__name__}: {str(exc).splitlines()[0]}")
             if shots is not None:
-                await phone.page.screenshot(path=str(shots / f"table-{referee.table.label}-step-{referee.done}.png"))
+                shot = shots / f"table-{referee.table.label}-step-{referee.tapped.done}.png"
+                await phone.page.screenshot(path=str(shot))
             return
         trouble = await phone.trouble(step)
         if trouble:
-            referee.errors.extend(f"{step.key}: {t}" for t in trouble)
+            referee.tapped.errors.extend(f"{step.key}: {t}" for t in trouble)
         if spent is not None:
-            referee.seconds.append(spent)
-        referee.done += 1
+            referee.tapped.seconds.append(spent)
+        referee.tapped.done += 1
     await phone.page.context.close()
 
 
@@ -198,11 +197,9 @@ async def day(args: argparse.Namespace, server: Server, tables: list[Table]) -> 
 def entries(db: Path, referee: Referee) -> tuple[int, int]:
     """Entries lost and doubled at the table: the game's log in the store against the
     entries of the steps the phone was shown taken."""
-    shown = GamePlan(referee.plan.players, referee.plan.rounds, referee.plan.steps[: referee.done]).expected()
-    if referee.done == len(referee.plan.steps) and referee.plan.steps[-1].entry == "game_ended":
-        shown["game_ended"] = 1
-    if referee.done == 0:
-        shown = Counter()
+    done = referee.tapped.done
+    plan = referee.plan
+    shown = GamePlan(plan.players, plan.rounds, plan.steps[:done]).expected() if done else Counter()
     draft = read_draft(Store(db), referee.table.game_id)
     stored = Counter(json.loads(line)["type"] for line in draft.lines) if draft is not None else Counter()
     lost = sum((shown - stored).values())
@@ -234,12 +231,12 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         server.stop()
     referees: list[Referee] = result["referees"]
-    taps = [s for r in referees for s in r.seconds]
+    taps = [s for r in referees for s in r.tapped.seconds]
     lost = doubled = 0
     for referee in referees:
         table_lost, table_doubled = entries(db, referee)
         lost, doubled = lost + table_lost, doubled + table_doubled
-    errored = [r for r in referees if r.errors]
+    errored = [r for r in referees if r.tapped.errors]
     spectator_errors = sum(len(w.errors) for w in result["watched"])
     alone: Referee = result["alone"]
     peak: Peak = result["peak"]
@@ -252,8 +249,8 @@ def main(argv: list[str] | None = None) -> None:
         "p95_ms": round(percentile(taps, 0.95) * 1000),
         "p99_ms": round(percentile(taps, 0.99) * 1000),
         "max_ms": round(max(taps, default=float("nan")) * 1000),
-        "alone_p50_ms": round(percentile(alone.seconds, 0.50) * 1000),
-        "alone_p95_ms": round(percentile(alone.seconds, 0.95) * 1000),
+        "alone_p50_ms": round(percentile(alone.tapped.seconds, 0.50) * 1000),
+        "alone_p95_ms": round(percentile(alone.tapped.seconds, 0.95) * 1000),
         "lost": lost,
         "doubled": doubled,
         "errors": len(errored) + spectator_errors,
@@ -296,7 +293,7 @@ def main(argv: list[str] | None = None) -> None:
     report.add_row("wall", f"{figures['elapsed_s']} s on {figures['cores']} cores", "")
     console.print(report)
     for referee in errored:
-        console.print(f"table {referee.table.label}: " + "; ".join(referee.errors[:3]))
+        console.print(f"table {referee.table.label}: " + "; ".join(referee.tapped.errors[:3]))
     if taps:
         console.print(f"mean tap {statistics.mean(taps) * 1000:.0f} ms")
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import os
 import re
 import sys
@@ -107,7 +108,7 @@ def keep_store_open() -> None:
     except ValueError:
         _log.warning("%s=%r is not a number of seconds: the store is closed after every job", LINGER_VARIABLE, text)
         seconds = 0.0
-    gates.linger(seconds if seconds == seconds else 0.0)  # not NaN
+    gates.linger(seconds if math.isfinite(seconds) else 0.0)
 
 
 def exists() -> bool:

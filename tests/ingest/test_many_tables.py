@@ -294,3 +294,21 @@ def test_the_records_count_moves_with_every_change_but_a_draft_append(tmp_path: 
     with duckdb.connect(str(store.path)) as con:  # a write nobody told the gate of
         con.execute("CREATE TABLE scribble (x INTEGER)")
     assert store.records_changes() != second
+
+
+def test_the_same_entry_sent_at_once_from_many_sessions_is_recorded_once(tmp_path: Path, lingering: float) -> None:
+    """A phone's resend racing its first send (and a second phone sending the entry it
+    was handed): six sends of one entry id at the same moment, one entry in the draft."""
+    store = Store(tmp_path / "resend.duckdb")
+    lines = observed_lines()
+    first = start_draft(store, "g", lines[0])
+    answers: list[Draft] = []
+
+    def send() -> None:
+        answers.append(record_line(store, first, lines[1], entry="entry-resent-01"))
+
+    errors = at_once([send] * 6)
+    assert not errors, [repr(e) for e in errors]
+    stored = read_draft(store, "g")
+    assert stored is not None and list(stored.lines) == lines[:2] and stored.version == 2
+    assert all(answer == stored for answer in answers) and len(answers) == 6
