@@ -15,7 +15,7 @@ from cli.store import DbOption
 from ingest.limits import MAX_UPLOAD_MIB
 from ingest.store import default_path
 
-APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
+APP = Path(__file__).resolve().parent.parent / "dashboard" / "serve.py"
 LOOPBACK: Final = "127.0.0.1"
 """Served to this machine only unless ``--address`` says otherwise."""
 EVERY_NETWORK: Final = ("0.0.0.0", "::")

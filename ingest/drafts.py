@@ -43,8 +43,8 @@ def stream_of(game_id: str) -> str:
 class Draft:
     """A game's draft as it stands: the lines recorded (not taken back), the stream's
     version (what the next append must expect), the upload it became once finished,
-    and the ids of every entry ever recorded with one (taken back or not: an id is
-    spent once)."""
+    and the ids of every entry and taking back ever sent with one (an entry taken back
+    keeps its id spent: an id is done once)."""
 
     game_id: str
     version: int
@@ -89,6 +89,8 @@ def fold(game_id: str, events: Sequence[StoredEvent]) -> Draft:
                 entries.add(event.entry)
         elif isinstance(event, EntryUndone):
             lines.pop()
+            if event.entry is not None:
+                entries.add(event.entry)
         elif isinstance(event, DraftFinished):
             upload_id = event.upload_id
     version = events[-1].version if events else 0
@@ -100,6 +102,13 @@ def read_draft(store: Store, game_id: str) -> Draft | None:
     with store.connect(read_only=True) as con:
         events = store.read(con, stream_of(game_id))
     return fold(game_id, events) if events else None
+
+
+def draft_at(store: Store, game_id: str, version: int) -> Draft:
+    """The game's draft as it stood at ``version`` (a phone's view of it then)."""
+    with store.connect(read_only=True) as con:
+        events = store.read(con, stream_of(game_id))
+    return fold(game_id, [stored for stored in events if stored.version <= version])
 
 
 def drafts(store: Store, *, in_play: bool = True) -> list[Draft]:
@@ -139,13 +148,20 @@ def record_line(store: Store, draft: Draft, line: str, entry: str | None = None)
     return _append(store, draft.game_id, draft.version, [recorded], entry=entry)
 
 
-def undo_line(store: Store, draft: Draft) -> Draft:
-    """Take back the last line of ``draft`` (never its ``game_started``)."""
+def undo_line(store: Store, draft: Draft, entry: str | None = None) -> Draft:
+    """Take back the last line of ``draft`` (never its ``game_started``); ``entry``
+    makes it idempotent as it does :func:`record_line`."""
     _open(draft)
+    if entry is not None and entry in draft.entries:
+        return draft
     if len(draft.lines) <= 1:
         raise DraftError("nothing to undo: the record holds only the game's first line")
-    undone = EntryUndone(type="entry_undone", line_number=len(draft.lines))
-    return _append(store, draft.game_id, draft.version, [undone])
+    undone = (
+        EntryUndone(type="entry_undone", line_number=len(draft.lines))
+        if entry is None
+        else EntryUndone(type="entry_undone", line_number=len(draft.lines), entry=entry)
+    )
+    return _append(store, draft.game_id, draft.version, [undone], entry=entry)
 
 
 def finish_draft(store: Store, draft: Draft, name: str) -> tuple[Draft, FileResult]:

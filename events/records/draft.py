@@ -43,10 +43,13 @@ class EntryRecorded(DraftEvent):
 
 
 class EntryUndone(DraftEvent):
-    """The last line recorded, taken back by the referee: ``line_number`` names it."""
+    """The last line recorded, taken back by the referee: ``line_number`` names it.
+    ``entry``: the id the phone gave the taking back, so that one sent again is done
+    once (an undo sent twice would take back two lines)."""
 
     type: Literal["entry_undone"]
     line_number: Annotated[int, Field(ge=2)]
+    entry: Annotated[str, StringConstraints(pattern=ENTRY_ID)] | None = None
 
 
 class DraftFinished(DraftEvent):

@@ -1,0 +1,548 @@
+"""The server's side of the referee's page: an entry sent from a table's phone, made
+into its line of the observed log and appended to the game's draft.
+
+Every entry carries the id the phone gave it and the draft version it was made against
+(:class:`~dashboard.referee.wire.Sent`). So an entry is done once however often it is
+sent (:func:`ingest.drafts.record_line` finds its id), and in its place: one made against
+a version another phone has moved on is not appended after lines its referee never saw
+but answered ``conflict``, with what the other phone recorded, for the referee to decide.
+The line itself is written by the same :class:`~events.recorder.Recorder` as the
+Streamlit Record page writes it, and the rules' warning before an entry is the replay's.
+
+Nothing here knows of HTTP or Streamlit: :mod:`dashboard.referee.routes` is the edge. A
+desk keeps each game's recorder between entries (re-reading a draft of three rounds
+costs a replay of some hundred lines), checked against the draft's version at every
+append, so a write by anyone else (the Streamlit page, another server) is never missed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import lru_cache
+from typing import Final
+
+from analytics import records
+from dashboard.maze_svg import card_svg
+from dashboard.names import card as card_name
+from dashboard.recording.entries import now
+from dashboard.recording.live import log_name
+from dashboard.recording.maze_chart import table_maze
+from dashboard.recording.table import GAME_ROUNDS, Table
+from dashboard.recording.words import due_words, finding_words
+from dashboard.referee.wire import (
+    Answer,
+    CellView,
+    DueView,
+    EndGameTap,
+    EndRoundTap,
+    EventTap,
+    Finishing,
+    Opened,
+    Score,
+    Scoring,
+    Seat,
+    Sent,
+    Standing,
+    TableView,
+    UndoTap,
+)
+from dashboard.replay_view import describe, won
+from events import cards
+from events.findings import Finding
+from events.logfile import parse_line
+from events.maze import Placed, tunnel
+from events.recorder import Recorder
+from events.schema import (
+    FORMAT,
+    Discard,
+    Draw,
+    Event,
+    GameStarted,
+    RoundEnded,
+    RoundStarted,
+    dump_event,
+    parse_timestamp,
+)
+from events.tables import Role
+from ingest.drafts import (
+    Draft,
+    DraftError,
+    DraftMoved,
+    draft_at,
+    finish_draft,
+    read_draft,
+    record_line,
+    start_draft,
+    undo_line,
+)
+from ingest.store import Store
+
+RECENT: Final = 6
+"""Entries shown in words, newest first."""
+_PICTURE_CARDS: Final = frozenset(cards.TUNNEL_CARDS) | frozenset(cards.GOAL_SIDES) | {"start", cards.UNSEEN}
+_KINDS: Final = ("start", "tunnel", "goal")
+_GAME: Final = GameStarted(
+    type="game_started",
+    format=FORMAT,
+    game_id="g",
+    ruleset="tournament",
+    players=["ann", "bob", "cem"],
+    rounds=3,
+    recording="observed",
+)
+"""A game for the examples."""
+
+
+# -- the cards' pictures ---------------------------------------------------------------------
+
+
+def picture_key(placed: Placed, *, setup: bool = False) -> str:
+    """A card as it lies, as the name of its picture (a face-down goal shows nothing of
+    itself: its key is the same whatever it is).
+
+    >>> picture_key(tunnel("NES", True))
+    'NES~tunnel~1~7~1~1~0'
+    """
+    card = cards.UNSEEN if placed.is_face_down_goal else placed.card
+    flags = (int(placed.rotated), placed.sides, int(placed.passable), int(placed.face_up), int(setup))
+    return "~".join([card, placed.kind, *map(str, flags)])
+
+
+@lru_cache(maxsize=1024)
+def picture(key: str) -> str | None:
+    """The SVG a :func:`picture_key` names; ``None`` for a key that names no card."""
+    parts = key.split("~")
+    if len(parts) != 7 or parts[0] not in _PICTURE_CARDS or parts[1] not in _KINDS:
+        return None
+    if not all(part.isdigit() and len(part) <= 2 for part in parts[2:]):
+        return None
+    rotated, sides, passable, face_up, setup = (int(part) for part in parts[2:])
+    if sides > 15 or max(rotated, passable, face_up, setup) > 1:
+        return None
+    placed = Placed(parts[0], parts[1], bool(rotated), sides, bool(passable), bool(face_up))  # type: ignore[arg-type]
+    return card_svg(placed, setup=bool(setup))
+
+
+def tunnel_pictures() -> dict[str, tuple[str, str]]:
+    """Each tunnel card's picture key, upright and turned (the page's palette)."""
+    return {code: (picture_key(tunnel(code, False)), picture_key(tunnel(code, True))) for code in cards.TUNNEL_CARDS}
+
+
+# -- the game as the page draws it --------------------------------------------------------------
+
+
+def standing(recorder: Recorder, draft: Draft, names: Mapping[str, str]) -> Standing:
+    """The draft as the phone shows it: what is due, the hands and pile as counted, the
+    maze, where each tunnel card may go on a turn, and the last entries in words."""
+    due = recorder.due()
+    state = recorder.state
+    rs = recorder.round
+    number = len(state.outcomes) + 1 if due.kind == "round" or rs is None else rs.number
+    maze: list[CellView] = []
+    legal: dict[str, list[tuple[int, int, bool]]] = {}
+    broken: dict[str, list[str]] = {}
+    if rs is not None and not rs.ended:
+        shown = table_maze(rs)
+        setup = cards.SETUP_CELL if rs.deal.setup_card is not None else None
+        for (x, y), placed in sorted(shown.cells.items()):
+            maze.append(
+                CellView(
+                    x=x,
+                    y=y,
+                    card=cards.UNSEEN if placed.is_face_down_goal else placed.card,
+                    picture=picture_key(placed, setup=(x, y) == setup),
+                    goal=placed.kind == "goal",
+                    face_down=placed.is_face_down_goal,
+                )
+            )
+        broken = {player: sorted(tools) for player, tools in rs.broken.items() if tools}
+        if due.kind == "turn":
+            legal = {
+                code: [(x, y, rotated) for (x, y), rotated in recorder.legal_cells(code)] for code in cards.TUNNEL_CARDS
+            }
+    return Standing(
+        version=draft.version,
+        lines=len(draft.lines),
+        finished=draft.finished,
+        upload=draft.upload_id,
+        round=number,
+        due=DueView(kind=due.kind, player=due.player, slots=list(due.slots), words=due_words(due, number, names)),
+        hands=recorder.hand_counts(),
+        pile=recorder.pile_count(),
+        broken=broken,
+        maze=maze,
+        legal=legal,
+        recent=[line_words(line, names) for line in reversed(draft.lines[-RECENT:])],
+        totals={player: total or 0 for player, total in state.totals().items()},
+        findings=len(recorder.findings),
+    )
+
+
+def line_words(line: str, names: Mapping[str, str]) -> str:
+    """A line of the log as the page names it (its game's first line too)."""
+    event = parse_line(1, line).event
+    if event is None:
+        return line[:80]
+    if event.type == "game_started":
+        return "the game begins"
+    return describe(event, {}, names)[0]
+
+
+def _findings(found: list[Finding]) -> list[str]:
+    return [finding_words(finding) for finding in found]
+
+
+# -- the desk -------------------------------------------------------------------------------------
+
+
+class Refused(ValueError):
+    """An entry that cannot be recorded at all, with the reason a referee can act on."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Granted:
+    access: records.RefereeAccess
+    table: Table
+
+
+@dataclass
+class _Kept:
+    draft: Draft
+    recorder: Recorder
+
+
+class Desk:
+    """The referee's page's entries for the games of one store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._kept: dict[str, _Kept] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+        self._access: dict[str, tuple[int, _Granted | None]] = {}
+
+    # -- who may record what --------------------------------------------------------------
+
+    def granted(self, code: str) -> Table | None:
+        """The table ``code`` opens now."""
+        granted = self._granted(code)
+        return granted.table if granted is not None else None
+
+    def _granted(self, code: str) -> _Granted | None:
+        """What ``code`` opens now (:func:`analytics.records.referee_access`), cached
+        while the records stay as they were: a code revoked opens nothing at the next
+        request."""
+        changes = self.store.records_changes()
+        cached = self._access.get(code)
+        if cached is not None and cached[0] == changes:
+            return cached[1]
+        access = records.referee_access(self.store, code)
+        granted = None if access is None else _Granted(access, Table.seated(access, self._final_rounds(access)))
+        if len(self._access) > 4096:  # codes tried by the thousand: forget them, not the memory
+            self._access.clear()
+        self._access[code] = (changes, granted)
+        return granted
+
+    def _final_rounds(self, access: records.RefereeAccess) -> int:
+        if access.stage != "final":
+            return GAME_ROUNDS
+        with self.store.connect(read_only=True) as con:
+            row = con.execute(
+                "SELECT final_rounds FROM tournaments WHERE tournament = ?", [access.tournament]
+            ).fetchone()
+        return int(row[0]) if row is not None and row[0] is not None else GAME_ROUNDS
+
+    def _stored(self, game_id: str) -> bool:
+        with self.store.connect(read_only=True) as con:
+            return con.execute("SELECT 1 FROM games WHERE game_id = ?", [game_id]).fetchone() is not None
+
+    # -- the requests ------------------------------------------------------------------------------
+
+    def table(self, code: str) -> TableView | None:
+        """What the page shows when it opens: the table, and its game if begun."""
+        granted = self._granted(code)
+        if granted is None:
+            return None
+        table = granted.table
+        state = None
+        with self._lock(table.game_id):
+            kept = self._current(table.game_id)
+            if kept is not None:
+                state = standing(kept.recorder, kept.draft, table.names)
+        return TableView(
+            game_id=table.game_id,
+            tournament=table.tournament,
+            tournament_name=granted.access.tournament_name,
+            round=table.tournament_round,
+            table=table.label,
+            ruleset=table.ruleset,
+            rounds=table.rounds,
+            seats=[Seat(player=seat.player, name=seat.name or seat.player) for seat in table.seats],
+            stored=state is None and self._stored(table.game_id),
+            state=state,
+            tunnels=tunnel_pictures(),
+            card_names={code: card_name(code) for code in sorted(cards.DECK_CARDS)},
+            tools={
+                **{code: [tool] for code, tool in cards.BREAK_CARDS.items()},
+                **{code: list(tools) for code, tools in cards.REPAIR_CARDS.items()},
+            },
+        )
+
+    def begin(self, opened: Opened) -> Answer:
+        """Begin the table's game (one begun already, by another phone, is taken up)."""
+        table = self.granted(opened.code)
+        if table is None:
+            return Answer(status="closed")
+        with self._lock(table.game_id):
+            if self._current(table.game_id) is None and self._stored(table.game_id):
+                return Answer(status="refused", problem="This table's game is stored: there is nothing more to record.")
+            game = table.game_started(opened.at or now())
+            try:
+                draft = start_draft(self.store, table.game_id, dump_event(game))
+            except DraftMoved as moved:
+                draft = moved.draft
+            kept = self._keep(draft)
+            return Answer(status="recorded", state=standing(kept.recorder, kept.draft, table.names))
+
+    def send(self, sent: Sent) -> Answer:
+        """Do one entry, once: recorded, warned of, in conflict, or refused."""
+        table = self.granted(sent.code)
+        if table is None:
+            return Answer(status="closed")
+        names = table.names
+        with self._lock(table.game_id):
+            kept = self._current(table.game_id)
+            if kept is None:
+                return Answer(status="refused", problem="This table's game has not begun: begin it first.")
+            if kept.draft.version != sent.base or sent.entry in kept.draft.entries:
+                kept = self._reread(table.game_id) or kept
+            draft = kept.draft
+            if sent.entry in draft.entries:  # sent before and done: its answer was lost
+                return Answer(status="recorded", state=standing(kept.recorder, draft, names))
+            if draft.version != sent.base:
+                return self._conflict(kept, sent, names)
+            try:
+                if isinstance(sent.tap, UndoTap):
+                    return self._undo(kept, sent, names)
+                event = self._event(kept.recorder, sent)
+            except Refused as refused:
+                return Answer(status="refused", problem=str(refused), state=standing(kept.recorder, draft, names))
+            said = _said(event, kept.recorder, names)
+            if sent.check:
+                found = kept.recorder.preview(event)
+                if found:
+                    return Answer(
+                        status="warning",
+                        findings=_findings(found),
+                        said=said,
+                        state=standing(kept.recorder, draft, names),
+                    )
+            line = dump_event(event)
+            try:
+                after = record_line(self.store, draft, line, sent.entry)
+            except DraftMoved as moved:
+                kept = self._keep(moved.draft)
+                return self._conflict(kept, sent, names)
+            except DraftError as refused:
+                return Answer(status="refused", problem=str(refused), state=standing(kept.recorder, draft, names))
+            found = []
+            if after.version == draft.version + 1 and after.lines == (*draft.lines, line):
+                found = kept.recorder.record(event)
+                kept.draft = after
+            else:
+                kept = self._keep(after)
+            return Answer(
+                status="recorded",
+                findings=_findings(found),
+                said=said,
+                state=standing(kept.recorder, kept.draft, names),
+            )
+
+    def score(self, scoring: Scoring) -> Score | Answer:
+        """The round's end the roles give, for the page to show before it is recorded."""
+        table = self.granted(scoring.code)
+        if table is None:
+            return Answer(status="closed")
+        with self._lock(table.game_id):
+            kept = self._current(table.game_id)
+            if kept is None or kept.recorder.round is None:
+                return Answer(status="refused", problem="There is no round to end.")
+            try:
+                ended = _round_end(kept.recorder, scoring.roles, scoring.gold_cards)
+            except Refused as refused:
+                return Answer(status="refused", problem=str(refused))
+            return Score(winner=ended.winner, said=won(ended.winner), scores=dict(ended.scores))
+
+    def finish(self, finishing: Finishing) -> Answer:
+        """Take the finished game's log in as an upload, as a file is taken in."""
+        table = self.granted(finishing.code)
+        if table is None:
+            return Answer(status="closed")
+        with self._lock(table.game_id):
+            kept = self._reread(table.game_id)
+            if kept is None:
+                return Answer(status="refused", problem="This table's game has not begun.")
+            if kept.draft.finished:
+                return Answer(status="recorded", state=standing(kept.recorder, kept.draft, table.names))
+            if kept.draft.version != finishing.base:
+                return Answer(
+                    status="conflict",
+                    problem="The record moved on since this phone read it: look at the game as it stands first.",
+                    state=standing(kept.recorder, kept.draft, table.names),
+                )
+            if kept.recorder.due().kind != "over":
+                return Answer(
+                    status="refused",
+                    problem="The game is not over: record its last round's end and the game's end first.",
+                    state=standing(kept.recorder, kept.draft, table.names),
+                )
+            try:
+                draft, result = finish_draft(self.store, kept.draft, log_name(table.game_id))
+            except DraftMoved as moved:
+                kept = self._keep(moved.draft)
+                return Answer(status="conflict", state=standing(kept.recorder, kept.draft, table.names))
+            kept = self._keep(draft)
+            if not draft.finished:
+                return Answer(
+                    status="refused",
+                    problem=f"The log was not taken in ({result.outcome}): {result.message}",
+                    state=standing(kept.recorder, kept.draft, table.names),
+                )
+            return Answer(status="recorded", state=standing(kept.recorder, kept.draft, table.names))
+
+    # -- the parts ------------------------------------------------------------------------------------
+
+    def _event(self, recorder: Recorder, sent: Sent) -> Event:
+        tap = sent.tap
+        event: Event
+        if isinstance(tap, EventTap):
+            event = tap.event
+            _observed(event)
+        elif isinstance(tap, EndRoundTap):
+            if recorder.round is None:
+                raise Refused("There is no round to end.")
+            event = _round_end(recorder, tap.roles, tap.gold_cards)
+        else:
+            assert isinstance(tap, EndGameTap)
+            event = recorder.game_end()
+        return event.model_copy(update={"at": stamp(recorder, sent.at, sent.sent_at, now())})
+
+    def _undo(self, kept: _Kept, sent: Sent, names: Mapping[str, str]) -> Answer:
+        said = "took back: " + line_words(kept.draft.lines[-1], names)
+        try:
+            after = undo_line(self.store, kept.draft, sent.entry)
+        except DraftMoved as moved:
+            kept = self._keep(moved.draft)
+            return self._conflict(kept, sent, names)
+        except DraftError as refused:
+            return Answer(status="refused", problem=str(refused), state=standing(kept.recorder, kept.draft, names))
+        kept = self._keep(after)
+        return Answer(status="recorded", said=said, state=standing(kept.recorder, kept.draft, names))
+
+    def _conflict(self, kept: _Kept, sent: Sent, names: Mapping[str, str]) -> Answer:
+        """Another phone recorded since ``sent.base``: what it recorded, in words."""
+        then = draft_at(self.store, kept.draft.game_id, sent.base)
+        common = 0
+        for mine, theirs in zip(then.lines, kept.draft.lines, strict=False):
+            if mine != theirs:
+                break
+            common += 1
+        return Answer(
+            status="conflict",
+            theirs=[line_words(line, names) for line in kept.draft.lines[common:]],
+            undone=len(then.lines) - common,
+            said=_tap_words(sent, kept.recorder, names),
+            state=standing(kept.recorder, kept.draft, names),
+        )
+
+    def _lock(self, game_id: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(game_id, threading.Lock())
+
+    def _current(self, game_id: str) -> _Kept | None:
+        kept = self._kept.get(game_id)
+        return kept if kept is not None else self._reread(game_id)
+
+    def _reread(self, game_id: str) -> _Kept | None:
+        draft = read_draft(self.store, game_id)
+        if draft is None:
+            return None
+        kept = self._kept.get(game_id)
+        if kept is not None and kept.draft == draft:
+            return kept
+        return self._keep(draft)
+
+    def _keep(self, draft: Draft) -> _Kept:
+        kept = _Kept(draft, Recorder(draft.lines))
+        self._kept[draft.game_id] = kept
+        return kept
+
+
+def stamp(recorder: Recorder, at: str | None, sent_at: str | None, arrived: str) -> str:
+    """When an entry was made, on the server's clock: the phone's ``at`` moved by the
+    phone's clock's difference from the server's (``sent_at`` against ``arrived``), never
+    before the line before it (a log's times never go back) nor after ``arrived``.
+
+    >>> stamp(Recorder.begin(_GAME), "2026-12-04T10:00:00Z", "2026-12-04T10:05:00Z", "2026-12-04T10:07:00Z")
+    '2026-12-04T10:02:00Z'
+    """
+    moment = parse_timestamp(arrived)
+    if at is not None and sent_at is not None:
+        moment = min(moment, moment - (parse_timestamp(sent_at) - parse_timestamp(at)))
+    last = _last_moment(recorder)
+    if last is not None and moment < last:
+        moment = last
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _last_moment(recorder: Recorder) -> datetime | None:
+    for line in reversed(recorder.lines):
+        event = parse_line(1, line).event
+        if event is not None and event.at is not None:
+            return parse_timestamp(event.at)
+    return None
+
+
+def _observed(event: Event) -> None:
+    """An observed log shows only what the table sees (event-log.md): a draw's card,
+    a pass's card and the deal's hidden parts stay ``null``."""
+    if isinstance(event, Draw | Discard) and event.card is not None:
+        raise Refused(f"a {event.type} in an observed log shows no card: only its owner sees it")
+    if isinstance(event, RoundStarted) and any(
+        part is not None for part in (event.roles, event.set_aside_role, event.goals, event.hands, event.draw_pile)
+    ):
+        raise Refused(
+            "an observed deal shows only who starts and the setup card: roles, goals, hands and pile stay hidden"
+        )
+
+
+def _round_end(
+    recorder: Recorder, roles: Mapping[str, Role], gold_cards: Mapping[str, Sequence[int]] | None
+) -> RoundEnded:
+    players = recorder.game.players
+    strangers = sorted(set(roles) - set(players)) + sorted(set(gold_cards or {}) - set(players))
+    if strangers:
+        raise Refused(f"not a player of this game: {', '.join(strangers)}")
+    missing = [player for player in players if player not in roles]
+    if missing:
+        raise Refused(f"every role must be turned up first: {', '.join(missing)}")
+    return recorder.round_end(roles, gold_cards)
+
+
+def _said(event: Event, recorder: Recorder, names: Mapping[str, str]) -> str:
+    rs = recorder.round
+    return describe(event, rs.maze.cells if rs is not None else {}, names)[0]
+
+
+def _tap_words(sent: Sent, recorder: Recorder, names: Mapping[str, str]) -> str:
+    tap = sent.tap
+    if isinstance(tap, EventTap):
+        return describe(tap.event, {}, names)[0]
+    if isinstance(tap, EndRoundTap):
+        return "the end of the round"
+    if isinstance(tap, EndGameTap):
+        return "the end of the game"
+    return "taking back the last line"

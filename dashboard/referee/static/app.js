@@ -1,0 +1,817 @@
+// The table's record, kept on this phone first (docs/architecture.md, "The referee's page").
+//
+// Every entry the referee taps goes into a queue kept in the browser's IndexedDB, with an
+// id of its own and the draft version it was made against, and is shown taken at once.
+// The queue is sent in order to POST /referee/api/entries, which does each entry once: an
+// entry sent again (its answer lost) is found by its id. While the server cannot be
+// reached the page says how many entries wait, keeps taking taps (the next turn guessed
+// from the last state the server sent) and sends them when it can. An entry the server
+// cannot place — another phone recorded first, the rules object, it is refused — stops
+// the queue and is shown to the referee, with both versions, to decide.
+//
+// Names and every other text from the server are set as text (textContent), never as
+// markup.
+"use strict";
+
+const CODE = new URLSearchParams(location.search).get("code") || "";
+const API = "/referee/api/";
+const RETRY_MS = [500, 1000, 2000, 3000, 5000];
+const POLL_MS = 4000;
+
+const app = {
+  table: null, // what the code opens (TableView)
+  server: null, // the game as the server last sent it (Standing)
+  history: {}, // lines -> Standing: what an undo goes back to while offline
+  queue: [], // entries not yet recorded, oldest first
+  notices: [], // what the rules said of entries recorded after they were made offline
+  step: {}, // the entry being tapped
+  online: null, // the last request reached the server
+  closed: false, // the code opens no table
+  sending: false,
+  failures: 0,
+  problem: "",
+  scoring: null, // the round's end as the server counts it
+};
+
+// -- keeping it on the phone --------------------------------------------------------------
+
+let dbPromise = null;
+function db() {
+  if (!dbPromise) {
+    dbPromise = new Promise((resolve, reject) => {
+      const opening = indexedDB.open("saboteur-referee", 1);
+      opening.onupgradeneeded = () => opening.result.createObjectStore("tables");
+      opening.onsuccess = () => resolve(opening.result);
+      opening.onerror = () => reject(opening.error);
+    });
+  }
+  return dbPromise;
+}
+
+async function load() {
+  try {
+    const base = await db();
+    return await new Promise((resolve, reject) => {
+      const got = base.transaction("tables").objectStore("tables").get(CODE);
+      got.onsuccess = () => resolve(got.result || null);
+      got.onerror = () => reject(got.error);
+    });
+  } catch (e) {
+    return null;
+  }
+}
+
+async function save() {
+  const kept = { table: app.table, server: app.server, history: app.history, queue: app.queue, notices: app.notices };
+  const base = await db();
+  await new Promise((resolve, reject) => {
+    const tx = base.transaction("tables", "readwrite");
+    tx.objectStore("tables").put(kept, CODE);
+    tx.oncomplete = resolve;
+    tx.onerror = () => reject(tx.error);
+  });
+}
+
+function newId() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes); // crypto.randomUUID needs HTTPS; a venue's server is often plain HTTP
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// -- talking to the server --------------------------------------------------------------------
+
+async function call(path, body) {
+  const init = body === undefined ? { cache: "no-store" } : {
+    method: "POST", cache: "no-store", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  };
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 10000);
+  try {
+    const response = await fetch(API + path, { ...init, signal: controller.signal });
+    const answer = await response.json();
+    app.online = true;
+    app.failures = 0;
+    return answer;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function unreachable() {
+  app.online = false;
+  app.failures += 1;
+}
+
+function keepState(state) {
+  if (!state) return;
+  app.server = state;
+  app.history[state.lines] = state;
+  const lines = Object.keys(app.history).map(Number).sort((a, b) => a - b);
+  for (const old of lines.slice(0, Math.max(0, lines.length - 30))) delete app.history[old];
+}
+
+async function openTable() {
+  const kept = await load();
+  if (kept) Object.assign(app, kept);
+  render();
+  await refresh();
+  pump();
+  setInterval(() => { if (!app.sending && app.queue.length === 0) refresh(); }, POLL_MS);
+}
+
+async function refresh() {
+  try {
+    const view = await call("table?code=" + encodeURIComponent(CODE));
+    if (view.status === "closed" || view.status === "refused") {
+      app.closed = true;
+    } else {
+      app.closed = false;
+      app.table = view;
+      if (view.state && app.queue.length === 0) keepState(view.state);
+      if (!view.state && app.queue.length === 0) app.server = null;
+      await save();
+    }
+  } catch (e) {
+    unreachable();
+  }
+  render();
+}
+
+async function begin() {
+  try {
+    const answer = await call("begin", { code: CODE, at: new Date().toISOString() });
+    if (answer.status === "recorded") keepState(answer.state);
+    else app.problem = answer.problem || "The game could not be begun.";
+    await save();
+  } catch (e) {
+    unreachable();
+    app.problem = "The server cannot be reached: begin the game again when the network is back.";
+  }
+  render();
+}
+
+// The queue: sent one at a time, in order, until it is empty or an entry needs the referee.
+async function pump() {
+  if (app.sending) return;
+  app.sending = true;
+  try {
+    while (app.queue.length && app.queue[0].stop === undefined) {
+      const head = app.queue[0];
+      if (!head.tried) {
+        head.tried = true;
+        await save();
+      }
+      let answer;
+      try {
+        answer = await call("entries", {
+          code: CODE, entry: head.entry, base: head.base, check: head.check, at: head.at,
+          sent_at: new Date().toISOString(), tap: head.tap,
+        });
+      } catch (e) {
+        unreachable();
+        render();
+        setTimeout(pump, RETRY_MS[Math.min(app.failures, RETRY_MS.length) - 1]);
+        return;
+      }
+      if (answer.status === "busy") {
+        render();
+        setTimeout(pump, 1000);
+        return;
+      }
+      if (answer.status === "recorded") {
+        app.queue.shift();
+        keepState(answer.state);
+        if (answer.findings && answer.findings.length) {
+          app.notices.push({ said: answer.said || head.said, findings: answer.findings, lines: answer.state.lines });
+        }
+      } else if (answer.status === "closed") {
+        app.closed = true;
+        head.stop = "closed";
+      } else {
+        head.stop = answer.status; // warning, conflict, refused: the referee decides
+        head.findings = answer.findings || [];
+        head.theirs = answer.theirs || [];
+        head.undone = answer.undone || 0;
+        head.problem = answer.problem || "";
+        if (answer.state && answer.status === "conflict") keepState(answer.state);
+      }
+      await save();
+      render();
+    }
+  } finally {
+    app.sending = false;
+  }
+  render();
+}
+
+// An entry is taken: kept on the phone, shown, then sent.
+async function take(tap, said) {
+  const base = app.queue.length ? app.queue[app.queue.length - 1].base + 1 : app.server.version;
+  const entry = {
+    entry: newId(), base, check: app.online !== false, at: new Date().toISOString(), tap, said,
+  };
+  app.queue.push(entry);
+  app.step = {};
+  app.scoring = null;
+  await save();
+  render();
+  pump();
+}
+
+async function undo() {
+  // an entry never sent is taken back here, and never leaves the phone; one sent (it may
+  // be recorded, its answer lost) is taken back by an entry of its own, after it
+  const last = app.queue[app.queue.length - 1];
+  if (last && !last.tried) {
+    app.queue.pop();
+    app.step = {};
+    await save();
+    render();
+    return;
+  }
+  await take({ kind: "undo" }, "take back the last entry");
+}
+
+// The referee's word on an entry the queue stopped at.
+async function decide(choice) {
+  const head = app.queue[0];
+  if (!head) return;
+  if (choice === "record") { // the rules' warning heard: record it as it happened
+    head.check = false;
+    delete head.stop;
+  } else if (choice === "after") { // mine after theirs: each entry asked again in its new place
+    let base = app.server.version;
+    for (const entry of app.queue) {
+      entry.base = base++;
+      entry.check = true;
+      delete entry.stop;
+    }
+  } else if (choice === "drop") {
+    app.queue.shift();
+    for (const entry of app.queue) entry.base -= 1;
+  } else if (choice === "drop-all") {
+    app.queue = [];
+  }
+  await save();
+  render();
+  pump();
+}
+
+async function finish() {
+  try {
+    const answer = await call("finish", { code: CODE, base: app.server.version, at: new Date().toISOString() });
+    if (answer.state) keepState(answer.state);
+    app.problem = answer.status === "recorded" ? "" : (answer.problem || "The game could not be stored.");
+    await save();
+  } catch (e) {
+    unreachable();
+    app.problem = "The server cannot be reached: store the game when the network is back.";
+  }
+  render();
+}
+
+async function countScores(roles, gold) {
+  try {
+    app.scoring = await call("score", { code: CODE, roles, gold_cards: gold });
+  } catch (e) {
+    unreachable();
+    app.scoring = { said: "The scores are counted when the entry is sent." };
+  }
+  render();
+}
+
+// -- the game as this phone sees it: the server's, with the entries waiting played on it ---------
+
+function nameOf(player) {
+  const seat = app.table && app.table.seats.find((s) => s.player === player);
+  return seat ? seat.name : (player || "nobody");
+}
+
+function players() {
+  return app.table ? app.table.seats.map((s) => s.player) : [];
+}
+
+function nextPlayer(state, player) {
+  const order = players();
+  const at = order.indexOf(player);
+  for (let step = 1; step <= order.length; step++) {
+    const next = order[(at + step) % order.length];
+    if (!state.hands || state.hands[next] === undefined || state.hands[next] > 0 || state.pile > 0) return next;
+  }
+  return order[(at + 1) % order.length];
+}
+
+function dueWords(due) {
+  switch (due.kind) {
+    case "turn": return nameOf(due.player) + "'s turn";
+    case "draw": return nameOf(due.player) + " draws a card";
+    case "round": return "Deal round " + due.round;
+    case "round_end": return "The round is over: turn up the roles";
+    case "game_end": return "The game is over";
+    case "over": return "The game is recorded";
+    default: return "What happened next?";
+  }
+}
+
+function afterCard(state, player) {
+  if (state.hands) state.hands[player] = Math.max(0, (state.hands[player] || 0) - 1);
+  state.due = state.pile > 0 ? { kind: "draw", player } : { kind: "turn", player: nextPlayer(state, player) };
+}
+
+function predict(server, queue) {
+  let state = JSON.parse(JSON.stringify(server));
+  state.guessed = false;
+  for (const entry of queue) {
+    if (entry.stop === "refused" || entry.stop === "warning" && entry.check) break;
+    const tap = entry.tap;
+    state.guessed = true;
+    state.legal = null;
+    state.lines += 1;
+    state.recent = [entry.said, ...state.recent].slice(0, 6);
+    if (tap.kind === "undo") {
+      const before = app.history[state.lines - 2];
+      if (before) state = Object.assign(JSON.parse(JSON.stringify(before)), { guessed: true, legal: null });
+      else state.due = { kind: "unknown" };
+      continue;
+    }
+    if (tap.kind === "end_round") {
+      state.due = state.round < app.table.rounds ? { kind: "round", round: state.round + 1 } : { kind: "game_end" };
+      state.maze = [];
+      continue;
+    }
+    if (tap.kind === "end_game") {
+      state.due = { kind: "over" };
+      continue;
+    }
+    const event = tap.event;
+    const player = event.player;
+    switch (event.type) {
+      case "round_started":
+        state.round = event.round;
+        state.maze = [];
+        state.due = { kind: "turn", player: event.start_player };
+        state.hands = null;
+        break;
+      case "play_path":
+        state.maze.push({ x: event.x, y: event.y, card: event.card, goal: false, face_down: false,
+          picture: app.table.tunnels[event.card][event.rotated ? 1 : 0] });
+        afterCard(state, player);
+        break;
+      case "play_rockfall":
+        state.maze = state.maze.filter((c) => !(c.x === event.x && c.y === event.y));
+        afterCard(state, player);
+        break;
+      case "play_tool": {
+        const tools = event.card.startsWith("break_") ? [] : (event.tool ? [event.tool] : app.table.tools[event.card]);
+        const broken = new Set(state.broken[event.target] || []);
+        if (event.card.startsWith("break_")) app.table.tools[event.card].forEach((t) => broken.add(t));
+        tools.forEach((t) => broken.delete(t));
+        state.broken[event.target] = [...broken];
+        afterCard(state, player);
+        break;
+      }
+      case "play_map":
+      case "discard":
+        afterCard(state, player);
+        break;
+      case "draw":
+        if (state.hands) state.hands[player] = (state.hands[player] || 0) + 1;
+        state.pile = Math.max(0, state.pile - 1);
+        state.due = { kind: "turn", player: nextPlayer(state, player) };
+        break;
+      case "goal_revealed":
+        state.maze.forEach((c) => { if (c.goal && c.y === SLOT_Y[event.goal]) { c.face_down = false; c.card = event.card; } });
+        state.due = { kind: "unknown" };
+        break;
+      default:
+        break;
+    }
+  }
+  return state;
+}
+
+const SLOT_Y = { top: -2, middle: 0, bottom: 2 };
+const GOAL_CARDS = [["goal_gold", "gold"], ["goal_stone_ne", "stone (north–east)"], ["goal_stone_nw", "stone (north–west)"]];
+const ROLES = [["gold_digger", "gold digger"], ["saboteur", "saboteur"], ["selfish_dwarf", "selfish dwarf"]];
+const NOTES = ["face_up_discard", "drew_from_discard", "moved_path_card", "moved_broken_tool", "showed_hand_card",
+  "showed_goal_card", "showed_role_card", "looked_at_cards", "other"];
+
+// -- drawing the page ----------------------------------------------------------------------------------
+
+function h(tag, props, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+function button(label, onclick, extra) {
+  return h("button", Object.assign({ type: "button", onclick, text: label }, extra || {}));
+}
+
+function cardButton(code, rotated, onclick, chosen) {
+  const key = app.table.tunnels[code][rotated ? 1 : 0];
+  return h("button", { type: "button", class: "card" + (chosen ? " chosen" : ""), onclick, title: app.table.card_names[code] || code,
+    "data-card": code }, h("img", { src: "/referee/picture/" + key + ".svg", alt: app.table.card_names[code] || code }));
+}
+
+function setStep(change) {
+  app.step = Object.assign({}, app.step, change);
+  render();
+}
+
+function linkStatus() {
+  const link = document.getElementById("link");
+  const waiting = app.queue.length;
+  const stopped = app.queue.length && app.queue[0].stop !== undefined;
+  let text;
+  let cls = "";
+  if (app.online === false) {
+    text = waiting ? `Offline · ${waiting} ${waiting === 1 ? "entry waits" : "entries wait"} to be sent` : "Offline · keep recording";
+    cls = "offline";
+  } else if (stopped) {
+    text = `${waiting} ${waiting === 1 ? "entry waits" : "entries wait"} for you`;
+    cls = "stuck";
+  } else if (waiting) {
+    text = `Sending ${waiting}…`;
+  } else {
+    text = app.online ? "Online · all recorded" : "Opening…";
+  }
+  link.textContent = text;
+  link.className = cls;
+  link.dataset.waiting = String(waiting);
+}
+
+function render() {
+  linkStatus();
+  const main = document.getElementById("main");
+  main.replaceChildren(...page());
+}
+
+function page() {
+  if (app.closed) {
+    return [h("h1", { text: "This card opens no table" }),
+      h("p", { text: "Its code was revoked or mistyped. Ask the organiser for the table's card." })];
+  }
+  if (!app.table) {
+    return [h("p", { text: app.online === false ? "The server cannot be reached yet: this page tries again." : "Opening the table…" })];
+  }
+  const t = app.table;
+  document.getElementById("where").textContent = `Table ${t.table || ""} · ${t.tournament_name} · round ${t.round || ""}`;
+  const parts = [];
+  if (app.problem) parts.push(h("div", { class: "box bad", role: "alert" }, h("span", { text: app.problem }), " ",
+    button("OK", () => { app.problem = ""; render(); })));
+  if (!app.server) {
+    parts.push(h("h1", { text: `Table ${t.table || ""}` }));
+    parts.push(h("ol", {}, t.seats.map((s) => h("li", { text: s.name }))));
+    if (t.stored) parts.push(h("p", { class: "box", text: "This table's game is stored: there is nothing more to record." }));
+    else parts.push(button("Begin recording", begin, { class: "primary", id: "begin" }));
+    return parts;
+  }
+  const state = predict(app.server, app.queue);
+  parts.push(...stopped());
+  parts.push(...notices(state));
+  const due = state.due;
+  parts.push(h("h1", { id: "due", text: state.guessed ? dueWords(due) : due.words }));
+  if (state.guessed) parts.push(h("p", { class: "muted", text: app.online === false
+    ? "Offline: the rules look at these entries when they are sent; the next turn is guessed meanwhile."
+    : "Entries being sent: the next turn is guessed until they are recorded." }));
+  parts.push(seats(state));
+  if (!state.finished) parts.push(...panel(state));
+  parts.push(h("div", { class: "row" },
+    button("Undo the last entry", undo, { id: "undo", disabled: state.lines <= 1 || state.finished }),
+    button("Note an incident", () => setStep({ kind: "note" }), { disabled: state.finished })));
+  parts.push(h("h2", { text: "Last entries" }));
+  const waitingWords = app.queue.map((e) => e.said).reverse();
+  parts.push(h("ol", { class: "recent" },
+    waitingWords.map((w) => h("li", { class: "waiting", text: w + " (waiting to be sent)" })),
+    app.server.recent.map((w) => h("li", { text: w }))));
+  return parts;
+}
+
+function stopped() {
+  const head = app.queue[0];
+  if (!head || head.stop === undefined) return [];
+  if (head.stop === "warning") {
+    return [h("div", { class: "box warn", role: "alert", id: "warning" },
+      h("strong", { text: "The rules say: " }), h("span", { text: head.said }),
+      h("ul", {}, head.findings.map((f) => h("li", { text: f }))),
+      button("It happened: record it", () => decide("record"), { id: "record-anyway" }),
+      button("Change it", () => decide("drop"), { id: "change-it" }))];
+  }
+  if (head.stop === "conflict") {
+    const mine = app.queue.map((e) => e.said);
+    return [h("div", { class: "box bad", role: "alert", id: "conflict" },
+      h("strong", { text: "Another phone recorded this table first." }),
+      h("p", { text: "Recorded there:" }),
+      h("ul", {}, head.theirs.map((w) => h("li", { text: w })), head.undone ? h("li", { text: `${head.undone} entries taken back` }) : null),
+      h("p", { text: "On this phone, not recorded:" }),
+      h("ul", {}, mine.map((w) => h("li", { text: w }))),
+      button("Record mine after theirs", () => decide("after"), { id: "mine-after" }),
+      button("Drop mine", () => decide("drop-all"), { id: "drop-mine" }))];
+  }
+  if (head.stop === "closed") return [];
+  return [h("div", { class: "box bad", role: "alert", id: "refused" },
+    h("strong", { text: "Not recorded: " }), h("span", { text: head.said }),
+    h("p", { text: head.problem }), button("Drop it", () => decide("drop"), { id: "drop-it" }))];
+}
+
+function notices(state) {
+  if (!app.notices.length) return [];
+  return [h("div", { class: "box warn", id: "findings" },
+    h("strong", { text: "The rules found, in entries recorded while offline:" }),
+    h("ul", {}, app.notices.map((n) => h("li", {}, h("span", { text: n.said + ": " + n.findings.join("; ") })))),
+    h("div", { class: "row" },
+      button("Undo the last entry", undo, { disabled: state.lines <= 1 }),
+      button("Seen", async () => { app.notices = []; await save(); render(); })))];
+}
+
+function seats(state) {
+  const due = state.due || {};
+  return h("div", { class: "players" }, players().map((p) => {
+    const count = state.hands && state.hands[p] !== undefined ? ` · ${state.hands[p]}` : "";
+    const broken = (state.broken[p] || []).length ? ` · broken: ${state.broken[p].join(", ")}` : "";
+    return h("span", { class: p === due.player ? "due" : "", text: nameOf(p) + count + broken });
+  }), h("span", { text: `pile · ${state.pile}` }));
+}
+
+function panel(state) {
+  const step = app.step;
+  if (step.kind === "note") return notePanel();
+  if (step.kind === "end_round" || state.due.kind === "round_end" && !step.kind) return endPanel(state);
+  if (step.kind === "deal" || state.due.kind === "round" && !step.kind) return dealPanel(state);
+  if (step.kind === "reveal" || state.due.kind === "reveal" && !step.kind) return revealPanel(state);
+  if (state.due.kind === "game_end" && !step.kind) {
+    return [button("Record the end of the game", () => take({ kind: "end_game" }, "the end of the game"), { class: "primary", id: "end-game" })];
+  }
+  if (state.due.kind === "over") {
+    const ready = app.queue.length === 0 && app.online !== false;
+    return [button("Store the game's log", finish, { class: "primary", id: "finish", disabled: !ready }),
+      ready ? null : h("p", { class: "muted", text: "The game is stored once every entry is sent." })];
+  }
+  return turnPanel(state);
+}
+
+function more(state) {
+  return h("div", { class: "row" },
+    button("A goal turned up", () => setStep({ kind: "reveal" })),
+    button("The round is over", () => setStep({ kind: "end_round" })),
+    button("Deal a round", () => setStep({ kind: "deal" })));
+}
+
+function turnPanel(state) {
+  const due = state.due;
+  const step = app.step;
+  const player = step.player || due.player;
+  const parts = [];
+  if (!player || step.kind === "player") {
+    parts.push(h("p", { text: "Who plays?" }), h("div", { class: "row" },
+      players().map((p) => button(nameOf(p), () => setStep({ kind: undefined, player: p })))));
+    parts.push(more(state));
+    return parts;
+  }
+  if (due.kind === "draw" && !step.kind && player === due.player) {
+    parts.push(button(`${nameOf(player)} draws a card`, () => take({ kind: "event", event: { type: "draw", player, card: null } },
+      `${nameOf(player)} draws a card`), { class: "primary", id: "draw" }));
+    parts.push(h("div", { class: "row" }, button("No draw: the next turn", () => setStep({ kind: "player" }))));
+    parts.push(more(state));
+    return parts;
+  }
+  if (!step.kind) {
+    parts.push(h("div", { class: "row" },
+      button("Path card", () => setStep({ kind: "path", player }), { id: "kind-path" }),
+      button("Action card", () => setStep({ kind: "action", player }), { id: "kind-action" }),
+      button("Pass", () => take({ kind: "event", event: { type: "discard", player, card: null } },
+        `${nameOf(player)} passes`), { id: "kind-pass" }),
+      button("Another player", () => setStep({ kind: "player" }))));
+    parts.push(maze(state, {}));
+    parts.push(more(state));
+    return parts;
+  }
+  parts.push(h("div", { class: "row" }, button("Back", () => { app.step = {}; render(); })));
+  if (step.kind === "path") return parts.concat(pathPanel(state, player));
+  return parts.concat(actionPanel(state, player));
+}
+
+function bounds(cells, extra) {
+  const xs = [0, 8, ...cells.map((c) => c.x)];
+  const ys = [-2, 2, ...cells.map((c) => c.y)];
+  if (extra) { xs.push(extra[0]); ys.push(extra[1]); }
+  return [Math.min(...xs) - 1, Math.max(...xs) + 1, Math.min(...ys) - 1, Math.max(...ys) + 1];
+}
+
+function frontier(state) { // offline: every free cell beside a card, the rules checked when sent
+  const taken = new Set(state.maze.map((c) => c.x + "," + c.y));
+  const free = [];
+  for (const c of state.maze) {
+    if (c.goal) continue;
+    for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+      const key = (c.x + dx) + "," + (c.y + dy);
+      if (!taken.has(key)) { taken.add(key); free.push([c.x + dx, c.y + dy, false]); }
+    }
+  }
+  return free;
+}
+
+function maze(state, marks, onCell, picked) {
+  const [x0, x1, y0, y1] = bounds(state.maze, picked);
+  const at = new Map(state.maze.map((c) => [c.x + "," + c.y, c]));
+  const grid = h("div", { class: "maze", style: `grid-template-columns: repeat(${x1 - x0 + 1}, 1fr)` });
+  for (let y = y0; y <= y1; y++) {
+    for (let x = x0; x <= x1; x++) {
+      const key = x + "," + y;
+      const cell = at.get(key);
+      const mark = marks[key];
+      const cls = "cell" + (mark ? " mark" : "") + (picked && picked[0] === x && picked[1] === y ? " picked" : "");
+      const props = { type: "button", class: cls, "data-cell": key, title: `${x},${y}`, disabled: !mark };
+      if (mark && onCell) props.onclick = () => onCell(x, y);
+      const node = h("button", props);
+      if (cell && cell.picture) node.append(h("img", { src: "/referee/picture/" + cell.picture + ".svg", alt: cell.card }));
+      else if (cell) node.textContent = cell.face_down ? "?" : cell.card;
+      grid.append(node);
+    }
+  }
+  return grid;
+}
+
+function pathPanel(state, player) {
+  const step = app.step;
+  const parts = [h("p", { text: "Which path card?" }), h("div", { class: "row" },
+    Object.keys(app.table.tunnels).map((code) => cardButton(code, false,
+      () => setStep({ card: code, cell: undefined, rotated: false }), step.card === code)))];
+  if (!step.card) return parts;
+  const places = state.legal ? state.legal[step.card] || [] : frontier(state);
+  const marks = {};
+  for (const [x, y, rotated] of places) (marks[x + "," + y] = marks[x + "," + y] || []).push(rotated);
+  parts.push(h("p", { class: "muted", text: state.legal
+    ? (places.length ? "Tap where it is laid (the cells it fits are marked)." : "It fits nowhere: tap Pass, or lay it anyway on a free cell.")
+    : "Tap where it is laid: the rules check it when it is sent." }));
+  const anywhere = !places.length && state.legal ? Object.fromEntries(frontier(state).map(([x, y]) => [x + "," + y, [false]])) : marks;
+  parts.push(maze(state, anywhere, (x, y) => {
+    const ways = anywhere[x + "," + y] || [false];
+    setStep({ cell: [x, y], rotated: ways.includes(step.rotated) ? step.rotated : ways[0] });
+  }, step.cell));
+  if (step.cell) {
+    const [x, y] = step.cell;
+    parts.push(h("div", { class: "row" }, cardButton(step.card, step.rotated, () => setStep({ rotated: !step.rotated })),
+      button("Turn it", () => setStep({ rotated: !step.rotated }), { id: "turn" })));
+    const said = `${nameOf(player)} lays ${app.table.card_names[step.card] || step.card}${step.rotated ? ", turned," : ""} at ${x},${y}`;
+    parts.push(button("Record: " + said, () => take({ kind: "event", event: { type: "play_path", player, card: step.card, x, y,
+      rotated: !!step.rotated } }, said), { class: "primary", id: "record" }));
+  }
+  return parts;
+}
+
+function actionPanel(state, player) {
+  const step = app.step;
+  const actions = Object.keys(app.table.card_names).filter((c) => !(c in app.table.tunnels));
+  const parts = [h("p", { text: "Which action card?" }), h("div", { class: "row" },
+    actions.map((code) => button(app.table.card_names[code], () => setStep({ card: code, target: undefined, tool: undefined,
+      cell: undefined, slot: undefined }), { class: step.card === code ? "chosen" : "", "data-card": code })))];
+  const card = step.card;
+  if (!card) return parts;
+  const named = app.table.card_names[card];
+  if (card === "map") {
+    parts.push(h("p", { text: "Which goal does the map show?" }), h("div", { class: "row" },
+      ["top", "middle", "bottom"].map((slot) => button(slot, () => take({ kind: "event", event: { type: "play_map", player, card, goal: slot } },
+        `${nameOf(player)} looks at the ${slot} goal`), { "data-slot": slot }))));
+    return parts;
+  }
+  if (card === "rockfall") {
+    const marks = {};
+    state.maze.filter((c) => !c.goal && !(c.x === 0 && c.y === 0)).forEach((c) => { marks[c.x + "," + c.y] = [false]; });
+    parts.push(h("p", { text: "Tap the path card it takes away." }), maze(state, marks, (x, y) =>
+      take({ kind: "event", event: { type: "play_rockfall", player, card, x, y } }, `${nameOf(player)} lays a rockfall at ${x},${y}`)));
+    return parts;
+  }
+  parts.push(h("p", { text: `${named}: at whom?` }), h("div", { class: "row" },
+    players().map((p) => button(nameOf(p), () => setStep({ target: p }), { class: step.target === p ? "chosen" : "", "data-target": p }))));
+  if (!step.target) return parts;
+  const tools = app.table.tools[card] || [];
+  if (card.startsWith("repair_") && tools.length > 1) {
+    parts.push(h("p", { text: "Which tool is mended?" }), h("div", { class: "row" },
+      tools.map((t) => button(t, () => setStep({ tool: t }), { class: step.tool === t ? "chosen" : "" }))));
+    if (!step.tool) return parts;
+  }
+  const event = { type: "play_tool", player, card, target: step.target };
+  if (step.tool) event.tool = step.tool;
+  const said = `${nameOf(player)} plays ${named} on ${nameOf(step.target)}`;
+  parts.push(button("Record: " + said, () => take({ kind: "event", event }, said), { class: "primary", id: "record" }));
+  return parts;
+}
+
+function revealPanel(state) {
+  const step = app.step;
+  const slots = state.due.kind === "reveal" && state.due.slots && state.due.slots.length ? state.due.slots : ["top", "middle", "bottom"];
+  const slot = step.slot || (slots.length === 1 ? slots[0] : undefined);
+  const parts = [h("p", { text: "Which goal is turned up?" }), h("div", { class: "row" },
+    slots.map((s) => button(s, () => setStep({ kind: "reveal", slot: s }), { class: slot === s ? "chosen" : "" })))];
+  if (!slot) return parts.concat(cancel());
+  parts.push(h("p", { text: "What does it show?" }), h("div", { class: "row" },
+    GOAL_CARDS.map(([card, words]) => button(words, () => setStep({ kind: "reveal", slot, card }), { class: step.card === card ? "chosen" : "", "data-goal": card }))));
+  if (step.card) {
+    parts.push(h("div", { class: "row" }, button(step.rotated ? "Lies turned: tap to lay it upright" : "Lies upright: tap if it lies turned",
+      () => setStep({ rotated: !step.rotated }))));
+    const said = `the ${slot} goal is turned up: ${GOAL_CARDS.find((g) => g[0] === step.card)[1]}`;
+    parts.push(button("Record: " + said, () => take({ kind: "event", event: { type: "goal_revealed", goal: slot, rotated: !!step.rotated,
+      card: step.card } }, said), { class: "primary", id: "record" }));
+  }
+  return parts.concat(cancel());
+}
+
+function cancel() {
+  return app.step.kind ? [button("Back", () => { app.step = {}; render(); })] : [];
+}
+
+function dealPanel(state) {
+  const step = app.step;
+  const number = state.due.kind === "round" ? (state.due.round || state.round) : state.round + 1;
+  const tournament = app.table.ruleset === "tournament";
+  const parts = [h("h2", { text: `Deal round ${number}` }), h("p", { text: "Who starts?" }), h("div", { class: "row" },
+    players().map((p) => button(nameOf(p), () => setStep({ kind: "deal", start: p }), { class: step.start === p ? "chosen" : "", "data-start": p })))];
+  if (tournament) {
+    const turned = step.turned || [];
+    parts.push(h("p", { text: "The setup card (R-S7), and the action cards turned over before it:" }));
+    parts.push(h("div", { class: "row" }, Object.keys(app.table.card_names).filter((c) => !(c in app.table.tunnels)).map((c) =>
+      button("+ " + app.table.card_names[c], () => setStep({ kind: "deal", turned: [...turned, c] })))));
+    if (turned.length) parts.push(h("p", { class: "muted", text: "Turned over: " + turned.map((c) => app.table.card_names[c]).join(", ") }),
+      button("None after all", () => setStep({ kind: "deal", turned: [] })));
+    parts.push(h("div", { class: "row" }, Object.keys(app.table.tunnels).map((code) =>
+      cardButton(code, step.setupTurned, () => setStep({ kind: "deal", setup: code }), step.setup === code))));
+    if (step.setup) parts.push(button("Turn it", () => setStep({ kind: "deal", setupTurned: !step.setupTurned })));
+  }
+  const ready = step.start && (!tournament || step.setup);
+  const setup = tournament && step.setup ? { card: step.setup, rotated: !!step.setupTurned, turned_over: [...(step.turned || []), step.setup] } : null;
+  parts.push(button(`Deal round ${number}`, () => take({ kind: "event", event: { type: "round_started", round: number,
+    start_player: step.start, roles: null, set_aside_role: null, goals: null, setup_card: setup, hands: null, draw_pile: null } },
+  `round ${number} is dealt; ${nameOf(step.start)} starts`), { class: "primary", id: "deal", disabled: !ready }));
+  return parts.concat(cancel());
+}
+
+function endPanel(state) {
+  const step = app.step;
+  const roles = step.roles || {};
+  const gold = step.gold || {};
+  const base = app.table.ruleset === "base";
+  const choices = base ? ROLES.slice(0, 2) : ROLES;
+  const parts = [h("h2", { text: `Round ${state.round} is over: turn up the roles` })];
+  for (const p of players()) {
+    parts.push(h("div", { class: "row" }, h("strong", { text: nameOf(p) + ": " }),
+      choices.map(([role, words]) => button(words, () => { app.scoring = null; setStep({ kind: "end_round", roles: { ...roles, [p]: role } }); },
+        { class: roles[p] === role ? "chosen" : "", "data-role": p + ":" + role }))));
+    if (base) {
+      parts.push(h("div", { class: "row" }, [1, 2, 3].map((v) => button(`+${v} gold`, () => {
+        app.scoring = null; setStep({ kind: "end_round", gold: { ...gold, [p]: [...(gold[p] || []), v] } });
+      })), button("none", () => { app.scoring = null; setStep({ kind: "end_round", gold: { ...gold, [p]: [] } }); }),
+      h("span", { class: "muted", text: "taken: " + ((gold[p] || []).join(", ") || "none") })));
+    }
+  }
+  const ready = players().every((p) => roles[p]);
+  if (!ready) return parts.concat([h("p", { class: "muted", text: "Tap every player's role as it is turned up." })], cancel());
+  const goldCards = base ? Object.fromEntries(players().map((p) => [p, gold[p] || []])) : null;
+  if (app.scoring) {
+    const s = app.scoring;
+    parts.push(h("div", { class: "box", id: "scores" }, h("strong", { text: s.said || "" }),
+      s.scores ? h("ul", {}, players().map((p) => h("li", { text: `${nameOf(p)}: ${s.scores[p]}` }))) : null));
+  } else {
+    parts.push(button("Count the scores", () => countScores(roles, goldCards), { id: "count" }));
+  }
+  parts.push(button(`Record the end of round ${state.round}`, () => take({ kind: "end_round", roles, gold_cards: goldCards },
+    `the end of round ${state.round}`), { class: "primary", id: "end-round" }));
+  return parts.concat(cancel());
+}
+
+function notePanel() {
+  const step = app.step;
+  const text = h("textarea", { maxlength: "500", rows: "3", style: "width:100%", id: "note-text" });
+  text.value = step.note || "";
+  text.addEventListener("input", () => { app.step.note = text.value; });
+  const kind = h("select", { id: "note-kind" }, NOTES.map((n) => h("option", { value: n, text: n.replaceAll("_", " ") })));
+  kind.value = step.error || "other";
+  kind.addEventListener("change", () => { app.step.error = kind.value; });
+  const who = h("select", { id: "note-player" }, h("option", { value: "", text: "nobody in particular" }),
+    players().map((p) => h("option", { value: p, text: nameOf(p) })));
+  who.value = step.notePlayer || "";
+  who.addEventListener("change", () => { app.step.notePlayer = who.value; });
+  return [h("h2", { text: "Note an incident (R-C1)" }), who, kind, text,
+    button("Record the note", () => {
+      const player = app.step.notePlayer || null;
+      take({ kind: "event", event: { type: "referee_note", player, error: app.step.error || "other", note: (app.step.note || "").slice(0, 500) } },
+        `a note: ${(app.step.error || "other").replaceAll("_", " ")}`);
+    }, { class: "primary", id: "record-note" }), ...cancel()];
+}
+
+// -- the network comes and goes ---------------------------------------------------------------------
+
+window.addEventListener("online", () => { app.failures = 0; pump(); refresh(); });
+window.addEventListener("offline", () => { app.online = false; render(); });
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/referee/sw.js", { scope: "/referee" }).catch(() => {});
+openTable();
