@@ -619,9 +619,11 @@ def cut_draw(
 
 # -- referee codes -------------------------------------------------------------------------
 
-RECORD_PAGE: Final = "record"
-"""The recording page's path on the dashboard (its ``url_path``): a table's card opens
-``BASE/record?code=CODE`` (:func:`record_url`)."""
+RECORD_PAGE: Final = "referee"
+"""The referee's page on the dashboard's server (``dashboard/referee``, which keeps a
+table's entries on the phone while the network is away): a table's card opens
+``BASE/referee?code=CODE`` (:func:`record_url`). The Streamlit Record page takes the
+same code too (``BASE/record?code=CODE``), for cards printed before."""
 CODE_PARAMETER: Final = "code"
 """The query parameter of :data:`RECORD_PAGE` that carries the referee code."""
 CODE_BYTES: Final = 24
@@ -634,10 +636,10 @@ _CODE: Final = re.compile(rf"[A-Za-z0-9_-]{{{CODE_LENGTH}}}")
 
 
 def record_url(base: str, code: str) -> str:
-    """The address a table's card opens: the recording page with the table's code.
+    """The address a table's card opens: the referee's page with the table's code.
 
     >>> record_url("http://localhost:8501/", "abc")
-    'http://localhost:8501/record?code=abc'
+    'http://localhost:8501/referee?code=abc'
     """
     return f"{base.rstrip('/')}/{RECORD_PAGE}?{urlencode({CODE_PARAMETER: code})}"
 

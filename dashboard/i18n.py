@@ -31,6 +31,7 @@ from babel import Locale, numbers
 from babel.dates import format_time
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 LANGUAGES: Final = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "nb": "Norsk bokmål"}
 """The languages the dashboard speaks, each named in itself (as the picker shows it)."""
@@ -91,8 +92,11 @@ def translations(language: str) -> gettext.NullTranslations:
 
 
 def language() -> str:
-    """The language of this session (English before :func:`picker` has run)."""
-    chosen = st.session_state.get(KEY)  # outside a session (a test, a doctest): none, so English
+    """The language of this session (English before :func:`picker` has run, and
+    outside a page's run: a test, a doctest, the referee page's endpoints)."""
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return ENGLISH
+    chosen = st.session_state.get(KEY)
     return chosen if chosen in LANGUAGES else ENGLISH
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC
 from functools import lru_cache
 from typing import Final
 
@@ -299,7 +299,7 @@ class Desk:
         with self._lock(table.game_id):
             if self._current(table.game_id) is None and self._stored(table.game_id):
                 return Answer(status="refused", problem="This table's game is stored: there is nothing more to record.")
-            game = table.game_started(opened.at or now())
+            game = table.game_started(now())  # the server's clock: the phone's may be off
             try:
                 draft = start_draft(self.store, table.game_id, dump_event(game))
             except DraftMoved as moved:
@@ -484,7 +484,8 @@ class Desk:
 def stamp(recorder: Recorder, at: str | None, sent_at: str | None, arrived: str) -> str:
     """When an entry was made, on the server's clock: the phone's ``at`` moved by the
     phone's clock's difference from the server's (``sent_at`` against ``arrived``), never
-    before the line before it (a log's times never go back) nor after ``arrived``.
+    after ``arrived`` nor before the line before it (a log's times never go back: then
+    it takes that line's time).
 
     >>> stamp(Recorder.begin(_GAME), "2026-12-04T10:00:00Z", "2026-12-04T10:05:00Z", "2026-12-04T10:07:00Z")
     '2026-12-04T10:02:00Z'
@@ -492,17 +493,17 @@ def stamp(recorder: Recorder, at: str | None, sent_at: str | None, arrived: str)
     moment = parse_timestamp(arrived)
     if at is not None and sent_at is not None:
         moment = min(moment, moment - (parse_timestamp(sent_at) - parse_timestamp(at)))
-    last = _last_moment(recorder)
-    if last is not None and moment < last:
-        moment = last
+    last = _last_at(recorder)
+    if last is not None and moment.replace(microsecond=0) < parse_timestamp(last):
+        return last
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _last_moment(recorder: Recorder) -> datetime | None:
+def _last_at(recorder: Recorder) -> str | None:
     for line in reversed(recorder.lines):
         event = parse_line(1, line).event
         if event is not None and event.at is not None:
-            return parse_timestamp(event.at)
+            return event.at
     return None
 
 

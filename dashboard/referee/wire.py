@@ -95,10 +95,10 @@ class Sent(_Wire):
 
 
 class Opened(_Wire):
-    """``POST /referee/api/begin``, ``/finish``, ``/score``'s common part."""
+    """``POST /referee/api/begin``, ``/finish``, ``/score``'s common part (the times
+    of the lines these write are the server's)."""
 
     code: Code
-    at: Timestamp | None = None
 
 
 class Finishing(Opened):

@@ -139,7 +139,7 @@ async function refresh() {
 
 async function begin() {
   try {
-    const answer = await call("begin", { code: CODE, at: new Date().toISOString() });
+    const answer = await call("begin", { code: CODE });
     if (answer.status === "recorded") keepState(answer.state);
     else app.problem = answer.problem || "The game could not be begun.";
     await save();
@@ -259,7 +259,7 @@ async function decide(choice) {
 
 async function finish() {
   try {
-    const answer = await call("finish", { code: CODE, base: app.server.version, at: new Date().toISOString() });
+    const answer = await call("finish", { code: CODE, base: app.server.version });
     if (answer.state) keepState(answer.state);
     app.problem = answer.status === "recorded" ? "" : (answer.problem || "The game could not be stored.");
     await save();
@@ -417,10 +417,14 @@ function button(label, onclick, extra) {
   return h("button", Object.assign({ type: "button", onclick, text: label }, extra || {}));
 }
 
+function pictureUrl(key) {
+  return "/referee/picture/" + encodeURIComponent(key) + ".svg"; // a face-down goal's key holds a "?"
+}
+
 function cardButton(code, rotated, onclick, chosen) {
   const key = app.table.tunnels[code][rotated ? 1 : 0];
   return h("button", { type: "button", class: "card" + (chosen ? " chosen" : ""), onclick, title: app.table.card_names[code] || code,
-    "data-card": code }, h("img", { src: "/referee/picture/" + key + ".svg", alt: app.table.card_names[code] || code }));
+    "data-card": code }, h("img", { src: pictureUrl(key), alt: app.table.card_names[code] || code }));
 }
 
 function setStep(change) {
@@ -634,7 +638,7 @@ function maze(state, marks, onCell, picked) {
       const props = { type: "button", class: cls, "data-cell": key, title: `${x},${y}`, disabled: !mark };
       if (mark && onCell) props.onclick = () => onCell(x, y);
       const node = h("button", props);
-      if (cell && cell.picture) node.append(h("img", { src: "/referee/picture/" + cell.picture + ".svg", alt: cell.card }));
+      if (cell && cell.picture) node.append(h("img", { src: pictureUrl(cell.picture), alt: cell.card }));
       else if (cell) node.textContent = cell.face_down ? "?" : cell.card;
       grid.append(node);
     }
@@ -735,7 +739,7 @@ function dealPanel(state) {
   const step = app.step;
   const number = state.due.kind === "round" ? (state.due.round || state.round) : state.round + 1;
   const tournament = app.table.ruleset === "tournament";
-  const parts = [h("h2", { text: `Deal round ${number}` }), h("p", { text: "Who starts?" }), h("div", { class: "row" },
+  const parts = [app.step.kind ? h("h2", { text: `Deal round ${number}` }) : null, h("p", { text: "Who starts?" }), h("div", { class: "row" },
     players().map((p) => button(nameOf(p), () => setStep({ kind: "deal", start: p }), { class: step.start === p ? "chosen" : "", "data-start": p })))];
   if (tournament) {
     const turned = step.turned || [];

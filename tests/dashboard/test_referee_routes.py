@@ -1,0 +1,132 @@
+"""The referee page's web edge (dashboard/referee/routes.py), in process through
+Starlette's test client: its files, the cards' pictures, and each endpoint's answer to
+bodies good and hostile — parsed whole first, refused with where and why, nothing done.
+"""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from pathlib import Path
+
+import pytest
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from dashboard.referee.desk import picture_key
+from dashboard.referee.routes import Referee
+from dashboard.referee.wire import MAX_BODY
+from events.maze import tunnel
+from ingest.drafts import read_draft
+from ingest.store import Store
+from tests.venue.morning import Table, morning
+
+
+@pytest.fixture(scope="session")
+def seated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Table]:
+    folder = tmp_path_factory.mktemp("routes")
+    tables = morning(folder / "venue.duckdb", 1)
+    return folder / "venue.duckdb", tables[0]
+
+
+@pytest.fixture
+def store(seated: tuple[Path, Table], tmp_path: Path) -> Store:
+    shutil.copy(seated[0], tmp_path / "venue.duckdb")
+    return Store(tmp_path / "venue.duckdb")
+
+
+@pytest.fixture
+def client(store: Store) -> TestClient:
+    return TestClient(Starlette(routes=Referee(lambda: store).routes()))
+
+
+def test_the_page_its_script_and_its_service_worker_are_served_fresh(client: TestClient) -> None:
+    page = client.get("/referee?code=anything")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert '<script src="/referee/app.js"' in page.text
+    script = client.get("/referee/app.js")
+    assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+    assert script.headers["cache-control"] == "no-cache"
+    worker = client.get("/referee/sw.js")
+    assert worker.headers["service-worker-allowed"] == "/referee"
+    assert client.get("/referee/app.css").status_code == 200
+
+
+def test_a_cards_picture_is_kept_for_good_and_a_made_up_one_is_not_found(client: TestClient) -> None:
+    drawn = client.get(f"/referee/picture/{picture_key(tunnel('NES', False))}.svg")
+    assert drawn.status_code == 200 and drawn.headers["content-type"].startswith("image/svg+xml")
+    assert "immutable" in drawn.headers["cache-control"]
+    goal = client.get("/referee/picture/%3F~goal~0~0~1~0~0.svg")  # a face-down goal's key holds a "?"
+    assert goal.status_code == 200
+    assert client.get("/referee/picture/%3Cscript%3E~tunnel~0~7~1~1~0.svg").status_code == 404
+
+
+def test_a_code_that_opens_no_table_is_told_so(client: TestClient) -> None:
+    for code in ("", "x" * 32, "x" * 500):
+        answer = client.get("/referee/api/table", params={"code": code})
+        assert answer.status_code == 403
+    begun = client.post("/referee/api/begin", json={"code": "x" * 32})
+    assert begun.status_code == 403 and begun.json()["status"] == "closed"
+
+
+def test_an_entry_goes_in_once_and_a_stale_one_is_a_conflict(
+    client: TestClient, store: Store, seated: tuple[Path, Table]
+) -> None:
+    _, table = seated
+    view = client.get("/referee/api/table", params={"code": table.code})
+    assert view.status_code == 200 and view.json()["state"] is None
+    assert view.headers["cache-control"] == "no-store"
+    begun = client.post("/referee/api/begin", json={"code": table.code}).json()
+    version = begun["state"]["version"]
+    deal = {
+        "type": "round_started",
+        "round": 1,
+        "start_player": table.players[0],
+        "roles": None,
+        "set_aside_role": None,
+        "goals": None,
+        "setup_card": {"card": "NESW", "rotated": False, "turned_over": ["NESW"]},
+        "hands": None,
+        "draw_pile": None,
+    }
+    body = {"code": table.code, "entry": uuid.uuid4().hex, "base": version, "tap": {"kind": "event", "event": deal}}
+    first = client.post("/referee/api/entries", json=body)
+    assert first.status_code == 200 and first.json()["status"] == "recorded"
+    again = client.post("/referee/api/entries", json=body)
+    assert again.status_code == 200 and again.json()["state"]["version"] == version + 1
+    stale = {**body, "entry": uuid.uuid4().hex}
+    conflict = client.post("/referee/api/entries", json=stale)
+    assert conflict.status_code == 409 and conflict.json()["theirs"]
+    draft = read_draft(store, table.game_id)
+    assert draft is not None and len(draft.lines) == 2
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "said"),
+    [
+        (b"{not json", 422, "the body"),
+        (b'{"code": "c", "entry": "short", "base": 0, "tap": {"kind": "undo"}}', 422, "entry"),
+        (b'{"code": "c", "entry": "abcdefgh12", "base": -1, "tap": {"kind": "undo"}}', 422, "base"),
+        (b'{"code": "c", "entry": "abcdefgh12", "base": 0, "tap": {"kind": "undo"}, "admin": true}', 422, "admin"),
+        (b'{"code": "c", "entry": "abcdefgh12", "base": 0, "tap": {"kind": "fly"}}', 422, "tap"),
+        (
+            b'{"code": "c", "entry": "abcdefgh12", "base": 0, '
+            b'"tap": {"kind": "event", "event": {"type": "game_started"}}}',
+            422,
+            "tap.event",
+        ),
+    ],
+)
+def test_a_body_that_is_not_an_entry_is_refused_with_where_and_why(
+    client: TestClient, body: bytes, status: int, said: str
+) -> None:
+    answer = client.post("/referee/api/entries", content=body, headers={"Content-Type": "application/json"})
+    assert answer.status_code == status
+    assert answer.json()["status"] == "refused"
+    assert answer.json()["problem"].startswith(said)
+
+
+def test_a_body_larger_than_an_entry_can_be_is_refused_unread(client: TestClient) -> None:
+    answer = client.post("/referee/api/entries", content=b"x" * (MAX_BODY + 1))
+    assert answer.status_code == 413
+    assert "KiB" in answer.json()["problem"]
