@@ -84,7 +84,8 @@ async def woke(phone: Phone, step: Step) -> bool:
     taken. It may not be: the server's new session does not know the buttons of the
     page the old one laid out, so Streamlit runs the page anew and takes no tap — the
     page shows the game where it stands and the referee taps again (one tap, nothing
-    typed again; the offline recording page of issue 29 is to take it at once)."""
+    typed again). The referee page (``/referee``, what the cards open) takes it at once:
+    ``tests/dashboard/test_referee_offline.py``."""
     from playwright.async_api import TimeoutError as NotThere
 
     await phone.settled(phone.page.locator(f".st-key-{step.key} button").first.tap)

@@ -31,6 +31,8 @@ const app = {
   failures: 0,
   problem: "",
   scoring: null, // the round's end as the server counts it
+  taken: 0, // entries taken on this page since it opened (the page's witnesses for a test: body[data-taken])
+  recorded: 0, // answers "recorded" this page had (body[data-recorded])
 };
 
 // -- keeping it on the phone --------------------------------------------------------------
@@ -180,6 +182,7 @@ async function pump() {
       }
       if (answer.status === "recorded") {
         app.queue.shift();
+        app.recorded += 1;
         keepState(answer.state);
         if (answer.findings && answer.findings.length) {
           app.notices.push({ said: answer.said || head.said, findings: answer.findings, lines: answer.state.lines });
@@ -211,6 +214,7 @@ async function take(tap, said) {
     entry: newId(), base, check: app.online !== false, at: new Date().toISOString(), tap, said,
   };
   app.queue.push(entry);
+  app.taken += 1;
   app.step = {};
   app.scoring = null;
   await save();
@@ -456,6 +460,8 @@ function linkStatus() {
 
 function render() {
   linkStatus();
+  document.body.dataset.taken = String(app.taken);
+  document.body.dataset.recorded = String(app.recorded);
   const main = document.getElementById("main");
   main.replaceChildren(...page());
 }

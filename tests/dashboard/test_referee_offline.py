@@ -1,0 +1,251 @@
+"""The referee page at a venue whose network drops (issue 29): a real server
+(``saboteur dashboard``), real Chromium phones, and the network cut for real by a proxy
+that drops every connection (``tests/venue/cutter.py``; Chromium's offline emulation
+leaves an open connection alone, and would prove nothing).
+
+- a phone offline for a minute records ten entries: the page says they wait, a reload
+  keeps them, and when the network is back they are stored once each, in order;
+- two phones at one table, one of them offline, record the same turn: the one online
+  wins, the other shows the conflict with both versions, and nothing is doubled;
+- the server is killed (``kill -9``) while three phones record and started again: the
+  phones never stop taking entries, and every one is stored once, in order;
+- ten phones record while the organiser ingests a folder of logs and seats the round
+  anew: every entry is stored, none is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from events.logfile import write_log
+from events.simulate.game import quick_game
+from ingest.drafts import read_draft
+from ingest.store import Store
+from ingest.verify import verify
+from tests.venue.cutter import Cutter
+from tests.venue.morning import ROUND, TOURNAMENT, Table, morning
+from tests.venue.phone import ARGS, CHROMIUM
+from tests.venue.server import Server, saboteur_command
+from tests.venue.tablet import RefereePhone, table_entries
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+
+OFFLINE_SECONDS = 60.0
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    made = Server(tmp_path / "venue.duckdb", tmp_path)
+    try:
+        yield made
+    finally:
+        made.stop()
+
+
+def stored_types(db: Path, table: Table) -> list[str]:
+    """The event types of the table's draft, in order (its first line left out)."""
+    draft = read_draft(Store(db, wait=60), table.game_id)
+    assert draft is not None, table.game_id
+    return [json.loads(line)["type"] for line in draft.lines[1:]]
+
+
+async def launched(playwright: Any) -> Any:
+    return await playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+
+
+def test_a_phone_offline_for_a_minute_keeps_its_ten_entries_and_sends_each_once_in_order(server: Server) -> None:
+    from playwright.async_api import async_playwright
+
+    (table,) = morning(server.db, 1)
+    server.start()
+    cutter = Cutter(server.port).start()
+    entries = table_entries(table.players)
+
+    async def day() -> tuple[RefereePhone, list[str], str, int]:
+        async with async_playwright() as playwright:
+            browser = await launched(playwright)
+            phone = await RefereePhone.opened(browser, cutter.address, table.code)
+            await phone.begin()
+            await phone.tap(entries[0], wait_recorded=True)  # the deal, online
+            await phone.all_sent()
+            cutter.cut()
+            offline = entries[1:11]
+            for entry in offline:  # a minute without the network, an entry every six seconds
+                await phone.pause(OFFLINE_SECONDS / len(offline))
+                await phone.tap(entry)
+            said = await phone.link()
+            await phone.page.reload()  # the phone keeps them: IndexedDB, the page from its service worker
+            await phone.page.wait_for_function("() => document.getElementById('link').dataset.waiting === '10'")
+            kept = await phone.waiting()
+            assert await asyncio.to_thread(stored_types, server.db, table) == ["round_started"]
+            cutter.restore()
+            await phone.all_sent()
+            await browser.close()
+            return phone, [e.type for e in entries[:11]], said, kept
+
+    try:
+        phone, expected, said, kept = asyncio.run(day())
+    finally:
+        cutter.stop()
+    assert said == "Offline · 10 entries wait to be sent"
+    assert kept == 10
+    assert phone.log.errors == []
+    assert stored_types(server.db, table) == expected
+
+
+def test_two_phones_at_one_table_record_the_same_turn_and_the_one_offline_is_shown_the_conflict(
+    server: Server,
+) -> None:
+    from playwright.async_api import async_playwright
+
+    (table,) = morning(server.db, 1)
+    server.start()
+    cutter = Cutter(server.port).start()
+    entries = table_entries(table.players)
+
+    async def day() -> tuple[str, list[str], list[str]]:
+        async with async_playwright() as playwright:
+            browser = await launched(playwright)
+            online = await RefereePhone.opened(browser, server.address, table.code)
+            behind = await RefereePhone.opened(browser, cutter.address, table.code)
+            await online.begin()
+            await online.tap(entries[0], wait_recorded=True)  # the deal
+            await behind.page.reload()  # the second phone reads the game as it stands
+            await behind.page.wait_for_selector("#kind-path")
+            cutter.cut()
+            await behind.tap(entries[3])  # the same turn: a pass on this phone…
+            await online.tap(entries[1], wait_recorded=True)  # …a path card on the other, sent first
+            cutter.restore()
+            conflict = behind.page.locator("#conflict")
+            await conflict.wait_for()
+            shown = await conflict.inner_text()
+            await behind.page.locator("#drop-mine").click()
+            await behind.all_sent()
+            due = await behind.page.locator("#due").inner_text()
+            await browser.close()
+            return shown, online.log.errors + behind.log.errors, [due]
+
+    try:
+        shown, errors, due = asyncio.run(day())
+    finally:
+        cutter.stop()
+    assert "Another phone recorded this table first." in shown
+    assert "Player 01 lays a straight path (east–west) at column 1, row 0" in shown  # theirs
+    assert "Player 01 passes" in shown  # mine
+    assert errors == []
+    assert due == ["Player 01 draws a card"]
+    assert stored_types(server.db, table) == ["round_started", "play_path"]
+
+
+def test_a_server_killed_mid_round_and_started_again_loses_no_entry_and_the_phones_never_stop(
+    server: Server,
+) -> None:
+    from playwright.async_api import async_playwright
+
+    tables = morning(server.db, 3)
+    server.start()
+    plans = {t.label: table_entries(t.players) for t in tables}
+
+    async def record(phone: RefereePhone, table: Table, start: int, stop: int) -> None:
+        for entry in plans[table.label][start:stop]:
+            await phone.pause(0.3)
+            await phone.tap(entry)
+
+    async def day() -> tuple[list[RefereePhone], list[int]]:
+        async with async_playwright() as playwright:
+            browser = await launched(playwright)
+            phones = [await RefereePhone.opened(browser, server.address, t.code) for t in tables]
+            for phone in phones:
+                await phone.begin()
+            await asyncio.gather(*(record(p, t, 0, 8) for p, t in zip(phones, tables, strict=True)))
+            server.kill()  # an entry may be on its way
+            await asyncio.gather(*(record(p, t, 8, 14) for p, t in zip(phones, tables, strict=True)))
+            kept = [await phone.waiting() for phone in phones]  # taken while no server was there
+            server.start()  # on the same port: the phones send what they kept by themselves
+            await asyncio.gather(*(record(p, t, 14, 20) for p, t in zip(phones, tables, strict=True)))
+            for phone in phones:
+                await phone.all_sent()
+            await browser.close()
+            return phones, kept
+
+    phones, kept = asyncio.run(day())
+    server.stop()
+    assert min(kept) >= 6, kept
+    for phone, table in zip(phones, tables, strict=True):
+        assert phone.log.errors == [], table.label
+        assert stored_types(server.db, table) == [e.type for e in plans[table.label][:20]], table.label
+    verdict = verify(Store(server.db))
+    assert verdict.ok, verdict.problems
+
+
+@pytest.fixture
+def organisers_logs(tmp_path: Path) -> Path:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for seed in range(16):
+        text = write_log(quick_game(players=5 + seed % 4, rounds=2, seed=seed))
+        first, rest = text.split("\n", 1)
+        header = json.loads(first)
+        header["game_id"] = f"organiser-{seed:02d}"
+        (folder / f"g{seed:02d}.jsonl").write_text(json.dumps(header) + "\n" + rest, encoding="utf-8")
+    return folder
+
+
+def test_ten_phones_record_while_the_organiser_ingests_and_seats_the_round_anew(
+    server: Server, organisers_logs: Path
+) -> None:
+    from playwright.async_api import async_playwright
+
+    tables = morning(server.db, 10)
+    server.start()
+    plans = {t.label: table_entries(t.players) for t in tables}
+    count = 9
+
+    async def record(phone: RefereePhone, table: Table) -> None:
+        await phone.begin()
+        for entry in plans[table.label][:count]:
+            await phone.pause(0.2)
+            await phone.tap(entry)
+
+    async def organiser(*args: str) -> tuple[int, str]:
+        command = await asyncio.create_subprocess_exec(
+            *saboteur_command(), *args, "--db", str(server.db), stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
+        output, _ = await command.communicate()
+        return command.returncode or 0, output.decode()
+
+    async def day() -> tuple[list[RefereePhone], list[tuple[int, str]]]:
+        async with async_playwright() as playwright:
+            browser = await launched(playwright)
+            phones = [await RefereePhone.opened(browser, server.address, t.code) for t in tables]
+            seating = server.db.parent / "seating.csv"
+            done = await asyncio.gather(
+                organiser("ingest", str(organisers_logs), "--workers", "1"),
+                organiser(
+                    "tournament", "seat", TOURNAMENT, "--round", str(ROUND), "--from-csv", str(seating),
+                    "--replace", "--reason", "a seat entered twice on the sheet",
+                ),
+                *(record(p, t) for p, t in zip(phones, tables, strict=True)),
+            )  # fmt: skip
+            for phone in phones:
+                await phone.all_sent()
+            await browser.close()
+            return phones, [d for d in done if d is not None]
+
+    phones, commands = asyncio.run(day())
+    server.stop()
+    for code, output in commands:
+        assert code == 0, output
+    for phone, table in zip(phones, tables, strict=True):
+        assert phone.log.errors == [], table.label
+        assert stored_types(server.db, table) == [e.type for e in plans[table.label][:count]], table.label
+    with Store(server.db).connect(read_only=True) as con:
+        (games,) = con.execute("SELECT count(*) FROM games").fetchone() or (0,)
+    assert games == len(list(organisers_logs.iterdir()))
