@@ -1,6 +1,6 @@
 """Venue benchmark: one laptop's server, a referee's phone at every table, spectators.
 
-    python benchmarks/venue.py [--referees 10] [--spectators 30] [--rounds N] [--json]
+    python benchmarks/venue.py [--referees 10] [--spectators 30] [--rounds N] [--page referee|record] [--json]
 
 It sets up what an organiser has on a tournament morning — a store with a tournament,
 its players registered, round 1 seated at tables of six and a referee code for each
@@ -8,11 +8,16 @@ table (``tests/venue/morning.py``) — and starts the dashboard as a user does
 (``saboteur dashboard``, as a process of its own). Then, all at once:
 
 - ``--referees`` phones: pages of headless Chromium at 390×844, each opening its
-  table's card and recording a whole observed game through the Record page the way a
-  referee taps (``tests/venue/plan.py``: path cards, a broken tool and its repair, a
-  map, passes, draws, an entry the page warns about and the table leaves, an entry
-  taken back, the gold turned up, the roles, each round's end and the game's end),
-  one tap every 1–3 s (jittered), each phone beginning within the first 30 s;
+  table's card and recording a whole observed game the way a referee taps (path
+  cards, a broken tool and its repair, a map, passes, draws, an entry the page warns
+  about and the table leaves, an entry taken back, the gold turned up, the roles,
+  each round's end and the game's end), each phone beginning within the first 30 s.
+  ``--page referee`` (the default, what the tables' cards open): the referee page
+  (``dashboard/referee``, ``tests/venue/tablet.py``), an entry every 1–3 s (jittered);
+  a tap is shown taken when the page has kept it on the phone and shows it, and the
+  figures also give the time until the server's answer "recorded". ``--page record``:
+  the Streamlit Record page (``tests/venue/plan.py``), a tap every 1–3 s, shown taken
+  when the page's run it started has ended;
 - ``--spectators`` spectators that open Standings, then Tables in play, and stay.
   They are not browsers: thirty pages of Chromium took both cores of a 2-core machine
   by themselves. Each speaks Streamlit's own protocol over its websocket
@@ -63,6 +68,7 @@ from tests.venue.phone import ARGS, CHROMIUM, Phone, Tapped
 from tests.venue.plan import GamePlan, game_plan
 from tests.venue.server import Server, rss_and_cpu
 from tests.venue.spectator import Watched, spectate
+from tests.venue.tablet import Entry, RefereePhone, referee_game, stored_after
 
 GOAL_P95, GOAL_P99, GOAL_RSS = 0.500, 1.000, 1024
 STAGGER = 30.0
@@ -73,9 +79,16 @@ SAMPLE = 0.5
 
 @dataclass
 class Referee:
+    """One table's phone: on the Record page its ``plan``, on the referee page its
+    ``entries``; what it was shown taken in ``tapped`` (and, on the referee page, each
+    entry's seconds until the server said "recorded", and the entries taken)."""
+
     table: Table
     plan: GamePlan
     tapped: Tapped = field(default_factory=Tapped)
+    entries: list[Entry] = field(default_factory=list)
+    recorded: list[float] = field(default_factory=list)
+    taken: list[Entry] = field(default_factory=list)
 
 
 @dataclass
@@ -133,6 +146,49 @@ async def record(
     await phone.page.context.close()
 
 
+async def record_entries(
+    browser: Any,
+    address: str,
+    referee: Referee,
+    pace: tuple[float, float],
+    delay: float,
+    rng: random.Random,
+    shots: Path | None = None,
+) -> None:
+    """One referee on the referee page: the table's card opened after ``delay``
+    seconds, then every entry with a pause of ``pace`` seconds (jittered) before each;
+    each entry's answer is waited for before the next (a referee looks up at the table
+    between two entries anyway; it keeps the count of entries shown taken exact)."""
+    await asyncio.sleep(delay)
+    try:
+        phone = await RefereePhone.opened(browser, address, referee.table.code)
+    except Exception as exc:
+        referee.tapped.errors.append(f"opening the card: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+        return
+    for entry in referee.entries:
+        await asyncio.sleep(rng.uniform(*pace))
+        taps = len(phone.log.taken_ms)
+        try:
+            await phone.tap(entry, wait_recorded=entry.type not in ("begin", "finish", "undo"))
+            if entry.type == "undo":
+                await phone.all_sent()
+        except Exception as exc:
+            referee.tapped.errors.append(f"{entry.type}: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+            if len(phone.log.taken_ms) > taps:
+                referee.taken.append(entry)  # shown taken before it went wrong: it must be stored
+            if shots is not None:
+                await phone.page.screenshot(
+                    path=str(shots / f"table-{referee.table.label}-entry-{len(referee.taken)}.png")
+                )
+            break
+        referee.taken.append(entry)
+        referee.tapped.done += 1
+    referee.tapped.seconds = [ms / 1000 for ms in phone.log.taken_ms]
+    referee.recorded = [ms / 1000 for ms in phone.log.recorded_ms]
+    referee.tapped.errors += phone.log.errors
+    await phone.page.context.close()
+
+
 async def sample(server: Server, peak: Peak, stop: asyncio.Event) -> None:
     me = psutil.Process()
     while not stop.is_set():
@@ -154,10 +210,20 @@ async def day(args: argparse.Namespace, server: Server, tables: list[Table]) -> 
     pace = (args.pace[0], args.pace[1])
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        referee_page = args.page == "referee"
+        phone = record_entries if referee_page else record
+        rounds = 3 if args.rounds is None else args.rounds
+
+        def referee(table: Table, played: int) -> Referee:
+            made = Referee(table, game_plan(table.players, played=played))
+            if referee_page:
+                made.entries = referee_game(table.players, played)
+            return made
+
         # the baseline: the first table's first round, one phone alone on the server
-        alone = Referee(tables[0], game_plan(tables[0].players, played=1))
-        await record(browser, server.address, alone, pace, 0.0, rng)
-        referees = [Referee(t, game_plan(t.players, played=args.rounds)) for t in tables[1 : args.referees + 1]]
+        alone = referee(tables[0], 1)
+        await phone(browser, server.address, alone, pace, 0.0, rng)
+        referees = [referee(t, rounds) for t in tables[1 : args.referees + 1]]
         stop, peak = asyncio.Event(), Peak()
         watched = [Watched() for _ in range(args.spectators)]
         sampler = asyncio.create_task(sample(server, peak, stop))
@@ -168,7 +234,7 @@ async def day(args: argparse.Namespace, server: Server, tables: list[Table]) -> 
             for w in watched
         ]
         phones = [
-            asyncio.create_task(record(browser, server.address, r, pace, rng.uniform(0, STAGGER), rng, args.keep))
+            asyncio.create_task(phone(browser, server.address, r, pace, rng.uniform(0, STAGGER), rng, args.keep))
             for r in referees
         ]
         await asyncio.gather(*phones)
@@ -199,7 +265,10 @@ def entries(db: Path, referee: Referee) -> tuple[int, int]:
     entries of the steps the phone was shown taken."""
     done = referee.tapped.done
     plan = referee.plan
-    shown = GamePlan(plan.players, plan.rounds, plan.steps[:done]).expected() if done else Counter()
+    if referee.entries:
+        shown = Counter({"game_started": 1}) + Counter(stored_after(referee.taken)) if referee.taken else Counter()
+    else:
+        shown = GamePlan(plan.players, plan.rounds, plan.steps[:done]).expected() if done else Counter()
     draft = read_draft(Store(db), referee.table.game_id)
     stored = Counter(json.loads(line)["type"] for line in draft.lines) if draft is not None else Counter()
     lost = sum((shown - stored).values())
@@ -213,6 +282,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--spectators", type=int, default=30, help="spectators on Standings and Tables in play")
     parser.add_argument("--rounds", type=int, default=None, help="rounds each table records (default: the whole game)")
     parser.add_argument("--pace", type=float, nargs=2, default=(1.0, 3.0), metavar=("LOW", "HIGH"))
+    parser.add_argument(
+        "--page",
+        choices=("referee", "record"),
+        default="referee",
+        help="the phones' page: the referee page the cards open, or the Streamlit Record page",
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--keep", type=Path, default=None, help="keep the store and the server's log in this folder")
@@ -232,6 +307,7 @@ def main(argv: list[str] | None = None) -> None:
         server.stop()
     referees: list[Referee] = result["referees"]
     taps = [s for r in referees for s in r.tapped.seconds]
+    answers = [s for r in referees for s in r.recorded]
     lost = doubled = 0
     for referee in referees:
         table_lost, table_doubled = entries(db, referee)
@@ -244,11 +320,15 @@ def main(argv: list[str] | None = None) -> None:
         "referees": args.referees,
         "spectators": args.spectators,
         "spectator_client": "streamlit-websocket",
+        "page": args.page,
         "taps": len(taps),
         "p50_ms": round(percentile(taps, 0.50) * 1000),
         "p95_ms": round(percentile(taps, 0.95) * 1000),
         "p99_ms": round(percentile(taps, 0.99) * 1000),
         "max_ms": round(max(taps, default=float("nan")) * 1000),
+        "recorded_p50_ms": round(percentile(answers, 0.50) * 1000) if answers else None,
+        "recorded_p95_ms": round(percentile(answers, 0.95) * 1000) if answers else None,
+        "recorded_p99_ms": round(percentile(answers, 0.99) * 1000) if answers else None,
         "alone_p50_ms": round(percentile(alone.tapped.seconds, 0.50) * 1000),
         "alone_p95_ms": round(percentile(alone.tapped.seconds, 0.95) * 1000),
         "lost": lost,
@@ -267,7 +347,10 @@ def main(argv: list[str] | None = None) -> None:
     }
     if args.json:
         print(json.dumps(figures))
-    report = RichTable(title=f"{args.referees} referees, {args.spectators} spectators (websocket clients, no browser)")
+    report = RichTable(
+        title=f"{args.referees} referees on the {args.page} page, {args.spectators} spectators "
+        "(websocket clients, no browser)"
+    )
     for column in ("", "figure", "goal"):
         report.add_column(column)
     report.add_row("taps", str(figures["taps"]), "")
@@ -276,6 +359,12 @@ def main(argv: list[str] | None = None) -> None:
         f"{figures['p50_ms']} / {figures['p95_ms']} / {figures['p99_ms']} ms",
         "p95 < 500, p99 < 1,000",
     )
+    if answers:
+        report.add_row(
+            "then the server's answer (stored): p50 / p95 / p99",
+            f"{figures['recorded_p50_ms']} / {figures['recorded_p95_ms']} / {figures['recorded_p99_ms']} ms",
+            "",
+        )
     report.add_row(
         "baseline: one phone alone, p50 / p95", f"{figures['alone_p50_ms']} / {figures['alone_p95_ms']} ms", ""
     )

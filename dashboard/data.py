@@ -21,6 +21,7 @@ lines); this module only caches them and clears the caches. Nothing runs at impo
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import logging
 import math
@@ -28,11 +29,12 @@ import os
 import re
 import sys
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Final
 
 import polars as pl
@@ -77,10 +79,17 @@ _log = logging.getLogger(__name__)
 def db_path() -> Path:
     """The store: ``--db PATH`` after ``streamlit run dashboard/app.py --``, else
     ``$SABOTEUR_DB``, else ``./saboteur.duckdb`` (as the command line)."""
+    named = _named_db(tuple(sys.argv[1:]))
+    return Path(named) if named else default_path()
+
+
+@functools.lru_cache(maxsize=8)
+def _named_db(argv: tuple[str, ...]) -> str | None:
+    """``--db`` of the arguments (parsed once: every cached result's key asks for it)."""
     parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     parser.add_argument("--db")
-    known, _ = parser.parse_known_args(sys.argv[1:])
-    return Path(known.db) if known.db else default_path()
+    known, _ = parser.parse_known_args(list(argv))
+    return str(known.db) if known.db else None
 
 
 def lake_url() -> str | None:
@@ -451,14 +460,18 @@ def observed_game(game_id: str) -> GameView | None:
 
 
 # -- tables in play ----------------------------------------------------------------------
+# Shared, not copied (``cache_resource``): every spectator's page asks for these every few
+# seconds, and ``cache_data`` would unpickle a copy of every draft's lines and every
+# table's view at each ask (with thirty spectators and ten tables, most of the server's
+# time). Drafts and views are frozen; nothing changes them.
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@st.cache_resource(show_spinner=False, max_entries=16)
 def _drafts_in_play(db: str, when: Stamp) -> list[Draft]:
     return drafts(_store_at(db), in_play=True)
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
+@st.cache_resource(show_spinner=False, max_entries=256)
 def _table_view(db: str, game_id: str, version: int, _lines: tuple[str, ...]) -> TableView | None:
     """A draft's table at one version (a stream only grows: the version names its lines)."""
     try:
@@ -475,13 +488,14 @@ def tables_in_play() -> list[TableView]:
     return [table for table in found if table is not None]
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def _player_names(db: str, when: Stamp, tournament: str) -> dict[str, str]:
-    return browse.player_names(_store_at(db), tournament)
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _player_names(db: str, when: Stamp, tournament: str) -> Mapping[str, str]:
+    return MappingProxyType(browse.player_names(_store_at(db), tournament))
 
 
-def player_names(tournament: str) -> dict[str, str]:
-    """The display names the tournament's records give its players, by player id."""
+def player_names(tournament: str) -> Mapping[str, str]:
+    """The display names the tournament's records give its players, by player id
+    (shared by every page: read-only)."""
     return _player_names(*_records_key(), tournament)
 
 

@@ -18,7 +18,7 @@ tells the last frame in the reader's language (it is cached for every reader).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dashboard.replay_view import Cell, Frame, game_view
@@ -126,7 +126,7 @@ def _now(frames: Sequence[Frame]) -> Frame:
     return recorded[-1] if recorded else frames[-1]
 
 
-def by_name(text: str, names: dict[str, str]) -> str:
+def by_name(text: str, names: Mapping[str, str]) -> str:
     """``text`` (the log's words, which name players by id) with each player's name.
 
     >>> by_name("ann-b breaks bob's lamp", {"ann-b": "Ann B.", "bob": "Bob"})

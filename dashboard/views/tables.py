@@ -6,7 +6,9 @@ the games by itself (``dashboard.live``): nobody reloads it.
 
 from __future__ import annotations
 
-import polars as pl
+import functools
+from collections.abc import Callable, Mapping
+
 import streamlit as st
 
 from dashboard import data, i18n, widgets
@@ -16,7 +18,12 @@ from dashboard.live import REFRESH, live
 from dashboard.markup import escape
 from dashboard.maze_svg import maze_svg
 from dashboard.table_view import TableView
+from events.maze import CardKind, Cell, Placed
 from events.recorder import Due
+
+Lying = tuple[Cell, str, CardKind, bool, int, bool, bool]
+"""A card as it lies at its cell, as a picture's key: cell, card, kind, rotated, sides,
+passable, face up."""
 
 
 def doing(due: Due, round_: int | None, who: str) -> str:
@@ -52,7 +59,42 @@ def order(table: TableView) -> tuple[str, int, bool, int, str, str]:
     )
 
 
-def lay_out(table: TableView, names: dict[str, str], tournament_name: str | None) -> None:
+def seats_table(table: TableView, name: Callable[[str | None], str]) -> str:
+    """The seats as a Markdown table: seat, player (▶ whose turn), cards in hand, broken
+    tools. (Not a dataframe: every spectator's page draws every table every few seconds,
+    and a dataframe's conversion took a third of the server's time.)"""
+    heads = [plain.column(c) for c in ("seat", "player", "cards", "broken")]
+    rows = [
+        "| " + " | ".join(escape(h) for h in heads) + " |",
+        "|" + " --- |" * len(heads),
+    ]
+    for number, seat in enumerate(table.seats, start=1):
+        turn = "▶ " if seat.player == table.due.player else ""
+        broken = ", ".join(plain.tool(t) for t in seat.broken)
+        rows.append(f"| {number} | {turn}{escape(name(seat.player))} | {seat.cards} | {escape(broken)} |")
+    return "\n".join(rows)
+
+
+@functools.lru_cache(maxsize=512)
+def _maze_markup(cells: tuple[Lying, ...], setup: Cell | None, acted: Cell | None) -> str:
+    laid = {
+        cell: Placed(card, kind, rotated, sides, passable, up)
+        for cell, card, kind, rotated, sides, passable, up in cells
+    }
+    svg = maze_svg(laid, setup_cell=setup, highlight=acted)
+    # (st.html drops inline SVG; Markdown passes an HTML block through as it is)
+    return f'<div class="maze-picture" style="overflow-x: auto">\n{svg}\n</div>'
+
+
+def maze_markup(table: TableView) -> str:
+    """The maze as the table sees it, drawn once for each state of it."""
+    cells = tuple(
+        sorted((cell, p.card, p.kind, p.rotated, p.sides, p.passable, p.face_up) for cell, p in table.cells.items())
+    )
+    return _maze_markup(cells, table.setup_cell, table.acted_on)
+
+
+def lay_out(table: TableView, names: Mapping[str, str], tournament_name: str | None) -> None:
     """One table, in a box: on a phone its parts stand one under the other."""
 
     def name(player: str | None) -> str:
@@ -71,15 +113,11 @@ def lay_out(table: TableView, names: dict[str, str], tournament_name: str | None
         picture, facts = st.columns([3, 2])
         with picture:
             if table.cells:
-                svg = maze_svg(table.cells, setup_cell=table.setup_cell, highlight=table.acted_on)
-                # (st.html drops inline SVG; Markdown passes an HTML block through as it is)
-                st.markdown(
-                    f'<div class="maze-picture" style="overflow-x: auto">\n{svg}\n</div>', unsafe_allow_html=True
-                )
+                st.markdown(maze_markup(table), unsafe_allow_html=True)
             else:
                 st.caption(_("No round is dealt yet."))
         with facts:
-            last = table.last.told(names) if table.last is not None else _("the players are seated")
+            last = table.last.told(dict(names)) if table.last is not None else _("the players are seated")
             st.markdown("**" + _("Last:") + "** " + escape(last))
             with st.container(horizontal=True):
                 played = "–"
@@ -88,13 +126,7 @@ def lay_out(table: TableView, names: dict[str, str], tournament_name: str | None
                 st.metric(_("Round"), played)
                 st.metric(_("Draw pile"), table.pile)
                 st.metric(_("Discards"), table.discards)
-            seats = {
-                "seat": list(range(1, len(table.seats) + 1)),
-                "player": [("▶ " if s.player == table.due.player else "") + name(s.player) for s in table.seats],
-                "cards": [s.cards for s in table.seats],
-                "broken": [", ".join(plain.tool(t) for t in s.broken) for s in table.seats],
-            }
-            st.dataframe(pl.DataFrame(seats), hide_index=True, width="stretch", column_config=plain.headers(seats))
+            st.markdown(seats_table(table, name))
             if table.flags:
                 count = ngettext("%(num)d finding so far", "%(num)d findings so far", len(table.flags))
                 st.markdown(f"**{count % {'num': len(table.flags)}}**")
@@ -140,8 +172,9 @@ def tables_now() -> None:
         "and the cards counted — what the table sees, nothing more."
     )
     st.caption(being % {"num": len(shown)} + " " + follows % {"seconds": i18n.number(REFRESH)})
+    named = {t: data.player_names(t) for t in {table.tournament for table in shown} if t is not None}
     for table in sorted(shown, key=order):
-        names = data.player_names(table.tournament) if table.tournament is not None else {}
+        names = named[table.tournament] if table.tournament is not None else {}
         lay_out(table, names, known.get(table.tournament) if table.tournament is not None else None)
 
 

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from events.builder import default_roles
 from tests.venue.phone import SCREEN
 
 SETUP: Final = "NESW"
@@ -26,11 +27,14 @@ SETUP: Final = "NESW"
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One entry as tapped: the buttons (CSS selectors) in order, and the event type
-    it records."""
+    """One entry as tapped: the buttons (CSS selectors) in order, the last of which
+    makes the entry, and the event type it records (``undo``: it takes the last one
+    back; ``finish``: the game's log is stored). ``then``: buttons tapped once it is
+    taken (the rules' warning answered: record it as it happened)."""
 
     clicks: tuple[str, ...]
     type: str
+    then: tuple[str, ...] = ()
 
 
 def _path(card: str, x: int) -> Entry:
@@ -41,6 +45,7 @@ def _path(card: str, x: int) -> Entry:
 
 DRAW: Final = Entry(("#draw",), "draw")
 PASS: Final = Entry(("#kind-pass",), "discard")
+MAP: Final = Entry(("#kind-action", "button[data-card='map']", "button[data-slot='top']"), "play_map")
 
 
 def _tool(card: str, target: str) -> Entry:
@@ -49,16 +54,69 @@ def _tool(card: str, target: str) -> Entry:
     )
 
 
+def _deal(start: str) -> Entry:
+    return Entry((f"button[data-start='{start}']", f"button[data-card='{SETUP}']", "#deal"), "round_started")
+
+
+def referee_game(players: tuple[str, ...], rounds: int = 3) -> list[Entry]:
+    """A whole observed game at a table of six as a referee taps it on the referee
+    page, from Begin recording to the log stored (``rounds`` of its three rounds: the
+    game's end and its storing only when all three are played). Each round has every
+    kind of entry: the deal, path cards, passes, a broken tool and its repair, a map,
+    an entry the rules warn about (a card where no path leads, recorded as it
+    happened), an entry taken back, the draws, the gold turned up and the roles."""
+    roles, _ = default_roles(list(players), "tournament")
+    entries = [Entry(("#begin",), "begin")]
+    for number in range(1, rounds + 1):
+        s = [players[(number - 1 + i) % len(players)] for i in range(len(players))]
+        entries.append(_deal(s[0]))
+        played = [
+            _path("EW", 1),
+            PASS,
+            _tool("break_pick", s[3]),
+            _tool("repair_pick", s[3]),
+            Entry(
+                ("#kind-path", "button[data-card='NS']", "#any-cell", ".maze .cell[data-cell='3,3']", "#record"),
+                "play_path",
+                then=("#record-anyway",),
+            ),
+        ]
+        for entry in played:
+            entries += [entry, DRAW]
+        entries += [PASS, Entry(("#undo",), "undo")]
+        for entry in (_path("EW", 2), _path("EW", 3), _path("NEW", 5), MAP, _path("NEW", 6)):
+            entries += [entry, DRAW]
+        entries.append(_path("NESW", 7))
+        entries.append(Entry(("button[data-goal='goal_gold']", "#record"), "goal_revealed"))
+        clicks = tuple(f"button[data-role='{p}:{roles[p]}']" for p in players)
+        entries.append(Entry((*clicks, "#end-round"), "round_ended"))
+    if rounds == 3:
+        entries += [Entry(("#end-game",), "game_ended"), Entry(("#finish",), "finish")]
+    return entries
+
+
+def stored_after(entries: list[Entry]) -> list[str]:
+    """The event types a draft holds once ``entries`` are recorded, in order (its
+    first line, the game's start, left out)."""
+    types: list[str] = []
+    for entry in entries:
+        if entry.type == "undo":
+            types.pop()
+        elif entry.type not in ("begin", "finish"):
+            types.append(entry.type)
+    return types
+
+
 def table_entries(players: tuple[str, ...]) -> list[Entry]:
     """A round's first entries at a table of six, from the deal: 25 entries, every
     card played followed by its draw."""
     p = players
-    deal = Entry((f"button[data-start='{p[0]}']", f"button[data-card='{SETUP}']", "#deal"), "round_started")
+    deal = _deal(p[0])
     played = [
         _path("EW", 1),
         PASS,
         _tool("break_pick", p[3]),
-        Entry(("#kind-action", "button[data-card='map']", "button[data-slot='top']"), "play_map"),
+        MAP,
         _path("EW", 2),
         PASS,
         _path("EW", 3),
@@ -122,16 +180,28 @@ class RefereePhone:
 
     async def tap(self, entry: Entry, *, wait_recorded: bool = False) -> None:
         """Tap ``entry``'s buttons; wait for the screen to show it taken (and, if
-        asked, for the server's answer)."""
+        asked, for the server's answer). The time taken is the last button's: the one
+        that makes the entry (the buttons before it only choose, on the phone)."""
+        if entry.type == "begin":
+            await self.begin()
+            return
+        if entry.type == "finish":
+            await self.page.locator(entry.clicks[0]).click()
+            await self.page.wait_for_function("() => document.body.dataset.finished === 'true'")
+            return
+        *choosing, making = entry.clicks
+        for selector in choosing:
+            await self.page.locator(selector).first.click()
         before = await self.number("taken")
         recorded = await self.number("recorded")
         started = time.perf_counter()
-        for selector in entry.clicks:
-            await self.page.locator(selector).first.click()
+        await self.page.locator(making).first.click()
         await self.page.wait_for_function(f"() => Number(document.body.dataset.taken) > {before}")
         taken = time.perf_counter()
         self.log.taken_ms.append((taken - started) * 1000)
         self.log.types.append(entry.type)
+        for selector in entry.then:
+            await self.page.locator(selector).first.click()
         if wait_recorded:
             await self.page.wait_for_function(f"() => Number(document.body.dataset.recorded) > {recorded}")
             self.log.recorded_ms.append((time.perf_counter() - taken) * 1000)

@@ -228,6 +228,7 @@ async function undo() {
   const last = app.queue[app.queue.length - 1];
   if (last && !last.tried) {
     app.queue.pop();
+    app.taken += 1;
     app.step = {};
     await save();
     render();
@@ -462,6 +463,7 @@ function render() {
   linkStatus();
   document.body.dataset.taken = String(app.taken);
   document.body.dataset.recorded = String(app.recorded);
+  document.body.dataset.finished = String(!!(app.server && app.server.finished));
   const main = document.getElementById("main");
   main.replaceChildren(...page());
 }
@@ -618,15 +620,12 @@ function bounds(cells, extra) {
   return [Math.min(...xs) - 1, Math.max(...xs) + 1, Math.min(...ys) - 1, Math.max(...ys) + 1];
 }
 
-function frontier(state) { // offline: every free cell beside a card, the rules checked when sent
+function freeCells(state) { // offline, or "as it happened": every free cell shown, the rules' word comes from the server
+  const [x0, x1, y0, y1] = bounds(state.maze);
   const taken = new Set(state.maze.map((c) => c.x + "," + c.y));
   const free = [];
-  for (const c of state.maze) {
-    if (c.goal) continue;
-    for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
-      const key = (c.x + dx) + "," + (c.y + dy);
-      if (!taken.has(key)) { taken.add(key); free.push([c.x + dx, c.y + dy, false]); }
-    }
+  for (let y = y0; y <= y1; y++) {
+    for (let x = x0; x <= x1; x++) if (!taken.has(x + "," + y)) free.push([x, y, false]);
   }
   return free;
 }
@@ -658,15 +657,19 @@ function pathPanel(state, player) {
     Object.keys(app.table.tunnels).map((code) => cardButton(code, false,
       () => setStep({ card: code, cell: undefined, rotated: false }), step.card === code)))];
   if (!step.card) return parts;
-  const places = state.legal ? state.legal[step.card] || [] : frontier(state);
+  const places = state.legal && !step.anywhere ? state.legal[step.card] || [] : freeCells(state);
   const marks = {};
   for (const [x, y, rotated] of places) (marks[x + "," + y] = marks[x + "," + y] || []).push(rotated);
-  parts.push(h("p", { class: "muted", text: state.legal
-    ? (places.length ? "Tap where it is laid (the cells it fits are marked)." : "It fits nowhere: tap Pass, or lay it anyway on a free cell.")
-    : "Tap where it is laid: the rules check it when it is sent." }));
-  const anywhere = !places.length && state.legal ? Object.fromEntries(frontier(state).map(([x, y]) => [x + "," + y, [false]])) : marks;
-  parts.push(maze(state, anywhere, (x, y) => {
-    const ways = anywhere[x + "," + y] || [false];
+  parts.push(h("p", { class: "muted", text: step.anywhere
+    ? "Every free cell: the rules say what they make of it before it is recorded."
+    : state.legal
+      ? (places.length ? "Tap where it is laid (the cells it fits are marked)." : "It fits nowhere by the rules.")
+      : "Tap where it is laid: the rules check it when it is sent." }));
+  if (state.legal && !step.anywhere) {
+    parts.push(button("Another cell (as it happened)", () => setStep({ anywhere: true, cell: undefined }), { id: "any-cell" }));
+  }
+  parts.push(maze(state, marks, (x, y) => {
+    const ways = marks[x + "," + y] || [false];
     setStep({ cell: [x, y], rotated: ways.includes(step.rotated) ? step.rotated : ways[0] });
   }, step.cell));
   if (step.cell) {
