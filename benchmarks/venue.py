@@ -64,7 +64,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ingest.drafts import read_draft
 from ingest.store import Store
 from tests.venue.morning import Table, morning
-from tests.venue.phone import ARGS, CHROMIUM, Phone, Tapped
+from tests.venue.phone import CHROMIUM, Phone, Tapped, launched
 from tests.venue.plan import GamePlan, game_plan
 from tests.venue.server import Server, rss_and_cpu
 from tests.venue.spectator import Watched, spectate
@@ -209,7 +209,7 @@ async def day(args: argparse.Namespace, server: Server, tables: list[Table]) -> 
     rng = random.Random(args.seed)
     pace = (args.pace[0], args.pace[1])
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        browser = await launched(playwright)
         referee_page = args.page == "referee"
         phone = record_entries if referee_page else record
         rounds = 3 if args.rounds is None else args.rounds

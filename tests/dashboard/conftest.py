@@ -32,6 +32,7 @@ from ingest.drafts import Draft, read_draft, start_draft, stream_of
 from ingest.pipeline import ingest
 from ingest.store import NewEvent, Store
 from tests.ingest.observed_logs import note_line, observed
+from tests.venue.server import Server
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "dashboard" / "app.py"
@@ -345,3 +346,14 @@ def markdown_tables(at: AppTest) -> list[list[list[str]]]:
         rows = [lines[0], *lines[2:]]
         found.append([[visible(cell.strip()) for cell in _CELL_BORDER.split(line)[1:-1]] for line in rows])
     return found
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    """``saboteur dashboard`` over ``tmp_path/venue.duckdb``, as an organiser starts it
+    (not started yet: a test sets the morning up first); stopped at the end."""
+    made = Server(tmp_path / "venue.duckdb", tmp_path)
+    try:
+        yield made
+    finally:
+        made.stop()

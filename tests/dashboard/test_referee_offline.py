@@ -18,20 +18,17 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from events.logfile import write_log
-from events.simulate.game import quick_game
 from ingest.drafts import read_draft
 from ingest.store import Store
 from ingest.verify import verify
 from tests.venue.cutter import Cutter
 from tests.venue.morning import ROUND, TOURNAMENT, Table, morning
-from tests.venue.phone import ARGS, CHROMIUM
+from tests.venue.morning import organisers_logs as simulated_logs
+from tests.venue.phone import CHROMIUM, launched
 from tests.venue.server import Server, saboteur_command
 from tests.venue.tablet import RefereePhone, table_entries
 
@@ -40,24 +37,11 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium
 OFFLINE_SECONDS = 60.0
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    made = Server(tmp_path / "venue.duckdb", tmp_path)
-    try:
-        yield made
-    finally:
-        made.stop()
-
-
 def stored_types(db: Path, table: Table) -> list[str]:
     """The event types of the table's draft, in order (its first line left out)."""
     draft = read_draft(Store(db, wait=60), table.game_id)
     assert draft is not None, table.game_id
     return [json.loads(line)["type"] for line in draft.lines[1:]]
-
-
-async def launched(playwright: Any) -> Any:
-    return await playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
 
 
 def test_a_phone_offline_for_a_minute_keeps_its_ten_entries_and_sends_each_once_in_order(server: Server) -> None:
@@ -187,15 +171,8 @@ def test_a_server_killed_mid_round_and_started_again_loses_no_entry_and_the_phon
 
 @pytest.fixture
 def organisers_logs(tmp_path: Path) -> Path:
-    folder = tmp_path / "logs"
-    folder.mkdir()
-    for seed in range(16):
-        text = write_log(quick_game(players=5 + seed % 4, rounds=2, seed=seed))
-        first, rest = text.split("\n", 1)
-        header = json.loads(first)
-        header["game_id"] = f"organiser-{seed:02d}"
-        (folder / f"g{seed:02d}.jsonl").write_text(json.dumps(header) + "\n" + rest, encoding="utf-8")
-    return folder
+    """A folder of small simulated games, for the organiser to ingest mid-round."""
+    return simulated_logs(tmp_path, 16)
 
 
 def test_ten_phones_record_while_the_organiser_ingests_and_seats_the_round_anew(

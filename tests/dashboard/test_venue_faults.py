@@ -21,20 +21,17 @@ import asyncio
 import json
 import random
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from events.logfile import write_log
-from events.simulate.game import quick_game
 from ingest.drafts import read_draft
 from ingest.store import Store
 from ingest.verify import verify
 from tests.venue.cutter import Cutter
 from tests.venue.morning import Table, morning
-from tests.venue.phone import ARGS, CHROMIUM, Phone
+from tests.venue.morning import organisers_logs as simulated_logs
+from tests.venue.phone import CHROMIUM, Phone, launched
 from tests.venue.plan import GamePlan, Step, game_plan, recorded_after, resume_at
 from tests.venue.server import Server, saboteur_command
 
@@ -47,24 +44,7 @@ AFTER = 12
 @pytest.fixture
 def organisers_logs(tmp_path: Path) -> Path:
     """A folder of small simulated games, for the organiser to ingest mid-round."""
-    folder = tmp_path / "logs"
-    folder.mkdir()
-    for seed in range(24):
-        text = write_log(quick_game(players=5 + seed % 4, rounds=2, seed=seed))
-        first, rest = text.split("\n", 1)
-        header = json.loads(first)
-        header["game_id"] = f"organiser-{seed:02d}"
-        (folder / f"g{seed:02d}.jsonl").write_text(json.dumps(header) + "\n" + rest, encoding="utf-8")
-    return folder
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    made = Server(tmp_path / "venue.duckdb", tmp_path)
-    try:
-        yield made
-    finally:
-        made.stop()
+    return simulated_logs(tmp_path, 24)
 
 
 async def drive(phone: Phone, plan: GamePlan, start: int, stop: int, rng: random.Random) -> None:
@@ -101,10 +81,6 @@ def stored_entries(db: Path, table: Table) -> list[str] | None:
     out); ``None`` for a table nobody began."""
     draft = read_draft(Store(db, wait=60), table.game_id)
     return None if draft is None else [json.loads(line)["type"] for line in draft.lines[1:]]
-
-
-async def launched(playwright: Any) -> Any:
-    return await playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
 
 
 def test_ten_phones_record_at_once_beside_the_organisers_ingest(

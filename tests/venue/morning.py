@@ -8,6 +8,7 @@ as ``tournament referee-codes`` issues them, but kept here rather than printed o
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -17,6 +18,8 @@ from typer.testing import CliRunner
 from analytics.records import issue_referee_codes
 from cli.main import app
 from dashboard.recording.table import seated_game_id
+from events.logfile import write_log
+from events.simulate.game import quick_game
 from ingest.store import Store
 
 TOURNAMENT: Final = "venue-open"
@@ -69,3 +72,17 @@ def morning(db: Path, tables: int) -> list[Table]:
         )
         for code in issued
     ]
+
+
+def organisers_logs(folder: Path, count: int) -> Path:
+    """A folder of ``count`` small simulated games (no tournament's), for the organiser
+    to ingest while the tables record: ``folder/logs``."""
+    logs = folder / "logs"
+    logs.mkdir()
+    for seed in range(count):
+        text = write_log(quick_game(players=5 + seed % 4, rounds=2, seed=seed))
+        first, rest = text.split("\n", 1)
+        header = json.loads(first)
+        header["game_id"] = f"organiser-{seed:02d}"
+        (logs / f"g{seed:02d}.jsonl").write_text(json.dumps(header) + "\n" + rest, encoding="utf-8")
+    return logs

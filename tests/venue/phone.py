@@ -169,3 +169,8 @@ class Phone:
         if step.warned:
             seen = [s for s in seen if not s.startswith("error: R-")]
         return seen
+
+
+async def launched(playwright: Any) -> Any:
+    """Debian's Chromium, headless, as the venue's tests and benchmark drive it."""
+    return await playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)

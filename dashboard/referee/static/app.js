@@ -121,7 +121,12 @@ async function openTable() {
   setInterval(() => { if (!app.sending && app.queue.length === 0) refresh(); }, POLL_MS);
 }
 
+// The game as the server has it now (another phone may have recorded): taken only when
+// nothing of this phone's is on its way, and only if newer than what the page has (an
+// answer that crossed a later one on the network is dropped). The page is drawn again
+// only when something shown changed: a tap must never land on a page being replaced.
 async function refresh() {
+  const before = shown();
   try {
     const view = await call("table?code=" + encodeURIComponent(CODE));
     if (view.status === "closed" || view.status === "refused") {
@@ -129,14 +134,20 @@ async function refresh() {
     } else {
       app.closed = false;
       app.table = view;
-      if (view.state && app.queue.length === 0) keepState(view.state);
-      if (!view.state && app.queue.length === 0) app.server = null;
+      const newer = view.state && (!app.server || view.state.version > app.server.version);
+      if (newer && app.queue.length === 0 && !app.sending) keepState(view.state);
       await save();
     }
   } catch (e) {
     unreachable();
   }
-  render();
+  if (shown() !== before) render();
+  else linkStatus();
+}
+
+function shown() {
+  const t = app.table;
+  return JSON.stringify([app.closed, app.online, app.server && app.server.version, t && t.stored, t && t.seats]);
 }
 
 async function begin() {
@@ -493,9 +504,9 @@ function page() {
   parts.push(...notices(state));
   const due = state.due;
   parts.push(h("h1", { id: "due", text: state.guessed ? dueWords(due) : due.words }));
-  if (state.guessed) parts.push(h("p", { class: "muted", text: app.online === false
-    ? "Offline: the rules look at these entries when they are sent; the next turn is guessed meanwhile."
-    : "Entries being sent: the next turn is guessed until they are recorded." }));
+  if (state.guessed && app.online === false) { // (not while an entry is on its way: the page would jump under a finger)
+    parts.push(h("p", { class: "muted", text: "Offline: the rules look at these entries when they are sent; the next turn is guessed meanwhile." }));
+  }
   parts.push(seats(state));
   if (!state.finished) parts.push(...panel(state));
   parts.push(h("div", { class: "row" },
