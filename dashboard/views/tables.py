@@ -21,9 +21,9 @@ from dashboard.table_view import TableView
 from events.maze import CardKind, Cell, Placed
 from events.recorder import Due
 
+# a card as it lies at its cell, as a picture's key: cell, card, kind, rotated, sides,
+# passable, face up (a comment: a string here would be written on the page, by magic)
 Lying = tuple[Cell, str, CardKind, bool, int, bool, bool]
-"""A card as it lies at its cell, as a picture's key: cell, card, kind, rotated, sides,
-passable, face up."""
 
 
 def doing(due: Due, round_: int | None, who: str) -> str:
