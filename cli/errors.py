@@ -9,15 +9,18 @@ every command, so none repeats the handling and no traceback reaches a terminal.
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+from typing import Any, Final
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from typer.core import TyperGroup
 
-from ingest.checkpoint import CheckpointError
-from ingest.store import StoreError
+from cli.lazy import LazyGroup
+
+REFUSED: Final = (("ingest.store", "StoreError"), ("ingest.checkpoint", "CheckpointError"))
+"""The errors said as one line, by where they are defined: a command that raised one
+has imported its module, and one that did not need the store never loads it here."""
 
 
 def refuse(message: str, code: int) -> typer.Exit:
@@ -26,12 +29,23 @@ def refuse(message: str, code: int) -> typer.Exit:
     return typer.Exit(code)
 
 
-class ReportingGroup(TyperGroup):
+def refused(exc: BaseException) -> bool:
+    """Whether ``exc`` is a store or a key that cannot be used (:data:`REFUSED`)."""
+    for module, name in REFUSED:
+        loaded = sys.modules.get(module)
+        if loaded is not None and isinstance(exc, getattr(loaded, name)):
+            return True
+    return False
+
+
+class ReportingGroup(LazyGroup):
     """The root command group: a store or a key that cannot be used ends any command
     with one line naming the file (exit 2)."""
 
     def invoke(self, ctx: Any) -> Any:  # Any: Typer's own click's Context, which it does not export
         try:
             return super().invoke(ctx)
-        except (StoreError, CheckpointError) as exc:
-            raise refuse(str(exc), 2) from None
+        except Exception as exc:
+            if refused(exc):
+                raise refuse(str(exc), 2) from None
+            raise

@@ -11,20 +11,81 @@ import sys
 from collections.abc import Generator
 from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, ClassVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from cli import archive, checkpoint, dashboard, findings, flags, observe, simulate, stats, store, tournament
+from cli import flags
 from cli.errors import ReportingGroup
-from events.audit import Audit, audit_file, log_files
-from events.findings import Finding, Unlisted
-from events.records.schemas import SCHEMAS
-from events.state import Outcome
-from ingest.pipeline import process_pool, workers_for
-from ingest.sources import kind_of
+from cli.lazy import Lazy
+from ingest.kinds import kind_of
+from ingest.workers import process_pool, workers_for
+
+if TYPE_CHECKING:  # the replay is imported by the commands that replay, not by --help
+    from events.audit import Audit
+    from events.findings import Finding, Unlisted
+    from events.state import Outcome
+
+
+class Root(ReportingGroup):
+    """The ``saboteur`` group: every command but ``audit`` and ``schema`` imported when
+    it runs (:mod:`cli.lazy`), listed in this order."""
+
+    lazy: ClassVar[dict[str, Lazy]] = {
+        "ingest": Lazy("cli.store", "ingest_command", "Audit files and store them in the append-only event store."),
+        "rebuild": Lazy(
+            "cli.store",
+            "rebuild_command",
+            "Drop the read models and rebuild them from the events alone (a store of an older schema version is "
+            "upgraded first).",
+        ),
+        "verify": Lazy(
+            "cli.store",
+            "verify_command",
+            "Recompute the hash chains of the events and the uploads, check heads published earlier, and check the "
+            "read models against the events.",
+        ),
+        "standings": Lazy(
+            "cli.tournament",
+            "standings_command",
+            "The standings of a tournament (R-TS2, R-TS4), now or as of any moment, as wide as the terminal (or "
+            "$COLUMNS); `--format pdf -o FILE` to print or pin up.",
+        ),
+        "findings": Lazy(
+            "cli.findings",
+            "findings_command",
+            "List the findings of a tournament's games (or of every game), with the finding id that `tournament "
+            "dismiss` and `tournament penalty --finding` take and what became of each: open, dismissed, penalised, "
+            "or settled by a correction or an accepted replay.",
+        ),
+        "dashboard": Lazy(
+            "cli.dashboard",
+            "dashboard_command",
+            "Serve the dashboard (standings, roles, players, rounds, replay; upload and audit for the organiser, "
+            "whose password is $SABOTEUR_ADMIN_PASSWORD).",
+        ),
+        "observe": Lazy(
+            "cli.observe",
+            "observe_command",
+            "Write the observed log of a full log: what a referee at the table could see.",
+        ),
+        "simulate": Lazy("cli.simulate", "app", "Write simulated, rule-abiding game logs and tournaments."),
+        "stats": Lazy("cli.stats", "app", "Statistics over the store: roles, players, and how rounds go."),
+        "archive": Lazy("cli.archive", "app", "The archive as a Parquet lake, built on a Dask cluster."),
+        "tournament": Lazy(
+            "cli.tournament", "app", "Create a tournament, register and seat players, and keep its record."
+        ),
+        "checkpoint": Lazy(
+            "cli.checkpoint", "app", "The organiser's key, and signed checkpoints of the chain's heads."
+        ),
+    }
+    order: ClassVar[tuple[str, ...]] = (
+        *("ingest", "rebuild", "verify", "standings", "findings", "dashboard", "observe", "audit", "schema"),
+        *("simulate", "stats", "archive", "tournament", "checkpoint"),
+    )
+
 
 flags.named_only()
 app = typer.Typer(
@@ -33,21 +94,8 @@ app = typer.Typer(
     help="Saboteur Ledger: audit, store and rank Saboteur tournament game logs.",
     no_args_is_help=True,
     add_completion=False,
-    cls=ReportingGroup,
+    cls=Root,
 )
-
-app.add_typer(simulate.app, name="simulate")
-app.add_typer(stats.app, name="stats")
-app.add_typer(archive.app, name="archive")
-app.command("ingest")(store.ingest_command)
-app.command("rebuild")(store.rebuild_command)
-app.command("verify")(store.verify_command)
-app.add_typer(tournament.app, name="tournament")
-app.add_typer(checkpoint.app, name="checkpoint")
-app.command("standings")(tournament.standings_command)
-app.command("findings")(findings.findings_command)
-app.command("dashboard")(dashboard.dashboard_command)
-app.command("observe")(observe.observe_command)
 
 _WINNERS = {
     "gold_diggers": "the gold diggers won",
@@ -107,6 +155,8 @@ def audit(
     reported in their order. Exit status: 0 when every file is clean, 1 when any has
     violations, 2 when any cannot be read as a log.
     """
+    from events.audit import log_files
+
     console = Console(highlight=False, soft_wrap=True)
     worst = 0
     files = list(log_files(paths))
@@ -138,6 +188,8 @@ def audit(
 def audit_all(paths: list[Path], *, strict: bool, workers: int) -> Generator[Audit, None, None]:
     """The audit of each file, in order: in a pool of ``workers`` processes (each
     given runs of files, so a small log costs no round trip of its own), or here."""
+    from events.audit import audit_file
+
     job = partial(audit_file, strict=strict)
     with process_pool(workers) as pool:
         if pool is None:
@@ -153,6 +205,8 @@ def schema(
     ] = "log",
 ) -> None:
     """Print the JSON Schema of one event: a log line (saboteur-log/1) unless told."""
+    from events.records.schemas import SCHEMAS  # the records' models: only this command needs them
+
     if stream not in SCHEMAS:
         raise typer.BadParameter(", ".join(SCHEMAS), param_hint="--stream")
     sys.stdout.write(json.dumps(SCHEMAS[stream](), indent=2) + "\n")

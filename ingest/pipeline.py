@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from itertools import islice
@@ -36,6 +34,7 @@ from ingest.sources import LogEvents, Prepared, prepare, unforeseen
 from ingest.stats import IngestStats, lap
 from ingest.store import ROW_GROUP, Append, Appending, Store, StoreError, checkpoint_unmerged, streaming
 from ingest.tables import ArrowColumns, TableColumns, arrow_columns, joined
+from ingest.workers import process_pool, workers_for
 
 _LOGGER = logging.getLogger(__name__)
 SUFFIXES: Final = (".jsonl", ".jsonl.gz", ".csv", ".json")
@@ -229,16 +228,6 @@ class AuditedTask:
             yield prepared, seconds
 
 
-@contextmanager
-def process_pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
-    """A run's pool of ``workers`` processes (``None`` for one: the run's own process
-    does the work), each dying with the process that started it and yielding the
-    processor to it (:func:`_start_worker`)."""
-    if workers <= 1:
-        yield None
-        return
-    with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker) as pool:
-        yield pool
 
 
 def audited(path: Path) -> tuple[Prepared, float]:
@@ -264,35 +253,6 @@ def weight(prepared: Prepared) -> int:
     return len(prepared.raw) + 200 * rows + events
 
 
-WORKER_NICENESS: Final = 10
-"""How much a worker yields the processor to the writer (``nice``). The writer is the
-run's one serial step, and as much work as the workers together: shared evenly, three
-processes on two cores, it fell behind while they audited and wrote on alone after they
-had finished (1,000 games on 2 cores: 6.7 s on average over four runs, 6.2 s over five
-with the workers at niceness 5 or 10)."""
-
-
-def _start_worker() -> None:
-    """A worker's start: it dies with the ingest and yields the processor to it."""
-    _die_with_parent()
-    with suppress(OSError, AttributeError):  # no nice(): not a Unix
-        os.nice(WORKER_NICENESS)
-
-
-def _die_with_parent() -> None:
-    """Ask Linux to kill this worker when the ingest that started it dies (a kill -9
-    of the ingest must not leave its pool behind); elsewhere nothing happens."""
-    try:
-        import ctypes
-        import signal
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        pr_set_pdeathsig = 1
-        libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
-        if os.getppid() == 1:  # the parent died before the call above
-            os._exit(1)
-    except (OSError, AttributeError):
-        pass
 
 
 @dataclass
@@ -562,13 +522,6 @@ def ingest(
         return write_all(_prepared(files, pool, stats), writer, on_file)
 
 
-def workers_for(files: int, workers: int | None = None) -> int:
-    """The processes that audit ``files`` files: ``workers`` if given, else one per core
-    this process may run on; never more than the files (one file, or one worker, is
-    audited in this process)."""
-    if workers is None:
-        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1, min(workers, files))
 
 
 def write_all(

@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from events.findings import Code, Finding
 from events.logfile import UnreadableLog
+from ingest.kinds import kind_of as kind_of
 from ingest.limits import MAX_UPLOAD_MIB
 from ingest.readmodels import Tables
 from ingest.store import NewEvent
@@ -39,17 +40,6 @@ class Prepared:
     """Its read-model rows, as columns (a row object each would cost the writer more)."""
     errors: int = 0
     message: str = ""
-
-
-def kind_of(name: str) -> str:
-    lowered = name.lower()
-    if lowered.endswith((".jsonl", ".jsonl.gz")):
-        return "log"
-    if lowered.endswith(".csv"):
-        return "score_sheet"
-    if lowered.endswith(".json"):
-        return "tournament"
-    return "unknown"
 
 
 def safe_name(name: str) -> str:

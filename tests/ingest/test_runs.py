@@ -20,11 +20,12 @@ from polars.testing import assert_frame_equal
 
 from ingest import pipeline
 from ingest import store as store_module
-from ingest.pipeline import Writer, _tasks, ingest, process_pool, write_all
+from ingest.pipeline import Writer, _tasks, ingest, write_all
 from ingest.readmodels import TournamentPlayerRow
 from ingest.sources import Prepared, prepare
 from ingest.store import Store
 from ingest.tables import ArrowColumns, Columns, joined
+from ingest.workers import WORKER_NICENESS, process_pool
 from tests.ingest.test_ingest import (
     EXAMPLE_SHEET,
     _two_versions,
@@ -212,7 +213,7 @@ def test_workers_yield_the_processor_to_the_writer() -> None:
     with process_pool(2) as pool:
         assert pool is not None
         niceness = pool.submit(_niceness).result(timeout=60)
-    assert niceness == min(os.nice(0) + pipeline.WORKER_NICENESS, 19)
+    assert niceness == min(os.nice(0) + WORKER_NICENESS, 19)
 
 
 def test_the_writer_reads_the_files_as_it_writes_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

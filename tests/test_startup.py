@@ -1,0 +1,90 @@
+"""The ``saboteur`` command starts quickly: each command imports what it needs, when it
+runs (``cli/lazy.py``). A command is run in a fresh interpreter and the modules it
+loaded are read at its exit; none of the heavy libraries a command does not need may
+be among them. (How long the start-up takes is measured, not tested: see the README.)
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Final
+
+import pytest
+from typer.main import get_command
+
+from cli.main import Root, app
+from events.logfile import write_log
+from events.simulate.game import quick_game
+
+HEAVY: Final = ("dask", "distributed", "streamlit", "polars", "pyarrow", "fpdf", "cryptography", "duckdb", "PIL")
+"""Libraries that cost a start-up a tenth of a second or more each."""
+
+_RUN: Final = """
+import json, sys
+from cli.main import app
+try:
+    app(sys.argv[1:], prog_name="saboteur")
+except SystemExit as end:
+    code = end.code
+else:
+    code = 0
+heavy = sorted({name.split(".")[0] for name in sys.modules} & set(json.loads(HEAVY)))
+print("\\n" + json.dumps({"code": code, "heavy": heavy}))
+"""
+
+
+def loaded(*args: str) -> tuple[int, list[str]]:
+    """Run ``saboteur ARGS`` in a fresh interpreter: its exit status and the heavy
+    libraries it had imported when it ended."""
+    script = _RUN.replace("json.loads(HEAVY)", repr(list(HEAVY)))
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120, cwd=Path.cwd()
+    )
+    last = done.stdout.strip().splitlines()[-1]
+    result = json.loads(last)
+    return int(result["code"] or 0), list(result["heavy"])
+
+
+@pytest.fixture(scope="module")
+def one_round(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("startup") / "one-round.jsonl"
+    path.write_text(write_log(quick_game(players=5, rounds=1, seed=1)), encoding="utf-8")
+    return path
+
+
+def test_the_help_loads_none_of_the_heavy_libraries() -> None:
+    assert loaded("--help") == (0, [])
+
+
+def test_an_audit_of_a_small_log_loads_none_of_the_heavy_libraries(one_round: Path) -> None:
+    code, heavy = loaded("audit", str(one_round))
+    assert code in (0, 1)
+    assert heavy == []
+
+
+def test_a_command_of_the_store_loads_what_it_needs() -> None:
+    """The check itself is no blind one: a command that opens the store does load DuckDB."""
+    code, heavy = loaded("verify", "--db", "/nonexistent/store.duckdb")
+    assert code == 2
+    assert "duckdb" in heavy
+
+
+@pytest.mark.parametrize("name", sorted(Root.lazy))
+def test_a_commands_summary_in_the_help_is_its_own(name: str) -> None:
+    """What ``saboteur --help`` lists of a command without importing it is the first
+    paragraph of the command's own help (a docstring changed must change both)."""
+    command = Root.lazy[name].load(name)
+    own = inspect.cleandoc(command.help or "").split("\n\n")[0].replace("\n", " ").strip()
+    assert Root.lazy[name].summary == own
+    assert command.name == name
+
+
+def test_every_command_is_listed_once_in_its_place() -> None:
+    group = get_command(app)
+    assert isinstance(group, Root)
+    assert group.list_commands(group.make_context("saboteur", ["--help"], resilient_parsing=True)) == list(Root.order)
+    assert set(Root.lazy) | {"audit", "schema"} == set(Root.order)
