@@ -431,7 +431,9 @@ def commands() -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
 
     def visit(command: Any, path: str) -> None:
-        for name, sub in getattr(command, "commands", {}).items():
+        # list_commands and get_command, not .commands: the root loads its commands lazily (cli/lazy.py)
+        for name in command.list_commands(None) if hasattr(command, "list_commands") else ():
+            sub = command.get_command(None, name)
             here = f"{path} {name}".strip()
             found[here] = {opt for param in sub.params for opt in getattr(param, "opts", ()) if opt.startswith("-")}
             visit(sub, here)
