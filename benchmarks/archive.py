@@ -33,7 +33,7 @@ from rich.console import Console
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.ingest import archive
+from benchmarks.games import archive
 from ingest.lake.build import build, cluster, listing, plan
 
 

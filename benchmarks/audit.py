@@ -35,7 +35,7 @@ from rich.console import Console
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.ingest import archive
+from benchmarks.games import archive
 from cli.main import audit_all
 from events.audit import log_files
 

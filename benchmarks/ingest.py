@@ -43,7 +43,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
@@ -52,35 +51,8 @@ from rich.console import Console
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from events.logfile import LogLine, write_log
-from events.simulate.game import quick_game
-
-TABLES = [("tournament", n) for n in range(5, 11)] + [("base", n) for n in range(3, 11)]
-
-
-def _write_game(job: tuple[Path, int, int]) -> int:
-    folder, index, seed = job
-    ruleset, players = TABLES[index % len(TABLES)]
-    events = quick_game(players, ruleset, 3, seed * 1_000_003 + index)
-    path = folder / f"{index // 1000:03d}" / f"game-{index:06d}.jsonl"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_log(events, path)
-    return len(events)
-
-
-def archive(folder: Path, games: int, seed: int, console: Console) -> int:
-    """The archive's number of events, writing whatever games are missing."""
-    marker = folder / f"complete-{games}-{seed}"
-    if marker.exists():
-        return int(marker.read_text())
-    folder.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    with Pool(os.cpu_count() or 1) as pool:
-        counts = pool.map(_write_game, [(folder, i, seed) for i in range(games)], chunksize=50)
-    total = sum(counts)
-    marker.write_text(str(total))
-    console.print(f"archive: {games} games, {total:,} events written in {time.perf_counter() - started:.0f} s")
-    return total
+from benchmarks.games import archive
+from events.logfile import LogLine
 
 
 def _child(folder: Path, db: Path, workers: int, timings: Path) -> None:
@@ -118,7 +90,7 @@ def _child(folder: Path, db: Path, workers: int, timings: Path) -> None:
 def _ingest(folder: Path, db: Path, workers: int) -> tuple[float, dict[str, Any], int, int]:
     """One ingest in a child process: seconds, its timings, the peak memory of its
     process tree (sampled every 0.1 s) and of its largest process (getrusage), in bytes."""
-    from benchmarks.memory import measure  # which takes its archive from this module
+    from benchmarks.proctree import measure
 
     timings = db.with_suffix(".json")
     command = [sys.executable, __file__, "--child", str(folder), str(db), str(workers), str(timings)]

@@ -26,12 +26,9 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import subprocess
 import sys
 import tempfile
-import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
@@ -41,50 +38,14 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.ingest import archive
-from benchmarks.proctree import tree_memory
+from benchmarks.games import archive
+from benchmarks.proctree import measure
 from events.builder import LogBuilder
 from events.logfile import MAX_FILE_BYTES
 
 GOAL: Final = 512 * 2**20
 BASE_GAMES: Final = 2_000
 """Simulated games written once; the store is made of copies of them."""
-
-
-@dataclass(frozen=True)
-class Peak:
-    """What one command took at its peak, and how long it ran."""
-
-    rss: int
-    pss: int
-    seconds: float
-
-
-def measure(command: list[str], *, env: dict[str, str] | None = None, every: float = 0.02) -> Peak:
-    """Run ``command``, sampling its process tree's memory ``every`` seconds (a sample
-    costs some 2 ms of a core); fails loudly when it exits with a status above 1 (1 is
-    a verdict: findings, a rejection)."""
-    rss = pss = 0
-    started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    done = threading.Event()
-
-    def sample() -> None:
-        nonlocal rss, pss
-        while not done.is_set():
-            now_rss, now_pss = tree_memory(process.pid)
-            rss, pss = max(rss, now_rss), max(pss, now_pss)
-            time.sleep(every)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    _, errors = process.communicate()
-    seconds = time.perf_counter() - started  # not the sampler's last sleep
-    done.set()
-    sampler.join()
-    if process.returncode > 1:
-        raise SystemExit(f"{' '.join(command)} exited {process.returncode}:\n{errors.decode(errors='replace')}")
-    return Peak(rss, pss, seconds)
 
 
 def draw_log(path: Path, game_id: str = "bench:memory") -> int:
