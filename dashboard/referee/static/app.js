@@ -87,7 +87,7 @@ async function call(path, body) {
     method: "POST", cache: "no-store", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   };
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), 10000);
+  const timer = setTimeout(() => controller.abort(), 15000); // a busy server's answer, not a lost one
   try {
     const response = await fetch(API + path, { ...init, signal: controller.signal });
     const answer = await response.json();
@@ -501,17 +501,19 @@ function page() {
   }
   const state = predict(app.server, app.queue);
   parts.push(...stopped());
-  parts.push(...notices(state));
   const due = state.due;
   parts.push(h("h1", { id: "due", text: state.guessed ? dueWords(due) : due.words }));
-  if (state.guessed && app.online === false) { // (not while an entry is on its way: the page would jump under a finger)
-    parts.push(h("p", { class: "muted", text: "Offline: the rules look at these entries when they are sent; the next turn is guessed meanwhile." }));
-  }
   parts.push(seats(state));
   if (!state.finished) parts.push(...panel(state));
   parts.push(h("div", { class: "row" },
     button("Undo the last entry", undo, { id: "undo", disabled: state.lines <= 1 || state.finished }),
     button("Note an incident", () => setStep({ kind: "note" }), { disabled: state.finished })));
+  // said beneath the buttons, never above them: the network coming and going must not
+  // move a button under the referee's finger (the header says it too)
+  if (state.guessed && app.online === false) {
+    parts.push(h("p", { class: "muted", text: "Offline: the rules look at these entries when they are sent; the next turn is guessed meanwhile." }));
+  }
+  parts.push(...notices(state)); // what the rules found in entries made offline: beneath too
   parts.push(h("h2", { text: "Last entries" }));
   const waitingWords = app.queue.map((e) => e.said).reverse();
   parts.push(h("ol", { class: "recent" },
