@@ -1,6 +1,7 @@
-"""The Saboteur Ledger dashboard: ``saboteur dashboard`` runs it.
+"""The Saboteur Ledger dashboard's pages: ``saboteur dashboard`` serves them, with the
+referee page beside them (``dashboard/serve.py``).
 
-    streamlit run dashboard/app.py [-- --db PATH]     # or $SABOTEUR_DB, else ./saboteur.duckdb
+    streamlit run dashboard/serve.py [-- --db PATH]   # or $SABOTEUR_DB, else ./saboteur.duckdb
     streamlit run dashboard/app.py -- --lake URL      # or $SABOTEUR_LAKE: the Roles page over a lake
 
 This entry file only routes (``st.navigation``): each page lays itself out from

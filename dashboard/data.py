@@ -467,8 +467,8 @@ def observed_game(game_id: str) -> GameView | None:
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
-def _drafts_in_play(db: str, when: Stamp) -> list[Draft]:
-    return drafts(_store_at(db), in_play=True)
+def _drafts_in_play(db: str, when: Stamp) -> tuple[Draft, ...]:
+    return tuple(drafts(_store_at(db), in_play=True))
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)

@@ -228,8 +228,6 @@ class AuditedTask:
             yield prepared, seconds
 
 
-
-
 def audited(path: Path) -> tuple[Prepared, float]:
     """A file read and audited (:func:`~ingest.sources.prepare`), with the seconds it took."""
     started = time.perf_counter()
@@ -251,8 +249,6 @@ def weight(prepared: Prepared) -> int:
     rows = sum(len(columns) for columns in prepared.rows.values())
     events = sum(len(e) * (1 if isinstance(e, LogEvents) else 200) for e in prepared.streams.values())
     return len(prepared.raw) + 200 * rows + events
-
-
 
 
 @dataclass
@@ -520,8 +516,6 @@ def ingest(
     writer = Writer(store, supersede=supersede, reason=reason, stats=stats)
     with process_pool(count) as pool:
         return write_all(_prepared(files, pool, stats), writer, on_file)
-
-
 
 
 def write_all(

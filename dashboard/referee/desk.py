@@ -454,7 +454,7 @@ class Desk:
             status="conflict",
             theirs=[line_words(line, names) for line in kept.draft.lines[common:]],
             undone=len(then.lines) - common,
-            said=_tap_words(sent, kept.recorder, names),
+            said=_tap_words(sent, names),
             state=standing(kept.recorder, kept.draft, names),
         )
 
@@ -538,7 +538,7 @@ def _said(event: Event, recorder: Recorder, names: Mapping[str, str]) -> str:
     return describe(event, rs.maze.cells if rs is not None else {}, names)[0]
 
 
-def _tap_words(sent: Sent, recorder: Recorder, names: Mapping[str, str]) -> str:
+def _tap_words(sent: Sent, names: Mapping[str, str]) -> str:
     tap = sent.tap
     if isinstance(tap, EventTap):
         return describe(tap.event, {}, names)[0]

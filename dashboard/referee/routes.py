@@ -21,6 +21,7 @@ the store busy (the page keeps the entry and sends it again).
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Final, TypeVar
@@ -35,6 +36,7 @@ from dashboard.referee.desk import Desk, picture
 from dashboard.referee.wire import MAX_BODY, Answer, Finishing, Opened, Scoring, Sent
 from ingest.store import Store, StoreBusy, StoreError
 
+_LOGGER = logging.getLogger(__name__)
 STATIC: Final = Path(__file__).resolve().parent / "static"
 _STATUS: Final = {"recorded": 200, "warning": 200, "conflict": 409, "refused": 422, "closed": 403, "busy": 503}
 _NO_STORE: Final = {"Cache-Control": "no-store"}
@@ -77,7 +79,9 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 
 def _guarded(handler: Handler) -> Handler:
-    """A body refused, or a store busy or broken, is an answer the page can show."""
+    """A body refused, a store busy or broken, or a fault of the server's own is an
+    answer the page can show (a fault is logged with its traceback, which the phone
+    never sees: the page stops at the entry and shows the problem)."""
 
     @functools.wraps(handler)
     async def run(request: Request) -> Response:
@@ -89,6 +93,9 @@ def _guarded(handler: Handler) -> Handler:
             return _answer(Answer(status="busy", problem="The store is busy: the entry is kept and sent again."))
         except StoreError as broken:
             return _problem(500, f"The store cannot be written: {broken.problem}")
+        except Exception:
+            _LOGGER.exception("the referee page's %s %s failed", request.method, request.url.path)
+            return _problem(500, "The server could not take this entry (its log says why): tell the organiser.")
 
     return run
 

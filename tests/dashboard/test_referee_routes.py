@@ -130,3 +130,21 @@ def test_a_body_larger_than_an_entry_can_be_is_refused_unread(client: TestClient
     answer = client.post("/referee/api/entries", content=b"x" * (MAX_BODY + 1))
     assert answer.status_code == 413
     assert "KiB" in answer.json()["problem"]
+
+
+def test_a_fault_of_the_servers_own_is_an_answer_not_a_traceback(
+    store: Store, seated: tuple[Path, Table], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee = Referee(lambda: store)
+    client = TestClient(Starlette(routes=referee.routes()), raise_server_exceptions=False)
+
+    def broken(sent: object) -> None:
+        raise RuntimeError("a bug in the desk at /srv/secret")
+
+    monkeypatch.setattr(referee.desk, "send", broken)
+    body = {"code": seated[1].code, "entry": uuid.uuid4().hex, "base": 1, "tap": {"kind": "undo"}}
+    answer = client.post("/referee/api/entries", json=body)
+    assert answer.status_code == 500
+    assert answer.json()["status"] == "refused"
+    assert "tell the organiser" in answer.json()["problem"]
+    assert "secret" not in answer.text and "Traceback" not in answer.text
