@@ -19,7 +19,7 @@ from events.logfile import LogLine, UnreadableLog, parse_numbered
 from events.observe import AlreadyObserved, observe_lines
 from ingest.revisions import current
 from ingest.sources import stored_texts
-from ingest.store import Store
+from ingest.store import Store, first_stored
 
 
 def query(store: Source, sql: str, params: Sequence[Any] = ()) -> pl.DataFrame:
@@ -30,25 +30,32 @@ def query(store: Source, sql: str, params: Sequence[Any] = ()) -> pl.DataFrame:
 
 
 _TOURNAMENTS: Final = """
-WITH named AS (SELECT tournament FROM tournaments UNION SELECT tournament FROM games WHERE tournament IS NOT NULL),
-created AS (
-    SELECT substr(stream, length('tournament:') + 1) AS tournament, min(recorded_at) AS created_at
-    FROM events WHERE type = 'tournament_created' GROUP BY ALL
-)
+WITH named AS (SELECT tournament FROM tournaments UNION SELECT tournament FROM games WHERE tournament IS NOT NULL)
 SELECT n.tournament, coalesce(t.name, n.tournament) AS name, coalesce(t.cut, 6) AS cut,
        t.preliminary_rounds, t.final_rounds, coalesce(t.semifinal, false) AS semifinal,
-       (SELECT count(*) FROM games g WHERE g.tournament = n.tournament) AS games,
-       c.created_at
-FROM named n LEFT JOIN tournaments t USING (tournament) LEFT JOIN created c USING (tournament)
+       (SELECT count(*) FROM games g WHERE g.tournament = n.tournament) AS games
+FROM named n LEFT JOIN tournaments t USING (tournament)
 ORDER BY n.tournament
 """
+_CREATED: Final = "tournament_created"
 
 
 def tournaments(store: Source) -> pl.DataFrame:
     """Every tournament (described, or named by a game): id, name, cut, stages, games,
-    and when it was created (its ``tournament_created`` was stored; null for one only
-    games name). Over a store or a lake's connection (:func:`analytics.lake.connect`)."""
-    return query(store, _TOURNAMENTS)
+    and when it was created (its ``tournament_created`` was stored, as the store's
+    reading side tells: :func:`ingest.store.first_stored`; null for one only games
+    name). Over a store or a lake's connection (:func:`analytics.lake.connect`)."""
+    with connection(store) as con:
+        described: pl.DataFrame = con.sql(_TOURNAMENTS).pl()
+        created = first_stored(con, _CREATED)
+    times = pl.DataFrame(
+        {
+            "tournament": [stream.removeprefix("tournament:") for stream, _ in created],
+            "created_at": [moment for _, moment in created],
+        },
+        schema={"tournament": pl.String, "created_at": pl.Datetime("us", "UTC")},
+    )
+    return described.join(times, on="tournament", how="left")
 
 
 def stage_counts(store: Store, tournament: str, stage: str) -> tuple[int, int]:

@@ -14,7 +14,8 @@ from events.logfile import LogLine, inflate, parse_data, parse_numbered, parse_s
 from events.schema import EVENT_TYPES
 from ingest.projection import project_log
 from ingest.sources.files import Prepared
-from ingest.store import RUN_EVENTS, NewEvent, Run
+from ingest.store import NewEvent, Run
+from ingest.store.chunks import RUN_EVENTS
 
 
 def prepare_log(name: str, raw: bytes, sha: str) -> Prepared:

@@ -1,4 +1,4 @@
-"""``ingest.store._ahead``: items made in a thread one ahead of the reader, errors
+"""``ingest.store.writing.ahead``: items made in a thread one ahead of the reader, errors
 raised to the reader where they happened, and no thread left behind by a reader that
 stops early."""
 
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from ingest.store import _ahead
+from ingest.store.writing import ahead
 
 
 def _threads() -> set[str]:
@@ -17,8 +17,8 @@ def _threads() -> set[str]:
 
 
 def test_the_items_come_in_order() -> None:
-    assert list(_ahead(iter(range(1000)))) == list(range(1000))
-    assert list(_ahead(iter([]))) == []
+    assert list(ahead(iter(range(1000)))) == list(range(1000))
+    assert list(ahead(iter([]))) == []
 
 
 def test_an_error_making_an_item_reaches_the_reader_at_that_item() -> None:
@@ -29,7 +29,7 @@ def test_an_error_making_an_item_reaches_the_reader_at_that_item() -> None:
 
     got: list[int] = []
     with pytest.raises(ValueError, match="the third"):
-        for item in _ahead(failing()):
+        for item in ahead(failing()):
             got.append(item)
     assert got == [1, 2]
     assert "chain ahead" not in _threads()
@@ -43,7 +43,7 @@ def test_a_reader_that_stops_early_stops_the_thread() -> None:
             made.append(n)
             yield n
 
-    items = _ahead(counting())
+    items = ahead(counting())
     assert next(items) == 0
     items.close()  # the reader's insert failed: the generator is closed
     assert "chain ahead" not in _threads()

@@ -31,11 +31,10 @@ from events.logfile import write_log
 from events.simulate.game import GameSpec, quick_game, simulate_game
 from events.simulate.tournament import simulate_tournament
 from ingest import rebuild as rebuild_module
-from ingest import store as store_module
 from ingest.chain import GENESIS, canonical, link, moment_text
 from ingest.pipeline import FileResult, ingest
 from ingest.schema import READ_MODELS, SCHEMA_VERSION
-from ingest.store import Store
+from ingest.store import Store, chunks
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_SHEET = ROOT / "examples" / "score-sheet.csv"
@@ -1034,8 +1033,8 @@ def test_the_store_read_in_small_chunks_rebuilds_and_verifies_the_same(
     """Memory bounded by design: the same store and the same tables when the store is
     read a few events at a time, every game a long stream read a chunk at a time (a
     superseded one too), and the rows made and compared a few streams at a time."""
-    monkeypatch.setattr(store_module, "READ_CHUNK", 7)
-    monkeypatch.setattr(store_module, "LONG_STREAM", 40)
+    monkeypatch.setattr(chunks, "READ_CHUNK", 7)
+    monkeypatch.setattr(chunks, "LONG_STREAM", 40)
     monkeypatch.setattr(rebuild_module, "EVENTS_PER_BATCH", 50)
     test_rebuild_gives_exactly_the_tables_ingest_built(tmp_path, tournament_dir)
 

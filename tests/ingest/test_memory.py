@@ -20,6 +20,7 @@ import duckdb
 import pytest
 
 import ingest.store
+import ingest.store.chunks
 from benchmarks.memory import draw_log
 from events.audit import audit
 from events.builder import LogBuilder
@@ -92,7 +93,7 @@ def _stream(store: Store, con: duckdb.DuckDBPyConnection, stream: str, count: in
 
 
 def test_read_all_moves_over_a_gap_wider_than_a_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ingest.store, "READ_CHUNK", 4)
+    monkeypatch.setattr(ingest.store.chunks, "READ_CHUNK", 4)
     store = Store(tmp_path / "s.duckdb")
     with store.connect() as con:
         _stream(store, con, "game:a", 30)
@@ -103,8 +104,8 @@ def test_read_all_moves_over_a_gap_wider_than_a_chunk(tmp_path: Path, monkeypatc
 
 
 def test_a_long_stream_is_read_a_chunk_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ingest.store, "READ_CHUNK", 3)
-    monkeypatch.setattr(ingest.store, "LONG_STREAM", 5)
+    monkeypatch.setattr(ingest.store.chunks, "READ_CHUNK", 3)
+    monkeypatch.setattr(ingest.store.chunks, "LONG_STREAM", 5)
     store = Store(tmp_path / "s.duckdb")
     with store.connect() as con:
         _stream(store, con, "game:long", 11)

@@ -11,7 +11,8 @@ import pytest
 
 from ingest.pipeline import WRITER, ingest
 from ingest.stats import IngestStats
-from ingest.store import CHECKPOINTED_COMMIT, Store, _transaction
+from ingest.store import CHECKPOINTED_COMMIT, Store
+from ingest.store.commits import transaction
 from tests.ingest.test_ingest import write_game
 
 
@@ -27,7 +28,7 @@ def test_a_commit_is_timed_apart_when_duckdb_checkpoints_it(tmp_path: Path, thre
         con.execute("CHECKPOINT")
         con.execute(f"SET checkpoint_threshold = '{threshold}'")
         stats = IngestStats()
-        with _transaction(con, stats, _wal(db)):
+        with transaction(con, stats, _wal(db)):
             con.execute("INSERT INTO t SELECT repeat('x', 100) FROM range(10000)")
         assert list(stats.seconds) == [step]
         assert _wal(db).exists() is (step == "commit")
@@ -39,7 +40,7 @@ def test_a_rolled_back_transaction_times_no_commit(tmp_path: Path) -> None:
     with duckdb.connect(str(db)) as con:
         con.execute("CREATE TABLE t (a INTEGER)")
         stats = IngestStats()
-        with pytest.raises(RuntimeError), _transaction(con, stats, _wal(db)):
+        with pytest.raises(RuntimeError), transaction(con, stats, _wal(db)):
             con.execute("INSERT INTO t VALUES (1)")
             raise RuntimeError("a file's surprise")
         assert stats.seconds == {}

@@ -30,6 +30,7 @@ import pytest
 import ingest.projection
 import ingest.readmodels
 import ingest.store
+import ingest.store.chunks
 import ingest.tables
 from ingest.chain import GENESIS, StoredEvent, link
 from ingest.readmodels import PenaltyRow, Rows, TournamentRow
@@ -173,7 +174,7 @@ class StoreContract:
         """Past a chunk of events the chain is hashed in a thread ahead of the inserts
         (``_ahead``): the same events, the same chain, and a stale stream found while
         hashing still refuses the whole append."""
-        monkeypatch.setattr(ingest.store, "READ_CHUNK", 4)
+        monkeypatch.setattr(ingest.store.chunks, "READ_CHUNK", 4)
         long = [Append("game:a", 0, events("game:a", *["draw"] * 9)), Append("game:b", 0, events("game:b", "draw"))]
         stored = store.append_batch(con, long, rows={})
         assert [(e.stream, e.version, e.position) for e in stored] == [

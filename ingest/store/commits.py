@@ -1,0 +1,119 @@
+"""How the store's writes reach the file: DuckDB's settings, one transaction at a time,
+and DuckDB's checkpoints (with or without its vacuum).
+
+A transaction is all or none (:func:`transaction`); what DuckDB does after a commit — a
+checkpoint once its write-ahead log is long enough, with a vacuum that merges row
+groups — decides much of what a long ingest costs (:func:`checkpoint_unmerged`) and how
+large the file grows with small writes."""
+
+from __future__ import annotations
+
+import functools
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Final
+
+import duckdb
+
+from ingest.stats import IngestStats
+
+
+def config() -> dict[str, Any]:
+    """DuckDB settings: a memory ceiling (``$SABOTEUR_DB_MEMORY``, default 384MB; DuckDB
+    spills to disk past it) so an ingest stays well under 1 GiB whatever its size; and no
+    extension loaded or fetched on its own (a SQLite file named as the store would
+    otherwise send DuckDB looking for its reader). DuckDB's vacuum is left on: see
+    :func:`checkpoint_unmerged` for the one job that turns it off. (Its progress bar is a
+    connection's setting: :meth:`ingest.store.files.StoreFile._open` turns it off.)"""
+    return {
+        "memory_limit": os.environ.get("SABOTEUR_DB_MEMORY", "384MB"),
+        "autoload_known_extensions": False,
+        "autoinstall_known_extensions": False,
+    }
+
+
+@functools.cache
+def settings() -> frozenset[str]:
+    """The settings this DuckDB knows (the package allows versions before some)."""
+    with duckdb.connect(":memory:") as con:
+        return frozenset(str(name) for (name,) in con.execute("SELECT name FROM duckdb_settings()").fetchall())
+
+
+ROW_GROUP: Final = 122_880
+"""DuckDB's rows to a row group: a transaction's rows that fill one are written straight
+into the file."""
+
+
+def checkpoint_unmerged(con: duckdb.DuckDBPyConnection) -> None:
+    """A checkpoint that leaves the row groups as the transactions wrote them, for a
+    batch that filled row groups of its own (:data:`ROW_GROUP`).
+
+    At a checkpoint DuckDB's vacuum merges neighbouring row groups that fit in fewer.
+    That is what a store of small writes needs — a phone's line, a command, one upload:
+    each transaction's rows become a row group of their own when written, and left
+    unmerged a game recorded line by line made 194 row groups and a file of 52 MB,
+    every query slower by each. But a batch of an ingest leaves full row groups and a
+    part-full last one, and the vacuum at the checkpoint after the next batch (DuckDB
+    2.0 vacuums tables with indexes too) merged the two batches' into fewer and wrote
+    them all again: about a second of every batch of 245,760 events, a fifth of the
+    ingest of 10,000 games. So such a batch is checkpointed without the vacuum, and the
+    setting (the database's, not the connection's) is put back at once. The next small
+    write's checkpoint merges what the ingest left part full, once (some 1.3 s of
+    rewriting after 1,000 simulated games; 6 s after 10,000). A DuckDB without the
+    setting gets a plain checkpoint."""
+    if "max_vacuum_tasks" not in settings():
+        con.execute("CHECKPOINT")
+        return
+    con.execute("SET max_vacuum_tasks = 0")
+    try:
+        con.execute("CHECKPOINT")
+    finally:
+        con.execute("RESET max_vacuum_tasks")
+
+
+STREAMING_MEMORY: Final = "128MB"
+"""DuckDB's memory ceiling for a job that streams through the store (an ingest, a
+rebuild, a verify): past the little such a job asks of DuckDB at once, DuckDB's memory
+is a cache of blocks already read, which a lower ceiling costs it no time
+(``benchmarks/memory.py``); the statistics' joins want more (at a million rounds, twice
+as fast with 384MB)."""
+
+
+def streaming(con: duckdb.DuckDBPyConnection) -> None:
+    """Lower DuckDB's memory ceiling to :data:`STREAMING_MEMORY` for a streaming job,
+    unless ``$SABOTEUR_DB_MEMORY`` chose one."""
+    if not os.environ.get("SABOTEUR_DB_MEMORY"):
+        con.execute(f"SET memory_limit = '{STREAMING_MEMORY}'")
+
+
+@contextmanager
+def transaction(
+    con: duckdb.DuckDBPyConnection, stats: IngestStats | None = None, wal: Path | None = None
+) -> Iterator[None]:
+    """One transaction: committed at the end of the block, rolled back if it raises.
+
+    ``stats`` times the commit; given the store's write-ahead log (``wal``), a commit
+    after which DuckDB left none is timed apart (:data:`CHECKPOINTED_COMMIT`). The
+    timing is taken once the commit stands, and cannot fail it (``os.path.exists``
+    says no for a file it cannot look at)."""
+    con.execute("BEGIN")
+    try:
+        yield
+        started = time.perf_counter()
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    if stats is not None:
+        checkpointed = wal is not None and not os.path.exists(wal)
+        stats.add(CHECKPOINTED_COMMIT if checkpointed else "commit", time.perf_counter() - started)
+
+
+CHECKPOINTED_COMMIT: Final = "commit + DuckDB's checkpoint"
+"""The step of :class:`IngestStats` for a commit that DuckDB made a checkpoint of, with its
+vacuum (its write-ahead log past ``checkpoint_threshold``): at the end of a long ingest it
+merges the part-full row groups every batch left (:func:`checkpoint_unmerged`), which
+took 3.9 s of a run of 10,000 games, where every other commit took 0.2 s."""

@@ -1,0 +1,382 @@
+"""The store's file: opened only for as long as each job needs it, judged when opened,
+created in a new file and upgraded from an older schema version by a job that writes.
+
+A DuckDB file admits one writing process and no other process beside it, so the store
+never holds a connection between operations: the dashboard and a second ``saboteur
+ingest`` get their turn between our transactions. When another process holds the file,
+opening waits (with back-off, saying that it waits: :meth:`StoreFile.someone_waiting`)
+and then fails with :class:`~ingest.store.errors.StoreBusy`. Whatever is wrong with the
+file, and whatever DuckDB raises during the job, comes out as a
+:class:`~ingest.store.errors.StoreError`: one line naming the file and what is wrong.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Final
+
+import duckdb
+
+from ingest.chain import GENESIS, StoredEvent
+from ingest.gate import Stamp, gate, stamp
+from ingest.readmodels import RefereeCodeRow
+from ingest.schema import LOG_TABLE_NAMES, LOG_TABLES, READ_MODELS, SCHEMA_VERSION, UploadLink
+from ingest.store.chained import links
+from ingest.store.commits import config, transaction
+from ingest.store.errors import (
+    DAMAGE,
+    LOCKED,
+    REFUSED,
+    StoreBusy,
+    StoreError,
+    StoreUnusable,
+    damaged,
+    detail,
+    missing,
+    unopened,
+)
+from ingest.store.reading import RECEIVED, event_head, one, received
+from ingest.store.writing import create_read_models, insert
+from ingest.tables import columns, create_table
+
+DEFAULT_DB: Final = "saboteur.duckdb"
+
+
+def default_path() -> Path:
+    """``--db``'s default: ``$SABOTEUR_DB``, else ``./saboteur.duckdb``."""
+    return Path(os.environ.get("SABOTEUR_DB") or DEFAULT_DB)
+
+
+OPEN_RETRY: Final = 0.1
+"""The longest pause (before a jitter of up to as much again) between two tries to open a
+file another process holds: short enough to land in the turn an ingest leaves between
+its batches (:data:`ingest.pipeline.TURN`)."""
+
+WAITING_FRESH: Final = 1.0
+"""Seconds a job waiting for the file (:meth:`Store.someone_waiting`) is believed after it
+last said so: it says so at every try to open the file, some five times a second, and
+one that was killed stops saying so."""
+
+
+class StoreFile:
+    """The file of :class:`~ingest.store.Store`, and the connections a job opens on it."""
+
+    def __init__(self, path: Path | str | None = None, *, wait: float = 60.0) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self.wait = wait
+
+    # -- connections -------------------------------------------------------------
+
+    @contextmanager
+    def connect(
+        self, *, read_only: bool = False, read_models: bool = True, drafts_only: bool = False
+    ) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A connection for one job, closed after.
+
+        The file must be a store of this program's schema version holding every table
+        of it (``read_models=False``: but the read models, which a rebuild makes anew).
+        A read-only connection changes nothing; a writing one first creates the store in
+        a new file (or one whose creation was cut short) and upgrades a store of an
+        older version. Anything else is refused, and whatever DuckDB raises during the
+        job comes out, as a :class:`StoreError` naming the file. A writing job that
+        appends to drafts alone says so (``drafts_only``): the pages' caches of the
+        records then stay good (:meth:`ingest.gate.Gate.records`).
+        """
+        if read_only and not self.path.exists():
+            raise StoreUnusable(self.path, "no such file (saboteur ingest or tournament create makes a store)")
+        turns = gate(self.path, self._others_waiting)
+        with turns.turn(write=not read_only) as open_read_only:
+            # the mode the process's instance has: a reader joins a writer's read-write
+            # instance (it still writes nothing) rather than wait for it (ingest.gate)
+            con = self._open(open_read_only)
+            before = stamp(self.path) if not read_only else ()
+            try:
+                self._prepare(con, read_only=read_only, read_models=read_models)
+                yield con
+            except duckdb.Error as exc:
+                failure = self._failure(con, exc)
+                _close(con)
+                self._wrote(before, read_only=read_only, drafts_only=False)
+                raise failure from exc
+            except BaseException:
+                _close(con)
+                self._wrote(before, read_only=read_only, drafts_only=False)
+                raise
+            try:
+                # a server keeps the instance open a moment (ingest.gate.linger); else the
+                # close is a checkpoint: where a write meets damage the job did not read
+                turns.keep(open_read_only, lambda: self._open(open_read_only))
+                con.close()
+            except duckdb.Error as exc:
+                self._wrote(before, read_only=read_only, drafts_only=False)
+                raise self._failure(con, exc) from exc
+            self._wrote(before, read_only=read_only, drafts_only=drafts_only)
+
+    def _wrote(self, before: Stamp, *, read_only: bool, drafts_only: bool) -> None:
+        """Tell this process's gate what a writing job did to the file (still in its turn)."""
+        if not read_only:
+            gate(self.path).wrote(before, stamp(self.path), drafts_only=drafts_only)
+
+    def records_changes(self) -> int:
+        """How many times the records have changed, as far as this process can tell: a
+        key for caches of anything but the drafts (:meth:`ingest.gate.Gate.records`)."""
+        return gate(self.path, self._others_waiting).records(stamp(self.path))
+
+    def _open(self, read_only: bool) -> duckdb.DuckDBPyConnection:
+        """Open the file, waiting with back-off while another process holds it, and
+        saying so at every try (:meth:`someone_waiting`)."""
+        deadline = time.monotonic() + self.wait
+        pause = 0.02
+        waited = False
+        while True:
+            try:
+                con = duckdb.connect(str(self.path), read_only=read_only, config=config())
+            except duckdb.Error as exc:
+                if not LOCKED.search(str(exc)):
+                    self._done_waiting(waited)
+                    raise unopened(self.path, exc) from exc
+                if time.monotonic() >= deadline:
+                    self._done_waiting(waited)
+                    raise StoreBusy(
+                        self.path,
+                        "database busy: another process is using the file",
+                        f"database busy: another process is using {self.path} "
+                        f"(waited {self.wait:g} s); try again when it has finished",
+                    ) from None
+                waited = self._say_waiting() or waited
+                time.sleep(pause * (1 + random.random()))
+                pause = min(pause * 2, OPEN_RETRY)
+                continue
+            self._done_waiting(waited)
+            # DuckDB draws a progress bar of its own on the terminal for a query past two
+            # seconds, through the command's output (an upgrade of 2.45 million events
+            # drew one through saboteur ingest's); it is a connection's setting
+            con.execute("SET enable_progress_bar = false")
+            return con
+
+    # -- taking turns -------------------------------------------------------------
+
+    @property
+    def _waiting(self) -> Path:
+        """The file beside the store whose time says a job is waiting for the store."""
+        return self.path.with_name(self.path.name + ".waiting")
+
+    def someone_waiting(self) -> bool:
+        """Whether a job (of any process) is waiting to open the file: a long job asks
+        between its transactions, and leaves the file closed for a while only then
+        (:data:`ingest.pipeline.TURN`; a pause after every batch cost an ingest of
+        10,000 games 2.5 s, all of it in the run's one serial step)."""
+        return gate(self.path).waiting() or self._others_waiting()  # this process's: a phone's tap in the dashboard
+
+    def _others_waiting(self) -> bool:
+        """Whether a job has said lately that it waits to open the file (one of this
+        process says so only while another process holds it)."""
+        try:
+            return time.time() - self._waiting.stat().st_mtime < WAITING_FRESH
+        except OSError:  # none waits, or none could say so
+            return False
+
+    def _say_waiting(self) -> bool:
+        """Say this job is waiting for the file; whether it could (a folder it may not
+        write to: then it waits for the file's holder to finish)."""
+        try:
+            self._waiting.touch()
+        except OSError:
+            return False
+        return True
+
+    def _done_waiting(self, waited: bool) -> None:
+        """This job waits no more (another still waiting says so again at its next try)."""
+        if waited:
+            with suppress(OSError):
+                self._waiting.unlink()
+
+    def _prepare(self, con: duckdb.DuckDBPyConnection, *, read_only: bool, read_models: bool) -> None:
+        """Judge the file: set up or upgrade it first when the job writes, then refuse it
+        unless it is a store of this schema version with every table the job needs."""
+        tables = tables_of(con)
+        version = _version(con, tables)
+        if not read_only and version is None and _unstarted(con, tables):
+            self._create(con)
+        elif not read_only and version is not None and version < SCHEMA_VERSION:
+            self._upgrade(con, version)
+        else:
+            self._refuse(version, tables, read_models=read_models)
+            return
+        tables = tables_of(con)
+        self._refuse(_version(con, tables), tables, read_models=read_models)
+
+    def _refuse(self, version: int | None, tables: set[str], *, read_models: bool) -> None:
+        """Raise :class:`StoreUnusable` unless the file is a store of this program's
+        schema version with every table needed."""
+        if version is None:
+            raise StoreUnusable(self.path, "not a Saboteur Ledger store (no schema version in a meta table)")
+        if version > SCHEMA_VERSION:
+            raise StoreUnusable(
+                self.path, f"a store of schema version {version}, newer than this program's {SCHEMA_VERSION}"
+            )
+        if version < SCHEMA_VERSION:
+            raise StoreUnusable(
+                self.path,
+                f"a store of schema version {version}, older than this program's {SCHEMA_VERSION}: "
+                "saboteur rebuild upgrades it",
+            )
+        absent = [t for t in (*LOG_TABLE_NAMES, *(READ_MODELS if read_models else ())) if t not in tables]
+        if absent:
+            raise StoreUnusable(self.path, missing(absent))
+
+    def _create(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Set the store up in one transaction (a crash leaves nothing half made)."""
+        with transaction(con):
+            con.execute(LOG_TABLES)
+            create_read_models(con, 0)
+            con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
+            con.execute("INSERT INTO meta VALUES ('created_at', ?)", [datetime.now(UTC).isoformat()])
+
+    def _upgrade(self, con: duckdb.DuckDBPyConnection, version: int) -> None:
+        """From ``version`` to this program's, in one transaction. 1 to 2: every upload
+        held is linked, in order, to the event head as it stands (so the chain covers
+        them from now on). 2 to 3: the read models' columns of the observed recording
+        (:func:`_observed_columns`). 3 to 4: the referee codes' read model, empty (a
+        store of version 3 holds no referee code: their events came with version 4). 4
+        to 5: the events' hashes as bytes; 5 to 6: no unique key on a stream's versions
+        (both :func:`_events_as_declared`)."""
+        with transaction(con):
+            if version < 2:
+                con.execute(create_table(UploadLink, if_not_exists=True))
+                position, head = event_head(con)
+                rows = con.execute(f"SELECT {RECEIVED} FROM uploads u ORDER BY u.upload_id").fetchall()
+                held = [upload for upload in map(received, rows) if upload is not None]
+                insert(con, UploadLink, links(GENESIS, held, position, head))
+            if version < 3:
+                _observed_columns(con)
+            if version < 4:
+                con.execute(create_table(RefereeCodeRow, if_not_exists=True))
+            if version < 6:
+                self._events_as_declared(con, version)
+            con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION)])
+
+    def _events_as_declared(self, con: duckdb.DuckDBPyConnection, version: int) -> None:
+        """Schema versions 4 and 5 to 6: the ``events`` table as :class:`StoredEvent`
+        declares it now. Until version 4 ``prev_hash`` and ``hash`` were hex text, and
+        they become their 32 bytes (:data:`~ingest.tables.Digest`); until version 5 the
+        table had a unique key on ``(stream, version)`` as well as its key on
+        ``position``, and it has only the position's now (:class:`StoredEvent` says
+        why). DuckDB changes no column's type and drops no key of a table, so the events
+        are copied into a table made anew, in position order, and it takes the old one's
+        place: every event keeps its every value, and the chain reads the same. A hash
+        that is not 64 lowercase hex digits was never written by this program: the
+        upgrade refuses the store, naming the event, and leaves it as it was."""
+        types = dict(
+            con.execute(
+                "SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() "
+                "AND schema_name = 'main' AND table_name = 'events'"
+            ).fetchall()
+        )
+        as_text = types.get("hash") != "BLOB"
+        unique = one(
+            con,
+            "SELECT count(*) FROM duckdb_constraints() WHERE database_name = current_database() "
+            "AND schema_name = 'main' AND table_name = 'events' AND constraint_type = 'UNIQUE'",
+        )
+        if not as_text and not (unique and unique[0]):  # made so already
+            return
+        if as_text:
+            pattern = "'^[0-9a-f]{64}$'"
+            bad = one(
+                con,
+                f"SELECT min(position) FROM events WHERE NOT regexp_matches(hash, {pattern}) "
+                f"OR NOT regexp_matches(prev_hash, {pattern})",
+            )
+            if bad is not None and bad[0] is not None:
+                raise StoreUnusable(
+                    self.path,
+                    f"the event at position {bad[0]} has a hash that is not 64 lowercase hex digits, which this "
+                    f"program never writes: the store was altered, and is left as it was (schema version {version})",
+                )
+        copied = ", ".join(f"unhex({c.name})" if c.digest and as_text else c.name for c in columns(StoredEvent))
+        con.execute(create_table(StoredEvent, name="events_declared"))
+        con.execute(f"INSERT INTO events_declared SELECT {copied} FROM events ORDER BY position")
+        con.execute("DROP TABLE events")
+        con.execute("ALTER TABLE events_declared RENAME TO events")
+
+    def _failure(self, con: duckdb.DuckDBPyConnection, exc: duckdb.Error) -> StoreError:
+        """What DuckDB raised during a job, as a :class:`StoreError`: a missing table or
+        damage found in the file make the store unusable; anything else is the job's."""
+        if isinstance(exc, duckdb.CatalogException):
+            try:
+                absent = [t for t in (*LOG_TABLE_NAMES, *READ_MODELS) if t not in tables_of(con)]
+            except duckdb.Error:
+                absent = []
+            if absent:
+                return StoreUnusable(self.path, missing(absent))
+        if isinstance(exc, duckdb.IOException) and REFUSED.search(str(exc)):
+            return StoreError(self.path, f"the file system refused: {detail(self.path, exc)}")
+        if isinstance(exc, DAMAGE) or type(exc) is duckdb.Error:
+            return StoreUnusable(self.path, damaged(detail(self.path, exc)))
+        return StoreError(self.path, f"the database failed: {detail(self.path, exc)}")
+
+
+def _close(con: duckdb.DuckDBPyConnection) -> None:
+    """Close a connection whose job failed already (a second failure says no more)."""
+    with suppress(duckdb.Error):
+        con.close()
+
+
+def tables_of(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """The tables of the file's main schema."""
+    rows = con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main'"
+    ).fetchall()
+    return {str(name) for (name,) in rows}
+
+
+def _version(con: duckdb.DuckDBPyConnection, tables: set[str]) -> int | None:
+    """The schema version the store records, ``None`` if it records none."""
+    if "meta" not in tables:
+        return None
+    found = one(con, "SELECT value FROM meta WHERE key = 'schema_version'")
+    return int(found[0]) if found and str(found[0]).isdigit() else None
+
+
+def _unstarted(con: duckdb.DuckDBPyConnection, tables: set[str]) -> bool:
+    """Whether the file is one a store may be created in: no table at all, or only the
+    log's tables, empty (a creation killed before it committed, by an older program)."""
+    return tables <= set(LOG_TABLE_NAMES) and all(
+        one(con, f"SELECT count(*) FROM {table}") == (0,) for table in sorted(tables)
+    )
+
+
+_OBSERVED_COLUMNS: Final = {
+    "games": "ALTER TABLE games ADD COLUMN IF NOT EXISTS recording VARCHAR",
+    "cards_played": "ALTER TABLE cards_played ALTER COLUMN card DROP NOT NULL",
+    "penalties": "ALTER TABLE penalties ADD COLUMN IF NOT EXISTS finding VARCHAR",
+}
+"""What schema version 3 changed in the read models: each game's recording, a discard
+whose card nobody saw, the finding a penalty was given for."""
+_RECORDING: Final = """
+UPDATE games g SET recording = coalesce(
+    (SELECT json_extract_string(e.payload, '$.recording') FROM events e
+     WHERE e.stream = 'game:' || g.game_id AND e.type = 'game_started' ORDER BY e.position DESC LIMIT 1),
+    'full')
+WHERE g.source = 'log' AND g.recording IS NULL
+"""
+"""Each stored log's recording, as its newest ``game_started`` says (``full`` unless it
+says otherwise), for the games a store of version 2 holds."""
+
+
+def _observed_columns(con: duckdb.DuckDBPyConnection) -> None:
+    """Schema version 2 to 3: the read models that are there (a rebuild makes missing
+    ones anew) take the observed recording's columns, filled in as a rebuild would."""
+    present = tables_of(con)
+    for name, ddl in _OBSERVED_COLUMNS.items():
+        if name in present:
+            con.execute(ddl)
+    if "games" in present:
+        con.execute(_RECORDING)
