@@ -75,6 +75,8 @@ STAGGER = 30.0
 """Seconds over which the phones begin their games."""
 SAMPLE = 0.5
 """Seconds between two readings of the processes' memory and processor time."""
+PHONE_DENSITY = 2
+"""Device pixels to a CSS pixel, as phones draw (the tests draw at 1: tests/venue/phone.py)."""
 
 
 @dataclass
@@ -122,7 +124,7 @@ async def record(
     the plan with a pause of ``pace`` seconds (jittered) before each tap."""
     await asyncio.sleep(delay)
     try:
-        phone = await Phone.opened(browser, address, referee.table.code)
+        phone = await Phone.opened(browser, address, referee.table.code, density=PHONE_DENSITY)
     except Exception as exc:  # the page never opened: every step is an error of this table
         referee.tapped.errors.append(f"opening the card: {type(exc).__name__}: {str(exc).splitlines()[0]}")
         return
@@ -161,7 +163,7 @@ async def record_entries(
     between two entries anyway; it keeps the count of entries shown taken exact)."""
     await asyncio.sleep(delay)
     try:
-        phone = await RefereePhone.opened(browser, address, referee.table.code)
+        phone = await RefereePhone.opened(browser, address, referee.table.code, density=PHONE_DENSITY)
     except Exception as exc:
         referee.tapped.errors.append(f"opening the card: {type(exc).__name__}: {str(exc).splitlines()[0]}")
         return

@@ -4,7 +4,10 @@ that drops every connection (``tests/venue/cutter.py``; Chromium's offline emula
 leaves an open connection alone, and would prove nothing).
 
 - a phone offline for a minute records ten entries: the page says they wait, a reload
-  keeps them, and when the network is back they are stored once each, in order;
+  keeps them, and when the network is back they are stored once each, in order (the
+  minute is the phone's own: Playwright's clock moves the page's time and timers on a
+  minute, so the page tries the server again as often as a minute would make it, up to
+  its longest pause and on, and the test waits seconds, not a minute);
 - two phones at one table, one of them offline, record the same turn: the one online
   wins, the other shows the conflict with both versions, and nothing is doubled;
 - the server is killed (``kill -9``) while three phones record and started again: the
@@ -56,13 +59,15 @@ def test_a_phone_offline_for_a_minute_keeps_its_ten_entries_and_sends_each_once_
         async with async_playwright() as playwright:
             browser = await launched(playwright)
             phone = await RefereePhone.opened(browser, cutter.address, table.code)
+            await phone.page.clock.install()  # the page's time: moved on by the test, else as the wall's
+            await phone.open()
             await phone.begin()
             await phone.tap(entries[0], wait_recorded=True)  # the deal, online
             await phone.all_sent()
             cutter.cut()
             offline = entries[1:11]
             for entry in offline:  # a minute without the network, an entry every six seconds
-                await phone.pause(OFFLINE_SECONDS / len(offline))
+                await phone.page.clock.fast_forward(round(OFFLINE_SECONDS / len(offline) * 1000))
                 await phone.tap(entry)
             said = await phone.link()
             await phone.page.reload()  # the phone keeps them: IndexedDB, the page from its service worker
@@ -145,7 +150,9 @@ def test_a_server_killed_mid_round_and_started_again_loses_no_entry_and_the_phon
     async def day() -> tuple[list[RefereePhone], list[int]]:
         async with async_playwright() as playwright:
             browser = await launched(playwright)
-            phones = [await RefereePhone.opened(browser, server.address, t.code) for t in tables]
+            phones = list(
+                await asyncio.gather(*(RefereePhone.opened(browser, server.address, t.code) for t in tables))
+            )  # opened at once, as at a venue
             for phone in phones:
                 await phone.begin()
             await asyncio.gather(*(record(p, t, 0, 8) for p, t in zip(phones, tables, strict=True)))
@@ -201,7 +208,9 @@ def test_ten_phones_record_while_the_organiser_ingests_and_seats_the_round_anew(
     async def day() -> tuple[list[RefereePhone], list[tuple[int, str]]]:
         async with async_playwright() as playwright:
             browser = await launched(playwright)
-            phones = [await RefereePhone.opened(browser, server.address, t.code) for t in tables]
+            phones = list(
+                await asyncio.gather(*(RefereePhone.opened(browser, server.address, t.code) for t in tables))
+            )  # opened at once, as at a venue
             seating = server.db.parent / "seating.csv"
             done = await asyncio.gather(
                 organiser("ingest", str(organisers_logs), "--workers", "1"),

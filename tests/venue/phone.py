@@ -38,6 +38,11 @@ ARGS: Final = [
 """Debian's Chromium as root on a machine with a closed network (the browser's own
 calls home are refused, many at a time, without the background-networking flags)."""
 SCREEN: Final = {"width": 390, "height": 844}
+DENSITY: Final = 1
+"""Device pixels to a CSS pixel of the tests' phones. The layout is a phone's at any
+density (390×844 CSS pixels, a mobile viewport, touch); only the raster is finer at 2 or
+3, as real phones draw, which cost Chromium a quarter more of its CPU in the ten phones'
+test, where Chromium is four fifths of all CPU. ``benchmarks/venue.py`` draws at 2."""
 
 IDLE: Final = (
     "() => document.querySelector('[data-testid=stApp]')?.getAttribute('data-test-script-state') === 'notRunning'"
@@ -99,8 +104,12 @@ class Phone:
             self._news.set()
 
     @classmethod
-    async def opened(cls, browser: Any, address: str, code: str, timeout: float = 60.0) -> Phone:
-        context = await browser.new_context(viewport=SCREEN, is_mobile=True, has_touch=True, device_scale_factor=2)
+    async def opened(
+        cls, browser: Any, address: str, code: str, timeout: float = 60.0, *, density: int = DENSITY
+    ) -> Phone:
+        context = await browser.new_context(
+            viewport=SCREEN, is_mobile=True, has_touch=True, device_scale_factor=density, reduced_motion="reduce"
+        )
         page = await context.new_page()
         page.set_default_timeout(timeout * 1000)
         phone = cls(page, address, code, timeout)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from events.builder import default_roles
-from tests.venue.phone import SCREEN
+from tests.venue.phone import DENSITY, SCREEN
 
 SETUP: Final = "NESW"
 
@@ -153,8 +153,12 @@ class RefereePhone:
         page.on("pageerror", lambda error: self.log.errors.append(f"script error: {error}"))
 
     @classmethod
-    async def opened(cls, browser: Any, address: str, code: str, timeout: float = 30.0) -> RefereePhone:
-        context = await browser.new_context(viewport=SCREEN, is_mobile=True, has_touch=True, device_scale_factor=2)
+    async def opened(
+        cls, browser: Any, address: str, code: str, timeout: float = 30.0, *, density: int = DENSITY
+    ) -> RefereePhone:
+        context = await browser.new_context(
+            viewport=SCREEN, is_mobile=True, has_touch=True, device_scale_factor=density, reduced_motion="reduce"
+        )
         page = await context.new_page()
         page.set_default_timeout(timeout * 1000)
         phone = cls(page, address, code)
