@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 import polars as pl
 import streamlit as st
@@ -167,6 +167,30 @@ def draw_hands(recorder: Recorder, names: dict[str, str], to_act: str | None) ->
     st.markdown(" · ".join(shown) + " · " + _("pile **%(num)d**") % {"num": recorder.pile_count()})
 
 
+def wide(
+    label: str,
+    key: str,
+    on_click: Callable[..., None],
+    *,
+    args: tuple[Any, ...] = (),
+    icon: str | None = None,
+    primary: bool = False,
+    disabled: bool = False,
+) -> None:
+    """A button across the phone's width, as every entry's and every round's end is
+    made: one thumb's tap, whichever hand holds the phone."""
+    st.button(
+        label,
+        key=key,
+        on_click=on_click,
+        args=args,
+        icon=icon,
+        type="primary" if primary else "secondary",
+        disabled=disabled,
+        width="stretch",
+    )
+
+
 # -- the panels ------------------------------------------------------------------------
 
 
@@ -174,20 +198,18 @@ def confirm(pending: Pending, recorder: Recorder, names: dict[str, str]) -> None
     st.markdown(f"#### {escape(entry_words(pending.event, recorder.round, names))}?")
     for finding in pending.findings:
         st.error(escape(finding_words(finding)))
-    st.button(
+    wide(
         _("Tell the table and pick again"),
         key="record_refuse",
-        type="primary",
         on_click=taps.pick_again,
-        width="stretch",
         icon=":material/undo:",
+        primary=True,
     )
-    st.button(
+    wide(
         _("Record it as it happened"),
         key="record_confirm",
         on_click=taps.record,
         args=(pending.event,),
-        width="stretch",
         icon=":material/gavel:",
     )
 
@@ -234,14 +256,13 @@ def deal_panel(recorder: Recorder, names: dict[str, str], number: int) -> None:
                 key="record_turn",
                 on_click=lambda: taps.set_deal(replace(taps.current_deal(), rotated=not taps.current_deal().rotated)),
             )
-    st.button(
+    wide(
         _("Deal round %(round)d") % {"round": number},
         key="record_deal",
-        type="primary",
         disabled=not deal.ready(recorder.game.ruleset),
         on_click=taps.deal_round,
         args=(number,),
-        width="stretch",
+        primary=True,
     )
 
 
@@ -357,19 +378,18 @@ def _cells_panel(recorder: Recorder, pick: Pick) -> None:
         left, right = st.columns(2)
         left.number_input("x", min_value=-50, max_value=50, value=1, step=1, key="record_other_x")
         right.number_input("y", min_value=-50, max_value=50, value=0, step=1, key="record_other_y")
-        st.button(_("There"), key="record_other", on_click=taps.another_cell, args=(pick,), width="stretch")
+        wide(_("There"), key="record_other", on_click=taps.another_cell, args=(pick,))
 
 
 def draw_panel(recorder: Recorder, names: dict[str, str], due: Due) -> None:
     assert due.player is not None
-    st.button(
+    wide(
         _("%(player)s draws · pile %(num)d") % {"player": escape(who(due.player, names)), "num": recorder.pile_count()},
         key="record_draw",
-        type="primary",
         on_click=taps.draw,
         args=(due.player,),
-        width="stretch",
         icon=":material/style:",
+        primary=True,
     )
     with st.expander(_("The next card came without a draw")):
         turn_panel(recorder, names, Due("turn"), choose_player=True)
@@ -440,12 +460,11 @@ def end_panel(recorder: Recorder, names: dict[str, str], number: int) -> None:
         }
     )
     st.dataframe(shown, hide_index=True, column_config=words.headers(shown.columns))
-    st.button(
+    wide(
         _("Record the end of round %(round)d") % {"round": number},
         key="record_end_round",
-        type="primary",
         on_click=taps.end_round,
-        width="stretch",
+        primary=True,
     )
 
 
@@ -453,13 +472,12 @@ def game_end_panel(recorder: Recorder, names: dict[str, str]) -> None:
     totals = recorder.game_end().totals
     shown = pl.DataFrame({"player": [who(p, names) for p in totals], "total": list(totals.values())})
     st.dataframe(shown, hide_index=True, column_config=words.headers(shown.columns))
-    st.button(
+    wide(
         _("End the game and store its log"),
         key="record_end_game",
-        type="primary",
         on_click=taps.finish,
-        width="stretch",
         icon=":material/flag:",
+        primary=True,
     )
 
 
@@ -469,7 +487,7 @@ def over_panel(live: Live) -> None:
         if result is not None:
             refused = {"outcome": words.outcome(result.outcome), "message": result.message}
             st.error(escape(_("The log was not taken in: %(outcome)s (%(message)s)") % refused))
-        st.button(_("Store the log"), key="record_store", type="primary", on_click=taps.finish, width="stretch")
+        wide(_("Store the log"), key="record_store", on_click=taps.finish, primary=True)
     else:
         st.success(
             _("The game is stored (upload %(upload)s): the standings count it.") % {"upload": live.draft.upload_id}
@@ -502,4 +520,4 @@ def note_panel(recorder: Recorder, names: dict[str, str]) -> None:
         )
         st.selectbox(_("What"), list(words.NOTES), format_func=words.note, key="record_note_kind")
         st.text_area(_("Note"), max_chars=500, key="record_note_text", height=80)
-        st.button(_("Record the note"), key="record_note", on_click=taps.note, width="stretch")
+        wide(_("Record the note"), key="record_note", on_click=taps.note)

@@ -107,12 +107,7 @@ class Phone:
     async def opened(
         cls, browser: Any, address: str, code: str, timeout: float = 60.0, *, density: int = DENSITY
     ) -> Phone:
-        context = await browser.new_context(
-            viewport=SCREEN, is_mobile=True, has_touch=True, device_scale_factor=density, reduced_motion="reduce"
-        )
-        page = await context.new_page()
-        page.set_default_timeout(timeout * 1000)
-        phone = cls(page, address, code, timeout)
+        phone = cls(await phone_page(browser, timeout, density), address, code, timeout)
         await phone.open()
         return phone
 
@@ -178,6 +173,17 @@ class Phone:
         if step.warned:
             seen = [s for s in seen if not s.startswith("error: R-")]
         return seen
+
+
+async def phone_page(browser: Any, timeout: float, density: int = DENSITY) -> Any:
+    """A page in a context of its own (its own cookies and storage, as a phone of its
+    own), laid out as a phone's: :data:`SCREEN`, mobile, touch, reduced motion."""
+    context = await browser.new_context(
+        viewport=SCREEN, is_mobile=True, has_touch=True, device_scale_factor=density, reduced_motion="reduce"
+    )
+    page = await context.new_page()
+    page.set_default_timeout(timeout * 1000)
+    return page
 
 
 async def launched(playwright: Any) -> Any:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from events.builder import default_roles
-from tests.venue.phone import DENSITY, SCREEN
+from tests.venue.phone import DENSITY, phone_page
 
 SETUP: Final = "NESW"
 
@@ -156,12 +156,7 @@ class RefereePhone:
     async def opened(
         cls, browser: Any, address: str, code: str, timeout: float = 30.0, *, density: int = DENSITY
     ) -> RefereePhone:
-        context = await browser.new_context(
-            viewport=SCREEN, is_mobile=True, has_touch=True, device_scale_factor=density, reduced_motion="reduce"
-        )
-        page = await context.new_page()
-        page.set_default_timeout(timeout * 1000)
-        phone = cls(page, address, code)
+        phone = cls(await phone_page(browser, timeout, density), address, code)
         await phone.open()
         return phone
 
