@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cli.errors import refuse
-from cli.store import DbOption, WaitOption
+from cli.options import with_store
 from events.tables import PLAYER_RANGE, ROUND_LIMIT
 from ingest.lake.build import Done, build, cluster, listing, plan, run
 from ingest.lake.export import export
@@ -27,7 +27,7 @@ from ingest.lake.layout import Lake
 from ingest.lake.manifest import committed
 from ingest.lake.simulate import BATCH_GAMES, run_simulation, simulations
 from ingest.lake.verify import verify
-from ingest.store import Store, default_path
+from ingest.store import Store
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -149,9 +149,9 @@ def simulate_command(
 
 
 @app.command("export")
-def export_command(to: LakeOption, db: DbOption = None, wait: WaitOption = 60.0) -> None:
+@with_store
+def export_command(to: LakeOption, store: Store) -> None:
     """Write a store's events and read models into the lake, with its chain head."""
-    store = Store(db if db is not None else default_path(), wait=wait)
     entry = export(store, Lake.at(to))
     Console(highlight=False).print(
         f"{escape(to)}: {entry.events:,} events and {len(entry.files):,} uploads of {escape(str(store.path))}, "

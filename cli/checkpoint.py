@@ -16,7 +16,7 @@ from rich.markup import escape
 
 from analytics import records
 from cli.errors import refuse
-from cli.store import DbOption, WaitOption, _store
+from cli.options import with_store
 from events.records.tournament import CheckpointPublished
 from ingest import checkpoint
 from ingest.store import Store
@@ -60,6 +60,7 @@ def _tournament(store: Store, named: str | None) -> str | None:
 
 
 @app.command()
+@with_store
 def publish(
     key: Annotated[Path, typer.Option("--key", help="The organiser's private key (saboteur checkpoint keygen).")],
     output: Annotated[Path, typer.Option("-o", "--output", help="The checkpoint file to write and publish.")],
@@ -67,13 +68,12 @@ def publish(
         str | None,
         typer.Option(help="The tournament whose record notes the checkpoint (default: the only one stored)."),
     ] = None,
-    db: DbOption = None,
-    wait: WaitOption = 60.0,
+    *,
+    store: Store,
 ) -> None:
     """Sign the chain's heads as they stand, write them to a file to publish, and note
     the checkpoint in the tournament's record."""
     signer = checkpoint.private_key(key)
-    store = _store(db, wait)
     target = _tournament(store, tournament)
     published = checkpoint.publish(store, signer)
     checkpoint.write(output, published)

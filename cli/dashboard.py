@@ -11,7 +11,7 @@ from typing import Annotated, Final
 
 import typer
 
-from cli.store import DbOption
+from cli.options import DbOption
 from ingest.limits import MAX_UPLOAD_MIB
 from ingest.store import default_path
 

@@ -21,8 +21,9 @@ from rich.text import Text
 
 from analytics import browse
 from cli.errors import refuse
+from cli.options import with_store
 from cli.output import csv_text, finding_words, fits
-from cli.store import DbOption, WaitOption, _store
+from ingest.store import Store
 
 COLUMNS = ("finding_id", "game_id", "line", "round", "player", "code", "rule", "message")
 """What a finding's row shows, and in this order what ``--format csv|json`` writes."""
@@ -75,6 +76,7 @@ def print_findings(
         console.print(Padding(Text(finding_words(row)), (0, 0, 0, 2)))
 
 
+@with_store
 def findings_command(
     tournament: Annotated[
         str | None, typer.Argument(help="The tournament's id; every stored game's findings unless given.")
@@ -84,15 +86,14 @@ def findings_command(
         typer.Option("--open/--all", help="Only the findings still open (neither dismissed, penalised nor settled)."),
     ] = False,
     output_format: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
-    db: DbOption = None,
-    wait: WaitOption = 60.0,
+    *,
+    store: Store,
 ) -> None:
     """List the findings of a tournament's games (or of every game), with the finding id
     that `tournament dismiss` and `tournament penalty --finding` take and what became of
     each: open, dismissed, penalised, or settled by a correction or an accepted replay."""
     if output_format not in ("table", "csv", "json"):
         raise typer.BadParameter("table, csv or json", param_hint="--format")
-    store = _store(db, wait)
     if tournament is not None and tournament not in browse.tournaments(store)["tournament"].to_list():
         raise refuse(f"no tournament {tournament}", 1)
     found = browse.findings(store, tournament)

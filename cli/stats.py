@@ -7,12 +7,11 @@ the frames it gets back.
 
 from __future__ import annotations
 
-import functools
-import inspect
 import json
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -28,9 +27,8 @@ from analytics import stats
 from analytics.filters import DEFAULT_MIN_N, Filters
 from analytics.lake import connect as lake_tables
 from cli.moments import ZONES, moment
+from cli.options import DbOption, WaitOption, grouped, opened_store
 from cli.output import csv_text
-from cli.store import DbOption, WaitOption
-from ingest.store import Store, default_path
 
 app = typer.Typer(
     rich_markup_mode="markdown",  # a docstring's lines join into one paragraph, wrapped to the terminal
@@ -83,26 +81,8 @@ def _filters(
     )
 
 
-def filtered(command: Callable[..., None]) -> Callable[..., None]:
-    """``command`` with the options of :func:`_filters` in place of its ``filters``
-    parameter, which it receives built and checked.
-
-    Typer reads a command's options from its signature, so the one returned has the
-    command's own options and the filter options where ``filters`` stood (``--help``
-    lists them there).
-    """
-    own = inspect.signature(command, eval_str=True)
-    shared = inspect.signature(_filters, eval_str=True).parameters
-
-    @functools.wraps(command)
-    def run(**options: Any) -> None:
-        command(filters=_filters(**{name: options.pop(name) for name in shared}), **options)
-
-    parameters: list[inspect.Parameter] = []
-    for parameter in own.parameters.values():
-        parameters.extend(shared.values() if parameter.name == "filters" else [parameter])
-    run.__signature__ = own.replace(parameters=parameters)  # type: ignore[attr-defined]
-    return run
+filtered = grouped("filters", _filters)
+"""A command that takes ``filters: Filters``, built and checked from the filter options."""
 
 
 LakeOption = Annotated[
@@ -111,13 +91,30 @@ LakeOption = Annotated[
 ]
 
 
-def _read(db: Path | None, lake: str | None, wait: float, read: Callable[[stats.Source], Any]) -> Any:
-    """Run ``read`` on the lake if one is named, else on the store (a store that cannot
-    be used, missing or busy, is the root command's to report: :mod:`cli.errors`)."""
-    if lake is not None:
-        with lake_tables(lake) as con:
-            return read(con)
-    return read(Store(db if db is not None else default_path(), wait=wait))
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a statistic is read from: the lake ``--lake`` names, else the store."""
+
+    db: Path | None
+    lake: str | None
+    wait: float
+
+    def read(self, read: Callable[[stats.Source], Any]) -> Any:
+        """Run ``read`` on the lake if one is named, else on the store (a store that
+        cannot be used, missing or busy, is the root command's to report:
+        :mod:`cli.errors`)."""
+        if self.lake is not None:
+            with lake_tables(self.lake) as con:
+                return read(con)
+        return read(opened_store(self.db, self.wait))
+
+
+def _reading(db: DbOption = None, lake: LakeOption = None, wait: WaitOption = 60.0) -> Reading:
+    return Reading(db, lake, wait)
+
+
+from_source = grouped("source", _reading)
+"""A command that takes ``source: Reading``, given from ``--db``, ``--lake`` and ``--wait``."""
 
 
 def _cell(value: Any) -> str:
@@ -211,15 +208,9 @@ def _one_table(
 
     @app.command(name, help=about)
     @filtered
-    def command(
-        *,
-        db: DbOption = None,
-        lake: LakeOption = None,
-        filters: Filters,
-        form: FormatOption = Format.table,
-        wait: WaitOption = 60.0,
-    ) -> None:
-        frames = {table: _read(db, lake, wait, lambda source: compute(source, filters))}
+    @from_source
+    def command(*, source: Reading, filters: Filters, form: FormatOption = Format.table) -> None:
+        frames = {table: source.read(lambda read: compute(read, filters))}
         _print(frames, form, {table: note} if note else None)
 
 
@@ -240,17 +231,16 @@ _one_table(
 
 @app.command("games")
 @filtered
+@from_source
 def games_command(
     *,
-    db: DbOption = None,
-    lake: LakeOption = None,
+    source: Reading,
     filters: Filters,
     form: FormatOption = Format.table,
     only: Annotated[
         list[str] | None,
         typer.Option("--only", help=f"Just these tables: {', '.join(stats.ROUND_TABLES)} (repeatable)."),
     ] = None,
-    wait: WaitOption = 60.0,
 ) -> None:
     """How rounds go: seat advantage, gold slots, endings, turns, action cards, rockfalls and maps."""
     unknown = sorted(set(only or ()) - set(stats.ROUND_TABLES))
@@ -258,15 +248,13 @@ def games_command(
         raise typer.BadParameter(
             f"no table {', '.join(unknown)}; one of {', '.join(stats.ROUND_TABLES)}", param_hint="--only"
         )
-    frames = _read(db, lake, wait, lambda source: stats.round_tables(source, filters, only or None))
-    _print(frames, form, _observed_notes(db, lake, wait, filters, frames))
+    frames = source.read(lambda read: stats.round_tables(read, filters, only or None))
+    _print(frames, form, _observed_notes(source, filters, frames))
 
 
-def _observed_notes(
-    db: Path | None, lake: str | None, wait: float, filters: Filters, frames: dict[str, pl.DataFrame]
-) -> dict[str, str]:
+def _observed_notes(source: Reading, filters: Filters, frames: dict[str, pl.DataFrame]) -> dict[str, str]:
     """Beside each statistic that needs cards the table does not see, how many observed
     rounds it left out (none said when none were)."""
     hidden = [name for name in frames if name in stats.HIDDEN_CARDS]
-    left_out = _read(db, lake, wait, lambda source: stats.observed_rounds(source, filters)) if hidden else 0
+    left_out = source.read(lambda read: stats.observed_rounds(read, filters)) if hidden else 0
     return {name: f"observed rounds left out: {left_out:,}" for name in hidden} if left_out else {}

@@ -20,6 +20,7 @@ from rich.table import Table
 
 from analytics.browse import upload_findings
 from analytics.standings import misseated
+from cli.options import with_store
 from cli.output import finding_words
 from ingest import checkpoint
 from ingest.checkpoint import Anchor
@@ -27,14 +28,8 @@ from ingest.pipeline import FileResult, ingest
 from ingest.rebuild import rebuild as rebuild_read_models
 from ingest.sources import safe_name
 from ingest.stats import IngestStats
-from ingest.store import Store, default_path
+from ingest.store import Store
 from ingest.verify import verify as verify_store
-
-DbOption = Annotated[
-    Path | None,
-    typer.Option("--db", help="The DuckDB file (default: $SABOTEUR_DB, else ./saboteur.duckdb).", show_default=False),
-]
-WaitOption = Annotated[float, typer.Option("--wait", help="Seconds to wait for a database another process holds.")]
 
 _OUTCOME_STYLE = {
     "accepted": "green",
@@ -44,15 +39,12 @@ _OUTCOME_STYLE = {
 }
 
 
-def _store(db: Path | None, wait: float) -> Store:
-    return Store(db if db is not None else default_path(), wait=wait)
-
-
+@with_store
 def ingest_command(
     paths: Annotated[
         list[Path], typer.Argument(help="Logs (.jsonl, .jsonl.gz), score sheets (.csv), tournament.json, folders.")
     ],
-    db: DbOption = None,
+    store: Store,
     supersede: Annotated[
         bool,
         typer.Option("--supersede/--no-supersede", help="Store a file as the new version of a game already stored."),
@@ -64,7 +56,6 @@ def ingest_command(
         int | None,
         typer.Option("--workers", help="Processes auditing files (default: one per core; never more than the files)."),
     ] = None,
-    wait: WaitOption = 60.0,
     verbose: Annotated[
         bool, typer.Option("-v", "--verbose/--no-verbose", help="List each file's findings, with their finding ids.")
     ] = False,
@@ -76,7 +67,6 @@ def ingest_command(
     """
     if supersede and not reason:
         raise typer.BadParameter('say why with --reason "…"', param_hint="--supersede")
-    store = _store(db, wait)
     console = Console(stderr=True)
     counts: Counter[str] = Counter()
     noted: list[FileResult] = []
@@ -181,10 +171,11 @@ def _print_misseated(out: Console, store: Store, results: list[FileResult]) -> N
             out.print(f"  {row['finding_id']} [yellow]{escape(what)}[/yellow]")
 
 
-def rebuild_command(db: DbOption = None, wait: WaitOption = 60.0) -> None:
+@with_store
+def rebuild_command(store: Store) -> None:
     """Drop the read models and rebuild them from the events alone (a store of an older
     schema version is upgraded first)."""
-    counts = rebuild_read_models(_store(db, wait))
+    counts = rebuild_read_models(store)
     Console().print(
         "rebuilt up to event "
         + str(counts.pop("position"))
@@ -229,9 +220,9 @@ def _checkpoints(files: list[Path] | None, key: Path | None) -> tuple[list[Ancho
     return anchors, problems
 
 
+@with_store
 def verify_command(
-    db: DbOption = None,
-    wait: WaitOption = 60.0,
+    store: Store,
     chain_only: Annotated[
         bool, typer.Option("--chain-only/--no-chain-only", help="Check the hash chains, not the read models.")
     ] = False,
@@ -262,7 +253,7 @@ def verify_command(
     reordered, or a published head the chain no longer holds (docs/chain.md).
     """
     anchors, problems = _checkpoints(checkpoints, public_key)
-    verdict = verify_store(_store(db, wait), read_models=not chain_only, anchors=[*_expected(expect_head), *anchors])
+    verdict = verify_store(store, read_models=not chain_only, anchors=[*_expected(expect_head), *anchors])
     console = Console(soft_wrap=True)
     problems.extend(verdict.problems)
     if not problems:

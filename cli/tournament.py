@@ -27,8 +27,8 @@ from analytics.standings import seating_findings, standings
 from cli import referee_cards
 from cli.errors import refuse
 from cli.moments import ZONES, moment
+from cli.options import with_store
 from cli.output import csv_text, fits
-from cli.store import DbOption, WaitOption, _store
 from events.records.tournament import CutDrawn, PenaltyGiven
 from ingest.store import Store
 
@@ -59,6 +59,7 @@ def _run(action: Any) -> Any:
 
 
 @app.command()
+@with_store
 def create(
     tournament: Annotated[str, typer.Argument(help="The tournament's id, e.g. nl-open-2026.")],
     name: Annotated[str, typer.Option(help="Its display name.")],
@@ -69,11 +70,10 @@ def create(
     semifinal: Annotated[
         bool, typer.Option("--semifinal/--no-semifinal", help="A semi-final stage with its own top cut.")
     ] = False,
-    db: DbOption = None,
-    wait: WaitOption = 60.0,
+    *,
+    store: Store,
 ) -> None:
     """Create a tournament."""
-    store = _store(db, wait)
     try:
         recorded = records.create(
             store,
@@ -97,27 +97,27 @@ def create(
 
 
 @app.command()
+@with_store
 def register(
     tournament: str,
     player: Annotated[str, typer.Argument(help="The player's id (A-Z a-z 0-9 _ . -).")],
     name: Annotated[str, typer.Option(help="The player's display name.")],
-    db: DbOption = None,
-    wait: WaitOption = 60.0,
+    *,
+    store: Store,
 ) -> None:
     """Register a player (a second registration renames)."""
-    store = _store(db, wait)
     _done(_run(lambda: records.register(store, tournament, [(player, name)])), f"player {player}")
 
 
 @app.command("import-players")
+@with_store
 def import_players(
     tournament: str,
     csv_file: Annotated[Path, typer.Argument(help="A CSV with the header player,name.")],
-    db: DbOption = None,
-    wait: WaitOption = 60.0,
+    *,
+    store: Store,
 ) -> None:
     """Register every player of a CSV list."""
-    store = _store(db, wait)
     try:
         people = records.read_player_list(csv_file.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError) as exc:
@@ -167,6 +167,7 @@ def _history(store: Store, tournament: str, number: int) -> tuple[list[list[list
 
 
 @app.command()
+@with_store
 def seat(
     tournament: str,
     number: Annotated[int, typer.Option("--round", help="The tournament round to seat.")],
@@ -180,12 +181,11 @@ def seat(
         bool, typer.Option("--replace", help="Seat a round already seated anew (with --reason).")
     ] = False,
     reason: Annotated[str | None, typer.Option(help="Why the round is seated anew (with --replace).")] = None,
-    db: DbOption = None,
-    wait: WaitOption = 60.0,
+    *,
+    store: Store,
 ) -> None:
     """Seat a tournament round in tables of 5–10, print it and record it: the
     preliminaries seat every registered player, a semi-final or the final the cut."""
-    store = _store(db, wait)
     if method not in ("mixed", "swiss", "random"):
         raise typer.BadParameter("mixed, swiss or random", param_hint="--method")
     if reason is not None and not replace:
@@ -232,6 +232,7 @@ def seat(
 
 
 @app.command()
+@with_store
 def penalty(
     tournament: str,
     points: Annotated[int, typer.Option(help="Points deducted.")],
@@ -247,12 +248,11 @@ def penalty(
         str | None,
         typer.Option("--finding", help="The finding it is given for (findings.finding_id, as dismiss takes it)."),
     ] = None,
-    db: DbOption = None,
-    wait: WaitOption = 60.0,
+    *,
+    store: Store,
 ) -> None:
     """Deduct points from a player, with a reason (R-TS5); with --finding, for a finding
     (a table_incident the referee noted, R-C1), which the penalty names and settles."""
-    store = _store(db, wait)
     if finding is not None:
         recorded = _run(
             lambda: records.penalty_for(store, tournament, finding, points, reason, player=player, stage=stage)
@@ -267,6 +267,7 @@ def penalty(
 
 
 @app.command()
+@with_store
 def correct(
     tournament: str,
     game: str,
@@ -274,11 +275,10 @@ def correct(
     player: Annotated[str, typer.Option(help="Whose score.")],
     points: Annotated[int, typer.Option(help="The right points.")],
     reason: Annotated[str, typer.Option(help="Why.")],
-    db: DbOption = None,
-    wait: WaitOption = 60.0,
+    *,
+    store: Store,
 ) -> None:
     """Correct one player's score in one round (the newest correction counts)."""
-    store = _store(db, wait)
     _done(
         _run(lambda: records.correct(store, tournament, game, number, player, points, reason)),
         f"a correction of {player} in {game} round {number}",
@@ -286,16 +286,16 @@ def correct(
 
 
 @app.command("accept-replay")
+@with_store
 def accept_replay(
     tournament: str,
     game: str,
     number: Annotated[int, typer.Argument(metavar="ROUND")],
     reason: Annotated[str | None, typer.Option(help="Why (optional).")] = None,
-    db: DbOption = None,
-    wait: WaitOption = 60.0,
+    *,
+    store: Store,
 ) -> None:
     """Let the replay's outcome replace the recorded scores of one round."""
-    store = _store(db, wait)
     _done(
         _run(lambda: records.accept_replay(store, tournament, game, number, reason)),
         f"the replay of {game} round {number}",
@@ -303,19 +303,20 @@ def accept_replay(
 
 
 @app.command()
+@with_store
 def dismiss(
     tournament: str,
     finding: Annotated[str, typer.Argument(help="The finding's id (findings.finding_id).")],
     reason: Annotated[str, typer.Option(help="Why it is set aside.")],
-    db: DbOption = None,
-    wait: WaitOption = 60.0,
+    *,
+    store: Store,
 ) -> None:
     """Dismiss a finding, with a reason (it stays in the record)."""
-    store = _store(db, wait)
     _done(_run(lambda: records.dismiss(store, tournament, finding, reason)), f"the dismissal of {finding}")
 
 
 @app.command()
+@with_store
 def cut(
     tournament: str,
     seed: Annotated[int, typer.Option(help="Seed of the draw for a tie at the cut line.")] = 0,
@@ -324,12 +325,11 @@ def cut(
         bool, typer.Option("--force", help="Cut before every game of the stage is in (with --reason).")
     ] = False,
     reason: Annotated[str | None, typer.Option(help="Why the cut is forced (with --force).")] = None,
-    db: DbOption = None,
-    wait: WaitOption = 60.0,
+    *,
+    store: Store,
 ) -> None:
     """The top cut (R-TS3), once every game of the stage is in: a tie at the cut line
     that stars do not break is drawn with the seed, and the draw is recorded."""
-    store = _store(db, wait)
     if force != (reason is not None):
         raise refuse("a forced cut needs both --force and --reason (why it cannot wait)", 1)
     forced = _run(lambda: records.begin_cut(store, tournament, stage, forced=reason))
@@ -374,6 +374,7 @@ DEFAULT_BASE = "http://localhost:8501"
 
 
 @app.command("referee-codes")
+@with_store
 def referee_codes(
     tournament: str,
     number: Annotated[int, typer.Option("--round", help="The tournament round, as seated.")],
@@ -384,8 +385,8 @@ def referee_codes(
     table: Annotated[
         list[str] | None, typer.Option("--table", help="Only this table (again for more); every table unless given.")
     ] = None,
-    db: DbOption = None,
-    wait: WaitOption = 60.0,
+    *,
+    store: Store,
 ) -> None:
     """Issue a referee code for each table of a seated round and write their cards: a
     card's QR code opens the recording page for its table, and for no other table.
@@ -400,7 +401,6 @@ def referee_codes(
         referee_cards.check_address(url)
     except referee_cards.CardError as exc:
         raise typer.BadParameter(str(exc), param_hint="--url") from None
-    store = _store(db, wait)
     try:
         with referee_cards.sheet_file(output) as sheet:
             issued = _run(lambda: records.issue_referee_codes(store, tournament, number, table or None))
@@ -420,17 +420,17 @@ def referee_codes(
 
 
 @app.command("revoke-code")
+@with_store
 def revoke_code(
     tournament: str,
     number: Annotated[int, typer.Option("--round", help="The tournament round.")],
     table: Annotated[str, typer.Option("--table", help="The table whose code is revoked.")],
     reason: Annotated[str, typer.Option(help="Why.")],
-    db: DbOption = None,
-    wait: WaitOption = 60.0,
+    *,
+    store: Store,
 ) -> None:
     """Revoke a table's referee code, with a reason: its card opens nothing from then on
     (referee-codes --table issues a new one)."""
-    store = _store(db, wait)
     _done(
         _run(lambda: records.revoke_referee_code(store, tournament, number, table, reason)),
         f"the revocation of the code of table {escape(table)} of round {number}",
@@ -438,10 +438,11 @@ def revoke_code(
 
 
 @app.command()
-def log(tournament: str, db: DbOption = None, wait: WaitOption = 60.0) -> None:
+@with_store
+def log(tournament: str, store: Store) -> None:
     """The tournament's history: every record with its time and reason, and each
     checkpoint of the chain published (its signature left out)."""
-    record = _run(lambda: records.history(_store(db, wait), tournament))
+    record = _run(lambda: records.history(store, tournament))
     if not record:
         raise refuse(f"no tournament {tournament}", 1)
     entries = []
@@ -483,9 +484,9 @@ as a line with its number, time and kind, and its details and reason under it.""
 
 
 @app.command()
-def check(tournament: str, db: DbOption = None, wait: WaitOption = 60.0) -> None:
+@with_store
+def check(tournament: str, store: Store) -> None:
     """Games whose players differ from the published seating (a finding each)."""
-    store = _store(db, wait)
     found = _run(lambda: seating_findings(store, tournament))
     if found.is_empty():
         console.print("every game matches its published seating")
@@ -508,6 +509,7 @@ def _as_of(text: str | None) -> int | datetime | None:
         raise typer.BadParameter(f"an event position (a number) or a time ({ZONES})", param_hint="--as-of") from None
 
 
+@with_store
 def standings_command(
     tournament: str,
     stage: Annotated[str, typer.Option(help="preliminary, semifinal (if announced) or final.")] = "preliminary",
@@ -525,8 +527,8 @@ def standings_command(
             help="A column saying why each player is ranked where they are; the penalties' reasons below.",
         ),
     ] = False,
-    db: DbOption = None,
-    wait: WaitOption = 60.0,
+    *,
+    store: Store,
 ) -> None:
     """The standings of a tournament (R-TS2, R-TS4), now or as of any moment, as wide
     as the terminal (or $COLUMNS); `--format pdf -o FILE` to print or pin up."""
@@ -534,7 +536,6 @@ def standings_command(
         raise typer.BadParameter("table, csv, json, parquet or pdf", param_hint="--format")
     if output_format in ("parquet", "pdf") and output is None:
         raise typer.BadParameter(f"{output_format} is written to a file: add -o FILE", param_hint="--format")
-    store = _store(db, wait)
     then = _as_of(as_of)
     refusal = records.stage_refusal(store, tournament, stage)
     if refusal is not None:

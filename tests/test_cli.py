@@ -7,6 +7,7 @@ Most tests drive the typer app in process with ``CliRunner``; one runs the insta
 from __future__ import annotations
 
 import gzip
+import inspect
 import json
 import shutil
 import subprocess
@@ -21,6 +22,7 @@ from typer.testing import CliRunner, Result
 from cli import stats
 from cli.main import app
 from events.builder import LogBuilder
+from ingest.store import Store
 
 DATA = Path(__file__).parent / "data"
 GOOD = DATA / "good" / "tournament_3_rounds.jsonl"
@@ -278,14 +280,15 @@ def test_the_installed_script_audits_a_folder(tmp_path: Path) -> None:
 
 
 def test_every_stats_command_takes_the_same_filter_options() -> None:
-    """The filter options are declared once (``cli.stats._filters``) and reach every
+    """The filter options are declared once (``cli.stats._filters``), and so are where
+    they are read from (``cli.stats._reading``: the store or a lake); both reach every
     ``stats`` command, each beside its own options."""
     group = typer.main.get_group(stats.app)
     filters = ["--tournament", "--stage", "--ruleset", "--since", "--until", "--clean-only", "--min-n"]
     own = {"roles": [], "players": [], "games": ["--only"]}
     for name, command in group.commands.items():
         options = [o for param in command.params for o in param.opts]
-        assert options == ["--db", "--lake", *filters, "--format", *own[name], "--wait"], name
+        assert options == ["--db", "--lake", "--wait", *filters, "--format", *own[name]], name
 
 
 def test_the_cli_loads_the_pdf_library_only_to_print_a_pdf() -> None:
@@ -298,3 +301,22 @@ def test_the_cli_loads_the_pdf_library_only_to_print_a_pdf() -> None:
         check=True,
     )
     assert loaded.stdout.strip() == "[]"
+
+
+def test_a_group_of_options_stands_in_the_place_of_its_parameter(tmp_path: Path) -> None:
+    """``cli.options.grouped``: ``--db`` and ``--wait`` are declared once and stand where
+    a command names ``store``; the command gets the store they name. A command without
+    the parameter is refused when it is declared, not when it runs."""
+    from cli.options import grouped, opened_store, with_store
+
+    got: list[Store] = []
+
+    @with_store
+    def command(tournament: str, *, store: Store) -> None:
+        got.append(store)
+
+    assert list(inspect.signature(command).parameters) == ["tournament", "db", "wait"]
+    command(tournament="t", db=tmp_path / "x.duckdb", wait=2.5)
+    assert got[0].path == tmp_path / "x.duckdb" and got[0].wait == 2.5
+    with pytest.raises(TypeError, match="no parameter 'store'"):
+        grouped("store", opened_store)(lambda tournament: None)

@@ -1,0 +1,77 @@
+"""Groups of options that many commands share, declared once.
+
+Typer reads a command's options from its signature. A command that needs a store (or
+a store or a lake, or the statistics' filters) names one parameter for it —
+``store: Store`` — and :func:`grouped` puts the group's options in that parameter's
+place in the signature Typer reads (``--help`` lists them there), then hands the
+command the object built from them. So ``--db`` and ``--wait`` are written once, here,
+and read the same way by every command.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from ingest.store import Store
+
+DbOption = Annotated[
+    Path | None,
+    typer.Option("--db", help="The DuckDB file (default: $SABOTEUR_DB, else ./saboteur.duckdb).", show_default=False),
+]
+WaitOption = Annotated[float, typer.Option("--wait", help="Seconds to wait for a database another process holds.")]
+
+
+def grouped(parameter: str, build: Callable[..., Any]) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """A decorator: the command with ``build``'s parameters in place of its own
+    ``parameter``, which it receives as ``build`` made it from them."""
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        own = inspect.signature(command, eval_str=True)
+        shared = _options_of(build)
+        if parameter not in own.parameters:
+            raise TypeError(f"{command.__name__} has no parameter {parameter!r} for the options of {build.__name__}")
+
+        @functools.wraps(command)
+        def run(**options: Any) -> None:
+            command(**{parameter: build(**{name: options.pop(name) for name in shared})}, **options)
+
+        parameters: list[inspect.Parameter] = []
+        for own_parameter in own.parameters.values():
+            parameters.extend(shared.values() if own_parameter.name == parameter else [own_parameter])
+        run.__signature__ = own.replace(parameters=parameters)  # type: ignore[attr-defined]
+        return run
+
+    return decorate
+
+
+def _options_of(build: Callable[..., Any]) -> dict[str, inspect.Parameter]:
+    """``build``'s parameters, their annotations evaluated (Typer reads the options from
+    them); its return annotation is left as written, so it may name a class imported
+    only for the type checker (``Store``: DuckDB is not loaded for ``--help``)."""
+    namespace = getattr(build, "__globals__", {})
+    return {
+        name: parameter.replace(annotation=eval(parameter.annotation, namespace))
+        if isinstance(parameter.annotation, str)
+        else parameter
+        for name, parameter in inspect.signature(build).parameters.items()
+    }
+
+
+def opened_store(db: DbOption = None, wait: WaitOption = 60.0) -> Store:
+    """The store ``--db`` names (else ``$SABOTEUR_DB``, else ``./saboteur.duckdb``),
+    waiting ``--wait`` seconds for another process. Nothing is opened yet: a job
+    opens it for as long as it needs it."""
+    from ingest.store import Store, default_path
+
+    return Store(db if db is not None else default_path(), wait=wait)
+
+
+with_store = grouped("store", opened_store)
+"""A command that takes ``store: Store``, given from ``--db`` and ``--wait``."""
