@@ -29,13 +29,13 @@ import os
 import re
 import sys
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, TypeVar, cast
 
 import polars as pl
 import streamlit as st
@@ -172,6 +172,26 @@ def _reading(source: str, lake: bool) -> Iterator[stats.Source]:
         yield _store_at(source)
 
 
+_R = TypeVar("_R")
+_READS: dict[str, Callable[..., Any]] = {}
+"""The reads :func:`_of_the_records` has cached, by their module and name."""
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def _records_read(read: str, db: str, when: Stamp, args: tuple[Any, ...]) -> Any:
+    return _READS[read](_store_at(db), *args)
+
+
+def _of_the_records(read: Callable[..., _R], *args: Any) -> _R:
+    """``read(store, *args)`` as the records stand now, cached for every session until
+    the records change (:func:`_records_key`: a phone's tap, which writes a draft
+    alone, leaves it cached). One cache for every such read, keyed by the read's
+    name and its arguments, so each read is declared once: by its caller, here."""
+    name = f"{read.__module__}.{read.__qualname__}"
+    _READS.setdefault(name, read)
+    return cast(_R, _records_read(name, *_records_key(), args))
+
+
 def clear() -> None:
     """Forget every cached result (after an upload or a record)."""
     st.cache_data.clear()
@@ -208,44 +228,24 @@ def standings(tournament: str, stage: str) -> pl.DataFrame:
     return _standings(*_records_key(), tournament, stage)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _stage_counts(db: str, when: Stamp, tournament: str, stage: str) -> tuple[int, int]:
-    return browse.stage_counts(_store_at(db), tournament, stage)
-
-
 def stage_counts(tournament: str, stage: str) -> tuple[int, int]:
     """Games and rounds stored for a tournament's stage."""
-    return _stage_counts(*_records_key(), tournament, stage)
-
-
-@st.cache_data(show_spinner=False, max_entries=16)
-def _penalties(db: str, when: Stamp, tournament: str) -> pl.DataFrame:
-    return browse.penalties(_store_at(db), tournament)
+    return _of_the_records(browse.stage_counts, tournament, stage)
 
 
 def penalties(tournament: str) -> pl.DataFrame:
     """:func:`analytics.browse.penalties`: every penalty of a tournament, with its reason."""
-    return _penalties(*_records_key(), tournament)
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def _scored_rounds(db: str, when: Stamp, tournament: str, stage: str) -> pl.DataFrame:
-    return scored_rounds_of(_store_at(db), tournament, stage)
+    return _of_the_records(browse.penalties, tournament)
 
 
 def scored_rounds(tournament: str, stage: str) -> pl.DataFrame:
     """:func:`analytics.standings.scored_rounds`: each round's points as the standings count them."""
-    return _scored_rounds(*_records_key(), tournament, stage)
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def _player_games(db: str, when: Stamp, tournament: str, player: str) -> pl.DataFrame:
-    return browse.player_games(_store_at(db), tournament, player)
+    return _of_the_records(scored_rounds_of, tournament, stage)
 
 
 def player_games(tournament: str, player: str) -> pl.DataFrame:
     """:func:`analytics.browse.player_games`: the tables a player sat at, with the others there."""
-    return _player_games(*_records_key(), tournament, player)
+    return _of_the_records(browse.player_games, tournament, player)
 
 
 # -- the record's integrity ------------------------------------------------------------
@@ -342,24 +342,14 @@ def rulesets() -> list[str]:
     return _rulesets(*_read())
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def _player_stats(db: str, when: Stamp, filters: Filters) -> pl.DataFrame:
-    return stats.player_stats(_store_at(db), filters)
-
-
 def player_stats(filters: Filters) -> pl.DataFrame:
     """:func:`analytics.stats.player_stats`: every player's rounds, wins and points."""
-    return _player_stats(*_records_key(), filters)
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def _player_rounds(db: str, when: Stamp, player: str, tournament: str | None) -> pl.DataFrame:
-    return browse.player_rounds(_store_at(db), player, tournament)
+    return _of_the_records(stats.player_stats, filters)
 
 
 def player_rounds(player: str, tournament: str | None = None) -> pl.DataFrame:
     """A player's finished rounds in time order, with the running total of points."""
-    return _player_rounds(*_records_key(), player, tournament)
+    return _of_the_records(browse.player_rounds, player, tournament)
 
 
 def player_roles(rounds: pl.DataFrame) -> pl.DataFrame:
@@ -397,47 +387,27 @@ def rounds(query: RoundQuery, limit: int = ROUNDS_SHOWN) -> tuple[pl.DataFrame, 
     return frame.drop("matched"), matched
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def _choices(db: str, when: Stamp, tournament: str | None) -> dict[str, list[Any]]:
-    return browse.choices(_store_at(db), tournament)
-
-
 def choices(tournament: str | None) -> dict[str, list[Any]]:
     """Values the Rounds filters offer: finding codes, tournament rounds, tables."""
-    return _choices(*_records_key(), tournament)
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def _round_findings(db: str, when: Stamp, game_id: str, number: int) -> pl.DataFrame:
-    return browse.round_findings(_store_at(db), game_id, number)
+    return _of_the_records(browse.choices, tournament)
 
 
 def round_findings(game_id: str, number: int) -> pl.DataFrame:
     """The findings of one round, in line order."""
-    return _round_findings(*_records_key(), game_id, number)
+    return _of_the_records(browse.round_findings, game_id, number)
 
 
 # -- replay ----------------------------------------------------------------------------
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def _games(db: str, when: Stamp, tournament: str | None) -> pl.DataFrame:
-    return browse.games(_store_at(db), tournament)
-
-
 def games(tournament: str | None) -> pl.DataFrame:
     """The games of a tournament (``None``: the games of no tournament)."""
-    return _games(*_records_key(), tournament)
-
-
-@st.cache_data(show_spinner=False, max_entries=16)
-def _seatings(db: str, when: Stamp, tournament: str) -> pl.DataFrame:
-    return browse.seatings(_store_at(db), tournament)
+    return _of_the_records(browse.games, tournament)
 
 
 def seatings(tournament: str) -> pl.DataFrame:
     """:func:`analytics.browse.seatings`: the seated tables of a tournament, seat by seat."""
-    return _seatings(*_records_key(), tournament)
+    return _of_the_records(browse.seatings, tournament)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -621,35 +591,20 @@ def _failed(name: str, exc: Exception) -> UploadResult:
     return UploadResult(FileResult(name, "rejected", kind_of(name), "unreadable", (), 0, 1, message))
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def _open_findings(db: str, when: Stamp, tournament: str | None) -> pl.DataFrame:
-    return browse.open_findings(_store_at(db), tournament)
-
-
 def open_findings(tournament: str | None) -> pl.DataFrame:
     """Findings not dismissed, and (for ``wrong_score``) not settled by an accepted
     replay or a correction of their round; ``None``: the games of no tournament."""
-    return _open_findings(*_records_key(), tournament)
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _game_players(db: str, when: Stamp, game_id: str) -> list[str]:
-    return browse.game_players(_store_at(db), game_id)
+    return _of_the_records(browse.open_findings, tournament)
 
 
 def game_players(game_id: str) -> list[str]:
     """The players of a stored game, in seating order."""
-    return _game_players(*_records_key(), game_id)
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _round_scores(db: str, when: Stamp, tournament: str, game_id: str, number: int) -> pl.DataFrame:
-    return browse.round_scores(_store_at(db), tournament, game_id, number)
+    return _of_the_records(browse.game_players, game_id)
 
 
 def round_scores(tournament: str, game_id: str, number: int) -> pl.DataFrame:
     """Each player's recorded, replayed and corrected points in one round."""
-    return _round_scores(*_records_key(), tournament, game_id, number)
+    return _of_the_records(browse.round_scores, tournament, game_id, number)
 
 
 def accept_replay(tournament: str, game_id: str, number: int, reason: str | None) -> records.Recorded:
@@ -684,26 +639,16 @@ def dismiss(tournament: str, finding_id: str, reason: str) -> records.Recorded:
         clear()
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def _referee_codes(db: str, when: Stamp, tournament: str) -> pl.DataFrame:
-    return records.referee_codes(_store_at(db), tournament)
-
-
 def referee_codes(tournament: str) -> pl.DataFrame:
     """Every referee code of a tournament, by its fingerprint, and whether it is live."""
-    return _referee_codes(*_records_key(), tournament)
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def _referee_access(db: str, when: Stamp, code: str) -> records.RefereeAccess | None:
-    return records.referee_access(_store_at(db), code)
+    return _of_the_records(records.referee_codes, tournament)
 
 
 def referee_access(code: str) -> records.RefereeAccess | None:
     """:func:`analytics.records.referee_access`: the table a referee code opens now —
     cached only while the records stay as they were, so a code revoked (here or by the
     command line) opens nothing from the next page run on."""
-    return _referee_access(*_records_key(), code)
+    return _of_the_records(records.referee_access, code)
 
 
 def revoke_referee_code(tournament: str, number: int, table: str, reason: str) -> records.Recorded:
