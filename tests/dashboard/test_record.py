@@ -671,8 +671,11 @@ class Thumb:
     def shot(self, what: str) -> str:
         """The screen as the phone shows it, from the top."""
         self.shots += 1
-        self.page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)")
-        self.page.wait_for_timeout(300)
+        self.page.evaluate(
+            "() => new Promise((drawn) => {"
+            " document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0);"
+            " requestAnimationFrame(() => requestAnimationFrame(drawn)); })"
+        )  # scrolled to the top and drawn there: two frames, not a guessed pause
         name = f"{self.name}-{self.shots:02d}-{what}.png"
         self.page.screenshot(path=str(self.screens / name))
         return name

@@ -156,8 +156,10 @@ def test_a_server_killed_mid_round_loses_no_entry_and_the_phones_carry_on(server
             shown = [p.tapped.done for p in phones]
             sockets = [p.sockets for p in phones]
             server.start()  # on the same port: the pages find it again by themselves
-            resumed: list[tuple[Table, int, list[str] | None, int]] = []
-            for phone, table, done, opened in zip(phones, tables, shown, sockets, strict=True):
+
+            async def resume(
+                phone: Phone, table: Table, done: int, opened: int
+            ) -> tuple[Table, int, list[str] | None, int]:
                 plan = plans[table.label]
                 await phone.reconnected(opened)  # the page finds the server again by itself
                 stored = await asyncio.to_thread(stored_entries, server.db, table)
@@ -168,7 +170,11 @@ def test_a_server_killed_mid_round_loses_no_entry_and_the_phones_carry_on(server
                 phone.tapped.errors = []
                 if await woke(phone, plan.steps[start]):
                     start += 1
-                resumed.append((table, done, stored, start))
+                return table, done, stored, start
+
+            resumed = list(  # each referee looks at their own phone, at the same time
+                await asyncio.gather(*(resume(*each) for each in zip(phones, tables, shown, sockets, strict=True)))
+            )
             await asyncio.gather(
                 *(
                     drive(phone, plans[table.label], start, start + AFTER, rng)
