@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -25,6 +26,20 @@ def errors(log: LogBuilder | Sequence[str]) -> list[Finding]:
 def codes(log: LogBuilder | Sequence[str]) -> list[tuple[str, int]]:
     """``(code, line)`` of every error finding, in line order."""
     return [(f.code.value, f.line) for f in errors(log)]
+
+
+def spied(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[tuple[Any, ...]]:
+    """Every call of ``owner.name`` from now on, its arguments in order (the call still
+    runs): how a test sees that a comparison went through ``hmac.compare_digest``."""
+    calls: list[tuple[Any, ...]] = []
+    original = getattr(owner, name)
+
+    def spy(*args: Any) -> Any:
+        calls.append(args)
+        return original(*args)
+
+    monkeypatch.setattr(owner, name, spy)
+    return calls
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ replaced; what the commands refuse, they refuse with a reason."""
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 from pathlib import Path
 from typing import Final
@@ -21,6 +20,7 @@ from ingest.schema import SCHEMA_VERSION
 from ingest.sources.tournaments import REPLACED
 from ingest.store import Store, StoreUnusable
 from ingest.verify import verify
+from tests.conftest import spied
 
 TID: Final = "ref-cup"
 NAMES: Final = {f"p{n:02}": f"Player {n}" for n in range(1, 13)}
@@ -116,14 +116,7 @@ def test_a_code_with_a_character_changed_opens_nothing(store: Store) -> None:
 
 def test_the_hash_is_compared_in_constant_time(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     (code,) = records.issue_referee_codes(store, TID, 1, ["1"])
-    calls: list[tuple[str, str]] = []
-    original = hmac.compare_digest
-
-    def spy(a: str, b: str) -> bool:
-        calls.append((a, b))
-        return original(a, b)
-
-    monkeypatch.setattr(records.hmac, "compare_digest", spy)
+    calls = spied(monkeypatch, records.hmac, "compare_digest")
     assert referee_access(store, code.code) is not None
     digest = records.code_sha256(code.code)
     assert calls == [(digest, digest)]

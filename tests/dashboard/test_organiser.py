@@ -3,7 +3,6 @@ action an appended event (uploads through the ingest's own path)."""
 
 from __future__ import annotations
 
-import hmac
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +18,7 @@ from events.builder import LogBuilder
 from ingest.pipeline import FileResult, Writer
 from ingest.sources import Prepared
 from ingest.store import Store
+from tests.conftest import spied
 from tests.dashboard.conftest import PASSWORD, TOURNAMENT, Sample, log_in, page_text
 
 WRONG_SCORE = names.finding("wrong_score")
@@ -53,14 +53,7 @@ def test_a_wrong_password_keeps_them_shut(open_page: Open, organiser: str, page:
 def test_the_password_is_compared_in_constant_time(
     open_page: Open, organiser: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls: list[tuple[bytes, bytes]] = []
-    original = hmac.compare_digest
-
-    def spy(a: bytes, b: bytes) -> bool:
-        calls.append((a, b))
-        return original(a, b)
-
-    monkeypatch.setattr(access.hmac, "compare_digest", spy)
+    calls = spied(monkeypatch, access.hmac, "compare_digest")
     at = log_in(open_page("upload"), organiser)
     assert calls == [(PASSWORD.encode(), PASSWORD.encode())]
     assert at.file_uploader

@@ -261,6 +261,14 @@ def test_kill_9_at_random_moments_then_rerun_completes(tmp_path: Path, seeded: t
         landed.append((round(delay, 2), len(now.streams) - 3))
     print(f"kills (delay s, games stored so far): {landed}")
 
+    rerun_completes(db, command, expected, before)
+
+
+def rerun_completes(
+    db: Path, command: tuple[str | Path, ...], expected: dict[str, int], before: list[tuple[Any, ...]]
+) -> None:
+    """The same command run again after a kill completes the job: the store verifies,
+    every game is stored exactly once, and the chain before the first run is untouched."""
     rerun = saboteur(*command)
     assert rerun.returncode == 0, rerun.stdout + rerun.stderr
     verified(db)
@@ -297,12 +305,7 @@ def test_rerun_after_a_kill_completes_the_job_with_nothing_doubled(
     kill_9(proc)
     check_after_kill(db, expected, before)
 
-    rerun = saboteur(*command)
-    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
-    verified(db)
-    after = stored(db, expected, complete=True)
-    assert after.accepted == len(expected)
-    assert chain(db)[: len(before)] == before
+    rerun_completes(db, command, expected, before)
 
 
 def live_members(group: int) -> list[int]:
