@@ -231,7 +231,7 @@ def record_at_once(store: Store, game_id: str, lines: Sequence[str], draft: Draf
     stream = stream_of(game_id)
     new = [EntryRecorded(type="entry_recorded", line=line) for line in lines[len(draft.lines) :]]
     if new:
-        with store.connect() as con:
+        with store.connect(drafts_only=True) as con:  # as a tap's: the pages' caches of the records stay good
             store.append(con, stream, draft.version, [NewEvent(stream, e.type, dump(e)) for e in new], rows={})
     found = read_draft(store, game_id)
     assert found is not None and list(found.lines) == list(lines)
