@@ -28,6 +28,7 @@ from events.records import dump
 from events.records.draft import EntryRecorded
 from events.simulate.mutate import mutate
 from events.simulate.tournament import simulate_tournament
+from ingest import gate as gates
 from ingest.drafts import Draft, read_draft, start_draft, stream_of
 from ingest.pipeline import ingest
 from ingest.store import NewEvent, Store
@@ -199,6 +200,18 @@ def observed_db(observed_sample: Observed, tmp_path: Path, monkeypatch: pytest.M
     """This test's copy of the store with an observed game."""
     copy = in_use(observed_sample.db, tmp_path / "observed.duckdb", monkeypatch)
     return Observed(copy, observed_sample.full_log, observed_sample.noted)
+
+
+@pytest.fixture
+def as_served() -> Iterator[None]:
+    """The store kept open between a page's jobs, as ``saboteur dashboard`` keeps it
+    (:func:`dashboard.data.keep_store_open`): a tap's append then costs no opening and
+    closing of the file. Put back to a command's way (closed after every job) after."""
+    gates.linger(2.0)
+    try:
+        yield
+    finally:
+        gates.linger(0.0)
 
 
 @pytest.fixture

@@ -274,7 +274,8 @@ def roles_of(players: Sequence[str], saboteurs: Sequence[int], selfish: int) -> 
 
 
 @pytest.fixture
-def referee(db: Path, organiser: str, clock: str) -> Iterator[Referee]:
+def referee(db: Path, organiser: str, clock: str, as_served: None) -> Iterator[Referee]:
+    """The Record page of a phone, served as ``saboteur dashboard`` serves it."""
     yield Referee(phone())
 
 

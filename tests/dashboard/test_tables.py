@@ -52,6 +52,8 @@ from tests.dashboard.test_hostile_text import plain_text
 from tests.dashboard.test_pages import metric
 from tests.ingest.observed_logs import NOTE, note_line
 
+pytestmark = pytest.mark.usefixtures("as_served")  # the page as saboteur dashboard serves it
+
 GAME: Final = "sim-open-1:r2:t2"
 """The held-back game: round 2, table 2 of the sample tournament."""
 CARD_NAMES: Final = frozenset(cards.DECK_CARDS | set(cards.GOAL_SIDES))
