@@ -51,9 +51,10 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import psutil
 from rich.console import Console
@@ -75,6 +76,7 @@ STAGGER = 30.0
 """Seconds over which the phones begin their games."""
 SAMPLE = 0.5
 """Seconds between two readings of the processes' memory and processor time."""
+_Opened = TypeVar("_Opened")
 PHONE_DENSITY = 2
 """Device pixels to a CSS pixel, as phones draw (the tests draw at 1: tests/venue/phone.py)."""
 
@@ -91,6 +93,18 @@ class Referee:
     entries: list[Entry] = field(default_factory=list)
     recorded: list[float] = field(default_factory=list)
     taken: list[Entry] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Pacing:
+    """How a referee goes: the card opened after ``delay`` seconds, a pause of ``pace``
+    seconds (jittered by ``rng``) before each tap, and a screenshot into ``shots`` of
+    the step a table went wrong at."""
+
+    pace: tuple[float, float]
+    delay: float
+    rng: random.Random
+    shots: Path | None = None
 
 
 @dataclass
@@ -111,32 +125,34 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else float("nan")
 
 
-async def record(
-    browser: Any,
-    address: str,
-    referee: Referee,
-    pace: tuple[float, float],
-    delay: float,
-    rng: random.Random,
-    shots: Path | None = None,
-) -> None:
-    """One referee: the table's card opened after ``delay`` seconds, then every step of
-    the plan with a pause of ``pace`` seconds (jittered) before each tap."""
+async def _card_opened(referee: Referee, delay: float, opening: Coroutine[Any, Any, _Opened]) -> _Opened | None:
+    """The table's card opened after ``delay`` seconds (``opening`` is not begun before),
+    or ``None``: the page never opened, and every step is an error of this table."""
     await asyncio.sleep(delay)
     try:
-        phone = await Phone.opened(browser, address, referee.table.code, density=PHONE_DENSITY)
-    except Exception as exc:  # the page never opened: every step is an error of this table
+        return await opening
+    except Exception as exc:
         referee.tapped.errors.append(f"opening the card: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+        return None
+
+
+async def record(browser: Any, address: str, referee: Referee, pacing: Pacing) -> None:
+    """One referee: the table's card opened after ``pacing.delay`` seconds, then every step of
+    the plan with a pause of ``pacing.pace`` seconds (jittered) before each tap."""
+    phone = await _card_opened(
+        referee, pacing.delay, Phone.opened(browser, address, referee.table.code, density=PHONE_DENSITY)
+    )
+    if phone is None:
         return
     for step in referee.plan.steps:
         if step.kind != "open":
-            await asyncio.sleep(rng.uniform(*pace))
+            await asyncio.sleep(pacing.rng.uniform(*pacing.pace))
         try:
             spent = await phone.do(step)
         except Exception as exc:  # a tap never shown taken: the table's error, and its game stops here
             referee.tapped.errors.append(f"{step.kind} {step.key}: {type(exc).__name__}: {str(exc).splitlines()[0]}")
-            if shots is not None:
-                shot = shots / f"table-{referee.table.label}-step-{referee.tapped.done}.png"
+            if pacing.shots is not None:
+                shot = pacing.shots / f"table-{referee.table.label}-step-{referee.tapped.done}.png"
                 await phone.page.screenshot(path=str(shot))
             return
         trouble = await phone.trouble(step)
@@ -148,27 +164,18 @@ async def record(
     await phone.page.context.close()
 
 
-async def record_entries(
-    browser: Any,
-    address: str,
-    referee: Referee,
-    pace: tuple[float, float],
-    delay: float,
-    rng: random.Random,
-    shots: Path | None = None,
-) -> None:
-    """One referee on the referee page: the table's card opened after ``delay``
-    seconds, then every entry with a pause of ``pace`` seconds (jittered) before each;
+async def record_entries(browser: Any, address: str, referee: Referee, pacing: Pacing) -> None:
+    """One referee on the referee page: the table's card opened after ``pacing.delay``
+    seconds, then every entry with a pause of ``pacing.pace`` seconds (jittered) before each;
     each entry's answer is waited for before the next (a referee looks up at the table
     between two entries anyway; it keeps the count of entries shown taken exact)."""
-    await asyncio.sleep(delay)
-    try:
-        phone = await RefereePhone.opened(browser, address, referee.table.code, density=PHONE_DENSITY)
-    except Exception as exc:
-        referee.tapped.errors.append(f"opening the card: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+    phone = await _card_opened(
+        referee, pacing.delay, RefereePhone.opened(browser, address, referee.table.code, density=PHONE_DENSITY)
+    )
+    if phone is None:
         return
     for entry in referee.entries:
-        await asyncio.sleep(rng.uniform(*pace))
+        await asyncio.sleep(pacing.rng.uniform(*pacing.pace))
         taps = len(phone.log.taken_ms)
         try:
             await phone.tap(entry, wait_recorded=entry.type not in ("begin", "finish", "undo"))
@@ -178,9 +185,9 @@ async def record_entries(
             referee.tapped.errors.append(f"{entry.type}: {type(exc).__name__}: {str(exc).splitlines()[0]}")
             if len(phone.log.taken_ms) > taps:
                 referee.taken.append(entry)  # shown taken before it went wrong: it must be stored
-            if shots is not None:
+            if pacing.shots is not None:
                 await phone.page.screenshot(
-                    path=str(shots / f"table-{referee.table.label}-entry-{len(referee.taken)}.png")
+                    path=str(pacing.shots / f"table-{referee.table.label}-entry-{len(referee.taken)}.png")
                 )
             break
         referee.taken.append(entry)
@@ -224,7 +231,7 @@ async def day(args: argparse.Namespace, server: Server, tables: list[Table]) -> 
 
         # the baseline: the first table's first round, one phone alone on the server
         alone = referee(tables[0], 1)
-        await phone(browser, server.address, alone, pace, 0.0, rng)
+        await phone(browser, server.address, alone, Pacing(pace, 0.0, rng))
         referees = [referee(t, rounds) for t in tables[1 : args.referees + 1]]
         stop, peak = asyncio.Event(), Peak()
         watched = [Watched() for _ in range(args.spectators)]
@@ -236,7 +243,9 @@ async def day(args: argparse.Namespace, server: Server, tables: list[Table]) -> 
             for w in watched
         ]
         phones = [
-            asyncio.create_task(phone(browser, server.address, r, pace, rng.uniform(0, STAGGER), rng, args.keep))
+            asyncio.create_task(
+                phone(browser, server.address, r, Pacing(pace, rng.uniform(0, STAGGER), rng, args.keep))
+            )
             for r in referees
         ]
         await asyncio.gather(*phones)
