@@ -92,7 +92,7 @@ LakeOption = Annotated[
 
 
 @dataclass(frozen=True, slots=True)
-class Reading:
+class StatsSource:
     """What a statistic is read from: the lake ``--lake`` names, else the store."""
 
     db: Path | None
@@ -109,12 +109,13 @@ class Reading:
         return read(opened_store(self.db, self.wait))
 
 
-def _reading(db: DbOption = None, lake: LakeOption = None, wait: WaitOption = 60.0) -> Reading:
-    return Reading(db, lake, wait)
+def _source(db: DbOption = None, lake: LakeOption = None, wait: WaitOption = 60.0) -> StatsSource:
+    """The statistics' source, from the options that name it."""
+    return StatsSource(db, lake, wait)
 
 
-from_source = grouped("source", _reading)
-"""A command that takes ``source: Reading``, given from ``--db``, ``--lake`` and ``--wait``."""
+from_source = grouped("source", _source)
+"""A command that takes ``source: StatsSource``, given from ``--db``, ``--lake`` and ``--wait``."""
 
 
 def _cell(value: Any) -> str:
@@ -209,7 +210,7 @@ def _one_table(
     @app.command(name, help=about)
     @filtered
     @from_source
-    def command(*, source: Reading, filters: Filters, form: FormatOption = Format.table) -> None:
+    def command(*, source: StatsSource, filters: Filters, form: FormatOption = Format.table) -> None:
         frames = {table: source.read(lambda read: compute(read, filters))}
         _print(frames, form, {table: note} if note else None)
 
@@ -234,7 +235,7 @@ _one_table(
 @from_source
 def games_command(
     *,
-    source: Reading,
+    source: StatsSource,
     filters: Filters,
     form: FormatOption = Format.table,
     only: Annotated[
@@ -252,7 +253,7 @@ def games_command(
     _print(frames, form, _observed_notes(source, filters, frames))
 
 
-def _observed_notes(source: Reading, filters: Filters, frames: dict[str, pl.DataFrame]) -> dict[str, str]:
+def _observed_notes(source: StatsSource, filters: Filters, frames: dict[str, pl.DataFrame]) -> dict[str, str]:
     """Beside each statistic that needs cards the table does not see, how many observed
     rounds it left out (none said when none were)."""
     hidden = [name for name in frames if name in stats.HIDDEN_CARDS]

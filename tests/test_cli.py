@@ -281,7 +281,7 @@ def test_the_installed_script_audits_a_folder(tmp_path: Path) -> None:
 
 def test_every_stats_command_takes_the_same_filter_options() -> None:
     """The filter options are declared once (``cli.stats._filters``), and so are where
-    they are read from (``cli.stats._reading``: the store or a lake); both reach every
+    they are read from (``cli.stats._source``: the store or a lake); both reach every
     ``stats`` command, each beside its own options."""
     group = typer.main.get_group(stats.app)
     filters = ["--tournament", "--stage", "--ruleset", "--since", "--until", "--clean-only", "--min-n"]
