@@ -123,10 +123,10 @@ class Referee:
             Route("/referee/sw.js", _static("sw.js", "text/javascript", scope="/referee"), methods=["GET"]),
             Route("/referee/picture/{key}.svg", self.picture, methods=["GET"]),
             Route("/referee/api/table", _guarded(self.table), methods=["GET"]),
-            Route("/referee/api/begin", _guarded(self.begin), methods=["POST"]),
-            Route("/referee/api/entries", _guarded(self.entries), methods=["POST"]),
-            Route("/referee/api/score", _guarded(self.score), methods=["POST"]),
-            Route("/referee/api/finish", _guarded(self.finish), methods=["POST"]),
+            Route("/referee/api/begin", _guarded(self._posted(Opened, lambda desk: desk.begin)), methods=["POST"]),
+            Route("/referee/api/entries", _guarded(self._posted(Sent, lambda desk: desk.send)), methods=["POST"]),
+            Route("/referee/api/score", _guarded(self._posted(Scoring, lambda desk: desk.score)), methods=["POST"]),
+            Route("/referee/api/finish", _guarded(self._posted(Finishing, lambda desk: desk.finish)), methods=["POST"]),
         ]
 
     async def page(self, request: Request) -> Response:
@@ -150,21 +150,16 @@ class Referee:
             return _answer(Answer(status="closed"))
         return JSONResponse(view.model_dump(mode="json"), headers=_NO_STORE)
 
-    async def begin(self, request: Request) -> Response:
-        opened = await _parsed(request, Opened)
-        return _answer(await run_in_threadpool(self.desk.begin, opened))
+    def _posted(self, model: type[M], act: Callable[[Desk], Callable[[M], BaseModel]]) -> Handler:
+        """An endpoint whose body is one ``model``, answered by the desk's ``act`` — the
+        desk as it stands at the request (a restart may point it at another store) —
+        in a worker thread: it writes."""
 
-    async def entries(self, request: Request) -> Response:
-        sent = await _parsed(request, Sent)
-        return _answer(await run_in_threadpool(self.desk.send, sent))
+        async def handle(request: Request) -> Response:
+            body = await _parsed(request, model)
+            return _answer(await run_in_threadpool(act(self.desk), body))
 
-    async def score(self, request: Request) -> Response:
-        scoring = await _parsed(request, Scoring)
-        return _answer(await run_in_threadpool(self.desk.score, scoring))
-
-    async def finish(self, request: Request) -> Response:
-        finishing = await _parsed(request, Finishing)
-        return _answer(await run_in_threadpool(self.desk.finish, finishing))
+        return handle
 
 
 def _static(name: str, media_type: str, *, scope: str | None = None) -> Handler:

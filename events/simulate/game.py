@@ -297,27 +297,24 @@ class Table:
         game = self.replay.state.game
         assert game is not None
         connector = self.connector
+        gold: dict[str, dict[str, list[int]]] = {}
         if self.spec.ruleset == "tournament":
             outcome = scoring.tournament_outcome(rs.number, self.players, rs.roles, connector)
-            self.emit(
-                RoundEnded,
-                type="round_ended",
-                round=rs.number,
-                winner=outcome.winner,
-                connector=outcome.connector,
-                scores={p: s or 0 for p, s in outcome.scores.items()},
-            )
-            return
-        taken = self._gold_cards(rs, connector)
-        probe = scoring.base_outcome(rs.number, game, rs.roles, connector, Counter(self.replay.state.gold_supply), {})
+            scores = {p: s or 0 for p, s in outcome.scores.items()}
+        else:
+            taken = self._gold_cards(rs, connector)
+            supply = Counter(self.replay.state.gold_supply)
+            outcome = scoring.base_outcome(rs.number, game, rs.roles, connector, supply, {})
+            scores = {p: sum(v) for p, v in taken.items()}
+            gold = {"gold_cards": taken}
         self.emit(
             RoundEnded,
             type="round_ended",
             round=rs.number,
-            winner=probe.winner,
-            connector=probe.connector,
-            scores={p: sum(v) for p, v in taken.items()},
-            gold_cards=taken,
+            winner=outcome.winner,
+            connector=outcome.connector,
+            scores=scores,
+            **gold,
         )
 
     def _gold_cards(self, rs: RoundState, connector: str | None) -> dict[str, list[int]]:

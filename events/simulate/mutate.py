@@ -9,7 +9,7 @@ there; later findings a mutation drags along (a card left in a hand) are allowed
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Any
@@ -18,7 +18,7 @@ from events import cards
 from events.logfile import parse_line
 from events.maze import tunnel
 from events.replay import Replay
-from events.state import GameState
+from events.state import GameState, RoundState
 
 Line = dict[str, Any]
 
@@ -51,6 +51,19 @@ def state_before(lines: Sequence[str], index: int) -> GameState:
     for number, text in enumerate(lines[:index], start=1):
         engine.feed(parse_line(number, text))
     return engine.state
+
+
+def _in_random_order(
+    spots: list[int], lines: Sequence[str], rng: Random, *, most: int | None = None, after: int = 0
+) -> Iterator[tuple[int, RoundState]]:
+    """Each of ``spots`` (at most ``most``) in a random order, with its round as it stands
+    just before line ``spot + after``: a mutation takes the first where it can be made.
+    Each state is replayed only when asked for, so a mutation that succeeds early pays little."""
+    rng.shuffle(spots)
+    for i in spots[:most]:
+        rs = state_before(lines, i + after).round
+        assert rs is not None
+        yield i, rs
 
 
 def _followed_by(objs: list[Line], index: int, kind: str) -> bool:
@@ -117,10 +130,7 @@ def _mismatched_sides(objs: list[Line], lines: list[str], rng: Random) -> tuple[
         and not _followed_by(objs, i, "goal_revealed")
         and tunnel(o["card"], True).sides != tunnel(o["card"], False).sides
     ]
-    rng.shuffle(spots)
-    for i in spots[:12]:
-        rs = state_before(lines, i).round
-        assert rs is not None
+    for i, rs in _in_random_order(spots, lines, rng, most=12):
         cell = (objs[i]["x"], objs[i]["y"])
         sides = tunnel(objs[i]["card"], not objs[i]["rotated"]).sides
         if rs.maze.mismatches(cell, sides) or not rs.maze.enters(cell, sides):
@@ -131,10 +141,7 @@ def _mismatched_sides(objs: list[Line], lines: list[str], rng: Random) -> tuple[
 
 def _break_twice(objs: list[Line], lines: list[str], rng: Random) -> tuple[list[Line], str, int] | None:
     spots = [i for i, o in enumerate(objs) if o["type"] == "play_tool" and o["card"] in cards.BREAK_CARDS]
-    rng.shuffle(spots)
-    for i in spots:
-        rs = state_before(lines, i).round
-        assert rs is not None
+    for i, rs in _in_random_order(spots, lines, rng):
         tool = cards.BREAK_CARDS[objs[i]["card"]]
         already = sorted(p for p, tools in rs.broken.items() if tool in tools and p != objs[i]["player"])
         if already:
@@ -145,10 +152,7 @@ def _break_twice(objs: list[Line], lines: list[str], rng: Random) -> tuple[list[
 
 def _repair_nothing(objs: list[Line], lines: list[str], rng: Random) -> tuple[list[Line], str, int] | None:
     spots = [i for i, o in enumerate(objs) if o["type"] == "play_tool" and o["card"] in cards.REPAIR_CARDS]
-    rng.shuffle(spots)
-    for i in spots:
-        rs = state_before(lines, i).round
-        assert rs is not None
+    for i, rs in _in_random_order(spots, lines, rng):
         mends = cards.REPAIR_CARDS[objs[i]["card"]]
         tool = objs[i].get("tool") or mends[0]
         whole = sorted(p for p, tools in rs.broken.items() if tool not in tools)
@@ -170,10 +174,7 @@ def _rockfall_goal(objs: list[Line], lines: list[str], rng: Random) -> tuple[lis
 
 def _reveal_too_early(objs: list[Line], lines: list[str], rng: Random) -> tuple[list[Line], str, int] | None:
     spots = [i for i, o in enumerate(objs) if o["type"] == "play_path" and _followed_by(objs, i, "draw")]
-    rng.shuffle(spots)
-    for i in spots:
-        rs = state_before(lines, i).round
-        assert rs is not None
+    for i, rs in _in_random_order(spots, lines, rng):
         hidden = [s for s in cards.SLOTS if rs.maze.face_down(s)]
         if hidden:
             reveal = {"type": "goal_revealed", "goal": rng.choice(hidden), "rotated": False}
@@ -213,10 +214,7 @@ def _wrong_draw(objs: list[Line], lines: list[str], rng: Random) -> tuple[list[L
 
 def _extra_play(objs: list[Line], lines: list[str], rng: Random) -> tuple[list[Line], str, int] | None:
     spots = [i for i, o in enumerate(objs) if o["type"] in CARD_TYPES and _followed_by(objs, i, "draw")]
-    rng.shuffle(spots)
-    for i in spots:
-        rs = state_before(lines, i + 1).round
-        assert rs is not None
+    for i, rs in _in_random_order(spots, lines, rng, after=1):
         hand = rs.hands.get(objs[i]["player"], [])
         if hand:
             extra = {"type": "discard", "player": objs[i]["player"], "card": rng.choice(sorted(hand))}
