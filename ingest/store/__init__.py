@@ -29,7 +29,14 @@ job holds at once, :mod:`ingest.store.chunks`.
 from __future__ import annotations
 
 from ingest.store.chained import Append, EventRuns, NewEvent, Run
-from ingest.store.commits import CHECKPOINTED_COMMIT, ROW_GROUP, STREAMING_MEMORY, checkpoint_unmerged, streaming
+from ingest.store.commits import (
+    CHECKPOINTED_COMMIT,
+    ROW_GROUP,
+    STREAMING_MEMORY,
+    checkpoint_unmerged,
+    settle,
+    streaming,
+)
 from ingest.store.errors import StaleAppend, StoreBusy, StoreError, StoreUnusable
 from ingest.store.files import DEFAULT_DB, OPEN_RETRY, WAITING_FRESH, StoreFile, default_path
 from ingest.store.reading import Moment, StreamEvents, first_stored
@@ -59,6 +66,7 @@ __all__ = [
     "default_path",
     "first_stored",
     "insert_rows",
+    "settle",
     "streaming",
 ]
 

@@ -34,6 +34,7 @@ from ingest import rebuild as rebuild_module
 from ingest.chain import GENESIS, canonical, link, moment_text
 from ingest.pipeline import FileResult, ingest
 from ingest.schema import READ_MODELS, SCHEMA_VERSION
+from ingest.stats import IngestStats
 from ingest.store import Store, chunks
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -1067,21 +1068,29 @@ def test_many_files_with_two_workers_give_the_same_tables(tmp_path: Path, many_l
 
 
 @pytest.mark.parametrize("filled", [False, True])
-def test_only_a_batch_that_fills_a_row_group_keeps_the_row_groups_before_unmerged(
+def test_only_a_batch_that_fills_a_row_group_is_left_unmerged_and_the_run_merges_it_at_its_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, filled: bool
 ) -> None:
-    """Two ingests of two games each. A batch of fewer events than a row group is
-    checkpointed with DuckDB's vacuum, which merges the row groups small writes leave;
-    one that filled a row group (here made one event long) is checkpointed without it,
-    and the row groups of the ingest before stay as they were written."""
+    """Two ingests of two games each, a batch a game. A batch of fewer events than a
+    row group is checkpointed with DuckDB's vacuum, which merges the row groups small
+    writes leave; one that filled a row group (here made one event long) is
+    checkpointed without it, so the batches of a run do not merge each other's again
+    and again — and the run merges them at its end, once (``Writer.settle``), not the
+    next write."""
+    monkeypatch.setattr("ingest.pipeline.BATCH_FILES", 1)
+    monkeypatch.setattr("ingest.pipeline.MOST_FILES", 1)
     if filled:
         monkeypatch.setattr("ingest.pipeline.ROW_GROUP", 1)
     store = Store(tmp_path / "s.duckdb")
     for run in ("a", "b"):
         for table in (1, 2):
             write_game(tmp_path / run / f"t{table}.jsonl", f"open:{run}:t{table}")
-        ingest([tmp_path / run], store, workers=1)
+        stats = IngestStats()
+        ingest([tmp_path / run], store, workers=1, stats=stats)
+        steps = {step for step, seconds in stats.seconds.items() if seconds > 0}
+        assert ("checkpoint (no vacuum)" in steps) is filled
+        assert ("checkpoints merging the row groups" in steps) is filled
     groups = query(store.path, "SELECT max(count) FROM pragma_storage_info('events') GROUP BY row_group_id")
     counts = [int(n) for (n,) in groups]
     assert sum(counts) == event_count(store.path)
-    assert len(counts) == (2 if filled else 1)
+    assert len(counts) == 1

@@ -449,6 +449,34 @@ def test_a_batch_checkpointed_unmerged_leaves_the_row_groups_of_the_batches_befo
     assert row_groups(store.path) == [544, 544, *[ROW_GROUP] * 4]
 
 
+def test_the_end_of_a_long_ingest_merges_what_its_batches_left_and_the_next_write_merges_nothing(
+    tmp_path: Path,
+) -> None:
+    """Two batches left unmerged, then ``settle`` (the last batch of ``saboteur
+    ingest``): the part-full row groups are merged, and a phone's entry after it finds
+    nothing left to merge — before, that entry's checkpoint paid for the merge. The row
+    ``settle`` writes to have something to checkpoint is gone again."""
+    store = Store(tmp_path / "s.duckdb")
+    batch = 2 * ROW_GROUP + 544
+    for first in (0, batch):
+        with store.connect() as con:
+            con.execute(
+                "INSERT INTO events SELECT i + 1, 'game:g' || (i // 250), i % 250 + 1, 'draw', '{}', now(), NULL,"
+                " NULL, 'p', 'h' FROM range(?, ?) t(i)",
+                [first, first + batch],
+            )
+            ingest.store.checkpoint_unmerged(con)
+    left = row_groups(store.path)
+    with store.connect() as con:
+        ingest.store.settle(con)
+        assert con.execute("SELECT key FROM meta ORDER BY key").fetchall() == [("created_at",), ("schema_version",)]
+    settled = row_groups(store.path)
+    assert sum(settled) == sum(left) and len(settled) < len(left)
+    with store.connect() as con:
+        con.execute("INSERT INTO meta VALUES ('an entry', '')")
+    assert row_groups(store.path) == settled
+
+
 def test_small_writes_one_after_another_leave_few_row_groups_and_a_small_file(tmp_path: Path) -> None:
     """A phone records a game a line at a time, each line a transaction and a
     checkpoint of its own. DuckDB writes each transaction's rows as a row group; with
