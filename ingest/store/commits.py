@@ -60,9 +60,9 @@ def checkpoint_unmerged(con: duckdb.DuckDBPyConnection) -> None:
     2.0 vacuums tables with indexes too) merged the two batches' into fewer and wrote
     them all again: about a second of every batch of 245,760 events, a fifth of the
     ingest of 10,000 games. So such a batch is checkpointed without the vacuum, and the
-    setting (the database's, not the connection's) is put back at once. The ingest's
-    last batch merges what the batches left part full (:func:`settle`). A DuckDB
-    without the setting gets a plain checkpoint."""
+    setting (the database's, not the connection's) is put back at once. The run merges
+    what its batches left part full at its end (:func:`settle`). A DuckDB without the
+    setting gets a plain checkpoint."""
     if "max_vacuum_tasks" not in settings():
         con.execute("CHECKPOINT")
         return
