@@ -14,6 +14,7 @@ import json
 import re
 import shutil
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ from ingest.pipeline import FileResult, ingest
 from ingest.schema import READ_MODELS, SCHEMA_VERSION
 from ingest.stats import IngestStats
 from ingest.store import Store, chunks
+from ingest.verify import verify
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_SHEET = ROOT / "examples" / "score-sheet.csv"
@@ -1094,3 +1096,27 @@ def test_only_a_batch_that_fills_a_row_group_is_left_unmerged_and_the_run_merges
     counts = [int(n) for (n,) in groups]
     assert sum(counts) == event_count(store.path)
     assert len(counts) == 1
+
+
+def test_two_runs_at_once_that_both_merge_their_row_groups_at_the_end_store_everything_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two ingests in two threads of one process, each batch filling a row group (made
+    one event long), so both runs end in ``Writer.settle`` and its ``meta`` row: the
+    store's turns keep them apart, every game is stored once, no ``settling`` row is
+    left behind, and the chain and read models verify."""
+    monkeypatch.setattr("ingest.pipeline.BATCH_FILES", 1)
+    monkeypatch.setattr("ingest.pipeline.MOST_FILES", 1)
+    monkeypatch.setattr("ingest.pipeline.ROW_GROUP", 1)
+    store = Store(tmp_path / "s.duckdb")
+    for run in ("a", "b"):
+        for table in range(3):
+            write_game(tmp_path / run / f"t{table}.jsonl", f"both:{run}:t{table}")
+    stats = {"a": IngestStats(), "b": IngestStats()}
+    with ThreadPoolExecutor(2) as pool:
+        runs = list(pool.map(lambda run: ingest([tmp_path / run], store, workers=1, stats=stats[run]), stats))
+    assert [sorted(r.outcome for r in results) for results in runs] == [["accepted"] * 3] * 2
+    assert all("checkpoints merging the row groups" in run.seconds for run in stats.values())
+    assert query(store.path, "SELECT count(*) FROM games") == [(6,)]
+    assert query(store.path, "SELECT key FROM meta WHERE key = 'settling'") == []
+    assert verify(store).ok
