@@ -15,6 +15,8 @@ tree (the ingest's pool of workers included) sampled from ``/proc``:
   ingest`` of four such logs (the pool at work), ``saboteur verify`` and ``saboteur
   rebuild`` of the store the log went into;
 - ``saboteur verify`` of the store of ``--events`` events;
+- ``saboteur archive build`` of the four logs into a new lake (a local Dask cluster of
+  two workers, the scheduler and the workers in the tree);
 - DuckDB's ``read_ndjson_objects`` of the same log into a table: the baseline.
 
 RSS adds up each process's resident pages; PSS shares the pages processes share (the
@@ -130,6 +132,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(dir=scratch) as work:
         fresh, many, raw = Path(work) / "log.duckdb", Path(work) / "four.duckdb", Path(work) / "raw.duckdb"
+        lake = Path(work) / "lake"
         runs = [
             ("audit (16 MiB log)", _saboteur("audit", str(log))),
             ("ingest (16 MiB log)", _saboteur("ingest", str(log), "--db", str(fresh), *workers)),
@@ -137,6 +140,7 @@ def main() -> None:
             ("verify (16 MiB log stored)", _saboteur("verify", "--db", str(fresh))),
             ("rebuild (16 MiB log stored)", _saboteur("rebuild", "--db", str(fresh))),
             (f"verify ({stored:,} events)", _saboteur("verify", "--db", str(store))),
+            ("archive build (four 16 MiB logs)", _saboteur("archive", "build", str(four), "--to", str(lake))),
         ]
         baseline = measure(_duckdb_load(log, raw))
         table = Table(title=f"peak memory of the process tree (goal: RSS < {GOAL // 2**20} MiB)")

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import duckdb
 import polars as pl
@@ -35,11 +35,16 @@ import pyarrow as pa
 from ingest.chain import GENESIS, StoredEvent, canonical, link, moment_text
 from ingest.lake.layout import DATASETS, LEFT_OUT, Lake
 from ingest.lake.ledger import Held, preferred
-from ingest.lake.manifest import Entry, SourceFile, commit, write_part
+from ingest.lake.manifest import Entry, Part, SourceFile, commit, write_part
 from ingest.pipeline import Writer, write_all
 from ingest.sources import Prepared
 from ingest.store import Store
 from ingest.tables import names, polars_schema
+
+PART_EVENTS: Final = 100_000
+"""Events of a batch made into one Parquet part at most: a batch of 64 files is some
+16,000 events, one part, but a batch of 16 MiB logs holds millions, and made into one
+table, as Python rows first, four such logs took a Dask worker past 2 GiB."""
 
 
 class BatchStore(Store):
@@ -94,9 +99,12 @@ def write_batch(
         con.execute("SET TimeZone = 'UTC'")
         writer = Writer(store)
         write_all(prepared, writer)
-        events = _rechained(con, at)
-        if events.num_rows:
-            tables[StoredEvent.TABLE] = events
+        parts: list[Part] = []
+        count, head = 0, (0, GENESIS)
+        for events in _rechained(con, at):  # a part at a time: a batch of 16 MiB logs holds millions
+            parts.append(write_part(lake, StoredEvent.TABLE, events))
+            count += events.num_rows
+            head = (events["position"][-1].as_py(), events["hash"][-1].as_py())
         for dataset in DATASETS:
             if dataset != StoredEvent.TABLE:
                 kept = ", ".join(n for n in names(DATASETS[dataset]) if n not in LEFT_OUT.get(dataset, ()))
@@ -107,7 +115,7 @@ def write_batch(
                     tables[dataset] = table.to_arrow_table()
         appended = appended_streams(con)
         contents = _contents(con)
-    parts = [write_part(lake, dataset, table) for dataset, table in tables.items()]
+    parts.extend(write_part(lake, dataset, table) for dataset, table in tables.items())
     files = tuple(
         SourceFile(
             name=result.name,
@@ -120,8 +128,6 @@ def write_batch(
         )
         for result, (item_sha, size) in zip(writer.results, contents, strict=True)
     )
-    count = events.num_rows
-    head = (events["position"][-1].as_py(), events["hash"][-1].as_py()) if count else (0, GENESIS)
     entry = Entry(batch=key, files=files, parts=tuple(parts), events=count, head_position=head[0], head_hash=head[1])
     commit(lake, entry)
     return entry
@@ -147,25 +153,27 @@ def appended_streams(con: duckdb.DuckDBPyConnection) -> dict[int, dict[str, int]
     return found
 
 
-def _rechained(con: duckdb.DuckDBPyConnection, at: datetime) -> pa.Table:
+def _rechained(con: duckdb.DuckDBPyConnection, at: datetime) -> Iterator[pa.Table]:
     """The batch's events recorded at ``at`` (the build's time, not each write's) and
-    chained anew over it from the genesis hash, as a table of the events' columns.
+    chained anew over it from the genesis hash, as tables of the events' columns of
+    :data:`PART_EVENTS` events at most, in position order (none for no events).
 
     Each event's hash is :meth:`~ingest.chain.StoredEvent.canonical`'s, made from its
     columns as read (an object per event, made and copied twice, cost more than the
     hashing itself)."""
-    rows = con.execute(
+    result = con.execute(
         "SELECT position, stream, version, type, payload, upload_id, line FROM events ORDER BY position"
-    ).fetchall()
+    )
     stamp = moment_text(at)
-    prevs: list[str] = []
-    hashes: list[str] = []
     prev = GENESIS
-    for position, stream, version, type_, payload, upload_id, line in rows:
-        prevs.append(prev)
-        prev = link(prev, canonical(position, stream, version, type_, payload, stamp, upload_id, line))
-        hashes.append(prev)
     read = ("position", "stream", "version", "type", "payload", "upload_id", "line")
-    data: dict[str, list[Any]] = {name: [row[i] for row in rows] for i, name in enumerate(read)}
-    data |= {"recorded_at": [at] * len(rows), "prev_hash": prevs, "hash": hashes}
-    return pl.DataFrame(data, schema=polars_schema(StoredEvent)).to_arrow()
+    while rows := result.fetchmany(PART_EVENTS):
+        prevs: list[str] = []
+        hashes: list[str] = []
+        for position, stream, version, type_, payload, upload_id, line in rows:
+            prevs.append(prev)
+            prev = link(prev, canonical(position, stream, version, type_, payload, stamp, upload_id, line))
+            hashes.append(prev)
+        data: dict[str, list[Any]] = {name: [row[i] for row in rows] for i, name in enumerate(read)}
+        data |= {"recorded_at": [at] * len(rows), "prev_hash": prevs, "hash": hashes}
+        yield pl.DataFrame(data, schema=polars_schema(StoredEvent)).to_arrow()

@@ -12,6 +12,7 @@ import json
 import shutil
 from collections import Counter
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
@@ -424,3 +425,34 @@ def test_a_batch_store_reads_the_versions_of_a_stream_held_from_before_it() -> N
         )
         store.append(con, "game:b", 0, events("game:b", "game_started"), rows={})
         assert store.stream_versions(con, ["game:a", "game:b", "game:c"]) == {"game:a": (4, 5), "game:b": (1, 0)}
+
+
+def test_a_batch_of_many_events_is_written_as_several_parts_of_one_chain(
+    files: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch's events are made and written a part at a time (a batch of four 16 MiB
+    logs took a Dask worker past 2 GiB as one table): the parts hold, in order, the
+    rows and the one chain that one part would, and the lake verifies."""
+    import pyarrow.parquet as pq
+
+    import ingest.lake.batch
+    from ingest.lake.batch import write_batch
+    from ingest.sources import prepare
+
+    at = datetime(2026, 12, 4, 12, 0, tzinfo=UTC)
+    sources = sorted(files.glob("*.jsonl"))
+
+    def built(name: str) -> tuple[Entry, pl.DataFrame]:
+        lake = Lake.at(str(tmp_path / name))
+        entry = write_batch(lake, "batch", [prepare(p) for p in sources], first_upload=1, at=at)
+        assert verify(lake).problems == []
+        parts = [pq.read_table(tmp_path / name / p.path) for p in entry.parts if p.dataset == "events"]
+        return entry, pl.concat([pl.from_arrow(t) for t in parts])  # type: ignore[misc]
+
+    whole, one = built("one-part")
+    monkeypatch.setattr(ingest.lake.batch, "PART_EVENTS", 100)
+    split, many = built("parts")
+    assert len([p for p in whole.parts if p.dataset == "events"]) == 1
+    assert len([p for p in split.parts if p.dataset == "events"]) == -(-whole.events // 100) > 1
+    assert_frame_equal(many, one)
+    assert (split.events, split.head_position, split.head_hash) == (whole.events, whole.head_position, whole.head_hash)
