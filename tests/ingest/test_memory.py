@@ -148,3 +148,35 @@ def test_a_16_mib_log_audits_and_ingests_under_512_mib(tmp_path: Path) -> None:
     with duckdb.connect(str(db), read_only=True) as con:
         assert con.execute("SELECT count(*) FROM events").fetchall() == [(lines,)]
         assert con.execute("SELECT errors FROM games").fetchall() == [(lines - 1,)]  # 2 at the first draw
+
+
+# -- what the writer holds ------------------------------------------------------------------
+
+
+def test_an_upload_s_bytes_become_arrow_without_a_copy_and_are_stored_byte_for_byte(tmp_path: Path) -> None:
+    import pyarrow as pa
+
+    from ingest.tables import blob
+
+    raw = bytes(range(256)) * 64
+    array = blob(raw)
+    assert array.to_pylist() == [raw] and blob(b"").to_pylist() == [b""]
+    assert array.buffers()[2].address == pa.py_buffer(raw).address  # the bytes object's own memory
+    log = tmp_path / "draws.jsonl"
+    log.write_text("\n".join(draws(3)) + "\n")
+    ingest_files([log], Store(tmp_path / "s.duckdb"))
+    with duckdb.connect(str(tmp_path / "s.duckdb"), read_only=True) as con:
+        assert con.execute("SELECT raw FROM uploads").fetchall() == [(log.read_bytes(),)]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_every_command_fixes_the_threshold_for_large_blocks() -> None:
+    """``saboteur`` calls it before any command runs (its effect, some 50 MiB off an
+    ingest's peak, is measured by ``benchmarks/memory.py``, not here)."""
+    import inspect
+
+    from cli.main import main
+    from ingest.heap import give_back_large_blocks
+
+    assert give_back_large_blocks() is True
+    assert "give_back_large_blocks()" in inspect.getsource(main)
