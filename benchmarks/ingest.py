@@ -63,12 +63,9 @@ from events.logfile import LogLine
 
 def _child(folder: Path, db: Path, workers: int, timings: Path) -> None:
     """The ingest itself, in this (child) process: its timings as JSON into ``timings``."""
-    from ingest.heap import give_back_large_blocks
     from ingest.pipeline import WRITER, ingest
     from ingest.stats import IngestStats
     from ingest.store import Store
-
-    give_back_large_blocks()  # as the saboteur command does
 
     stats = IngestStats()
     started = time.perf_counter()

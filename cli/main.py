@@ -20,7 +20,6 @@ from rich.markup import escape
 from cli import flags
 from cli.errors import ReportingGroup
 from cli.lazy import Lazy
-from ingest.heap import give_back_large_blocks
 from ingest.kinds import kind_of
 from ingest.workers import process_pool, workers_for
 
@@ -214,7 +213,6 @@ def schema(
 
 
 def main() -> None:
-    give_back_large_blocks()  # every command's process, and the workers it forks
     app()
 
 

@@ -167,18 +167,3 @@ def test_an_upload_s_bytes_become_arrow_without_a_copy_and_are_stored_byte_for_b
     ingest_files([log], Store(tmp_path / "s.duckdb"))
     with duckdb.connect(str(tmp_path / "s.duckdb"), read_only=True) as con:
         assert con.execute("SELECT raw FROM uploads").fetchall() == [(log.read_bytes(),)]
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
-def test_every_command_fixes_the_threshold_for_large_blocks() -> None:
-    """``saboteur`` calls it before any command runs (its effect, some 50 MiB off an
-    ingest's peak, is measured by ``benchmarks/memory.py``, not here). Called in a
-    process of its own, so the test worker's allocator is left as it was."""
-    import inspect
-
-    from cli.main import main
-
-    called = "from ingest.heap import give_back_large_blocks; print(give_back_large_blocks())"
-    done = subprocess.run([sys.executable, "-c", called], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "True"
-    assert "give_back_large_blocks()" in inspect.getsource(main)
