@@ -218,7 +218,8 @@ def blob(value: bytes) -> pa.Array:
     """One value of a ``BLOB`` column as an Arrow array that holds the bytes themselves,
     not a copy. An upload of 16 MiB is inserted alone (its run of uploads is one file:
     :data:`~ingest.store.chunks.UPLOAD_RUN_BYTES`), and made into Arrow through Polars
-    its bytes were copied twice on the way, 33 MiB more at the writer's peak."""
+    its bytes were copied twice on the way: 33 MiB more at the peak of that insert
+    measured alone."""
     offsets = pa.py_buffer(struct.pack("<ii", 0, len(value)))  # not pyarrow.array: it imports pandas
     return pa.Array.from_buffers(pa.binary(), 1, [None, offsets, pa.py_buffer(value)])
 
