@@ -150,7 +150,23 @@ class Phone:
 
     async def do(self, step: Step) -> float | None:
         """Do ``step``; the seconds until the screen showed it taken (``None`` for a
-        step that runs nothing). Raises what Playwright raises when it never is."""
+        step that runs nothing). A step that times out fails with what the page showed
+        then, and its websockets."""
+        from playwright.async_api import TimeoutError as Timeout
+
+        try:
+            return await self._do(step)
+        except Timeout as error:
+            try:
+                text = str(await self.page.evaluate("() => document.body.innerText.slice(0, 1500)"))
+            except Exception as unanswered:  # a page that cannot even answer says so
+                text = f"(the page did not answer: {unanswered})"
+            raise AssertionError(
+                f"{self.code}: {step} timed out; {self.open_sockets} of {self.sockets} websockets open, "
+                f"{self.finished} runs finished, errors {self.tapped.errors}, text:\n{text}"
+            ) from error
+
+    async def _do(self, step: Step) -> float | None:
         page = self.page
         started = time.perf_counter()
         if step.kind == "open":

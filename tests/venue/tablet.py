@@ -180,7 +180,28 @@ class RefereePhone:
     async def tap(self, entry: Entry, *, wait_recorded: bool = False) -> None:
         """Tap ``entry``'s buttons; wait for the screen to show it taken (and, if
         asked, for the server's answer). The time taken is the last button's: the one
-        that makes the entry (the buttons before it only choose, on the phone)."""
+        that makes the entry (the buttons before it only choose, on the phone). A tap
+        that times out fails with what the page showed then (:meth:`seen`)."""
+        from playwright.async_api import TimeoutError as Timeout
+
+        try:
+            await self._tap(entry, wait_recorded=wait_recorded)
+        except Timeout as error:
+            raise AssertionError(f"{self.code}: {entry.type} {entry.clicks} timed out; {await self.seen()}") from error
+
+    async def seen(self) -> str:
+        """What the page shows and holds, for a failure's message: its witnesses (the
+        entries taken, recorded and waiting), its script errors and its text."""
+        try:
+            state = await self.page.evaluate(
+                "() => ({body: {...document.body.dataset}, link: {...(document.getElementById('link') || {}).dataset},"
+                " text: document.body.innerText.slice(0, 1500)})"
+            )
+        except Exception as error:  # a page that cannot even answer says so
+            return f"the page did not answer ({error})"
+        return f"data {state['body']}, link {state['link']}, errors {self.log.errors}, text:\n{state['text']}"
+
+    async def _tap(self, entry: Entry, *, wait_recorded: bool) -> None:
         if entry.type == "begin":
             await self.begin()
             return
