@@ -41,10 +41,12 @@ from ingest.sources import Prepared
 from ingest.store import Store
 from ingest.tables import names, polars_schema
 
-PART_EVENTS: Final = 100_000
-"""Events of a batch made into one Parquet part at most: a batch of 64 files is some
-16,000 events, one part, but a batch of 16 MiB logs holds millions, and made into one
-table, as Python rows first, four such logs took a Dask worker past 2 GiB."""
+PART_EVENTS: Final = 20_000
+"""Events of a batch made into one Parquet part at most: a batch of 64 simulated games
+is some 16,000 events, one part, but a 16 MiB log is 381,000. Made into one table, as
+Python rows first, four such logs in a batch took a Dask worker past 2 GiB; a part
+of 100,000 events at a time, one log took the batch's write to 552 MiB, and of 20,000
+to 407 MiB (from 137 MiB with the log audited)."""
 
 
 class BatchStore(Store):

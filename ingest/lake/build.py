@@ -52,6 +52,12 @@ if TYPE_CHECKING:
 
 BATCH_FILES: Final = 64
 """Files in a batch: about 16,000 events of simulated games, a task of a few seconds."""
+BATCH_BYTES: Final = 16 * 2**20
+"""Bytes of files in a batch, at most (a file of more is a batch alone). A batch is
+written through a store held in its worker's memory, and four logs of 16 MiB in one
+batch (1.5 million events) took that worker to 669 MiB. A batch of 64 simulated games
+is some 2 MiB, so a listing of such games is cut as by :data:`BATCH_FILES` alone, and
+its batches keep their keys."""
 
 
 class Job(Protocol):
@@ -131,8 +137,10 @@ def plan(
     at: datetime,
     batch_files: int = BATCH_FILES,
     entries: Mapping[str, Entry] | None = None,
+    batch_bytes: int = BATCH_BYTES,
 ) -> list[Batch]:
-    """The listing cut into batches of ``batch_files`` files, their uploads numbered on
+    """The listing cut into batches of ``batch_files`` files or ``batch_bytes`` bytes
+    at most (:func:`_cuts`), their uploads numbered on
     from the last upload of ``entries`` (the lake's committed batches: upload 1 in a new
     lake) that are not the listing's own. The listing's own batches committed by a run
     before keep their numbers, and the others are numbered around them (the same build
@@ -140,13 +148,31 @@ def plan(
     one built before, such as a folder grown since), every other batch is numbered
     after every upload of the lake. Never twice the same number, and each file's
     earlier files — those it may repeat — numbered below it."""
-    cuts = [(start, files[start : start + batch_files]) for start in range(0, len(files), batch_files)]
+    cuts = _cuts(files, batch_files, batch_bytes)
     keys = [batch_key("files", start, *(f"{name}|{size}" for name, size in chunk)) for start, chunk in cuts]
     first = _first_upload(entries or {}, [(key, start) for key, (start, _) in zip(keys, cuts, strict=True)])
     return [
         Batch(key, tuple(name for name, _ in chunk), first + start, at)
         for key, (start, chunk) in zip(keys, cuts, strict=True)
     ]
+
+
+def _cuts(
+    files: Sequence[tuple[str, int]], batch_files: int, batch_bytes: int
+) -> list[tuple[int, Sequence[tuple[str, int]]]]:
+    """The listing's batches, each with the place of its first file: a batch ends before
+    the file that would make it ``batch_files`` files or more than ``batch_bytes``
+    bytes (a file larger than that is a batch of its own; a size unknown counts 0)."""
+    cuts: list[tuple[int, Sequence[tuple[str, int]]]] = []
+    start = held = 0
+    for index, (_, size) in enumerate(files):
+        if index > start and (index - start >= batch_files or held + max(size, 0) > batch_bytes):
+            cuts.append((start, files[start:index]))
+            start, held = index, 0
+        held += max(size, 0)
+    if start < len(files):
+        cuts.append((start, files[start:]))
+    return cuts
 
 
 def _first_upload(entries: Mapping[str, Entry], starts: Sequence[tuple[str, int]]) -> int:

@@ -456,3 +456,25 @@ def test_a_batch_of_many_events_is_written_as_several_parts_of_one_chain(
     assert len([p for p in split.parts if p.dataset == "events"]) == -(-whole.events // 100) > 1
     assert_frame_equal(many, one)
     assert (split.events, split.head_position, split.head_hash) == (whole.events, whole.head_position, whole.head_hash)
+
+
+def test_a_listing_is_cut_by_bytes_as_well_as_by_files_and_small_files_keep_their_batches() -> None:
+    """A batch is written through a store in its worker's memory: four 16 MiB logs in one
+    batch took that worker to 669 MiB. A batch stops before the file that would take it
+    past :data:`~ingest.lake.build.BATCH_BYTES`; a listing of small games is cut every
+    64 files as before, so a lake built from it keeps its batches' keys."""
+    from ingest.lake.batch import batch_key
+    from ingest.lake.build import BATCH_BYTES, BATCH_FILES, plan
+
+    at = datetime(2026, 12, 4, tzinfo=UTC)
+    small = [(f"g{i:03}.jsonl", 30_000) for i in range(130)]
+    batches = plan(small, at)
+    assert [len(b.sources) for b in batches] == [64, 64, 2]
+    chunks = [small[start : start + BATCH_FILES] for start in range(0, len(small), BATCH_FILES)]
+    old_keys = [batch_key("files", i * BATCH_FILES, *(f"{n}|{s}" for n, s in c)) for i, c in enumerate(chunks)]
+    assert [b.key for b in batches] == old_keys
+    big = BATCH_BYTES * 5 // 8
+    large = [("a.jsonl", big), ("b.jsonl", big), ("c.jsonl", 10), ("d.jsonl", -1), ("e.jsonl", BATCH_BYTES + 1)]
+    cut = plan(large, at)
+    assert [b.sources for b in cut] == [("a.jsonl",), ("b.jsonl", "c.jsonl", "d.jsonl"), ("e.jsonl",)]
+    assert [b.first_upload for b in cut] == [1, 2, 5]
