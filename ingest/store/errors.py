@@ -7,6 +7,7 @@ and a public page sees no path of the organiser's machine (:func:`detail`)."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -50,6 +51,10 @@ REFUSED: Final = re.compile(r"No such file|Permission denied|Is a directory|No s
 """DuckDB passing on the file system's refusal: not damage."""
 DAMAGE: Final = (duckdb.IOException, duckdb.SerializationException, duckdb.InternalException, duckdb.FatalException)
 """What DuckDB raises reading a damaged file (a failed checksum is a plain ``duckdb.Error``)."""
+INVALIDATED: Final = "database has been invalidated"
+"""DuckDB's words after a commit it could not finish (out of its memory, say): it stops
+every job of the process, but the file keeps every commit before (its write-ahead log
+never took the failed one)."""
 _PATH: Final = re.compile(r"(?:[A-Za-z]:)?[\\/][^\s'\"]*[\\/][^\s'\"]*")
 """A file system path with a folder in it: not for a page the public sees."""
 
@@ -79,6 +84,22 @@ def damaged(detail: str) -> str:
     if "checksum" in detail:
         return f"damaged: a block of the file fails its checksum ({detail})"
     return f"damaged: {detail}"
+
+
+def stopped(exc: duckdb.Error) -> str:
+    """What a commit DuckDB could not finish did, in words, with DuckDB's own reason (the
+    first line of the error it stopped on, which it quotes after "Original error")."""
+    text = str(exc)
+    original = text.split("Original error:", 1)[-1].strip().strip('"').splitlines()[0][:300]
+    said = (
+        f"DuckDB stopped after a commit it could not finish ({original}); that commit was not stored, "
+        "and the store keeps every one before it (saboteur verify checks it)"
+    )
+    if "memory" in text.lower() or "pin block" in text:
+        limit = os.environ.get("SABOTEUR_DB_MEMORY")
+        setting = f"$SABOTEUR_DB_MEMORY is {limit}" if limit else "$SABOTEUR_DB_MEMORY sets it"
+        said += f". It ran out of the memory it may use ({setting}): allow it more and run again"
+    return said
 
 
 def missing(tables: Sequence[str]) -> str:

@@ -31,6 +31,7 @@ from ingest.store.chained import links
 from ingest.store.commits import config, transaction
 from ingest.store.errors import (
     DAMAGE,
+    INVALIDATED,
     LOCKED,
     REFUSED,
     StoreBusy,
@@ -39,6 +40,7 @@ from ingest.store.errors import (
     damaged,
     detail,
     missing,
+    stopped,
     unopened,
 )
 from ingest.store.reading import RECEIVED, event_head, one, received
@@ -318,6 +320,8 @@ class StoreFile:
                 return StoreUnusable(self.path, missing(absent))
         if isinstance(exc, duckdb.IOException) and REFUSED.search(str(exc)):
             return StoreError(self.path, f"the file system refused: {detail(self.path, exc)}")
+        if isinstance(exc, duckdb.FatalException) and INVALIDATED in str(exc):  # not the file's damage
+            return StoreError(self.path, stopped(exc))
         if isinstance(exc, DAMAGE) or type(exc) is duckdb.Error:
             return StoreUnusable(self.path, damaged(detail(self.path, exc)))
         return StoreError(self.path, f"the database failed: {detail(self.path, exc)}")

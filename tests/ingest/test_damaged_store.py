@@ -166,3 +166,27 @@ def test_the_dashboards_pages_say_one_line(
     error = page_error(store_file, page, monkeypatch)
     assert "cannot be read" in error, error
     assert str(store_file.parent) not in error  # a public page names no server folder
+
+
+def test_a_commit_duckdb_could_not_finish_is_not_called_damage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Out of its memory at a commit, DuckDB stops every job of the process with "database
+    has been invalidated": the file keeps every commit before (an ingest with
+    ``SABOTEUR_DB_MEMORY=32MB`` stopped at its second batch, and ``saboteur verify``
+    passed its first). The error says so, with DuckDB's reason and the setting to raise,
+    not "damaged"."""
+    import duckdb
+
+    monkeypatch.setenv("SABOTEUR_DB_MEMORY", "32MB")
+    store = Store(tmp_path / "s.duckdb")
+    fatal = duckdb.FatalException(
+        "FATAL Error: Failed: database has been invalidated because of a previous fatal error. The database must be "
+        'restarted prior to being used again.\nOriginal error: "Failed to flush table uploads during commit: failed '
+        'to pin block of size 256.0 KiB (30.2 MiB/30.5 MiB used)\n\nPossible solutions: …"'
+    )
+    with pytest.raises(StoreError) as raised, store.connect():
+        raise fatal
+    assert not isinstance(raised.value, StoreUnusable)
+    said = str(raised.value)
+    assert "damaged" not in said
+    assert "DuckDB stopped after a commit it could not finish (Failed to flush table uploads during commit" in said
+    assert "the store keeps every one before it" in said and "$SABOTEUR_DB_MEMORY is 32MB" in said
