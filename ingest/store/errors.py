@@ -71,7 +71,12 @@ def unopened(path: Path, exc: duckdb.Error) -> StoreUnusable:
 
 def detail(path: Path, exc: duckdb.Error) -> str:
     """DuckDB's first line, with the file named by its name and no other path."""
-    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return _first_line(path, str(exc)) or type(exc).__name__
+
+
+def _first_line(path: Path, text: str) -> str:
+    """``text``'s first line, with the file named by its name and no other path."""
+    first = (text.strip().splitlines() or [""])[0]
     for spelling in {str(path.resolve()), str(path)}:
         first = first.replace(spelling, path.name)
     return _PATH.sub("…", first)[:300]
@@ -86,11 +91,12 @@ def damaged(detail: str) -> str:
     return f"damaged: {detail}"
 
 
-def stopped(exc: duckdb.Error) -> str:
+def stopped(path: Path, exc: duckdb.Error) -> str:
     """What a commit DuckDB could not finish did, in words, with DuckDB's own reason (the
-    first line of the error it stopped on, which it quotes after "Original error")."""
+    first line of the error it stopped on, which it quotes after "Original error", with
+    no path but the file's name: :func:`detail`)."""
     text = str(exc)
-    original = text.split("Original error:", 1)[-1].strip().strip('"').splitlines()[0][:300]
+    original = _first_line(path, text.split("Original error:", 1)[-1].strip().strip('"'))
     said = (
         f"DuckDB stopped after a commit it could not finish ({original}); that commit was not stored, "
         "and the store keeps every one before it (saboteur verify checks it)"

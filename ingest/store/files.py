@@ -321,7 +321,7 @@ class StoreFile:
         if isinstance(exc, duckdb.IOException) and REFUSED.search(str(exc)):
             return StoreError(self.path, f"the file system refused: {detail(self.path, exc)}")
         if isinstance(exc, duckdb.FatalException) and INVALIDATED in str(exc):  # not the file's damage
-            return StoreError(self.path, stopped(exc))
+            return StoreError(self.path, stopped(self.path, exc))
         if isinstance(exc, DAMAGE) or type(exc) is duckdb.Error:
             return StoreUnusable(self.path, damaged(detail(self.path, exc)))
         return StoreError(self.path, f"the database failed: {detail(self.path, exc)}")

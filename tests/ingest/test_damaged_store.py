@@ -181,7 +181,7 @@ def test_a_commit_duckdb_could_not_finish_is_not_called_damage(tmp_path: Path, m
     fatal = duckdb.FatalException(
         "FATAL Error: Failed: database has been invalidated because of a previous fatal error. The database must be "
         'restarted prior to being used again.\nOriginal error: "Failed to flush table uploads during commit: failed '
-        'to pin block of size 256.0 KiB (30.2 MiB/30.5 MiB used)\n\nPossible solutions: …"'
+        f'to pin block of size 256.0 KiB (30.2 MiB/30.5 MiB used) in {tmp_path}/spill/x.tmp\n\nPossible solutions: …"'
     )
     with pytest.raises(StoreError) as raised, store.connect():
         raise fatal
@@ -190,3 +190,4 @@ def test_a_commit_duckdb_could_not_finish_is_not_called_damage(tmp_path: Path, m
     assert "damaged" not in said
     assert "DuckDB stopped after a commit it could not finish (Failed to flush table uploads during commit" in said
     assert "the store keeps every one before it" in said and "$SABOTEUR_DB_MEMORY is 32MB" in said
+    assert str(tmp_path) not in said.split(":", 1)[1]  # no path of the machine but the store's own name
