@@ -21,7 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cli.errors import refuse
 from cli.options import with_store
 from events.tables import PLAYER_RANGE, ROUND_LIMIT
-from ingest.lake.build import Done, build, cluster, listing, plan, run
+from ingest.lake.build import BATCH_BYTES, Done, build, cluster, listing, plan, run
 from ingest.lake.export import export
 from ingest.lake.layout import Lake
 from ingest.lake.manifest import committed
@@ -102,6 +102,15 @@ def build_command(
     scheduler: SchedulerOption = None,
     workers: WorkersOption = 2,
     batch_files: Annotated[int, typer.Option("--batch-files", min=1, help="Files in a batch (a task).")] = 64,
+    batch_mib: Annotated[
+        int,
+        typer.Option(
+            "--batch-mib",
+            min=1,
+            help="MiB of files in a batch, at most (a larger file is a batch alone): a worker holds a batch's "
+            "events in memory while it writes them.",
+        ),
+    ] = BATCH_BYTES // 2**20,
 ) -> None:
     """Audit files into the lake as Dask tasks, a batch at a time; a batch committed
     before is skipped.
@@ -112,7 +121,7 @@ def build_command(
     if not files:
         raise refuse("no files found (looked for .jsonl, .jsonl.gz, .csv and .json)", 1)
     entries = committed(Lake.at(to))
-    batches = plan(files, datetime.now(UTC), batch_files, entries)
+    batches = plan(files, datetime.now(UTC), batch_files, entries, batch_bytes=batch_mib * 2**20)
 
     def work(client: Client, on_done: Callable[[Done], None]) -> list[Done]:
         return build(client, to, batches, entries, on_done)
