@@ -478,3 +478,17 @@ def test_a_listing_is_cut_by_bytes_as_well_as_by_files_and_small_files_keep_thei
     cut = plan(large, at)
     assert [b.sources for b in cut] == [("a.jsonl",), ("b.jsonl", "c.jsonl", "d.jsonl"), ("e.jsonl",)]
     assert [b.first_upload for b in cut] == [1, 2, 5]
+
+
+def test_archive_build_cuts_batches_at_batch_mib(scheduler: str, tmp_path: Path) -> None:
+    """Two logs of 0.7 MiB each, with ``--batch-mib 1``: a batch each, though 64 files fit."""
+    from events.builder import LogBuilder
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for index in range(2):
+        log = LogBuilder(players=3, ruleset="base", game_id=f"mib:{index}").deal(start="ann")
+        head = "".join(line + "\n" for line in log.lines)
+        (logs / f"draws-{index}.jsonl").write_text(head + '{"type":"draw","player":"ann","card":"map"}\n' * 16_000)
+    result = cli("archive", "build", logs, "--to", tmp_path / "lake", "--scheduler", scheduler, "--batch-mib", "1")
+    assert "2 batches written (2 files" in result.output, result.output
