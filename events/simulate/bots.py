@@ -17,7 +17,9 @@ from random import Random
 from events import cards
 from events.maze import Cell, neighbours, tunnel
 from events.simulate.knowledge import View, distance
+from events.simulate.lineup import BASIC, Lineup
 from events.simulate.moves import Play, map_plays, open_cells, path_plays, rockfall_plays, tool_plays
+from events.simulate.strong import STRONG_BOTS
 
 Scorer = Callable[[Play], float]
 
@@ -288,8 +290,9 @@ BOTS: dict[str, Callable[[View, Random], Play]] = {
 }
 
 
-def choose(view: View, rng: Random) -> Play:
-    """The play of the bot for ``view.role``; a pass when nothing is held back."""
+def choose(view: View, rng: Random, lineup: Lineup = BASIC) -> Play:
+    """The play of the bot ``lineup`` names for ``view.role``."""
     if not view.hand:
         raise ValueError(f"{view.player} holds no cards")
-    return BOTS.get(view.role, gold_digger)(view, rng)
+    bots = STRONG_BOTS if lineup.of(view.role) == "strong" else BOTS
+    return bots.get(view.role, bots["gold_digger"])(view, rng)

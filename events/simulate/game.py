@@ -41,6 +41,7 @@ from events.schema import (
 )
 from events.simulate.bots import choose
 from events.simulate.knowledge import Deed, View, distance
+from events.simulate.lineup import BASIC, Lineup
 from events.simulate.moves import Play, open_cells
 from events.simulate.recording import written
 from events.state import RoundState
@@ -69,6 +70,8 @@ class GameSpec:
     """How the log is written: ``full`` or ``observed`` (the same game either way)."""
     referee_notes: float = 0.0
     """The chance that a turn gets a ``referee_note`` (R-C1) beside it; none by default."""
+    bots: Lineup = BASIC
+    """Which bot plays each role."""
 
 
 def reveals_after(maze: Maze, rng: Random) -> list[tuple[str, bool]]:
@@ -243,7 +246,7 @@ class Table:
         while not self.round.over:
             player = self._next_player()
             view = self._view(player)
-            play = choose(view, self.rng)
+            play = choose(view, self.rng, self.spec.bots)
             self._record(view, play)
             self._write_play(player, play)
             rs = self.round
@@ -271,7 +274,9 @@ class Table:
                 frontier = open_cells(view.maze)
                 before = min((distance(c, goal) for c in frontier), default=99)
                 gain = before - distance(play.cell, goal) + 1
-        self.deeds.append(Deed(view.player, kind, play.target, gain))
+        cleared = play.kind == "rockfall" and not view.maze.cells[play.cell].passable  # type: ignore[index]
+        card = "" if play.kind == "discard" else play.card
+        self.deeds.append(Deed(view.player, kind, play.target, gain, card, play.cell, cleared))
 
     def _write_play(self, player: str, play: Play) -> None:
         if play.kind == "path":

@@ -29,6 +29,12 @@ class Deed:
     target: str | None = None
     gain: int = 0
     """For tunnel cards: how much closer to the nearest face-down goal the maze came."""
+    card: str = ""
+    """The card played (a discard's card is face down: empty)."""
+    cell: Cell | None = None
+    """Where a tunnel card was laid or a rockfall fell."""
+    cleared: bool = False
+    """For a rockfall: the card it took away was a dead end."""
 
 
 @dataclass
