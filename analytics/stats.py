@@ -29,6 +29,7 @@ import polars as pl
 
 from analytics.filters import EVERYTHING, Filters, where
 from analytics.intervals import wilson_sql
+from events.simulate.ids import PREFIXES
 from ingest.store import Store
 
 Source = duckdb.DuckDBPyConnection | Store
@@ -89,6 +90,20 @@ def observed_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
     scope, params = _scope(filters, "r.round", "g.recording = 'observed'")
     counted = _query(source, f"WITH {scope} SELECT count(*) AS rounds FROM scope", params)
     return int(counted["rounds"][0])
+
+
+def played_by_bots(source: Source, filters: Filters = EVERYTHING) -> tuple[int, int]:
+    """How many of the filtered rounds the simulator's bots played, and how many rounds
+    there are: a win rate over bots' rounds says as much about the bots as about the
+    game. The simulator marks its games by their ids (:mod:`events.simulate.ids`)."""
+    marked = " OR ".join("starts_with(r.game_id, ?)" for _ in PREFIXES)
+    scope, params = _scope(filters, f"r.round, ({marked}) AS by_bots")
+    counted = _query(
+        source,
+        f"WITH {scope} SELECT count(*) FILTER (WHERE by_bots) AS bots, count(*) AS rounds FROM scope",
+        [*PREFIXES, *params],
+    )
+    return int(counted["bots"][0]), int(counted["rounds"][0])
 
 
 def role_win_rates(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:

@@ -20,6 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from cli.errors import refuse
 from cli.options import with_store
+from cli.simulate import BotsOption, lineup
 from events.tables import PLAYER_RANGE, ROUND_LIMIT
 from ingest.lake.build import BATCH_BYTES, Done, build, cluster, listing, plan, run
 from ingest.lake.export import export
@@ -142,14 +143,16 @@ def simulate_command(
     batch_games: Annotated[int, typer.Option("--batch-games", min=1, help="Games in a batch (a task).")] = BATCH_GAMES,
     scheduler: SchedulerOption = None,
     workers: WorkersOption = 2,
+    bots: BotsOption = "basic",
 ) -> None:
     """Simulate games into the lake as Dask tasks, for balance studies; each table size
     of the ruleset takes its turn."""
+    chosen = lineup(bots)
     if ruleset not in PLAYER_RANGE:
         raise typer.BadParameter("tournament or base", param_hint="--ruleset")
     if rounds > ROUND_LIMIT[ruleset]:
         raise typer.BadParameter(f"a {ruleset} game has 1 to {ROUND_LIMIT[ruleset]} rounds", param_hint="--rounds")
-    jobs = simulations(games, seed=seed, ruleset=ruleset, rounds=rounds, batch_games=batch_games)
+    jobs = simulations(games, seed=seed, ruleset=ruleset, rounds=rounds, batch_games=batch_games, bots=chosen)
 
     def work(client: Client, on_done: Callable[[Done], None]) -> list[Done]:
         return run(client, to, jobs, run_simulation, on_done)

@@ -12,6 +12,7 @@ from events.logfile import write_log
 from events.rules.tournament import CUT, check_cut, check_final_rounds, check_preliminary_rounds, table_sizes
 from events.schema import Recording
 from events.simulate.game import GameSpec, simulate_game
+from events.simulate.lineup import Lineup
 from events.simulate.tournament import simulate_tournament
 from events.tables import PLAYER_RANGE, ROUND_LIMIT
 
@@ -35,6 +36,24 @@ NotesOption = Annotated[
 ]
 
 
+BotsOption = Annotated[
+    str,
+    typer.Option(
+        "--bots",
+        help="Which bots play: basic or strong for every role, or role by role "
+        "(gold_digger=strong,saboteur=basic,selfish_dwarf=strong; roles left out play basic).",
+    ),
+]
+
+
+def lineup(value: str) -> Lineup:
+    """The ``--bots`` lineup asked for, or a usage error saying which part is wrong."""
+    try:
+        return Lineup.parse(value)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--bots") from None
+
+
 def _recording(value: str) -> Recording:
     """The ``--recording`` asked for, or a usage error naming the two there are."""
     if value not in get_args(Recording):
@@ -54,8 +73,10 @@ def game(
     ] = None,
     recording: RecordingOption = "full",
     referee_notes: NotesOption = 0.0,
+    bots: BotsOption = "basic",
 ) -> None:
     """Simulate one game at one table and write its log."""
+    chosen = lineup(bots)
     if ruleset not in PLAYER_RANGE:
         raise typer.BadParameter("tournament or base", param_hint="--ruleset")
     low, high = PLAYER_RANGE[ruleset]
@@ -72,6 +93,7 @@ def game(
         seed,
         recording=_recording(recording),
         referee_notes=referee_notes,
+        bots=chosen,
     )
     events = simulate_game(spec)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -92,9 +114,11 @@ def tournament(
     gzip: Annotated[bool, typer.Option("--gzip/--no-gzip", help="Write .jsonl.gz logs.")] = False,
     recording: RecordingOption = "full",
     referee_notes: NotesOption = 0.0,
+    bots: BotsOption = "basic",
 ) -> None:
     """Simulate a whole tournament: preliminary rounds, the top cut and the final table."""
     chosen = _recording(recording)
+    players_bots = lineup(bots)
     try:
         table_sizes(players)
     except ValueError as exc:
@@ -120,5 +144,6 @@ def tournament(
         gzip=gzip,
         recording=chosen,
         referee_notes=referee_notes,
+        bots=players_bots,
     )
     Console(stderr=True).print(f"wrote {len(record.files)} game logs and tournament.json for {record.id} to {out}")

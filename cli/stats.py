@@ -215,12 +215,26 @@ def _one_table(
         _print(frames, form, {table: note} if note else None)
 
 
-_one_table(
-    "roles",
-    "role_win_rates",
-    stats.role_win_rates,
-    "Win rate per role by ruleset × table size × saboteurs in play (Wilson 95%).",
-)
+@app.command("roles")
+@filtered
+@from_source
+def roles_command(*, source: StatsSource, filters: Filters, form: FormatOption = Format.table) -> None:
+    """Win rate per role by ruleset × table size × saboteurs in play (Wilson 95%)."""
+    frame, (bots, rounds) = source.read(
+        lambda read: (stats.role_win_rates(read, filters), stats.played_by_bots(read, filters))
+    )
+    _print({"role_win_rates": frame}, form, {"role_win_rates": bots_note(bots, rounds)} if bots else None)
+
+
+def bots_note(bots: int, rounds: int) -> str:
+    """Said under role win rates counted over rounds the simulator's bots played."""
+    share = "all" if bots == rounds else f"{bots:,} of"
+    return (
+        f"{share} {rounds:,} rounds were played by the simulator's bots (game ids beginning sim: or sim-): "
+        "these rates say as much about the bots as about the game"
+    )
+
+
 _one_table(
     "players",
     "player_stats",

@@ -321,6 +321,17 @@ def role_win_rates(filters: Filters) -> pl.DataFrame:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
+def _played_by_bots(source: str, lake: bool, when: Stamp, filters: Filters) -> tuple[int, int]:
+    with _reading(source, lake) as read:
+        return stats.played_by_bots(read, filters)
+
+
+def played_by_bots(filters: Filters) -> tuple[int, int]:
+    """:func:`analytics.stats.played_by_bots`: the filtered rounds bots played, of all."""
+    return _played_by_bots(*_read(), filters)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
 def _observed_rounds(source: str, lake: bool, when: Stamp, filters: Filters) -> int:
     with _reading(source, lake) as read:
         return stats.observed_rounds(read, filters)

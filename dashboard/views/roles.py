@@ -51,6 +51,22 @@ if frame.is_empty():
     st.info(_("No rounds match these filters."))
     st.stop()
 
+bots, rounds = data.played_by_bots(filters)
+if bots:
+    st.warning(
+        (
+            _("Every one of these %(rounds)s rounds was played by the simulator's bots.")
+            if bots == rounds
+            else _("%(bots)s of these %(rounds)s rounds were played by the simulator's bots.")
+        )
+        % {"bots": i18n.number(bots), "rounds": i18n.number(rounds)}
+        + " "
+        + _(
+            "Their win rates say as much about how the bots play as about the game: games with ids "
+            "beginning sim: or sim- are the simulator's."
+        ),
+        icon=":material/smart_toy:",
+    )
 label = _("%(players)s players, %(saboteurs)s sab.")  # each table, in the session's words
 frame = frame.with_columns(
     table=pl.Series([label % t for t in frame.select("players", "saboteurs").iter_rows(named=True)])

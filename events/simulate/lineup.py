@@ -52,6 +52,14 @@ class Lineup:
         """The bot that plays ``role`` (an unknown role plays as a gold digger would)."""
         return cast(BotName, getattr(self, role, self.gold_digger))
 
+    @property
+    def tag(self) -> str:
+        """A short name for ids: ``basic``, ``strong``, or a letter per role in the
+        order of :data:`ROLES` (``sbs``: strong gold diggers, basic saboteurs, strong
+        selfish dwarfs)."""
+        bots = [self.of(role) for role in ROLES]
+        return bots[0] if len(set(bots)) == 1 else "".join(bot[0] for bot in bots)
+
     def __str__(self) -> str:
         bots = {self.of(role) for role in ROLES}
         if len(bots) == 1:

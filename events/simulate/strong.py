@@ -26,7 +26,7 @@ with basic bots.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from random import Random
 
 from events import cards
@@ -159,7 +159,7 @@ def _paths(view: View, *, dead_ends: bool) -> list[Play]:
     return plays
 
 
-def _tools(view: View, kinds: dict[str, object]) -> list[Play]:
+def _tools(view: View, kinds: Collection[str]) -> list[Play]:
     plays: list[Play] = []
     for code in sorted(set(view.hand)):
         if code in kinds:

@@ -22,6 +22,8 @@ from events.records.tournament import CutDraw
 from events.rules.tournament import CUT, Standing, cut_line, draw_cut, seat
 from events.schema import Recording
 from events.simulate.game import GameSpec, Table, simulate_game
+from events.simulate.ids import simulated_id
+from events.simulate.lineup import BASIC, Lineup
 from events.state import Outcome
 
 FIRST = (
@@ -89,9 +91,12 @@ def simulate_tournament(
     gzip: bool = False,
     recording: Recording = "full",
     referee_notes: float = 0.0,
+    bots: Lineup = BASIC,
 ) -> TournamentRecord:
     """Play a whole tournament and write its logs and ``tournament.json`` to ``out``;
-    every log in ``recording``, with ``referee_notes`` the chance of a note beside a turn."""
+    every log in ``recording``, with ``referee_notes`` the chance of a note beside a turn,
+    every table played by ``bots``. Its game ids are marked as simulated
+    (:mod:`events.simulate.ids`)."""
     rng = Random(seed)
     tid = tournament_id or f"sim-open-{seed}"
     people = _players(players, rng)
@@ -116,7 +121,7 @@ def simulate_tournament(
         )
         for t, seated in enumerate(tables, start=1):
             spec = GameSpec(
-                game_id=f"{tid}:r{number}:t{t}",
+                game_id=simulated_id(f"{tid}:r{number}:t{t}"),
                 players=tuple(seated),
                 rounds=3,
                 seed=rng.randrange(2**32),
@@ -127,6 +132,7 @@ def simulate_tournament(
                 start=start,
                 recording=recording,
                 referee_notes=referee_notes,
+                bots=bots,
             )
             table = Table(spec)
             events = table.log()
@@ -141,7 +147,7 @@ def simulate_tournament(
         {"tournament_round": final_round, "stage": "final", "tables": [{"table": "final", "players": finalists}]}
     )
     spec = GameSpec(
-        game_id=f"{tid}:final",
+        game_id=simulated_id(f"{tid}:final"),
         players=tuple(finalists),
         rounds=final_rounds,
         seed=rng.randrange(2**32),
@@ -152,6 +158,7 @@ def simulate_tournament(
         start=day + timedelta(minutes=100 * preliminary_rounds + 30),
         recording=recording,
         referee_notes=referee_notes,
+        bots=bots,
     )
     path = out / f"final{suffix}"
     write_log(simulate_game(spec), path)

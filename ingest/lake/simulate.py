@@ -17,6 +17,7 @@ from typing import Final
 
 from events.logfile import write_log
 from events.simulate.game import GameSpec, simulate_game
+from events.simulate.lineup import BASIC, Lineup
 from events.tables import PLAYER_RANGE
 from ingest.lake.batch import batch_key, write_batch
 from ingest.lake.build import Done
@@ -40,20 +41,24 @@ class Simulation:
     size: int
     ruleset: str
     rounds: int
+    bots: Lineup = BASIC
 
 
 def simulations(
-    games: int, *, seed: int, ruleset: str, rounds: int, batch_games: int = BATCH_GAMES
+    games: int, *, seed: int, ruleset: str, rounds: int, batch_games: int = BATCH_GAMES, bots: Lineup = BASIC
 ) -> list[Simulation]:
-    """The run's batches."""
+    """The run's batches. Games played by other bots than the basic ones are other
+    batches with other game ids (the lineup's tag in both), so a study can hold both."""
+    marks = () if bots == BASIC else (bots.tag,)
     return [
         Simulation(
-            batch_key("simulate", seed, ruleset, rounds, first, min(batch_games, games - first)),
+            batch_key("simulate", seed, ruleset, rounds, first, min(batch_games, games - first), *marks),
             seed,
             first,
             min(batch_games, games - first),
             ruleset,
             rounds,
+            bots,
         )
         for first in range(0, games, batch_games)
     ]
@@ -66,10 +71,10 @@ def simulated(batch: Simulation) -> list[Prepared]:
     found = []
     for number in range(batch.first, batch.first + batch.size):
         players = low + number % (high - low + 1)
-        game_id = f"sim-{batch.seed}-{number:09d}"
-        spec = GameSpec(
-            game_id, tuple(f"p{i + 1}" for i in range(players)), batch.ruleset, batch.rounds, rng.randrange(2**62)
-        )
+        tag = "" if batch.bots == BASIC else f"{batch.bots.tag}-"
+        game_id = f"sim-{batch.seed}-{tag}{number:09d}"
+        seats = tuple(f"p{i + 1}" for i in range(players))
+        spec = GameSpec(game_id, seats, batch.ruleset, batch.rounds, rng.randrange(2**62), bots=batch.bots)
         found.append(prepare_bytes(f"{game_id}.jsonl", write_log(simulate_game(spec)).encode("utf-8")))
     return found
 

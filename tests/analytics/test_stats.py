@@ -547,3 +547,22 @@ def test_simulated_round_tables_add_up(sim: duckdb.DuckDBPyConnection) -> None:
     assert shares["share"].to_list() == pytest.approx([1.0, 1.0])
     final = stats.round_tables(sim, Filters(stage="final"))
     assert final["turns_per_round"]["rounds"].sum() == 4  # the final table plays 4 rounds
+
+
+def test_rounds_played_by_bots_are_counted_and_said(hand_db: Path, sim_db: Path) -> None:
+    """The simulator marks its games' ids; ``stats roles`` says when bots played the
+    rounds it counts, and says nothing of the kind about games people played."""
+    with Store(hand_db).connect(read_only=True) as con:
+        bots, rounds = stats.played_by_bots(con, Filters())
+        assert (bots, rounds) == (0, scalar(con, "SELECT count(*) FROM rounds"))
+    with Store(sim_db).connect(read_only=True) as con:
+        rounds = scalar(con, "SELECT count(*) FROM rounds")
+        assert stats.played_by_bots(con, Filters()) == (rounds, rounds)
+        base = scalar(con, "SELECT count(*) FROM rounds WHERE ruleset = 'base'")
+        assert stats.played_by_bots(con, Filters(ruleset="base")) == (base, base)
+    said = invoke("stats", "roles", "--db", sim_db)
+    assert said.exit_code == 0, said.output
+    assert f"all {rounds:,} rounds were played by the simulator's bots" in " ".join(said.output.split())
+    assert "bots" not in invoke("stats", "roles", "--db", hand_db).output
+    as_json = invoke("stats", "roles", "--db", sim_db, "--format", "json")
+    json.loads(as_json.stdout)  # the note goes to the standard error; the output stays data

@@ -93,6 +93,10 @@ def test_roles_chart_and_table_follow_the_filters(open_page: Open, db: Path) -> 
     assert table["n"].tolist() == expected["n"].to_list()
     assert set(table["role"]) <= {"gold digger", "saboteur", "selfish dwarf"}  # plain names, not codes
     assert {"table", "rate", "low", "high", "n < 30"} <= set(table.columns)
+    bots, rounds = stats.played_by_bots(Store(db), Filters(ruleset="tournament"))
+    assert bots == rounds > 0  # the simulator's tournament: said plainly above the chart
+    (warning,) = at.warning
+    assert f"Every one of these {rounds} rounds was played by the simulator's bots." in warning.value
     at.checkbox(key="roles_clean").check().run()
     clean = at.dataframe[0].value
     assert sum(clean["dealt"]) < sum(table["dealt"])  # two rounds with errors left out

@@ -492,3 +492,20 @@ def test_archive_build_cuts_batches_at_batch_mib(scheduler: str, tmp_path: Path)
         (logs / f"draws-{index}.jsonl").write_text(head + '{"type":"draw","player":"ann","card":"map"}\n' * 16_000)
     result = cli("archive", "build", logs, "--to", tmp_path / "lake", "--scheduler", scheduler, "--batch-mib", "1")
     assert "2 batches written (2 files" in result.output, result.output
+
+
+def test_a_simulation_by_strong_bots_is_other_batches_and_other_games(scheduler: str, tmp_path: Path) -> None:
+    """A study keeps basic and strong games side by side: the lineup is in the batches'
+    keys and the games' ids, so a second run with other bots adds, and overwrites nothing."""
+    target = tmp_path / "study"
+    for bots in ("basic", "strong", "strong"):
+        with bare_main():
+            result = cli(
+                "archive", "simulate", "--games", "3", "--to", target, "--bots", bots, "--scheduler", scheduler
+            )
+        assert result.exit_code == 0, result.output
+    assert "0 batches written" in result.output and "1 already committed" in result.output, result.output
+    with connect(str(target)) as con:
+        ids = [i for (i,) in con.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()]
+    assert ids == [f"sim-1-{number:09d}" for number in range(3)] + [f"sim-1-strong-{number:09d}" for number in range(3)]
+    assert cli("archive", "verify", target).exit_code == 0
