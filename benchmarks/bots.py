@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import sys
 import time
 from collections import defaultdict
@@ -64,6 +65,18 @@ def run(job: Job) -> tuple[Job, dict[str, list[bool]], float]:
         for role, wins in trials(ruleset, players, seed, chosen).items():
             found[role].extend(wins)
     return job, dict(found), time.process_time() - started
+
+
+def machine() -> str:
+    """The CPU model, its cores and the Python that ran the benchmark."""
+    model = "unknown CPU"
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.partition(":")[2].strip()
+                break
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def main() -> None:
@@ -136,7 +149,8 @@ def main() -> None:
         "ratio": sum(cpu[k] for k in strong_lineups) / cpu[str(BASIC)] if cpu[str(BASIC)] else None,
     }
     if args.json:
-        figures = {"rounds": args.rounds, "against_basic": against, "every_strong": every, "cost": cost}
+        figures = {"rounds": args.rounds, "machine": machine(), "against_basic": against, "every_strong": every}
+        figures["cost"] = cost
         print(json.dumps({**figures, "goal_met": met, "goal_cells": len(against), "wall_s": wall}, indent=2))
         return
     table = RichTable(title=f"Strong against basic, paired on {args.rounds} deals per table size")
@@ -162,7 +176,7 @@ def main() -> None:
     console.print(
         f"goal (every interval above zero): {met} of {len(against)} cells"
         f" · cost: all-strong {cost['strong_cpu_s']:.1f} CPU s against all-basic {cost['basic_cpu_s']:.1f}"
-        f" on the same deals, {cost['ratio']:.2f}× · {wall:.0f} s wall on {args.workers} workers",
+        f" on the same deals, {cost['ratio']:.2f}× · {wall:.0f} s wall on {args.workers} workers · {machine()}",
         highlight=False,
     )
 

@@ -1,4 +1,6 @@
-"""Bots: plausible, legal Saboteur from what one player could know.
+"""The basic bots: plausible, legal Saboteur from what one player could know; and
+:func:`choose`, which asks the bot a :class:`~events.simulate.lineup.Lineup` names for
+the role (the strong bots are :mod:`events.simulate.strong`).
 
 Gold diggers dig toward the goal they believe holds the gold, look at goals with maps,
 mend their own and their friends' tools and break the tools of players who played like

@@ -40,7 +40,7 @@ from events.schema import (
     SetupCard,
 )
 from events.simulate.bots import choose
-from events.simulate.knowledge import Deed, View, distance
+from events.simulate.knowledge import Deed, View, distance, public_target
 from events.simulate.lineup import BASIC, Lineup
 from events.simulate.moves import Play, open_cells
 from events.simulate.recording import written
@@ -263,20 +263,23 @@ class Table:
 
     def _record(self, view: View, play: Play) -> None:
         kind = {"tool": "break" if play.card in cards.BREAK_CARDS else "repair"}.get(play.kind, play.kind)
-        gain = 0
+        gain = toward = 0
         if play.kind == "path":
             assert play.cell is not None
             placed = cards.TUNNEL_CARDS[play.card]
             if placed.dead_end:
                 kind = "dead_end"
             else:
-                goal = view.target()
                 frontier = open_cells(view.maze)
-                before = min((distance(c, goal) for c in frontier), default=99)
-                gain = before - distance(play.cell, goal) + 1
+                cell = play.cell
+
+                def closer(goal: tuple[int, int]) -> int:
+                    return min((distance(c, goal) for c in frontier), default=99) - distance(cell, goal) + 1
+
+                gain, toward = closer(view.target()), closer(public_target(view.maze))
         cleared = play.kind == "rockfall" and not view.maze.cells[play.cell].passable  # type: ignore[index]
         card = "" if play.kind == "discard" else play.card
-        self.deeds.append(Deed(view.player, kind, play.target, gain, card, play.cell, cleared))
+        self.deeds.append(Deed(view.player, kind, play.target, gain, card, play.cell, cleared, toward))
 
     def _write_play(self, player: str, play: Play) -> None:
         if play.kind == "path":

@@ -28,13 +28,17 @@ class Deed:
     """``path``, ``dead_end``, ``break``, ``repair``, ``rockfall``, ``map`` or ``discard``."""
     target: str | None = None
     gain: int = 0
-    """For tunnel cards: how much closer to the nearest face-down goal the maze came."""
+    """For tunnel cards: how much closer to the goal the player aimed at the maze came
+    (the basic bots' tally, which knows the player's own peeks)."""
     card: str = ""
     """The card played (a discard's card is face down: empty)."""
     cell: Cell | None = None
     """Where a tunnel card was laid or a rockfall fell."""
     cleared: bool = False
     """For a rockfall: the card it took away was a dead end."""
+    toward: int = 0
+    """For tunnel cards: how much closer to :func:`public_target` the maze came, as
+    anyone at the table can judge it."""
 
 
 @dataclass
@@ -96,6 +100,13 @@ class View:
 
     def _trusted(self, other: str) -> bool:
         return sum(1 if d.kind == "path" and d.gain > 0 else 0 for d in self.deeds if d.player == other) >= 2
+
+
+def public_target(maze: Maze) -> Cell:
+    """The goal the whole table would say a tunnel heads for, knowing no peek: the middle
+    while it is face down, else another face-down goal."""
+    slots = [s for s in cards.SLOTS if maze.face_down(s)] or ["middle"]
+    return GOAL_COORDS[min(slots, key=lambda s: (s != "middle", s))]
 
 
 def distance(a: Cell, b: Cell) -> int:

@@ -66,7 +66,7 @@ def _board_leaning(view: View) -> dict[str, float]:
         elif deed.kind == "rockfall":
             score[deed.player] += -1.5 if deed.cleared else 2.0
         elif deed.kind == "path":
-            score[deed.player] += -1.5 if deed.gain > 0 else 1.5 if deed.gain < 0 else 0.0
+            score[deed.player] += -1.5 if deed.toward > 0 else 1.5 if deed.toward < 0 else 0.0
     return score
 
 
