@@ -183,6 +183,15 @@ def _repair_self(view: View) -> Play | None:
     return None
 
 
+def _connect_or_mend(view: View, reading: Reading, paths: list[Play]) -> Play | None:
+    """What a player who digs does before anything else: open onto a goal that may hold
+    the gold, else mend their own broken tool (without it, no tunnel card can be laid)."""
+    for play in paths:
+        if reading.connects(play):
+            return play
+    return _repair_self(view)
+
+
 def _look(view: View, reading: Reading) -> Play | None:
     """A map on the face-down goal nearest the path, while the gold is not known."""
     if cards.MAP not in view.hand or view.gold_slot() is not None:
@@ -247,15 +256,12 @@ def _discard(view: View, keep: Callable[[str], float]) -> Play:
 
 
 def gold_digger(view: View, rng: Random) -> Play:
-    """Dig the shortest way to the believed gold; look early, clear, mend and punish."""
+    """Dig the shortest way to the believed gold; look, clear, mend and punish."""
     reading = Reading(view)
     paths = _paths(view, dead_ends=False)
-    for play in paths:
-        if reading.connects(play):
-            return play
-    mend = _repair_self(view)
-    if mend is not None:
-        return mend
+    urgent = _connect_or_mend(view, reading, paths)
+    if urgent is not None:
+        return urgent
     look = _look(view, reading)
     if look is not None and 2 <= reading.nearest <= LOOK_FROM:
         return look
@@ -362,12 +368,9 @@ def selfish_dwarf(view: View, rng: Random) -> Play:
     and stop whoever could finish the way first."""
     reading = Reading(view)
     paths = _paths(view, dead_ends=False)
-    for play in paths:
-        if reading.connects(play):
-            return play
-    mend = _repair_self(view)
-    if mend is not None:
-        return mend
+    urgent = _connect_or_mend(view, reading, paths)
+    if urgent is not None:
+        return urgent
     look = _look(view, reading)
     if look is not None:
         return look
