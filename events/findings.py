@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import ClassVar, Final, Literal
 
+from events.said import Said
+
 Severity = Literal["error", "warning"]
 
 
@@ -68,6 +70,9 @@ class Finding:
     player: str | None = None
     rule: str = ""
     field: str | None = None
+    said: Said | None = None
+    """The message as a sentence and its values, for another language; ``None`` for a
+    finding made before messages carried their values (read back from an older store)."""
 
     def __post_init__(self) -> None:
         if not self.rule:
@@ -184,7 +189,8 @@ class ReplayError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Breach:
-    """What a rule check returns: the code, the precise rule and the message.
+    """What a rule check returns: the code, the precise rule and what it says
+    (:class:`~events.said.Said`: a sentence and its values, put into words where shown).
 
     Checks are pure and know nothing of lines; the replay turns a breach into a
     :class:`Finding` at the line it is judging. ``player`` names someone other than
@@ -193,8 +199,13 @@ class Breach:
 
     code: Code
     rule: str
-    message: str
+    said: Said
     player: str | None = None
+
+    @property
+    def message(self) -> str:
+        """The breach in English."""
+        return self.said.english()
 
 
 def _reported(code: str, finding: Finding | Unlisted) -> dict[str, object]:

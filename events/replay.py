@@ -30,6 +30,7 @@ from events.findings import Breach, Code, Finding, ReplayError, Tally
 from events.logfile import BlockParser, LogLine, UnreadableLog, parse_block, parse_lines, read_log
 from events.maze import Maze, tunnel
 from events.rules import actions, ending, goals, placement, scoring, setup, turns
+from events.said import Said, problem, say
 from events.schema import (
     Discard,
     Draw,
@@ -95,7 +96,7 @@ class Replay:
     def _report(
         self,
         code: Code,
-        message: str,
+        said: Said,
         *,
         player: str | None = None,
         rule: str = "",
@@ -104,7 +105,7 @@ class Replay:
     ) -> None:
         rs = self.state.round
         number = rs.number if rs is not None else None
-        finding = Finding(code, line or self._line, message, number, player, rule, field)
+        finding = Finding(code, line or self._line, said.english(), number, player, rule, field, said)
         self._new.append(finding)
         self.findings.append(finding)
         if self.strict and finding.severity == "error":
@@ -113,7 +114,7 @@ class Replay:
     def _breach(self, breach: Breach | None, player: str | None = None, line: int | None = None) -> bool:
         if breach is None:
             return False
-        self._report(breach.code, breach.message, player=breach.player or player, rule=breach.rule, line=line)
+        self._report(breach.code, breach.said, player=breach.player or player, rule=breach.rule, line=line)
         return True
 
     # -- feeding -----------------------------------------------------------------
@@ -131,10 +132,12 @@ class Replay:
         event = log_line.event
         if log_line.error is not None or event is None:
             error = log_line.error
-            self._report(Code.MALFORMED, error.message if error else "no event", field=error.field if error else None)
+            self._report(
+                Code.MALFORMED, problem(error.message if error else "no event"), field=error.field if error else None
+            )
             return new
         if state.ended:
-            self._report(Code.MALFORMED, f"{event.type} after game_ended: game_ended is the last line")
+            self._report(Code.MALFORMED, say("%(kind)s after game_ended: game_ended is the last line", kind=event.type))
             return new
         at = event.at
         if at is not None:
@@ -144,15 +147,16 @@ class Replay:
             # The common lines (draws, discards, most plays) only need their player seated.
             player = getattr(event, "player", None)
             if player is not None and player not in self._seated:
-                self._report(Code.MALFORMED, f"field `player`: {player!r} is not a player of this game", field="player")
+                said = say("field `player`: %(given)s is not a player of this game", given=repr(player))
+                self._report(Code.MALFORMED, said, field="player")
                 return self._new
         elif kind == "game_started":
-            self._report(Code.MALFORMED, "a second game_started: it is the first line, exactly once", field="type")
+            self._report(Code.MALFORMED, say("a second game_started: it is the first line, exactly once"), field="type")
             return self._new
         else:
             problems = context_problems(event, state.game)
             for field, message in problems:
-                self._report(Code.MALFORMED, f"field `{field}`: {message}", field=field)
+                self._report(Code.MALFORMED, _field_problem(field, message), field=field)
             if any(field in _ACTORS for field, _ in problems):
                 return self._new  # a player who is not at the table cannot act
         _HANDLERS[kind](self, event)
@@ -173,8 +177,13 @@ class Replay:
             done = len(self.state.outcomes)
             self._report(
                 Code.INCOMPLETE,
-                f"the log stops at line {self.last_line} before game_ended; "
-                f"{done} finished round{'s still count' if done != 1 else ' still counts'}",
+                say(
+                    "the log stops at line %(line)s before game_ended; %(count)s finished round still counts",
+                    "the log stops at line %(line)s before game_ended; %(count)s finished rounds still count",
+                    "count",
+                    line=self.last_line,
+                    count=done,
+                ),
             )
         return self._new
 
@@ -226,10 +235,12 @@ class Replay:
         try:
             moment = parse_timestamp(at)
         except ValueError as exc:
-            self._report(Code.MALFORMED, f"field `at`: {exc}", field="at")
+            self._report(Code.MALFORMED, _field_problem("at", str(exc)), field="at")
             return
         if self._last_time is not None and moment < self._last_time:
-            self._report(Code.MALFORMED, f"field `at`: {at} is before the previous event's time", field="at")
+            self._report(
+                Code.MALFORMED, say("field `at`: %(at)s is before the previous event's time", at=at), field="at"
+            )
             return
         self._last_time = moment
 
@@ -257,17 +268,28 @@ class Replay:
         if unfinished is not None:
             self._report(
                 Code.MALFORMED,
-                f"round_started while round {unfinished.number} is still open: it needs its round_ended first",
+                say(
+                    "round_started while round %(round)s is still open: it needs its round_ended first",
+                    round=unfinished.number,
+                ),
                 field="round",
             )
         expected = state.last_round_number + 1
         if event.round != expected:
             self._report(
-                Code.MALFORMED, f"field `round`: round {event.round} where round {expected} is due", field="round"
+                Code.MALFORMED,
+                say("field `round`: round %(given)s where round %(round)s is due", given=event.round, round=expected),
+                field="round",
             )
         elif event.round > game.rounds:
             self._report(
-                Code.MALFORMED, f"field `round`: this game plans {game.rounds} rounds, not {event.round}", field="round"
+                Code.MALFORMED,
+                say(
+                    "field `round`: this game plans %(rounds)s rounds, not %(given)s",
+                    rounds=game.rounds,
+                    given=event.round,
+                ),
+                field="round",
             )
         players = game.players
         dealt_roles = event.roles or {}
@@ -304,7 +326,7 @@ class Replay:
         assert game is not None
         rs = state.round
         if rs is None:
-            self._report(Code.MALFORMED, "round_ended before any round_started")
+            self._report(Code.MALFORMED, say("round_ended before any round_started"))
             return
         if self._breach(ending.check_round_open(rs, event.type)):
             return
@@ -313,7 +335,13 @@ class Replay:
         self._breach(turns.check_missed_draw(rs))
         if event.round != rs.number:
             self._report(
-                Code.MALFORMED, f"field `round`: round {rs.number} is the one in play, not {event.round}", field="round"
+                Code.MALFORMED,
+                say(
+                    "field `round`: round %(round)s is the one in play, not %(given)s",
+                    round=rs.number,
+                    given=event.round,
+                ),
+                field="round",
             )
         if self._observed and event.roles is not None:
             # The roles are turned up now: R-S1 is judged on them, and the round scored.
@@ -349,12 +377,18 @@ class Replay:
         unfinished = self._unfinished_round()
         if unfinished is not None:
             self._report(
-                Code.WRONG_SCORE, f"game_ended while round {unfinished.number} has no round_ended", rule="R-W3"
+                Code.WRONG_SCORE,
+                say("game_ended while round %(round)s has no round_ended", round=unfinished.number),
+                rule="R-W3",
             )
         elif len(state.outcomes) < game.rounds:
             self._report(
                 Code.WRONG_SCORE,
-                f"the game ended after {len(state.outcomes)} of its {game.rounds} planned rounds",
+                say(
+                    "the game ended after %(played)s of its %(rounds)s planned rounds",
+                    played=len(state.outcomes),
+                    rounds=game.rounds,
+                ),
                 rule="R-W3",
             )
         for breach in scoring.check_totals(state.totals(), event.totals):
@@ -369,7 +403,7 @@ class Replay:
         if rs is not None and rs.reveal_run is None and not rs.over and not rs.ended:
             return rs
         if rs is None:
-            self._report(Code.MALFORMED, f"{kind} before the first round_started", field="type")
+            self._report(Code.MALFORMED, say("%(kind)s before the first round_started", kind=kind), field="type")
             return None
         if rs.reveal_run is not None:
             self._close_run(rs, self._line)
@@ -435,7 +469,7 @@ class Replay:
         """A discard's or a draw's ``card`` in the wrong recording (event-log.md)."""
         if (event.card is None) is not self._observed:
             for field, message in hidden_card_problems(event, self._game()):
-                self._report(Code.MALFORMED, f"field `{field}`: {message}", field=field)
+                self._report(Code.MALFORMED, _field_problem(field, message), field=field)
 
     def _discard(self, event: Discard) -> None:
         """R-T3: a pass puts one card face down on the discard pile."""
@@ -493,7 +527,7 @@ class Replay:
             tool = possible[0]
         breach = actions.check_repair(broken, target, tool)
         if breach is not None and len(mends) == 2:
-            breach = Breach(breach.code, "R-A4", breach.message, breach.player)
+            breach = Breach(breach.code, "R-A4", breach.said, breach.player)
         self._breach(breach, player)
         rs.discards.append(card)
         if breach is None:
@@ -564,28 +598,40 @@ class Replay:
     def _goal_revealed(self, event: GoalRevealed) -> None:
         rs = self.state.round
         if rs is None:
-            self._report(Code.MALFORMED, "goal_revealed before the first round_started", field="type")
+            self._report(Code.MALFORMED, say("goal_revealed before the first round_started"), field="type")
             return
         if self._breach(ending.check_round_open(rs, event.type)):
             return
         card = event.card
         for field, message in revealed_card_problems(event, self._game()):
-            self._report(Code.MALFORMED, f"field `{field}`: {message}", field=field)
+            self._report(Code.MALFORMED, _field_problem(field, message), field=field)
         if card is not None and not self._observed and rs.maze.goal_card(event.goal) not in (card, cards.UNSEEN):
             self._report(
                 Code.MALFORMED,
-                f"field `card`: the {event.goal} goal was dealt {rs.maze.goal_card(event.goal)}, not {card}",
+                say(
+                    "field `card`: the %(slot)s goal was dealt %(dealt)s, not %(card)s",
+                    slot=event.goal,
+                    dealt=rs.maze.goal_card(event.goal),
+                    card=card,
+                ),
                 field="card",
             )
             card = None
         if rs.reveal_run is not None:
             rs.reveal_run.entries.append((event.goal, event.rotated, self._line, card))
             return
-        state = "is already face up" if not rs.maze.face_down(event.goal) else "was not reached by the card just laid"
-        self._report(
-            Code.FALSE_REVEAL,
-            f"the {event.goal} goal {state}: goals are turned up right after the placement that reaches them",
-        )
+        if not rs.maze.face_down(event.goal):
+            said = say(
+                "the %(slot)s goal is already face up: goals are turned up right after the placement that reaches them",
+                slot=event.goal,
+            )
+        else:
+            said = say(
+                "the %(slot)s goal was not reached by the card just laid: goals are turned up right after the "
+                "placement that reaches them",
+                slot=event.goal,
+            )
+        self._report(Code.FALSE_REVEAL, said)
 
     def _referee_note(self, event: RefereeNote) -> None:
         """R-C1: an error no card shows, as the referee saw it. It changes no state (a
@@ -634,23 +680,59 @@ def _deal_as_seen(deal: RoundStarted, players: list[str]) -> SeenDeal:
 
 
 _NOTE_ERRORS: Final = {
-    "face_up_discard": "discarded a card face up",
-    "drew_from_discard": "drew from the discard pile",
-    "moved_path_card": "moved a path card already laid",
-    "moved_broken_tool": "moved or discarded a broken tool not repaired",
-    "showed_hand_card": "showed a hand card",
-    "showed_goal_card": "showed a goal card",
-    "showed_role_card": "showed a role card",
-    "looked_at_cards": "looked at cards they may not see",
-    "other": "broke a rule at the table",
+    "face_up_discard": (
+        "referee's note: %(player)s discarded a card face up",
+        "referee's note: a player discarded a card face up",
+    ),
+    "drew_from_discard": (
+        "referee's note: %(player)s drew from the discard pile",
+        "referee's note: a player drew from the discard pile",
+    ),
+    "moved_path_card": (
+        "referee's note: %(player)s moved a path card already laid",
+        "referee's note: a player moved a path card already laid",
+    ),
+    "moved_broken_tool": (
+        "referee's note: %(player)s moved or discarded a broken tool not repaired",
+        "referee's note: a player moved or discarded a broken tool not repaired",
+    ),
+    "showed_hand_card": (
+        "referee's note: %(player)s showed a hand card",
+        "referee's note: a player showed a hand card",
+    ),
+    "showed_goal_card": (
+        "referee's note: %(player)s showed a goal card",
+        "referee's note: a player showed a goal card",
+    ),
+    "showed_role_card": (
+        "referee's note: %(player)s showed a role card",
+        "referee's note: a player showed a role card",
+    ),
+    "looked_at_cards": (
+        "referee's note: %(player)s looked at cards they may not see",
+        "referee's note: a player looked at cards they may not see",
+    ),
+    "other": (
+        "referee's note: %(player)s broke a rule at the table",
+        "referee's note: a player broke a rule at the table",
+    ),
 }
+"""What each ``referee_note`` error says: with the player named, and without."""
 
 
-def note_message(note: RefereeNote) -> str:
-    """A ``table_incident``'s message: who did what, then the referee's words."""
-    who = note.player or "a player"
-    text = f"referee's note: {who} {_NOTE_ERRORS[note.error]}"
-    return f"{text}: {note.note}" if note.note else text
+def note_message(note: RefereeNote) -> Said:
+    """A ``table_incident``'s message: who did what, then the referee's words (shown as
+    written, in whatever language the referee wrote them)."""
+    named, unnamed = _NOTE_ERRORS[note.error]
+    said = say(unnamed) if note.player is None else say(named, player=note.player)
+    if not note.note:
+        return said
+    return say("%(said)s: %(note)s", said=(said,), note=note.note)
+
+
+def _field_problem(field: str, text: str) -> Said:
+    """A problem with one field, in the schema's own (English) words."""
+    return say("field `%(field)s`: %(problem)s", field=field, problem=text)
 
 
 _SIMPLE: Final = frozenset({"draw", "discard", "play_path", "play_rockfall", "play_map", "goal_revealed"})

@@ -27,6 +27,7 @@ import duckdb
 
 from events.findings import Code, Finding
 from events.logfile import UnreadableLog
+from events.said import problem
 from ingest.readmodels import GameRow, Tables
 from ingest.revisions import current, marker
 from ingest.schema import UploadRow
@@ -650,7 +651,7 @@ def _write_isolated(
 
 def _rejected(item: Prepared, why: UnreadableLog) -> Prepared:
     """``item`` as a rejected upload: its bytes and the reason; no events, no rows."""
-    finding = Finding(Code.MALFORMED, why.line, why.message)
+    finding = Finding(Code.MALFORMED, why.line, why.message, said=problem(why.message))
     report = json.dumps({"file": item.name, "status": "unreadable", "violations": [finding.as_report()]})
     return replace(
         item, status="unreadable", report=report, game_ids=[], streams={}, rows={}, errors=1, message=why.message

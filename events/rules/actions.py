@@ -5,6 +5,7 @@ from __future__ import annotations
 from events import cards
 from events.findings import Breach, Code
 from events.maze import Cell, Maze
+from events.said import say
 
 
 def check_no_broken_tool(broken: set[str], player: str) -> Breach | None:
@@ -13,7 +14,11 @@ def check_no_broken_tool(broken: set[str], player: str) -> Breach | None:
         return Breach(
             Code.PATH_WITH_BROKEN_TOOL,
             "R-A2",
-            f"{player} laid a tunnel card with a broken {', '.join(sorted(broken))} in front of them",
+            say(
+                "%(player)s laid a tunnel card with a broken %(tools)s in front of them",
+                player=player,
+                tools=tuple(sorted(broken)),
+            ),
         )
     return None
 
@@ -24,19 +29,34 @@ def check_break(broken: set[str], player: str, target: str, tool: str, self_brea
         return Breach(
             Code.IMPOSSIBLE_ACTION,
             "R-A1",
-            f"{player} laid a broken {tool} in front of themselves: it goes in front of another player",
+            say(
+                "%(player)s laid a broken %(tool)s in front of themselves: it goes in front of another player",
+                player=player,
+                tool=tool,
+            ),
         )
     if tool in broken:
-        return Breach(Code.IMPOSSIBLE_ACTION, "R-A1", f"{target} already has a broken {tool}")
+        return Breach(
+            Code.IMPOSSIBLE_ACTION, "R-A1", say("%(target)s already has a broken %(tool)s", target=target, tool=tool)
+        )
     return None
 
 
 def check_repair(broken: set[str], target: str, tool: str) -> Breach | None:
     """R-A3, R-A4: a repair mends a broken tool of its kind that lies in front of
     ``target``; a double repair mends the one kind named."""
+    if tool not in broken and broken:
+        said = say(
+            "%(target)s has no broken %(tool)s to repair (broken: %(tools)s)",
+            target=target,
+            tool=tool,
+            tools=tuple(sorted(broken)),
+        )
+        return Breach(Code.IMPOSSIBLE_ACTION, "R-A3", said)
     if tool not in broken:
-        held = f" (broken: {', '.join(sorted(broken))})" if broken else ""
-        return Breach(Code.IMPOSSIBLE_ACTION, "R-A3", f"{target} has no broken {tool} to repair{held}")
+        return Breach(
+            Code.IMPOSSIBLE_ACTION, "R-A3", say("%(target)s has no broken %(tool)s to repair", target=target, tool=tool)
+        )
     return None
 
 
@@ -44,16 +64,20 @@ def check_rockfall(maze: Maze, cell: Cell) -> Breach | None:
     """R-A5: a rockfall removes a tunnel card, never the start card or a goal card."""
     placed = maze.cells.get(cell)
     if placed is None:
-        return Breach(Code.IMPOSSIBLE_ACTION, "R-A5", f"no card lies at {cell} to remove")
+        return Breach(Code.IMPOSSIBLE_ACTION, "R-A5", say("no card lies at %(cell)s to remove", cell=cell))
     if placed.kind == "start":
-        return Breach(Code.IMPOSSIBLE_ACTION, "R-A5", "a rockfall never removes the start card")
+        return Breach(Code.IMPOSSIBLE_ACTION, "R-A5", say("a rockfall never removes the start card"))
     if placed.kind == "goal":
-        return Breach(Code.IMPOSSIBLE_ACTION, "R-A5", f"a rockfall never removes a goal card ({cards.SLOT_AT[cell]})")
+        return Breach(
+            Code.IMPOSSIBLE_ACTION,
+            "R-A5",
+            say("a rockfall never removes a goal card (%(slot)s)", slot=cards.SLOT_AT[cell]),
+        )
     return None
 
 
 def check_map(maze: Maze, slot: str) -> Breach | None:
     """R-A6: a map looks at a face-down goal; a revealed goal cannot be the target."""
     if not maze.face_down(slot):
-        return Breach(Code.IMPOSSIBLE_ACTION, "R-A6", f"the {slot} goal is already face up")
+        return Breach(Code.IMPOSSIBLE_ACTION, "R-A6", say("the %(slot)s goal is already face up", slot=slot))
     return None

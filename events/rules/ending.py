@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from events import cards
 from events.findings import Breach, Code
 from events.maze import Maze
+from events.said import say
 from events.state import RoundState
 
 
@@ -31,24 +32,31 @@ def check_round_open(rs: RoundState, kind: str) -> Breach | None:
     if not rs.ended:
         return None
     if kind == "round_ended":
-        message = f"round {rs.number} has already ended"
+        said = say("round %(round)s has already ended", round=rs.number)
     elif kind == "goal_revealed":
-        message = f"goal_revealed after round {rs.number} ended"
+        said = say("goal_revealed after round %(round)s ended", round=rs.number)
     else:
-        message = f"{kind} after round {rs.number} ended and before the next round_started"
-    return Breach(Code.PLAY_AFTER_ROUND_END, "R-E2", message)
+        said = say("%(kind)s after round %(round)s ended and before the next round_started", kind=kind, round=rs.number)
+    return Breach(Code.PLAY_AFTER_ROUND_END, "R-E2", said)
 
 
 def check_round_not_over(rs: RoundState, kind: str) -> Breach | None:
     """R-E1, R-E2: once the round is over by the rules only its ``round_ended`` may follow."""
     if not rs.over:
         return None
-    why, rule = ("the gold was revealed", "R-E1") if rs.gold_found else ("every hand is empty", "R-E2")
-    return Breach(
-        Code.PLAY_AFTER_ROUND_END,
-        rule,
-        f"{kind} after round {rs.number} was over ({why}): only round_ended may follow",
+    if rs.gold_found:
+        said = say(
+            "%(kind)s after round %(round)s was over (the gold was revealed): only round_ended may follow",
+            kind=kind,
+            round=rs.number,
+        )
+        return Breach(Code.PLAY_AFTER_ROUND_END, "R-E1", said)
+    said = say(
+        "%(kind)s after round %(round)s was over (every hand is empty): only round_ended may follow",
+        kind=kind,
+        round=rs.number,
     )
+    return Breach(Code.PLAY_AFTER_ROUND_END, "R-E2", said)
 
 
 def check_round_over(rs: RoundState, players: Sequence[str]) -> Breach | None:
@@ -57,15 +65,17 @@ def check_round_over(rs: RoundState, players: Sequence[str]) -> Breach | None:
     if rs.over:
         return None
     holders = [p for p in players if rs.hands.get(p)]
-    return Breach(
-        Code.WRONG_SCORE,
-        "R-E2",
-        f"round {rs.number} is not over: the gold is not reached and "
-        f"{_names(holders) or 'the pile'} still hold{'s' * (len(holders) == 1)} cards",
-    )
-
-
-def _names(players: list[str]) -> str:
-    if len(players) <= 1:
-        return "".join(players)
-    return ", ".join(players[:-1]) + " and " + players[-1]
+    if not holders:
+        said = say(
+            "round %(round)s is not over: the gold is not reached and the pile still holds cards", round=rs.number
+        )
+    else:
+        said = say(
+            "round %(round)s is not over: the gold is not reached and %(players)s still holds cards",
+            "round %(round)s is not over: the gold is not reached and %(players)s still hold cards",
+            "count",
+            round=rs.number,
+            players=tuple(holders),
+            count=len(holders),
+        )
+    return Breach(Code.WRONG_SCORE, "R-E2", said)

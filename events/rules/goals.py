@@ -16,6 +16,7 @@ from typing import Final
 from events import cards
 from events.findings import Breach, Code
 from events.maze import Maze
+from events.said import say
 from events.state import RevealRun
 
 SLOT_ORDER: Final = {slot: index for index, slot in enumerate(cards.SLOTS)}
@@ -35,7 +36,12 @@ def close_reveal_run(maze: Maze, run: RevealRun, next_line: int | None) -> tuple
     for slot, rotated, line, card in run.entries:
         if slot in recorded or not maze.face_down(slot):
             breaches.append(
-                (line, Breach(Code.FALSE_REVEAL, "R-G1", f"the {slot} goal is already face up", run.player))
+                (
+                    line,
+                    Breach(
+                        Code.FALSE_REVEAL, "R-G1", say("the %(slot)s goal is already face up", slot=slot), run.player
+                    ),
+                )
             )
             continue
         recorded[slot] = (rotated, line, card)
@@ -63,8 +69,12 @@ def close_reveal_run(maze: Maze, run: RevealRun, next_line: int | None) -> tuple
                             Breach(
                                 Code.ILLEGAL_PLACEMENT,
                                 "R-G2",
-                                f"the {slot} goal must lie {'turned' if ways[0] else 'as printed'} "
-                                "to match the cards around it",
+                                say(
+                                    "the %(slot)s goal must lie turned to match the cards around it"
+                                    if ways[0]
+                                    else "the %(slot)s goal must lie as printed to match the cards around it",
+                                    slot=slot,
+                                ),
                                 run.player,
                             ),
                         )
@@ -82,7 +92,7 @@ def close_reveal_run(maze: Maze, run: RevealRun, next_line: int | None) -> tuple
                     Breach(
                         Code.FALSE_REVEAL,
                         "R-G1",
-                        f"no uninterrupted path from the start reaches the {slot} goal",
+                        say("no uninterrupted path from the start reaches the %(slot)s goal", slot=slot),
                         run.player,
                     ),
                 )
@@ -96,12 +106,12 @@ def close_reveal_run(maze: Maze, run: RevealRun, next_line: int | None) -> tuple
         for earlier in sorted(turned, key=SLOT_ORDER.__getitem__):
             if SLOT_ORDER[earlier] < SLOT_ORDER[slot] and earlier not in seen and earlier not in reported:
                 reported.add(earlier)
-                breaches.append((line, _missing(earlier, run.player, f"before the {slot} goal")))
+                breaches.append((line, _missing(earlier, run.player, slot)))
         seen.add(slot)
     if next_line is not None:
         for slot in sorted(turned, key=SLOT_ORDER.__getitem__):
             if slot not in seen and slot not in reported:
-                breaches.append((next_line, _missing(slot, run.player, "right after the placement")))
+                breaches.append((next_line, _missing(slot, run.player, None)))
     return breaches, turned
 
 
@@ -113,8 +123,13 @@ def check_goal_seen(maze: Maze, slot: str, card: str, player: str) -> Breach | N
             return Breach(
                 Code.BAD_DECK,
                 "R-S2",
-                f"the {slot} goal turned up {card}, which the {other} goal already showed: "
-                "the goals are one gold and two stones",
+                say(
+                    "the %(slot)s goal turned up %(card)s, which the %(other)s goal already showed: "
+                    "the goals are one gold and two stones",
+                    slot=slot,
+                    card=card,
+                    other=other,
+                ),
                 player,
             )
     return None
@@ -131,10 +146,20 @@ def unseen_goal(maze: Maze) -> str:
     return next((card for card in remaining if card != cards.GOLD), "goal_stone_ne")
 
 
-def _missing(slot: str, player: str, when: str) -> Breach:
-    return Breach(
-        Code.MISSING_REVEAL,
-        "R-G1",
-        f"{player}'s card reached the face-down {slot} goal; it must be revealed {when}",
-        player,
-    )
+def _missing(slot: str, player: str, before: str | None) -> Breach:
+    """``slot`` was not revealed: right after the placement, or (``before``) before the
+    goal whose reveal came first although it lies later in slot order."""
+    if before is None:
+        said = say(
+            "%(player)s's card reached the face-down %(slot)s goal; it must be revealed right after the placement",
+            player=player,
+            slot=slot,
+        )
+    else:
+        said = say(
+            "%(player)s's card reached the face-down %(slot)s goal; it must be revealed before the %(before)s goal",
+            player=player,
+            slot=slot,
+            before=before,
+        )
+    return Breach(Code.MISSING_REVEAL, "R-G1", said, player)

@@ -7,6 +7,7 @@ from collections import Counter
 from itertools import product
 
 from events.findings import Breach, Code
+from events.said import say
 from events.schema import GameStarted, RoundEnded
 from events.state import Outcome
 from events.tables import Role, base_saboteur_share, gold_cards_drawn, tournament_saboteur_points
@@ -112,14 +113,6 @@ def base_outcome(
     return Outcome(number, "saboteurs", None, scores, ())
 
 
-_WINNER_WORDS = {
-    "gold_diggers": "the gold diggers",
-    "saboteurs": "the saboteurs",
-    "selfish_dwarf": "the selfish dwarf",
-    "nobody": "nobody",
-}
-
-
 def check_claim(outcome: Outcome, claim: RoundEnded, supply: Counter[int] | None) -> list[Breach]:
     """Compare a ``round_ended`` with the outcome the rules give (R-W1, R-W2).
 
@@ -130,19 +123,27 @@ def check_claim(outcome: Outcome, claim: RoundEnded, supply: Counter[int] | None
     rule = "R-W1" if supply is None else "R-W2"
     breaches = []
     if claim.winner != outcome.winner:
-        why = f" ({outcome.connector} reached the gold)" if outcome.connector else " (the gold was not reached)"
-        breaches.append(
-            Breach(
-                Code.WRONG_SCORE, rule, f"{_WINNER_WORDS[outcome.winner]} won{why}, not {_WINNER_WORDS[claim.winner]}"
+        if outcome.connector:
+            said = say(
+                "%(winner)s won (%(connector)s reached the gold), not %(claimed)s",
+                winner=outcome.winner,
+                connector=outcome.connector,
+                claimed=claim.winner,
             )
-        )
+        else:
+            said = say(
+                "%(winner)s won (the gold was not reached), not %(claimed)s",
+                winner=outcome.winner,
+                claimed=claim.winner,
+            )
+        breaches.append(Breach(Code.WRONG_SCORE, rule, said))
     if claim.connector != outcome.connector:
-        right = outcome.connector or "nobody"
-        breaches.append(
-            Breach(
-                Code.WRONG_SCORE, rule, f"the connector is {right}, not {claim.connector or 'nobody'}", claim.connector
-            )
+        said = say(
+            "the connector is %(connector)s, not %(claimed)s",
+            connector=outcome.connector or "nobody",
+            claimed=claim.connector or "nobody",
         )
+        breaches.append(Breach(Code.WRONG_SCORE, rule, said, claim.connector))
     gold_breaches = _check_gold_cards(outcome, claim, supply) if supply is not None and claim.gold_cards else []
     settled = {b.player for b in gold_breaches}  # one departure, one finding
     wrong = [
@@ -154,12 +155,14 @@ def check_claim(outcome: Outcome, claim: RoundEnded, supply: Counter[int] | None
         and player not in settled
     ]
     if wrong:
-        listed = ", ".join(f"{p} {got} (the rules give {want})" for p, got, want in wrong)
+        listed = tuple(
+            say("%(player)s %(got)s (the rules give %(want)s)", player=p, got=got, want=want) for p, got, want in wrong
+        )
         breaches.append(
             Breach(
                 Code.WRONG_SCORE,
                 rule,
-                f"round {outcome.round} scores: {listed}",
+                say("round %(round)s scores: %(scores)s", round=outcome.round, scores=listed),
                 wrong[0][0] if len(wrong) == 1 else None,
             )
         )
@@ -175,8 +178,10 @@ def _check_gold_cards(outcome: Outcome, claim: RoundEnded, supply: Counter[int])
         taken.update(values)
     beyond = taken - supply
     if beyond:
-        listed = ", ".join(f"{n}× {v}" for v, n in sorted(beyond.items()))
-        breaches.append(Breach(Code.WRONG_SCORE, "R-W2", f"the gold cards left cannot give {listed}"))
+        listed = tuple(say("%(copies)s× %(nuggets)s", copies=n, nuggets=v) for v, n in sorted(beyond.items()))
+        breaches.append(
+            Breach(Code.WRONG_SCORE, "R-W2", say("the gold cards left cannot give %(cards)s", cards=listed))
+        )
     counts = outcome.gold_card_counts
     for player, values in gold_cards.items():
         if counts is not None and len(values) != counts.get(player, 0):
@@ -184,19 +189,33 @@ def _check_gold_cards(outcome: Outcome, claim: RoundEnded, supply: Counter[int])
                 Breach(
                     Code.WRONG_SCORE,
                     "R-W2",
-                    f"{player} took {len(values)} gold cards; passing gives them {counts.get(player, 0)}",
+                    say(
+                        "%(player)s took %(taken)s gold cards; passing gives them %(due)s",
+                        player=player,
+                        taken=len(values),
+                        due=counts.get(player, 0),
+                    ),
                     player,
                 )
             )
         elif counts is None and outcome.scores.get(player) == 0 and values:
-            breaches.append(Breach(Code.WRONG_SCORE, "R-W2", f"{player} took gold cards but did not win", player))
+            breaches.append(
+                Breach(
+                    Code.WRONG_SCORE, "R-W2", say("%(player)s took gold cards but did not win", player=player), player
+                )
+            )
         score = claim.scores.get(player)
         if score is not None and score != sum(values):
             breaches.append(
                 Breach(
                     Code.WRONG_SCORE,
                     "R-W2",
-                    f"{player}'s score {score} is not the sum of their gold cards ({sum(values)})",
+                    say(
+                        "%(player)s's score %(score)s is not the sum of their gold cards (%(sum)s)",
+                        player=player,
+                        score=score,
+                        sum=sum(values),
+                    ),
                     player,
                 )
             )
@@ -210,5 +229,11 @@ def check_totals(expected: dict[str, int | None], totals: dict[str, int]) -> lis
     ]
     if not wrong:
         return []
-    listed = ", ".join(f"{p} {got} (the rounds give {want})" for p, got, want in wrong)
-    return [Breach(Code.WRONG_SCORE, "R-W3", f"totals: {listed}", wrong[0][0] if len(wrong) == 1 else None)]
+    listed = tuple(
+        say("%(player)s %(got)s (the rounds give %(want)s)", player=p, got=got, want=want) for p, got, want in wrong
+    )
+    return [
+        Breach(
+            Code.WRONG_SCORE, "R-W3", say("totals: %(scores)s", scores=listed), wrong[0][0] if len(wrong) == 1 else None
+        )
+    ]

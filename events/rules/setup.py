@@ -7,15 +7,20 @@ from collections.abc import Mapping
 
 from events import cards
 from events.findings import Breach, Code
+from events.said import Said, say
 from events.schema import GameStarted, RoundStarted
 from events.tables import BASE_ROLE_DECK, TOURNAMENT_ROLES, hand_size
 
 
-def _role_phrase(saboteurs: int, diggers: int, dwarfs: int | None = None) -> str:
-    parts = [f"{saboteurs} saboteur{'s' * (saboteurs != 1)}", f"{diggers} gold digger{'s' * (diggers != 1)}"]
+def _role_phrase(saboteurs: int, diggers: int, dwarfs: int | None = None) -> tuple[Said, ...]:
+    """How many of each role: a sentence each, as each count takes its own plural."""
+    parts = [
+        say("%(count)s saboteur", "%(count)s saboteurs", "count", count=saboteurs),
+        say("%(count)s gold digger", "%(count)s gold diggers", "count", count=diggers),
+    ]
     if dwarfs is not None:
-        parts.append(f"{dwarfs} selfish dwarf{'s' * (dwarfs != 1)}")
-    return ", ".join(parts)
+        parts.append(say("%(count)s selfish dwarf", "%(count)s selfish dwarfs", "count", count=dwarfs))
+    return tuple(parts)
 
 
 def check_roles(game: GameStarted, roles: Mapping[str, str], set_aside_role: str | None) -> list[Breach]:
@@ -26,7 +31,7 @@ def check_roles(game: GameStarted, roles: Mapping[str, str], set_aside_role: str
     breaches = []
     if game.ruleset == "tournament":
         if set_aside_role is not None:
-            breaches.append(Breach(Code.BAD_ROLES, "R-S1", "a tournament deal sets no role card aside"))
+            breaches.append(Breach(Code.BAD_ROLES, "R-S1", say("a tournament deal sets no role card aside")))
         rows = game.options.roles if game.options and game.options.roles else None
         expected = (rows.saboteur, rows.gold_digger, rows.selfish_dwarf) if rows else TOURNAMENT_ROLES.get(n)
         if expected is not None and found != expected:
@@ -34,14 +39,21 @@ def check_roles(game: GameStarted, roles: Mapping[str, str], set_aside_role: str
                 Breach(
                     Code.BAD_ROLES,
                     "R-S1",
-                    f"{n} players are dealt {_role_phrase(*expected)}; this deal has {_role_phrase(*found)}",
+                    say(
+                        "%(players)s players are dealt %(expected)s; this deal has %(found)s",
+                        players=n,
+                        expected=_role_phrase(*expected),
+                        found=_role_phrase(*found),
+                    ),
                 )
             )
         return breaches
     if dealt["selfish_dwarf"] or set_aside_role == "selfish_dwarf":
-        breaches.append(Breach(Code.BAD_ROLES, "R-S1", "the base game has no selfish dwarf"))
+        breaches.append(Breach(Code.BAD_ROLES, "R-S1", say("the base game has no selfish dwarf")))
     if set_aside_role is None:
-        breaches.append(Breach(Code.BAD_ROLES, "R-S1", "a base deal sets one role card aside; set_aside_role is null"))
+        breaches.append(
+            Breach(Code.BAD_ROLES, "R-S1", say("a base deal sets one role card aside; set_aside_role is null"))
+        )
     saboteurs, diggers = BASE_ROLE_DECK[n]
     deck = dealt + Counter([set_aside_role] if set_aside_role else [])
     if (deck["saboteur"], deck["gold_digger"]) != (saboteurs, diggers):
@@ -49,8 +61,12 @@ def check_roles(game: GameStarted, roles: Mapping[str, str], set_aside_role: str
             Breach(
                 Code.BAD_ROLES,
                 "R-S1",
-                f"the role deck for {n} players is {_role_phrase(saboteurs, diggers)}; "
-                f"dealt and set aside here: {_role_phrase(deck['saboteur'], deck['gold_digger'])}",
+                say(
+                    "the role deck for %(players)s players is %(expected)s; dealt and set aside here: %(found)s",
+                    players=n,
+                    expected=_role_phrase(saboteurs, diggers),
+                    found=_role_phrase(deck["saboteur"], deck["gold_digger"]),
+                ),
             )
         )
     return breaches
@@ -65,15 +81,19 @@ def check_roles_turned_up(game: GameStarted, roles: Mapping[str, str]) -> list[B
     n = len(game.players)
     shown = Counter(roles.values())
     if shown["selfish_dwarf"]:
-        return [Breach(Code.BAD_ROLES, "R-S1", "the base game has no selfish dwarf")]
+        return [Breach(Code.BAD_ROLES, "R-S1", say("the base game has no selfish dwarf"))]
     saboteurs, diggers = BASE_ROLE_DECK[n]
     if shown["saboteur"] > saboteurs or shown["gold_digger"] > diggers:
         return [
             Breach(
                 Code.BAD_ROLES,
                 "R-S1",
-                f"the role deck for {n} players is {_role_phrase(saboteurs, diggers)}; "
-                f"turned up here: {_role_phrase(shown['saboteur'], shown['gold_digger'])}",
+                say(
+                    "the role deck for %(players)s players is %(expected)s; turned up here: %(found)s",
+                    players=n,
+                    expected=_role_phrase(saboteurs, diggers),
+                    found=_role_phrase(shown["saboteur"], shown["gold_digger"]),
+                ),
             )
         ]
     return []
@@ -83,24 +103,32 @@ def check_goals(deal: RoundStarted) -> list[Breach]:
     """R-S2: the three goal cards are one gold and two stones, one of each stone."""
     if deal.goals is None:
         return []  # an observed deal: the goals are judged as they are turned up
-    dealt = Counter((deal.goals.top, deal.goals.middle, deal.goals.bottom))
+    dealt: Counter[str] = Counter((deal.goals.top, deal.goals.middle, deal.goals.bottom))
     if dealt != Counter(cards.GOAL_SIDES.keys()):
-        listed = ", ".join(f"{code} ×{count}" for code, count in sorted(dealt.items()))
         return [
             Breach(
-                Code.BAD_DECK, "R-S2", f"the goals must be goal_gold, goal_stone_ne and goal_stone_nw; dealt: {listed}"
+                Code.BAD_DECK,
+                "R-S2",
+                say(
+                    "the goals must be goal_gold, goal_stone_ne and goal_stone_nw; dealt: %(cards)s",
+                    cards=_copies(dealt),
+                ),
             )
         ]
     return []
 
 
-def _describe_difference(extra: Counter[str], lacking: Counter[str]) -> str:
-    parts = []
+def _copies(counted: Mapping[str, int]) -> tuple[Said, ...]:
+    """``NESW ×2, map ×1``: each card with how many times it is there."""
+    return tuple(say("%(card)s ×%(copies)s", card=code, copies=n) for code, n in sorted(counted.items()))
+
+
+def _describe_difference(extra: Counter[str], lacking: Counter[str]) -> Said:
+    if extra and lacking:
+        return say("extra %(extra)s; missing %(missing)s", extra=_copies(extra), missing=_copies(lacking))
     if extra:
-        parts.append("extra " + ", ".join(f"{code} ×{n}" for code, n in sorted(extra.items())))
-    if lacking:
-        parts.append("missing " + ", ".join(f"{code} ×{n}" for code, n in sorted(lacking.items())))
-    return "; ".join(parts)
+        return say("extra %(extra)s", extra=_copies(extra))
+    return say("missing %(missing)s", missing=_copies(lacking))
 
 
 def check_deck(deal: RoundStarted) -> list[Breach]:
@@ -116,7 +144,13 @@ def check_deck(deal: RoundStarted) -> list[Breach]:
     if dealt == cards.DECK:
         return []
     difference = _describe_difference(dealt - cards.DECK, cards.DECK - dealt)
-    return [Breach(Code.BAD_DECK, "R-S3", f"hands, pile and setup card are not the deck of cards.md: {difference}")]
+    return [
+        Breach(
+            Code.BAD_DECK,
+            "R-S3",
+            say("hands, pile and setup card are not the deck of cards.md: %(difference)s", difference=(difference,)),
+        )
+    ]
 
 
 def check_hand_sizes(game: GameStarted, deal: RoundStarted) -> list[Breach]:
@@ -128,7 +162,13 @@ def check_hand_sizes(game: GameStarted, deal: RoundStarted) -> list[Breach]:
         Breach(
             Code.BAD_HAND_SIZE,
             "R-S4",
-            f"{player} was dealt {len(hand)} cards; with {len(game.players)} players each hand has {size}",
+            say(
+                "%(player)s was dealt %(dealt)s cards; with %(players)s players each hand has %(size)s",
+                player=player,
+                dealt=len(hand),
+                players=len(game.players),
+                size=size,
+            ),
             player=player,
         )
         for player, hand in deal.hands.items()
@@ -141,24 +181,37 @@ def check_setup_card(game: GameStarted, deal: RoundStarted) -> list[Breach]:
     setup = deal.setup_card
     if game.ruleset == "base":
         if setup is not None:
-            return [Breach(Code.BAD_SETUP_CARD, "R-S7", "the base game has no setup card")]
+            return [Breach(Code.BAD_SETUP_CARD, "R-S7", say("the base game has no setup card"))]
         return []
     if setup is None:
         return [
-            Breach(Code.BAD_SETUP_CARD, "R-S7", "a tournament round lays a setup card at (4,0); setup_card is null")
+            Breach(
+                Code.BAD_SETUP_CARD, "R-S7", say("a tournament round lays a setup card at (4,0); setup_card is null")
+            )
         ]
     if not cards.is_tunnel(setup.card):
-        return [Breach(Code.BAD_SETUP_CARD, "R-S7", f"the setup card must be a tunnel card, not {setup.card}")]
+        return [
+            Breach(
+                Code.BAD_SETUP_CARD, "R-S7", say("the setup card must be a tunnel card, not %(card)s", card=setup.card)
+            )
+        ]
     turned = setup.turned_over
     if not turned or turned[-1] != setup.card:
-        return [Breach(Code.BAD_SETUP_CARD, "R-S7", f"turned_over must end with the setup card {setup.card}")]
+        return [
+            Breach(
+                Code.BAD_SETUP_CARD, "R-S7", say("turned_over must end with the setup card %(card)s", card=setup.card)
+            )
+        ]
     earlier = [code for code in turned[:-1] if cards.is_tunnel(code)]
     if earlier:
         return [
             Breach(
                 Code.BAD_SETUP_CARD,
                 "R-S7",
-                f"{earlier[0]} was turned over first: the first tunnel card turned over is the setup card",
+                say(
+                    "%(card)s was turned over first: the first tunnel card turned over is the setup card",
+                    card=earlier[0],
+                ),
             )
         ]
     return []
@@ -182,8 +235,15 @@ def check_start_player(game: GameStarted, deal: RoundStarted, last_card_player: 
             Breach(
                 Code.WRONG_START_PLAYER,
                 "R-S6",
-                f"{last_card_player} played the last card of round {deal.round - 1}, "
-                f"so {expected} starts round {deal.round}, not {deal.start_player}",
+                say(
+                    "%(last)s played the last card of round %(previous)s, so %(expected)s starts round %(round)s, "
+                    "not %(player)s",
+                    last=last_card_player,
+                    previous=deal.round - 1,
+                    expected=expected,
+                    round=deal.round,
+                    player=deal.start_player,
+                ),
                 player=deal.start_player,
             )
         ]
@@ -197,14 +257,14 @@ def check_laid_copies(laid: Counter[str], card: str) -> Breach | None:
         return Breach(
             Code.BAD_DECK,
             "R-S3",
-            f"{card} is laid face up for the {_ordinal(laid[card])} time this round; the deck has {cards.DECK[card]}",
+            say(
+                "%(card)s is laid face up %(times)s times this round; the deck has %(copies)s",
+                card=card,
+                times=laid[card],
+                copies=cards.DECK[card],
+            ),
         )
     return None
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def check_deal(game: GameStarted, deal: RoundStarted, last_card_player: str | None) -> list[Breach]:

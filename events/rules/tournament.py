@@ -21,6 +21,7 @@ from random import Random
 from typing import Final
 
 from events.findings import Breach, Code
+from events.said import say
 from events.schema import Stage
 from events.tables import PLAYER_RANGE, ROUND_LIMIT, Ruleset
 
@@ -55,7 +56,16 @@ def check_preliminary_rounds(rounds: int) -> Breach | None:
     """R-TS1: a tournament announces its preliminary rounds, 1 to 20."""
     if not _within(rounds, PRELIMINARY_ROUNDS):
         low, high = PRELIMINARY_ROUNDS
-        return Breach(Code.MALFORMED, "R-TS1", f"a tournament plays {low} to {high} preliminary rounds, not {rounds}")
+        return Breach(
+            Code.MALFORMED,
+            "R-TS1",
+            say(
+                "a tournament plays %(low)s to %(high)s preliminary rounds, not %(given)s",
+                low=low,
+                high=high,
+                given=rounds,
+            ),
+        )
     return None
 
 
@@ -63,7 +73,16 @@ def check_cut(cut: int) -> Breach | None:
     """R-TS3: the cut fills the final table, which seats 5 to 10 (6 unless announced)."""
     if not _within(cut, CUT_SIZES):
         low, high = CUT_SIZES
-        return Breach(Code.MALFORMED, "R-TS3", f"a cut of {low} to {high} players fills the final table, not {cut}")
+        return Breach(
+            Code.MALFORMED,
+            "R-TS3",
+            say(
+                "a cut of %(low)s to %(high)s players fills the final table, not %(given)s",
+                low=low,
+                high=high,
+                given=cut,
+            ),
+        )
     return None
 
 
@@ -71,7 +90,11 @@ def check_final_rounds(rounds: int) -> Breach | None:
     """R-TS4: the final is one game of at most 4 rounds."""
     if not _within(rounds, FINAL_ROUNDS):
         low, high = FINAL_ROUNDS
-        return Breach(Code.MALFORMED, "R-TS4", f"the final is one game of {low} to {high} rounds, not {rounds}")
+        return Breach(
+            Code.MALFORMED,
+            "R-TS4",
+            say("the final is one game of %(low)s to %(high)s rounds, not %(given)s", low=low, high=high, given=rounds),
+        )
     return None
 
 
@@ -84,10 +107,13 @@ def check_round_points(points: int, ruleset: Ruleset) -> Breach | None:
     """
     if not 0 <= points <= ROUND_POINTS[ruleset]:
         rule = "R-W1" if ruleset == "tournament" else "R-W2"
-        message = (
-            f"a player scores 0 to {ROUND_POINTS[ruleset]} points in a round of the {ruleset} ruleset, not {points}"
+        said = say(
+            "a player scores 0 to %(most)s points in a round of the %(ruleset)s ruleset, not %(given)s",
+            most=ROUND_POINTS[ruleset],
+            ruleset=ruleset,
+            given=points,
         )
-        return Breach(Code.MALFORMED, rule, message)
+        return Breach(Code.MALFORMED, rule, said)
     return None
 
 
@@ -131,15 +157,22 @@ def check_tournament_round(number: int, stage: Stage, preliminary_rounds: int, s
     if number in rounds:
         return None
     if stage == "preliminary":
-        message = (
-            f"round {number} is not a preliminary round: the tournament announced {preliminary_rounds}, "
-            f"rounds 1 to {preliminary_rounds}"
+        said = say(
+            "round %(round)s is not a preliminary round: the tournament announced %(rounds)s, rounds 1 to %(rounds)s",
+            round=number,
+            rounds=preliminary_rounds,
         )
-        return Breach(Code.MALFORMED, "R-TS1", message)
+        return Breach(Code.MALFORMED, "R-TS1", said)
     if not rounds:
-        return Breach(Code.MALFORMED, "R-TS3", "the tournament announced no semi-final")
+        return Breach(Code.MALFORMED, "R-TS3", say("the tournament announced no semi-final"))
     rule = "R-TS3" if stage == "semifinal" else "R-TS4"
-    return Breach(Code.MALFORMED, rule, f"the {stage} is round {rounds[0]} of this tournament, not round {number}")
+    said = say(
+        "the %(stage)s is round %(round)s of this tournament, not round %(given)s",
+        stage=stage,
+        round=rounds[0],
+        given=number,
+    )
+    return Breach(Code.MALFORMED, rule, said)
 
 
 # -- R-TS1: tables ---------------------------------------------------------------------
@@ -206,19 +239,33 @@ def check_seating(
     seen: dict[str, int] = {}
     for number, table in enumerate(tables, start=1):
         if not MIN_TABLE <= len(table) <= MAX_TABLE:
-            message = f"table {number} seats {len(table)} players: a table seats {MIN_TABLE} to {MAX_TABLE}"
-            return Breach(Code.MALFORMED, "R-TS1", message)
+            said = say(
+                "table %(table)s seats %(seated)s players: a table seats %(low)s to %(high)s",
+                table=number,
+                seated=len(table),
+                low=MIN_TABLE,
+                high=MAX_TABLE,
+            )
+            return Breach(Code.MALFORMED, "R-TS1", said)
         for player in table:
             if player not in known:
-                return Breach(Code.MALFORMED, "R-TS1", f"table {number}: {player!r} is not a registered player")
-            if player in seen:
                 return Breach(
-                    Code.MALFORMED, "R-TS1", f"table {number}: {player!r} is already seated at table {seen[player]}"
+                    Code.MALFORMED,
+                    "R-TS1",
+                    say("table %(table)s: %(given)s is not a registered player", table=number, given=repr(player)),
                 )
+            if player in seen:
+                said = say(
+                    "table %(table)s: %(given)s is already seated at table %(other)s",
+                    table=number,
+                    given=repr(player),
+                    other=seen[player],
+                )
+                return Breach(Code.MALFORMED, "R-TS1", said)
             seen[player] = number
     missing = sorted(known - seen.keys()) if everyone else []
     if missing:
-        return Breach(Code.MALFORMED, "R-TS1", f"not seated: {', '.join(missing)}")
+        return Breach(Code.MALFORMED, "R-TS1", say("not seated: %(players)s", players=tuple(missing)))
     return None
 
 
@@ -283,15 +330,32 @@ def check_cut_draw(tied: Sequence[str], places: int, drawn: Sequence[str]) -> Br
     players, and as many drawn players as places, each one of the tied, once.
 
     >>> check_cut_draw(["a", "b"], 1, ["c"]).message
-    "'c' is drawn but not among the tied (a, b)"
+    "'c' is drawn but not among the tied (a and b)"
     """
     if len(set(tied)) != len(tied) or len(tied) < 2:
-        return Breach(Code.MALFORMED, "R-TS2", "a draw is among two or more different tied players")
+        return Breach(Code.MALFORMED, "R-TS2", say("a draw is among two or more different tied players"))
     if not 1 <= places < len(tied):
-        return Breach(Code.MALFORMED, "R-TS2", f"{len(tied)} tied players draw for 1 to {len(tied) - 1} places")
+        return Breach(
+            Code.MALFORMED,
+            "R-TS2",
+            say("%(tied)s tied players draw for 1 to %(most)s places", tied=len(tied), most=len(tied) - 1),
+        )
     for player in drawn:
         if player not in tied:
-            return Breach(Code.MALFORMED, "R-TS2", f"{player!r} is drawn but not among the tied ({', '.join(tied)})")
+            return Breach(
+                Code.MALFORMED,
+                "R-TS2",
+                say("%(given)s is drawn but not among the tied (%(players)s)", given=repr(player), players=tuple(tied)),
+            )
     if len(set(drawn)) != len(drawn) or len(drawn) != places:
-        return Breach(Code.MALFORMED, "R-TS2", f"a draw for {places} place(s) names {places} different players")
+        return Breach(
+            Code.MALFORMED,
+            "R-TS2",
+            say(
+                "a draw for %(places)s place names %(places)s different player",
+                "a draw for %(places)s places names %(places)s different players",
+                "places",
+                places=places,
+            ),
+        )
     return None

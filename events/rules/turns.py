@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from events.findings import Breach, Code
+from events.said import say
 from events.state import RoundState
 
 
@@ -41,7 +42,13 @@ def check_missed_draw(rs: RoundState) -> Breach | None:
         return Breach(
             Code.MISSED_DRAW,
             "R-T2",
-            f"{rs.turn} ended the turn without drawing; the pile had {len(rs.pile)} cards",
+            say(
+                "%(player)s ended the turn without drawing; the pile had %(count)s card",
+                "%(player)s ended the turn without drawing; the pile had %(count)s cards",
+                "count",
+                player=rs.turn,
+                count=len(rs.pile),
+            ),
             rs.turn,
         )
     return None
@@ -53,7 +60,7 @@ def check_one_card_a_turn(players: Sequence[str], rs: RoundState, player: str) -
     if not rs.played or player != rs.turn:
         return None
     if rs.draw_due:
-        return Breach(Code.EXTRA_PLAY, "R-T1", f"{player} played a second card in one turn")
+        return Breach(Code.EXTRA_PLAY, "R-T1", say("%(player)s played a second card in one turn", player=player))
     following = next_holder(players, rs.turn, rs.hands)
     if following == player:
         return None
@@ -61,16 +68,24 @@ def check_one_card_a_turn(players: Sequence[str], rs: RoundState, player: str) -
         return Breach(
             Code.OUT_OF_TURN,
             "R-T1",
-            f"{player} already ended the turn with a draw; it is {following or player}'s turn",
+            say(
+                "%(player)s already ended the turn with a draw; it is %(turn)s's turn",
+                player=player,
+                turn=following or player,
+            ),
         )
-    return Breach(Code.EXTRA_PLAY, "R-T1", f"{player} played a second card in one turn (the pile is empty)")
+    return Breach(
+        Code.EXTRA_PLAY, "R-T1", say("%(player)s played a second card in one turn (the pile is empty)", player=player)
+    )
 
 
 def check_turn_order(players: Sequence[str], rs: RoundState, player: str) -> Breach | None:
     """R-T1: a card is played by the player whose turn it is, clockwise."""
     expected = whose_turn(players, rs)
     if expected is not None and player != expected:
-        return Breach(Code.OUT_OF_TURN, "R-T1", f"it is {expected}'s turn, not {player}'s")
+        return Breach(
+            Code.OUT_OF_TURN, "R-T1", say("it is %(turn)s's turn, not %(player)s's", turn=expected, player=player)
+        )
     return None
 
 
@@ -78,8 +93,14 @@ def check_card_in_hand(hand: Sequence[str], player: str, card: str) -> Breach | 
     """R-T4: a card played comes from the player's own hand."""
     if card in hand:
         return None
-    held = ", ".join(hand) if hand else "no cards"
-    return Breach(Code.CARD_NOT_IN_HAND, "R-T4", f"{player} played {card} but holds {held}")
+    if not hand:
+        return Breach(
+            Code.CARD_NOT_IN_HAND,
+            "R-T4",
+            say("%(player)s played %(card)s but holds no cards", player=player, card=card),
+        )
+    said = say("%(player)s played %(card)s but holds %(cards)s", player=player, card=card, cards=tuple(hand))
+    return Breach(Code.CARD_NOT_IN_HAND, "R-T4", said)
 
 
 def check_draw_in_turn(players: Sequence[str], rs: RoundState, player: str) -> Breach | None:
@@ -87,24 +108,28 @@ def check_draw_in_turn(players: Sequence[str], rs: RoundState, player: str) -> B
     if rs.played and player == rs.turn:
         return None
     if rs.played and rs.draw_due:
-        return Breach(Code.OUT_OF_TURN, "R-T1", f"{player} drew while {rs.turn} was due to draw")
+        return Breach(
+            Code.OUT_OF_TURN, "R-T1", say("%(player)s drew while %(turn)s was due to draw", player=player, turn=rs.turn)
+        )
     expected = whose_turn(players, rs)
     if player != expected:
-        return Breach(Code.OUT_OF_TURN, "R-T1", f"{player} drew in {expected}'s turn")
+        return Breach(Code.OUT_OF_TURN, "R-T1", say("%(player)s drew in %(turn)s's turn", player=player, turn=expected))
     return None
 
 
 def check_one_draw(rs: RoundState, player: str) -> Breach | None:
     """R-T2: one draw a turn (a draw made before the turn's card counts as its draw)."""
     if rs.early_draw or (rs.played and player == rs.turn and rs.drew):
-        return Breach(Code.WRONG_DRAW, "R-T2", f"{player} already drew this turn: one draw a turn")
+        return Breach(Code.WRONG_DRAW, "R-T2", say("%(player)s already drew this turn: one draw a turn", player=player))
     return None
 
 
 def check_draw_from_pile(rs: RoundState, player: str) -> Breach | None:
     """R-T2: no draw once the pile is empty (no draw was due after the turn's card)."""
     if rs.played and player == rs.turn and not rs.drew and not rs.draw_due:
-        return Breach(Code.WRONG_DRAW, "R-T2", f"{player} drew from an empty draw pile: no draw then")
+        return Breach(
+            Code.WRONG_DRAW, "R-T2", say("%(player)s drew from an empty draw pile: no draw then", player=player)
+        )
     return None
 
 
@@ -112,11 +137,17 @@ def check_draw_after_card(rs: RoundState, player: str) -> Breach | None:
     """R-T2: the draw comes after the turn's card, not before it."""
     if rs.played and player == rs.turn:
         return None
-    return Breach(Code.WRONG_DRAW, "R-T2", f"{player} drew before playing a card: draw after the turn's card")
+    return Breach(
+        Code.WRONG_DRAW, "R-T2", say("%(player)s drew before playing a card: draw after the turn's card", player=player)
+    )
 
 
 def check_top_card(top: str, player: str, card: str) -> Breach | None:
     """R-T2: the card drawn is the top card of the draw pile."""
     if card != top:
-        return Breach(Code.WRONG_DRAW, "R-T2", f"{player} drew {card}, but the top of the pile was {top}")
+        return Breach(
+            Code.WRONG_DRAW,
+            "R-T2",
+            say("%(player)s drew %(card)s, but the top of the pile was %(top)s", player=player, card=card, top=top),
+        )
     return None

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from events.findings import Code, Finding
 from events.logfile import UnreadableLog, open_regular
+from events.said import say
 from ingest.limits import MAX_UPLOAD_BYTES
 from ingest.readmodels import Rows
 from ingest.sources.files import Prepared, kind_of, report_json, safe_name, too_large, unforeseen, unreadable
@@ -65,7 +66,12 @@ def prepare(path: Path) -> Prepared:
                 return unreadable(name, kind_of(name), too_large(size), size=size)
             raw = stream.read(MAX_UPLOAD_BYTES + 1)  # one byte more shows a file that grew
     except OSError as exc:
-        finding = Finding(Code.MALFORMED, 1, f"cannot read the file: {exc.strerror or exc}")
+        finding = Finding(
+            Code.MALFORMED,
+            1,
+            f"cannot read the file: {exc.strerror or exc}",
+            said=say("cannot read the file: %(problem)s", problem=str(exc.strerror or exc)),
+        )
         return Prepared(
             name,
             "",

@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from events.findings import Code, Finding
 from events.logfile import UnreadableLog
+from events.said import problem
 from ingest.kinds import kind_of as kind_of
 from ingest.limits import MAX_UPLOAD_MIB
 from ingest.readmodels import Tables
@@ -90,6 +91,6 @@ def unforeseen(exc: BaseException, step: str) -> UnreadableLog:
 
 def unreadable(name: str, kind: str, exc: UnreadableLog, *, size: int, raw: bytes = b"", sha: str = "") -> Prepared:
     """A file refused whole: its ``malformed`` finding, and its bytes if they were read."""
-    finding = Finding(Code.MALFORMED, exc.line, exc.message)
+    finding = Finding(Code.MALFORMED, exc.line, exc.message, said=problem(exc.message))
     report = report_json(name, "unreadable", [finding], game_id=None, rounds=[])
     return Prepared(name, sha, size, raw, kind, "unreadable", report, errors=1, message=exc.message)

@@ -142,10 +142,13 @@ def test_r_ts2_one_draw_replayable_from_its_seed_and_legal() -> None:
     [
         ({"tied": ["ann", "ann"], "places": 1, "drawn": ["ann"]}, "a draw is among two or more different tied players"),
         ({"tied": ["ann", "bob"], "places": 2, "drawn": ["ann", "bob"]}, "2 tied players draw for 1 to 1 places"),
-        ({"tied": ["ann", "bob"], "places": 1, "drawn": ["cem"]}, "'cem' is drawn but not among the tied (ann, bob)"),
+        (
+            {"tied": ["ann", "bob"], "places": 1, "drawn": ["cem"]},
+            "'cem' is drawn but not among the tied (ann and bob)",
+        ),
         (
             {"tied": ["ann", "bob", "cem"], "places": 2, "drawn": ["ann"]},
-            "a draw for 2 place(s) names 2 different players",
+            "a draw for 2 places names 2 different players",
         ),
     ],
     ids=["tied twice", "no place short", "drawn not tied", "too few drawn"],

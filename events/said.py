@@ -1,0 +1,111 @@
+"""What a finding says, before it is put into words.
+
+The replay reports a breach as a sentence *and its values*: the English sentence with
+named blanks (``%(player)s laid a broken %(tool)s in front of themselves``), which is
+also its id in every language's catalogue, and the values that fill them (a player, a
+tool, a cell, a list of players, a count). The log and the store keep the code and the
+values; the words are made where they are shown, in the reader's language. English is
+made here (:meth:`Said.english`), the other languages by the catalogues of the
+command line and the dashboard, from the same id and values.
+
+A value's *name* says what it is, so a language can say it its own way: a ``player``
+(or ``target``, ``holder``…) is a player id that a page shows by display name, a
+``tool`` is one of pick, lamp and cart, a ``cell`` is an (x, y) pair, a name ending in
+``s`` holding a tuple is a list (``players``, ``tools``). Where a count decides the
+sentence's form, :attr:`Said.plural` is the English plural sentence and :attr:`count`
+names the value that decides it, as ``ngettext`` takes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final, TypeAlias
+
+CELL_NAMES: Final = frozenset({"cell", "at"})
+"""Values that are cells, written ``(x, y)``."""
+WORDS: Final[dict[str, dict[str, str]]] = {
+    "winner": {
+        "gold_diggers": "the gold diggers",
+        "saboteurs": "the saboteurs",
+        "selfish_dwarf": "the selfish dwarf",
+        "nobody": "nobody",
+    },
+}
+"""Values that are codes with English words of their own, by the value's name."""
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A sentence of the replay: its English form (the catalogue id), its values, and
+    for a sentence with two forms the English plural and the value that chooses."""
+
+    text: str
+    values: tuple[tuple[str, Value], ...] = ()
+    plural: str | None = None
+    count: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.plural is None) != (self.count is None):
+            raise ValueError("a plural sentence names the value that chooses its form, and only then")
+
+    @property
+    def named(self) -> dict[str, Value]:
+        return dict(self.values)
+
+    def english(self) -> str:
+        """The sentence in English, its values written the English way."""
+        values = self.named
+        template = self.text
+        if self.plural is not None and self.count is not None and values.get(self.count) != 1:
+            template = self.plural
+        return template % {name: english_value(name, value) for name, value in values.items()}
+
+
+Value: TypeAlias = str | int | tuple[int, int] | tuple[str, ...] | tuple[Said, ...] | None
+"""What fills a blank: text (a player id, a card code, a tool, a slot), a number, a
+cell, a list of texts, or a list of sentences (``round 1 scores: %(scores)s``, each
+score a sentence of its own)."""
+
+
+def say(text: str, plural: str | None = None, count: str | None = None, /, **values: Value) -> Said:
+    """``Said(text, values)``: the form a check writes its sentence in; ``plural`` and
+    ``count`` (given by position, so a value may be called ``count``) for a sentence with
+    two forms."""
+    return Said(text, tuple(values.items()), plural, count)
+
+
+def problem(text: str) -> Said:
+    """A problem in words made elsewhere (the schema's parser, a file that cannot be
+    read): its text is the one value, shown as it is in every language."""
+    return Said("%(problem)s", (("problem", text),))
+
+
+def english_value(name: str, value: Value) -> str:
+    """One value as the English sentences write it: a cell as ``(x, y)``, a list as
+    ``a, b and c``, a number with thousands marked."""
+    if value is None:
+        return ""
+    if isinstance(value, tuple):
+        if name in CELL_NAMES:
+            return f"({value[0]}, {value[1]})"
+        if value and isinstance(value[0], Said):
+            return ", ".join(part.english() for part in value if isinstance(part, Said))
+        return joined([str(v) for v in value])
+    if isinstance(value, str) and name in WORDS:
+        return WORDS[name].get(value, value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
+
+
+def joined(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def as_mapping(said: Said) -> Mapping[str, Value]:
+    """The values by name, as a report's JSON carries them."""
+    return said.named
