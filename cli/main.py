@@ -20,13 +20,14 @@ from rich.markup import escape
 from cli import flags
 from cli.errors import ReportingGroup
 from cli.lazy import Lazy
+from cli.options import LangOption
+from cli.options import language as chosen_language
 from ingest.kinds import kind_of
 from ingest.workers import process_pool, workers_for
 
 if TYPE_CHECKING:  # the replay is imported by the commands that replay, not by --help
     from events.audit import Audit
     from events.findings import Finding, Unlisted
-    from events.state import Outcome
 
 
 class Root(ReportingGroup):
@@ -97,14 +98,6 @@ app = typer.Typer(
     cls=Root,
 )
 
-_WINNERS = {
-    "gold_diggers": "the gold diggers won",
-    "saboteurs": "the saboteurs won",
-    "selfish_dwarf": "the selfish dwarf won",
-    "nobody": "nobody won",
-}
-
-
 _NOT_LOGS = {
     "score_sheet": "a score sheet, not a game log: nothing to replay; `saboteur ingest FILE` takes it in",
     "tournament": "a tournament description, not a game log: `saboteur ingest FILE` takes it in",
@@ -112,29 +105,19 @@ _NOT_LOGS = {
 """What ``audit`` says of a file named that ``ingest`` reads but the replay does not."""
 
 
-def _outcome_line(outcome: Outcome) -> str:
-    scores = ", ".join(f"{p} {'?' if s is None else s}" for p, s in outcome.scores.items())
-    parts = [f"round {outcome.round}: {_WINNERS[outcome.winner]}"]
-    if outcome.connector:
-        parts.append(f"connector {outcome.connector}")
-    parts.append(scores)
-    if outcome.stars:
-        parts.append("stars: " + ", ".join(outcome.stars))
-    return " · ".join(parts)
+def _print_audit(console: Console, result: Audit, lang: str) -> None:
+    from events.language import describe, outcome_line, status_words
 
-
-def _print_audit(console: Console, result: Audit) -> None:
     style = {"clean": "green", "violations": "red", "unreadable": "bold red"}[result.status]
-    errors = result.errors
-    label = result.status if result.status != "violations" else f"{errors} violation{'s' * (errors != 1)}"
+    label = status_words(result.status, result.errors, lang)
     game = f" · {escape(result.game_id)}" if result.game_id else ""
-    console.print(f"[bold]{escape(result.file)}[/bold]{game} · [{style}]{label}[/{style}]")
+    console.print(f"[bold]{escape(result.file)}[/bold]{game} · [{style}]{escape(label)}[/{style}]")
     unlisted: list[Finding | Unlisted] = [result.unlisted] if result.unlisted is not None else []
     for finding in [*result.findings, *unlisted]:
         colour = "red" if finding.severity == "error" else "yellow"
-        console.print(f"  [{colour}]{escape(finding.describe())}[/{colour}]")
+        console.print(f"  [{colour}]{escape(describe(finding, lang))}[/{colour}]")
     for outcome in result.outcomes:
-        console.print(f"  [dim]{escape(_outcome_line(outcome))}[/dim]")
+        console.print(f"  [dim]{escape(outcome_line(outcome, lang))}[/dim]")
 
 
 @app.command()
@@ -148,6 +131,7 @@ def audit(
             "--workers", min=1, help="Processes auditing files (default: one per core; never more than the files)."
         ),
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Replay every log against the rules and report each violation.
 
@@ -157,6 +141,7 @@ def audit(
     """
     from events.audit import log_files
 
+    language = chosen_language(lang)
     console = Console(highlight=False, soft_wrap=True)
     worst = 0
     files = list(log_files(paths))
@@ -174,10 +159,16 @@ def audit(
             continue
         result = next(audits)
         if as_json:
-            sys.stdout.write(json.dumps(result.report().model_dump(), ensure_ascii=False) + "\n")
+            report = result.report().model_dump()
+            if language != "en":
+                from events.language import report_in
+
+                unlisted = [result.unlisted] if result.unlisted is not None else []
+                report = report_in(report, [*result.findings, *unlisted], language)
+            sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
             sys.stdout.flush()
         else:
-            _print_audit(console, result)
+            _print_audit(console, result, language)
         worst = max(worst, {"clean": 0, "violations": 1, "unreadable": 2}[result.status])
     audits.close()  # the pool shut down
     said = f"audited {len(logs)} file{'s' * (len(logs) != 1)} on {used} core{'s' * (used != 1)}"

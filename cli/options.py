@@ -26,6 +26,25 @@ DbOption = Annotated[
     typer.Option("--db", help="The DuckDB file (default: $SABOTEUR_DB, else ./saboteur.duckdb).", show_default=False),
 ]
 WaitOption = Annotated[float, typer.Option("--wait", help="Seconds to wait for a database another process holds.")]
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        help="The language of what is printed for people: en, nl, de or nb (default: $SABOTEUR_LANG, else en).",
+        show_default=False,
+    ),
+]
+
+
+def language(asked: str | None) -> str:
+    """The language ``--lang`` (or ``$SABOTEUR_LANG``) names, or a usage error naming
+    the languages there are."""
+    from events.language import chosen
+
+    try:
+        return chosen(asked)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--lang") from None
 
 
 def grouped(parameter: str, build: Callable[..., Any]) -> Callable[[Callable[..., None]], Callable[..., None]]:

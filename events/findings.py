@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import ClassVar, Final, Literal
 
-from events.said import Said
+from events.said import Said, say
 
 Severity = Literal["error", "warning"]
 
@@ -124,13 +124,23 @@ class Unlisted:
         return "error" if any(code.severity == "error" for code in self.counts) else "warning"
 
     @property
-    def message(self) -> str:
+    def said(self) -> Said:
         total = sum(self.counts.values())
-        kinds = ", ".join(f"{code.value} {count:,}" for code, count in self.counts.items())
-        return (
-            f"…and {total:,} more finding{'s' * (total != 1)} not listed ({kinds}): a report lists the first "
-            f"{MAX_LISTED:,} of each kind; every line was audited"
+        kinds = tuple(say("%(code)s %(count)s", code=code.value, count=count) for code, count in self.counts.items())
+        return say(
+            "…and %(count)s more finding not listed (%(kinds)s): a report lists the first %(most)s of each kind; "
+            "every line was audited",
+            "…and %(count)s more findings not listed (%(kinds)s): a report lists the first %(most)s of each kind; "
+            "every line was audited",
+            "count",
+            count=total,
+            kinds=kinds,
+            most=MAX_LISTED,
         )
+
+    @property
+    def message(self) -> str:
+        return self.said.english()
 
     def as_report(self) -> dict[str, object]:
         """As :meth:`Finding.as_report` writes a finding."""
@@ -218,4 +228,21 @@ def _reported(code: str, finding: Finding | Unlisted) -> dict[str, object]:
         "rule": finding.rule,
         "severity": finding.severity,
         "message": finding.message,
+        "values": values_of(finding.said) if finding.said is not None else {},
     }
+
+
+def values_of(said: Said) -> dict[str, object]:
+    """A finding's values as JSON holds them: cells and lists as arrays, a sentence
+    within the sentence as its own ``sentence`` and ``values``."""
+    found: dict[str, object] = {}
+    for name, value in said.values:
+        if isinstance(value, tuple) and value and isinstance(value[0], Said):
+            found[name] = [
+                {"sentence": part.text, "values": values_of(part)} for part in value if isinstance(part, Said)
+            ]
+        elif isinstance(value, tuple):
+            found[name] = list(value)
+        else:
+            found[name] = value
+    return found

@@ -30,7 +30,7 @@ from events.findings import Breach, Code, Finding, ReplayError, Tally
 from events.logfile import BlockParser, LogLine, UnreadableLog, parse_block, parse_lines, read_log
 from events.maze import Maze, tunnel
 from events.rules import actions, ending, goals, placement, scoring, setup, turns
-from events.said import Said, problem, say
+from events.said import Said, problem, say, sentence
 from events.schema import (
     Discard,
     Draw,
@@ -681,40 +681,40 @@ def _deal_as_seen(deal: RoundStarted, players: list[str]) -> SeenDeal:
 
 _NOTE_ERRORS: Final = {
     "face_up_discard": (
-        "referee's note: %(player)s discarded a card face up",
-        "referee's note: a player discarded a card face up",
+        sentence("referee's note: %(player)s discarded a card face up"),
+        sentence("referee's note: a player discarded a card face up"),
     ),
     "drew_from_discard": (
-        "referee's note: %(player)s drew from the discard pile",
-        "referee's note: a player drew from the discard pile",
+        sentence("referee's note: %(player)s drew from the discard pile"),
+        sentence("referee's note: a player drew from the discard pile"),
     ),
     "moved_path_card": (
-        "referee's note: %(player)s moved a path card already laid",
-        "referee's note: a player moved a path card already laid",
+        sentence("referee's note: %(player)s moved a path card already laid"),
+        sentence("referee's note: a player moved a path card already laid"),
     ),
     "moved_broken_tool": (
-        "referee's note: %(player)s moved or discarded a broken tool not repaired",
-        "referee's note: a player moved or discarded a broken tool not repaired",
+        sentence("referee's note: %(player)s moved or discarded a broken tool not repaired"),
+        sentence("referee's note: a player moved or discarded a broken tool not repaired"),
     ),
     "showed_hand_card": (
-        "referee's note: %(player)s showed a hand card",
-        "referee's note: a player showed a hand card",
+        sentence("referee's note: %(player)s showed a hand card"),
+        sentence("referee's note: a player showed a hand card"),
     ),
     "showed_goal_card": (
-        "referee's note: %(player)s showed a goal card",
-        "referee's note: a player showed a goal card",
+        sentence("referee's note: %(player)s showed a goal card"),
+        sentence("referee's note: a player showed a goal card"),
     ),
     "showed_role_card": (
-        "referee's note: %(player)s showed a role card",
-        "referee's note: a player showed a role card",
+        sentence("referee's note: %(player)s showed a role card"),
+        sentence("referee's note: a player showed a role card"),
     ),
     "looked_at_cards": (
-        "referee's note: %(player)s looked at cards they may not see",
-        "referee's note: a player looked at cards they may not see",
+        sentence("referee's note: %(player)s looked at cards they may not see"),
+        sentence("referee's note: a player looked at cards they may not see"),
     ),
     "other": (
-        "referee's note: %(player)s broke a rule at the table",
-        "referee's note: a player broke a rule at the table",
+        sentence("referee's note: %(player)s broke a rule at the table"),
+        sentence("referee's note: a player broke a rule at the table"),
     ),
 }
 """What each ``referee_note`` error says: with the player named, and without."""

@@ -24,14 +24,13 @@ from typing import Final, TypeAlias
 
 CELL_NAMES: Final = frozenset({"cell", "at"})
 """Values that are cells, written ``(x, y)``."""
-WORDS: Final[dict[str, dict[str, str]]] = {
-    "winner": {
-        "gold_diggers": "the gold diggers",
-        "saboteurs": "the saboteurs",
-        "selfish_dwarf": "the selfish dwarf",
-        "nobody": "nobody",
-    },
+WINNERS: Final = {
+    "gold_diggers": "the gold diggers",
+    "saboteurs": "the saboteurs",
+    "selfish_dwarf": "the selfish dwarf",
+    "nobody": "nobody",
 }
+WORDS: Final[dict[str, dict[str, str]]] = {"winner": WINNERS, "claimed_winner": WINNERS}
 """Values that are codes with English words of their own, by the value's name."""
 
 
@@ -73,6 +72,12 @@ def say(text: str, plural: str | None = None, count: str | None = None, /, **val
     ``count`` (given by position, so a value may be called ``count``) for a sentence with
     two forms."""
     return Said(text, tuple(values.items()), plural, count)
+
+
+def sentence(text: str) -> str:
+    """Mark an English sentence written apart from its :func:`say` (in a table), so the
+    catalogues' extractor finds it; the text itself, unchanged."""
+    return text
 
 
 def problem(text: str) -> Said:

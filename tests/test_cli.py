@@ -27,7 +27,9 @@ from ingest.store import Store
 DATA = Path(__file__).parent / "data"
 GOOD = DATA / "good" / "tournament_3_rounds.jsonl"
 REPORT_KEYS = {"file", "game_id", "status", "violations", "rounds"}
-VIOLATION_KEYS = {"code", "line", "round", "player", "rule", "severity", "message"}
+VIOLATION_KEYS = {"code", "line", "round", "player", "rule", "severity", "message", "values"}
+"""The spec's keys, and ``values``: what the message is made of, the same in every
+language (issue 33; docs/log-format.md, "Audit report")."""
 ROUND_KEYS = {"round", "winner", "connector", "scores", "stars"}
 MISSED_AT = 52
 

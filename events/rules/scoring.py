@@ -125,23 +125,23 @@ def check_claim(outcome: Outcome, claim: RoundEnded, supply: Counter[int] | None
     if claim.winner != outcome.winner:
         if outcome.connector:
             said = say(
-                "%(winner)s won (%(connector)s reached the gold), not %(claimed)s",
+                "%(winner)s won (%(connector)s reached the gold), not %(claimed_winner)s",
                 winner=outcome.winner,
                 connector=outcome.connector,
-                claimed=claim.winner,
+                claimed_winner=claim.winner,
             )
         else:
             said = say(
-                "%(winner)s won (the gold was not reached), not %(claimed)s",
+                "%(winner)s won (the gold was not reached), not %(claimed_winner)s",
                 winner=outcome.winner,
-                claimed=claim.winner,
+                claimed_winner=claim.winner,
             )
         breaches.append(Breach(Code.WRONG_SCORE, rule, said))
     if claim.connector != outcome.connector:
         said = say(
-            "the connector is %(connector)s, not %(claimed)s",
+            "the connector is %(connector)s, not %(claimed_connector)s",
             connector=outcome.connector or "nobody",
-            claimed=claim.connector or "nobody",
+            claimed_connector=claim.connector or "nobody",
         )
         breaches.append(Breach(Code.WRONG_SCORE, rule, said, claim.connector))
     gold_breaches = _check_gold_cards(outcome, claim, supply) if supply is not None and claim.gold_cards else []

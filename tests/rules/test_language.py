@@ -1,0 +1,147 @@
+"""Findings in Dutch, German and Norwegian (issue 33): the catalogues of
+``events/locales`` hold every sentence the replay can say, translated, with the same
+blanks; every kind of finding reads in every language; ``saboteur audit --lang``
+prints them, and ``--json`` keeps the codes and values whatever the language.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from typer.testing import CliRunner
+
+from cli.main import app
+from events.audit import audit
+from events.findings import Code
+from events.language import LANGUAGES, LOCALES, catalogue, chosen, describe, sentences, template, words
+from events.said import say
+from events.schema import dump_event
+from events.simulate.game import quick_game
+from events.simulate.mutate import MUTATIONS, mutate
+
+TRANSLATED = LANGUAGES[1:]
+BLANK = re.compile(r"%\((\w+)\)s")
+
+
+def _ids(catalog: object) -> set[object]:
+    return {(m.context, m.id) if m.context else m.id for m in catalog if m.id}  # type: ignore[attr-defined]
+
+
+def test_the_template_holds_every_sentence_the_code_says() -> None:
+    """``findings.pot`` is what ``python -m events.language`` makes of the code now: a
+    sentence added without bringing the catalogues up to date fails here."""
+    with (LOCALES / "findings.pot").open("rb") as source:
+        written = _ids(read_po(source))
+    assert written == _ids(template())
+    assert "%(player)s drew in %(turn)s's turn" in sentences()
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_sentence_is_translated_with_the_same_blanks(lang: str) -> None:
+    with (LOCALES / lang / "LC_MESSAGES" / "findings.po").open("rb") as source:
+        catalog = read_po(source, locale=lang)
+    assert _ids(catalog) == _ids(template())
+    for message in catalog:
+        if not message.id:
+            continue
+        assert not message.fuzzy, (lang, message.id)
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(strings), (lang, message.id)
+        blanks = set(BLANK.findall(ids[0]))
+        for string in strings:
+            assert set(BLANK.findall(string)) == blanks, (lang, message.id, string)
+
+
+def _broken_logs() -> dict[str, list[str]]:
+    """A log broken each way the mutations know, by mutation."""
+    found: dict[str, list[str]] = {}
+    for seed in range(30):
+        for ruleset in ("tournament", "base"):
+            lines = [dump_event(e) for e in quick_game(6, ruleset, 2, seed=seed)]
+            for name in MUTATIONS:
+                if name not in found and (broken := mutate(lines, name, seed=5)) is not None:
+                    found[name] = broken.lines
+    return found
+
+
+@pytest.fixture(scope="module")
+def broken_logs() -> dict[str, list[str]]:
+    return _broken_logs()
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_kind_of_finding_reads_in_every_language(lang: str, broken_logs: dict[str, list[str]]) -> None:
+    """Each finding is put into the language's words from its sentence and values:
+    translated (not the English), and naming the same players and cards."""
+    codes: set[str] = set()
+    book = catalogue(lang)
+    for lines in broken_logs.values():
+        for finding in audit(lines).findings:
+            assert finding.said is not None
+            codes.add(finding.code)
+            text = words(finding.said, lang)
+            assert text and "%(" not in text
+            if finding.said.text != "%(problem)s":
+                assert book.gettext(finding.said.text) != finding.said.text or finding.said.plural, finding.said.text
+            for name, value in finding.said.values:
+                if isinstance(value, str) and name in ("card", "turn"):
+                    assert value in text, (lang, text, value)
+    assert len(codes) >= 12, codes  # the mutations reach most codes; each was put into words above
+
+
+def test_values_are_written_the_language_s_way() -> None:
+    said = say(
+        "%(target)s has no broken %(tool)s to repair (broken: %(tools)s)",
+        target="ann",
+        tool="pick",
+        tools=("lamp", "cart"),
+    )
+    assert words(said, "de", {"ann": "Ann Müller"}) == (
+        "vor Ann Müller liegt keine zerbrochene Spitzhacke zum Reparieren (zerbrochen: Lampe und Lore)"
+    )
+    assert words(said, "nl") == "ann heeft geen gebroken houweel om te repareren (gebroken: lamp en karretje)"
+    count = say("the pile had %(count)s card", "the pile had %(count)s cards", "count", count=12345)
+    assert words(count, "en") == "the pile had 12,345 cards"
+    # an id the catalogue lacks is said in English, its values still in the language
+    assert words(say("%(winner)s won", winner="selfish_dwarf"), "nb") == "den egoistiske dvergen won"
+
+
+def test_the_language_is_asked_for_or_taken_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SABOTEUR_LANG", raising=False)
+    assert chosen(None) == "en" and chosen("DE") == "de" and chosen("no") == "nb"
+    monkeypatch.setenv("SABOTEUR_LANG", "nl")
+    assert chosen(None) == "nl" and chosen("en") == "en"
+    with pytest.raises(ValueError, match="'fr' is not a language of Saboteur Ledger: en, nl, de, nb"):
+        chosen("fr")
+
+
+def test_cli_audit_speaks_the_language_asked_for(tmp_path: Path, broken_logs: dict[str, list[str]]) -> None:
+    log = tmp_path / "t3.jsonl"
+    log.write_text("\n".join(broken_logs["skip_draw"]) + "\n")
+    runner = CliRunner()
+    english = runner.invoke(app, ["audit", str(log)])
+    german = runner.invoke(app, ["audit", str(log), "--lang", "de"])
+    assert english.exit_code == german.exit_code == 1
+    assert "ended the turn without drawing" in english.stdout
+    assert "beendete den Zug ohne zu ziehen" in german.stdout and "Zeile" in german.stdout
+    reports = [
+        json.loads(runner.invoke(app, ["audit", str(log), "--json", "--lang", lang]).stdout) for lang in ("en", "nb")
+    ]
+    first = [(v["code"], v["line"], v["values"]) for v in reports[0]["violations"]]
+    assert first == [(v["code"], v["line"], v["values"]) for v in reports[1]["violations"]]  # codes and values stay
+    assert any(v["code"] == Code.MISSED_DRAW for v in reports[1]["violations"])
+    missed = next(v for v in reports[1]["violations"] if v["code"] == Code.MISSED_DRAW)
+    assert "avsluttet turen uten å trekke" in missed["message"] and set(missed["values"]) == {"player", "count"}
+    refused = runner.invoke(app, ["audit", str(log), "--lang", "fr"])
+    assert refused.exit_code == 2 and "not a language" in refused.output
+
+
+def test_a_finding_is_described_in_the_language(broken_logs: dict[str, list[str]]) -> None:
+    finding = next(f for f in audit(broken_logs["skip_draw"]).findings if f.code == Code.MISSED_DRAW)
+    assert describe(finding) == finding.describe()  # English: as the finding itself says
+    assert describe(finding, "nl", {finding.player or "": "Bram"}).startswith(f"regel {finding.line} · ronde ")
