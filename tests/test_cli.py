@@ -115,6 +115,7 @@ def test_audit_json_prints_one_report_per_file_in_the_spec_shape(tmp_path: Path)
         "rule": "R-T2",
         "severity": "error",
         "message": "bob ended the turn without drawing; the pile had 12 cards",
+        "values": {"player": "bob", "count": 12},
     }
     assert bad["violations"][-1]["severity"] == "warning"  # incomplete: the file stops
     assert bad["rounds"] == []
