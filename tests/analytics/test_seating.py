@@ -314,7 +314,7 @@ def test_repeat_meetings_weigh_pairs_by_how_often_they_met() -> None:
         ([names(11)], "table 1 seats 11 players"),
         ([names(5), [*names(10)[5:9], "zed"]], r"table 2: 'zed' is not a registered player"),
         ([names(5), [*names(10)[5:9], "p000"]], r"table 2: 'p000' is already seated at table 1"),
-        ([names(5)], "not seated: p005, p006, p007, p008, p009"),
+        ([names(5)], "not seated: p005, p006, p007, p008 and p009"),
     ],
 )
 def test_check_tables_names_what_is_wrong(tables: list[list[str]], message: str) -> None:

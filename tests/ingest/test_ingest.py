@@ -754,9 +754,9 @@ def test_tournament_json_fills_tournaments_players_and_seatings(tmp_path: Path, 
     # The tournament's games carry its id, round, stage and table.
     games = query(db, "SELECT game_id, tournament, tournament_round, stage, table_label FROM games ORDER BY game_id")
     assert games == [
-        ("spring-cup:final", "spring-cup", 2, "final", "final"),
-        ("spring-cup:r1:t1", "spring-cup", 1, "preliminary", "1"),
-        ("spring-cup:r1:t2", "spring-cup", 1, "preliminary", "2"),
+        ("sim:spring-cup:final", "spring-cup", 2, "final", "final"),
+        ("sim:spring-cup:r1:t1", "spring-cup", 1, "preliminary", "1"),
+        ("sim:spring-cup:r1:t2", "spring-cup", 1, "preliminary", "2"),
     ]
 
 
@@ -996,16 +996,22 @@ def test_rebuild_gives_exactly_the_tables_ingest_built(tmp_path: Path, tournamen
 
     # Supersede a tournament game with a new log, and a sheet game with a corrected sheet.
     replacement = tmp_path / "fix" / "r1-t1.jsonl"
-    seated = query(db, "SELECT player_ids FROM games WHERE game_id = 'spring-cup:r1:t1'")[0][0]
+    seated = query(db, "SELECT player_ids FROM games WHERE game_id = 'sim:spring-cup:r1:t1'")[0][0]
     write_game(
-        replacement, "spring-cup:r1:t1", players=seated, seed=52, tournament="spring-cup", tournament_round=1, table="1"
+        replacement,
+        "sim:spring-cup:r1:t1",
+        players=seated,
+        seed=52,
+        tournament="spring-cup",
+        tournament_round=1,
+        table="1",
     )
     corrected = tmp_path / "fix" / "table8.csv"
     corrected.write_text(five_player_sheet("spring-cup:r2:t8"))
     fixed = ingest_one([replacement, corrected], db, supersede=True, reason="re-entered from the paper log")
     assert [r.outcome for r in fixed] == ["accepted", "accepted"]
     assert query(db, "SELECT game_id, revision FROM games WHERE revision > 1 ORDER BY game_id") == [
-        ("spring-cup:r1:t1", 2),
+        ("sim:spring-cup:r1:t1", 2),
         ("spring-cup:r2:t8", 2),
     ]
 
