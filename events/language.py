@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from events.findings import Finding, Unlisted
+from events.said import CELL_NAMES, Said, Value, english_value, joined, say
 from events.state import Outcome
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
-from events.said import CELL_NAMES, Said, Value, english_value, joined, say
 
 LANGUAGES: Final = ("en", "nl", "de", "nb")
 """The languages a finding can be read in; English first, the sentences' own."""
@@ -251,7 +251,7 @@ def template() -> Catalog:
 
 
 def update() -> None:
-    """Write ``findings.pot`` and bring every language's ``findings.pot`` up to it: new
+    """Write ``findings.pot`` and bring every language's ``findings.po`` up to it: new
     sentences come in untranslated, gone ones go (``python -m events.language``)."""
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import read_po, write_po

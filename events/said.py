@@ -5,11 +5,11 @@ named blanks (``%(player)s laid a broken %(tool)s in front of themselves``), whi
 also its id in every language's catalogue, and the values that fill them (a player, a
 tool, a cell, a list of players, a count). The log and the store keep the code and the
 values; the words are made where they are shown, in the reader's language. English is
-made here (:meth:`Said.english`), the other languages by the catalogues of the
-command line and the dashboard, from the same id and values.
+made here (:meth:`Said.english`), the other languages by :mod:`events.language` from
+the same id and values.
 
 A value's *name* says what it is, so a language can say it its own way: a ``player``
-(or ``target``, ``holder``…) is a player id that a page shows by display name, a
+(or ``target``, ``turn``, ``connector``…) is a player id that a page shows by display name, a
 ``tool`` is one of pick, lamp and cart, a ``cell`` is an (x, y) pair, a name ending in
 ``s`` holding a tuple is a list (``players``, ``tools``). Where a count decides the
 sentence's form, :attr:`Said.plural` is the English plural sentence and :attr:`count`
@@ -18,7 +18,6 @@ names the value that decides it, as ``ngettext`` takes them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
@@ -109,8 +108,3 @@ def joined(items: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def as_mapping(said: Said) -> Mapping[str, Value]:
-    """The values by name, as a report's JSON carries them."""
-    return said.named
