@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import gettext
-import io
 from datetime import datetime
 from pathlib import Path
 from typing import Final
@@ -29,9 +28,9 @@ from typing import Final
 import streamlit as st
 from babel import Locale, numbers
 from babel.dates import format_time
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+from events.language import compiled
 
 LANGUAGES: Final = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "nb": "Norsk bokmål"}
 """The languages the dashboard speaks, each named in itself (as the picker shows it)."""
@@ -80,15 +79,7 @@ def choose_language(asked: str | None, picked: str | None, browser: str | None) 
 def translations(language: str) -> gettext.NullTranslations:
     """The catalogue of ``language``, read from its ``.po`` and compiled in memory
     once per process; English (the message ids themselves) needs none."""
-    po = LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-    if language == ENGLISH or not po.is_file():
-        return gettext.NullTranslations()
-    with po.open("rb") as source:
-        catalog = read_po(source, locale=language, domain=DOMAIN)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
+    return compiled(LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po", language, DOMAIN)
 
 
 def language() -> str:

@@ -71,19 +71,25 @@ def chosen(lang: str | None) -> str:
 
 @functools.cache
 def catalogue(lang: str) -> gettext.NullTranslations:
-    """The catalogue of ``lang``, compiled in memory once; English needs none."""
-    po = LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    """The findings' catalogue of ``lang``, compiled in memory once; English needs none."""
+    return compiled(LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po", lang, DOMAIN)
+
+
+def compiled(po: Path, lang: str, domain: str) -> gettext.NullTranslations:
+    """A gettext ``.po`` file read as it is and compiled in memory (no compile step in
+    a checkout); none for English, whose sentences are the ids, or for a missing file.
+    The dashboard reads its own catalogue the same way."""
     if lang == ENGLISH or not po.is_file():
         return gettext.NullTranslations()
     from babel.messages.mofile import write_mo  # Babel only where a language other than English is read
     from babel.messages.pofile import read_po
 
     with po.open("rb") as source:
-        catalog = read_po(source, locale=lang, domain=DOMAIN)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
+        catalog = read_po(source, locale=lang, domain=domain)
+    binary = io.BytesIO()
+    write_mo(binary, catalog)
+    binary.seek(0)
+    return gettext.GNUTranslations(binary)
 
 
 def words(said: Said, lang: str = ENGLISH, names: Mapping[str, str] | None = None) -> str:
