@@ -142,11 +142,11 @@ def main() -> None:
                  "low": interval[0], "high": interval[1]}
             )  # fmt: skip
     met = sum(1 for row in against if float(row["low"]) > 0)  # type: ignore[arg-type]
-    strong_lineups = [str(STRONG)]
+    basic_cpu, strong_cpu = cpu[str(BASIC)], cpu[str(STRONG)]
     cost = {
-        "basic_cpu_s": cpu[str(BASIC)],
-        "strong_cpu_s": sum(cpu[k] for k in strong_lineups),
-        "ratio": sum(cpu[k] for k in strong_lineups) / cpu[str(BASIC)] if cpu[str(BASIC)] else None,
+        "basic_cpu_s": basic_cpu,
+        "strong_cpu_s": strong_cpu,
+        "ratio": strong_cpu / basic_cpu if basic_cpu else None,
     }
     if args.json:
         figures = {"rounds": args.rounds, "machine": machine(), "against_basic": against, "every_strong": every}

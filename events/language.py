@@ -22,11 +22,15 @@ import io
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, get_args
 
+from events import cards
 from events.findings import Finding, Unlisted
-from events.said import CELL_NAMES, Said, Value, english_value, joined, say
+from events.maze import SIDE_NAMES
+from events.said import CELL_NAMES, WINNERS, Said, Value, english_value, joined, say
+from events.schema import Stage
 from events.state import Outcome
+from events.tables import Ruleset
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
@@ -122,8 +126,6 @@ def value_words(name: str, value: Value, lang: str, names: Mapping[str, str] | N
         from babel.lists import format_list
 
         return format_list(items, locale=_locale(lang)) if items else ""
-    if isinstance(value, bool):
-        return str(value)
     if isinstance(value, int):
         from babel.numbers import format_decimal
 
@@ -195,15 +197,15 @@ def _locale(lang: str) -> str:
 # -- the catalogue's ids, as the code writes them -----------------------------------
 
 WORD_IDS: Final = {
-    "tool": ("pick", "lamp", "cart"),
-    "goal": ("top", "middle", "bottom"),
-    "side": ("north", "east", "south", "west"),
-    "winner": ("the gold diggers", "the saboteurs", "the selfish dwarf", "nobody"),
+    "tool": cards.TOOLS,
+    "goal": cards.SLOTS,
+    "side": tuple(SIDE_NAMES.values()),
+    "winner": tuple(WINNERS.values()),
     "player": (NOBODY,),
-    "stage": ("preliminary", "semifinal", "final"),
-    "ruleset": ("tournament", "base"),
+    "stage": get_args(Stage),
+    "ruleset": get_args(Ruleset),
 }
-"""The game's words a sentence's values may hold, by context."""
+"""The game's words a sentence's values may hold, by context, as the code names them."""
 
 
 def _calls(source: bytes) -> Iterator[str | tuple[str, str]]:

@@ -69,7 +69,9 @@ _AROUND: dict[Cell, Around] = {}
 """Each cell's four neighbours as (side, cell, the facing side), made once per cell."""
 
 
-def _around(cell: Cell) -> Around:
+def around(cell: Cell) -> Around:
+    """The four neighbours of ``cell`` as (side of ``cell``, neighbour, facing side),
+    plain ints: the hot loops here and the simulator's bots ask it many times a turn."""
     around = _AROUND.get(cell)
     if around is None:
         x, y = cell
@@ -142,7 +144,7 @@ class Maze:
             if not placed.passable:
                 continue
             sides = placed.sides
-            for side, there, facing in _around(here):
+            for side, there, facing in around(here):
                 if not sides & side:
                     continue
                 if there in connected:
@@ -159,7 +161,7 @@ class Maze:
         sides (R-P5)."""
         connected = self.connected()
         cells = self.cells
-        for side, there, facing in _around(cell):
+        for side, there, facing in around(cell):
             if sides & side and there in connected:
                 other = cells[there]
                 if other.passable and other.sides & facing:
@@ -171,7 +173,7 @@ class Maze:
         against closed or closed against open. Face-down goals are not compared."""
         wrong = []
         cells = self.cells
-        for side, there, facing in _around(cell):
+        for side, there, facing in around(cell):
             other = cells.get(there)
             if other is None or not other.face_up:
                 continue
@@ -182,7 +184,7 @@ class Maze:
     def has_neighbour(self, cell: Cell) -> bool:
         """Whether any card lies side to side with ``cell`` (R-P2)."""
         cells = self.cells
-        return any(there in cells for _, there, _ in _around(cell))
+        return any(there in cells for _, there, _ in around(cell))
 
     def reached_goals(self) -> list[str]:
         """Face-down goal slots, in slot order, that a passable card connected to the

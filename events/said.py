@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
-CELL_NAMES: Final = frozenset({"cell", "at"})
+CELL_NAMES: Final = frozenset({"cell"})
 """Values that are cells, written ``(x, y)``."""
 WINNERS: Final = {
     "gold_diggers": "the gold diggers",
@@ -98,7 +98,7 @@ def english_value(name: str, value: Value) -> str:
         return joined([str(v) for v in value])
     if isinstance(value, str) and name in WORDS:
         return WORDS[name].get(value, value)
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, int):
         return f"{value:,}"
     return str(value)
 

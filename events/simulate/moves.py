@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from events import cards
-from events.maze import Cell, Maze, neighbours, tunnel
+from events.maze import Cell, Maze, around, tunnel
 
 SYMMETRIC = frozenset(code for code, c in cards.TUNNEL_CARDS.items() if cards.rotate(c.sides) == c.sides)
 """Cards that look the same turned 180° (``NESW``, ``NS``, ``EW``…): one way is enough."""
@@ -32,15 +32,15 @@ class Play:
 def open_cells(maze: Maze) -> set[Cell]:
     """Empty cells the path could enter: next to a connected passable card that opens
     toward them (R-P5)."""
-    connected = maze.connected()
     cells = maze.cells
     found: set[Cell] = set()
-    for here in connected:
+    for here in maze.connected():
         placed = cells[here]
         if not placed.passable:
             continue
-        for side, there in neighbours(here):
-            if placed.sides & side and there not in cells and -50 <= there[0] <= 50 and -50 <= there[1] <= 50:
+        sides = placed.sides
+        for side, there, _ in around(here):
+            if sides & side and there not in cells and -50 <= there[0] <= 50 and -50 <= there[1] <= 50:
                 found.add(there)
     return found
 

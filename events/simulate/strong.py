@@ -32,8 +32,8 @@ from random import Random
 from events import cards
 from events.maze import Cell
 from events.simulate.knowledge import View
-from events.simulate.moves import Play, map_plays, path_plays, rockfall_plays, tool_plays
-from events.simulate.survey import FAR, Survey, open_ends
+from events.simulate.moves import Play, map_plays, open_cells, path_plays, rockfall_plays, tool_plays
+from events.simulate.survey import FAR, Survey
 
 Pick = Callable[[Play], float]
 
@@ -109,7 +109,6 @@ class Reading:
     hold the gold, and how close the path is."""
 
     def __init__(self, view: View) -> None:
-        self.view = view
         self.slots = gold_slots(view) or [s for s in cards.SLOTS if view.maze.face_down(s)]
         self.survey = Survey(view.maze, self.slots)
         self.need = self.expected()
@@ -154,7 +153,7 @@ def _paths(view: View, *, dead_ends: bool) -> list[Play]:
         if spec is None or spec.dead_end != dead_ends:
             continue
         if frontier is None:
-            frontier = open_ends(view.maze)
+            frontier = open_cells(view.maze)
         plays.extend(path_plays(view.maze, code, frontier))
     return plays
 

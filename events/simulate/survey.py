@@ -8,8 +8,9 @@ search from the goal over empty cells), once per goal per turn; a play is then j
 how the count changes. Everything here reads only what the whole table sees: the cards
 lying face up, the face-down goals as cells that cannot be entered.
 
-Sides are plain ints in these loops: the questions are asked hundreds of times a turn,
-and :class:`~events.cards.Side` arithmetic costs several times more.
+Sides are plain ints in these loops (:func:`events.maze.around`): the questions are
+asked hundreds of times a turn, and :class:`~events.cards.Side` arithmetic costs several
+times more.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from collections.abc import Iterable
 from typing import Final
 
 from events import cards
-from events.maze import Cell, Maze, lying_sides
+from events.maze import Cell, Maze, around, lying_sides
+from events.simulate.moves import open_cells
 
 FAR: Final = 99
 """The count for a goal no path can reach any more."""
@@ -27,40 +29,9 @@ Y_RANGE: Final = range(-8, 9)
 """The part of the table a path toward the goals can use; a path beyond it only wanders,
 and keeping the search inside it keeps each turn's counting small."""
 
-_DIRS: Final = tuple(
-    (int(side), cards.STEP[side][0], cards.STEP[side][1], int(cards.OPPOSITE[side])) for side in cards.ALL_SIDES
-)
-Around = tuple[tuple[int, Cell, int], ...]
-_AROUND: dict[Cell, Around] = {}
-
-
-def around(cell: Cell) -> Around:
-    """The four neighbours of ``cell`` as (side of ``cell``, neighbour, facing side)."""
-    found = _AROUND.get(cell)
-    if found is None:
-        x, y = cell
-        found = _AROUND[cell] = tuple((side, (x + dx, y + dy), facing) for side, dx, dy, facing in _DIRS)
-    return found
-
 
 def on_table(cell: Cell) -> bool:
     return cell[0] in X_RANGE and cell[1] in Y_RANGE
-
-
-def open_ends(maze: Maze) -> set[Cell]:
-    """Empty cells the path could enter: next to a connected passable card that opens
-    toward them (R-P5). The same cells as :func:`events.simulate.moves.open_cells`."""
-    cells = maze.cells
-    found: set[Cell] = set()
-    for here in maze.connected():
-        placed = cells[here]
-        if not placed.passable:
-            continue
-        sides = placed.sides
-        for side, there, _ in around(here):
-            if sides & side and there not in cells and -50 <= there[0] <= 50 and -50 <= there[1] <= 50:
-                found.add(there)
-    return found
 
 
 def steps_to(goal: Cell, taken: Iterable[Cell]) -> dict[Cell, int]:
@@ -90,7 +61,7 @@ class Survey:
 
     def __init__(self, maze: Maze, slots: Iterable[str]) -> None:
         self.maze = maze
-        self.ends = open_ends(maze)
+        self.ends = open_cells(maze)
         self.steps = {slot: steps_to(cards.GOAL_CELLS[slot], maze.cells) for slot in slots}
 
     def need(self, slot: str, ends: Iterable[Cell] | None = None) -> int:

@@ -29,8 +29,9 @@ from events.simulate.bots import choose
 from events.simulate.game import GameSpec, Table, simulate_game
 from events.simulate.ids import is_simulated, simulated_id
 from events.simulate.lineup import BASIC, ROLES, STRONG, Lineup
+from events.simulate.moves import open_cells
 from events.simulate.study import paired, trials
-from events.simulate.survey import FAR, Survey, open_ends
+from events.simulate.survey import FAR, Survey
 from events.simulate.tournament import simulate_tournament
 from tests.simulate.strategies import examples, tables
 
@@ -179,7 +180,7 @@ def test_the_survey_counts_round_a_dead_end_across_the_way() -> None:
     assert Survey(maze, ["middle"]).need("middle") == 7
     maze.place((1, 0), tunnel("EWx", False))
     survey = Survey(maze, ["middle"])
-    assert survey.ends == open_ends(maze) == {(0, -1), (0, 1), (-1, 0)}
+    assert survey.ends == open_cells(maze) == {(0, -1), (0, 1), (-1, 0)}
     assert survey.need("middle") == 9
     assert survey.need("middle", ends=[]) == FAR
 
