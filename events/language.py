@@ -9,8 +9,8 @@ value is written as the language writes it: numbers and lists through Babel (``1
 words — tools, goals, sides, winners — in the terms of that country's edition, from the
 same catalogue (``pgettext`` with the kind as context: ``tool`` ``pick`` is *houweel*).
 
-The command line (``--lang``, ``$SABOTEUR_LANG``) and the dashboard both speak through
-:func:`words`; the log and the store never hold a translated word.
+``saboteur audit`` speaks through :func:`words` (``--lang``, ``$SABOTEUR_LANG``); no
+log holds a translated word.
 """
 
 from __future__ import annotations

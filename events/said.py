@@ -3,8 +3,9 @@
 The replay reports a breach as a sentence *and its values*: the English sentence with
 named blanks (``%(player)s laid a broken %(tool)s in front of themselves``), which is
 also its id in every language's catalogue, and the values that fill them (a player, a
-tool, a cell, a list of players, a count). The log and the store keep the code and the
-values; the words are made where they are shown, in the reader's language. English is
+tool, a cell, a list of players, a count). Findings keep the code and the values
+(``Finding.said``, ``--json``'s ``values``); the words are made where they are shown, in
+the reader's language. English is
 made here (:meth:`Said.english`), the other languages by :mod:`events.language` from
 the same id and values.
 
