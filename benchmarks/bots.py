@@ -79,16 +79,24 @@ def machine() -> str:
     return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
+def table_sizes(text: str) -> range:
+    """``6`` or ``5-7``, as ``--sizes`` takes it (a usage error otherwise)."""
+    low, _, high = text.partition("-")
+    try:
+        return range(int(low), int(high or low) + 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a table size or a range such as 5-7") from None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=2000, help="deals per ruleset and table size")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--rulesets", default="base,tournament")
-    parser.add_argument("--sizes", default="3-10", help="table sizes, e.g. 6 or 5-7")
+    parser.add_argument("--sizes", type=table_sizes, default="3-10", help="table sizes, e.g. 6 or 5-7")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    low, _, high = args.sizes.partition("-")
-    sizes = range(int(low), int(high or low) + 1)
+    sizes = args.sizes
     console = Console(stderr=args.json)
     cells = [
         (ruleset, n)
