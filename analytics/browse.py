@@ -190,7 +190,7 @@ def round_findings(store: Store, game_id: str, number: int) -> pl.DataFrame:
     """The findings of one round, in line order."""
     return query(
         store,
-        "SELECT line, player, code, rule, severity, message FROM findings "
+        "SELECT line, player, code, rule, severity, message, said FROM findings "
         "WHERE game_id = ? AND round = ? ORDER BY line",
         [game_id, number],
     )
@@ -263,7 +263,7 @@ def game_lines(store: Store, game_id: str, *, observed: bool = False) -> list[Lo
 
 _FINDINGS: Final = """
 SELECT g.tournament, f.finding_id, f.game_id, g.tournament_round, g.table_label AS table, f.round, f.line, f.player,
-       f.code, f.rule, f.severity, f.message,
+       f.code, f.rule, f.severity, f.message, f.said,
        CASE WHEN EXISTS (SELECT 1 FROM dismissals d WHERE d.tournament = g.tournament AND d.finding_id = f.finding_id)
                  THEN 'dismissed'
             WHEN EXISTS (SELECT 1 FROM penalties p WHERE p.tournament = g.tournament AND p.finding = f.finding_id)
@@ -305,7 +305,7 @@ def upload_findings(store: Store, uploads: Sequence[int]) -> pl.DataFrame:
     """The findings of the uploads named (by ``upload_id``), in upload and line order."""
     return query(
         store,
-        "SELECT upload_id, finding_id, line, round, player, code, rule, severity, message FROM findings "
+        "SELECT upload_id, finding_id, line, round, player, code, rule, severity, message, said FROM findings "
         "WHERE list_contains(?, upload_id) ORDER BY upload_id, line NULLS FIRST, code",
         [list(uploads)],
     )

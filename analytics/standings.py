@@ -24,9 +24,16 @@ from typing import Final
 import duckdb
 import polars as pl
 
+from events.rules.tournament import SEATED_ELSEWHERE, UNSEATED
 from ingest.rebuild import project_stream
 from ingest.schema import READ_MODELS
 from ingest.store import Moment, Store, insert_rows
+
+
+def _literal(text: str) -> str:
+    """``text`` as an SQL string literal (for a sentence written into a query)."""
+    return "'" + text.replace("'", "''") + "'"
+
 
 _GAME_HEADERS: Final = ("game_started", "score_sheet_game")
 """The first event of a game's stream, naming its tournament."""
@@ -42,7 +49,15 @@ SELECT substr(sha256(concat_ws('|', 'seating', p.tournament, p.tournament_round,
                         coalesce(n.name, p.player), coalesce(p.table_label, '?'), p.tournament_round)
             ELSE format('{} is seated at table {} in round {} but plays at table {}',
                         coalesce(n.name, p.player), s.table_label, p.tournament_round, coalesce(p.table_label, '?'))
-       END AS message
+       END AS message,
+       json_object('text', CASE WHEN s.table_label IS NULL THEN {unseated} ELSE {seated_elsewhere} END,
+                   'values', CASE WHEN s.table_label IS NULL
+                                  THEN json_object('player', p.player, 'table', coalesce(p.table_label, '?'),
+                                                   'round', p.tournament_round)
+                                  ELSE json_object('player', p.player, 'seated', s.table_label,
+                                                   'round', p.tournament_round,
+                                                   'table', coalesce(p.table_label, '?'))
+                             END)::VARCHAR AS said
 FROM (
     SELECT tournament, game_id, tournament_round, coalesce(stage, 'preliminary') AS stage, table_label,
            unnest(player_ids) AS player
@@ -52,7 +67,7 @@ JOIN (SELECT DISTINCT tournament, tournament_round, stage FROM seatings) r USING
 LEFT JOIN seatings s USING (tournament, tournament_round, stage, player)
 LEFT JOIN tournament_players n USING (tournament, player)
 WHERE s.table_label IS DISTINCT FROM p.table_label
-"""
+""".replace("{unseated}", _literal(UNSEATED)).replace("{seated_elsewhere}", _literal(SEATED_ELSEWHERE))
 """Every player of a game at a table other than the one the published seating of its
 round (and stage) gives them — a ``wrong_table`` finding for the organiser, who decides
 (the game itself is stored as played). Rounds with no published seating are not judged.
@@ -280,9 +295,9 @@ ORDER BY p.tournament_round, p.table_label
 
 EVERY_FINDING: Final = (
     """(
-    SELECT finding_id, game_id, round, line, player, code, rule, severity, message FROM findings
+    SELECT finding_id, game_id, round, line, player, code, rule, severity, message, said FROM findings
     UNION ALL
-    SELECT finding_id, game_id, NULL, NULL, player, code, rule, severity, message FROM ("""
+    SELECT finding_id, game_id, NULL, NULL, player, code, rule, severity, message, said FROM ("""
     + MISSEATED
     + """)
 )"""

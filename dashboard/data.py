@@ -56,6 +56,7 @@ from ingest.drafts import Draft, drafts
 from ingest.gate import stamp as file_stamp
 from ingest.lake.layout import MANIFEST, Lake
 from ingest.pipeline import FileResult, Writer, write_all
+from ingest.readmodels import FindingRow
 from ingest.sources import Prepared, kind_of, prepare_bytes
 from ingest.store import Store, StoreBusy, StoreUnusable, default_path
 from ingest.verify import verify
@@ -525,6 +526,21 @@ def ingest_files(
     return _with_misseated(upload.results())
 
 
+def _with_sentences(findings: tuple[dict[str, Any], ...], item: Prepared) -> tuple[dict[str, Any], ...]:
+    """The report's findings, each with its sentence as the store keeps it (``said``,
+    from the file's ``findings`` rows), so the page can say it in its language; a
+    finding with no row (a file refused whole) keeps its English message alone."""
+    rows = item.rows.get(FindingRow.TABLE)
+    if rows is None or "said" not in rows:
+        return findings
+    key = zip(rows.values("line"), rows.values("code"), rows.values("message"), strict=True)
+    sentence = dict(zip(key, rows.values("said"), strict=True))
+    return tuple(
+        {**found, "said": sentence.get((found.get("line"), found.get("code"), found.get("message")))}
+        for found in findings
+    )
+
+
 def _with_misseated(results: list[UploadResult]) -> list[UploadResult]:
     """Each stored file's result with the players at the wrong table in its game."""
     stored = ("accepted", "accepted_with_findings")
@@ -567,7 +583,7 @@ class _Upload:
             findings = tuple(json.loads(item.report).get("violations", []))
         except (ValueError, AttributeError):
             findings = ()
-        self.done[index] = UploadResult(result, findings)
+        self.done[index] = UploadResult(result, _with_sentences(findings, item))
 
     def write_one_by_one(self, writer: Writer) -> None:
         """The files of a batch whose writing failed, each in a transaction of its own."""

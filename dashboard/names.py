@@ -5,8 +5,8 @@ The log format's codes are English identifiers, fixed by ``event-log.md``; a pla
 reads words of their own game. Each table here maps a code to its English words,
 marked for the catalogue (:func:`dashboard.i18n.N_`), and each function gives them in
 the session's language (:func:`dashboard.i18n._`). The words are the ones each
-community's rule texts use (``docs/languages.md``): *Goudzoeker*, *Goldsucher*,
-*gullgraver*; *egoïstische dwerg*, *egoistischer Zwerg*, *egoistisk dverg*.
+community's rule texts use (``docs/languages.md``): *Goudzoeker*, *Goldgräber*,
+*gruvearbeider*; *egoïstische dwerg*, *egoistischer Zwerg*, *egoistisk dverg*.
 
 A code no table knows (a newer log, a code from outside) is shown as it is, never
 dropped: ``role("troll") == "troll"``.
@@ -213,7 +213,7 @@ def _named(words: Mapping[str, str], code: object) -> str:
 
 
 role: Final = functools.partial(_named, ROLES)
-"""``gold_digger`` → "gold digger" (Goudzoeker, Goldsucher, gullgraver)."""
+"""``gold_digger`` → "gold digger" (goudzoeker, Goldgräber, gruvearbeider)."""
 winner: Final = functools.partial(_named, WINNERS)
 """``gold_diggers`` → "the gold diggers"."""
 stage: Final = functools.partial(_named, STAGES)

@@ -37,6 +37,7 @@ from events.logfile import LogLine
 from events.maze import Placed
 from events.replay import CardPlay, Replay
 from events.rules.turns import next_holder
+from events.said import Said
 from events.schema import (
     Discard,
     Draw,
@@ -82,10 +83,12 @@ class Violation:
     severity: str
     player: str | None
     message: str
+    said: Said | None = None
 
     @classmethod
     def of(cls, finding: Finding) -> Violation:
-        return cls(finding.line, finding.code.value, finding.rule, finding.severity, finding.player, finding.message)
+        code = finding.code.value
+        return cls(finding.line, code, finding.rule, finding.severity, finding.player, finding.message, finding.said)
 
 
 @dataclass(frozen=True, slots=True)

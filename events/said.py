@@ -19,6 +19,7 @@ names the value that decides it, as ``ngettext`` takes them.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
@@ -109,3 +110,58 @@ def joined(items: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def stored(said: Said) -> str:
+    """``said`` as the store keeps it beside a finding's English message (a JSON text):
+    its sentence, plural and values, so a page can put it into any language later.
+    :func:`read_stored` reads it back as it was."""
+    return json.dumps(_encoded(said), ensure_ascii=False, separators=(",", ":"))
+
+
+def _encoded(said: Said) -> dict[str, object]:
+    values: dict[str, object] = {}
+    for name, value in said.values:
+        if isinstance(value, tuple):
+            values[name] = [_encoded(v) if isinstance(v, Said) else v for v in value]
+        else:
+            values[name] = value
+    found: dict[str, object] = {"text": said.text, "values": values}
+    if said.plural is not None:
+        found |= {"plural": said.plural, "count": said.count}
+    return found
+
+
+def read_stored(text: str) -> Said:
+    """A sentence as :func:`stored` wrote it; a :class:`ValueError` that says what is
+    wrong for anything else (a store is a file like any other)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"a stored sentence is not JSON: {exc}") from None
+    return _decoded(data)
+
+
+def _decoded(data: object) -> Said:
+    if not isinstance(data, dict) or not isinstance(data.get("text"), str) or not isinstance(data.get("values"), dict):
+        raise ValueError("a stored sentence is an object with a text and its values")
+    plural, count = data.get("plural"), data.get("count")
+    if not (plural is None or isinstance(plural, str)) or not (count is None or isinstance(count, str)):
+        raise ValueError("a stored sentence's plural and count are texts")
+    values: list[tuple[str, Value]] = []
+    for name, value in data["values"].items():
+        values.append((name, _value(name, value)))
+    return Said(data["text"], tuple(values), plural, count)
+
+
+def _value(name: str, value: object) -> Value:
+    if value is None or isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    if isinstance(value, list):
+        if name in CELL_NAMES and len(value) == 2 and all(type(v) is int for v in value):
+            return (value[0], value[1])
+        if all(isinstance(v, dict) for v in value):
+            return tuple(_decoded(v) for v in value)
+        if all(isinstance(v, str) for v in value):
+            return tuple(value)
+    raise ValueError(f"a stored sentence's value {name!r} is not a text, a number, a cell or a list of them")

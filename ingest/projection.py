@@ -19,6 +19,7 @@ from events.audit import Audit, Auditor
 from events.findings import Finding, Unlisted
 from events.logfile import LogLine
 from events.replay import CardPlay, Replay
+from events.said import stored
 from events.schema import (
     GameStarted,
     RoundEnded,
@@ -194,6 +195,7 @@ def finding_of(finding: Finding | Unlisted, game_id: str | None, upload_id: int)
         rule=finding.rule,
         severity=finding.severity,
         message=finding.message,
+        said=stored(finding.said) if finding.said is not None else None,
     )
 
 

@@ -136,7 +136,11 @@ class FindingRow(Row):
     player: str | None
     rule: str
     severity: str
-    message: str
+    message: str  # in English
+    said: str | None = None
+    """The message as its sentence and values (:func:`events.said.stored`), to be put
+    into the reader's language where it is shown; null in a store of schema version 6
+    or older until ``saboteur rebuild``."""
 
 
 @table("cards_played")

@@ -13,10 +13,13 @@ by :class:`UploadLink`, the read models in :mod:`ingest.readmodels`.
 Schema versions: 1, the tables above but ``upload_chain``; 2, the uploads chained
 too; 3, the read models of the observed recording (``games.recording``, a
 ``cards_played.card`` that may be null, ``penalties.finding``); 4, the referee codes'
-read model (``referee_codes``). A store of an older version is upgraded by the first
-command that writes to it (:meth:`ingest.store.Store.connect`): from 1 it links every
-upload it holds; from 2 its read models take the new columns; from 3 it gets the new
-table, empty.
+read model (``referee_codes``); 5, the events' hashes as bytes; 6, no unique key on a
+stream's versions; 7, each finding's sentence and values (``findings.said``), so a page
+can say it in the reader's language. A store of an older version is upgraded by the
+first command that writes to it (:meth:`ingest.store.Store.connect`): from 1 it links
+every upload it holds; from 2 its read models take the new columns; from 3 it gets the
+new table, empty; from 6 its findings take the new column, empty (their English
+message stays; ``saboteur rebuild`` fills it in).
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ __all__ = [
     "UploadRow",
 ]
 
-SCHEMA_VERSION: Final = 6
+SCHEMA_VERSION: Final = 7
 
 
 @table("meta", key=("key",), frozen=True)

@@ -197,7 +197,7 @@ def wide(
 def confirm(pending: Pending, recorder: Recorder, names: dict[str, str]) -> None:
     st.markdown(f"#### {escape(entry_words(pending.event, recorder.round, names))}?")
     for finding in pending.findings:
-        st.error(escape(finding_words(finding)))
+        st.error(escape(finding_words(finding, names)))
     wide(
         _("Tell the table and pick again"),
         key="record_refuse",

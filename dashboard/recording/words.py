@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from dashboard import names as words
+from dashboard import sentences
 from dashboard.card_words import who
 from dashboard.i18n import _
 from dashboard.replay_view import describe
@@ -49,8 +50,9 @@ def entry_words(event: Event | None, rs: RoundState | None, names: Mapping[str, 
     return describe(event, rs.maze.cells if rs is not None else {}, names)[0]
 
 
-def finding_words(finding: Finding) -> str:
+def finding_words(finding: Finding, names: Mapping[str, str] | None = None) -> str:
     """A finding as the replay words it: ``R-T1 played out of turn: it is ann's turn…``
     (the rule, the finding in plain words, then the audit's own words)."""
-    said = {"rule": finding.rule, "finding": words.finding(finding.code.value), "message": finding.message}
+    message = sentences.said(finding.said, finding.message, names)
+    said = {"rule": finding.rule, "finding": words.finding(finding.code.value), "message": message}
     return _("%(rule)s %(finding)s: %(message)s") % said

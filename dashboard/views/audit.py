@@ -13,7 +13,7 @@ import polars as pl
 import streamlit as st
 
 from analytics.records import Recorded, RecordError
-from dashboard import access, data, names, widgets
+from dashboard import access, data, names, sentences, widgets
 from dashboard.i18n import N_, _
 from dashboard.markup import escape, table
 from events.rules.tournament import MOST_ROUND_POINTS
@@ -95,7 +95,7 @@ def _seating(found: pl.DataFrame, tournament: str) -> None:
                     r["tournament_round"],
                     r["table"],
                     people.get(r["player"], r["player"]),
-                    r["message"],
+                    sentences.stored(r["said"], r["message"], people),
                     _(
                         "if the seating was wrong: %(command)s; if the player sat wrong: give a penalty, or dismiss "
                         "it with the referee's reason (below); if the log names the wrong table: ingest the "
@@ -163,7 +163,9 @@ if found.is_empty():
     st.success(_("No open findings: every finding is settled or dismissed."))
     st.stop()
 named = data.player_names(tournament) if tournament is not None else {}
-listed = found.with_columns(names.plain("code", names.FINDINGS), names.plain("severity", names.SEVERITIES))
+listed = sentences.in_words(found, named).with_columns(
+    names.plain("code", names.FINDINGS), names.plain("severity", names.SEVERITIES)
+)
 st.dataframe(
     listed,
     hide_index=True,
@@ -184,8 +186,17 @@ widgets.keep_choice("audit_finding", list(rows))
 def _label(finding_id: str) -> str:
     r = rows[finding_id]
     where = f"{r['game_id']}" + (" · " + _("round %(num)s") % {"num": r["round"]} if r["round"] is not None else "")
-    where += " · " + _("line %(num)d") % {"num": r["line"]} if r["line"] is not None else f" · {r['player']}"
-    return f"{where} · {names.finding(r['code'])}: {r['message'][:80]}"
+    where += (
+        " · " + _("line %(num)d") % {"num": r["line"]}
+        if r["line"] is not None
+        else f" · {named.get(r['player'], r['player'])}"
+    )
+    return f"{where} · {names.finding(r['code'])}: {said_of(r)[:80]}"
+
+
+def said_of(r: dict[str, object]) -> str:
+    """A finding's message in the page's language, its players by name."""
+    return sentences.stored(r["said"], r["message"], named)
 
 
 chosen = st.selectbox(_("Finding"), list(rows), format_func=_label, key="audit_finding")
@@ -203,7 +214,7 @@ if row["player"]:
 st.markdown(
     f"**{escape(names.finding(row['code']))}** ({row['rule']}, {names.severity(row['severity'])}) · "
     + where
-    + f": {escape(row['message'])}"
+    + f": {escape(said_of(row))}"
 )
 game_id = str(row["game_id"])
 number = row["round"]
@@ -266,7 +277,7 @@ with penalise, st.form("penalty"):
     found_as = names.finding(row["code"])
     if row["line"] is not None:
         found_as = _("%(finding)s at line %(line)d") % {"finding": found_as, "line": row["line"]}
-    why = st.text_input(_("Reason"), value=f"{found_as}: {row['message']}", key="penalty_reason")
+    why = st.text_input(_("Reason"), value=f"{found_as}: {said_of(row)}", key="penalty_reason")
     if st.form_submit_button(_("Give the penalty for this finding")):
         _record(
             _("a penalty of %(points)d for %(player)s for finding %(finding)s")

@@ -21,13 +21,12 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboard import access, data, i18n, names, widgets
+from dashboard import access, data, i18n, names, sentences, widgets
 from dashboard.card_words import who
 from dashboard.i18n import _
 from dashboard.markup import escape
 from dashboard.maze_svg import maze_svg
 from dashboard.replay_view import Violation, address
-from dashboard.table_view import by_name
 
 STEP = "replay_step"
 ADDRESS = "replay_address"  # the address this page last wrote: one that differs was typed or followed a link
@@ -77,7 +76,7 @@ def finding_line(found: Violation) -> str:
     the referee's view)."""
     whom = f" · {escape(who(found.player, people))}" if found.player else ""
     message = (
-        escape(by_name(found.message, people))
+        escape(sentences.said(found.said, found.message, people))
         if referee or shown_round.ended
         else _("details are shown once the round has ended")
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboard import data, i18n, names, widgets
+from dashboard import data, i18n, names, sentences, widgets
 from dashboard.i18n import _, ngettext
 from dashboard.replay_view import replay_link
 
@@ -97,14 +97,11 @@ if picked is not None:
     if found.is_empty():
         st.success(_("The audit found nothing to report in this round."))
     else:
-        st.dataframe(
-            found.with_columns(
-                code=names.plain("code", names.FINDINGS), severity=names.plain("severity", names.SEVERITIES)
-            ),
-            hide_index=True,
-            width="stretch",
-            column_config=names.headers(found.columns),
+        people = data.player_names(game_tournament) if game_tournament else {}
+        worded = sentences.in_words(found, people).with_columns(
+            code=names.plain("code", names.FINDINGS), severity=names.plain("severity", names.SEVERITIES)
         )
+        st.dataframe(worded, hide_index=True, width="stretch", column_config=names.headers(worded.columns))
     if st.button(_("Step through it in Replay")):
         st.session_state["replay_goto"] = (game_tournament, game_id, game_round_number)
         st.switch_page("views/replay.py")

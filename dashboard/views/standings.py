@@ -19,7 +19,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboard import data, i18n, names, printout, widgets
+from dashboard import data, i18n, names, printout, sentences, widgets
 from dashboard.i18n import _, ngettext
 from dashboard.live import live
 from dashboard.markup import escape, table
@@ -153,7 +153,8 @@ def seating_notice(tournament: str) -> None:
     misplaced = data.open_findings(tournament).filter(pl.col("code") == "wrong_table")
     if misplaced.is_empty():
         return
-    said = "; ".join(escape(message) for message in misplaced["message"])
+    people = data.player_names(tournament)
+    said = "; ".join(escape(sentences.stored(r["said"], r["message"], people)) for r in misplaced.iter_rows(named=True))
     notice = ngettext(
         "Seating: %(num)d player played at another table than the published seating (%(said)s). The games "
         "count as played until the organiser settles this on the Audit page.",

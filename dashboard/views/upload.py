@@ -8,7 +8,7 @@ from typing import Any, Final
 import polars as pl
 import streamlit as st
 
-from dashboard import access, data, names
+from dashboard import access, data, names, sentences
 from dashboard.i18n import _, ngettext
 from dashboard.markup import escape
 
@@ -118,4 +118,5 @@ if shown:
                     if found.get("player"):
                         where += f" · {escape(found['player'])}"
                     plain = escape(names.finding(found.get("code")))
-                    st.markdown(f"- {where} · {plain} ({found.get('rule')}): {escape(found.get('message'))}")
+                    message = sentences.stored(found.get("said"), found.get("message"))
+                    st.markdown(f"- {where} · {plain} ({found.get('rule')}): {escape(message)}")

@@ -21,7 +21,7 @@ from random import Random
 from typing import Final
 
 from events.findings import Breach, Code
-from events.said import say
+from events.said import say, sentence
 from events.schema import Stage
 from events.tables import PLAYER_RANGE, ROUND_LIMIT, Ruleset
 
@@ -46,6 +46,12 @@ role deck deals at least two gold diggers per three players, so nobody takes mor
 two."""
 MOST_ROUND_POINTS: Final = max(ROUND_POINTS.values())
 """The most points of a round under any ruleset: the bound of a form that knows no ruleset."""
+UNSEATED: Final = sentence("%(player)s plays at table %(table)s but is not in the published seating of round %(round)s")
+"""A ``wrong_table`` finding (R-TS1) of a player the published seating does not seat."""
+SEATED_ELSEWHERE: Final = sentence(
+    "%(player)s is seated at table %(seated)s in round %(round)s but plays at table %(table)s"
+)
+"""A ``wrong_table`` finding (R-TS1) of a player the seating puts at another table."""
 
 
 def _within(value: int, limits: tuple[int, int]) -> bool:

@@ -248,7 +248,8 @@ class StoreFile:
         (:func:`_observed_columns`). 3 to 4: the referee codes' read model, empty (a
         store of version 3 holds no referee code: their events came with version 4). 4
         to 5: the events' hashes as bytes; 5 to 6: no unique key on a stream's versions
-        (both :func:`_events_as_declared`)."""
+        (both :func:`_events_as_declared`); 6 to 7: the findings' sentences
+        (:meth:`_findings_said`)."""
         with transaction(con):
             if version < 2:
                 con.execute(create_table(UploadLink, if_not_exists=True))
@@ -262,7 +263,30 @@ class StoreFile:
                 con.execute(create_table(RefereeCodeRow, if_not_exists=True))
             if version < 6:
                 self._events_as_declared(con, version)
+            if version < 7 and "findings" in tables_of(con):
+                self._findings_said(con)
             con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION)])
+
+    def _findings_said(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Schema version 6 to 7: ``findings`` takes the ``said`` column, filled in as a
+        rebuild fills it — every game's log audited again from the events, a batch of
+        streams at a time — so each finding can be read in any language at once and
+        ``verify`` finds the read models as the events give them. A finding is matched
+        to its sentence by its id, a hash of where it is and what it says."""
+        from ingest.rebuild import project_store  # the rebuild reads the events through this store
+        from ingest.store import Store
+
+        assert isinstance(self, Store), "a store's file is upgraded by the store that opens it"
+        con.execute("ALTER TABLE findings ADD COLUMN IF NOT EXISTS said VARCHAR")
+        for batch in project_store(self, con):
+            said = [(row.finding_id, row.said) for row in batch.rows.get("findings", ()) if row.said is not None]
+            if said:
+                ids, sentences = zip(*said, strict=True)
+                con.execute(
+                    "UPDATE findings SET said = s.said FROM (SELECT unnest(?::VARCHAR[]) AS finding_id, "
+                    "unnest(?::VARCHAR[]) AS said) s WHERE findings.finding_id = s.finding_id",
+                    [list(ids), list(sentences)],
+                )
 
     def _events_as_declared(self, con: duckdb.DuckDBPyConnection, version: int) -> None:
         """Schema versions 4 and 5 to 6: the ``events`` table as :class:`StoredEvent`

@@ -87,9 +87,9 @@ def test_every_text_is_translated(language: str) -> None:
 
 
 def test_each_language_is_read_from_its_catalogue() -> None:
-    assert i18n.translations("de").gettext("gold digger") == "Goldsucher"
+    assert i18n.translations("de").gettext("gold digger") == "Goldgräber"
     assert i18n.translations("nl").gettext("selfish dwarf") == "egoïstische dwerg"
-    assert i18n.translations("nb").gettext("gold digger") == "gullgraver"
+    assert i18n.translations("nb").gettext("gold digger") == "gruvearbeider"
     plural = i18n.translations("de").ngettext("%(num)d violation", "%(num)d violations", 2)
     assert plural % {"num": 2} == "2 Regelverstöße"
     assert i18n.translations("en").gettext("gold digger") == "gold digger"
@@ -150,8 +150,8 @@ def test_a_page_asked_for_in_german_speaks_german(db: Path) -> None:
     at = in_language("roles", "de")
     assert [t.value for t in at.title] == ["Rollen"]
     assert [s.value for s in at.subheader] == ["Die Zahlen"]
-    assert set(at.dataframe[0].value["role"]) <= {"Goldsucher", "Saboteur", "egoistischer Zwerg"}
-    assert "Goldsucher" in set(at.dataframe[0].value["role"])
+    assert set(at.dataframe[0].value["role"]) <= {"Goldgräber", "Saboteur", "egoistischer Zwerg"}
+    assert "Goldgräber" in set(at.dataframe[0].value["role"])
     assert headings(at)["role"] == "Rolle" and headings(at)["rate"] == "Gewinnquote"
     assert at.sidebar.selectbox(key=i18n.KEY).value == "de"
     assert at.radio(key="roles_ruleset").label == "Regelwerk"
@@ -245,8 +245,8 @@ def test_the_plain_names_come_from_the_communities_rule_texts() -> None:
     action cards, so players recognise them."""
     words = {
         "nl": ("goudzoeker", "saboteur", "egoïstische dwerg", "instorting"),
-        "de": ("Goldsucher", "Saboteur", "egoistischer Zwerg", "Steinschlag"),
-        "nb": ("gullgraver", "sabotør", "egoistisk dverg", "steinsprang"),
+        "de": ("Goldgräber", "Saboteur", "egoistischer Zwerg", "Steinschlag"),
+        "nb": ("gruvearbeider", "sabotør", "egoistisk dverg", "steinsprang"),
     }
     for language, (digger, saboteur, dwarf, rockfall) in words.items():
         catalog = i18n.translations(language)

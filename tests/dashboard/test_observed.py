@@ -140,7 +140,10 @@ def test_audit_turns_a_table_incident_into_a_penalty_in_one_action(observed_db: 
     at = log_in(run_page("audit"), organiser)
     found = at.dataframe[0].value
     incident = found[found["code"] == words.finding("table_incident")].iloc[0]  # the code in plain words
-    assert incident["player"] == observed_db.noted and incident["line"] == observed_db.note_line
+    description = json.loads((observed_db.full_log.parent / "tournament.json").read_text())
+    names = {person["id"]: person["name"] for person in description["players"]}
+    assert incident["player"] == names[observed_db.noted]  # by name, as the table knows them
+    assert incident["line"] == observed_db.note_line
     before = standings(Store(observed_db.db), TOURNAMENT)
     at.selectbox(key="audit_finding").set_value(incident["finding_id"]).run()
     assert at.selectbox(key="penalty_player").value == observed_db.noted

@@ -441,7 +441,7 @@ def test_someone_else_plays_out_of_turn_and_the_table_is_told(referee: Referee) 
     ref.tap("record_card_EW")
     ref.tap("record_cell_1_0")
     assert [e.value for e in ref.at.error] == [
-        escape(f"R-T1 {plain_finding('out_of_turn')}: it is {a}'s turn, not {b}'s")
+        escape(f"R-T1 {plain_finding('out_of_turn')}: it is {names[a]}'s turn, not {names[b]}'s")  # by name
     ]
     ref.tap("record_refuse")
     assert ref.live.draft.lines == tuple(ref.expected)

@@ -7,11 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
+import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard import i18n, names
 from dashboard.i18n import translations
+from events.language import words
+from events.said import read_stored
 from tests.dashboard.conftest import APP, log_in
 from tests.dashboard.test_languages import CODES, TEXT, headings
 from tests.dashboard.test_replay_address import GAME
@@ -86,7 +89,7 @@ def test_the_replay_in_german(db: Path, monkeypatch: pytest.MonkeyPatch) -> None
     at.radio(key="replay_view").set_value("Referee").run()
     assert headings(at)["role"] == "Rolle" and headings(at)["hand"] == "Hand"
     roles = set(at.dataframe[0].value["role"])
-    assert roles and roles <= {"Goldsucher", "Saboteur", "egoistischer Zwerg"}
+    assert roles and roles <= {"Goldgräber", "Saboteur", "egoistischer Zwerg"}
     text = shown(at)
     assert no_codes(text) == [], no_codes(text)
 
@@ -100,6 +103,13 @@ def test_the_audit_in_german_for_the_organiser(db: Path, organiser: str) -> None
     german = translations("de").gettext
     assert set(found["code"]) == {german(names.FINDINGS["wrong_score"]), german(names.FINDINGS["missed_draw"])}
     assert headings(at)["code"] == "Befund" and headings(at)["finding_id"] == "Befund-ID"
+    with duckdb.connect(str(db), read_only=True) as con:  # the replay's sentences, as the store keeps them
+        kept = con.execute("SELECT finding_id, message, said FROM findings").fetchall()
+        people = dict(con.execute("SELECT player, name FROM tournament_players").fetchall())
+    sentences = {finding_id: (message, said) for finding_id, message, said in kept}
+    for finding_id, message in zip(found["finding_id"], found["message"], strict=True):
+        english, said = sentences[finding_id]
+        assert message == words(read_stored(said), "de", people) != english  # German, players by name
     assert [t.label for t in at.tabs] == [
         "Punkte des Nachspielens annehmen",
         "Eine Korrektur eingeben",

@@ -624,7 +624,7 @@ READ_MODEL_TAMPERING = {
     "cards_played": "INSERT INTO cards_played SELECT * FROM cards_played ORDER BY ALL LIMIT 1",
     "findings": (
         "INSERT INTO findings VALUES ('feedfacecafe', (SELECT min(game_id) FROM games), 1, 'made_up', 3, 1, "
-        "NULL, 'R-X', 'error', 'inserted by hand')"
+        "NULL, 'R-X', 'error', 'inserted by hand', NULL)"
     ),
     "tournaments": "UPDATE tournaments SET cut = cut + 1",
     "tournament_players": "UPDATE tournament_players SET name = 'Someone Else' WHERE player = "

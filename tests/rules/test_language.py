@@ -104,7 +104,7 @@ def test_values_are_written_the_language_s_way() -> None:
     assert words(said, "de", {"ann": "Ann Müller"}) == (
         "vor Ann Müller liegt keine zerbrochene Spitzhacke zum Reparieren (zerbrochen: Lampe und Lore)"
     )
-    assert words(said, "nl") == "ann heeft geen gebroken houweel om te repareren (gebroken: lamp en karretje)"
+    assert words(said, "nl") == "ann heeft geen kapot gereedschap (houweel) om te repareren (kapot: lamp en karretje)"
     count = say("the pile had %(count)s card", "the pile had %(count)s cards", "count", count=12345)
     assert words(count, "en") == "the pile had 12,345 cards"
     # an id the catalogue lacks is said in English, its values still in the language

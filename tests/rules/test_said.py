@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from events.audit import audit
-from events.said import Said, joined, say
+from events.said import Said, joined, read_stored, say, stored
 from events.schema import dump_event
 from events.simulate.game import quick_game
 from events.simulate.mutate import MUTATIONS, mutate
@@ -67,3 +67,29 @@ def test_every_finding_of_a_broken_log_carries_its_sentence_and_values(mutation:
     for finding in findings:
         assert finding.said is not None, finding
         assert finding.said.english() == finding.message
+        assert read_stored(stored(finding.said)) == finding.said  # as the store keeps it, and back
+
+
+def test_a_stored_sentence_comes_back_as_it_was_said() -> None:
+    scores = tuple(say("%(player)s %(got)s", player=p, got=g) for p, g in (("ann", 2), ("bob", 0)))
+    said = say(
+        "%(count)s card at %(cell)s for %(players)s: %(scores)s",
+        "%(count)s cards at %(cell)s for %(players)s: %(scores)s",
+        "count",
+        count=2,
+        cell=(3, -1),
+        players=("ann", "bob"),
+        scores=scores,
+        note=None,
+    )
+    assert read_stored(stored(said)) == said
+    assert read_stored(stored(said)).english() == "2 cards at (3, -1) for ann and bob: ann 2, bob 0"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["not json", "[]", '{"text": 1, "values": {}}', '{"text": "a", "values": {"x": [1, "b"]}}', '{"text": "a"}'],
+)
+def test_a_stored_sentence_that_is_not_one_is_refused_by_name(text: str) -> None:
+    with pytest.raises(ValueError, match="stored sentence"):
+        read_stored(text)

@@ -1,0 +1,61 @@
+"""What the replay says, in the session's language, players by display name.
+
+A finding reaches a page in one of three forms: a :class:`~events.findings.Finding`
+the replay just made (the Replay and Record pages), a row of the store's ``findings``
+with its sentence kept as JSON (``findings.said``: :func:`events.said.stored`), or an
+entry of an audit report. Each is put into words here through the findings'
+catalogue (:func:`events.language.words`), in the language the page's picker chose; a
+finding stored before sentences were kept (a store of schema version 6 that has not
+been rebuilt) shows its English message, its player ids still turned into names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import polars as pl
+
+from dashboard.i18n import language
+from dashboard.table_view import by_name
+from events.language import outcome_line, words
+from events.said import Said, read_stored
+from events.state import Outcome
+
+
+def said(sentence: Said | None, english: str, people: Mapping[str, str] | None = None) -> str:
+    """``sentence`` in the session's language (``english``, the stored message, when
+    there is none), players by their names in ``people``."""
+    if sentence is None:
+        return by_name(english, people) if people else english
+    return words(sentence, language(), people)
+
+
+def stored(text: object, english: object, people: Mapping[str, str] | None = None) -> str:
+    """A finding's sentence as the store keeps it (``findings.said``), in words; a
+    sentence that cannot be read is shown as its English message, never an error."""
+    sentence = None
+    if isinstance(text, str) and text:
+        try:
+            sentence = read_stored(text)
+        except (ValueError, TypeError, KeyError):
+            sentence = None
+    return said(sentence, "" if english is None else str(english), people)
+
+
+def result(outcome: Outcome, people: Mapping[str, str] | None = None) -> str:
+    """A round's result line (who won, the connector, each score, the stars)."""
+    return outcome_line(outcome, language(), people)
+
+
+def in_words(found: pl.DataFrame, people: Mapping[str, str] | None = None) -> pl.DataFrame:
+    """Findings as a page lists them: each ``message`` in the session's language (from
+    its ``said``, which goes), each ``player`` by name."""
+    if "message" not in found.columns:
+        return found
+    sentences = found["said"].to_list() if "said" in found.columns else [None] * found.height
+    english = found["message"].to_list()
+    messages = [stored(text, message, people) for text, message in zip(sentences, english, strict=True)]
+    shown = found.with_columns(pl.Series("message", messages, dtype=pl.String))
+    if people and "player" in shown.columns:
+        shown = shown.with_columns(pl.col("player").replace(dict(people)))
+    return shown.drop("said", strict=False)
