@@ -23,6 +23,8 @@ from fpdf import FPDF, FontFace
 from fpdf.enums import TableCellFillMode
 
 from analytics.penalty_notes import penalty_notes
+from events.language import ENGLISH, words
+from events.said import say, sentence
 
 FONT_SETTING: Final = "SABOTEUR_PDF_FONT"
 _DEJAVU_FOLDERS: Final = (
@@ -39,22 +41,27 @@ FALLBACK_NOTE: Final = (
 _FAMILY: Final = "standings"
 _PRELIMINARY: Final = (
     ("#", "rank", 12),
-    ("player", "name", 78),
-    ("points", "points", 18),
-    ("stars", "stars", 16),
-    ("rounds", "rounds", 16),
-    ("penalty", "penalty", 22),
-    ("open findings", "open_findings", 18),
+    (sentence("player"), "name", 78),
+    (sentence("points"), "points", 18),
+    (sentence("stars"), "stars", 16),
+    (sentence("rounds"), "rounds", 16),
+    (sentence("penalty"), "penalty", 22),
+    (sentence("open findings"), "open_findings", 18),
 )
 _FINAL: Final = (
     ("#", "place", 12),
-    ("player", "name", 66),
-    ("points", "final_points", 18),
-    ("stars", "final_stars", 16),
-    ("prelim. points", "preliminary_points", 24),
-    ("prelim. stars", "preliminary_stars", 22),
-    ("penalty", "penalty", 22),
+    (sentence("player"), "name", 66),
+    (sentence("points"), "final_points", 18),
+    (sentence("stars"), "final_stars", 16),
+    (sentence("prelim. points"), "preliminary_points", 24),
+    (sentence("prelim. stars"), "preliminary_stars", 22),
+    (sentence("penalty"), "penalty", 22),
 )
+_STAGES: Final = {
+    "preliminary": sentence("%(tournament)s: standings, preliminary"),
+    "semifinal": sentence("%(tournament)s: standings, semi-final"),
+    "final": sentence("%(tournament)s: standings, final"),
+}
 """Each column: its head, the standings' column, its width in millimetres (180 in all:
 A4 less the margins)."""
 
@@ -83,9 +90,10 @@ def find_fonts() -> Fonts:
 class _Sheet(FPDF):
     """A4 pages whose footer names the standings and numbers the page."""
 
-    def __init__(self, fonts: Fonts, footer: str) -> None:
+    def __init__(self, fonts: Fonts, footer: str, lang: str = ENGLISH) -> None:
         super().__init__(orientation="portrait", unit="mm", format="A4")
         self.footer_text = footer
+        self.lang = lang
         self.full_unicode = fonts.regular is not None
         if fonts.regular is not None and fonts.bold is not None:
             self.add_font(_FAMILY, "", str(fonts.regular))
@@ -108,7 +116,9 @@ class _Sheet(FPDF):
         self.set_text_color(90)
         self.cell(0, 5, self.text_of(self.footer_text), align="L")
         self.set_x(self.l_margin)
-        self.cell(0, 5, f"page {self.page_no()} of {{nb}}", align="R")
+        # {nb} is fpdf's alias for the number of pages, written in once they are all laid out
+        page = words(say("page %(page)s of %(pages)s", page=str(self.page_no()), pages="{nb}"), self.lang)
+        self.cell(0, 5, self.text_of(page), align="R")
 
 
 def _rank(item: dict[str, Any]) -> str:
@@ -127,37 +137,55 @@ def _cells(item: dict[str, Any], column: str, marks: dict[str, list[int]]) -> st
     return str(item[column])
 
 
-def _cut_words(frame: pl.DataFrame, cut: int) -> str:
-    words = f"cut line: the top {cut} go on to the final"
-    tied = frame.filter(pl.col("cut_tie_undrawn"))["name"].to_list()
+def _cut_words(frame: pl.DataFrame, cut: int, lang: str) -> str:
+    said = words(say("cut line: the top %(cut)s go on to the final", cut=cut), lang)
+    tied = tuple(frame.filter(pl.col("cut_tie_undrawn"))["name"].to_list())
     if tied:
-        words += f" (a tie across it is not drawn yet: {', '.join(tied)})"
-    return words
+        said += " " + words(say("(a tie across it is not drawn yet: %(names)s)", names=tied), lang)
+    return said
 
 
 def standings_pdf(
-    frame: pl.DataFrame, *, tournament: str, stage: str, as_of: str, cut: int, penalties: pl.DataFrame
+    frame: pl.DataFrame,
+    *,
+    tournament: str,
+    stage: str,
+    as_of: str,
+    cut: int,
+    penalties: pl.DataFrame,
+    lang: str = ENGLISH,
 ) -> bytes:
     """The standings ``frame`` (:func:`analytics.standings.standings` of ``stage``) as a
-    PDF: ``tournament`` is the name in the title, ``as_of`` the moment they stand at
-    (already written out), ``cut`` the places that go on, ``penalties`` the stage's
-    penalties (player, points, reason; :func:`analytics.browse.penalties`)."""
+    PDF in ``lang``: ``tournament`` is the name in the title, ``as_of`` the moment they
+    stand at (already written out), ``cut`` the places that go on, ``penalties`` the
+    stage's penalties (player, points, reason; :func:`analytics.browse.penalties`). The
+    names, the reasons and the moment are printed as they are given."""
     fonts = find_fonts()
-    title = f"{tournament}: standings, {stage}"
-    pdf = _Sheet(fonts, f"{title} · as of {as_of}" if fonts.regular is not None else f"{title}, as of {as_of}")
+    title = words(say(_STAGES.get(stage, _STAGES["preliminary"]), tournament=tournament), lang)
+    moment = words(say("as of %(moment)s", moment=as_of), lang)
+    pdf = _Sheet(fonts, f"{title} · {moment}" if fonts.regular is not None else f"{title}, {moment}", lang)
     pdf.set_title(pdf.text_of(title))
     pdf.set_creator("Saboteur Ledger")
     pdf.add_page()
     pdf.set_font(pdf.face, "B", 16)
     pdf.multi_cell(0, 8, pdf.text_of(title), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(pdf.face, "", 10)
-    said = f"As of {as_of}. {frame.height} players."
+    said = words(
+        say(
+            "As of %(moment)s. %(count)s player.",
+            "As of %(moment)s. %(count)s players.",
+            "count",
+            moment=as_of,
+            count=frame.height,
+        ),
+        lang,
+    )
     if stage != "final":
-        said += f" The top {cut} go on to the final."
+        said += " " + words(say("The top %(cut)s go on to the final.", cut=cut), lang)
     pdf.multi_cell(0, 6, pdf.text_of(said), new_x="LMARGIN", new_y="NEXT")
     if fonts.regular is None:
         pdf.set_text_color(160, 0, 0)
-        pdf.multi_cell(0, 5, FALLBACK_NOTE, new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(0, 5, FALLBACK_NOTE, new_x="LMARGIN", new_y="NEXT")  # for whoever sets the server up
         pdf.set_text_color(0)
     pdf.ln(3)
 
@@ -175,18 +203,18 @@ def standings_pdf(
         first_row_as_headings=True,
         repeat_headings=1,
     ) as table:
-        table.row([head for head, _, _ in columns])
+        table.row([pdf.text_of(words(say(head), lang)) for head, _, _ in columns])
         for place, item in enumerate(frame.iter_rows(named=True)):
             if place == in_cut:
                 line = table.row()
                 line.cell(
-                    pdf.text_of(_cut_words(frame, cut)),
+                    pdf.text_of(_cut_words(frame, cut, lang)),
                     colspan=len(columns),
                     align="CENTER",
                     style=FontFace(emphasis="BOLD", fill_color=(255, 236, 179)),
                 )
             table.row([pdf.text_of(_cells(item, column, marks)) for _, column, _ in columns])
-    _notes(pdf, "Penalties", notes)
+    _notes(pdf, words(say("Penalties"), lang), notes)
     return bytes(pdf.output())
 
 
@@ -196,7 +224,7 @@ def _notes(pdf: _Sheet, heading: str, notes: Iterable[str]) -> None:
         return
     pdf.ln(4)
     pdf.set_font(pdf.face, "B", 10)
-    pdf.cell(0, 6, heading, new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(0, 6, pdf.text_of(heading), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(pdf.face, "", 9)
     for note in written:
         pdf.multi_cell(0, 5, pdf.text_of(note), new_x="LMARGIN", new_y="NEXT")

@@ -25,6 +25,7 @@ import duckdb
 import polars as pl
 
 from events.rules.tournament import SEATED_ELSEWHERE, UNSEATED
+from events.said import read_stored_all, sentence
 from ingest.rebuild import project_stream
 from ingest.schema import READ_MODELS
 from ingest.store import Moment, Store, insert_rows
@@ -33,6 +34,38 @@ from ingest.store import Moment, Store, insert_rows
 def _literal(text: str) -> str:
     """``text`` as an SQL string literal (for a sentence written into a query)."""
     return "'" + text.replace("'", "''") + "'"
+
+
+REASONS: Final = {
+    "top": sentence("top of the table"),
+    "below_on_points": sentence("below %(name)s on points (%(points)s to %(their)s)"),
+    "fewer_stars": sentence("level with %(name)s on points (%(points)s), fewer stars (%(stars)s to %(their)s)"),
+    "rank_shared": sentence("level with %(name)s on points and stars: rank %(rank)s shared"),
+    "above_on_points": sentence("above %(name)s on points (%(points)s to %(their)s)"),
+    "more_stars": sentence("level with %(name)s on points (%(points)s), more stars (%(stars)s to %(their)s)"),
+    "level_with": sentence("level with %(name)s on points and stars"),
+    "drawn": sentence("placed by the recorded cut draw (%(place)s)"),
+    "undrawn": sentence("tied across the cut line: not yet drawn"),
+    "final_top": sentence("top of the final table"),
+    "final_below": sentence("below %(name)s on final points"),
+    "final_fewer_stars": sentence("level on final points with %(name)s, fewer final stars"),
+    "final_fewer_points": sentence("level on the final with %(name)s, fewer preliminary points"),
+    "final_fewer_prelim_stars": sentence(
+        "level on the final and preliminary points with %(name)s, fewer preliminary stars"
+    ),
+    "final_shared": sentence("level with %(name)s on every tie-breaker: rank shared"),
+}
+"""Why a player stands where they do against their neighbours: the sentences the
+standings' ``reasons`` hold (a JSON list of :func:`events.said.stored` sentences, the
+neighbour by display name), from which ``why`` is their English and a page writes its
+own language."""
+
+
+def _sentences(sql: str) -> str:
+    """``sql`` with each ``{reason}`` written in as the sentence's literal."""
+    for key, text in REASONS.items():
+        sql = sql.replace("{" + key + "}", _literal(text))
+    return sql
 
 
 _GAME_HEADERS: Final = ("game_started", "score_sheet_game")
@@ -145,7 +178,7 @@ totals AS (
 """
 )
 
-_PRELIMINARY: Final = (
+_PRELIMINARY: Final = _sentences(
     _SCORED
     + """
 , draw AS (
@@ -183,26 +216,30 @@ SELECT place, rank, tied > 1 AS shared, player, name, points, stars, rounds, gam
        place <= cut AS in_cut,
        straddles AND drawn_at IS NULL AS cut_tie_undrawn,
        straddles AND drawn_at IS NOT NULL AS cut_drawn,
-       concat_ws('; ',
-           CASE WHEN above IS NULL THEN 'top of the table'
-                WHEN points < above_points THEN format('below {} on points ({} to {})', above, points, above_points)
-                WHEN stars < above_stars THEN
-                    format('level with {} on points ({}), fewer stars ({} to {})', above, points, stars, above_stars)
-                ELSE format('level with {} on points and stars: rank {} shared', above, rank) END,
+       to_json(list_filter([
+           CASE WHEN above IS NULL THEN json_object('text', {top}, 'values', json_object())
+                WHEN points < above_points THEN json_object('text', {below_on_points}, 'values',
+                    json_object('name', above, 'points', points, 'their', above_points))
+                WHEN stars < above_stars THEN json_object('text', {fewer_stars}, 'values',
+                    json_object('name', above, 'points', points, 'stars', stars, 'their', above_stars))
+                ELSE json_object('text', {rank_shared}, 'values', json_object('name', above, 'rank', rank)) END,
            CASE WHEN below IS NULL THEN NULL
-                WHEN points > below_points THEN format('above {} on points ({} to {})', below, points, below_points)
-                WHEN stars > below_stars THEN
-                    format('level with {} on points ({}), more stars ({} to {})', below, points, stars, below_stars)
-                ELSE format('level with {} on points and stars', below) END,
-           CASE WHEN straddles AND drawn_at IS NOT NULL THEN format('placed by the recorded cut draw ({})', drawn_at)
-                WHEN straddles THEN 'tied across the cut line: not yet drawn' END
-       ) AS why
+                WHEN points > below_points THEN json_object('text', {above_on_points}, 'values',
+                    json_object('name', below, 'points', points, 'their', below_points))
+                WHEN stars > below_stars THEN json_object('text', {more_stars}, 'values',
+                    json_object('name', below, 'points', points, 'stars', stars, 'their', below_stars))
+                ELSE json_object('text', {level_with}, 'values', json_object('name', below)) END,
+           CASE WHEN straddles AND drawn_at IS NOT NULL
+                     THEN json_object('text', {drawn}, 'values', json_object('place', drawn_at))
+                WHEN straddles THEN json_object('text', {undrawn}, 'values', json_object()) END
+       ], lambda reason: reason IS NOT NULL))::VARCHAR AS reasons
 FROM lined
 ORDER BY place
 """
 )
 
-_FINAL: Final = """
+_FINAL: Final = _sentences(
+    """
 WITH final_scores AS (SELECT * FROM ($final)),
 prelim AS (SELECT * FROM ($prelim))
 SELECT row_number() OVER w::INTEGER AS place,
@@ -212,23 +249,25 @@ SELECT row_number() OVER w::INTEGER AS place,
        f.points AS final_points, f.stars AS final_stars,
        coalesce(p.points, 0) AS preliminary_points, coalesce(p.stars, 0) AS preliminary_stars,
        f.rounds, f.penalty, f.open_findings,
-       concat_ws('; ',
-           CASE WHEN lag(f.name) OVER w IS NULL THEN 'top of the final table'
-                WHEN f.points < lag(f.points) OVER w THEN format('below {} on final points', lag(f.name) OVER w)
-                WHEN f.stars < lag(f.stars) OVER w THEN format('level on final points with {}, fewer final stars',
-                                                               lag(f.name) OVER w)
-                WHEN coalesce(p.points, 0) < lag(coalesce(p.points, 0)) OVER w THEN
-                    format('level on the final with {}, fewer preliminary points', lag(f.name) OVER w)
-                WHEN coalesce(p.stars, 0) < lag(coalesce(p.stars, 0)) OVER w THEN
-                    format('level on the final and preliminary points with {}, fewer preliminary stars',
-                           lag(f.name) OVER w)
-                ELSE format('level with {} on every tie-breaker: rank shared', lag(f.name) OVER w) END
-       ) AS why
+       to_json([
+           CASE WHEN lag(f.name) OVER w IS NULL THEN json_object('text', {final_top}, 'values', json_object())
+                WHEN f.points < lag(f.points) OVER w
+                     THEN json_object('text', {final_below}, 'values', json_object('name', lag(f.name) OVER w))
+                WHEN f.stars < lag(f.stars) OVER w
+                     THEN json_object('text', {final_fewer_stars}, 'values', json_object('name', lag(f.name) OVER w))
+                WHEN coalesce(p.points, 0) < lag(coalesce(p.points, 0)) OVER w
+                     THEN json_object('text', {final_fewer_points}, 'values', json_object('name', lag(f.name) OVER w))
+                WHEN coalesce(p.stars, 0) < lag(coalesce(p.stars, 0)) OVER w
+                     THEN json_object('text', {final_fewer_prelim_stars}, 'values',
+                                      json_object('name', lag(f.name) OVER w))
+                ELSE json_object('text', {final_shared}, 'values', json_object('name', lag(f.name) OVER w)) END
+       ])::VARCHAR AS reasons
 FROM final_scores f LEFT JOIN prelim p USING (player)
 WHERE f.rounds > 0
 WINDOW w AS (ORDER BY f.points DESC, f.stars DESC, coalesce(p.points, 0) DESC, coalesce(p.stars, 0) DESC, f.player)
 ORDER BY place
 """
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,10 +281,16 @@ def _run(con: duckdb.DuckDBPyConnection, sql: str, tournament: str, stage: str) 
     return frame
 
 
+def _with_why(frame: pl.DataFrame) -> pl.DataFrame:
+    """The standings with ``why``, the English of each row's ``reasons``, after them."""
+    why = ["; ".join(reason.english() for reason in read_stored_all(text)) for text in frame["reasons"]]
+    return frame.with_columns(pl.Series("why", why, dtype=pl.String))
+
+
 def standings_on(con: duckdb.DuckDBPyConnection, tournament: str, stage: str = "preliminary") -> pl.DataFrame:
     """The standings from an open connection to read models (the store, or a snapshot)."""
     if stage != "final":
-        return _run(con, _PRELIMINARY, tournament, stage)
+        return _with_why(_run(con, _PRELIMINARY, tournament, stage))
     final_sql = _SCORED + " SELECT * FROM totals"
     prelim = _run(con, _SCORED + " SELECT * FROM totals", tournament, "preliminary")
     final = _run(con, final_sql, tournament, "final")
@@ -254,7 +299,7 @@ def standings_on(con: duckdb.DuckDBPyConnection, tournament: str, stage: str = "
     try:
         sql = _FINAL.replace("($final)", "final_frame").replace("($prelim)", "prelim_frame")
         frame: pl.DataFrame = con.sql(sql).pl()
-        return frame
+        return _with_why(frame)
     finally:
         con.unregister("final_frame")
         con.unregister("prelim_frame")

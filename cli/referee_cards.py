@@ -26,6 +26,8 @@ import segno
 from PIL import Image, ImageDraw, ImageFont
 
 from analytics.records import CODE_LENGTH, RefereeCode, record_url
+from events.language import ENGLISH, words
+from events.said import say
 
 DPI: Final = 200
 PAGE: Final = (1654, 2339)
@@ -119,9 +121,17 @@ def _wrapped(text: str, width: int, font: Font) -> list[str]:
     return lines
 
 
-def card(code: RefereeCode, base: str) -> Image.Image:
-    """One table's card: the tournament, the round and table, the players in seat
-    order, the QR code of the table's address and the address in text."""
+def card_words(code: RefereeCode, lang: str = ENGLISH) -> tuple[str, str]:
+    """A card's heading (its round and table) and its footer (what the card is), in ``lang``."""
+    access = code.access
+    heading = words(say("Round %(round)s · table %(table)s", round=access.tournament_round, table=access.table), lang)
+    footer = say("Referee card %(card)s · opens this table only; the organiser can revoke it", card=code.fingerprint)
+    return heading, words(footer, lang)
+
+
+def card(code: RefereeCode, base: str, lang: str = ENGLISH) -> Image.Image:
+    """One table's card, in ``lang``: the tournament, the round and table, the players
+    in seat order, the QR code of the table's address and the address in text."""
     access = code.access
     url = record_url(base, code.code)
     image = Image.new("L", CARD, "white")
@@ -129,7 +139,7 @@ def card(code: RefereeCode, base: str) -> Image.Image:
     draw.rectangle((0, 0, CARD[0] - 1, CARD[1] - 1), outline=CUT, width=2)
     inner = CARD[0] - 2 * PAD
     draw.text((PAD, PAD), _fitted(access.tournament_name, inner, _font(30)), fill=INK, font=_font(30))
-    heading = f"Round {access.tournament_round} · table {access.table}"
+    heading, footer = card_words(code, lang)
     bold = _font(44, "DejaVuSans-Bold")
     draw.text((PAD, PAD + 44), _fitted(heading, inner, bold), fill=INK, font=bold)
     column = QR_AT[0] - PAD - 20
@@ -144,7 +154,6 @@ def card(code: RefereeCode, base: str) -> Image.Image:
     for line in _wrapped(url, inner, mono):
         draw.text((PAD, y), line, fill=INK, font=mono)
         y += 30
-    footer = f"Referee card {code.fingerprint} · opens this table only; the organiser can revoke it"
     draw.text((PAD, CARD[1] - PAD - 20), _fitted(footer, inner, _font(18)), fill=INK, font=_font(18))
     return image
 
@@ -157,9 +166,10 @@ def _laid_out(cards: Sequence[Image.Image], size: tuple[int, int]) -> Image.Imag
     return sheet
 
 
-def write_sheet(codes: Sequence[RefereeCode], base: str, out: IO[bytes], suffix: str) -> None:
-    """The cards of ``codes`` written to ``out``: a PDF of A4 pages of six, or one PNG."""
-    cards = [card(code, base) for code in codes]
+def write_sheet(codes: Sequence[RefereeCode], base: str, out: IO[bytes], suffix: str, lang: str = ENGLISH) -> None:
+    """The cards of ``codes`` written to ``out`` in ``lang``: a PDF of A4 pages of six,
+    or one PNG."""
+    cards = [card(code, base, lang) for code in codes]
     if FORMATS[suffix] == "PDF":
         per_page = ACROSS * DOWN
         first, *rest = (

@@ -27,7 +27,7 @@ from analytics.standings import seating_findings, standings
 from cli import referee_cards
 from cli.errors import refuse
 from cli.moments import ZONES, moment
-from cli.options import with_store
+from cli.options import LangOption, language, with_store
 from cli.output import csv_text, fits
 from events.records.tournament import CutDrawn, PenaltyGiven
 from ingest.store import Store
@@ -385,6 +385,7 @@ def referee_codes(
     table: Annotated[
         list[str] | None, typer.Option("--table", help="Only this table (again for more); every table unless given.")
     ] = None,
+    lang: LangOption = None,
     *,
     store: Store,
 ) -> None:
@@ -392,6 +393,7 @@ def referee_codes(
     card's QR code opens the recording page for its table, and for no other table.
     The codes are printed on the cards and nowhere else (the record keeps only their
     hash); a table that had a code gets a new one, and its old card opens nothing."""
+    speaks = language(lang)  # the cards' language
     suffix = referee_cards.suffix_of(output)
     if suffix is None:
         raise typer.BadParameter("a .pdf or a .png file", param_hint="--output")
@@ -404,7 +406,7 @@ def referee_codes(
     try:
         with referee_cards.sheet_file(output) as sheet:
             issued = _run(lambda: records.issue_referee_codes(store, tournament, number, table or None))
-            referee_cards.write_sheet(issued, url, sheet, suffix)
+            referee_cards.write_sheet(issued, url, sheet, suffix, speaks)
     except OSError as exc:
         raise refuse(f"cannot write {output}: {exc.strerror or exc}", 1) from None
     shown = Table(title=f"{tournament} · round {number} · referee codes")
@@ -527,6 +529,7 @@ def standings_command(
             help="A column saying why each player is ranked where they are; the penalties' reasons below.",
         ),
     ] = False,
+    lang: LangOption = None,
     *,
     store: Store,
 ) -> None:
@@ -536,6 +539,7 @@ def standings_command(
         raise typer.BadParameter("table, csv, json, parquet or pdf", param_hint="--format")
     if output_format in ("parquet", "pdf") and output is None:
         raise typer.BadParameter(f"{output_format} is written to a file: add -o FILE", param_hint="--format")
+    speaks = language(lang)  # of the PDF, and of why each player is ranked where they are
     then = _as_of(as_of)
     refusal = records.stage_refusal(store, tournament, stage)
     if refusal is not None:
@@ -545,13 +549,14 @@ def standings_command(
         if as_of is not None:
             raise refuse(f"no standings for {tournament} ({stage}) as of {as_of}: ask for a later moment", 1)
         raise _nobody(tournament)
+    frame = _why_in(frame, speaks)
     if output_format == "parquet":
         assert output is not None
         frame.write_parquet(output)
         return
     if output_format == "pdf":
         assert output is not None
-        output.write_bytes(_standings_pdf(store, tournament, stage, frame, as_of))
+        output.write_bytes(_standings_pdf(store, tournament, stage, frame, as_of, speaks))
         return
     if output_format == "csv":
         text = csv_text(frame)
@@ -584,7 +589,21 @@ def _stage_penalties(store: Store, tournament: str, stage: str) -> pl.DataFrame:
     return browse.penalties(store, tournament).filter(pl.col("stage") == stage)
 
 
-def _standings_pdf(store: Store, tournament: str, stage: str, frame: pl.DataFrame, as_of: str | None) -> bytes:
+def _why_in(frame: pl.DataFrame, lang: str) -> pl.DataFrame:
+    """The standings with ``why`` in ``lang`` (their ``reasons``, the sentences it is
+    made of, kept for a program to read)."""
+    if lang == "en":
+        return frame
+    from events.language import words
+    from events.said import read_stored_all
+
+    why = ["; ".join(words(reason, lang) for reason in read_stored_all(text)) for text in frame["reasons"]]
+    return frame.with_columns(pl.Series("why", why, dtype=pl.String))
+
+
+def _standings_pdf(
+    store: Store, tournament: str, stage: str, frame: pl.DataFrame, as_of: str | None, lang: str
+) -> bytes:
     """The standings as the dashboard's PDF download has them (:mod:`analytics.printing`,
     imported here: fpdf takes some 0.7 s to load, which no other command needs)."""
     from analytics.printing import standings_pdf
@@ -601,6 +620,7 @@ def _standings_pdf(store: Store, tournament: str, stage: str, frame: pl.DataFram
         as_of=moment_text,
         cut=described["cut"],
         penalties=_stage_penalties(store, tournament, stage),
+        lang=lang,
     )
 
 

@@ -41,6 +41,8 @@ KEY: Final = "language"
 """The session's language, as the picker keeps it."""
 _ASKED: Final = "language_asked"
 """The ``?lang=`` last taken from the address: a new one overrides the picker."""
+_CARRIED: Final = "language_carried"
+"""The page's choices as they stood when the picker changed, to be kept in the new language."""
 _ALIASES: Final = {"no": "nb", "nn": "nb"}
 """Browsers that say Norwegian, or nynorsk, get bokmål: the nearest language spoken here."""
 
@@ -120,13 +122,42 @@ def settle() -> str:
     if fresh is not None:
         state[_ASKED] = fresh
     state[KEY] = choose_language(fresh, state.get(KEY), st.context.locale)
+    for key, value in state.pop(_CARRIED, {}).items():
+        state[key] = value
     return str(state[KEY])
 
 
 def _picked() -> None:
-    """The picker changed: the address names the new language, so a shared link shows it."""
+    """The picker changed: the address names the new language, so a shared link shows
+    it, and the page's choices are kept (:func:`carried`)."""
     st.query_params["lang"] = st.session_state[KEY]
     st.session_state[_ASKED] = st.session_state[KEY]
+    st.session_state[_CARRIED] = carried(st.session_state.to_dict())
+
+
+def carried(state: dict[str, object]) -> dict[str, object]:
+    """The choices a language change must keep: every value a select box, a radio, a
+    multiselect, a slider or a text field holds (a text, a number, a list of them).
+
+    A browser sends back a select box's choice as the words it showed, and the run in the
+    new language finds those words among none of its options: the choice would fall back
+    to the first (a tournament, a round, a finding, a filter). So the values, as they stood
+    before, are set again at the start of the run that speaks the new language. A button's
+    or a checkbox's value (true or false) and what is not a choice (an upload, a table
+    being edited) are left alone, as are the language's own keys.
+
+    >>> carried({"round": 3, "who": ["ann"], "go": True, "language": "nl", "file": object()})
+    {'round': 3, 'who': ['ann']}
+    """
+    kept: dict[str, object] = {}
+    for key, value in state.items():
+        if key in (KEY, _ASKED, _CARRIED) or key.startswith("FormSubmitter") or isinstance(value, bool):
+            continue
+        if isinstance(value, str | int | float) or (
+            isinstance(value, list | tuple) and all(v is None or isinstance(v, str | int | float) for v in value)
+        ):
+            kept[key] = value
+    return kept
 
 
 def picker() -> str:

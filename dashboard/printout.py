@@ -21,7 +21,7 @@ import polars as pl
 import streamlit as st
 
 from analytics.printing import standings_pdf
-from dashboard import data, names
+from dashboard import data, i18n, names
 from dashboard.i18n import _
 
 PRINT_CSS: Final = """<style>
@@ -64,13 +64,20 @@ def print_layout(tournament_name: str, stage: str) -> None:
 def pdf_download(tournament: str, stage: str, frame: pl.DataFrame, described: dict[str, Any]) -> None:
     """The button that downloads these standings as a PDF: ``described`` is the
     tournament's row of :func:`dashboard.data.tournaments` (its name and cut). The PDF
-    itself is the CLI's, in English."""
+    itself is the CLI's, in the page's language."""
     as_of = f"{datetime.now().astimezone():%Y-%m-%d %H:%M %Z}"  # the page's own clock, as "Last updated"
     taken = data.penalties(tournament).filter(pl.col("stage") == stage)
+    lang = i18n.language()  # read now: the button's callback runs outside the page's run
     st.download_button(
         _("Download the standings (PDF)"),
         lambda: standings_pdf(
-            frame, tournament=described["name"], stage=stage, as_of=as_of, cut=described["cut"], penalties=taken
+            frame,
+            tournament=described["name"],
+            stage=stage,
+            as_of=as_of,
+            cut=described["cut"],
+            penalties=taken,
+            lang=lang,
         ),
         file_name=f"standings-{tournament}-{stage}.pdf",
         mime="application/pdf",

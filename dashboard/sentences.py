@@ -18,7 +18,7 @@ import polars as pl
 from dashboard.i18n import language
 from dashboard.table_view import by_name
 from events.language import outcome_line, words
-from events.said import Said, read_stored
+from events.said import Said, read_stored, read_stored_all
 from events.state import Outcome
 
 
@@ -59,3 +59,22 @@ def in_words(found: pl.DataFrame, people: Mapping[str, str] | None = None) -> pl
     if people and "player" in shown.columns:
         shown = shown.with_columns(pl.col("player").replace(dict(people)))
     return shown.drop("said", strict=False)
+
+
+def reasons(text: object) -> str:
+    """Why a player stands where they do (the standings' ``reasons``), in the session's
+    language; nothing for reasons that cannot be read."""
+    try:
+        said = read_stored_all(text) if isinstance(text, str) else ()
+    except ValueError:
+        said = ()
+    return "; ".join(words(reason, language()) for reason in said)
+
+
+def with_reasons(frame: pl.DataFrame) -> pl.DataFrame:
+    """The standings as a page shows or hands them out: ``why`` in the session's
+    language, the sentences it was made from (``reasons``) left out."""
+    if "reasons" not in frame.columns:
+        return frame
+    said = [reasons(text) for text in frame["reasons"].to_list()]
+    return frame.with_columns(pl.Series("why", said, dtype=pl.String)).drop("reasons")

@@ -234,14 +234,21 @@ def _written(node: ast.expr) -> list[str]:
     return []
 
 
+SPEAKERS: Final = ("events", "ingest", "analytics", "cli")
+"""The packages whose sentences the catalogue holds: the replay's findings, and what the
+store, the standings, their PDF, the referee cards and the command line say to people
+(the dashboard's own texts have their catalogue beside it)."""
+
+
 def sentences() -> dict[str | tuple[str, str], list[str]]:
-    """Every sentence the replay can say (its English, with the plural where it has
-    one), with the modules that say it."""
-    root = Path(__file__).resolve().parent
+    """Every sentence said outside the dashboard (its English, with the plural where it
+    has one), with the modules that say it."""
+    root = Path(__file__).resolve().parent.parent
     found: dict[str | tuple[str, str], list[str]] = {}
-    for path in sorted(root.rglob("*.py")):
-        for message in _calls(path.read_bytes()):
-            found.setdefault(message, []).append(str(path.relative_to(root.parent)))
+    for package in SPEAKERS:
+        for path in sorted((root / package).rglob("*.py")):
+            for message in _calls(path.read_bytes()):
+                found.setdefault(message, []).append(str(path.relative_to(root)))
     return found
 
 

@@ -165,3 +165,15 @@ def _value(name: str, value: object) -> Value:
         if all(isinstance(v, str) for v in value):
             return tuple(value)
     raise ValueError(f"a stored sentence's value {name!r} is not a text, a number, a cell or a list of them")
+
+
+def read_stored_all(text: str) -> tuple[Said, ...]:
+    """Sentences kept together as a JSON list of what :func:`stored` writes (the
+    standings' reasons for a place)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"stored sentences are not JSON: {exc}") from None
+    if not isinstance(data, list):
+        raise ValueError("stored sentences are a list of them")
+    return tuple(_decoded(item) for item in data)

@@ -194,3 +194,22 @@ def test_revoke_code_refuses_a_table_without_one(store: Store) -> None:
     result = cli(store, "tournament", "revoke-code", TID, "--round", "1", "--table", "1", "--reason", "lost")
     assert result.exit_code == 1
     assert "table 1 of round 1 of card-cup has no code to revoke" in result.output
+
+
+def test_a_card_speaks_the_language_asked_for(store: Store, tmp_path: Path) -> None:
+    """``--lang nb`` (issue 33): the card's heading and footer in Norwegian, its code
+    and players as they are; the card is drawn with those words."""
+    players = tuple(SeatedPlayer(f"p{n}", f"Spiller {n}") for n in range(4))
+    code = RefereeCode("7" * 32, RefereeAccess("t", "Vårturneringen", "tournament", 2, "preliminary", "5", players))
+    heading, footer = referee_cards.card_words(code, "nb")
+    assert heading == "Runde 2 · bord 5"
+    assert footer == f"Dommerkort {code.fingerprint} · åpner bare dette bordet; arrangøren kan trekke det tilbake"
+    assert referee_cards.card_words(code) == (
+        "Round 2 · table 5",
+        f"Referee card {code.fingerprint} · opens this table only; the organiser can revoke it",
+    )
+    assert referee_cards.card(code, BASE, "nb").tobytes() != referee_cards.card(code, BASE).tobytes()
+    sheet = tmp_path / "kort.png"
+    result = cli(store, "tournament", "referee-codes", TID, "--round", "1", "-o", str(sheet), "--lang", "nb")
+    assert result.exit_code == 0, result.output
+    assert Image.open(sheet).size == (2 * CARD[0], 2 * CARD[1])

@@ -12,7 +12,7 @@ import polars as pl
 import streamlit as st
 
 from analytics.filters import Filters
-from dashboard import charts, data, i18n, widgets
+from dashboard import charts, data, i18n, sentences, widgets
 from dashboard import names as words
 from dashboard.i18n import _, ngettext
 from dashboard.markup import escape, table
@@ -21,7 +21,7 @@ from dashboard.markup import escape, table
 def card(tournament: str, player: str, rounds: pl.DataFrame) -> None:
     """The player's card in one tournament: standing, then each table they sat at
     (``rounds``: the player's finished rounds there)."""
-    standing = data.standings(tournament, "preliminary").filter(pl.col("player") == player)
+    standing = sentences.with_reasons(data.standings(tournament, "preliminary")).filter(pl.col("player") == player)
     if standing.height:
         row = standing.row(0, named=True)
         place = _("**Place %(place)s** in the preliminary standings, %(points)s, %(stars)s.")

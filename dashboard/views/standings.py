@@ -171,7 +171,7 @@ def seating_notice(tournament: str) -> None:
 @live
 def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
     """The standings as they stand now: a game taken in shows at the next run."""
-    frame = data.standings(tournament, stage)
+    frame = sentences.with_reasons(data.standings(tournament, stage))  # "why" in the page's language
     games, rounds = data.stage_counts(tournament, stage)
     players = int(frame.height)
 

@@ -172,3 +172,33 @@ def test_standings_format_pdf_writes_the_dashboards_pdf(accented: Accented, tmp_
     assert all(name in text for name in NAMES)
     assert "Simulated Open 1: standings, preliminary" in text and "As of event 99999." in text
     assert REASON in text
+
+
+def test_standings_pdf_in_dutch_and_why_in_german(accented: Accented, tmp_path: Path) -> None:
+    """``--lang`` (issue 33): the PDF's title, heads, cut line, notes and page numbers
+    in Dutch; ``--why`` in German; the names and the reason as they were given."""
+    out = tmp_path / "standings.pdf"
+    args = ["standings", TID, "--format", "pdf", "-o", str(out), "--db", str(accented.db), "--lang", "nl"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    pages, text = text_of(out.read_bytes())
+    flat = " ".join(text.split())
+    assert "Simulated Open 1: stand, voorronde" in flat and "Stand van " in flat
+    assert "finalegrens: de beste 6 gaan door naar de finale" in flat and f"pagina 1 van {pages}" in flat
+    assert "Straffen" in flat and REASON in flat and all(name in flat for name in NAMES)
+    assert "standings" not in flat and "cut line" not in flat and "page 1" not in flat
+
+    german = CliRunner().invoke(
+        app, ["standings", TID, "--why", "--db", str(accented.db), "--lang", "de"], env={"COLUMNS": "400"}
+    )
+    assert german.exit_code == 0, german.output
+    assert "Spitze der Rangliste" in german.output and "top of the table" not in german.output
+    assert "nach Punkten" in german.output
+    frame = standings(Store(accented.db), TID)
+    assert frame["why"][0].startswith("top of the table; ")  # the store and the English are unchanged
+
+
+def test_a_language_the_ledger_does_not_speak_is_refused_by_name(accented: Accented) -> None:
+    result = CliRunner().invoke(app, ["standings", TID, "--db", str(accented.db), "--lang", "fr"])
+    assert result.exit_code == 2
+    assert "'fr' is not a language of Saboteur Ledger" in " ".join(result.output.split())
