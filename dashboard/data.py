@@ -51,6 +51,7 @@ from analytics.standings import standings as standings_of
 from dashboard.replay_view import GameView, game_view
 from dashboard.table_view import TableView, table_view
 from events.recorder import NotObserved
+from events.said import say
 from ingest import gate as gates
 from ingest.drafts import Draft, drafts
 from ingest.gate import stamp as file_stamp
@@ -58,6 +59,7 @@ from ingest.lake.layout import MANIFEST, Lake
 from ingest.pipeline import FileResult, Writer, write_all
 from ingest.readmodels import FindingRow
 from ingest.sources import Prepared, kind_of, prepare_bytes
+from ingest.sources.files import UNHANDLED
 from ingest.store import Store, StoreBusy, StoreUnusable, default_path
 from ingest.verify import verify
 
@@ -614,8 +616,10 @@ def _failed(name: str, exc: Exception) -> UploadResult:
     first = (str(exc).strip().splitlines() or [""])[0][:200]
     said = _ABSOLUTE_PATH.sub("…", first)
     reason = f"{type(exc).__name__}: {said}" if said else type(exc).__name__
-    message = f"could not be handled ({reason}); nothing of it was stored"
-    return UploadResult(FileResult(name, "rejected", kind_of(name), "unreadable", (), 0, 1, message))
+    sentence = say(UNHANDLED, problem=reason)
+    return UploadResult(
+        FileResult(name, "rejected", kind_of(name), "unreadable", (), 0, 1, sentence.english(), sentence)
+    )
 
 
 def open_findings(tournament: str | None) -> pl.DataFrame:

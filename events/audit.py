@@ -16,7 +16,6 @@ from pydantic import BaseModel, ConfigDict
 from events.findings import Code, Finding, ReplayError, Tally
 from events.logfile import UnreadableLog, parse_structs_block
 from events.replay import Replay, Source
-from events.said import problem
 from events.state import Outcome
 from events.visitor import ReplayVisitor, walk
 
@@ -99,7 +98,7 @@ class Auditor(ReplayVisitor[Audit]):
         error = self._unreadable
         if error is not None:
             tally = Tally()
-            tally.append(Finding(Code.MALFORMED, error.line, error.message, said=problem(error.message)))
+            tally.append(Finding(Code.MALFORMED, error.line, error.message, said=error.said))
             return Audit(self.name, None, tally, [], unreadable=True)
         replay = self._replay
         assert replay is not None and replay.state.game is not None, "walk the log first"

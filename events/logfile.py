@@ -26,6 +26,7 @@ import orjson
 from pydantic import ValidationError
 
 from events import structs
+from events.said import Said, problem, say, sentence
 from events.schema import (
     CARD_KINDS,
     EVENT_ADAPTER,
@@ -44,14 +45,26 @@ BOM: Final = b"\xef\xbb\xbf"
 
 @dataclass(frozen=True, slots=True)
 class LineError:
-    """Why one line is not a valid event: the field (if one) and a message."""
+    """Why one line is not a valid event: the field (if one), a message in English and
+    the sentence it was made from (:mod:`events.said`), for another language."""
 
     message: str
     field: str | None = None
+    said: Said | None = None
 
     def __reduce__(self) -> tuple[type[LineError], tuple[object, ...]]:
         """Rebuilt through ``__init__`` (see :meth:`events.state.Outcome.__reduce__`)."""
-        return LineError, (self.message, self.field)
+        return LineError, (self.message, self.field, self.said)
+
+    @property
+    def sentence(self) -> Said:
+        """What is wrong as a sentence (the English message as it is, if none was kept)."""
+        return self.said if self.said is not None else problem(self.message)
+
+
+def _wrong(said: Said, field: str | None = None) -> LineError:
+    """A line's error from its sentence."""
+    return LineError(said.english(), field, said)
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -68,12 +81,19 @@ class LogLine:
 
 
 class UnreadableLog(Exception):
-    """The file cannot be read as a log at all (event-log.md, "Audit report")."""
+    """The file cannot be read as a log at all (event-log.md, "Audit report"): why, as
+    a sentence (:mod:`events.said`; a text is kept as it is) and in English."""
 
-    def __init__(self, message: str, line: int = 1) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | Said, line: int = 1) -> None:
+        said = message if isinstance(message, Said) else problem(message)
+        super().__init__(said.english())
+        self.said = said
+        self.message = said.english()
         self.line = line
+
+    def __reduce__(self) -> tuple[type[UnreadableLog], tuple[object, ...]]:
+        """Pickled with its sentence (a worker's verdict crosses to the writer whole)."""
+        return UnreadableLog, (self.said, self.line)
 
 
 class _DuplicateKey(ValueError):
@@ -110,10 +130,10 @@ def read_bytes(path: Path) -> bytes:
         with open_regular(path) as stream:
             size = os.fstat(stream.fileno()).st_size
             if size > MAX_FILE_BYTES:
-                raise UnreadableLog(f"{size:,} bytes: more than 16 MiB, the limit of a log")
+                raise UnreadableLog(say("%(size)s bytes: more than 16 MiB, the limit of a log", size=size))
             raw = stream.read(size + 1)
     except OSError as exc:
-        raise UnreadableLog(f"cannot read the file: {exc.strerror or exc}") from None
+        raise UnreadableLog(say("cannot read the file: %(problem)s", problem=str(exc.strerror or exc))) from None
     return inflate(raw, path.name)
 
 
@@ -143,7 +163,7 @@ def inflate(raw: bytes, name: str) -> bytes:
     """Bytes received under ``name`` as the log text: decompressed for ``.gz``, at most
     16 MiB (the same limits as :func:`read_bytes`, for bytes already in memory)."""
     if len(raw) > MAX_FILE_BYTES:
-        raise UnreadableLog(f"{len(raw):,} bytes: more than 16 MiB, the limit of a log")
+        raise UnreadableLog(say("%(size)s bytes: more than 16 MiB, the limit of a log", size=len(raw)))
     if not name.endswith(".gz"):
         return raw
     chunks, size = [], 0
@@ -152,10 +172,10 @@ def inflate(raw: bytes, name: str) -> bytes:
             while chunk := stream.read(1 << 20):
                 size += len(chunk)
                 if size > MAX_FILE_BYTES:
-                    raise UnreadableLog("decompresses to more than 16 MiB, the limit of a log")
+                    raise UnreadableLog(say("decompresses to more than 16 MiB, the limit of a log"))
                 chunks.append(chunk)
     except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
-        raise UnreadableLog(f"not a gzip file ({exc})") from None
+        raise UnreadableLog(say("not a gzip file (%(problem)s)", problem=str(exc))) from None
     return b"".join(chunks)
 
 
@@ -175,9 +195,9 @@ def split_lines(data: bytes) -> Iterator[tuple[int, bytes]]:
 
 
 _PATTERN_WORDS: Final = {
-    "at": "an RFC 3339 timestamp such as 2026-11-29T14:03:11Z",
-    "game_id": "an id of 1–128 characters A-Z a-z 0-9 _ . : -",
-    "tournament": "an id of 1–128 characters A-Z a-z 0-9 _ . : -",
+    "at": sentence("an RFC 3339 timestamp such as 2026-11-29T14:03:11Z"),
+    "game_id": sentence("an id of 1–128 characters A-Z a-z 0-9 _ . : -"),
+    "tournament": sentence("an id of 1–128 characters A-Z a-z 0-9 _ . : -"),
 }
 
 
@@ -191,29 +211,35 @@ def _describe_validation(exc: ValidationError) -> LineError:
     if first["type"] in ("function-after", "value_error") and loc:
         loc = [part for part in loc if not part.startswith("function-")]
     field = ".".join(loc) or None
-    message = str(first["msg"]).removeprefix("Value error, ")
     kind = first["type"]
     if kind == "union_tag_invalid":
         tag = first.get("ctx", {}).get("tag")
-        return LineError(f"unknown event type {tag!r}", "type")
+        return _wrong(say("unknown event type %(given)s", given=repr(tag)), "type")
     if kind == "union_tag_not_found":
-        return LineError("every line needs a string `type`", "type")
+        return _wrong(say("every line needs a string `type`"), "type")
     if kind == "missing":
-        return LineError(f"field `{field}` is missing", field)
+        return _wrong(say("field `%(field)s` is missing", field=str(field)), field)
     if kind == "extra_forbidden":
-        return LineError(f"unknown field `{field}`", field)
+        return _wrong(say("unknown field `%(field)s`", field=str(field)), field)
+    said = problem(str(first["msg"]).removeprefix("Value error, "))  # pydantic's own (English) words
     if kind == "literal_error" and loc and (loc[-1] == "card" or loc[0] in ("hands", "draw_pile", "setup_card")):
-        wanted = (
-            CARD_KINDS.get(event_type or "", "a card of the deck (cards.md)")
-            if loc[-1] == "card"
-            else ("a card of the deck (cards.md)")
-        )
-        message = f"{first['input']!r} is not {wanted}"
+        deck = sentence("a card of the deck (cards.md)")
+        wanted = CARD_KINDS.get(event_type or "", deck) if loc[-1] == "card" else deck
+        said = say("%(given)s is not %(wanted)s", given=repr(first["input"]), wanted=(say(wanted),))
     elif kind == "string_pattern_mismatch":
-        message = f"{first['input']!r} is not {_PATTERN_WORDS.get(loc[-1] if loc else '', 'an allowed value')}"
-    more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
-    where = f"field `{field}`: " if field else ""
-    return LineError(f"{where}{message}{more}", field)
+        wanted = _PATTERN_WORDS.get(loc[-1] if loc else "", sentence("an allowed value"))
+        said = say("%(given)s is not %(wanted)s", given=repr(first["input"]), wanted=(say(wanted),))
+    if field:
+        said = say("field `%(field)s`: %(problem)s", field=field, problem=(said,))
+    if len(errors) > 1:
+        said = say(
+            "%(problem)s (and %(count)s more problem)",
+            "%(problem)s (and %(count)s more problems)",
+            "count",
+            problem=(said,),
+            count=len(errors) - 1,
+        )
+    return _wrong(said, field)
 
 
 def _key_count(obj: object) -> int:
@@ -256,39 +282,49 @@ def _decode(raw: bytes) -> object:
     return _DECODER.decode(raw.decode("utf-8"))
 
 
+_NOT_AN_OBJECT: Final[dict[type, str]] = {
+    list: sentence("an array, not a JSON object"),
+    str: sentence("a string, not a JSON object"),
+    bool: sentence("a boolean, not a JSON object"),
+    type(None): sentence("null, not a JSON object"),
+    float: sentence("a number, not a JSON object"),
+}
+"""What a line holds instead of an object, by its decoded type (an int is a number too)."""
+
+
 def parse_line(number: int, raw: bytes | str) -> LogLine:
     """One line as an event, or the reason it is not one (never raises)."""
     data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
     if len(data) > MAX_LINE_BYTES:
-        return LogLine(number, None, LineError(f"line of {len(data):,} bytes: over the 64 KiB limit"))
+        return LogLine(number, None, _wrong(say("line of %(size)s bytes: over the 64 KiB limit", size=len(data))))
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return LogLine(number, None, LineError(f"not UTF-8 (byte {exc.start + 1})"))
+        return LogLine(number, None, _wrong(say("not UTF-8 (byte %(byte)s)", byte=exc.start + 1)))
     if not data.strip():
-        return LogLine(number, None, LineError("blank line: a log has one JSON object on every line"))
+        return LogLine(number, None, _wrong(say("blank line: a log has one JSON object on every line")))
     try:
         obj = _decode(data)
     except _DuplicateKey as exc:
         key = repr(str(exc))
-        return LogLine(number, None, LineError(f"key {key} appears twice in one object", str(exc)))
+        return LogLine(number, None, _wrong(say("key %(key)s appears twice in one object", key=key), str(exc)))
     except RecursionError:
-        return LogLine(number, None, LineError("JSON nested too deeply"))
+        return LogLine(number, None, _wrong(say("JSON nested too deeply")))
     except ValueError as exc:  # json.JSONDecodeError is a ValueError
-        return LogLine(number, None, LineError(f"not JSON: {exc}"))
+        return LogLine(number, None, _wrong(say("not JSON: %(problem)s", problem=str(exc))))
     if not isinstance(obj, dict):
-        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(obj), "a number")
-        return LogLine(number, None, LineError(f"{kind}, not a JSON object"))
+        return LogLine(number, None, _wrong(say(_NOT_AN_OBJECT.get(type(obj), _NOT_AN_OBJECT[float]))))
     try:
         event = EVENT_ADAPTER.validate_python(obj)
     except ValidationError as exc:
         return LogLine(number, None, _describe_validation(exc))
     except RecursionError:
-        return LogLine(number, None, LineError("JSON nested too deeply"))
+        return LogLine(number, None, _wrong(say("JSON nested too deeply")))
     if None in obj.values() or "options" in obj:  # only then can an optional field be null
         nulls = null_fields(event)
         if nulls:
-            return LogLine(number, None, LineError(f"field `{nulls[0]}` may be left out but not null", nulls[0]))
+            said = say("field `%(field)s` may be left out but not null", field=nulls[0])
+            return LogLine(number, None, _wrong(said, nulls[0]))
     return LogLine(number, event)
 
 
@@ -415,7 +451,7 @@ def read_log(path: Path, block_parser: BlockParser = parse_block) -> Iterator[Lo
 def parse_data(data: bytes, block_parser: BlockParser = parse_block) -> Iterator[LogLine]:
     """Every line of a log's text, parsed; :class:`UnreadableLog` if it is empty."""
     if not data.removeprefix(BOM):
-        raise UnreadableLog("empty file: a log starts with a game_started line")
+        raise UnreadableLog(say("empty file: a log starts with a game_started line"))
     yield from parse_numbered(split_lines(data), block_parser)
 
 

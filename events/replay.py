@@ -133,7 +133,7 @@ class Replay:
         if log_line.error is not None or event is None:
             error = log_line.error
             self._report(
-                Code.MALFORMED, problem(error.message if error else "no event"), field=error.field if error else None
+                Code.MALFORMED, error.sentence if error else problem("no event"), field=error.field if error else None
             )
             return new
         if state.ended:
@@ -167,7 +167,7 @@ class Replay:
         before ``game_ended`` (``incomplete``, a warning). Raises
         :class:`~events.logfile.UnreadableLog` when no line was fed at all."""
         if self.state.game is None:
-            raise UnreadableLog("empty log: a log starts with a game_started line")
+            raise UnreadableLog(say("empty log: a log starts with a game_started line"))
         self._new = []
         self._line = self.last_line
         rs = self.state.round
@@ -209,19 +209,23 @@ class Replay:
     def _header(self, log_line: LogLine) -> None:
         event = log_line.event
         if log_line.error is not None or event is None:
-            message = log_line.error.message if log_line.error else "no event"
-            raise UnreadableLog(f"the first line is not a valid game_started: {message}", log_line.number)
+            why = log_line.error.sentence if log_line.error else problem("no event")
+            said = say("the first line is not a valid game_started: %(problem)s", problem=(why,))
+            raise UnreadableLog(said, log_line.number)
         if not isinstance(event, GameStarted):
-            raise UnreadableLog(f"the first line must be game_started, not {event.type}", log_line.number)
+            said = say("the first line must be game_started, not %(type)s", type=event.type)
+            raise UnreadableLog(said, log_line.number)
         problems = header_problems(event)
         if problems:
             field, message = problems[0]
-            raise UnreadableLog(f"game_started field `{field}`: {message}", log_line.number)
+            said = say("game_started field `%(field)s`: %(problem)s", field=field, problem=message)
+            raise UnreadableLog(said, log_line.number)
         if event.at is not None:
             try:
                 self._last_time = parse_timestamp(event.at)
             except ValueError as exc:
-                raise UnreadableLog(f"game_started field `at`: {exc}", log_line.number) from None
+                said = say("game_started field `%(field)s`: %(problem)s", field="at", problem=str(exc))
+                raise UnreadableLog(said, log_line.number) from None
         self.state.game = event
         self._observed = event.observed
         self._players = list(event.players)
@@ -772,7 +776,7 @@ def log_lines(source: Source, block_parser: BlockParser = parse_block) -> Iterat
     iterator = iter(source)
     first = next(iterator, None)
     if first is None:
-        raise UnreadableLog("empty log: a log starts with a game_started line")
+        raise UnreadableLog(say("empty log: a log starts with a game_started line"))
     items = chain((first,), iterator)
     if isinstance(first, LogLine):
         yield from items

@@ -29,6 +29,7 @@ from pydantic import (
 )
 
 from events import cards
+from events.said import sentence
 from events.tables import Role, Ruleset
 
 FORMAT: Final = "saboteur-log/1"
@@ -103,10 +104,10 @@ else:
     RockfallCard = Literal["rockfall"]
     MapCard = Literal["map"]
 CARD_KINDS: Final = {
-    "play_path": "a tunnel card",
-    "play_tool": "a broken-tool or repair card",
-    "play_rockfall": "a rockfall card",
-    "play_map": "a map card",
+    "play_path": sentence("a tunnel card"),
+    "play_tool": sentence("a broken-tool or repair card"),
+    "play_rockfall": sentence("a rockfall card"),
+    "play_map": sentence("a map card"),
 }
 """What each event's ``card`` must be, for messages ("'map' is not a tunnel card")."""
 GoalCardCode = Literal["goal_gold", "goal_stone_ne", "goal_stone_nw"]

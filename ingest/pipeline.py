@@ -27,7 +27,7 @@ import duckdb
 
 from events.findings import Code, Finding
 from events.logfile import UnreadableLog
-from events.said import problem
+from events.said import Said, say
 from ingest.readmodels import GameRow, Tables
 from ingest.revisions import current, marker
 from ingest.schema import UploadRow
@@ -113,6 +113,8 @@ class FileResult:
     upload_id: int
     errors: int
     message: str
+    said: Said | None = None
+    """``message`` as a sentence, for another language (:mod:`events.said`)."""
 
 
 def collect(paths: Iterable[Path]) -> list[Path]:
@@ -354,8 +356,14 @@ class Writer:
         for prepared, decision in zip(taken, decided, strict=True):
             upload = decision.upload
             message = prepared.message or upload.reason or ""
+            said = prepared.said if prepared.message else None
             if upload.outcome == "duplicate":
-                message = f"the same content as upload {upload.duplicate_of}" if upload.duplicate_of else "a duplicate"
+                said = (
+                    say("the same content as upload %(upload)s", upload=str(upload.duplicate_of))
+                    if upload.duplicate_of
+                    else say("a duplicate")
+                )
+                message = said.english()
             results.append(
                 FileResult(
                     prepared.name,
@@ -366,6 +374,7 @@ class Writer:
                     upload.upload_id,
                     prepared.errors,
                     message,
+                    said,
                 )
             )
         self.results.extend(results)
@@ -651,8 +660,16 @@ def _write_isolated(
 
 def _rejected(item: Prepared, why: UnreadableLog) -> Prepared:
     """``item`` as a rejected upload: its bytes and the reason; no events, no rows."""
-    finding = Finding(Code.MALFORMED, why.line, why.message, said=problem(why.message))
+    finding = Finding(Code.MALFORMED, why.line, why.message, said=why.said)
     report = json.dumps({"file": item.name, "status": "unreadable", "violations": [finding.as_report()]})
     return replace(
-        item, status="unreadable", report=report, game_ids=[], streams={}, rows={}, errors=1, message=why.message
+        item,
+        status="unreadable",
+        report=report,
+        game_ids=[],
+        streams={},
+        rows={},
+        errors=1,
+        message=why.message,
+        said=why.said,
     )

@@ -25,6 +25,7 @@ from events.findings import Code, Finding
 from events.logfile import UnreadableLog
 from events.records.sheet import RoundRecorded, ScoreSheetGame, SheetEvent, SheetResult
 from events.rules.scoring import tournament_outcome
+from events.said import say
 from events.schema import GameId, PlayerId, TableLabel
 from events.tables import ROLES, TOURNAMENT_ROLES, Role
 
@@ -71,9 +72,23 @@ def _int(text: str, column: str, line: int, low: int, high: int) -> int:
     try:
         value = int(text.strip())
     except ValueError:
-        raise UnreadableLog(f"line {line}: `{column}` must be a whole number, not {_quoted(text)}", line) from None
+        said = say(
+            "line %(line)s: `%(column)s` must be a whole number, not %(given)s",
+            line=line,
+            column=column,
+            given=_quoted(text),
+        )
+        raise UnreadableLog(said, line) from None
     if not low <= value <= high:
-        raise UnreadableLog(f"line {line}: `{column}` must be {low}–{high}, not {value}", line)
+        said = say(
+            "line %(line)s: `%(column)s` must be %(low)s–%(high)s, not %(given)s",
+            line=line,
+            column=column,
+            low=low,
+            high=high,
+            given=str(value),
+        )
+        raise UnreadableLog(said, line)
     return value
 
 
@@ -85,8 +100,15 @@ def _label(text: str, column: str, adapter: TypeAdapter[str], line: int) -> str 
     try:
         return adapter.validate_python(text)
     except ValidationError as exc:
-        problem = exc.errors(include_url=False)[0]["msg"]
-        raise UnreadableLog(f"line {line}: `{column}`: {problem}, not {_quoted(text)}", line) from None
+        problem = str(exc.errors(include_url=False)[0]["msg"])  # pydantic's own (English) words
+        said = say(
+            "line %(line)s: `%(column)s`: %(problem)s, not %(given)s",
+            line=line,
+            column=column,
+            problem=problem,
+            given=_quoted(text),
+        )
+        raise UnreadableLog(said, line) from None
 
 
 def _records(text: str) -> Iterator[tuple[int, list[str]]]:
@@ -100,7 +122,8 @@ def _records(text: str) -> Iterator[tuple[int, list[str]]]:
             values = next(reader, None)
         except csv.Error as exc:
             line = max(reader.line_num, start)
-            raise UnreadableLog(f"line {line}: not readable as CSV ({exc})", line) from None
+            said = say("line %(line)s: not readable as CSV (%(problem)s)", line=line, problem=str(exc))
+            raise UnreadableLog(said, line) from None
         if values is None:
             return
         yield start, values
@@ -113,37 +136,54 @@ def read_sheet(data: bytes) -> list[Entry]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise UnreadableLog(f"not UTF-8 (byte {exc.start + 1})") from None
+        raise UnreadableLog(say("not UTF-8 (byte %(byte)s)", byte=exc.start + 1)) from None
     records = _records(text)
     _, header = next(records, (1, None))
     if header is None:
-        raise UnreadableLog("empty file: a score sheet starts with its header line")
+        raise UnreadableLog(say("empty file: a score sheet starts with its header line"))
     names = [h.strip() for h in header]
     if sorted(names) != sorted(COLUMNS) or len(names) != len(COLUMNS):
-        raise UnreadableLog(f"line 1: the columns must be {','.join(COLUMNS)}; found {','.join(names)}")
+        said = say(
+            "line 1: the columns must be %(columns)s; found %(found)s", columns=",".join(COLUMNS), found=",".join(names)
+        )
+        raise UnreadableLog(said)
     entries = []
     seen: set[tuple[str, int, str]] = set()
     for index, values in records:
         if not any(v.strip() for v in values):
             continue
         if len(values) != len(COLUMNS):
-            raise UnreadableLog(f"line {index}: {len(values)} values for {len(COLUMNS)} columns", index)
+            said = say(
+                "line %(line)s: %(count)s values for %(columns)s columns",
+                line=index,
+                count=len(values),
+                columns=len(COLUMNS),
+            )
+            raise UnreadableLog(said, index)
         row = dict(zip(names, (v.strip() for v in values), strict=True))
         try:
             game_id = _GAME_ID.validate_python(row["game_id"])
             player = _PLAYER.validate_python(row["player"])
         except ValidationError:
-            raise UnreadableLog(f"line {index}: `game_id` or `player` is not a valid id", index) from None
+            said = say("line %(line)s: `game_id` or `player` is not a valid id", line=index)
+            raise UnreadableLog(said, index) from None
         try:
             role = _ROLE.validate_python(row["role"])
         except ValidationError:
-            raise UnreadableLog(
-                f"line {index}: `role` must be one of {', '.join(ROLES)}, not {_quoted(row['role'])}", index
-            ) from None
-        if row["star"].lower() not in STARS:
-            raise UnreadableLog(
-                f"line {index}: `star` must be 1/0, true/false or yes/no, not {_quoted(row['star'])}", index
+            said = say(
+                "line %(line)s: `role` must be one of %(roles)s, not %(given)s",
+                line=index,
+                roles=", ".join(ROLES),
+                given=_quoted(row["role"]),
             )
+            raise UnreadableLog(said, index) from None
+        if row["star"].lower() not in STARS:
+            said = say(
+                "line %(line)s: `star` must be 1/0, true/false or yes/no, not %(given)s",
+                line=index,
+                given=_quoted(row["star"]),
+            )
+            raise UnreadableLog(said, index)
         entry = Entry(
             line=index,
             tournament=_label(row["tournament"], "tournament", _GAME_ID, index),
@@ -160,11 +200,18 @@ def read_sheet(data: bytes) -> list[Entry]:
         )
         key = (entry.game_id, entry.round, entry.player)
         if key in seen:
-            raise UnreadableLog(f"line {index}: {player} is listed twice in round {entry.round} of {game_id}", index)
+            said = say(
+                "line %(line)s: %(player)s is listed twice in round %(round)s of %(game)s",
+                line=index,
+                player=player,
+                round=entry.round,
+                game=game_id,
+            )
+            raise UnreadableLog(said, index)
         seen.add(key)
         entries.append(entry)
     if not entries:
-        raise UnreadableLog("the score sheet has a header but no rows")
+        raise UnreadableLog(say("the score sheet has a header but no rows"))
     return entries
 
 

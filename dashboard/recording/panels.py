@@ -14,6 +14,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import names as words
+from dashboard import sentences
 from dashboard.card_words import place_words, who
 from dashboard.i18n import N_, _, ngettext
 from dashboard.markup import escape
@@ -485,7 +486,7 @@ def over_panel(live: Live) -> None:
     result = st.session_state.get(taps.RESULT)
     if not live.draft.finished:
         if result is not None:
-            refused = {"outcome": words.outcome(result.outcome), "message": result.message}
+            refused = {"outcome": words.outcome(result.outcome), "message": sentences.said(result.said, result.message)}
             st.error(escape(_("The log was not taken in: %(outcome)s (%(message)s)") % refused))
         wide(_("Store the log"), key="record_store", on_click=taps.finish, primary=True)
     else:

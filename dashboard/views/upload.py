@@ -93,17 +93,18 @@ if shown:
             "upload": [f.upload_id for f in received],
             "findings": [len(r.findings) for r in shown],
             "wrong table": [len(r.misseated) for r in shown],
-            "note": [f.message for f in received],
+            "note": [sentences.said(f.said, f.message) for f in received],
         }
     )
     st.dataframe(received_table, hide_index=True, width="stretch", column_config=names.headers(received_table.columns))
     for result in shown:
         sent = result.file
         line = f"{OUTCOME_MARKS.get(sent.outcome, '')} **{escape(sent.name)}**: {names.outcome(sent.outcome)}"
+        said = sentences.said(sent.said, sent.message)  # in the page's language
         if sent.outcome == "duplicate":
-            line += f" ({escape(sent.message)})" if sent.message else " (" + _("already received") + ")"
+            line += f" ({escape(said)})" if sent.message else " (" + _("already received") + ")"
         elif sent.message:
-            line += f" ({escape(sent.message)})"
+            line += f" ({escape(said)})"
         st.markdown(line)
         for seat in result.misseated:
             st.markdown(f"{WRONG_TABLE_MARK} {misseated_line(seat)}")

@@ -100,7 +100,7 @@ def prepare_bytes(name: str, raw: bytes) -> Prepared:
             return prepare_sheet(name, raw, sha)
         if kind == "tournament":
             return prepare_tournament(name, raw, sha)
-        raise UnreadableLog("not a game log (.jsonl, .jsonl.gz), score sheet (.csv) or tournament file (.json)")
+        raise UnreadableLog(say("not a game log (.jsonl, .jsonl.gz), score sheet (.csv) or tournament file (.json)"))
     except UnreadableLog as exc:
         return unreadable(name, kind, exc, size=len(raw), raw=raw, sha=sha)
     except Exception as exc:  # one file's surprise is that file's rejection, not the run's end

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from events.findings import Code, Finding
 from events.logfile import UnreadableLog
-from events.said import problem
+from events.said import Said, say, sentence
 from ingest.kinds import kind_of as kind_of
 from ingest.limits import MAX_UPLOAD_MIB
 from ingest.readmodels import Tables
@@ -41,6 +41,8 @@ class Prepared:
     """Its read-model rows, as columns (a row object each would cost the writer more)."""
     errors: int = 0
     message: str = ""
+    said: Said | None = None
+    """``message`` as a sentence, for another language (:mod:`events.said`)."""
 
 
 def safe_name(name: str) -> str:
@@ -80,17 +82,27 @@ def report_json(name: str, status: str, findings: Iterable[Finding], **extra: An
 
 
 def too_large(size: int) -> UnreadableLog:
-    return UnreadableLog(f"{size:,} bytes: more than {MAX_UPLOAD_MIB} MiB, the limit of an upload")
+    said = say("%(size)s bytes: more than %(limit)s MiB, the limit of an upload", size=size, limit=MAX_UPLOAD_MIB)
+    return UnreadableLog(said)
+
+
+UNHANDLED: Final = sentence("could not be handled (%(problem)s); nothing of it was stored")
+"""A file the ingest's caller could not hand to it (the dashboard's upload: the kind of error only)."""
+_UNFORESEEN: Final = {
+    "audit": sentence("the audit of this file failed unexpectedly (%(error)s); details are logged"),
+    "storing": sentence("the storing of this file failed unexpectedly (%(error)s); details are logged"),
+}
 
 
 def unforeseen(exc: BaseException, step: str) -> UnreadableLog:
     """What a file's verdict says when its ``step`` failed in a way nobody foresaw: the
     kind of error only (its details, which may name server paths, go to the log)."""
-    return UnreadableLog(f"the {step} of this file failed unexpectedly ({type(exc).__name__}); details are logged")
+    said = say(_UNFORESEEN.get(step, _UNFORESEEN["audit"]), error=type(exc).__name__)
+    return UnreadableLog(said)
 
 
 def unreadable(name: str, kind: str, exc: UnreadableLog, *, size: int, raw: bytes = b"", sha: str = "") -> Prepared:
     """A file refused whole: its ``malformed`` finding, and its bytes if they were read."""
-    finding = Finding(Code.MALFORMED, exc.line, exc.message, said=problem(exc.message))
+    finding = Finding(Code.MALFORMED, exc.line, exc.message, said=exc.said)
     report = report_json(name, "unreadable", [finding], game_id=None, rounds=[])
-    return Prepared(name, sha, size, raw, kind, "unreadable", report, errors=1, message=exc.message)
+    return Prepared(name, sha, size, raw, kind, "unreadable", report, errors=1, message=exc.message, said=exc.said)

@@ -12,6 +12,7 @@ from events.logfile import BOM, MAX_FILE_BYTES, UnreadableLog
 from events.records import dump
 from events.records import tournament as tournament_stream
 from events.records.tournament_file import TournamentFile
+from events.said import say
 from ingest.readmodels import (
     AcceptedReplayRow,
     CorrectionRow,
@@ -114,17 +115,18 @@ def project_tournament(
 
 def prepare_tournament(name: str, raw: bytes, sha: str) -> Prepared:
     if len(raw) > MAX_FILE_BYTES:
-        raise UnreadableLog("a tournament file of more than 16 MiB")
+        raise UnreadableLog(say("a tournament file of more than 16 MiB"))
     try:
         description = TournamentFile.model_validate_json(raw.removeprefix(BOM))  # a BOM, as logs and sheets allow
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise UnreadableLog(f"not a tournament file: `{where}`: {first['msg']}") from None
+        said = say("not a tournament file: `%(field)s`: %(problem)s", field=where, problem=str(first["msg"]))
+        raise UnreadableLog(said) from None
     problems = description.problems()
     if problems:
         where, problem = problems[0]
-        raise UnreadableLog(f"not a tournament file: `{where}`: {problem}")
+        raise UnreadableLog(say("not a tournament file: `%(field)s`: %(problem)s", field=where, problem=problem))
     events = description.events()
     stream = f"tournament:{description.id}"
     stored = [NewEvent(stream, event.type, dump(event)) for event in events]

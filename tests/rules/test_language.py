@@ -145,3 +145,34 @@ def test_a_finding_is_described_in_the_language(broken_logs: dict[str, list[str]
     finding = next(f for f in audit(broken_logs["skip_draw"]).findings if f.code == Code.MISSED_DRAW)
     assert describe(finding) == finding.describe()  # English: as the finding itself says
     assert describe(finding, "nl", {finding.player or "": "Bram"}).startswith(f"regel {finding.line} · ronde ")
+
+
+REFUSED: dict[str, bytes] = {
+    "empty.jsonl": b"",
+    "not-json.jsonl": b"{not json\n",
+    "array.jsonl": b"[1, 2]\n",
+    "no-type.jsonl": b'{"at": "2026-11-29T14:03:11Z"}\n',
+    "wrong-first.jsonl": b'{"type": "draw", "player": "ann", "card": "NS"}\n',
+    "sheet.csv": b"game_id,round,player\n",
+    "empty.csv": b"",
+    "notes.txt": b"hello",
+    "bad.jsonl.gz": b"not gzip at all",
+    "tournament.json": b'{"id": 3}',
+}
+"""Files the ingest refuses whole, one for each kind of reason."""
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_why_a_file_is_refused_reads_in_every_language(lang: str) -> None:
+    """The store's and the upload's reasons (issue 33): each refused file's reason is a
+    sentence the catalogue translates, the English message its English."""
+    from ingest.sources import prepare_bytes
+
+    book = catalogue(lang)
+    for name, raw in REFUSED.items():
+        prepared = prepare_bytes(name, raw)
+        assert prepared.status == "unreadable" and prepared.said is not None, name
+        said = prepared.said
+        assert said.english() == prepared.message, name
+        assert said.text == "%(problem)s" or book.gettext(said.text) != said.text, (name, said.text)
+        assert words(said, lang) != said.english(), (name, words(said, lang))
