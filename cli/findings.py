@@ -21,8 +21,10 @@ from rich.text import Text
 
 from analytics import browse
 from cli.errors import refuse
-from cli.options import with_store
+from cli.options import LangOption, language, with_store
 from cli.output import csv_text, finding_words, fits
+from events.language import stored_words, words
+from events.said import Said, say
 from ingest.store import Store
 
 COLUMNS = ("finding_id", "game_id", "line", "round", "player", "code", "rule", "message")
@@ -55,7 +57,7 @@ much besides the ids and codes gets the findings a few lines each instead."""
 
 
 def print_findings(
-    console: Console, found: pl.DataFrame, title: str, *, by_tournament: bool, with_status: bool
+    console: Console, found: pl.DataFrame, title: str, *, by_tournament: bool, with_status: bool, lang: str = "en"
 ) -> None:
     """The findings as a table when the console is wide enough for one with no word
     broken (:func:`cli.output.fits`); otherwise each finding as its id, status and game,
@@ -73,7 +75,7 @@ def print_findings(
             row["game_id"],
         ]
         console.print(Text(" · ".join(str(h) for h in head if h is not None), style="bold"))
-        console.print(Padding(Text(finding_words(row)), (0, 0, 0, 2)))
+        console.print(Padding(Text(finding_words(row, lang)), (0, 0, 0, 2)))
 
 
 @with_store
@@ -86,6 +88,7 @@ def findings_command(
         typer.Option("--open/--all", help="Only the findings still open (neither dismissed, penalised nor settled)."),
     ] = False,
     output_format: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
+    lang: LangOption = None,
     *,
     store: Store,
 ) -> None:
@@ -94,9 +97,10 @@ def findings_command(
     each: open, dismissed, penalised, or settled by a correction or an accepted replay."""
     if output_format not in ("table", "csv", "json"):
         raise typer.BadParameter("table, csv or json", param_hint="--format")
+    speaks = language(lang)  # of each finding's message, and of what is said around them
     if tournament is not None and tournament not in browse.tournaments(store)["tournament"].to_list():
         raise refuse(f"no tournament {tournament}", 1)
-    found = browse.findings(store, tournament)
+    found = _in_language(browse.findings(store, tournament), speaks)
     if only_open:
         found = found.filter(pl.col("status") == "open")
     data = found.select(*(["tournament"] if tournament is None else []), *COLUMNS, "status")
@@ -107,9 +111,35 @@ def findings_command(
         sys.stdout.write(json.dumps(data.to_dicts(), ensure_ascii=False) + "\n")
         return
     console = Console(highlight=False)
-    title = f"{'open ' if only_open else ''}findings of {tournament or 'every game'}"
+    title = words(_title(only_open, tournament, empty=False), speaks)
     if found.is_empty():
-        console.print(f"no {title}")
+        console.print(escape(words(_title(only_open, tournament, empty=True), speaks)))
         return
-    print_findings(console, found, title, by_tournament=tournament is None, with_status=not only_open)
-    console.print("[dim]settle one with: saboteur tournament dismiss|penalty --finding ID[/dim]")
+    print_findings(console, found, title, by_tournament=tournament is None, with_status=not only_open, lang=speaks)
+    settle = say("settle one with: %(command)s", command="saboteur tournament dismiss|penalty --finding ID")
+    console.print(f"[dim]{escape(words(settle, speaks))}[/dim]")
+
+
+def _title(only_open: bool, tournament: str | None, *, empty: bool) -> Said:
+    """What the list is (or, ``empty``, that there is none): of a tournament or of every game."""
+    if tournament is None:
+        if empty:
+            return say("no open findings of any game") if only_open else say("no findings of any game")
+        return say("open findings of every game") if only_open else say("findings of every game")
+    if empty:
+        if only_open:
+            return say("no open findings of %(tournament)s", tournament=tournament)
+        return say("no findings of %(tournament)s", tournament=tournament)
+    if only_open:
+        return say("open findings of %(tournament)s", tournament=tournament)
+    return say("findings of %(tournament)s", tournament=tournament)
+
+
+def _in_language(found: pl.DataFrame, lang: str) -> pl.DataFrame:
+    """The findings with each ``message`` in ``lang`` (their stored sentences); English as stored."""
+    if lang == "en":
+        return found
+    messages = [
+        stored_words(said, message, lang) for said, message in zip(found["said"], found["message"], strict=True)
+    ]
+    return found.with_columns(pl.Series("message", messages, dtype=pl.String))

@@ -63,12 +63,16 @@ UNBOUNDED: Final = 100_000
 """A width no terminal has: a table measured in it says how wide it needs to be."""
 
 
-def finding_words(row: dict[str, Any]) -> str:
-    """Where a finding is and what it says, as one sentence: line, round and player
-    (those it names), code (rule): message."""
+def finding_words(row: dict[str, Any], lang: str = "en") -> str:
+    """Where a finding is and what it says, as one sentence in ``lang``: line, round and
+    player (those it names), code (rule): message (from its stored sentence, ``said``)."""
+    from events.language import stored_words, words
+    from events.said import say
+
     where = [
-        *([f"line {row['line']}"] if row["line"] is not None else []),
-        *([f"round {row['round']}"] if row["round"] is not None else []),
+        *([words(say("line %(line)s", line=row["line"]), lang)] if row["line"] is not None else []),
+        *([words(say("round %(round)s", round=row["round"]), lang)] if row["round"] is not None else []),
         *([row["player"]] if row["player"] is not None else []),
     ]
-    return " · ".join([*where, f"{row['code']} ({row['rule']}): {row['message']}"])
+    message = stored_words(row.get("said"), row["message"], lang)
+    return " · ".join([*where, f"{row['code']} ({row['rule']}): {message}"])

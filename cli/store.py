@@ -20,8 +20,10 @@ from rich.table import Table
 
 from analytics.browse import upload_findings
 from analytics.standings import misseated
-from cli.options import with_store
+from cli.options import LangOption, language, with_store
 from cli.output import finding_words
+from events.language import words
+from events.said import Said, say, sentence
 from ingest import checkpoint
 from ingest.checkpoint import Anchor
 from ingest.pipeline import FileResult, ingest
@@ -37,6 +39,14 @@ _OUTCOME_STYLE = {
     "rejected": "red",
     "duplicate": "dim",
 }
+_OUTCOMES = {
+    "accepted": sentence("accepted"),
+    "accepted_with_findings": sentence("accepted with findings"),
+    "rejected": sentence("rejected"),
+    "duplicate": sentence("duplicate"),
+}
+"""What became of a file, in words (the code stays the code in ``--format json`` elsewhere)."""
+_HEADS = {"file": sentence("file"), "outcome": sentence("outcome"), "games": sentence("games"), "why": sentence("why")}
 
 
 @with_store
@@ -59,6 +69,7 @@ def ingest_command(
     verbose: Annotated[
         bool, typer.Option("-v", "--verbose/--no-verbose", help="List each file's findings, with their finding ids.")
     ] = False,
+    lang: LangOption = None,
 ) -> None:
     """Audit files and store them in the append-only event store.
 
@@ -67,6 +78,11 @@ def ingest_command(
     """
     if supersede and not reason:
         raise typer.BadParameter('say why with --reason "…"', param_hint="--supersede")
+    speaks = language(lang)
+
+    def told(said: Said) -> str:
+        return words(said, speaks)
+
     console = Console(stderr=True)
     counts: Counter[str] = Counter()
     noted: list[FileResult] = []
@@ -104,36 +120,45 @@ def ingest_command(
         )
     out = Console(soft_wrap=True)
     if noted:
-        detail = Table(title="files needing attention", show_lines=False)
+        detail = Table(title=told(say("files needing attention")), show_lines=False)
         for column in ("file", "outcome", "games", "why"):
-            detail.add_column(column)
+            detail.add_column(told(say(_HEADS[column])))
         for result in noted:
             style = _OUTCOME_STYLE[result.outcome]
             errors = result.errors
-            why = result.message or (f"{errors} violation{'s' * (errors != 1)}" if errors else "")
+            violations = say("%(count)s violation", "%(count)s violations", "count", count=errors)
+            why = result.message or (told(violations) if errors else "")
+            if result.message and result.said is not None:
+                why = told(result.said)
             detail.add_row(
                 escape(result.name),
-                f"[{style}]{result.outcome}[/{style}]",
+                f"[{style}]{escape(told(say(_OUTCOMES[result.outcome])))}[/{style}]",
                 escape(", ".join(result.game_ids)),
                 escape(why),
             )
         out.print(detail)
     if verbose:
-        _print_findings(out, store, noted)
-    _print_misseated(out, store, results)
-    summary = Table(title=f"ingested into {escape(safe_name(str(store.path)))}")
+        _print_findings(out, store, noted, speaks)
+    _print_misseated(out, store, results, speaks)
+    summary = Table(title=told(say("ingested into %(store)s", store=escape(safe_name(str(store.path))))))
     for outcome in ("accepted", "accepted_with_findings", "rejected", "duplicate"):
-        summary.add_column(outcome.replace("_", " "), justify="right")
+        summary.add_column(told(say(_OUTCOMES[outcome])), justify="right")
     summary.add_row(*(str(counts[o]) for o in ("accepted", "accepted_with_findings", "rejected", "duplicate")))
     out.print(summary)
     if results:
-        out.print(f"audited on {used.workers} core{'s' * (used.workers != 1)} (--workers; default: one per core)")
+        cores = say(
+            "audited on %(count)s core (--workers; default: one per core)",
+            "audited on %(count)s cores (--workers; default: one per core)",
+            "count",
+            count=used.workers,
+        )
+        out.print(escape(told(cores)))
     if not results:
-        Console(stderr=True).print("no files found (looked for .jsonl, .jsonl.gz, .csv and .json)")
+        Console(stderr=True).print(told(say("no files found (looked for .jsonl, .jsonl.gz, .csv and .json)")))
     raise typer.Exit(1 if counts["rejected"] else 0)
 
 
-def _print_findings(out: Console, store: Store, noted: list[FileResult]) -> None:
+def _print_findings(out: Console, store: Store, noted: list[FileResult], lang: str) -> None:
     """Under each file stored with findings, its findings: id, then where and what."""
     found = upload_findings(store, [r.upload_id for r in noted if r.outcome == "accepted_with_findings"])
     by_upload = found.partition_by("upload_id", as_dict=True, maintain_order=True) if found.height else {}
@@ -144,10 +169,10 @@ def _print_findings(out: Console, store: Store, noted: list[FileResult]) -> None
         out.print(f"[bold]{escape(result.name)}[/bold]")
         for row in rows.iter_rows(named=True):
             colour = "red" if row["severity"] == "error" else "yellow"
-            out.print(f"  {row['finding_id']} [{colour}]{escape(finding_words(row))}[/{colour}]")
+            out.print(f"  {row['finding_id']} [{colour}]{escape(finding_words(row, lang))}[/{colour}]")
 
 
-def _print_misseated(out: Console, store: Store, results: list[FileResult]) -> None:
+def _print_misseated(out: Console, store: Store, results: list[FileResult], lang: str) -> None:
     """Under each file stored whose game seats a player at another table than the
     published seating of its round: who, where seated, where played, and the finding
     id (the game is stored as played; the organiser decides)."""
@@ -156,18 +181,26 @@ def _print_misseated(out: Console, store: Store, results: list[FileResult]) -> N
     found = misseated(store, games=games) if games else None
     if found is None or found.is_empty():
         return
-    out.print("[bold]players at the wrong table[/bold] (stored as played: re-seat, penalise or dismiss)")
+    heading = words(say("players at the wrong table"), lang)
+    settle = words(say("(stored as played: re-seat, penalise or dismiss)"), lang)
+    out.print(f"[bold]{escape(heading)}[/bold] {escape(settle)}")
     for result in stored:
         rows = found.filter(pl.col("game_id").is_in(list(result.game_ids)))
         if rows.is_empty():
             continue
         out.print(f"[bold]{escape(result.name)}[/bold]")
         for row in rows.iter_rows(named=True):
-            seated = "not seated" if row["seated_table"] is None else f"seated at table {row['seated_table']}"
-            what = (
-                f"{row['name']} ({row['player']}): {seated}, at table {row['table']} in the log "
-                f"(round {row['tournament_round']}, {row['game_id']})"
+            where = {"table": row["table"], "round": row["tournament_round"], "game": row["game_id"]}
+            said = (
+                say("not seated, at table %(table)s in the log (round %(round)s, %(game)s)", **where)
+                if row["seated_table"] is None
+                else say(
+                    "seated at table %(seated)s, at table %(table)s in the log (round %(round)s, %(game)s)",
+                    seated=row["seated_table"],
+                    **where,
+                )
             )
+            what = f"{row['name']} ({row['player']}): {words(said, lang)}"
             out.print(f"  {row['finding_id']} [yellow]{escape(what)}[/yellow]")
 
 

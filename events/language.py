@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Final, get_args
 from events import cards
 from events.findings import Finding, Unlisted
 from events.maze import SIDE_NAMES
-from events.said import CELL_NAMES, WINNERS, Said, Value, english_value, joined, say
+from events.said import CELL_NAMES, WINNERS, Said, Value, english_value, joined, read_stored, say
 from events.schema import Stage
 from events.state import Outcome
 from events.tables import Ruleset
@@ -188,6 +188,17 @@ def report_in(report: dict[str, Any], findings: Sequence[Finding | Unlisted], la
         for row, finding in zip(report["violations"], findings, strict=True)
     ]
     return {**report, "violations": violations}
+
+
+def stored_words(said: str | None, english: str, lang: str) -> str:
+    """A stored finding's message (``findings.said``, :func:`events.said.stored`) in
+    ``lang``; its English ``message`` when it has no sentence or one that cannot be read."""
+    if lang == ENGLISH or not said:
+        return english
+    try:
+        return words(read_stored(said), lang)
+    except ValueError:
+        return english
 
 
 def _locale(lang: str) -> str:

@@ -176,3 +176,32 @@ def test_why_a_file_is_refused_reads_in_every_language(lang: str) -> None:
         assert said.english() == prepared.message, name
         assert said.text == "%(problem)s" or book.gettext(said.text) != said.text, (name, said.text)
         assert words(said, lang) != said.english(), (name, words(said, lang))
+
+
+def test_cli_ingest_and_findings_speak_the_language_asked_for(
+    tmp_path: Path, broken_logs: dict[str, list[str]]
+) -> None:
+    """``saboteur ingest --lang nl`` and ``saboteur findings --lang de`` (issue 33): their
+    headings, outcomes and reasons in the language, the findings' messages from their
+    stored sentences; the ids, codes and file names as they are; English by default."""
+    files = tmp_path / "in"
+    files.mkdir()
+    (files / "t3.jsonl").write_text("\n".join(broken_logs["skip_draw"]) + "\n")
+    (files / "kapot.jsonl").write_bytes(b"[1, 2]\n")
+    db = tmp_path / "ledger.duckdb"
+    runner = CliRunner()
+    dutch = runner.invoke(app, ["ingest", str(files), "--db", str(db), "--lang", "nl", "-v"], env={"COLUMNS": "300"})
+    assert dutch.exit_code == 1, dutch.output
+    out = " ".join(dutch.stdout.split())
+    assert "bestanden die aandacht vragen" in out and "geweigerd" in out and "aanvaard met bevindingen" in out
+    assert "een array, geen JSON-object" in out and "kapot.jsonl" in out
+    assert "beëindigde de beurt zonder te trekken" in out  # -v: each finding in Dutch
+    assert "files needing attention" not in out and "rejected" not in out
+    german = runner.invoke(app, ["findings", "--db", str(db), "--lang", "de"], env={"COLUMNS": "300"})
+    assert german.exit_code == 0, german.output
+    text = " ".join(german.stdout.split())
+    assert "Befunde aller Partien" in text and "beendete den Zug ohne zu ziehen" in text and "missed_draw" in text
+    english = runner.invoke(app, ["findings", "--db", str(db), "--format", "json"])
+    assert any("ended the turn without drawing" in row["message"] for row in json.loads(english.stdout))
+    nb = runner.invoke(app, ["findings", "--db", str(db), "--format", "json", "--lang", "nb"])
+    assert any("avsluttet turen uten å trekke" in row["message"] for row in json.loads(nb.stdout))
