@@ -59,6 +59,7 @@ from events.rules.tournament import (
     stage_before,
     stage_rounds,
 )
+from events.said import Said, problem, say, sentence
 from events.schema import GameId, PlayerId, Stage
 from events.tables import Ruleset
 from ingest.chain import StoredEvent
@@ -69,14 +70,22 @@ from ingest.store import NewEvent, Store
 T = TypeVar("T", bound=str)
 STAGES: Final[tuple[Stage, ...]] = ("preliminary", "semifinal", "final")
 RULESETS: Final[tuple[Ruleset, ...]] = ("tournament", "base")
-STAGE_NAMES: Final[dict[Stage, str]] = {"preliminary": "preliminaries", "semifinal": "semi-final", "final": "final"}
-"""A stage as a sentence names it."""
 _TOURNAMENT_ID: TypeAdapter[str] = TypeAdapter(GameId)
 _PLAYER_ID: TypeAdapter[str] = TypeAdapter(PlayerId)
 
 
 class RecordError(ValueError):
-    """A command that cannot be recorded, with the reason a person can act on."""
+    """A command that cannot be recorded, with the reason a person can act on: a
+    sentence and its values (:mod:`events.said`), so the Audit page and ``--lang`` say
+    it in the reader's language; ``str()`` is its English."""
+
+    def __init__(self, message: str | Said) -> None:
+        said = message if isinstance(message, Said) else problem(message)
+        super().__init__(said.english())
+        self.said = said
+
+    def __reduce__(self) -> tuple[type[RecordError], tuple[object, ...]]:
+        return type(self), (self.said,)
 
 
 class TournamentExists(RecordError):
@@ -115,9 +124,9 @@ def append(store: Store, tournament: str, new: Sequence[TournamentEvent], *, cre
     with store.connect() as con:
         events, version, created_by = _stream_events(store, con, stream)
         if creating and events:
-            raise TournamentExists(f"tournament {tournament} already exists")
+            raise TournamentExists(say("tournament %(tournament)s already exists", tournament=tournament))
         if not creating and not events:
-            raise RecordError(f"no tournament {tournament}: create it first (saboteur tournament create)")
+            raise RecordError(_no_tournament(tournament))
         appended = [NewEvent(stream, e.type, dump(e)) for e in new]
         store.append(con, stream, version, appended, rows=project_tournament([*events, *new], created_by))
     return Recorded(stream, version + len(new), tuple(new))
@@ -145,10 +154,10 @@ def _shaped() -> Iterator[None]:
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise RecordError(f"`{where}`: {first['msg']}") from None
+        raise RecordError(say("`%(field)s`: %(problem)s", field=where, problem=str(first["msg"]))) from None
 
 
-def _one_of(text: str, allowed: tuple[T, ...], refusal: str) -> T:
+def _one_of(text: str, allowed: tuple[T, ...], refusal: Said) -> T:
     """``text`` as the one of ``allowed`` it names; a :class:`RecordError` otherwise."""
     for value in allowed:
         if value == text:
@@ -157,14 +166,25 @@ def _one_of(text: str, allowed: tuple[T, ...], refusal: str) -> T:
 
 
 def _stage(text: str) -> Stage:
-    return _one_of(text, STAGES, "the stage is preliminary, semifinal or final")
+    return _one_of(text, STAGES, say("the stage is preliminary, semifinal or final"))
+
+
+_NOT_VALID: Final = {
+    "tournament": sentence("%(given)s is not a valid tournament id (1–128 of A-Z a-z 0-9 _ . : -)"),
+    "player": sentence("%(given)s is not a valid player id (1–64 of A-Z a-z 0-9 _ . -)"),
+}
+"""What an id that is none says, by what it should have been."""
+
+
+def _no_tournament(tournament: str) -> Said:
+    return say("no tournament %(tournament)s: create it first (saboteur tournament create)", tournament=tournament)
 
 
 def _valid(adapter: TypeAdapter[str], value: str, what: str) -> str:
     try:
         return adapter.validate_python(value)
     except ValidationError:
-        raise RecordError(f"{value!r} is not a valid {what}") from None
+        raise RecordError(say(_NOT_VALID[what], given=repr(value))) from None
 
 
 def create(
@@ -179,13 +199,13 @@ def create(
     semifinal: bool = False,
 ) -> Recorded:
     """Create a tournament with the limits its organiser announces (R-TS1, R-TS3, R-TS4)."""
-    _valid(_TOURNAMENT_ID, tournament, "tournament id (1–128 of A-Z a-z 0-9 _ . : -)")
-    known = _one_of(ruleset, RULESETS, "the ruleset is tournament or base")
+    _valid(_TOURNAMENT_ID, tournament, "tournament")
+    known = _one_of(ruleset, RULESETS, say("the ruleset is tournament or base"))
     for breach in (check_preliminary_rounds(preliminary_rounds), check_cut(cut), check_final_rounds(final_rounds)):
         if breach is not None:
-            raise RecordError(breach.message)
+            raise RecordError(breach.said)
     if not name.strip():
-        raise RecordError("a tournament needs a name")
+        raise RecordError(say("a tournament needs a name"))
     with _shaped():
         event = TournamentCreated(
             type="tournament_created",
@@ -204,12 +224,12 @@ def register(store: Store, tournament: str, players: Sequence[tuple[str, str]]) 
     """Register players (id, display name); a second registration renames."""
     events: list[TournamentEvent] = []
     for player, name in players:
-        _valid(_PLAYER_ID, player, "player id (1–64 of A-Z a-z 0-9 _ . -)")
+        _valid(_PLAYER_ID, player, "player")
         if not name.strip():
-            raise RecordError(f"player {player} needs a name")
+            raise RecordError(say("player %(player)s needs a name", player=player))
         events.append(PlayerRegistered(type="player_registered", player=player, name=name.strip()))
     if not events:
-        raise RecordError("no players to register")
+        raise RecordError(say("no players to register"))
     return append(store, tournament, events)
 
 
@@ -221,20 +241,29 @@ def read_player_list(text: str) -> list[tuple[str, str]]:
     reader = csv.reader(io.StringIO(text))
     header = [h.strip() for h in next(reader, [])]
     if header != ["player", "name"]:
-        raise RecordError(f"line 1: the columns must be player,name; found {','.join(header) or 'nothing'}")
+        found = ",".join(header)
+        raise RecordError(
+            say("line 1: the columns must be player,name; found %(found)s", found=found)
+            if found
+            else say("line 1: the columns must be player,name; found nothing")
+        )
     people = []
     for number, row in enumerate(reader, start=2):
         if not any(cell.strip() for cell in row):
             continue
         if len(row) != 2:
-            raise RecordError(f"line {number}: two values (player,name), found {len(row)}")
+            raise RecordError(
+                say("line %(line)s: two values (player,name), found %(count)s", line=number, count=len(row))
+            )
         player, name = (cell.strip() for cell in row)
         try:
             _PLAYER_ID.validate_python(player)
         except ValidationError:
-            raise RecordError(f"line {number}: {player!r} is not a valid player id") from None
+            raise RecordError(
+                say("line %(line)s: %(given)s is not a valid player id", line=number, given=repr(player))
+            ) from None
         if not name:
-            raise RecordError(f"line {number}: {player} needs a name")
+            raise RecordError(say("line %(line)s: %(player)s needs a name", line=number, player=player))
         people.append((player, name))
     return people
 
@@ -261,9 +290,12 @@ def _require(con: duckdb.DuckDBPyConnection, tournament: str) -> Announced:
         [tournament],
     ).fetchall()
     if not rows:
-        raise RecordError(f"no tournament {tournament}: create it first (saboteur tournament create)")
+        raise RecordError(_no_tournament(tournament))
     ruleset, preliminary_rounds, cut, final_rounds, semifinal = rows[0]
-    known = _one_of(str(ruleset), RULESETS, f"tournament {tournament} has an unknown ruleset {ruleset!r}")
+    unknown = say(
+        "tournament %(tournament)s has an unknown ruleset %(given)s", tournament=tournament, given=repr(ruleset)
+    )
+    known = _one_of(str(ruleset), RULESETS, unknown)
     return Announced(tournament, known, int(preliminary_rounds), int(cut), int(final_rounds), bool(semifinal))
 
 
@@ -274,7 +306,7 @@ def announced(store: Store, tournament: str) -> Announced:
         return _require(con, tournament)
 
 
-def stage_refusal(store: Store, tournament: str, stage: str) -> str | None:
+def stage_refusal(store: Store, tournament: str, stage: str) -> Said | None:
     """Why the standings of ``stage`` cannot be shown, with what to do instead, or
     ``None``: a tournament that does not exist, a stage that is none or was not
     announced, a stage with no game in yet."""
@@ -283,16 +315,23 @@ def stage_refusal(store: Store, tournament: str, stage: str) -> str | None:
         with store.connect(read_only=True) as con:
             told = _require(con, tournament)
             if not stage_rounds(known, told.preliminary_rounds, told.semifinal):
-                return f"{tournament} announced no semi-final: ask for the preliminary or the final standings"
+                return say(
+                    "%(tournament)s announced no semi-final: ask for the preliminary or the final standings",
+                    tournament=tournament,
+                )
             if known == "preliminary":
                 return None
             played = con.execute(
                 "SELECT count(*) FROM games WHERE tournament = ? AND stage = ?", [tournament, known]
             ).fetchall()[0][0]
     except RecordError as exc:
-        return str(exc)
+        return exc.said
     if not played:
-        return f"no game of the {STAGE_NAMES[known]} of {tournament} is in yet: ask for an earlier stage's standings"
+        return say(
+            "no game of the %(stage)s of %(tournament)s is in yet: ask for an earlier stage's standings",
+            stage=known,
+            tournament=tournament,
+        )
     return None
 
 
@@ -314,14 +353,16 @@ def penalty(
     """Deduct points with a reason (R-TS5), for ``finding`` if one is named (see
     :func:`penalty_for`)."""
     if not reason.strip():
-        raise RecordError("a penalty needs a --reason")
+        raise RecordError(say("a penalty needs a --reason"))
     if points <= 0:
-        raise RecordError("a penalty deducts a positive number of points")
+        raise RecordError(say("a penalty deducts a positive number of points"))
     known = _stage(stage)
     with store.connect(read_only=True) as con:
         _require(con, tournament)
         if player not in _registered(con, tournament):
-            raise RecordError(f"{player} is not registered in {tournament}")
+            raise RecordError(
+                say("%(player)s is not registered in %(tournament)s", player=player, tournament=tournament)
+            )
     with _shaped():
         event = PenaltyGiven(
             type="penalty_given",
@@ -352,10 +393,23 @@ def _finding(con: duckdb.DuckDBPyConnection, tournament: str, finding: str) -> _
         [finding],
     ).fetchall()
     if not rows:
-        raise RecordError(f"no finding {finding} is stored")
+        raise RecordError(say("no finding %(finding)s is stored", finding=finding))
     owner, stage, player = rows[0]
     if owner != tournament:
-        raise RecordError(f"finding {finding} belongs to {owner or 'no tournament'}, not {tournament}")
+        raise RecordError(
+            say(
+                "finding %(finding)s belongs to %(owner)s, not %(tournament)s",
+                finding=finding,
+                owner=owner,
+                tournament=tournament,
+            )
+            if owner
+            else say(
+                "finding %(finding)s belongs to no tournament, not %(tournament)s",
+                finding=finding,
+                tournament=tournament,
+            )
+        )
     return _Found(str(stage), player)
 
 
@@ -377,7 +431,9 @@ def penalty_for(
         found = _finding(con, tournament, finding)
     who = player or found.player
     if who is None:
-        raise RecordError(f"finding {finding} names no player: say whose penalty it is (--player)")
+        raise RecordError(
+            say("finding %(finding)s names no player: say whose penalty it is (--player)", finding=finding)
+        )
     return penalty(store, tournament, who, points, reason, stage or found.stage, finding=finding)
 
 
@@ -385,29 +441,38 @@ def _round_of(con: duckdb.DuckDBPyConnection, tournament: str, game: str, number
     _require(con, tournament)
     game_rows = con.execute("SELECT tournament FROM games WHERE game_id = ?", [game]).fetchall()
     if not game_rows:
-        raise RecordError(f"no game {game} is stored")
-    if game_rows[0][0] != tournament:
-        raise RecordError(f"game {game} belongs to {game_rows[0][0] or 'no tournament'}, not {tournament}")
+        raise RecordError(say("no game %(game)s is stored", game=game))
+    owner = game_rows[0][0]
+    if owner != tournament:
+        raise RecordError(
+            say("game %(game)s belongs to %(owner)s, not %(tournament)s", game=game, owner=owner, tournament=tournament)
+            if owner
+            else say("game %(game)s belongs to no tournament, not %(tournament)s", game=game, tournament=tournament)
+        )
     rows = con.execute(
         "SELECT player, recorded_points, replay_points FROM round_players WHERE game_id = ? AND round = ?",
         [game, number],
     ).fetchall()
     if not rows:
-        raise RecordError(f"game {game} has no round {number}")
+        raise RecordError(say("game %(game)s has no round %(round)s", game=game, round=number))
     return rows
 
 
 def correct(store: Store, tournament: str, game: str, number: int, player: str, points: int, reason: str) -> Recorded:
     """Put a wrong score right: names what it corrects and why (R-TS5)."""
     if not reason.strip():
-        raise RecordError("a correction needs a --reason")
+        raise RecordError(say("a correction needs a --reason"))
     with store.connect(read_only=True) as con:
         breach = check_round_points(points, _require(con, tournament).ruleset)
         if breach is not None:
-            raise RecordError(f"{breach.message}: enter the points the round gave ({breach.rule})")
+            raise RecordError(
+                say("%(problem)s: enter the points the round gave (%(rule)s)", problem=(breach.said,), rule=breach.rule)
+            )
         rows = _round_of(con, tournament, game, number)
         if player not in {str(r[0]) for r in rows}:
-            raise RecordError(f"{player} did not play round {number} of {game}")
+            raise RecordError(
+                say("%(player)s did not play round %(round)s of %(game)s", player=player, round=number, game=game)
+            )
     with _shaped():
         event = ScoreCorrected(
             type="score_corrected", game_id=game, round=number, player=player, points=points, reason=reason.strip()
@@ -420,7 +485,9 @@ def accept_replay(store: Store, tournament: str, game: str, number: int, reason:
     with store.connect(read_only=True) as con:
         rows = _round_of(con, tournament, game, number)
         if any(r[2] is None for r in rows):
-            raise RecordError(f"the replay of round {number} of {game} does not settle every score")
+            raise RecordError(
+                say("the replay of round %(round)s of %(game)s does not settle every score", round=number, game=game)
+            )
     with _shaped():
         event = ReplayAccepted(
             type="replay_accepted", game_id=game, round=number, reason=(reason or "").strip() or None
@@ -431,7 +498,7 @@ def accept_replay(store: Store, tournament: str, game: str, number: int, reason:
 def dismiss(store: Store, tournament: str, finding: str, reason: str) -> Recorded:
     """Set a finding aside with a reason (it stays in the record)."""
     if not reason.strip():
-        raise RecordError("a dismissal needs a --reason")
+        raise RecordError(say("a dismissal needs a --reason"))
     with store.connect(read_only=True) as con:
         _finding(con, tournament, finding)
     event = FindingDismissed(type="finding_dismissed", finding=finding, reason=reason.strip())
@@ -458,7 +525,7 @@ def publish_seating(
         _require(con, tournament)
         breach = check_seating(tables, _registered(con, tournament))
     if breach is not None:
-        raise RecordError(breach.message)
+        raise RecordError(breach.said)
     with _shaped():
         event = SeatingPublished(
             type="seating_published",
@@ -515,9 +582,14 @@ def _cut_stage(told: Announced, stage: str) -> Stage:
     a semi-final it announced."""
     known = _stage(stage)
     if known == "final":
-        raise RecordError("the final has no cut: cut the stage before it (--stage preliminary or semifinal)")
+        raise RecordError(say("the final has no cut: cut the stage before it (--stage preliminary or semifinal)"))
     if not stage_rounds(known, told.preliminary_rounds, told.semifinal):
-        raise RecordError(f"{told.tournament} announced no semi-final: cut the preliminaries (--stage preliminary)")
+        raise RecordError(
+            say(
+                "%(tournament)s announced no semi-final: cut the preliminaries (--stage preliminary)",
+                tournament=told.tournament,
+            )
+        )
     return known
 
 
@@ -534,13 +606,17 @@ def begin_cut(store: Store, tournament: str, stage: str, *, forced: str | None =
         return None
     if forced is None:
         raise RecordError(
-            f"not every game of the {STAGE_NAMES[known]} of {tournament} is in: {'; '.join(missing)}. "
-            "The cut is made once every game is "
-            "in, since a draw at the cut line made earlier stops applying when later results change the tie; "
-            "ingest the missing games, or cut now with --force --reason"
+            say(
+                "not every game of the %(stage)s of %(tournament)s is in: %(missing)s. The cut is made once every "
+                "game is in, since a draw at the cut line made earlier stops applying when later results change "
+                "the tie; ingest the missing games, or cut now with --force --reason",
+                stage=known,
+                tournament=tournament,
+                missing="; ".join(missing),
+            )
         )
     if not forced.strip():
-        raise RecordError("a forced cut needs a --reason")
+        raise RecordError(say("a forced cut needs a --reason"))
     with _shaped():
         event = CutForced(type="cut_forced", stage=known, missing=missing, reason=forced.strip())
     return append(store, tournament, [event])
@@ -563,36 +639,52 @@ def seating_players(store: Store, tournament: str, number: int, stage: str, *, r
         told = _require(con, tournament)
         breach = check_tournament_round(number, known, told.preliminary_rounds, told.semifinal)
         if breach is not None:
-            raise RecordError(f"{breach.message} ({breach.rule}): seat a round the tournament announced")
+            raise RecordError(
+                say(
+                    "%(problem)s (%(rule)s): seat a round the tournament announced",
+                    problem=(breach.said,),
+                    rule=breach.rule,
+                )
+            )
         seated = con.execute(
             "SELECT 1 FROM seatings WHERE tournament = ? AND tournament_round = ? AND stage = ?",
             [tournament, number, known],
         ).fetchall()
         if seated and replace is None:
             raise RecordError(
-                f"round {number} of {tournament} is already seated: to seat it anew, say why with "
-                "--replace --reason (the published seating stays in the record)"
+                say(
+                    "round %(round)s of %(tournament)s is already seated: to seat it anew, say why with "
+                    "--replace --reason (the published seating stays in the record)",
+                    round=number,
+                    tournament=tournament,
+                )
             )
         if replace is not None and not replace.strip():
-            raise RecordError("a replaced seating needs a --reason")
+            raise RecordError(say("a replaced seating needs a --reason"))
         before = stage_before(known, told.semifinal)
         if before is None:
             return sorted(_registered(con, tournament))
         missing = _unfinished(con, told, before)
         if missing and not _forced(store, con, tournament, before):
             raise RecordError(
-                f"the {STAGE_NAMES[known]} is seated from the cut of the {STAGE_NAMES[before]}, "
-                f"not every game of which is in: "
-                f"{'; '.join(missing)}. "
-                f"Ingest the missing games and cut (saboteur tournament cut --stage {before}), "
-                "or cut now with --force --reason"
+                say(
+                    "the %(stage)s is seated from the cut of the %(earlier)s, not every game of which is in: "
+                    "%(missing)s. Ingest the missing games and cut (%(command)s), or cut now with --force --reason",
+                    stage=known,
+                    earlier=before,
+                    missing="; ".join(missing),
+                    command=f"saboteur tournament cut --stage {before}",
+                )
             )
         table = standings_on(con, tournament, before)
     undrawn = sorted(table.filter(pl.col("cut_tie_undrawn"))["player"].to_list())
     if undrawn:
         raise RecordError(
-            f"{', '.join(undrawn)} are tied across the cut line: draw the tie first "
-            f"(saboteur tournament cut --stage {before})"
+            say(
+                "%(players)s are tied across the cut line: draw the tie first (%(command)s)",
+                players=tuple(undrawn),
+                command=f"saboteur tournament cut --stage {before}",
+            )
         )
     return [str(p) for p in table.filter(pl.col("in_cut"))["player"].to_list()]
 
@@ -721,27 +813,41 @@ def issue_referee_codes(
     there is, for the tables' cards. A table that had a code gets a new one, which
     revokes the old (:class:`~events.records.tournament.RefereeCodeIssued`)."""
     if tables is not None and not tables:
-        raise RecordError("name a table, or none for every table of the round")
+        raise RecordError(say("name a table, or none for every table of the round"))
     with store.connect(read_only=True) as con:
         _require(con, tournament)
         seated = _seated(con, tournament, tournament_round)
     if not seated:
         raise RecordError(
-            f"round {tournament_round} of {tournament} is not seated: seat it first (saboteur tournament seat)"
+            say(
+                "round %(round)s of %(tournament)s is not seated: seat it first (saboteur tournament seat)",
+                round=tournament_round,
+                tournament=tournament,
+            )
         )
     stages = sorted({table.stage for table in seated})
     if len(stages) > 1:
         raise RecordError(
-            f"round {tournament_round} of {tournament} is seated in more than one stage ({', '.join(stages)}): "
-            "a code could not tell its tables apart"
+            say(
+                "round %(round)s of %(tournament)s is seated in more than one stage (%(stages)s): a code could "
+                "not tell its tables apart",
+                round=tournament_round,
+                tournament=tournament,
+                stages=", ".join(stages),
+            )
         )
     by_label = {table.table: table for table in seated}
     wanted = list(dict.fromkeys(tables)) if tables is not None else list(by_label)
     unknown = [label for label in wanted if label not in by_label]
     if unknown:
         raise RecordError(
-            f"round {tournament_round} of {tournament} has no table {', '.join(unknown)} "
-            f"(its tables: {', '.join(by_label)})"
+            say(
+                "round %(round)s of %(tournament)s has no table %(tables)s (its tables: %(known)s)",
+                round=tournament_round,
+                tournament=tournament,
+                tables=", ".join(unknown),
+                known=", ".join(by_label),
+            )
         )
     issued = [RefereeCode(secrets.token_urlsafe(CODE_BYTES), by_label[label]) for label in wanted]
     events = [
@@ -762,7 +868,7 @@ def revoke_referee_code(store: Store, tournament: str, tournament_round: int, ta
     """Revoke the code of one table of a round, with a reason: from then on it opens
     nothing (a new one may be issued)."""
     if not reason.strip():
-        raise RecordError("a revocation needs a --reason")
+        raise RecordError(say("a revocation needs a --reason"))
     with store.connect(read_only=True) as con:
         _require(con, tournament)
         rows = con.execute(
@@ -771,7 +877,14 @@ def revoke_referee_code(store: Store, tournament: str, tournament_round: int, ta
             [tournament, tournament_round, table],
         ).fetchall()
     if not rows:
-        raise RecordError(f"table {table} of round {tournament_round} of {tournament} has no code to revoke")
+        raise RecordError(
+            say(
+                "table %(table)s of round %(round)s of %(tournament)s has no code to revoke",
+                table=table,
+                round=tournament_round,
+                tournament=tournament,
+            )
+        )
     with _shaped():
         event = RefereeCodeRevoked(
             type="referee_code_revoked",

@@ -29,6 +29,7 @@ from cli.errors import refuse
 from cli.moments import ZONES, moment
 from cli.options import LangOption, language, with_store
 from cli.output import csv_text, fits
+from events.language import words
 from events.records.tournament import CutDrawn, PenaltyGiven
 from ingest.store import Store
 
@@ -543,7 +544,7 @@ def standings_command(
     then = _as_of(as_of)
     refusal = records.stage_refusal(store, tournament, stage)
     if refusal is not None:
-        raise refuse(refusal, 1)
+        raise refuse(words(refusal, speaks), 1)
     frame = _run(lambda: standings(store, tournament, stage=stage, as_of=then))
     if frame.is_empty():
         if as_of is not None:

@@ -57,6 +57,7 @@ CONTEXTS: Final = {
     "winner": "winner",
     "claimed_winner": "winner",
     "stage": "stage",
+    "earlier": "stage",
     "ruleset": "ruleset",
 }
 """Values that are words of the game, by their name: the catalogue's context for them."""
@@ -136,6 +137,8 @@ def value_words(name: str, value: Value, lang: str, names: Mapping[str, str] | N
         return (names or {}).get(value, value)
     context = CONTEXTS.get(name)
     if context is not None:
+        if lang == ENGLISH:
+            return english_value(name, value)
         english = english_value(name, value) if context == "winner" else value
         return book.pgettext(context, english)
     return value

@@ -31,7 +31,13 @@ WINNERS: Final = {
     "selfish_dwarf": "the selfish dwarf",
     "nobody": "nobody",
 }
-WORDS: Final[dict[str, dict[str, str]]] = {"winner": WINNERS, "claimed_winner": WINNERS}
+STAGES: Final = {"preliminary": "preliminaries", "semifinal": "semi-final", "final": "final"}
+WORDS: Final[dict[str, dict[str, str]]] = {
+    "winner": WINNERS,
+    "claimed_winner": WINNERS,
+    "stage": STAGES,
+    "earlier": STAGES,
+}
 """Values that are codes with English words of their own, by the value's name."""
 
 

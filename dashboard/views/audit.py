@@ -36,8 +36,11 @@ def _record(action: str, run: Callable[[], Recorded], reason: str | None = None)
         if reason is not None and not reason.strip():
             raise RecordError(_(NEEDS_A_REASON))
         recorded = run()
-    except (RecordError, StoreBusy) as exc:
-        st.session_state[NOTICE] = ("error", escape(exc))
+    except RecordError as exc:  # the record's reason, in the page's language
+        st.session_state[NOTICE] = ("error", escape(sentences.said(exc.said, str(exc))))
+    except StoreBusy:  # its message names the server's file
+        busy = _("The database is busy: another process is writing it. The page shows again when you reload it.")
+        st.session_state[NOTICE] = ("error", busy)
     else:
         version = recorded.version
         st.session_state[NOTICE] = (

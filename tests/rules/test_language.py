@@ -205,3 +205,33 @@ def test_cli_ingest_and_findings_speak_the_language_asked_for(
     assert any("ended the turn without drawing" in row["message"] for row in json.loads(english.stdout))
     nb = runner.invoke(app, ["findings", "--db", str(db), "--format", "json", "--lang", "nb"])
     assert any("avsluttet turen uten å trekke" in row["message"] for row in json.loads(nb.stdout))
+
+
+def test_why_the_record_refuses_a_command_reads_in_every_language(tmp_path: Path) -> None:
+    """The tournament record's refusals (issue 33): each a sentence the catalogue
+    translates, as the Audit page and ``--lang`` show it; ``str()`` stays its English."""
+    from analytics import records
+    from analytics.records import RecordError
+    from events.simulate.tournament import simulate_tournament
+    from ingest.pipeline import ingest
+    from ingest.store import Store
+
+    simulate_tournament(tmp_path / "logs", players=8, preliminary_rounds=1, seed=2)
+    store = Store(tmp_path / "ledger.duckdb")
+    ingest([tmp_path / "logs"], store, workers=1)
+    tid = "sim-open-2"
+    refused = [
+        lambda: records.penalty(store, tid, "nobody-here", 1, "late"),
+        lambda: records.penalty(store, "no-such-cup", "x", 1, "late"),
+        lambda: records.dismiss(store, tid, "feedfacecafe", "seen"),
+        lambda: records.correct(store, tid, "no-game", 1, "x", 1, "typo"),
+        lambda: records.begin_cut(store, tid, "final"),
+        lambda: records.create(store, tid, name="Again"),
+    ]
+    for attempt in refused:
+        with pytest.raises(RecordError) as caught:
+            attempt()
+        said = caught.value.said
+        assert said.english() == str(caught.value)
+        for lang in TRANSLATED:
+            assert words(said, lang) != said.english(), (lang, said.text)
