@@ -29,8 +29,10 @@ from cli.errors import refuse
 from cli.moments import ZONES, moment
 from cli.options import LangOption, language, with_store
 from cli.output import csv_text, fits
+from cli.speech import speaking, told
 from events.language import words
 from events.records.tournament import CutDrawn, PenaltyGiven
+from events.said import Said, say
 from ingest.store import Store
 
 app = typer.Typer(
@@ -41,25 +43,38 @@ app = typer.Typer(
 console = Console(soft_wrap=True)
 
 
-def _done(recorded: records.Recorded, what: str) -> None:
-    console.print(f"recorded {what} ({recorded.stream}, now at version {recorded.version})")
+def _done(recorded: records.Recorded, what: Said) -> None:
+    """What a record command appended, in the command's language (:mod:`cli.speech`)."""
+    done = say(
+        "recorded %(what)s (%(stream)s, now at version %(version)s)",
+        what=(what,),
+        stream=recorded.stream,
+        version=str(recorded.version),
+    )
+    console.print(escape(told(done)))
 
 
 def _nobody(tournament: str) -> typer.Exit:
     """The refusal of a command that needs players where none are registered."""
-    return refuse(f"no players are registered in {tournament}: register them first (saboteur tournament register)", 1)
+    said = say(
+        "no players are registered in %(tournament)s: register them first (saboteur tournament register)",
+        tournament=tournament,
+    )
+    return refuse(told(said), 1)
 
 
 def _run(action: Any) -> Any:
-    """``action()``; a record refused ends the command (exit 1). A store that cannot be
-    used is the root command's to report (:mod:`cli.errors`)."""
+    """``action()``; a record refused ends the command (exit 1), saying why in the
+    command's language. A store that cannot be used is the root command's to report
+    (:mod:`cli.errors`)."""
     try:
         return action()
     except RecordError as exc:
-        raise refuse(str(exc), 1) from None
+        raise refuse(told(exc.said), 1) from None
 
 
 @app.command()
+@speaking
 @with_store
 def create(
     tournament: Annotated[str, typer.Argument(help="The tournament's id, e.g. nl-open-2026.")],
@@ -87,17 +102,20 @@ def create(
             semifinal=semifinal,
         )
     except records.TournamentExists as exc:
-        raise refuse(
-            f"{exc}: pick another id for a new tournament, or carry on with this one "
-            f"(saboteur tournament log {tournament} shows its record; register adds players)",
-            1,
-        ) from None
+        said = say(
+            "%(problem)s: pick another id for a new tournament, or carry on with this one "
+            "(saboteur tournament log %(tournament)s shows its record; register adds players)",
+            problem=(exc.said,),
+            tournament=tournament,
+        )
+        raise refuse(told(said), 1) from None
     except RecordError as exc:
-        raise refuse(str(exc), 1) from None
-    _done(recorded, f"tournament {tournament}")
+        raise refuse(told(exc.said), 1) from None
+    _done(recorded, say("tournament %(tournament)s", tournament=tournament))
 
 
 @app.command()
+@speaking
 @with_store
 def register(
     tournament: str,
@@ -107,10 +125,11 @@ def register(
     store: Store,
 ) -> None:
     """Register a player (a second registration renames)."""
-    _done(_run(lambda: records.register(store, tournament, [(player, name)])), f"player {player}")
+    _done(_run(lambda: records.register(store, tournament, [(player, name)])), say("player %(player)s", player=player))
 
 
 @app.command("import-players")
+@speaking
 @with_store
 def import_players(
     tournament: str,
@@ -122,10 +141,11 @@ def import_players(
     try:
         people = records.read_player_list(csv_file.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError) as exc:
-        raise refuse(f"cannot read {csv_file}: {exc}", 1) from None
+        raise refuse(told(say("cannot read %(file)s: %(problem)s", file=str(csv_file), problem=str(exc))), 1) from None
     except RecordError as exc:
-        raise refuse(f"{csv_file}: {exc}", 1) from None
-    _done(_run(lambda: records.register(store, tournament, people)), f"{len(people)} players")
+        raise refuse(f"{csv_file}: {told(exc.said)}", 1) from None
+    registered = say("%(count)s player", "%(count)s players", "count", count=len(people))
+    _done(_run(lambda: records.register(store, tournament, people)), registered)
 
 
 def named(names: Mapping[str, str], player: str) -> str:
@@ -168,6 +188,7 @@ def _history(store: Store, tournament: str, number: int) -> tuple[list[list[list
 
 
 @app.command()
+@speaking
 @with_store
 def seat(
     tournament: str,
@@ -229,10 +250,16 @@ def seat(
             reason=reason,
         )
     )
-    _done(recorded, f"the seating of round {number}" + (" (replacing the one before)" if replace else ""))
+    _done(
+        recorded,
+        say("the seating of round %(round)s (replacing the one before)", round=number)
+        if replace
+        else say("the seating of round %(round)s", round=number),
+    )
 
 
 @app.command()
+@speaking
 @with_store
 def penalty(
     tournament: str,
@@ -261,13 +288,19 @@ def penalty(
     elif player is not None:
         recorded = _run(lambda: records.penalty(store, tournament, player, points, reason, stage or "preliminary"))
     else:
-        raise refuse("name the player, or the finding the penalty is for (--finding)", 1)
+        raise refuse(told(say("name the player, or the finding the penalty is for (--finding)")), 1)
     given = recorded.events[0]
     assert isinstance(given, PenaltyGiven)
-    _done(recorded, f"a penalty for {given.player}" + (f" for finding {finding}" if finding else ""))
+    _done(
+        recorded,
+        say("a penalty for %(player)s for finding %(finding)s", player=given.player, finding=finding)
+        if finding
+        else say("a penalty for %(player)s", player=given.player),
+    )
 
 
 @app.command()
+@speaking
 @with_store
 def correct(
     tournament: str,
@@ -282,11 +315,12 @@ def correct(
     """Correct one player's score in one round (the newest correction counts)."""
     _done(
         _run(lambda: records.correct(store, tournament, game, number, player, points, reason)),
-        f"a correction of {player} in {game} round {number}",
+        say("a correction of %(player)s in %(game)s round %(round)s", player=player, game=game, round=number),
     )
 
 
 @app.command("accept-replay")
+@speaking
 @with_store
 def accept_replay(
     tournament: str,
@@ -299,11 +333,12 @@ def accept_replay(
     """Let the replay's outcome replace the recorded scores of one round."""
     _done(
         _run(lambda: records.accept_replay(store, tournament, game, number, reason)),
-        f"the replay of {game} round {number}",
+        say("the replay of %(game)s round %(round)s", game=game, round=number),
     )
 
 
 @app.command()
+@speaking
 @with_store
 def dismiss(
     tournament: str,
@@ -313,10 +348,14 @@ def dismiss(
     store: Store,
 ) -> None:
     """Dismiss a finding, with a reason (it stays in the record)."""
-    _done(_run(lambda: records.dismiss(store, tournament, finding, reason)), f"the dismissal of {finding}")
+    _done(
+        _run(lambda: records.dismiss(store, tournament, finding, reason)),
+        say("the dismissal of %(finding)s", finding=finding),
+    )
 
 
 @app.command()
+@speaking
 @with_store
 def cut(
     tournament: str,
@@ -332,10 +371,11 @@ def cut(
     """The top cut (R-TS3), once every game of the stage is in: a tie at the cut line
     that stars do not break is drawn with the seed, and the draw is recorded."""
     if force != (reason is not None):
-        raise refuse("a forced cut needs both --force and --reason (why it cannot wait)", 1)
+        raise refuse(told(say("a forced cut needs both --force and --reason (why it cannot wait)")), 1)
     forced = _run(lambda: records.begin_cut(store, tournament, stage, forced=reason))
     if forced is not None:
-        _done(forced, "a cut made before every game is in: a draw made now stops applying if later results change it")
+        early = say("a cut made before every game is in: a draw made now stops applying if later results change it")
+        _done(forced, early)
     table = _run(lambda: standings(store, tournament, stage=stage))
     if table.is_empty():
         raise _nobody(tournament)
@@ -360,14 +400,30 @@ def cut(
         draw = recorded.events[0]
         assert isinstance(draw, CutDrawn)
         names = browse.player_names(store, tournament)
-        console.print(
-            f"a tie at the cut line among {escape(', '.join(named(names, p) for p in tied))} for {places} place(s); "
-            f"the draw (seed {seed}) gives them to {escape(', '.join(named(names, p) for p in draw.drawn))}"
+        tie = say(
+            "a tie at the cut line among %(tied)s for %(count)s place; the draw (seed %(seed)s) gives it to %(drawn)s",
+            "a tie at the cut line among %(tied)s for %(count)s places; the draw (seed %(seed)s) gives them to "
+            "%(drawn)s",
+            "count",
+            tied=tuple(named(names, p) for p in tied),
+            count=places,
+            seed=str(seed),
+            drawn=tuple(named(names, p) for p in draw.drawn),
         )
-        _done(recorded, f"a draw among {', '.join(tied)} for {places} place(s): {', '.join(draw.drawn)}")
+        console.print(escape(told(tie)))
+        among = say(
+            "a draw among %(tied)s for %(count)s place: %(drawn)s",
+            "a draw among %(tied)s for %(count)s places: %(drawn)s",
+            "count",
+            tied=", ".join(tied),
+            count=places,
+            drawn=", ".join(draw.drawn),
+        )
+        _done(recorded, among)
         table = _run(lambda: standings(store, tournament, stage=stage))
     finalists = table.filter(pl.col("in_cut"))
-    console.print("the cut: " + ", ".join(f"{r['place']}. {r['name']}" for r in finalists.iter_rows(named=True)))
+    chosen = ", ".join(f"{r['place']}. {r['name']}" for r in finalists.iter_rows(named=True))
+    console.print(escape(told(say("the cut: %(players)s", players=chosen))))
 
 
 DEFAULT_BASE = "http://localhost:8501"
@@ -423,6 +479,7 @@ def referee_codes(
 
 
 @app.command("revoke-code")
+@speaking
 @with_store
 def revoke_code(
     tournament: str,
@@ -436,7 +493,7 @@ def revoke_code(
     (referee-codes --table issues a new one)."""
     _done(
         _run(lambda: records.revoke_referee_code(store, tournament, number, table, reason)),
-        f"the revocation of the code of table {escape(table)} of round {number}",
+        say("the revocation of the code of table %(table)s of round %(round)s", table=table, round=number),
     )
 
 
@@ -487,12 +544,13 @@ as a line with its number, time and kind, and its details and reason under it.""
 
 
 @app.command()
+@speaking
 @with_store
 def check(tournament: str, store: Store) -> None:
     """Games whose players differ from the published seating (a finding each)."""
     found = _run(lambda: seating_findings(store, tournament))
     if found.is_empty():
-        console.print("every game matches its published seating")
+        console.print(told(say("every game matches its published seating")))
         return
     for row in found.iter_rows(named=True):
         console.print(
@@ -595,7 +653,6 @@ def _why_in(frame: pl.DataFrame, lang: str) -> pl.DataFrame:
     made of, kept for a program to read)."""
     if lang == "en":
         return frame
-    from events.language import words
     from events.said import read_stored_all
 
     why = ["; ".join(words(reason, lang) for reason in read_stored_all(text)) for text in frame["reasons"]]

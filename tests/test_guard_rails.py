@@ -19,6 +19,7 @@ from analytics.records import RecordError, seating_players
 from analytics.standings import standings
 from cli.main import app
 from events.rules.tournament import ROUND_POINTS, check_round_points, check_tournament_round, stage_rounds
+from events.said import joined
 from ingest.pipeline import ingest
 from ingest.store import Store
 
@@ -248,9 +249,11 @@ def test_seat_and_cut_name_the_players_as_registered(day: Day) -> None:
     draws = [json.loads(p) for t, p in day.events() if t == "cut_drawn"]
     (draw,) = draws
     names = {**PLAYERS, "p13": "[red]Miłosz[/red] Nowak"}
-    among = ", ".join(f"{names[p]} ({p})" for p in draw["tied"])
-    assert f"a tie at the cut line among {among} for {draw['places']} place(s)" in drawn
-    assert f"gives them to {', '.join(f'{names[p]} ({p})' for p in draw['drawn'])}" in drawn
+    among = joined([f"{names[p]} ({p})" for p in draw["tied"]])
+    places = draw["places"]
+    assert f"a tie at the cut line among {among} for {places} place{'s' * (places != 1)}" in drawn
+    given = "them" if places != 1 else "it"
+    assert f"gives {given} to {joined([f'{names[p]} ({p})' for p in draw['drawn']])}" in drawn
 
 
 def test_seating_players_names_what_to_do(day: Day) -> None:

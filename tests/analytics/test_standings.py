@@ -324,7 +324,7 @@ def test_the_cut_draw_is_recorded_and_puts_the_drawn_player_in(hand: Hand) -> No
     assert order == ["lea", "cem"]
     result = hand.cli("tournament", "cut", TID, "--seed", "1")
     assert result.exit_code == 0, result.output
-    assert "a draw among cem, lea for 1 place(s): lea" in result.output
+    assert "a draw among cem, lea for 1 place: lea" in result.output
     assert "the cut: 1. Ann, 2. Gus, 3. Bob, 4. Hal, 5. Kim, 6. Lea" in result.output
     assert hand.query("SELECT tied, places, drawn, points, stars, seed FROM cut_draws") == [
         (["cem", "lea"], 1, ["lea"], 3, 1, 1)
@@ -742,7 +742,7 @@ def test_the_log_lists_every_record_with_its_reason(hand: Hand) -> None:
     records.dismiss(hand.store, TID, finding, "settled at the table")
     records.publish_seating(hand.store, TID, 2, [list(TABLE_1)], stage="preliminary", method="mixed", seed=3)
     # cem, eve, fay and lea (3, 1) tie for the last place in the cut
-    assert "a draw among cem, eve, fay, lea for 1 place(s)" in hand.cli("tournament", "cut", TID).output
+    assert "a draw among cem, eve, fay, lea for 1 place:" in hand.cli("tournament", "cut", TID).output
     result = hand.cli("tournament", "log", TID, env={"COLUMNS": "400"})
     assert result.exit_code == 0, result.output
     text = result.output

@@ -235,3 +235,30 @@ def test_why_the_record_refuses_a_command_reads_in_every_language(tmp_path: Path
         assert said.english() == str(caught.value)
         for lang in TRANSLATED:
             assert words(said, lang) != said.english(), (lang, said.text)
+
+
+def test_cli_tournament_commands_speak_the_language_asked_for(tmp_path: Path) -> None:
+    """``saboteur tournament … --lang`` (issue 33): what a record command did, and why it
+    refused, in the language; English without it."""
+    from events.simulate.tournament import simulate_tournament
+
+    simulate_tournament(tmp_path / "logs", players=8, preliminary_rounds=1, seed=2)
+    db = str(tmp_path / "ledger.duckdb")
+    runner = CliRunner()
+    assert runner.invoke(app, ["ingest", str(tmp_path / "logs"), "--db", db]).exit_code == 0
+    players = json.loads((tmp_path / "logs" / "tournament.json").read_text())["players"]
+    someone = players[0]["id"]
+    args = ["tournament", "penalty", "sim-open-2", someone, "--points", "1", "--reason", "te laat", "--db", db]
+    dutch = runner.invoke(app, [*args, "--lang", "nl"], env={"COLUMNS": "300"})
+    assert dutch.exit_code == 0, dutch.output
+    assert f"vastgelegd: een straf voor {someone}" in dutch.output and "now at version" not in dutch.output
+    german = runner.invoke(
+        app,
+        ["tournament", "dismiss", "sim-open-2", "feedfacecafe", "--reason", "x", "--db", db, "--lang", "de"],
+        env={"COLUMNS": "300"},
+    )
+    assert german.exit_code == 1 and "kein Befund feedfacecafe ist gespeichert" in german.output
+    english = runner.invoke(app, ["tournament", "check", "sim-open-2", "--db", db])
+    assert english.exit_code == 0 and "every game matches its published seating" in english.output
+    norwegian = runner.invoke(app, ["tournament", "check", "sim-open-2", "--db", db, "--lang", "nb"])
+    assert "alle spill stemmer med den publiserte bordplasseringen" in norwegian.output

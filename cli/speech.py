@@ -1,0 +1,50 @@
+"""The language a command speaks: ``--lang`` on a command, for all it prints.
+
+A command decorated with :func:`speaking` takes ``--lang nl|de|nb|en`` (else
+``$SABOTEUR_LANG``, else English) and runs with that language set; what it and its
+helpers print goes through :func:`told`, which puts a sentence (:mod:`events.said`) into
+it. The language is a context variable, set for the command's run and put back after,
+so commands run one after another in one process (the tests' runner) never hear each
+other's.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from contextvars import ContextVar
+from typing import Any, Final
+
+from cli.options import LangOption, language
+from events.language import ENGLISH, words
+from events.said import Said
+
+_SPOKEN: Final[ContextVar[str]] = ContextVar("spoken", default=ENGLISH)
+
+
+def spoken() -> str:
+    """The language the running command speaks."""
+    return _SPOKEN.get()
+
+
+def told(said: Said) -> str:
+    """``said`` in the running command's language."""
+    return words(said, _SPOKEN.get())
+
+
+def speaking(command: Callable[..., None]) -> Callable[..., None]:
+    """The command with a ``--lang`` option after its own, run in that language."""
+    own = inspect.signature(command)
+
+    @functools.wraps(command)
+    def run(*args: Any, lang: str | None = None, **options: Any) -> None:
+        token = _SPOKEN.set(language(lang))
+        try:
+            command(*args, **options)
+        finally:
+            _SPOKEN.reset(token)
+
+    lang = inspect.Parameter("lang", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=LangOption)
+    run.__signature__ = own.replace(parameters=[*own.parameters.values(), lang])  # type: ignore[attr-defined]
+    return run
