@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import functools
 import gettext
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime
 from pathlib import Path
 from typing import Final
@@ -44,6 +47,8 @@ _ASKED: Final = "language_asked"
 _CARRIED: Final = "language_carried"
 """The page's choices as they stood when the picker changed, to be kept in the new language."""
 _ALIASES: Final = {"no": "nb", "nn": "nb"}
+_SPEAKING: Final[ContextVar[str | None]] = ContextVar("speaking", default=None)
+"""The language of a request outside any page's run (the referee's page: :func:`speaking`)."""
 """Browsers that say Norwegian, or nynorsk, get bokmål: the nearest language spoken here."""
 
 
@@ -84,9 +89,49 @@ def translations(language: str) -> gettext.NullTranslations:
     return compiled(LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po", language, DOMAIN)
 
 
+def accepted(header: str | None) -> str | None:
+    """The first language of an ``Accept-Language`` header the dashboard speaks, by the
+    weights the browser gives (``nl-BE,nl;q=0.9,en;q=0.8`` is Dutch).
+
+    >>> accepted("fr-FR,fr;q=0.9,de;q=0.8,en;q=0.5"), accepted("en-GB,en;q=0.9"), accepted(None)
+    ('de', 'en', None)
+    """
+    ranked: list[tuple[float, int, str]] = []
+    for index, part in enumerate((header or "").split(",")):
+        tag, _sep, rest = part.strip().partition(";")
+        weight = 1.0
+        if rest.strip().startswith("q="):
+            try:
+                weight = float(rest.strip()[2:])
+            except ValueError:
+                weight = 0.0
+        ranked.append((-weight, index, tag))
+    for _weight, _index, tag in sorted(ranked):
+        found = supported(tag)
+        if found is not None:
+            return found
+    return None
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Speak ``lang`` for the block, outside any page's run: the referee page's
+    endpoints answer each phone in its language (a context variable, so requests served
+    at once in other threads each keep their own)."""
+    token = _SPEAKING.set(lang if lang in LANGUAGES else ENGLISH)
+    try:
+        yield
+    finally:
+        _SPEAKING.reset(token)
+
+
 def language() -> str:
     """The language of this session (English before :func:`picker` has run, and
-    outside a page's run: a test, a doctest, the referee page's endpoints)."""
+    outside a page's run: a test, a doctest), or of the request being answered
+    (:func:`speaking`)."""
+    spoken = _SPEAKING.get()
+    if spoken is not None:
+        return spoken
     if get_script_run_ctx(suppress_warning=True) is None:
         return ENGLISH
     chosen = st.session_state.get(KEY)

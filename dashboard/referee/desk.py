@@ -25,8 +25,11 @@ from functools import lru_cache
 from typing import Final
 
 from analytics import records
+from dashboard import sentences
+from dashboard.i18n import _
 from dashboard.maze_svg import card_svg
 from dashboard.names import card as card_name
+from dashboard.names import outcome
 from dashboard.recording.entries import now
 from dashboard.recording.live import log_name
 from dashboard.recording.maze_chart import table_maze
@@ -187,12 +190,12 @@ def line_words(line: str, names: Mapping[str, str]) -> str:
     if event is None:
         return line[:80]
     if event.type == "game_started":
-        return "the game begins"
+        return _("the game begins")
     return describe(event, {}, names)[0]
 
 
 def _findings(found: list[Finding]) -> list[str]:
-    return [finding_words(finding) for finding in found]
+    return [finding_words(finding) for finding in found]  # in the phone's language (i18n.speaking)
 
 
 # -- the desk -------------------------------------------------------------------------------------
@@ -298,7 +301,9 @@ class Desk:
             return Answer(status="closed")
         with self._lock(table.game_id):
             if self._current(table.game_id) is None and self._stored(table.game_id):
-                return Answer(status="refused", problem="This table's game is stored: there is nothing more to record.")
+                return Answer(
+                    status="refused", problem=_("This table's game is stored: there is nothing more to record.")
+                )
             game = table.game_started(now())  # the server's clock: the phone's may be off
             try:
                 draft = start_draft(self.store, table.game_id, dump_event(game))
@@ -316,7 +321,7 @@ class Desk:
         with self._lock(table.game_id):
             kept = self._current(table.game_id)
             if kept is None:
-                return Answer(status="refused", problem="This table's game has not begun: begin it first.")
+                return Answer(status="refused", problem=_("This table's game has not begun: begin it first."))
             if kept.draft.version != sent.base or sent.entry in kept.draft.entries:
                 kept = self._reread(table.game_id) or kept
             draft = kept.draft
@@ -369,7 +374,7 @@ class Desk:
         with self._lock(table.game_id):
             kept = self._current(table.game_id)
             if kept is None or kept.recorder.round is None:
-                return Answer(status="refused", problem="There is no round to end.")
+                return Answer(status="refused", problem=_("There is no round to end."))
             try:
                 ended = _round_end(kept.recorder, scoring.roles, scoring.gold_cards)
             except Refused as refused:
@@ -384,19 +389,19 @@ class Desk:
         with self._lock(table.game_id):
             kept = self._reread(table.game_id)
             if kept is None:
-                return Answer(status="refused", problem="This table's game has not begun.")
+                return Answer(status="refused", problem=_("This table's game has not begun."))
             if kept.draft.finished:
                 return Answer(status="recorded", state=standing(kept.recorder, kept.draft, table.names))
             if kept.draft.version != finishing.base:
                 return Answer(
                     status="conflict",
-                    problem="The record moved on since this phone read it: look at the game as it stands first.",
+                    problem=_("The record moved on since this phone read it: look at the game as it stands first."),
                     state=standing(kept.recorder, kept.draft, table.names),
                 )
             if kept.recorder.due().kind != "over":
                 return Answer(
                     status="refused",
-                    problem="The game is not over: record its last round's end and the game's end first.",
+                    problem=_("The game is not over: record its last round's end and the game's end first."),
                     state=standing(kept.recorder, kept.draft, table.names),
                 )
             try:
@@ -408,7 +413,8 @@ class Desk:
             if not draft.finished:
                 return Answer(
                     status="refused",
-                    problem=f"The log was not taken in ({result.outcome}): {result.message}",
+                    problem=_("The log was not taken in: %(outcome)s (%(message)s)")
+                    % {"outcome": outcome(result.outcome), "message": sentences.said(result.said, result.message)},
                     state=standing(kept.recorder, kept.draft, table.names),
                 )
             return Answer(status="recorded", state=standing(kept.recorder, kept.draft, table.names))
@@ -423,7 +429,7 @@ class Desk:
             _observed(event)
         elif isinstance(tap, EndRoundTap):
             if recorder.round is None:
-                raise Refused("There is no round to end.")
+                raise Refused(_("There is no round to end."))
             event = _round_end(recorder, tap.roles, tap.gold_cards)
         else:
             assert isinstance(tap, EndGameTap)

@@ -9,6 +9,11 @@ that :mod:`dashboard.serve` adds to the dashboard's own server (one port, one pr
     POST /referee/api/entries          one entry, done once: recorded, warning, conflict, refused
     POST /referee/api/score            the end of a round the roles give, before it is recorded
     POST /referee/api/finish           the finished game's log taken in as an upload
+    GET  /referee/api/words            the page's own texts in the phone's language
+
+Each answer speaks the phone's language: the ``lang`` the page asks for (the page's own
+address may name one, ``?code=…&lang=nl``), else the browser's ``Accept-Language``, else
+English (:func:`dashboard.i18n.speaking`).
 
 Every body is parsed whole into :mod:`dashboard.referee.wire`'s models first (a body
 too large or malformed: 413 or 422, with what is wrong). The store's work runs in a
@@ -32,8 +37,11 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from dashboard import i18n
+from dashboard.i18n import _
 from dashboard.referee.desk import Desk, picture
 from dashboard.referee.wire import MAX_BODY, Answer, Finishing, Opened, Scoring, Sent
+from dashboard.referee.words import page_words
 from ingest.store import Store, StoreBusy, StoreError
 
 _LOGGER = logging.getLogger(__name__)
@@ -85,19 +93,27 @@ def _guarded(handler: Handler) -> Handler:
 
     @functools.wraps(handler)
     async def run(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except Body as body:
-            return _problem(body.status, str(body))
-        except StoreBusy:
-            return _answer(Answer(status="busy", problem="The store is busy: the entry is kept and sent again."))
-        except StoreError as broken:
-            return _problem(500, f"The store cannot be written: {broken.problem}")
-        except Exception:
-            _LOGGER.exception("the referee page's %s %s failed", request.method, request.url.path)
-            return _problem(500, "The server could not take this entry (its log says why): tell the organiser.")
+        with i18n.speaking(spoken(request)):  # worker threads take the context along
+            try:
+                return await handler(request)
+            except Body as body:
+                return _problem(body.status, str(body))
+            except StoreBusy:
+                busy = _("The store is busy: the entry is kept and sent again.")
+                return _answer(Answer(status="busy", problem=busy))
+            except StoreError as broken:
+                return _problem(500, _("The store cannot be written: %(problem)s") % {"problem": broken.problem})
+            except Exception:
+                _LOGGER.exception("the referee page's %s %s failed", request.method, request.url.path)
+                return _problem(500, _("The server could not take this entry (its log says why): tell the organiser."))
 
     return run
+
+
+def spoken(request: Request) -> str:
+    """The language a phone is answered in: the ``lang`` it asks for, else its browser's."""
+    asked = i18n.supported(request.query_params.get("lang"))
+    return asked or i18n.accepted(request.headers.get("accept-language")) or i18n.ENGLISH
 
 
 class Referee:
@@ -127,6 +143,7 @@ class Referee:
             Route("/referee/api/entries", _guarded(self._posted(Sent, lambda desk: desk.send)), methods=["POST"]),
             Route("/referee/api/score", _guarded(self._posted(Scoring, lambda desk: desk.score)), methods=["POST"]),
             Route("/referee/api/finish", _guarded(self._posted(Finishing, lambda desk: desk.finish)), methods=["POST"]),
+            Route("/referee/api/words", _guarded(self.words), methods=["GET"]),
         ]
 
     async def page(self, request: Request) -> Response:
@@ -140,10 +157,16 @@ class Referee:
             svg, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=31536000, immutable"}
         )
 
+    async def words(self, request: Request) -> Response:
+        """The page's texts in the language it is answered in (kept on the phone with the
+        table, for the hours without a network)."""
+        lang = i18n.language()
+        return JSONResponse({"lang": lang, **page_words(lang)}, headers=_NO_STORE)
+
     async def table(self, request: Request) -> Response:
         code = request.query_params.get("code", "")
         if not code or len(code) > 128:
-            return _problem(403, "This card opens no table: ask the organiser for the table's card.")
+            return _problem(403, _("This card opens no table: ask the organiser for the table's card."))
         desk = self.desk
         view = await run_in_threadpool(desk.table, code)
         if view is None:

@@ -148,3 +148,27 @@ def test_a_fault_of_the_servers_own_is_an_answer_not_a_traceback(
     assert answer.json()["status"] == "refused"
     assert "tell the organiser" in answer.json()["problem"]
     assert "secret" not in answer.text and "Traceback" not in answer.text
+
+
+def test_a_phone_is_answered_in_its_language(client: TestClient, seated: tuple[Path, Table]) -> None:
+    """Issue 33: the page's own texts (``/referee/api/words``) and what the server says
+    of the game — the turn, the entries — in the language the page asks for, else the
+    browser's; the codes and the log stay as they are."""
+    _, table = seated
+    german = client.get("/referee/api/words", params={"lang": "de"}).json()
+    assert german["lang"] == "de" and german["words"]["Path card"] == "Pfadkarte"
+    assert german["plurals"]["%(num)s entry waits for you"] == [
+        "%(num)s Eintrag wartet auf dich",
+        "%(num)s Einträge warten auf dich",
+    ]
+    browser = client.get("/referee/api/words", headers={"Accept-Language": "fr-FR,nb;q=0.8,en;q=0.5"}).json()
+    assert browser["lang"] == "nb" and browser["words"]["Begin recording"] != "Begin recording"
+    assert client.get("/referee/api/words").json()["lang"] == "en"
+    begun = client.post("/referee/api/begin", params={"lang": "nl"}, json={"code": table.code}).json()
+    dutch = client.get("/referee/api/table", params={"code": table.code, "lang": "nl"}).json()["state"]
+    english = client.get("/referee/api/table", params={"code": table.code}).json()["state"]
+    assert begun["status"] == "recorded" and dutch["version"] == english["version"]
+    assert dutch["due"]["kind"] == english["due"]["kind"] == "round"
+    assert dutch["due"]["words"] != english["due"]["words"] and "ronde 1" in dutch["due"]["words"].lower()
+    refused = client.get("/referee/api/table", params={"code": "", "lang": "de"})
+    assert refused.status_code == 403 and "Diese Karte öffnet keinen Tisch" in refused.json()["problem"]

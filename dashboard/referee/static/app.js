@@ -11,9 +11,16 @@
 //
 // Names and every other text from the server are set as text (textContent), never as
 // markup.
+//
+// The page speaks the phone's language: its own texts go through _() and ngettext(),
+// whose English is the id of the dashboard's catalogue (Babel extracts them from this
+// file); /referee/api/words answers them in the language the page's address names
+// (?lang=nl) or else the browser's, and they are kept on the phone with the table. What
+// the server says (the turn, the rules' findings, the entries) comes in that language too.
 "use strict";
 
 const CODE = new URLSearchParams(location.search).get("code") || "";
+const ASKED = new URLSearchParams(location.search).get("lang") || "";
 const API = "/referee/api/";
 const RETRY_MS = [500, 1000, 2000, 3000, 5000];
 const POLL_MS = 4000;
@@ -33,7 +40,35 @@ const app = {
   scoring: null, // the round's end as the server counts it
   taken: 0, // entries taken on this page since it opened (the page's witnesses for a test: body[data-taken])
   recorded: 0, // answers "recorded" this page had (body[data-recorded])
+  lang: "", // the language the server answers in
+  words: {}, // this page's texts in it, by their English
+  plurals: {}, // and its plurals, [one, other] by the English singular
 };
+
+// -- the page's words -----------------------------------------------------------------------------
+
+function fill(text, values) {
+  return values ? text.replace(/%\((\w+)\)[sd]/g, (blank, name) => (name in values ? String(values[name]) : blank)) : text;
+}
+
+function _(text, values) {
+  return fill(app.words[text] || text, values);
+}
+
+function ngettext(one, other, n, values) {
+  const forms = app.plurals[one] || [one, other];
+  return fill(n === 1 ? forms[0] : forms[1], Object.assign({ num: n }, values));
+}
+
+async function loadWords() {
+  try {
+    const said = await call("words");
+    if (said && said.words) Object.assign(app, { lang: said.lang, words: said.words, plurals: said.plurals || {} });
+  } catch (e) {
+    // offline: the words kept with the table serve
+  }
+  document.documentElement.lang = app.lang || "en";
+}
 
 // -- keeping it on the phone --------------------------------------------------------------
 
@@ -64,7 +99,8 @@ async function load() {
 }
 
 async function save() {
-  const kept = { table: app.table, server: app.server, history: app.history, queue: app.queue, notices: app.notices };
+  const kept = { table: app.table, server: app.server, history: app.history, queue: app.queue, notices: app.notices,
+    lang: app.lang, words: app.words, plurals: app.plurals };
   const base = await db();
   await new Promise((resolve, reject) => {
     const tx = base.transaction("tables", "readwrite");
@@ -89,7 +125,9 @@ async function call(path, body) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), 15000); // a busy server's answer, not a lost one
   try {
-    const response = await fetch(API + path, { ...init, signal: controller.signal });
+    const lang = app.lang || ASKED;
+    const address = API + path + (lang ? (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(lang) : "");
+    const response = await fetch(address, { ...init, signal: controller.signal });
     const answer = await response.json();
     app.online = true;
     app.failures = 0;
@@ -115,6 +153,9 @@ function keepState(state) {
 async function openTable() {
   const kept = await load();
   if (kept) Object.assign(app, kept);
+  if (ASKED && ASKED !== app.lang) app.lang = ""; // the address names another language: ask for it
+  render();
+  await loadWords();
   render();
   await refresh();
   pump();
@@ -154,11 +195,11 @@ async function begin() {
   try {
     const answer = await call("begin", { code: CODE });
     if (answer.status === "recorded") keepState(answer.state);
-    else app.problem = answer.problem || "The game could not be begun.";
+    else app.problem = answer.problem || _("The game could not be begun.");
     await save();
   } catch (e) {
     unreachable();
-    app.problem = "The server cannot be reached: begin the game again when the network is back.";
+    app.problem = _("The server cannot be reached: begin the game again when the network is back.");
   }
   render();
 }
@@ -245,7 +286,7 @@ async function undo() {
     render();
     return;
   }
-  await take({ kind: "undo" }, "take back the last entry");
+  await take({ kind: "undo" }, _("take back the last entry"));
 }
 
 // The referee's word on an entry the queue stopped at.
@@ -277,11 +318,11 @@ async function finish() {
   try {
     const answer = await call("finish", { code: CODE, base: app.server.version });
     if (answer.state) keepState(answer.state);
-    app.problem = answer.status === "recorded" ? "" : (answer.problem || "The game could not be stored.");
+    app.problem = answer.status === "recorded" ? "" : (answer.problem || _("The game could not be stored."));
     await save();
   } catch (e) {
     unreachable();
-    app.problem = "The server cannot be reached: store the game when the network is back.";
+    app.problem = _("The server cannot be reached: store the game when the network is back.");
   }
   render();
 }
@@ -291,7 +332,7 @@ async function countScores(roles, gold) {
     app.scoring = await call("score", { code: CODE, roles, gold_cards: gold });
   } catch (e) {
     unreachable();
-    app.scoring = { said: "The scores are counted when the entry is sent." };
+    app.scoring = { said: _("The scores are counted when the entry is sent.") };
   }
   render();
 }
@@ -300,7 +341,7 @@ async function countScores(roles, gold) {
 
 function nameOf(player) {
   const seat = app.table && app.table.seats.find((s) => s.player === player);
-  return seat ? seat.name : (player || "nobody");
+  return seat ? seat.name : (player || _("nobody"));
 }
 
 function players() {
@@ -319,13 +360,13 @@ function nextPlayer(state, player) {
 
 function dueWords(due) {
   switch (due.kind) {
-    case "turn": return nameOf(due.player) + "'s turn";
-    case "draw": return nameOf(due.player) + " draws a card";
-    case "round": return "Deal round " + due.round;
-    case "round_end": return "The round is over: turn up the roles";
-    case "game_end": return "The game is over";
-    case "over": return "The game is recorded";
-    default: return "What happened next?";
+    case "turn": return _("%(player)s's turn", { player: nameOf(due.player) });
+    case "draw": return _("%(player)s draws a card", { player: nameOf(due.player) });
+    case "round": return _("Deal round %(round)s", { round: due.round });
+    case "round_end": return _("The round is over: turn up the roles");
+    case "game_end": return _("The game is over");
+    case "over": return _("The game is recorded");
+    default: return _("What happened next?");
   }
 }
 
@@ -407,8 +448,23 @@ function predict(server, queue) {
 }
 
 const SLOT_Y = { top: -2, middle: 0, bottom: 2 };
+// English words, put into the page's language where shown: _(words)
 const GOAL_CARDS = [["goal_gold", "gold"], ["goal_stone_ne", "stone (north–east)"], ["goal_stone_nw", "stone (north–west)"]];
 const ROLES = [["gold_digger", "gold digger"], ["saboteur", "saboteur"], ["selfish_dwarf", "selfish dwarf"]];
+const SLOTS = { top: "top", middle: "middle", bottom: "bottom" };
+const TOOL_WORDS = { pick: "pickaxe", lamp: "lamp", cart: "cart" };
+const NOTE_WORDS = {
+  face_up_discard: "discarded a card face up", drew_from_discard: "drew from the discard pile",
+  moved_path_card: "moved a path card already laid", moved_broken_tool: "moved or discarded a broken tool not repaired",
+  showed_hand_card: "showed a hand card", showed_goal_card: "showed a goal card", showed_role_card: "showed a role card",
+  looked_at_cards: "looked at cards they may not see", other: "broke a rule at the table",
+};
+// Each marked once for the catalogue (Babel reads calls, not comments); never called.
+const MARKED = () => [_("gold"), _("stone (north–east)"), _("stone (north–west)"), _("gold digger"), _("saboteur"),
+  _("selfish dwarf"), _("top"), _("middle"), _("bottom"), _("pickaxe"), _("lamp"), _("cart"),
+  _("discarded a card face up"), _("drew from the discard pile"), _("moved a path card already laid"),
+  _("moved or discarded a broken tool not repaired"), _("showed a hand card"), _("showed a goal card"),
+  _("showed a role card"), _("looked at cards they may not see"), _("broke a rule at the table")];
 const NOTES = ["face_up_discard", "drew_from_discard", "moved_path_card", "moved_broken_tool", "showed_hand_card",
   "showed_goal_card", "showed_role_card", "looked_at_cards", "other"];
 
@@ -455,15 +511,16 @@ function linkStatus() {
   let text;
   let cls = "";
   if (app.online === false) {
-    text = waiting ? `Offline · ${waiting} ${waiting === 1 ? "entry waits" : "entries wait"} to be sent` : "Offline · keep recording";
+    text = waiting ? ngettext("Offline · %(num)s entry waits to be sent", "Offline · %(num)s entries wait to be sent", waiting)
+      : _("Offline · keep recording");
     cls = "offline";
   } else if (stopped) {
-    text = `${waiting} ${waiting === 1 ? "entry waits" : "entries wait"} for you`;
+    text = ngettext("%(num)s entry waits for you", "%(num)s entries wait for you", waiting);
     cls = "stuck";
   } else if (waiting) {
-    text = `Sending ${waiting}…`;
+    text = _("Sending %(num)s…", { num: waiting });
   } else {
-    text = app.online ? "Online · all recorded" : "Opening…";
+    text = app.online ? _("Online · all recorded") : _("Opening…");
   }
   link.textContent = text;
   link.className = cls;
@@ -481,22 +538,23 @@ function render() {
 
 function page() {
   if (app.closed) {
-    return [h("h1", { text: "This card opens no table" }),
-      h("p", { text: "Its code was revoked or mistyped. Ask the organiser for the table's card." })];
+    return [h("h1", { text: _("This card opens no table") }),
+      h("p", { text: _("Its code was revoked or mistyped. Ask the organiser for the table's card.") })];
   }
   if (!app.table) {
-    return [h("p", { text: app.online === false ? "The server cannot be reached yet: this page tries again." : "Opening the table…" })];
+    return [h("p", { text: app.online === false ? _("The server cannot be reached yet: this page tries again.") : _("Opening the table…") })];
   }
   const t = app.table;
-  document.getElementById("where").textContent = `Table ${t.table || ""} · ${t.tournament_name} · round ${t.round || ""}`;
+  document.getElementById("where").textContent = _("Table %(table)s · %(tournament)s · round %(round)s",
+    { table: t.table || "", tournament: t.tournament_name, round: t.round || "" });
   const parts = [];
   if (app.problem) parts.push(h("div", { class: "box bad", role: "alert" }, h("span", { text: app.problem }), " ",
-    button("OK", () => { app.problem = ""; render(); })));
+    button(_("OK"), () => { app.problem = ""; render(); })));
   if (!app.server) {
-    parts.push(h("h1", { text: `Table ${t.table || ""}` }));
+    parts.push(h("h1", { text: _("Table %(table)s", { table: t.table || "" }) }));
     parts.push(h("ol", {}, t.seats.map((s) => h("li", { text: s.name }))));
-    if (t.stored) parts.push(h("p", { class: "box", text: "This table's game is stored: there is nothing more to record." }));
-    else parts.push(button("Begin recording", begin, { class: "primary", id: "begin" }));
+    if (t.stored) parts.push(h("p", { class: "box", text: _("This table's game is stored: there is nothing more to record.") }));
+    else parts.push(button(_("Begin recording"), begin, { class: "primary", id: "begin" }));
     return parts;
   }
   const state = predict(app.server, app.queue);
@@ -506,18 +564,18 @@ function page() {
   parts.push(seats(state));
   if (!state.finished) parts.push(...panel(state));
   parts.push(h("div", { class: "row" },
-    button("Undo the last entry", undo, { id: "undo", disabled: state.lines <= 1 || state.finished }),
-    button("Note an incident", () => setStep({ kind: "note" }), { disabled: state.finished })));
+    button(_("Undo the last entry"), undo, { id: "undo", disabled: state.lines <= 1 || state.finished }),
+    button(_("Note an incident"), () => setStep({ kind: "note" }), { disabled: state.finished })));
   // said beneath the buttons, never above them: the network coming and going must not
   // move a button under the referee's finger (the header says it too)
   if (state.guessed && app.online === false) {
-    parts.push(h("p", { class: "muted", text: "Offline: the rules look at these entries when they are sent; the next turn is guessed meanwhile." }));
+    parts.push(h("p", { class: "muted", text: _("Offline: the rules look at these entries when they are sent; the next turn is guessed meanwhile.") }));
   }
   parts.push(...notices(state)); // what the rules found in entries made offline: beneath too
-  parts.push(h("h2", { text: "Last entries" }));
+  parts.push(h("h2", { text: _("Last entries") }));
   const waitingWords = app.queue.map((e) => e.said).reverse();
   parts.push(h("ol", { class: "recent" },
-    waitingWords.map((w) => h("li", { class: "waiting", text: w + " (waiting to be sent)" })),
+    waitingWords.map((w) => h("li", { class: "waiting", text: _("%(entry)s (waiting to be sent)", { entry: w }) })),
     app.server.recent.map((w) => h("li", { text: w }))));
   return parts;
 }
@@ -527,45 +585,47 @@ function stopped() {
   if (!head || head.stop === undefined) return [];
   if (head.stop === "warning") {
     return [h("div", { class: "box warn", role: "alert", id: "warning" },
-      h("strong", { text: "The rules say: " }), h("span", { text: head.said }),
+      h("strong", { text: _("The rules say:") + " " }), h("span", { text: head.said }),
       h("ul", {}, head.findings.map((f) => h("li", { text: f }))),
-      button("It happened: record it", () => decide("record"), { id: "record-anyway" }),
-      button("Change it", () => decide("drop"), { id: "change-it" }))];
+      button(_("It happened: record it"), () => decide("record"), { id: "record-anyway" }),
+      button(_("Change it"), () => decide("drop"), { id: "change-it" }))];
   }
   if (head.stop === "conflict") {
     const mine = app.queue.map((e) => e.said);
     return [h("div", { class: "box bad", role: "alert", id: "conflict" },
-      h("strong", { text: "Another phone recorded this table first." }),
-      h("p", { text: "Recorded there:" }),
-      h("ul", {}, head.theirs.map((w) => h("li", { text: w })), head.undone ? h("li", { text: `${head.undone} entries taken back` }) : null),
-      h("p", { text: "On this phone, not recorded:" }),
+      h("strong", { text: _("Another phone recorded this table first.") }),
+      h("p", { text: _("Recorded there:") }),
+      h("ul", {}, head.theirs.map((w) => h("li", { text: w })),
+        head.undone ? h("li", { text: ngettext("%(num)s entry taken back", "%(num)s entries taken back", head.undone) }) : null),
+      h("p", { text: _("On this phone, not recorded:") }),
       h("ul", {}, mine.map((w) => h("li", { text: w }))),
-      button("Record mine after theirs", () => decide("after"), { id: "mine-after" }),
-      button("Drop mine", () => decide("drop-all"), { id: "drop-mine" }))];
+      button(_("Record mine after theirs"), () => decide("after"), { id: "mine-after" }),
+      button(_("Drop mine"), () => decide("drop-all"), { id: "drop-mine" }))];
   }
   if (head.stop === "closed") return [];
   return [h("div", { class: "box bad", role: "alert", id: "refused" },
-    h("strong", { text: "Not recorded: " }), h("span", { text: head.said }),
-    h("p", { text: head.problem }), button("Drop it", () => decide("drop"), { id: "drop-it" }))];
+    h("strong", { text: _("Not recorded:") + " " }), h("span", { text: head.said }),
+    h("p", { text: head.problem }), button(_("Drop it"), () => decide("drop"), { id: "drop-it" }))];
 }
 
 function notices(state) {
   if (!app.notices.length) return [];
   return [h("div", { class: "box warn", id: "findings" },
-    h("strong", { text: "The rules found, in entries recorded while offline:" }),
+    h("strong", { text: _("The rules found, in entries recorded while offline:") }),
     h("ul", {}, app.notices.map((n) => h("li", {}, h("span", { text: n.said + ": " + n.findings.join("; ") })))),
     h("div", { class: "row" },
-      button("Undo the last entry", undo, { disabled: state.lines <= 1 }),
-      button("Seen", async () => { app.notices = []; await save(); render(); })))];
+      button(_("Undo the last entry"), undo, { disabled: state.lines <= 1 }),
+      button(_("Seen"), async () => { app.notices = []; await save(); render(); })))];
 }
 
 function seats(state) {
   const due = state.due || {};
   return h("div", { class: "players" }, players().map((p) => {
     const count = state.hands && state.hands[p] !== undefined ? ` · ${state.hands[p]}` : "";
-    const broken = (state.broken[p] || []).length ? ` · broken: ${state.broken[p].join(", ")}` : "";
+    const tools = (state.broken[p] || []).map((tool) => _(TOOL_WORDS[tool] || tool)).join(", ");
+    const broken = tools ? " · " + _("broken: %(tools)s", { tools }) : "";
     return h("span", { class: p === due.player ? "due" : "", text: nameOf(p) + count + broken });
-  }), h("span", { text: `pile · ${state.pile}` }));
+  }), h("span", { text: _("pile · %(num)s", { num: state.pile }) }));
 }
 
 function panel(state) {
@@ -575,21 +635,21 @@ function panel(state) {
   if (step.kind === "deal" || state.due.kind === "round" && !step.kind) return dealPanel(state);
   if (step.kind === "reveal" || state.due.kind === "reveal" && !step.kind) return revealPanel(state);
   if (state.due.kind === "game_end" && !step.kind) {
-    return [button("Record the end of the game", () => take({ kind: "end_game" }, "the end of the game"), { class: "primary", id: "end-game" })];
+    return [button(_("Record the end of the game"), () => take({ kind: "end_game" }, _("the end of the game")), { class: "primary", id: "end-game" })];
   }
   if (state.due.kind === "over") {
     const ready = app.queue.length === 0 && app.online !== false;
-    return [button("Store the game's log", finish, { class: "primary", id: "finish", disabled: !ready }),
-      ready ? null : h("p", { class: "muted", text: "The game is stored once every entry is sent." })];
+    return [button(_("Store the game's log"), finish, { class: "primary", id: "finish", disabled: !ready }),
+      ready ? null : h("p", { class: "muted", text: _("The game is stored once every entry is sent.") })];
   }
   return turnPanel(state);
 }
 
 function more(state) {
   return h("div", { class: "row" },
-    button("A goal turned up", () => setStep({ kind: "reveal" })),
-    button("The round is over", () => setStep({ kind: "end_round" })),
-    button("Deal a round", () => setStep({ kind: "deal" })));
+    button(_("A goal turned up"), () => setStep({ kind: "reveal" })),
+    button(_("The round is over"), () => setStep({ kind: "end_round" })),
+    button(_("Deal a round"), () => setStep({ kind: "deal" })));
 }
 
 function turnPanel(state) {
@@ -598,30 +658,31 @@ function turnPanel(state) {
   const player = step.player || due.player;
   const parts = [];
   if (!player || step.kind === "player") {
-    parts.push(h("p", { text: "Who plays?" }), h("div", { class: "row" },
+    parts.push(h("p", { text: _("Who plays?") }), h("div", { class: "row" },
       players().map((p) => button(nameOf(p), () => setStep({ kind: undefined, player: p })))));
     parts.push(more(state));
     return parts;
   }
   if (due.kind === "draw" && !step.kind && player === due.player) {
-    parts.push(button(`${nameOf(player)} draws a card`, () => take({ kind: "event", event: { type: "draw", player, card: null } },
-      `${nameOf(player)} draws a card`), { class: "primary", id: "draw" }));
-    parts.push(h("div", { class: "row" }, button("No draw: the next turn", () => setStep({ kind: "player" }))));
+    const draws = _("%(player)s draws a card", { player: nameOf(player) });
+    parts.push(button(draws, () => take({ kind: "event", event: { type: "draw", player, card: null } }, draws),
+      { class: "primary", id: "draw" }));
+    parts.push(h("div", { class: "row" }, button(_("No draw: the next turn"), () => setStep({ kind: "player" }))));
     parts.push(more(state));
     return parts;
   }
   if (!step.kind) {
     parts.push(h("div", { class: "row" },
-      button("Path card", () => setStep({ kind: "path", player }), { id: "kind-path" }),
-      button("Action card", () => setStep({ kind: "action", player }), { id: "kind-action" }),
-      button("Pass", () => take({ kind: "event", event: { type: "discard", player, card: null } },
-        `${nameOf(player)} passes`), { id: "kind-pass" }),
-      button("Another player", () => setStep({ kind: "player" }))));
+      button(_("Path card"), () => setStep({ kind: "path", player }), { id: "kind-path" }),
+      button(_("Action card"), () => setStep({ kind: "action", player }), { id: "kind-action" }),
+      button(_("Pass"), () => take({ kind: "event", event: { type: "discard", player, card: null } },
+        _("%(player)s passes", { player: nameOf(player) })), { id: "kind-pass" }),
+      button(_("Another player"), () => setStep({ kind: "player" }))));
     parts.push(maze(state, {}));
     parts.push(more(state));
     return parts;
   }
-  parts.push(h("div", { class: "row" }, button("Back", () => { app.step = {}; render(); })));
+  parts.push(h("div", { class: "row" }, button(_("Back"), () => { app.step = {}; render(); })));
   if (step.kind === "path") return parts.concat(pathPanel(state, player));
   return parts.concat(actionPanel(state, player));
 }
@@ -666,7 +727,7 @@ function maze(state, marks, onCell, picked) {
 
 function pathPanel(state, player) {
   const step = app.step;
-  const parts = [h("p", { text: "Which path card?" }), h("div", { class: "row" },
+  const parts = [h("p", { text: _("Which path card?") }), h("div", { class: "row" },
     Object.keys(app.table.tunnels).map((code) => cardButton(code, false,
       () => setStep({ card: code, cell: undefined, rotated: false }), step.card === code)))];
   if (!step.card) return parts;
@@ -674,12 +735,12 @@ function pathPanel(state, player) {
   const marks = {};
   for (const [x, y, rotated] of places) (marks[x + "," + y] = marks[x + "," + y] || []).push(rotated);
   parts.push(h("p", { class: "muted", text: step.anywhere
-    ? "Every free cell: the rules say what they make of it before it is recorded."
+    ? _("Every free cell: the rules say what they make of it before it is recorded.")
     : state.legal
-      ? (places.length ? "Tap where it is laid (the cells it fits are marked)." : "It fits nowhere by the rules.")
-      : "Tap where it is laid: the rules check it when it is sent." }));
+      ? (places.length ? _("Tap where it is laid (the cells it fits are marked).") : _("It fits nowhere by the rules."))
+      : _("Tap where it is laid: the rules check it when it is sent.") }));
   if (state.legal && !step.anywhere) {
-    parts.push(button("Another cell (as it happened)", () => setStep({ anywhere: true, cell: undefined }), { id: "any-cell" }));
+    parts.push(button(_("Another cell (as it happened)"), () => setStep({ anywhere: true, cell: undefined }), { id: "any-cell" }));
   }
   parts.push(maze(state, marks, (x, y) => {
     const ways = marks[x + "," + y] || [false];
@@ -688,9 +749,10 @@ function pathPanel(state, player) {
   if (step.cell) {
     const [x, y] = step.cell;
     parts.push(h("div", { class: "row" }, cardButton(step.card, step.rotated, () => setStep({ rotated: !step.rotated })),
-      button("Turn it", () => setStep({ rotated: !step.rotated }), { id: "turn" })));
-    const said = `${nameOf(player)} lays ${app.table.card_names[step.card] || step.card}${step.rotated ? ", turned," : ""} at ${x},${y}`;
-    parts.push(button("Record: " + said, () => take({ kind: "event", event: { type: "play_path", player, card: step.card, x, y,
+      button(_("Turn it"), () => setStep({ rotated: !step.rotated }), { id: "turn" })));
+    const laid = { player: nameOf(player), card: app.table.card_names[step.card] || step.card, cell: `${x},${y}` };
+    const said = step.rotated ? _("%(player)s lays %(card)s, turned, at %(cell)s", laid) : _("%(player)s lays %(card)s at %(cell)s", laid);
+    parts.push(button(_("Record: %(entry)s", { entry: said }), () => take({ kind: "event", event: { type: "play_path", player, card: step.card, x, y,
       rotated: !!step.rotated } }, said), { class: "primary", id: "record" }));
   }
   return parts;
@@ -699,38 +761,39 @@ function pathPanel(state, player) {
 function actionPanel(state, player) {
   const step = app.step;
   const actions = Object.keys(app.table.card_names).filter((c) => !(c in app.table.tunnels));
-  const parts = [h("p", { text: "Which action card?" }), h("div", { class: "row" },
+  const parts = [h("p", { text: _("Which action card?") }), h("div", { class: "row" },
     actions.map((code) => button(app.table.card_names[code], () => setStep({ card: code, target: undefined, tool: undefined,
       cell: undefined, slot: undefined }), { class: step.card === code ? "chosen" : "", "data-card": code })))];
   const card = step.card;
   if (!card) return parts;
   const named = app.table.card_names[card];
   if (card === "map") {
-    parts.push(h("p", { text: "Which goal does the map show?" }), h("div", { class: "row" },
-      ["top", "middle", "bottom"].map((slot) => button(slot, () => take({ kind: "event", event: { type: "play_map", player, card, goal: slot } },
-        `${nameOf(player)} looks at the ${slot} goal`), { "data-slot": slot }))));
+    parts.push(h("p", { text: _("Which goal does the map show?") }), h("div", { class: "row" },
+      ["top", "middle", "bottom"].map((slot) => button(_(SLOTS[slot]), () => take({ kind: "event", event: { type: "play_map", player, card, goal: slot } },
+        _("%(player)s looks at the %(goal)s goal", { player: nameOf(player), goal: _(SLOTS[slot]) })), { "data-slot": slot }))));
     return parts;
   }
   if (card === "rockfall") {
     const marks = {};
     state.maze.filter((c) => !c.goal && !(c.x === 0 && c.y === 0)).forEach((c) => { marks[c.x + "," + c.y] = [false]; });
-    parts.push(h("p", { text: "Tap the path card it takes away." }), maze(state, marks, (x, y) =>
-      take({ kind: "event", event: { type: "play_rockfall", player, card, x, y } }, `${nameOf(player)} lays a rockfall at ${x},${y}`)));
+    parts.push(h("p", { text: _("Tap the path card it takes away.") }), maze(state, marks, (x, y) =>
+      take({ kind: "event", event: { type: "play_rockfall", player, card, x, y } },
+        _("%(player)s lays a rockfall at %(cell)s", { player: nameOf(player), cell: `${x},${y}` }))));
     return parts;
   }
-  parts.push(h("p", { text: `${named}: at whom?` }), h("div", { class: "row" },
+  parts.push(h("p", { text: _("%(card)s: at whom?", { card: named }) }), h("div", { class: "row" },
     players().map((p) => button(nameOf(p), () => setStep({ target: p }), { class: step.target === p ? "chosen" : "", "data-target": p }))));
   if (!step.target) return parts;
   const tools = app.table.tools[card] || [];
   if (card.startsWith("repair_") && tools.length > 1) {
-    parts.push(h("p", { text: "Which tool is mended?" }), h("div", { class: "row" },
-      tools.map((t) => button(t, () => setStep({ tool: t }), { class: step.tool === t ? "chosen" : "" }))));
+    parts.push(h("p", { text: _("Which tool is mended?") }), h("div", { class: "row" },
+      tools.map((t) => button(_(TOOL_WORDS[t] || t), () => setStep({ tool: t }), { class: step.tool === t ? "chosen" : "" }))));
     if (!step.tool) return parts;
   }
   const event = { type: "play_tool", player, card, target: step.target };
   if (step.tool) event.tool = step.tool;
-  const said = `${nameOf(player)} plays ${named} on ${nameOf(step.target)}`;
-  parts.push(button("Record: " + said, () => take({ kind: "event", event }, said), { class: "primary", id: "record" }));
+  const said = _("%(player)s plays %(card)s on %(target)s", { player: nameOf(player), card: named, target: nameOf(step.target) });
+  parts.push(button(_("Record: %(entry)s", { entry: said }), () => take({ kind: "event", event }, said), { class: "primary", id: "record" }));
   return parts;
 }
 
@@ -738,47 +801,49 @@ function revealPanel(state) {
   const step = app.step;
   const slots = state.due.kind === "reveal" && state.due.slots && state.due.slots.length ? state.due.slots : ["top", "middle", "bottom"];
   const slot = step.slot || (slots.length === 1 ? slots[0] : undefined);
-  const parts = [h("p", { text: "Which goal is turned up?" }), h("div", { class: "row" },
-    slots.map((s) => button(s, () => setStep({ kind: "reveal", slot: s }), { class: slot === s ? "chosen" : "" })))];
+  const parts = [h("p", { text: _("Which goal is turned up?") }), h("div", { class: "row" },
+    slots.map((s) => button(_(SLOTS[s] || s), () => setStep({ kind: "reveal", slot: s }), { class: slot === s ? "chosen" : "" })))];
   if (!slot) return parts.concat(cancel());
-  parts.push(h("p", { text: "What does it show?" }), h("div", { class: "row" },
-    GOAL_CARDS.map(([card, words]) => button(words, () => setStep({ kind: "reveal", slot, card }), { class: step.card === card ? "chosen" : "", "data-goal": card }))));
+  parts.push(h("p", { text: _("What does it show?") }), h("div", { class: "row" },
+    GOAL_CARDS.map(([card, words]) => button(_(words), () => setStep({ kind: "reveal", slot, card }), { class: step.card === card ? "chosen" : "", "data-goal": card }))));
   if (step.card) {
-    parts.push(h("div", { class: "row" }, button(step.rotated ? "Lies turned: tap to lay it upright" : "Lies upright: tap if it lies turned",
+    parts.push(h("div", { class: "row" }, button(step.rotated ? _("Lies turned: tap to lay it upright") : _("Lies upright: tap if it lies turned"),
       () => setStep({ rotated: !step.rotated }))));
-    const said = `the ${slot} goal is turned up: ${GOAL_CARDS.find((g) => g[0] === step.card)[1]}`;
-    parts.push(button("Record: " + said, () => take({ kind: "event", event: { type: "goal_revealed", goal: slot, rotated: !!step.rotated,
+    const said = _("the %(goal)s goal is turned up: %(card)s",
+      { goal: _(SLOTS[slot] || slot), card: _(GOAL_CARDS.find((g) => g[0] === step.card)[1]) });
+    parts.push(button(_("Record: %(entry)s", { entry: said }), () => take({ kind: "event", event: { type: "goal_revealed", goal: slot, rotated: !!step.rotated,
       card: step.card } }, said), { class: "primary", id: "record" }));
   }
   return parts.concat(cancel());
 }
 
 function cancel() {
-  return app.step.kind ? [button("Back", () => { app.step = {}; render(); })] : [];
+  return app.step.kind ? [button(_("Back"), () => { app.step = {}; render(); })] : [];
 }
 
 function dealPanel(state) {
   const step = app.step;
   const number = state.due.kind === "round" ? (state.due.round || state.round) : state.round + 1;
   const tournament = app.table.ruleset === "tournament";
-  const parts = [app.step.kind ? h("h2", { text: `Deal round ${number}` }) : null, h("p", { text: "Who starts?" }), h("div", { class: "row" },
+  const parts = [app.step.kind ? h("h2", { text: _("Deal round %(round)s", { round: number }) }) : null,
+    h("p", { text: _("Who starts?") }), h("div", { class: "row" },
     players().map((p) => button(nameOf(p), () => setStep({ kind: "deal", start: p }), { class: step.start === p ? "chosen" : "", "data-start": p })))];
   if (tournament) {
     const turned = step.turned || [];
-    parts.push(h("p", { text: "The setup card (R-S7), and the action cards turned over before it:" }));
+    parts.push(h("p", { text: _("The setup card (R-S7), and the action cards turned over before it:") }));
     parts.push(h("div", { class: "row" }, Object.keys(app.table.card_names).filter((c) => !(c in app.table.tunnels)).map((c) =>
       button("+ " + app.table.card_names[c], () => setStep({ kind: "deal", turned: [...turned, c] })))));
-    if (turned.length) parts.push(h("p", { class: "muted", text: "Turned over: " + turned.map((c) => app.table.card_names[c]).join(", ") }),
-      button("None after all", () => setStep({ kind: "deal", turned: [] })));
+    if (turned.length) parts.push(h("p", { class: "muted", text: _("Turned over: %(cards)s", { cards: turned.map((c) => app.table.card_names[c]).join(", ") }) }),
+      button(_("None after all"), () => setStep({ kind: "deal", turned: [] })));
     parts.push(h("div", { class: "row" }, Object.keys(app.table.tunnels).map((code) =>
       cardButton(code, step.setupTurned, () => setStep({ kind: "deal", setup: code }), step.setup === code))));
-    if (step.setup) parts.push(button("Turn it", () => setStep({ kind: "deal", setupTurned: !step.setupTurned })));
+    if (step.setup) parts.push(button(_("Turn it"), () => setStep({ kind: "deal", setupTurned: !step.setupTurned })));
   }
   const ready = step.start && (!tournament || step.setup);
   const setup = tournament && step.setup ? { card: step.setup, rotated: !!step.setupTurned, turned_over: [...(step.turned || []), step.setup] } : null;
-  parts.push(button(`Deal round ${number}`, () => take({ kind: "event", event: { type: "round_started", round: number,
+  parts.push(button(_("Deal round %(round)s", { round: number }), () => take({ kind: "event", event: { type: "round_started", round: number,
     start_player: step.start, roles: null, set_aside_role: null, goals: null, setup_card: setup, hands: null, draw_pile: null } },
-  `round ${number} is dealt; ${nameOf(step.start)} starts`), { class: "primary", id: "deal", disabled: !ready }));
+  _("round %(round)s is dealt; %(player)s starts", { round: number, player: nameOf(step.start) })), { class: "primary", id: "deal", disabled: !ready }));
   return parts.concat(cancel());
 }
 
@@ -788,30 +853,30 @@ function endPanel(state) {
   const gold = step.gold || {};
   const base = app.table.ruleset === "base";
   const choices = base ? ROLES.slice(0, 2) : ROLES;
-  const parts = [h("h2", { text: `Round ${state.round} is over: turn up the roles` })];
+  const parts = [h("h2", { text: _("Round %(round)s is over: turn up the roles", { round: state.round }) })];
   for (const p of players()) {
     parts.push(h("div", { class: "row" }, h("strong", { text: nameOf(p) + ": " }),
-      choices.map(([role, words]) => button(words, () => { app.scoring = null; setStep({ kind: "end_round", roles: { ...roles, [p]: role } }); },
+      choices.map(([role, words]) => button(_(words), () => { app.scoring = null; setStep({ kind: "end_round", roles: { ...roles, [p]: role } }); },
         { class: roles[p] === role ? "chosen" : "", "data-role": p + ":" + role }))));
     if (base) {
-      parts.push(h("div", { class: "row" }, [1, 2, 3].map((v) => button(`+${v} gold`, () => {
+      parts.push(h("div", { class: "row" }, [1, 2, 3].map((v) => button(_("+%(num)s gold", { num: v }), () => {
         app.scoring = null; setStep({ kind: "end_round", gold: { ...gold, [p]: [...(gold[p] || []), v] } });
-      })), button("none", () => { app.scoring = null; setStep({ kind: "end_round", gold: { ...gold, [p]: [] } }); }),
-      h("span", { class: "muted", text: "taken: " + ((gold[p] || []).join(", ") || "none") })));
+      })), button(_("none"), () => { app.scoring = null; setStep({ kind: "end_round", gold: { ...gold, [p]: [] } }); }),
+      h("span", { class: "muted", text: _("taken: %(cards)s", { cards: (gold[p] || []).join(", ") || _("none") }) })));
     }
   }
   const ready = players().every((p) => roles[p]);
-  if (!ready) return parts.concat([h("p", { class: "muted", text: "Tap every player's role as it is turned up." })], cancel());
+  if (!ready) return parts.concat([h("p", { class: "muted", text: _("Tap every player's role as it is turned up.") })], cancel());
   const goldCards = base ? Object.fromEntries(players().map((p) => [p, gold[p] || []])) : null;
   if (app.scoring) {
     const s = app.scoring;
     parts.push(h("div", { class: "box", id: "scores" }, h("strong", { text: s.said || "" }),
       s.scores ? h("ul", {}, players().map((p) => h("li", { text: `${nameOf(p)}: ${s.scores[p]}` }))) : null));
   } else {
-    parts.push(button("Count the scores", () => countScores(roles, goldCards), { id: "count" }));
+    parts.push(button(_("Count the scores"), () => countScores(roles, goldCards), { id: "count" }));
   }
-  parts.push(button(`Record the end of round ${state.round}`, () => take({ kind: "end_round", roles, gold_cards: goldCards },
-    `the end of round ${state.round}`), { class: "primary", id: "end-round" }));
+  parts.push(button(_("Record the end of round %(round)s", { round: state.round }), () => take({ kind: "end_round", roles, gold_cards: goldCards },
+    _("the end of round %(round)s", { round: state.round })), { class: "primary", id: "end-round" }));
   return parts.concat(cancel());
 }
 
@@ -820,18 +885,18 @@ function notePanel() {
   const text = h("textarea", { maxlength: "500", rows: "3", style: "width:100%", id: "note-text" });
   text.value = step.note || "";
   text.addEventListener("input", () => { app.step.note = text.value; });
-  const kind = h("select", { id: "note-kind" }, NOTES.map((n) => h("option", { value: n, text: n.replaceAll("_", " ") })));
+  const kind = h("select", { id: "note-kind" }, NOTES.map((n) => h("option", { value: n, text: _(NOTE_WORDS[n]) })));
   kind.value = step.error || "other";
   kind.addEventListener("change", () => { app.step.error = kind.value; });
-  const who = h("select", { id: "note-player" }, h("option", { value: "", text: "nobody in particular" }),
+  const who = h("select", { id: "note-player" }, h("option", { value: "", text: _("nobody in particular") }),
     players().map((p) => h("option", { value: p, text: nameOf(p) })));
   who.value = step.notePlayer || "";
   who.addEventListener("change", () => { app.step.notePlayer = who.value; });
-  return [h("h2", { text: "Note an incident (R-C1)" }), who, kind, text,
-    button("Record the note", () => {
+  return [h("h2", { text: _("Note an incident (R-C1)") }), who, kind, text,
+    button(_("Record the note"), () => {
       const player = app.step.notePlayer || null;
       take({ kind: "event", event: { type: "referee_note", player, error: app.step.error || "other", note: (app.step.note || "").slice(0, 500) } },
-        `a note: ${(app.step.error || "other").replaceAll("_", " ")}`);
+        _("a note: %(note)s", { note: _(NOTE_WORDS[app.step.error || "other"]) }));
     }, { class: "primary", id: "record-note" }), ...cancel()];
 }
 
