@@ -63,7 +63,7 @@ from events.said import Said, problem, say, sentence
 from events.schema import GameId, PlayerId, Stage
 from events.tables import Ruleset
 from ingest.chain import StoredEvent
-from ingest.revisions import current, marker_type
+from ingest.revisions import current, marker_type, standing
 from ingest.sources import project_tournament
 from ingest.store import NewEvent, Store
 
@@ -109,12 +109,13 @@ def stream_of(tournament: str) -> str:
 def _stream_events(
     store: Store, con: duckdb.DuckDBPyConnection, stream: str
 ) -> tuple[list[dict[str, Any]], int, int | None]:
-    """The stream's current events (:func:`ingest.revisions.current`), its version, and
-    the upload that created it (``None`` when a command did)."""
+    """The events the stream stands on (:func:`ingest.revisions.standing`: its current
+    revision, and the commands' records of those before), its version, and the upload
+    that created it (``None`` when a command did)."""
     events = store.read(con, stream)
     revision = current(events)
     version = events[-1].version if events else 0
-    return [json.loads(e.payload) for e in revision.events], version, revision.upload_id
+    return [json.loads(e.payload) for e in standing(events)], version, revision.upload_id
 
 
 def append(store: Store, tournament: str, new: Sequence[TournamentEvent], *, creating: bool = False) -> Recorded:

@@ -28,12 +28,22 @@ import duckdb
 from events.findings import Code, Finding
 from events.logfile import UnreadableLog
 from events.said import Said, say
-from ingest.readmodels import GameRow, Tables
-from ingest.revisions import current, marker
+from ingest.readmodels import GameRow, Tables, as_columns
+from ingest.revisions import current, kept_records, marker
 from ingest.schema import UploadRow
-from ingest.sources import LogEvents, Prepared, prepare, unforeseen
+from ingest.sources import LogEvents, Prepared, prepare, project_tournament, unforeseen
 from ingest.stats import IngestStats, lap
-from ingest.store import ROW_GROUP, Append, Appending, Store, StoreError, checkpoint_unmerged, settle, streaming
+from ingest.store import (
+    ROW_GROUP,
+    Append,
+    Appending,
+    NewEvent,
+    Store,
+    StoreError,
+    checkpoint_unmerged,
+    settle,
+    streaming,
+)
 from ingest.tables import ArrowColumns, TableColumns, arrow_columns, joined
 from ingest.workers import process_pool, workers_for
 
@@ -478,7 +488,20 @@ class Writer:
             batch.newest[stream] = upload_id
         outcome = "accepted_with_findings" if prepared.status == "violations" else "accepted"
         decided = upload(outcome, supersedes=supersedes, reason=self.reason if taken else None)
-        return _Decided(decided, appends, prepared.rows, revisions)
+        rows = prepared.rows
+        for stream in taken:
+            if stream.startswith("tournament:"):  # the organiser's records go on counting
+                rows = {**rows, **_standing_tournament(batch, stream, prepared.streams[stream])}
+        return _Decided(decided, appends, rows, revisions)
+
+
+def _standing_tournament(batch: _Batch, stream: str, new: Sequence[NewEvent]) -> Tables:
+    """The read-model rows of a tournament a new file supersedes: the file's events with
+    the records commands made before (:func:`ingest.revisions.standing`, which the
+    rebuild and the record commands read the same way)."""
+    kept = [json.loads(event.payload) for event in kept_records(batch.store.stream(batch.con, stream))]
+    first, *rest = (json.loads(event.payload) for event in new)
+    return as_columns(project_tournament([first, *kept, *rest], upload_id=0))
 
 
 def _add(appending: Appending, decisions: Sequence[_Decided]) -> None:

@@ -18,7 +18,7 @@ import duckdb
 from ingest.chain import StoredEvent
 from ingest.projection import project_log
 from ingest.readmodels import Rows
-from ingest.revisions import Revision, current
+from ingest.revisions import Revision, current, standing
 from ingest.sources import project_sheet_game, project_tournament, read_stored
 from ingest.store import Store, streaming
 
@@ -40,17 +40,19 @@ class Projected:
 def project_stream(events: Sequence[StoredEvent]) -> Rows:
     """The read-model rows of one stream, from its stored events (every revision)."""
     revision = current(events)
-    return project_revision(revision) if revision.events else {}
+    return project_revision(revision, events) if revision.events else {}
 
 
-def project_revision(revision: Revision) -> Rows:
+def project_revision(revision: Revision, events: Sequence[StoredEvent] = ()) -> Rows:
     """The read-model rows of a stream's current revision, from its stored events, read
-    as they come: a long stream is never held whole."""
+    as they come: a long stream is never held whole. A tournament's are made from what
+    it stands on (:func:`ingest.revisions.standing`), out of all its ``events``."""
     first = revision.events[0]
     if first.stream.startswith("draft:"):
         return {}  # a game being recorded: its log is projected once it is taken in
     if first.stream.startswith("tournament:"):
-        return project_tournament([json.loads(e.payload) for e in revision.events], first.upload_id)
+        stands = standing(events) if events else revision.events
+        return project_tournament([json.loads(e.payload) for e in stands], first.upload_id)
     upload_id = first.upload_id or 0
     if first.type == "score_sheet_game":
         stored = [json.loads(e.payload) | {"line": e.line} for e in revision.events]
@@ -69,7 +71,7 @@ def project_store(store: Store, con: duckdb.DuckDBPyConnection) -> Iterator[Proj
         if revision.events:
             kind, name = revision.events[0].stream.split(":", 1)
             batch.ids.setdefault(kind, []).append(name)
-            for table, rows in project_revision(revision).items():
+            for table, rows in project_revision(revision, events).items():
                 batch.rows.setdefault(table, []).extend(rows)
         batch.events += len(events)
         if batch.events >= EVENTS_PER_BATCH:

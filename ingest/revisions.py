@@ -3,14 +3,18 @@
 The store never rewrites a stream. Superseding appends a ``<kind>_superseded`` marker
 (:func:`marker`) and then the new version's events, so the stream keeps every
 revision; readers take the current one, the events after the last marker
-(:func:`current`). This module is the one place that says so.
+(:func:`current`). A tournament stands on more than its file: what the organiser
+recorded by command (penalties, corrections, dismissals, draws, codes…) in a revision
+before goes on counting after a new ``tournament.json`` is stored (:func:`standing`).
+This module is the one place that says so.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from ingest.chain import StoredEvent
 from ingest.store import NewEvent
@@ -50,3 +54,39 @@ def current(events: Sequence[StoredEvent]) -> Revision:
     are ``events``: those after its last marker."""
     markers = [i for i, event in enumerate(events) if event.type.endswith("_superseded")]
     return Revision(len(markers) + 1, events[markers[-1] + 1 :] if markers else events)
+
+
+SUPERSEDED_BY_THE_FILE: Final = frozenset({"tournament_created"})
+"""A command's record a new tournament file always replaces: the file creates the tournament anew."""
+
+
+def standing(events: Sequence[StoredEvent]) -> list[StoredEvent]:
+    """The events a stream's read models stand on, in the order they apply.
+
+    A game: its current revision. A tournament: the current revision's first event (the
+    file's ``tournament_created``), then every record a command made in the revisions
+    before (an event no upload brought: a penalty, a correction, an accepted replay, a
+    dismissal, a draw at the cut, a code issued or revoked, a player registered or a
+    round seated by hand), then the rest of the current revision. So a supersede that
+    fixes a typo in the tournament's name undoes no penalty; and what the new file
+    itself says — its registrations, its seatings — comes after the records it may
+    contradict, so the file's word holds where the two disagree, as a later record's
+    does (``seq``)."""
+    revision = current(events)
+    if revision.number == 1 or not revision.events or not revision.events[0].stream.startswith("tournament:"):
+        return list(revision.events)
+    first, *rest = revision.events
+    return [first, *kept_records(events[: len(events) - len(revision.events)]), *rest]
+
+
+def kept_records(earlier: Iterable[StoredEvent]) -> list[StoredEvent]:
+    """Of a tournament's events before its current revision, the records commands made
+    (no upload brought them), which a new file does not undo; markers and the
+    tournament's creation left out."""
+    return [
+        event
+        for event in earlier
+        if event.upload_id is None
+        and not event.type.endswith("_superseded")
+        and event.type not in SUPERSEDED_BY_THE_FILE
+    ]
