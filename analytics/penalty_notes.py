@@ -21,3 +21,16 @@ def penalty_notes(frame: pl.DataFrame, penalties: pl.DataFrame) -> tuple[dict[st
         notes.append(f"[{len(notes) + 1}] {names.get(player, player)}: -{points}. {reason}")
         marks.setdefault(player, []).append(len(notes))
     return marks, notes
+
+
+def unheld(frame: pl.DataFrame, penalties: pl.DataFrame) -> list[tuple[str, int, str]]:
+    """Penalties the standings cannot count: the player they name is not in them (a
+    tournament file stored anew no longer registers them, and they played no round of
+    the stage). Each as (player, points, reason), in the order given; the record keeps
+    them, and they count again if the player comes back."""
+    standing = set(frame["player"].to_list())
+    return [
+        (str(player), int(points), str(reason))
+        for player, points, reason in penalties.select("player", "points", "reason").iter_rows()
+        if player not in standing
+    ]

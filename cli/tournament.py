@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from analytics import browse, records
-from analytics.penalty_notes import penalty_notes
+from analytics.penalty_notes import penalty_notes, unheld
 from analytics.records import RecordError
 from analytics.seating import read_seating_csv, seat_final, seat_round
 from analytics.standings import seating_findings, standings
@@ -631,7 +631,17 @@ def standings_command(
         return
     shown = Console()
     shown.print(_standings_table(frame, f"{tournament} · {stage}" + (f" · as of {as_of}" if as_of else ""), why))
-    _, notes = penalty_notes(frame, _stage_penalties(store, tournament, stage))
+    given = _stage_penalties(store, tournament, stage)
+    for player, points, reason in unheld(frame, given):  # the record and the file disagree: say so
+        said = say(
+            "a penalty of %(points)s for %(player)s is not counted: %(player)s is not in these standings "
+            "(the tournament's file no longer registers them); its reason: %(reason)s",
+            points=points,
+            player=player,
+            reason=reason,
+        )
+        shown.print(f"[yellow]{escape(words(said, speaks))}[/yellow]")
+    _, notes = penalty_notes(frame, given)
     if notes and why:
         shown.print("penalties:", *(escape(note) for note in notes), sep="\n", highlight=False)
     elif notes:

@@ -19,6 +19,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
+from analytics.penalty_notes import unheld
 from dashboard import data, i18n, names, printout, sentences, widgets
 from dashboard.i18n import _, ngettext
 from dashboard.live import live
@@ -202,6 +203,16 @@ def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
         )
     called = dict(zip(frame["player"].to_list(), frame["name"].to_list(), strict=True))
     taken = data.penalties(tournament).filter(pl.col("stage") == stage)
+    for player, points, reason in unheld(frame, taken):  # the record and the file disagree: say so
+        st.warning(
+            escape(
+                _(
+                    "A penalty of %(points)d for %(player)s is not counted: %(player)s is not in these standings "
+                    "(the tournament's file no longer registers them). Its reason: %(reason)s"
+                )
+                % {"points": points, "player": player, "reason": reason}
+            )
+        )
     if taken.height:
         st.markdown("**" + _("Penalties") + "**")
         st.markdown(

@@ -69,3 +69,26 @@ def test_the_record_shows_what_superseded_what_and_why(penalised: tuple[Store, P
     ingest([_renamed(logs, tmp_path)], store, supersede=True, reason="name fixed", workers=1)
     shown = " ".join(cli("tournament", "log", TID, "--db", store.path).output.split())
     assert "tournament_superseded" in shown and "name fixed" in shown and "penalty_given" in shown
+
+
+def test_a_penalty_the_new_file_leaves_without_a_player_is_said_not_counted(tmp_path: Path) -> None:
+    """Where the new file contradicts a record — it no longer registers a player who was
+    penalised and played no round — the standings say the penalty is not counted."""
+    logs = tmp_path / "logs"
+    simulate_tournament(logs, players=12, preliminary_rounds=1, seed=3)
+    original = json.loads((logs / "tournament.json").read_text())
+    with_ghost = {**original, "players": [*original["players"], {"id": "ghost", "name": "Gus Host"}]}
+    (logs / "tournament.json").write_text(json.dumps(with_ghost))
+    store = Store(tmp_path / "ledger.duckdb")
+    ingest([logs], store, workers=1)
+    records.penalty(store, TID, "ghost", 2, "no-show")
+    assert "ghost" in standings(store, TID)["player"].to_list()
+    fixed = tmp_path / "fixed" / "tournament.json"
+    fixed.parent.mkdir()
+    fixed.write_text(json.dumps(original))  # the player registered by mistake taken out
+    ingest([fixed], store, supersede=True, reason="ghost was never here", workers=1)
+    assert "ghost" not in standings(store, TID)["player"].to_list()
+    said = " ".join(cli("standings", TID, "--db", store.path).output.split())
+    assert "a penalty of 2 for ghost is not counted" in said and "no-show" in said
+    dutch = " ".join(cli("standings", TID, "--db", store.path, "--lang", "nl").output.split())
+    assert "een straf van 2 voor ghost telt niet mee" in dutch
