@@ -24,7 +24,7 @@ from typing import Final
 import duckdb
 import polars as pl
 
-from events.rules.tournament import SEATED_ELSEWHERE, UNSEATED
+from events.rules.tournament import MISSING_FROM_GAME, SEATED_ELSEWHERE, UNSEATED
 from events.said import read_stored_all, sentence
 from ingest.rebuild import project_stream
 from ingest.schema import READ_MODELS
@@ -71,11 +71,13 @@ def _sentences(sql: str) -> str:
 _GAME_HEADERS: Final = ("game_started", "score_sheet_game")
 """The first event of a game's stream, naming its tournament."""
 
-MISSEATED: Final = """
+MISSEATED: Final = (
+    """
 SELECT substr(sha256(concat_ws('|', 'seating', p.tournament, p.tournament_round, p.game_id, p.player)), 1, 12)
            AS finding_id,
        p.tournament, p.game_id, p.stage, p.tournament_round, p.table_label AS table, p.player,
        coalesce(n.name, p.player) AS name, s.table_label AS seated_table,
+       CASE WHEN s.table_label IS NULL THEN 'unseated' ELSE 'elsewhere' END AS kind,
        'wrong_table' AS code, 'R-TS1' AS rule, 'warning' AS severity,
        CASE WHEN s.table_label IS NULL
             THEN format('{} plays at table {} but is not in the published seating of round {}',
@@ -100,13 +102,41 @@ JOIN (SELECT DISTINCT tournament, tournament_round, stage FROM seatings) r USING
 LEFT JOIN seatings s USING (tournament, tournament_round, stage, player)
 LEFT JOIN tournament_players n USING (tournament, player)
 WHERE s.table_label IS DISTINCT FROM p.table_label
-""".replace("{unseated}", _literal(UNSEATED)).replace("{seated_elsewhere}", _literal(SEATED_ELSEWHERE))
-"""Every player of a game at a table other than the one the published seating of its
-round (and stage) gives them — a ``wrong_table`` finding for the organiser, who decides
-(the game itself is stored as played). Rounds with no published seating are not judged.
-The ``finding_id`` is a hash of tournament, round, game and player: the same after any
-rebuild, so a dismissal or a penalty can name it. Computed from the read models, never
-stored: a re-seating that puts the player where they played makes it go away."""
+UNION ALL
+SELECT substr(sha256(concat_ws('|', 'seating-missing', g.tournament, g.tournament_round, g.game_id, s.player)), 1, 12)
+           AS finding_id,
+       g.tournament, g.game_id, s.stage, g.tournament_round, g.table_label AS table, s.player,
+       coalesce(n.name, s.player) AS name, s.table_label AS seated_table, 'missing' AS kind,
+       'wrong_table' AS code, 'R-TS1' AS rule, 'warning' AS severity,
+       format('{} is seated at table {} in round {} but is not in its game {}',
+              coalesce(n.name, s.player), s.table_label, g.tournament_round, g.game_id) AS message,
+       json_object('text', {missing},
+                   'values', json_object('player', s.player, 'table', s.table_label, 'round', g.tournament_round,
+                                         'game', g.game_id))::VARCHAR AS said
+FROM games g
+JOIN seatings s ON s.tournament = g.tournament AND s.tournament_round = g.tournament_round
+               AND s.stage = coalesce(g.stage, 'preliminary') AND s.table_label = g.table_label
+LEFT JOIN tournament_players n ON n.tournament = s.tournament AND n.player = s.player
+WHERE g.tournament IS NOT NULL AND g.tournament_round IS NOT NULL AND NOT list_contains(g.player_ids, s.player)
+  AND NOT EXISTS (SELECT 1 FROM games o
+                  WHERE o.tournament = g.tournament AND o.tournament_round = g.tournament_round
+                    AND coalesce(o.stage, 'preliminary') = s.stage AND list_contains(o.player_ids, s.player))
+""".replace("{unseated}", _literal(UNSEATED))
+    .replace("{seated_elsewhere}", _literal(SEATED_ELSEWHERE))
+    .replace("{missing}", _literal(MISSING_FROM_GAME))
+)
+r"""Every player at the wrong table of a round with a published seating (and stage) — a
+``wrong_table`` finding for the organiser, who decides (the game itself is stored as
+played) — of three ``kind``\ s: ``unseated``, a player of a game the seating does not
+seat; ``elsewhere``, a player of a game at another table than the seating gives them;
+``missing``, a player the seating puts at a table whose game they are not in and who
+is in no other game of the round (a game of five of its six, or with a stranger in the
+sixth seat: both are said; one who played at another table is said once, there, as
+``elsewhere``, until that game is stored he is ``missing`` here). Rounds with no
+published seating are not judged. The ``finding_id`` is a hash of tournament, round,
+game and player (and the kind, for a missing one): the same after any rebuild, so a
+dismissal or a penalty can name it. Computed from the read models, never stored: a
+re-seating that puts the player where they played makes it go away."""
 
 _SCORED: Final = (
     """

@@ -192,7 +192,9 @@ def _print_misseated(out: Console, store: Store, results: list[FileResult], lang
         for row in rows.iter_rows(named=True):
             where = {"table": row["table"], "round": row["tournament_round"], "game": row["game_id"]}
             said = (
-                say("not seated, at table %(table)s in the log (round %(round)s, %(game)s)", **where)
+                say("seated at table %(table)s, not in its game in the log (round %(round)s, %(game)s)", **where)
+                if row["kind"] == "missing"
+                else say("not seated, at table %(table)s in the log (round %(round)s, %(game)s)", **where)
                 if row["seated_table"] is None
                 else say(
                     "seated at table %(seated)s, at table %(table)s in the log (round %(round)s, %(game)s)",

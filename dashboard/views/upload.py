@@ -34,7 +34,13 @@ def misseated_line(seat: dict[str, Any]) -> str:
         "table": escape(seat["table"]),
         "finding": f"`{seat['finding_id']}`",
     }
-    if seat["seated_table"] is None:
+    if seat.get("kind") == "missing":
+        text = _(
+            "%(player)s is seated at table %(seated)s in round %(round)s, but the game %(game)s at that table "
+            "does not have them. Stored as played: finding %(finding)s is open on the Audit page (re-seat, "
+            "penalty or dismissal)."
+        )
+    elif seat["seated_table"] is None:
         text = _(
             "%(player)s is not in the seating of round %(round)s, but the game %(game)s has them at table "
             "%(table)s. Stored as played: finding %(finding)s is open on the Audit page (re-seat, penalty or "

@@ -52,6 +52,10 @@ SEATED_ELSEWHERE: Final = sentence(
     "%(player)s is seated at table %(seated)s in round %(round)s but plays at table %(table)s"
 )
 """A ``wrong_table`` finding (R-TS1) of a player the seating puts at another table."""
+MISSING_FROM_GAME: Final = sentence(
+    "%(player)s is seated at table %(table)s in round %(round)s but is not in its game %(game)s"
+)
+"""A ``wrong_table`` finding (R-TS1) of a seated player missing from their table's game."""
 
 
 def _within(value: int, limits: tuple[int, int]) -> bool:

@@ -143,10 +143,13 @@ def test_the_upload_page_names_the_player_at_the_wrong_table(wrong: Seated) -> N
     at.button[0].click().run()
     assert not at.exception
     (results,) = (t.value for t in at.dataframe)
-    assert results["outcome"].tolist() == ["accepted"] and results["wrong table"].tolist() == [1]
-    (said,) = [m.value for m in at.markdown if "is seated at table" in m.value]
+    # fay plays at table 1, seated at 2; gus, seated at 1, is in no game stored yet: both are said
+    assert results["outcome"].tolist() == ["accepted"] and results["wrong table"].tolist() == [2]
+    (said, missing) = [m.value for m in at.markdown if "is seated at table" in m.value]
     assert said.startswith(":orange[:material/event_seat:] **Fay** (fay) is seated at table 2 in round 1")
     assert "has them at table 1" in said and f"finding `{seating_id('fay', 'hand:r1:t1')}`" in said
+    assert missing.startswith(":orange[:material/event_seat:] **Gus** (gus) is seated at table 1 in round 1")
+    assert "at that table does not have them" in missing and "hand" in missing
 
 
 def test_the_audit_page_lists_seating_findings_with_what_to_do(wrong: Seated) -> None:
@@ -288,3 +291,27 @@ def test_stats_players_labels_its_points_as_round_points(wrong: Seated) -> None:
     assert "saboteur standings" in shown.output
     ann = standings(wrong.store, TID).filter(pl.col("player") == "ann")
     assert int(ann["points"][0]) == 6 - 2  # the standings take the penalty; stats players says it does not
+
+
+def test_a_seated_player_missing_from_their_table_s_game_is_a_finding_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34: a game with five of the six players seated at its table — or with a
+    stranger in the sixth seat — is said for the one missing as well as for the one who
+    should not be there; one who played at another table is said once, there."""
+    absent = seated(tmp_path, monkeypatch, RIGHT)
+    five = {n: [e for e in entries if e[0] != "fay"] for n, entries in T1.items()}  # fay, seated at 1, in no game
+    (absent.files / "five.csv").write_text(sheet("hand:r1:t1", five, table="1"), encoding="utf-8")
+    assert absent.cli("ingest", str(absent.files / "five.csv")).exit_code == 0
+    found = misseated(absent.store, tournament=TID)
+    assert found.select("player", "kind", "game_id").rows() == [("fay", "missing", "hand:r1:t1")]
+    (finding,) = browse.findings(absent.store, TID).filter(pl.col("player") == "fay").iter_rows(named=True)
+    assert finding["code"] == "wrong_table" and "is not in its game hand:r1:t1" in finding["message"]
+    assert standings(absent.store, TID).filter(pl.col("player") == "fay")["open_findings"].to_list() == [1]
+    # a stranger in the sixth seat: both the stranger and the one missing are said
+    stranger = {n: [("hal", *e[1:]) if e[0] == "fay" else e for e in entries] for n, entries in T1.items()}
+    (absent.files / "stranger.csv").write_text(sheet("hand:r1:t1", stranger, table="1"), encoding="utf-8")
+    again = absent.cli("ingest", "--supersede", "--reason", "hal sat in", str(absent.files / "stranger.csv"))
+    assert again.exit_code == 0, again.output
+    kinds = dict(misseated(absent.store, tournament=TID).select("player", "kind").rows())
+    assert kinds == {"fay": "missing", "hal": "elsewhere"}
