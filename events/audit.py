@@ -31,6 +31,12 @@ class AuditReport(BaseModel):
     file: str
     game_id: str | None
     status: Status
+    errors: int
+    """Every finding of severity ``error``, listed or not."""
+    warnings: int
+    counts: dict[str, int]
+    """Every finding by code, listed or not: ``violations`` lists the first 1,000 of each
+    code and one ``more_findings`` for the rest (event-log.md, "Violations")."""
     violations: list[dict[str, Any]]
     rounds: list[dict[str, Any]]
 
@@ -49,6 +55,7 @@ class Audit:
         self.findings = sorted(tally.listed, key=lambda f: f.line)
         self.unlisted = tally.unlisted
         self.errors_by_round = tally.errors
+        self.counts = tally.counts
         self.errors = tally.errors.total()
         self.warnings = tally.warnings
         self.outcomes = outcomes
@@ -70,6 +77,9 @@ class Audit:
             file=self.file,
             game_id=self.game_id,
             status=self.status,
+            errors=self.errors,
+            warnings=self.warnings,
+            counts=self.counts,
             violations=violations,
             rounds=[o.as_report() for o in self.outcomes],
         )

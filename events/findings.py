@@ -121,7 +121,8 @@ class Unlisted:
 
     @property
     def severity(self) -> Severity:
-        return "error" if any(code.severity == "error" for code in self.counts) else "warning"
+        """Always an error (event-log.md, "Violations"): findings went unlisted."""
+        return "error"
 
     @property
     def said(self) -> Said:
@@ -179,6 +180,11 @@ class Tally:
             self.listed.append(finding)
         elif self._first_unlisted is None or finding.line < self._first_unlisted:
             self._first_unlisted = finding.line
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Every finding counted, by code, listed or not."""
+        return {str(code.value): n for code, n in sorted(self._per_code.items(), key=lambda item: item[0].value)}
 
     @property
     def unlisted(self) -> Unlisted | None:

@@ -32,6 +32,7 @@ from ingest.readmodels import GameRow, Tables, as_columns
 from ingest.revisions import current, kept_records, marker
 from ingest.schema import UploadRow
 from ingest.sources import LogEvents, Prepared, prepare, project_tournament, unforeseen
+from ingest.sources.files import counted
 from ingest.stats import IngestStats, lap
 from ingest.store import (
     ROW_GROUP,
@@ -684,7 +685,9 @@ def _write_isolated(
 def _rejected(item: Prepared, why: UnreadableLog) -> Prepared:
     """``item`` as a rejected upload: its bytes and the reason; no events, no rows."""
     finding = Finding(Code.MALFORMED, why.line, why.message, said=why.said)
-    report = json.dumps({"file": item.name, "status": "unreadable", "violations": [finding.as_report()]})
+    report = json.dumps(
+        {"file": item.name, "status": "unreadable", **counted([finding]), "violations": [finding.as_report()]}
+    )
     return replace(
         item,
         status="unreadable",

@@ -26,7 +26,9 @@ from ingest.store import Store
 
 DATA = Path(__file__).parent / "data"
 GOOD = DATA / "good" / "tournament_3_rounds.jsonl"
-REPORT_KEYS = {"file", "game_id", "status", "violations", "rounds"}
+REPORT_KEYS = {"file", "game_id", "status", "errors", "warnings", "counts", "violations", "rounds"}
+"""The spec's keys, and the full counts (``errors``, ``warnings``, ``counts`` by code):
+the list holds the first 1,000 findings of each code, the counts all of them."""
 VIOLATION_KEYS = {"code", "line", "round", "player", "rule", "severity", "message", "values"}
 """The spec's keys, and ``values``: what the message is made of, the same in every
 language (issue 33; docs/log-format.md, "Audit report")."""

@@ -75,10 +75,22 @@ def _escaped(char: str) -> str:
 
 
 def report_json(name: str, status: str, findings: Iterable[Finding], **extra: Any) -> str:
+    """A file's audit report, as ``saboteur audit --json`` writes a log's: its findings
+    and their counts (every one is listed: a score sheet or a refused file has few)."""
+    listed = list(findings)
     return json.dumps(
-        {"file": name, "status": status, **extra, "violations": [f.as_report() for f in findings]},
+        {"file": name, "status": status, **extra, **counted(listed), "violations": [f.as_report() for f in listed]},
         ensure_ascii=False,
     )
+
+
+def counted(findings: Sequence[Finding]) -> dict[str, object]:
+    """``errors``, ``warnings`` and ``counts`` (by code) of findings all listed."""
+    codes: dict[str, int] = {}
+    for finding in findings:
+        codes[finding.code.value] = codes.get(finding.code.value, 0) + 1
+    errors = sum(finding.severity == "error" for finding in findings)
+    return {"errors": errors, "warnings": len(findings) - errors, "counts": dict(sorted(codes.items()))}
 
 
 def too_large(size: int) -> UnreadableLog:

@@ -53,6 +53,23 @@ def test_a_log_lists_the_first_findings_of_a_kind_and_counts_the_rest() -> None:
     last = result.report().violations[-1]
     assert (last["code"], last["line"], last["severity"]) == ("more_findings", result.unlisted.line, "error")
     assert "5 more findings not listed (wrong_draw 5)" in str(last["message"])
+    report = result.report()  # the full counts beside the list (issue 34)
+    assert (report.errors, report.warnings) == (MAX_LISTED + 5, 1)
+    assert report.counts == {"incomplete": 1, "wrong_draw": MAX_LISTED + 5}
+    assert len(report.violations) == MAX_LISTED + 2  # the first 1,000, the incomplete, then more_findings
+
+
+def test_a_flood_of_warnings_is_reported_as_an_error_line_that_changes_no_count() -> None:
+    """``more_findings`` is an error (event-log.md, "Violations") whatever it counts;
+    the counts, the verdict and the exit status are those of the findings themselves."""
+    from events.findings import Finding, Tally
+
+    tally = Tally()
+    for line in range(1, MAX_LISTED + 3):
+        tally.append(Finding(Code.INCOMPLETE, line, "warned"))
+    assert tally.unlisted is not None and tally.unlisted.severity == "error"
+    assert (tally.errors.total(), tally.warnings) == (0, MAX_LISTED + 2)
+    assert tally.counts == {"incomplete": MAX_LISTED + 2}
 
 
 def test_a_flood_of_one_kind_hides_no_finding_of_another() -> None:
