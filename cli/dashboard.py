@@ -21,6 +21,8 @@ LOOPBACK: Final = "127.0.0.1"
 EVERY_NETWORK: Final = ("0.0.0.0", "::")
 _ROUTED: Final = ("192.0.2.1", 9)
 """An address of TEST-NET-1 (RFC 5737), never reached: only asked the way to."""
+PROXIES_VARIABLE: Final = "SABOTEUR_TRUSTED_PROXIES"
+"""The trusted proxies handed to the server (``dashboard.access.PROXIES_SETTING``)."""
 LINGER_VARIABLE: Final = "SABOTEUR_STORE_LINGER"
 LINGER: Final = 2.0
 """Seconds the server keeps the store open after its last job (``$SABOTEUR_STORE_LINGER``
@@ -93,6 +95,14 @@ def dashboard_command(
             help="A lake (folder or fsspec URL) for the Roles page to read, read-only; other pages need a store.",
         ),
     ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            help="A reverse proxy (address or CIDR network; again for more) whose X-Forwarded-For names the "
+            "client for the organiser login's lockout. Off by default: the socket's address counts.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the dashboard (standings, roles, players, rounds, replay; upload and audit
     for the organiser, whose password is $SABOTEUR_ADMIN_PASSWORD).
@@ -102,9 +112,12 @@ def dashboard_command(
     It listens on this machine only unless `--address` opens it to a network.
     """
     path = (db if db is not None else default_path()).resolve()
+    proxies = _networks(trusted_proxy or [])
     # the server keeps the store open between its jobs for a moment (ingest.gate): a
     # phone's tap then costs no opening and closing of the file
     env = {LINGER_VARIABLE: str(LINGER), **os.environ, "SABOTEUR_DB": str(path)}
+    if proxies:
+        env[PROXIES_VARIABLE] = ",".join(proxies)
     host = f"[{address}]" if ":" in address else address  # an IPv6 address in a URL
     over = f"the lake {lake}" if lake is not None else str(path)
     typer.echo(f"dashboard on http://{host}:{port} over {over} (Ctrl-C stops it)")
@@ -123,3 +136,18 @@ def dashboard_command(
     except KeyboardInterrupt:
         code = 0
     raise typer.Exit(code)
+
+
+def _networks(given: list[str]) -> list[str]:
+    """``--trusted-proxy`` values as networks (``10.0.0.7`` is ``10.0.0.7/32``), or a usage
+    error naming the one that is none."""
+    import ipaddress
+
+    found = []
+    for text in given:
+        try:
+            found.append(str(ipaddress.ip_network(text.strip(), strict=False)))
+        except ValueError:
+            said = f"{text!r} is not an address or a network (CIDR)"
+            raise typer.BadParameter(said, param_hint="--trusted-proxy") from None
+    return found

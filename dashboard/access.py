@@ -22,19 +22,27 @@ session (a browser on the same machine has no address) — by one :class:`Door` 
 whole server process: every wrong password is answered later than the one before, and
 after :data:`TRIES` of them the client is turned away for :data:`LOCKOUT` seconds,
 whatever it types. A try counts as wrong until it proves right, so tries sent side by
-side cannot slip past the count.
+side cannot slip past the count. Behind a reverse proxy every phone comes from the
+proxy's address: ``saboteur dashboard --trusted-proxy CIDR`` (``$SABOTEUR_TRUSTED_PROXIES``)
+names the proxies whose ``X-Forwarded-For`` is believed, read from the right up to the
+first hop that is not one of them (:func:`client_address`); without it the address is
+the socket's, whatever a header claims. And the door counts every wrong password of
+every client too: after :data:`GLOBAL_TRIES` within :data:`LOCKOUT` seconds it is shut
+for everyone who is not signed in already, so a header made up anew for each try buys
+no more than that.
 """
 
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
 import math
 import os
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -60,6 +68,11 @@ DELAY: Final = 1.0
 """Seconds the first wrong password waits for its answer; each next one waits twice as
 long, up to :data:`MAX_DELAY`."""
 MAX_DELAY: Final = 8.0
+GLOBAL_TRIES: Final = 60
+"""Wrong passwords from every client together, within :data:`LOCKOUT` seconds, before the
+door shuts for everyone not signed in: the bound on guessing however the tries are spread."""
+PROXIES_SETTING: Final = "SABOTEUR_TRUSTED_PROXIES"
+"""The reverse proxies whose ``X-Forwarded-For`` is believed: networks (CIDR), comma-separated."""
 _REMEMBERED: Final = 4096
 """Clients remembered before the stale ones are forgotten."""
 
@@ -84,24 +97,35 @@ class Door:
         *,
         tries: int = TRIES,
         lockout: float = LOCKOUT,
+        everyone: int = GLOBAL_TRIES,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.tries = tries
         self.lockout = lockout
+        self.everyone = everyone
         self.clock = clock
         self.sleep = sleep
         self._lock = threading.Lock()
         self._clients: dict[str, _Tries] = {}
+        self._wrong: list[float] = []
+        """When each try of the last :attr:`lockout` seconds was made, every client's."""
+        self._shut_until = 0.0
 
     def knock(self, client: str) -> float:
         """Count a try by ``client`` as wrong until :meth:`admit` says otherwise;
         ``0.0`` if it may try now, else the seconds until the door opens again."""
         with self._lock:
             now = self.clock()
+            if self._shut_until > now:
+                return self._shut_until - now
             seen = self._clients.get(client)
             if seen is not None and seen.shut_until > now:
                 return seen.shut_until - now
+            self._wrong = [at for at in self._wrong if now - at < self.lockout]
+            self._wrong.append(now)
+            if len(self._wrong) >= self.everyone:
+                self._shut_until = now + self.lockout
             if seen is None or now - seen.last >= self.lockout:
                 if len(self._clients) >= _REMEMBERED:
                     self._forget(now)
@@ -113,9 +137,12 @@ class Door:
             return 0.0
 
     def admit(self, client: str) -> None:
-        """The right password: the client's wrong ones are forgotten."""
+        """The right password: the client's wrong ones are forgotten (and this try is not
+        one of everyone's)."""
         with self._lock:
             self._clients.pop(client, None)
+            if self._wrong:
+                self._wrong.pop()
 
     def turn_away(self, client: str) -> None:
         """Answer a wrong password late: later for each one in a row."""
@@ -134,10 +161,75 @@ DOOR = Door()
 """The server's one door (module state lives as long as the Streamlit process)."""
 
 
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def trusted_proxies(text: str | None) -> tuple[Network, ...]:
+    """The networks ``$SABOTEUR_TRUSTED_PROXIES`` names (``10.0.0.0/8, ::1``); a
+    :class:`ValueError` naming the one that is not a network.
+
+    >>> trusted_proxies("127.0.0.1, 10.0.0.0/8")
+    (IPv4Network('127.0.0.1/32'), IPv4Network('10.0.0.0/8'))
+    """
+    found: list[Network] = []
+    for part in (text or "").split(","):
+        if part.strip():
+            try:
+                found.append(ipaddress.ip_network(part.strip(), strict=False))
+            except ValueError:
+                raise ValueError(f"{part.strip()!r} is not an address or a network (CIDR)") from None
+    return tuple(found)
+
+
+def client_address(socket: str | None, forwarded: Sequence[str], trusted: Sequence[Network]) -> str | None:
+    """The client's address: the socket's, unless it is a trusted proxy's; then
+    ``X-Forwarded-For`` (every header of it, in order) read from the right, past every
+    trusted hop, to the first that is not one — the hop a trusted proxy saw. A hop that
+    is no address ends the walk there (the proxy's own address stands); with every hop
+    trusted, the leftmost.
+
+    >>> nets = trusted_proxies("10.0.0.0/8")
+    >>> client_address("10.0.0.2", ["6.6.6.6, 198.51.100.7, 10.0.0.9"], nets)
+    '198.51.100.7'
+    >>> client_address("198.51.100.7", ["1.2.3.4"], nets)  # not from the proxy: the header is not believed
+    '198.51.100.7'
+    >>> client_address("10.0.0.2", ["1.2.3.4"], ())  # no proxy trusted
+    '10.0.0.2'
+    """
+    if socket is None or not trusted or not _within(socket, trusted):
+        return socket
+    hops = [hop.strip() for header in forwarded for hop in header.split(",") if hop.strip()]
+    seen = socket
+    for hop in reversed(hops):
+        try:
+            ipaddress.ip_address(hop)
+        except ValueError:
+            return seen
+        seen = hop
+        if not _within(hop, trusted):
+            return hop
+    return seen
+
+
+def _forwarded() -> list[str]:
+    """The request's ``X-Forwarded-For`` headers, in order."""
+    return list(st.context.headers.get_all("X-Forwarded-For"))
+
+
+def _within(address: str, networks: Sequence[Network]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip.version == net.version and ip in net for net in networks)
+
+
 def client() -> str:
-    """Whom the door counts: the client's address where Streamlit knows it, else this
-    session (a random key kept in it)."""
-    address = st.context.ip_address
+    """Whom the door counts: the client's address where Streamlit knows it (through
+    the trusted proxies, :func:`client_address`), else this session (a random key kept
+    in it)."""
+    trusted = trusted_proxies(os.environ.get(PROXIES_SETTING))
+    address = client_address(st.context.ip_address, _forwarded() if trusted else [], trusted)
     if isinstance(address, str) and address:
         return f"address {address}"
     if _SESSION_KEY not in st.session_state:

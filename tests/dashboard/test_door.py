@@ -178,3 +178,76 @@ def test_served_to_every_network_it_names_the_address_phones_open(
 def test_the_network_address_is_not_the_loopback() -> None:
     found = serve.network_address()
     assert found is None or not found.startswith("127.")
+
+
+# -- behind a reverse proxy (issue 34) -----------------------------------------------------------
+
+
+def test_behind_a_trusted_proxy_each_phone_is_counted_by_its_own_address(
+    open_page: Open, organiser: str, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every phone comes from the proxy's address: with the proxy trusted, the door
+    counts each by the address the proxy saw, so one guesser shuts out no one else."""
+    at_address(monkeypatch, "10.0.0.2")
+    monkeypatch.setenv(access.PROXIES_SETTING, "10.0.0.0/8")
+    forwarded = {"value": "198.51.100.7"}
+    monkeypatch.setattr(access, "_forwarded", lambda: [forwarded["value"]])
+    guesser = open_page("upload")
+    for n in range(access.TRIES):
+        log_in(guesser, f"guess {n}")
+    assert "Too many wrong passwords" in errors(log_in(open_page("upload"), PASSWORD))[0]
+    forwarded["value"] = "203.0.113.9"  # another phone, through the same proxy
+    organiser_phone = open_page("upload")
+    log_in(organiser_phone, PASSWORD)
+    assert organiser_phone.file_uploader
+
+
+@pytest.mark.parametrize(
+    ("socket", "headers", "trusted", "client"),
+    [
+        ("10.0.0.2", ["198.51.100.7"], "10.0.0.0/8", "198.51.100.7"),
+        ("10.0.0.2", ["6.6.6.6, 198.51.100.7, 10.0.0.9"], "10.0.0.0/8", "198.51.100.7"),  # right to left
+        ("10.0.0.2", ["6.6.6.6", "198.51.100.7"], "10.0.0.0/8", "198.51.100.7"),  # two headers, in order
+        ("198.51.100.7", ["1.2.3.4"], "10.0.0.0/8", "198.51.100.7"),  # not from the proxy: not believed
+        ("10.0.0.2", ["1.2.3.4"], "", "10.0.0.2"),  # no proxy trusted: the socket's
+        ("10.0.0.2", ["not-an-address"], "10.0.0.0/8", "10.0.0.2"),  # a hop that is no address
+        ("::1", ["2001:db8::5"], "::1", "2001:db8::5"),
+        ("10.0.0.2", [], "10.0.0.0/8", "10.0.0.2"),
+    ],
+)
+def test_the_client_is_read_from_the_right_up_to_the_first_untrusted_hop(
+    socket: str, headers: list[str], trusted: str, client: str
+) -> None:
+    assert access.client_address(socket, headers, access.trusted_proxies(trusted)) == client
+
+
+def test_a_global_limit_holds_however_the_tries_are_spread() -> None:
+    """A header made up anew for each try is a new client each time: the door still
+    shuts for everyone after :data:`GLOBAL_TRIES` wrong passwords in its window."""
+    clock = Clock()
+    door = access.Door(tries=5, lockout=60.0, everyone=20, clock=clock, sleep=clock.sleep)
+    answers = [door.knock(f"address 198.51.100.{n}") for n in range(25)]
+    assert answers[:19] == [0.0] * 19 and all(a > 0 for a in answers[20:])
+    assert door.knock("address 203.0.113.1") > 0  # someone new is turned away too
+    clock.now += 60.0
+    assert door.knock("address 203.0.113.1") == 0.0  # until the window passes
+
+
+def test_trusted_proxies_are_given_to_the_server_and_checked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    seen: list[dict[str, str]] = []
+
+    class Served(Exception):
+        pass
+
+    def execve(path: str, line: list[str], env: dict[str, str]) -> None:
+        seen.append(env)
+        raise Served
+
+    monkeypatch.setattr(serve.os, "execve", execve)
+    monkeypatch.setattr(serve.os, "name", "posix")
+    db = str(tmp_path / "ledger.duckdb")
+    result = CliRunner().invoke(app, ["dashboard", "--db", db, "--trusted-proxy", "10.0.0.7", "--trusted-proxy", "::1"])
+    assert isinstance(result.exception, Served)
+    assert seen[-1][access.PROXIES_SETTING] == "10.0.0.7/32,::1/128"
+    refused = CliRunner().invoke(app, ["dashboard", "--db", db, "--trusted-proxy", "my-proxy"])
+    assert refused.exit_code == 2 and "is not an address or a network" in refused.output
