@@ -152,7 +152,10 @@ def simulate_command(
         raise typer.BadParameter("tournament or base", param_hint="--ruleset")
     if rounds > ROUND_LIMIT[ruleset]:
         raise typer.BadParameter(f"a {ruleset} game has 1 to {ROUND_LIMIT[ruleset]} rounds", param_hint="--rounds")
-    jobs = simulations(games, seed=seed, ruleset=ruleset, rounds=rounds, batch_games=batch_games, bots=chosen)
+    entries = committed(Lake.at(to))  # upload numbers the lake holds already are not taken again
+    jobs = simulations(
+        games, seed=seed, ruleset=ruleset, rounds=rounds, batch_games=batch_games, bots=chosen, entries=entries
+    )
 
     def work(client: Client, on_done: Callable[[Done], None]) -> list[Done]:
         return run(client, to, jobs, run_simulation, on_done)

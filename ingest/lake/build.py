@@ -150,7 +150,7 @@ def plan(
     earlier files — those it may repeat — numbered below it."""
     cuts = _cuts(files, batch_files, batch_bytes)
     keys = [batch_key("files", start, *(f"{name}|{size}" for name, size in chunk)) for start, chunk in cuts]
-    first = _first_upload(entries or {}, [(key, start) for key, (start, _) in zip(keys, cuts, strict=True)])
+    first = first_upload(entries or {}, [(key, start) for key, (start, _) in zip(keys, cuts, strict=True)])
     return [
         Batch(key, tuple(name for name, _ in chunk), first + start, at)
         for key, (start, chunk) in zip(keys, cuts, strict=True)
@@ -175,8 +175,10 @@ def _cuts(
     return cuts
 
 
-def _first_upload(entries: Mapping[str, Entry], starts: Sequence[tuple[str, int]]) -> int:
-    """The upload id of the listing's first file (see :func:`plan`)."""
+def first_upload(entries: Mapping[str, Entry], starts: Sequence[tuple[str, int]]) -> int:
+    """The upload id of a run's first file, its batches ``starts`` (each batch's key and
+    the place of its first file in the run), given the lake's committed ``entries`` (see
+    :func:`plan`; ``archive simulate`` numbers its games the same way)."""
     ours = dict(starts)
     after = 1 + max((f.upload_id for key, e in entries.items() if key not in ours for f in e.files), default=0)
     kept = all(e.files[0].upload_id == after + ours[key] for key, e in entries.items() if key in ours and e.files)

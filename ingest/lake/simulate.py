@@ -10,6 +10,7 @@ ruleset's range, so every size gets its share of games. Each game's log goes thr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from random import Random
@@ -20,9 +21,9 @@ from events.simulate.game import GameSpec, simulate_game
 from events.simulate.lineup import BASIC, Lineup
 from events.tables import PLAYER_RANGE
 from ingest.lake.batch import batch_key, write_batch
-from ingest.lake.build import Done
+from ingest.lake.build import Done, first_upload
 from ingest.lake.layout import Lake
-from ingest.lake.manifest import is_committed
+from ingest.lake.manifest import Entry, is_committed
 from ingest.sources import Prepared, prepare_bytes
 
 SIMULATED_AT: Final = datetime(2026, 1, 1, tzinfo=UTC)
@@ -42,25 +43,34 @@ class Simulation:
     ruleset: str
     rounds: int
     bots: Lineup = BASIC
+    first_upload: int = 0
+    """The upload id of the batch's first game: numbered on from the lake's uploads."""
 
 
 def simulations(
-    games: int, *, seed: int, ruleset: str, rounds: int, batch_games: int = BATCH_GAMES, bots: Lineup = BASIC
+    games: int,
+    *,
+    seed: int,
+    ruleset: str,
+    rounds: int,
+    batch_games: int = BATCH_GAMES,
+    bots: Lineup = BASIC,
+    entries: Mapping[str, Entry] | None = None,
 ) -> list[Simulation]:
     """The run's batches. Games played by other bots than the basic ones are other
-    batches with other game ids (the lineup's tag in both), so a study can hold both."""
+    batches with other game ids (the lineup's tag in both), so a study can hold both.
+    Their uploads are numbered on from the lake's committed ``entries``, as ``archive
+    build`` numbers its files (:func:`ingest.lake.build.first_upload`): a second run on
+    a lake takes numbers no run before took, and the same run again keeps its own."""
     marks = () if bots == BASIC else (bots.tag,)
-    return [
-        Simulation(
-            batch_key("simulate", seed, ruleset, rounds, first, min(batch_games, games - first), *marks),
-            seed,
-            first,
-            min(batch_games, games - first),
-            ruleset,
-            rounds,
-            bots,
-        )
+    keys = [
+        (batch_key("simulate", seed, ruleset, rounds, first, min(batch_games, games - first), *marks), first)
         for first in range(0, games, batch_games)
+    ]
+    numbered = first_upload(entries or {}, keys)
+    return [
+        Simulation(key, seed, first, min(batch_games, games - first), ruleset, rounds, bots, numbered + first)
+        for key, first in keys
     ]
 
 
@@ -85,5 +95,6 @@ def run_simulation(lake_url: str, batch: Simulation) -> Done:
     lake = Lake.at(lake_url)
     if is_committed(lake, batch.key):
         return Done(batch.key, batch.size, 0, 0, skipped=True)
-    entry = write_batch(lake, batch.key, simulated(batch), first_upload=batch.first + 1, at=SIMULATED_AT)
+    first = batch.first_upload or batch.first + 1
+    entry = write_batch(lake, batch.key, simulated(batch), first_upload=first, at=SIMULATED_AT)
     return Done.of(entry)

@@ -509,3 +509,35 @@ def test_a_simulation_by_strong_bots_is_other_batches_and_other_games(scheduler:
         ids = [i for (i,) in con.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()]
     assert ids == [f"sim-1-{number:09d}" for number in range(3)] + [f"sim-1-strong-{number:09d}" for number in range(3)]
     assert cli("archive", "verify", target).exit_code == 0
+
+
+def test_a_second_simulation_on_a_lake_takes_upload_numbers_no_run_took(scheduler: str, tmp_path: Path) -> None:
+    """Issue 34: upload numbers are unique within a lake: a second ``archive simulate``
+    (another seed) numbers its games after the first's, and the first run again keeps
+    its own numbers (it writes nothing: its batches are committed)."""
+    target = tmp_path / "lake"
+    for seed in ("1", "2", "1"):
+        with bare_main():
+            result = cli(
+                "archive",
+                "simulate",
+                "--games",
+                "5",
+                "--batch-games",
+                "3",
+                "--seed",
+                seed,
+                "--to",
+                target,
+                "--scheduler",
+                scheduler,
+            )
+        assert result.exit_code == 0, result.output
+    assert "0 batches written" in result.output, result.output
+    with connect(str(target)) as con:
+        uploads = con.execute("SELECT upload_id FROM uploads ORDER BY upload_id").fetchall()
+        games = con.execute("SELECT game_id, upload_id FROM games ORDER BY upload_id").fetchall()
+    assert [u for (u,) in uploads] == list(range(1, 11))  # ten games, ten numbers, none twice
+    assert [g for g, _ in games[:5]] == [f"sim-1-{n:09d}" for n in range(5)]
+    assert [g for g, _ in games[5:]] == [f"sim-2-{n:09d}" for n in range(5)]
+    assert cli("archive", "verify", target).exit_code == 0
