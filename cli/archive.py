@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated
 
@@ -25,6 +26,7 @@ from events.tables import PLAYER_RANGE, ROUND_LIMIT
 from ingest.lake.build import BATCH_BYTES, Done, build, cluster, listing, plan, run
 from ingest.lake.export import export
 from ingest.lake.layout import Lake
+from ingest.lake.lock import LakeBusy, holding
 from ingest.lake.manifest import committed
 from ingest.lake.simulate import BATCH_GAMES, run_simulation, simulations
 from ingest.lake.verify import verify
@@ -86,6 +88,17 @@ def _run(
     return results
 
 
+@contextmanager
+def _locked(to: str, command: str) -> Iterator[None]:
+    """The lake's lock held for the block (:mod:`ingest.lake.lock`); a lake another run
+    is writing is refused, saying who and since when (exit 1)."""
+    try:
+        with holding(Lake.at(to), command):
+            yield
+    except LakeBusy as busy:
+        raise refuse(str(busy), 1) from None
+
+
 OUTCOMES = ("accepted", "accepted_with_findings", "rejected", "duplicate")
 """The outcomes a file can have, in the order ``saboteur ingest`` counts them."""
 
@@ -121,13 +134,14 @@ def build_command(
     files = listing(sources)
     if not files:
         raise refuse("no files found (looked for .jsonl, .jsonl.gz, .csv and .json)", 1)
-    entries = committed(Lake.at(to))
-    batches = plan(files, datetime.now(UTC), batch_files, entries, batch_bytes=batch_mib * 2**20)
+    with _locked(to, "archive build"):  # numbered from the lake as it stands: no other run may add meanwhile
+        entries = committed(Lake.at(to))
+        batches = plan(files, datetime.now(UTC), batch_files, entries, batch_bytes=batch_mib * 2**20)
 
-    def work(client: Client, on_done: Callable[[Done], None]) -> list[Done]:
-        return build(client, to, batches, entries, on_done)
+        def work(client: Client, on_done: Callable[[Done], None]) -> list[Done]:
+            return build(client, to, batches, entries, on_done)
 
-    results = _run("archive", to, len(files), work, scheduler, workers)
+        results = _run("archive", to, len(files), work, scheduler, workers)
     counts = _outcomes(results)
     Console(highlight=False).print(", ".join(f"{counts[o]:,} {o.replace('_', ' ')}" for o in OUTCOMES))
     raise typer.Exit(1 if counts["rejected"] else 0)
@@ -152,22 +166,24 @@ def simulate_command(
         raise typer.BadParameter("tournament or base", param_hint="--ruleset")
     if rounds > ROUND_LIMIT[ruleset]:
         raise typer.BadParameter(f"a {ruleset} game has 1 to {ROUND_LIMIT[ruleset]} rounds", param_hint="--rounds")
-    entries = committed(Lake.at(to))  # upload numbers the lake holds already are not taken again
-    jobs = simulations(
-        games, seed=seed, ruleset=ruleset, rounds=rounds, batch_games=batch_games, bots=chosen, entries=entries
-    )
+    with _locked(to, "archive simulate"):
+        entries = committed(Lake.at(to))  # upload numbers the lake holds already are not taken again
+        jobs = simulations(
+            games, seed=seed, ruleset=ruleset, rounds=rounds, batch_games=batch_games, bots=chosen, entries=entries
+        )
 
-    def work(client: Client, on_done: Callable[[Done], None]) -> list[Done]:
-        return run(client, to, jobs, run_simulation, on_done)
+        def work(client: Client, on_done: Callable[[Done], None]) -> list[Done]:
+            return run(client, to, jobs, run_simulation, on_done)
 
-    _run("simulate", to, games, work, scheduler, workers)
+        _run("simulate", to, games, work, scheduler, workers)
 
 
 @app.command("export")
 @with_store
 def export_command(to: LakeOption, store: Store) -> None:
     """Write a store's events and read models into the lake, with its chain head."""
-    entry = export(store, Lake.at(to))
+    with _locked(to, "archive export"):
+        entry = export(store, Lake.at(to))
     Console(highlight=False).print(
         f"{escape(to)}: {entry.events:,} events and {len(entry.files):,} uploads of {escape(str(store.path))}, "
         f"head {entry.head_position} {entry.head_hash}"

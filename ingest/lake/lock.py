@@ -1,0 +1,175 @@
+"""One writer at a time: the lake's build lock.
+
+Two runs of ``archive build`` (or ``simulate``, ``export``) on one lake at once would
+number their uploads from the same committed batches, and a lake's upload numbers must
+be unique; so a run takes the lake's lock first and holds it to its end. The lock is a
+small JSON object in the lake's root (:data:`LOCK`), naming its holder (a token of its
+own, the host, the process, the command) and when it was taken and last renewed; a
+thread renews it every :data:`BEAT_SECONDS` while the run lasts.
+
+A second run finds the lock renewed lately and refuses, saying who holds it since when.
+A lock not renewed for :data:`STALE_SECONDS` was left by a run that died (``kill -9``, a
+machine gone): it is taken over. Taking is the same on a folder and on an object store:
+write the lock with one's token, wait a moment, read it back — whoever reads their own
+token holds it; two runs taking a stale lock in the same instant leave one token, and the
+other run refuses. (A folder's first lock is made with an exclusive create, so there the
+race cannot happen at all; an object store without conditional writes keeps a window of
+that moment, which the read-back closes in all but the same-millisecond case.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Final
+
+from ingest.lake.layout import Lake
+
+LOCK: Final = "_build.lock"
+STALE_SECONDS: Final = 120.0
+"""A lock not renewed for this long was left by a run that died: it is taken over."""
+BEAT_SECONDS: Final = 20.0
+"""How often a run renews its lock."""
+SETTLE_SECONDS: Final = 0.3
+"""How long a run waits after writing the lock before reading it back."""
+
+
+class LakeBusy(Exception):
+    """Another run holds the lake's lock; the message says who, since when, and what to do."""
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who holds the lock: a token of its own, where it runs, what, since when, last seen."""
+
+    token: str
+    host: str
+    pid: int
+    command: str
+    since: float
+    beat: float
+
+    def dumps(self) -> bytes:
+        return json.dumps(self.__dict__).encode("utf-8")
+
+    @classmethod
+    def loads(cls, data: bytes) -> Holder | None:
+        """The holder a lock names; ``None`` for a lock that cannot be read (a write cut
+        short): such a lock holds nothing."""
+        try:
+            found = json.loads(data)
+            return cls(
+                str(found["token"]),
+                str(found["host"]),
+                int(found["pid"]),
+                str(found["command"]),
+                float(found["since"]),
+                float(found["beat"]),
+            )
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    def said(self) -> str:
+        since = datetime.fromtimestamp(self.since, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+        seen = datetime.fromtimestamp(self.beat, UTC).strftime("%H:%M:%S UTC")
+        return f"{self.command} on {self.host} (process {self.pid}), since {since}, last seen {seen}"
+
+
+def _current(lake: Lake) -> Holder | None:
+    if not lake.exists(LOCK):
+        return None
+    try:
+        return Holder.loads(lake.read(LOCK))
+    except FileNotFoundError:  # released between the two looks
+        return None
+
+
+def take(
+    lake: Lake,
+    command: str,
+    *,
+    clock: Callable[[], float] = time.time,
+    stale: float = STALE_SECONDS,
+    settle: float = SETTLE_SECONDS,
+) -> Holder:
+    """Take the lake's lock for ``command``, or raise :class:`LakeBusy` naming who holds it."""
+    now = clock()
+    mine = Holder(secrets.token_hex(16), socket.gethostname(), os.getpid(), command, now, now)
+    held = _current(lake)
+    if held is not None and now - held.beat < stale:
+        raise LakeBusy(_busy(lake, held, stale))
+    if held is None and lake.local and not lake.exists(LOCK):  # (a lock cut short is overwritten below)
+        path = lake.path(LOCK)
+        lake.fs.makedirs(os.path.dirname(path), exist_ok=True)
+        try:
+            with open(path, "xb") as made:  # exclusive: of two first takers, one makes it
+                made.write(mine.dumps())
+        except FileExistsError:
+            other = _current(lake)
+            raise LakeBusy(_busy(lake, other, stale)) from None
+        return mine
+    lake.write(LOCK, mine.dumps())  # a stale lock taken over, or an object store's first
+    time.sleep(settle)
+    now_held = _current(lake)
+    if now_held is None or now_held.token != mine.token:
+        raise LakeBusy(_busy(lake, now_held, stale))
+    return mine
+
+
+def _busy(lake: Lake, held: Holder | None, stale: float) -> str:
+    who = held.said() if held is not None else "another run"
+    return (
+        f"the lake {lake.url} is being written by {who}: wait for it to end; a run that died leaves its lock, "
+        f"which the next run takes over once it is {stale:.0f} s old"
+    )
+
+
+def renew(lake: Lake, holder: Holder, *, clock: Callable[[], float] = time.time) -> Holder | None:
+    """Renew the lock if it is still ``holder``'s; the renewed holder, or ``None`` if
+    another run took it over (this one was thought dead)."""
+    held = _current(lake)
+    if held is None or held.token != holder.token:
+        return None
+    renewed = Holder(holder.token, holder.host, holder.pid, holder.command, holder.since, clock())
+    lake.write(LOCK, renewed.dumps())
+    return renewed
+
+
+def release(lake: Lake, holder: Holder) -> None:
+    """Let the lock go, if it is still ``holder``'s (never another run's)."""
+    held = _current(lake)
+    if held is not None and held.token == holder.token:
+        lake.fs.rm_file(lake.path(LOCK))
+
+
+@contextmanager
+def holding(lake: Lake, command: str, *, beat: float = BEAT_SECONDS) -> Iterator[Holder]:
+    """The lake's lock held for the block, renewed every ``beat`` seconds by a thread of
+    its own, and let go after it (whatever the block raised)."""
+    holder = take(lake, command)
+    stop = threading.Event()
+    current = [holder]
+
+    def renewing() -> None:
+        while not stop.wait(beat):
+            renewed = renew(lake, current[0])
+            if renewed is None:
+                return
+            current[0] = renewed
+
+    thread = threading.Thread(target=renewing, name="lake-lock", daemon=True)
+    thread.start()
+    try:
+        yield holder
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        release(lake, current[0])

@@ -1,0 +1,86 @@
+"""One writer at a time on a lake (issue 34): a run of ``archive build``, ``simulate`` or
+``export`` takes the lake's lock; a second run at the same time is refused, saying who
+holds it since when; a lock left by a run that died is taken over once stale, on a
+folder and on an fsspec store alike, and a run never lets go of another's lock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ingest.lake import lock
+from ingest.lake.layout import Lake
+from tests.ingest.conftest import cli
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(params=["folder", "memory"])
+def lake(request: pytest.FixtureRequest, tmp_path: Path) -> Lake:
+    if request.param == "folder":
+        return Lake.at(str(tmp_path / "lake"))
+    return Lake.at(f"memory://lock-test-{tmp_path.name}")
+
+
+def test_a_second_run_is_refused_while_the_first_holds_the_lake(lake: Lake) -> None:
+    clock = Clock()
+    first = lock.take(lake, "archive build", clock=clock, settle=0)
+    assert lake.exists(lock.LOCK)
+    clock.now += 60  # within the stale time: the first run is alive
+    with pytest.raises(lock.LakeBusy, match=r"archive build on .* \(process \d+\), since .*wait for it"):
+        lock.take(lake, "archive simulate", clock=clock, settle=0)
+    lock.release(lake, first)
+    assert not lake.exists(lock.LOCK)
+    lock.release(lake, lock.take(lake, "archive simulate", clock=clock, settle=0))
+
+
+def test_a_lock_left_by_a_run_that_died_is_taken_over_and_never_let_go_by_it(lake: Lake) -> None:
+    clock = Clock()
+    dead = lock.take(lake, "archive build", clock=clock, settle=0)
+    clock.now += lock.STALE_SECONDS + 1  # no renewal: the run died
+    alive = lock.take(lake, "archive build", clock=clock, settle=0)
+    assert alive.token != dead.token
+    assert lock.renew(lake, dead, clock=clock) is None  # the dead run, if it wakes, learns it lost the lock
+    lock.release(lake, dead)  # and cannot let go of the new holder's
+    with pytest.raises(lock.LakeBusy):
+        lock.take(lake, "archive export", clock=clock, settle=0)
+    renewed = lock.renew(lake, alive, clock=clock)
+    assert renewed is not None and renewed.token == alive.token
+    lock.release(lake, alive)
+    assert not lake.exists(lock.LOCK)
+
+
+def test_a_lock_cut_short_holds_nothing(lake: Lake) -> None:
+    lake.write(lock.LOCK, b'{"token": "ab')  # a write cut short by a crash
+    lock.release(lake, lock.take(lake, "archive build", clock=Clock(), settle=0))
+
+
+def test_the_lock_is_held_while_the_block_runs_and_renewed(tmp_path: Path) -> None:
+    target = Lake.at(str(tmp_path / "lake"))
+    with lock.holding(target, "archive build", beat=0.05) as holder:
+        with pytest.raises(lock.LakeBusy):
+            lock.take(target, "archive build", settle=0)
+        import time
+
+        time.sleep(0.2)
+        renewed = lock.Holder.loads(target.read(lock.LOCK))
+        assert renewed is not None and renewed.token == holder.token and renewed.beat > holder.beat
+    assert not target.exists(lock.LOCK)
+
+
+def test_archive_commands_refuse_a_lake_another_run_writes(tmp_path: Path) -> None:
+    target = tmp_path / "lake"
+    other = lock.take(Lake.at(str(target)), "archive build", settle=0)
+    refused = cli("archive", "simulate", "--games", "2", "--to", target, "--workers", "1")
+    assert refused.exit_code == 1
+    said = " ".join(refused.output.split())
+    assert "is being written by archive build on" in said and "wait for it to end" in said
+    assert not (target / "_manifest").exists()  # nothing written
+    lock.release(Lake.at(str(target)), other)
