@@ -27,8 +27,9 @@ from ingest.lake.build import BATCH_BYTES, Done, build, cluster, listing, plan, 
 from ingest.lake.export import export
 from ingest.lake.layout import Lake
 from ingest.lake.lock import LakeBusy, holding
-from ingest.lake.manifest import committed
+from ingest.lake.manifest import Entry, committed
 from ingest.lake.simulate import BATCH_GAMES, run_simulation, simulations
+from ingest.lake.upgrade import up_to_date
 from ingest.lake.verify import verify
 from ingest.store import Store
 
@@ -88,6 +89,19 @@ def _run(
     return results
 
 
+def _entries(to: str) -> dict[str, Entry]:
+    """The lake's committed batches as a build reads them: those written before the
+    manifest named each file's streams brought up to date first (:mod:`ingest.lake.upgrade`)."""
+    lake = Lake.at(to)
+    entries, renewed = up_to_date(lake, committed(lake))
+    if renewed:
+        Console(stderr=True, highlight=False).print(
+            f"{renewed:,} batches written before the manifest named each file's streams: brought up to date "
+            "from their own events (their rows and parts are unchanged)"
+        )
+    return entries
+
+
 @contextmanager
 def _locked(to: str, command: str) -> Iterator[None]:
     """The lake's lock held for the block (:mod:`ingest.lake.lock`); a lake another run
@@ -135,7 +149,7 @@ def build_command(
     if not files:
         raise refuse("no files found (looked for .jsonl, .jsonl.gz, .csv and .json)", 1)
     with _locked(to, "archive build"):  # numbered from the lake as it stands: no other run may add meanwhile
-        entries = committed(Lake.at(to))
+        entries = _entries(to)
         batches = plan(files, datetime.now(UTC), batch_files, entries, batch_bytes=batch_mib * 2**20)
 
         def work(client: Client, on_done: Callable[[Done], None]) -> list[Done]:
@@ -167,7 +181,7 @@ def simulate_command(
     if rounds > ROUND_LIMIT[ruleset]:
         raise typer.BadParameter(f"a {ruleset} game has 1 to {ROUND_LIMIT[ruleset]} rounds", param_hint="--rounds")
     with _locked(to, "archive simulate"):
-        entries = committed(Lake.at(to))  # upload numbers the lake holds already are not taken again
+        entries = _entries(to)  # upload numbers the lake holds already are not taken again
         jobs = simulations(
             games, seed=seed, ruleset=ruleset, rounds=rounds, batch_games=batch_games, bots=chosen, entries=entries
         )

@@ -541,3 +541,33 @@ def test_a_second_simulation_on_a_lake_takes_upload_numbers_no_run_took(schedule
     assert [g for g, _ in games[:5]] == [f"sim-1-{n:09d}" for n in range(5)]
     assert [g for g, _ in games[5:]] == [f"sim-2-{n:09d}" for n in range(5)]
     assert cli("archive", "verify", target).exit_code == 0
+
+
+def test_a_lake_made_before_streams_is_brought_up_to_date_by_the_next_build(
+    files: Path, scheduler: str, tmp_path: Path
+) -> None:
+    """Issue 34: a lake whose entries name no file's streams (written before they existed)
+    would let a game in twice; the next ``archive build`` reads them again from the
+    batches' own events, writes the entries anew, and refuses the game met again."""
+    target = tmp_path / "lake"
+    first = cli("archive", "build", files, "--to", target, "--scheduler", scheduler, "--batch-files", "2")
+    assert first.exit_code == 1, first.output
+    entries = sorted((target / "_manifest").glob("*.json"))
+    before = {p.name: json.loads(p.read_text()) for p in entries}
+    for path in entries:  # as a lake of before: no streams anywhere
+        data = json.loads(path.read_text())
+        data.pop("streams", None)
+        for file in data["files"]:
+            file.pop("streams", None)
+        path.write_text(json.dumps(data))
+    again = tmp_path / "again"
+    again.mkdir()
+    game = next(p for p in sorted(files.glob("*.jsonl")) if p.name != "broken.jsonl")
+    (again / game.name).write_bytes(game.read_bytes() + b"\n")  # the same game, other bytes: not a duplicate
+    result = cli("archive", "build", again, "--to", target, "--scheduler", scheduler)
+    said = " ".join(result.output.split())
+    assert "batches written before the manifest named each file's streams: brought up to date" in said, said
+    assert "0 accepted, 0 accepted with findings, 1 rejected, 0 duplicate" in said, said
+    after = {p.name: json.loads(p.read_text()) for p in sorted((target / "_manifest").glob("*.json"))}
+    assert {name: after[name] for name in before} == before  # read again, the same as they were written
+    assert cli("archive", "verify", target).exit_code == 0
