@@ -9,7 +9,8 @@ thread renews it every :data:`BEAT_SECONDS` while the run lasts.
 
 A second run finds the lock renewed lately and refuses, saying who holds it since when.
 A lock not renewed for :data:`STALE_SECONDS` was left by a run that died (``kill -9``, a
-machine gone): it is taken over. Taking is the same on a folder and on an object store:
+machine gone): it is taken over — at once when it names a process of this machine that
+is gone. Taking is the same on a folder and on an object store:
 write the lock with one's token, wait a moment, read it back — whoever reads their own
 token holds it; two runs taking a stale lock in the same instant leave one token, and the
 other run refuses. (A folder's first lock is made with an exclusive create, so there the
@@ -104,7 +105,7 @@ def take(
     now = clock()
     mine = Holder(secrets.token_hex(16), socket.gethostname(), os.getpid(), command, now, now)
     held = _current(lake)
-    if held is not None and now - held.beat < stale:
+    if held is not None and now - held.beat < stale and not _died_here(held):
         raise LakeBusy(_busy(lake, held, stale))
     if held is None and lake.local and not lake.exists(LOCK):  # (a lock cut short is overwritten below)
         path = lake.path(LOCK)
@@ -122,6 +123,20 @@ def take(
     if now_held is None or now_held.token != mine.token:
         raise LakeBusy(_busy(lake, now_held, stale))
     return mine
+
+
+def _died_here(held: Holder) -> bool:
+    """Whether the lock was taken on this machine by a process that is gone (killed,
+    crashed): then it is taken over at once, not after :data:`STALE_SECONDS`."""
+    if held.host != socket.gethostname() or held.pid == os.getpid():
+        return False
+    try:
+        os.kill(held.pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # alive, another user's
+        return False
+    return False
 
 
 def _busy(lake: Lake, held: Holder | None, stale: float) -> str:

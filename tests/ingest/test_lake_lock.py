@@ -84,3 +84,23 @@ def test_archive_commands_refuse_a_lake_another_run_writes(tmp_path: Path) -> No
     assert "is being written by archive build on" in said and "wait for it to end" in said
     assert not (target / "_manifest").exists()  # nothing written
     lock.release(Lake.at(str(target)), other)
+
+
+def test_a_lock_of_a_process_of_this_machine_that_is_gone_is_taken_over_at_once(tmp_path: Path) -> None:
+    """A build killed a moment ago and run again does not wait two minutes: its lock
+    names this machine and a process that is no more."""
+    import subprocess
+    import sys
+
+    target = Lake.at(str(tmp_path / "lake"))
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    clock = Clock()
+    left = lock.Holder("dead" * 8, lock.socket.gethostname(), gone.pid, "archive build", clock.now, clock.now)
+    target.write(lock.LOCK, left.dumps())
+    taken = lock.take(target, "archive build", clock=clock, settle=0)
+    assert taken.token != left.token
+    other_machine = lock.Holder("far" * 8, "elsewhere", gone.pid, "archive build", clock.now, clock.now)
+    target.write(lock.LOCK, other_machine.dumps())
+    with pytest.raises(lock.LakeBusy, match="elsewhere"):  # another machine's: only its age tells
+        lock.take(target, "archive build", clock=clock, settle=0)
