@@ -14,7 +14,9 @@ function): the address's ``?lang=nl`` first, then the picker's choice kept in th
 session, then the browser's language, then English. Numbers and times are written in
 the language's own way through Babel (:func:`number`, :func:`percent`, :func:`time`).
 
-The CLI stays English: nothing outside ``dashboard/`` imports this module.
+Nothing outside ``dashboard/`` imports this module: the command line speaks through
+:mod:`events.language`, whose catalogue holds what the replay, the store, the standings
+and the CLI say.
 """
 
 from __future__ import annotations
@@ -47,9 +49,9 @@ _ASKED: Final = "language_asked"
 _CARRIED: Final = "language_carried"
 """The page's choices as they stood when the picker changed, to be kept in the new language."""
 _ALIASES: Final = {"no": "nb", "nn": "nb"}
+"""Browsers that say Norwegian, or nynorsk, get bokmål: the nearest language spoken here."""
 _SPEAKING: Final[ContextVar[str | None]] = ContextVar("speaking", default=None)
 """The language of a request outside any page's run (the referee's page: :func:`speaking`)."""
-"""Browsers that say Norwegian, or nynorsk, get bokmål: the nearest language spoken here."""
 
 
 def supported(tag: str | None) -> str | None:

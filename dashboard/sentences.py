@@ -17,9 +17,8 @@ import polars as pl
 
 from dashboard.i18n import language
 from dashboard.table_view import by_name
-from events.language import outcome_line, words
+from events.language import words
 from events.said import Said, read_stored, read_stored_all
-from events.state import Outcome
 
 
 def said(sentence: Said | None, english: str, people: Mapping[str, str] | None = None) -> str:
@@ -40,11 +39,6 @@ def stored(text: object, english: object, people: Mapping[str, str] | None = Non
         except (ValueError, TypeError, KeyError):
             sentence = None
     return said(sentence, "" if english is None else str(english), people)
-
-
-def result(outcome: Outcome, people: Mapping[str, str] | None = None) -> str:
-    """A round's result line (who won, the connector, each score, the stars)."""
-    return outcome_line(outcome, language(), people)
 
 
 def in_words(found: pl.DataFrame, people: Mapping[str, str] | None = None) -> pl.DataFrame:
