@@ -132,7 +132,7 @@ seat; ``elsewhere``, a player of a game at another table than the seating gives 
 ``missing``, a player the seating puts at a table whose game they are not in and who
 is in no other game of the round (a game of five of its six, or with a stranger in the
 sixth seat: both are said; one who played at another table is said once, there, as
-``elsewhere``, until that game is stored he is ``missing`` here). Rounds with no
+``elsewhere``; until that game is stored they are ``missing`` here). Rounds with no
 published seating are not judged. The ``finding_id`` is a hash of tournament, round,
 game and player (and the kind, for a missing one): the same after any rebuild, so a
 dismissal or a penalty can name it. Computed from the read models, never stored: a
