@@ -17,7 +17,9 @@ from rich.markup import escape
 from analytics import records
 from cli.errors import refuse
 from cli.options import with_store
+from cli.speech import speaking, told
 from events.records.tournament import CheckpointPublished
+from events.said import say
 from ingest import checkpoint
 from ingest.store import Store
 
@@ -29,6 +31,7 @@ app = typer.Typer(
 
 
 @app.command()
+@speaking
 def keygen(
     key: Annotated[Path, typer.Option("--key", help="Where to write the private key (PEM, owner-only).")] = Path(
         "checkpoint.key"
@@ -41,8 +44,9 @@ def keygen(
     shared = public if public is not None else key.with_name(key.name + ".pub")
     fingerprint = checkpoint.keygen(key, shared)
     console = Console(soft_wrap=True)
-    console.print(f"private key {escape(str(key))} (keep it off the server), public key {escape(str(shared))}")
-    console.print(f"key fingerprint {fingerprint}")
+    made = say("private key %(key)s (keep it off the server), public key %(public)s", key=str(key), public=str(shared))
+    console.print(escape(told(made)))
+    console.print(escape(told(say("key fingerprint %(fingerprint)s", fingerprint=fingerprint))))
 
 
 def _tournament(store: Store, named: str | None) -> str | None:
@@ -52,14 +56,20 @@ def _tournament(store: Store, named: str | None) -> str | None:
         held = [str(t) for (t,) in con.execute("SELECT tournament FROM tournaments ORDER BY tournament").fetchall()]
     if named is not None:
         if named not in held:
-            raise refuse(f"no tournament {named} is stored", 2)
+            raise refuse(told(say("no tournament %(tournament)s is stored", tournament=named)), 2)
         return named
     if len(held) > 1:
-        raise refuse(f"the store holds {len(held)} tournaments ({', '.join(held)}): name one with --tournament", 2)
+        many = say(
+            "the store holds %(count)s tournaments (%(tournaments)s): name one with --tournament",
+            count=len(held),
+            tournaments=", ".join(held),
+        )
+        raise refuse(told(many), 2)
     return held[0] if held else None
 
 
 @app.command()
+@speaking
 @with_store
 def publish(
     key: Annotated[Path, typer.Option("--key", help="The organiser's private key (saboteur checkpoint keygen).")],
@@ -78,15 +88,25 @@ def publish(
     published = checkpoint.publish(store, signer)
     checkpoint.write(output, published)
     console = Console(soft_wrap=True)
-    console.print(
-        f"checkpoint {escape(str(output))}: event position {published.position}, head {published.head}; "
-        f"upload {published.uploads}, uploads head {published.uploads_head}; key {published.key}"
+    written = say(
+        "checkpoint %(file)s: event position %(position)s, head %(head)s; upload %(upload)s, uploads head "
+        "%(uploads_head)s; key %(key)s",
+        file=str(output),
+        position=str(published.position),
+        head=published.head,
+        upload=str(published.uploads),
+        uploads_head=published.uploads_head,
+        key=published.key,
     )
+    console.print(escape(told(written)))
     if target is None:
-        console.print("no tournament is stored: the checkpoint is in no record")
+        console.print(told(say("no tournament is stored: the checkpoint is in no record")))
         return
     try:
         recorded = records.append(store, target, [CheckpointPublished.of(published)])
     except records.RecordError as exc:
-        raise refuse(str(exc), 1) from None
-    console.print(f"recorded in {recorded.stream}, now at version {recorded.version}")
+        raise refuse(told(exc.said), 1) from None
+    noted = say(
+        "recorded in %(stream)s, now at version %(version)s", stream=recorded.stream, version=str(recorded.version)
+    )
+    console.print(escape(told(noted)))

@@ -22,6 +22,7 @@ from cli.errors import ReportingGroup
 from cli.lazy import Lazy
 from cli.options import LangOption
 from cli.options import language as chosen_language
+from events.said import Said, say
 from ingest.kinds import kind_of
 from ingest.workers import process_pool, workers_for
 
@@ -146,7 +147,7 @@ def audit(
     worst = 0
     files = list(log_files(paths))
     if not files:
-        Console(stderr=True).print("no log files found (looked for *.jsonl and *.jsonl.gz)")
+        Console(stderr=True).print(_told(say("no log files found (looked for *.jsonl and *.jsonl.gz)"), language))
         raise typer.Exit(2)
     logs = [path for path in files if kind_of(path.name) not in _NOT_LOGS or as_json]
     used = workers_for(len(logs), workers)
@@ -171,8 +172,15 @@ def audit(
             _print_audit(console, result, language)
         worst = max(worst, {"clean": 0, "violations": 1, "unreadable": 2}[result.status])
     audits.close()  # the pool shut down
-    said = f"audited {len(logs)} file{'s' * (len(logs) != 1)} on {used} core{'s' * (used != 1)}"
-    Console(stderr=True, highlight=False).print(f"[dim]{said} (--workers; default: one per core)[/dim]")
+    files_said = _told(say("%(count)s file", "%(count)s files", "count", count=len(logs)), language)
+    cores = say(
+        "audited %(files)s on %(count)s core (--workers; default: one per core)",
+        "audited %(files)s on %(count)s cores (--workers; default: one per core)",
+        "count",
+        files=files_said,
+        count=used,
+    )
+    Console(stderr=True, highlight=False).print(f"[dim]{escape(_told(cores, language))}[/dim]")
     raise typer.Exit(worst)
 
 
@@ -209,3 +217,11 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def _told(said: Said, lang: str) -> str:
+    """``said`` (a sentence of :mod:`events.said`) in ``lang``; the language module is
+    loaded only here, where a command speaks."""
+    from events.language import words
+
+    return str(words(said, lang))

@@ -22,6 +22,7 @@ from analytics.browse import upload_findings
 from analytics.standings import misseated
 from cli.options import LangOption, language, with_store
 from cli.output import finding_words
+from cli.speech import speaking, told
 from events.language import words
 from events.said import Said, say, sentence
 from ingest import checkpoint
@@ -206,17 +207,15 @@ def _print_misseated(out: Console, store: Store, results: list[FileResult], lang
             out.print(f"  {row['finding_id']} [yellow]{escape(what)}[/yellow]")
 
 
+@speaking
 @with_store
 def rebuild_command(store: Store) -> None:
     """Drop the read models and rebuild them from the events alone (a store of an older
     schema version is upgraded first)."""
     counts = rebuild_read_models(store)
-    Console().print(
-        "rebuilt up to event "
-        + str(counts.pop("position"))
-        + ": "
-        + ", ".join(f"{table} {n}" for table, n in counts.items())
-    )
+    position = str(counts.pop("position"))
+    tables = ", ".join(f"{table} {n}" for table, n in counts.items())  # the tables by their names in the store
+    Console().print(told(say("rebuilt up to event %(position)s: %(tables)s", position=position, tables=tables)))
 
 
 _HASH = re.compile(r"[0-9a-f]{64}")
@@ -255,6 +254,7 @@ def _checkpoints(files: list[Path] | None, key: Path | None) -> tuple[list[Ancho
     return anchors, problems
 
 
+@speaking
 @with_store
 def verify_command(
     store: Store,
@@ -292,16 +292,20 @@ def verify_command(
     console = Console(soft_wrap=True)
     problems.extend(verdict.problems)
     if not problems:
-        console.print(
-            f"[green]ok[/green]: {verdict.events} events, chain head {verdict.head}; "
-            f"{verdict.uploads} uploads, uploads head {verdict.uploads_head}"
+        heads = say(
+            "%(events)s events, chain head %(head)s; %(uploads)s uploads, uploads head %(uploads_head)s",
+            events=str(verdict.events),
+            head=verdict.head,
+            uploads=str(verdict.uploads),
+            uploads_head=verdict.uploads_head,
         )
+        console.print(f"[green]{escape(told(say('ok')))}[/green]: {escape(told(heads))}")
         for found in verdict.anchored:
             console.print(f"  {escape(found)}")
         return
     for problem in problems:
         console.print(f"[red]{escape(problem)}[/red]")
     if verdict.problems:
-        console.print(f"checked {verdict.events} events before the first problem")
+        console.print(told(say("checked %(events)s events before the first problem", events=str(verdict.events))))
     sys.stdout.flush()
     raise typer.Exit(1)

@@ -32,7 +32,7 @@ from cli.output import csv_text, fits
 from cli.speech import speaking, told
 from events.language import words
 from events.records.tournament import CutDrawn, PenaltyGiven
-from events.said import Said, say
+from events.said import Said, say, sentence
 from ingest.store import Store
 
 app = typer.Typer(
@@ -498,13 +498,14 @@ def revoke_code(
 
 
 @app.command()
+@speaking
 @with_store
 def log(tournament: str, store: Store) -> None:
     """The tournament's history: every record with its time and reason, and each
     checkpoint of the chain published (its signature left out)."""
     record = _run(lambda: records.history(store, tournament))
     if not record:
-        raise refuse(f"no tournament {tournament}", 1)
+        raise refuse(told(say("no tournament %(tournament)s", tournament=tournament)), 1)
     entries = []
     for event in record:
         data = json.loads(event.payload)
@@ -516,12 +517,12 @@ def log(tournament: str, store: Store) -> None:
         entries.append(
             (str(event.position), event.recorded_at.strftime("%Y-%m-%d %H:%M:%S"), event.type, details, str(reason))
         )
-    title = f"{tournament}: the record"
-    shown = Table(title=title, title_justify="left")
+    title = told(say("%(tournament)s: the record", tournament=tournament))
+    shown = Table(title=escape(title), title_justify="left")
     for column in ("#", "recorded", "what", "details", "reason"):
         text = column in ("details", "reason")
         shown.add_column(
-            column,
+            told(say(_LOG_HEADS[column])) if column != "#" else column,
             no_wrap=not text,
             min_width=LOG_WIDTHS.get(column),
             ratio=2 if column == "details" else 1 if text else None,
@@ -535,10 +536,18 @@ def log(tournament: str, store: Store) -> None:
     out.print(Text(title))
     for position, recorded, what, details, reason in entries:
         out.print(Text(f"{position}  {recorded}  {what}", style="bold"))
-        out.print(Padding(Text(details + (f"\nreason: {reason}" if reason else "")), (0, 0, 0, 4)))
+        why = "\n" + told(say("reason: %(reason)s", reason=reason)) if reason else ""
+        out.print(Padding(Text(details + why), (0, 0, 0, 4)))
 
 
 LOG_WIDTHS: Final = {"details": 30, "reason": 20}
+_LOG_HEADS: Final = {
+    "recorded": sentence("recorded"),
+    "what": sentence("what"),
+    "details": sentence("details"),
+    "reason": sentence("reason"),
+}
+"""The record's columns, put into the command's language (its codes and details stay as stored)."""
 """The narrowest the record's texts read well in; a narrower terminal gets each record
 as a line with its number, time and kind, and its details and reason under it."""
 

@@ -262,3 +262,23 @@ def test_cli_tournament_commands_speak_the_language_asked_for(tmp_path: Path) ->
     assert english.exit_code == 0 and "every game matches its published seating" in english.output
     norwegian = runner.invoke(app, ["tournament", "check", "sim-open-2", "--db", db, "--lang", "nb"])
     assert "alle spill stemmer med den publiserte bordplasseringen" in norwegian.output
+
+
+def test_cli_verify_rebuild_log_and_checkpoint_speak_the_language_asked_for(tmp_path: Path) -> None:
+    from events.simulate.tournament import simulate_tournament
+
+    simulate_tournament(tmp_path / "logs", players=8, preliminary_rounds=1, seed=4)
+    db = str(tmp_path / "ledger.duckdb")
+    runner = CliRunner()
+    assert runner.invoke(app, ["ingest", str(tmp_path / "logs"), "--db", db]).exit_code == 0
+    dutch = runner.invoke(app, ["verify", "--db", db, "--lang", "nl"])
+    assert dutch.exit_code == 0 and "in orde: " in dutch.output and "gebeurtenissen, kop van de keten" in dutch.output
+    rebuilt = runner.invoke(app, ["rebuild", "--db", db, "--lang", "de"])
+    assert rebuilt.exit_code == 0 and "neu aufgebaut bis Ereignis" in rebuilt.output
+    log = runner.invoke(app, ["tournament", "log", "sim-open-4", "--db", db, "--lang", "de"], env={"COLUMNS": "300"})
+    assert log.exit_code == 0 and "sim-open-4: das Protokoll" in log.output and "Einzelheiten" in log.output
+    key = tmp_path / "organiser.key"
+    made = runner.invoke(app, ["checkpoint", "keygen", "--key", str(key), "--lang", "nb"])
+    assert made.exit_code == 0 and "nøkkelens fingeravtrykk" in made.output
+    english = runner.invoke(app, ["verify", "--db", db])
+    assert "ok: " in english.output and "events, chain head" in english.output
