@@ -22,6 +22,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cli.errors import refuse
 from cli.options import with_store
 from cli.simulate import BotsOption, lineup
+from cli.speech import OUTCOME_WORDS, speaking, told
+from events.said import say
 from events.tables import PLAYER_RANGE, ROUND_LIMIT
 from ingest.lake.build import BATCH_BYTES, Done, build, cluster, listing, plan, run
 from ingest.lake.export import export
@@ -81,11 +83,19 @@ def _run(
     written = [r for r in results if not r.skipped]
     events = sum(r.events for r in written)
     rate = f", {events / elapsed:,.0f} events/s" if elapsed > 0 and events else ""
-    Console(highlight=False).print(
-        f"{escape(lake)}: {len(written)} batches written ({sum(r.files for r in written):,} files, "
-        f"{sum(r.games for r in written):,} games, {events:,} events), "
-        f"{len(results) - len(written)} already committed; {elapsed:.1f} s{rate}"
+    said = say(
+        "%(lake)s: %(batches)s batches written (%(files)s files, %(games)s games, %(events)s events), "
+        "%(before)s already committed; %(seconds)s s%(rate)s",
+        lake=lake,
+        batches=len(written),
+        files=sum(r.files for r in written),
+        games=sum(r.games for r in written),
+        events=events,
+        before=len(results) - len(written),
+        seconds=f"{elapsed:.1f}",
+        rate=rate,
     )
+    Console(highlight=False).print(escape(told(said)))
     return results
 
 
@@ -95,10 +105,12 @@ def _entries(to: str) -> dict[str, Entry]:
     lake = Lake.at(to)
     entries, renewed = up_to_date(lake, committed(lake))
     if renewed:
-        Console(stderr=True, highlight=False).print(
-            f"{renewed:,} batches written before the manifest named each file's streams: brought up to date "
-            "from their own events (their rows and parts are unchanged)"
+        said = say(
+            "%(count)s batches written before the manifest named each file's streams: brought up to date from "
+            "their own events (their rows and parts are unchanged)",
+            count=renewed,
         )
+        Console(stderr=True, highlight=False).print(escape(told(said)))
     return entries
 
 
@@ -114,6 +126,7 @@ def _locked(to: str, command: str) -> Iterator[None]:
 
 
 OUTCOMES = ("accepted", "accepted_with_findings", "rejected", "duplicate")
+
 """The outcomes a file can have, in the order ``saboteur ingest`` counts them."""
 
 
@@ -124,6 +137,7 @@ def _outcomes(results: Sequence[Done]) -> Counter[str]:
 
 
 @app.command("build")
+@speaking
 def build_command(
     sources: Annotated[list[str], typer.Argument(help="Files or folders, local or fsspec URLs (s3://bucket/logs/).")],
     to: LakeOption,
@@ -147,7 +161,7 @@ def build_command(
     """
     files = listing(sources)
     if not files:
-        raise refuse("no files found (looked for .jsonl, .jsonl.gz, .csv and .json)", 1)
+        raise refuse(told(say("no files found (looked for .jsonl, .jsonl.gz, .csv and .json)")), 1)
     with _locked(to, "archive build"):  # numbered from the lake as it stands: no other run may add meanwhile
         entries = _entries(to)
         batches = plan(files, datetime.now(UTC), batch_files, entries, batch_bytes=batch_mib * 2**20)
@@ -157,11 +171,12 @@ def build_command(
 
         results = _run("archive", to, len(files), work, scheduler, workers)
     counts = _outcomes(results)
-    Console(highlight=False).print(", ".join(f"{counts[o]:,} {o.replace('_', ' ')}" for o in OUTCOMES))
+    Console(highlight=False).print(", ".join(f"{counts[o]:,} {told(say(OUTCOME_WORDS[o]))}" for o in OUTCOMES))
     raise typer.Exit(1 if counts["rejected"] else 0)
 
 
 @app.command("simulate")
+@speaking
 def simulate_command(
     games: Annotated[int, typer.Option("--games", min=1, help="Games to simulate.")],
     to: LakeOption,
@@ -193,18 +208,26 @@ def simulate_command(
 
 
 @app.command("export")
+@speaking
 @with_store
 def export_command(to: LakeOption, store: Store) -> None:
     """Write a store's events and read models into the lake, with its chain head."""
     with _locked(to, "archive export"):
         entry = export(store, Lake.at(to))
-    Console(highlight=False).print(
-        f"{escape(to)}: {entry.events:,} events and {len(entry.files):,} uploads of {escape(str(store.path))}, "
-        f"head {entry.head_position} {entry.head_hash}"
+    said = say(
+        "%(lake)s: %(events)s events and %(uploads)s uploads of %(store)s, head %(position)s %(head)s",
+        lake=to,
+        events=entry.events,
+        uploads=len(entry.files),
+        store=str(store.path),
+        position=str(entry.head_position),
+        head=entry.head_hash,
     )
+    Console(highlight=False).print(escape(told(said)))
 
 
 @app.command("verify")
+@speaking
 def verify_command(lake: Annotated[str, typer.Argument(help="The lake: a folder or an fsspec URL.")]) -> None:
     """Check every committed batch against its manifest entry. Exit status 0 when all
     is well, 1 when anything is wrong."""
@@ -213,10 +236,19 @@ def verify_command(lake: Annotated[str, typer.Argument(help="The lake: a folder 
     for problem in verdict.problems:
         out.print(f"[red]{escape(problem)}[/red]")
     if verdict.uncommitted:
-        out.print(f"[yellow]{len(verdict.uncommitted)} parts no batch commits (a build cut short): unread[/yellow]")
-    status = "[green]ok[/green]" if verdict.ok else f"[red]{len(verdict.problems)} problems[/red]"
-    out.print(
-        f"{escape(lake)}: {verdict.batches} batches, {verdict.parts} parts, {verdict.games:,} games, "
-        f"{verdict.events:,} events: {status}"
+        unread = say("%(count)s parts no batch commits (a build cut short): unread", count=len(verdict.uncommitted))
+        out.print(f"[yellow]{escape(told(unread))}[/yellow]")
+    if verdict.ok:
+        status = f"[green]{escape(told(say('ok')))}[/green]"
+    else:
+        status = f"[red]{escape(told(say('%(count)s problems', count=len(verdict.problems))))}[/red]"
+    counted = say(
+        "%(lake)s: %(batches)s batches, %(parts)s parts, %(games)s games, %(events)s events",
+        lake=lake,
+        batches=verdict.batches,
+        parts=verdict.parts,
+        games=verdict.games,
+        events=verdict.events,
     )
+    out.print(f"{escape(told(counted))}: {status}")
     raise typer.Exit(0 if verdict.ok else 1)

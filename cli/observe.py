@@ -15,9 +15,11 @@ from typing import Annotated
 import typer
 
 from cli.errors import refuse
+from cli.speech import speaking, told
 from events.logfile import UnreadableLog, parse_data, read_bytes
 from events.observe import AlreadyObserved, observe
 from events.replay import Replay
+from events.said import say
 
 
 def observed_log(path: Path) -> bytes:
@@ -32,6 +34,7 @@ def observed_log(path: Path) -> bytes:
     return observe(data)
 
 
+@speaking
 def observe_command(
     file: Annotated[Path, typer.Argument(help="A full log (.jsonl or .jsonl.gz).")],
     out: Annotated[
@@ -51,9 +54,11 @@ def observe_command(
     try:
         observed = observed_log(file)
     except UnreadableLog as exc:
-        raise refuse(f"{file}: {exc.message}", 2) from None
-    except AlreadyObserved as exc:
-        raise refuse(f"{file}: {exc}: nothing hidden is left to blank", 2) from None
+        raise refuse(f"{file}: {told(exc.said)}", 2) from None
+    except AlreadyObserved:
+        raise refuse(
+            told(say("%(file)s: already an observed log: nothing hidden is left to blank", file=str(file))), 2
+        ) from None
     if out is None:
         sys.stdout.buffer.write(observed)
         sys.stdout.flush()
@@ -61,4 +66,7 @@ def observe_command(
     try:
         out.write_bytes(gzip.compress(observed, mtime=0) if out.name.endswith(".gz") else observed)
     except OSError as exc:
-        raise refuse(f"{out}: cannot write the observed log: {exc.strerror or exc}", 2) from None
+        said = say(
+            "%(file)s: cannot write the observed log: %(problem)s", file=str(out), problem=str(exc.strerror or exc)
+        )
+        raise refuse(told(said), 2) from None

@@ -7,9 +7,12 @@ from typing import Annotated, cast, get_args
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
+from cli.speech import speaking, told
 from events.logfile import write_log
 from events.rules.tournament import CUT, check_cut, check_final_rounds, check_preliminary_rounds, table_sizes
+from events.said import say
 from events.schema import Recording
 from events.simulate.game import GameSpec, simulate_game
 from events.simulate.lineup import Lineup
@@ -62,6 +65,7 @@ def _recording(value: str) -> Recording:
 
 
 @app.command("game")
+@speaking
 def game(
     out: Annotated[Path, typer.Option("-o", "--output", help="The log file to write (.jsonl or .jsonl.gz).")],
     players: Annotated[int, typer.Option(help="Players at the table.")] = 6,
@@ -98,10 +102,18 @@ def game(
     events = simulate_game(spec)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_log(events, out)
-    Console(stderr=True).print(f"wrote {out}: {len(events)} events, {rounds} rounds at a table of {players}")
+    wrote = say(
+        "wrote %(file)s: %(events)s events, %(rounds)s rounds at a table of %(players)s",
+        file=str(out),
+        events=len(events),
+        rounds=rounds,
+        players=players,
+    )
+    Console(stderr=True).print(escape(told(wrote)))
 
 
 @app.command("tournament")
+@speaking
 def tournament(
     out: Annotated[Path, typer.Option("-o", "--output", help="The folder to write the logs and tournament.json to.")],
     players: Annotated[int, typer.Option(help="Players registered.")] = 36,
@@ -146,4 +158,10 @@ def tournament(
         referee_notes=referee_notes,
         bots=players_bots,
     )
-    Console(stderr=True).print(f"wrote {len(record.files)} game logs and tournament.json for {record.id} to {out}")
+    wrote = say(
+        "wrote %(count)s game logs and tournament.json for %(tournament)s to %(folder)s",
+        count=len(record.files),
+        tournament=record.id,
+        folder=str(out),
+    )
+    Console(stderr=True).print(escape(told(wrote)))

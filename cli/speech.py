@@ -18,9 +18,16 @@ from typing import Any, Final
 
 from cli.options import LangOption, language
 from events.language import ENGLISH, words
-from events.said import Said
+from events.said import Said, sentence
 
 _SPOKEN: Final[ContextVar[str]] = ContextVar("spoken", default=ENGLISH)
+OUTCOME_WORDS: Final = {
+    "accepted": sentence("accepted"),
+    "accepted_with_findings": sentence("accepted with findings"),
+    "rejected": sentence("rejected"),
+    "duplicate": sentence("duplicate"),
+}
+"""What became of a file, in words (``ingest`` and ``archive build`` say it)."""
 
 
 def spoken() -> str:
@@ -35,7 +42,7 @@ def told(said: Said) -> str:
 
 def speaking(command: Callable[..., None]) -> Callable[..., None]:
     """The command with a ``--lang`` option after its own, run in that language."""
-    own = inspect.signature(command)
+    own = inspect.signature(command, eval_str=True)  # Typer reads the options from the annotations
 
     @functools.wraps(command)
     def run(*args: Any, lang: str | None = None, **options: Any) -> None:

@@ -20,11 +20,11 @@ from rich.table import Table
 
 from analytics.browse import upload_findings
 from analytics.standings import misseated
-from cli.options import LangOption, language, with_store
+from cli.options import with_store
 from cli.output import finding_words
-from cli.speech import speaking, told
+from cli.speech import OUTCOME_WORDS, speaking, spoken, told
 from events.language import words
-from events.said import Said, say, sentence
+from events.said import say, sentence
 from ingest import checkpoint
 from ingest.checkpoint import Anchor
 from ingest.pipeline import FileResult, ingest
@@ -40,16 +40,10 @@ _OUTCOME_STYLE = {
     "rejected": "red",
     "duplicate": "dim",
 }
-_OUTCOMES = {
-    "accepted": sentence("accepted"),
-    "accepted_with_findings": sentence("accepted with findings"),
-    "rejected": sentence("rejected"),
-    "duplicate": sentence("duplicate"),
-}
-"""What became of a file, in words (the code stays the code in ``--format json`` elsewhere)."""
 _HEADS = {"file": sentence("file"), "outcome": sentence("outcome"), "games": sentence("games"), "why": sentence("why")}
 
 
+@speaking
 @with_store
 def ingest_command(
     paths: Annotated[
@@ -70,7 +64,6 @@ def ingest_command(
     verbose: Annotated[
         bool, typer.Option("-v", "--verbose/--no-verbose", help="List each file's findings, with their finding ids.")
     ] = False,
-    lang: LangOption = None,
 ) -> None:
     """Audit files and store them in the append-only event store.
 
@@ -79,11 +72,7 @@ def ingest_command(
     """
     if supersede and not reason:
         raise typer.BadParameter('say why with --reason "…"', param_hint="--supersede")
-    speaks = language(lang)
-
-    def told(said: Said) -> str:
-        return words(said, speaks)
-
+    speaks = spoken()
     console = Console(stderr=True)
     counts: Counter[str] = Counter()
     noted: list[FileResult] = []
@@ -133,7 +122,7 @@ def ingest_command(
                 why = told(result.said)
             detail.add_row(
                 escape(result.name),
-                f"[{style}]{escape(told(say(_OUTCOMES[result.outcome])))}[/{style}]",
+                f"[{style}]{escape(told(say(OUTCOME_WORDS[result.outcome])))}[/{style}]",
                 escape(", ".join(result.game_ids)),
                 escape(why),
             )
@@ -143,7 +132,7 @@ def ingest_command(
     _print_misseated(out, store, results, speaks)
     summary = Table(title=told(say("ingested into %(store)s", store=escape(safe_name(str(store.path))))))
     for outcome in ("accepted", "accepted_with_findings", "rejected", "duplicate"):
-        summary.add_column(told(say(_OUTCOMES[outcome])), justify="right")
+        summary.add_column(told(say(OUTCOME_WORDS[outcome])), justify="right")
     summary.add_row(*(str(counts[o]) for o in ("accepted", "accepted_with_findings", "rejected", "duplicate")))
     out.print(summary)
     if results:

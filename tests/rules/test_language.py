@@ -282,3 +282,14 @@ def test_cli_verify_rebuild_log_and_checkpoint_speak_the_language_asked_for(tmp_
     assert made.exit_code == 0 and "nøkkelens fingeravtrykk" in made.output
     english = runner.invoke(app, ["verify", "--db", db])
     assert "ok: " in english.output and "events, chain head" in english.output
+
+
+def test_cli_simulate_and_observe_speak_the_language_asked_for(tmp_path: Path) -> None:
+    runner = CliRunner()
+    log = tmp_path / "g.jsonl"
+    made = runner.invoke(app, ["simulate", "game", "-o", str(log), "--players", "5", "--lang", "de"])
+    assert made.exit_code == 0 and "geschrieben: " in made.output and "Runden an einem Tisch mit 5" in made.output
+    seen = tmp_path / "seen.jsonl"
+    assert runner.invoke(app, ["observe", str(log), "-o", str(seen)]).exit_code == 0
+    again = runner.invoke(app, ["observe", str(seen), "--lang", "nl"])
+    assert again.exit_code == 2 and "al een waargenomen log" in again.output
