@@ -128,23 +128,31 @@ def test_a_wrong_password_is_forgotten_after_a_while_and_a_right_one_forgets_the
     assert door.knock("a") == 0.0 and door.knock("a") == 60.0
 
 
-def test_the_dashboard_listens_on_this_machine_unless_told(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    started: list[list[str]] = []
+class Served(Exception):
+    """The server the command would have become (``os.execve`` stands in for it)."""
 
-    class Served(Exception):
-        pass
+
+def serving(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], dict[str, str]]]:
+    """What ``saboteur dashboard`` starts from now on (its command line and environment),
+    in place of starting it."""
+    started: list[tuple[list[str], dict[str, str]]] = []
 
     def execve(path: str, line: list[str], env: dict[str, str]) -> None:
-        started.append(line)
+        started.append((line, env))
         raise Served
 
     monkeypatch.setattr(serve.os, "execve", execve)
     monkeypatch.setattr(serve.os, "name", "posix")
+    return started
+
+
+def test_the_dashboard_listens_on_this_machine_unless_told(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    started = serving(monkeypatch)
     db = tmp_path / "ledger.duckdb"
     for extra, address in (([], "127.0.0.1"), (["--address", "0.0.0.0"], "0.0.0.0")):
         result = CliRunner().invoke(app, ["dashboard", "--db", str(db), *extra])
         assert isinstance(result.exception, Served)
-        line = started.pop()
+        line, _env = started.pop()
         assert line[line.index("--server.address") + 1] == address
         assert f"http://{address}:8501" in result.stdout
 
@@ -152,14 +160,7 @@ def test_the_dashboard_listens_on_this_machine_unless_told(monkeypatch: pytest.M
 def test_served_to_every_network_it_names_the_address_phones_open(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    class Served(Exception):
-        pass
-
-    def execve(path: str, line: list[str], env: dict[str, str]) -> None:
-        raise Served  # the process would have become the server here
-
-    monkeypatch.setattr(serve.os, "execve", execve)
-    monkeypatch.setattr(serve.os, "name", "posix")
+    serving(monkeypatch)
     found: list[str | None] = ["192.168.1.20", None]
     monkeypatch.setattr(serve, "network_address", lambda: found.pop(0))
 
@@ -234,20 +235,10 @@ def test_a_global_limit_holds_however_the_tries_are_spread() -> None:
 
 
 def test_trusted_proxies_are_given_to_the_server_and_checked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    seen: list[dict[str, str]] = []
-
-    class Served(Exception):
-        pass
-
-    def execve(path: str, line: list[str], env: dict[str, str]) -> None:
-        seen.append(env)
-        raise Served
-
-    monkeypatch.setattr(serve.os, "execve", execve)
-    monkeypatch.setattr(serve.os, "name", "posix")
+    started = serving(monkeypatch)
     db = str(tmp_path / "ledger.duckdb")
     result = CliRunner().invoke(app, ["dashboard", "--db", db, "--trusted-proxy", "10.0.0.7", "--trusted-proxy", "::1"])
     assert isinstance(result.exception, Served)
-    assert seen[-1][access.PROXIES_SETTING] == "10.0.0.7/32,::1/128"
+    assert started[-1][1][access.PROXIES_SETTING] == "10.0.0.7/32,::1/128"
     refused = CliRunner().invoke(app, ["dashboard", "--db", db, "--trusted-proxy", "my-proxy"])
     assert refused.exit_code == 2 and "is not an address or a network" in refused.output
