@@ -37,6 +37,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import json
+import logging
 import math
 import os
 import secrets
@@ -51,6 +52,7 @@ import streamlit as st
 from dashboard.i18n import _, ngettext
 from dashboard.session import Revoked, Session, issue, read, session_key
 
+_LOGGER = logging.getLogger(__name__)
 SETTING: Final = "SABOTEUR_ADMIN_PASSWORD"
 SECRET_SETTING: Final = "SABOTEUR_SESSION_SECRET"
 COOKIE: Final = "saboteur_organiser"
@@ -228,7 +230,11 @@ def client() -> str:
     """Whom the door counts: the client's address where Streamlit knows it (through
     the trusted proxies, :func:`client_address`), else this session (a random key kept
     in it)."""
-    trusted = trusted_proxies(os.environ.get(PROXIES_SETTING))
+    try:
+        trusted = trusted_proxies(os.environ.get(PROXIES_SETTING))
+    except ValueError as wrong:  # set by hand, not through --trusted-proxy: no header is believed
+        _LOGGER.error("$%s is not used: %s", PROXIES_SETTING, wrong)
+        trusted = ()
     address = client_address(st.context.ip_address, _forwarded() if trusted else [], trusted)
     if isinstance(address, str) and address:
         return f"address {address}"

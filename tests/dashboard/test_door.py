@@ -242,3 +242,16 @@ def test_trusted_proxies_are_given_to_the_server_and_checked(monkeypatch: pytest
     assert started[-1][1][access.PROXIES_SETTING] == "10.0.0.7/32,::1/128"
     refused = CliRunner().invoke(app, ["dashboard", "--db", db, "--trusted-proxy", "my-proxy"])
     assert refused.exit_code == 2 and "is not an address or a network" in refused.output
+
+
+def test_a_trusted_proxies_setting_that_is_no_network_believes_no_header(
+    open_page: Open, organiser: str, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``$SABOTEUR_TRUSTED_PROXIES`` set by hand to what is no network: the login page
+    still works, counting by the socket's address (no traceback, no header believed)."""
+    at_address(monkeypatch, "10.0.0.2")
+    monkeypatch.setenv(access.PROXIES_SETTING, "my-proxy")
+    monkeypatch.setattr(access, "_forwarded", lambda: ["198.51.100.7"])
+    at = open_page("upload")
+    assert errors(log_in(at, "guess")) == WRONG
+    assert access.client_address("10.0.0.2", ["198.51.100.7"], ()) == "10.0.0.2"
