@@ -10,12 +10,13 @@ thread renews it every :data:`BEAT_SECONDS` while the run lasts.
 A second run finds the lock renewed lately and refuses, saying who holds it since when.
 A lock not renewed for :data:`STALE_SECONDS` was left by a run that died (``kill -9``, a
 machine gone): it is taken over — at once when it names a process of this machine that
-is gone. Taking is the same on a folder and on an object store:
-write the lock with one's token, wait a moment, read it back — whoever reads their own
-token holds it; two runs taking a stale lock in the same instant leave one token, and the
-other run refuses. (A folder's first lock is made with an exclusive create, so there the
-race cannot happen at all; an object store without conditional writes keeps a window of
-that moment, which the read-back closes in all but the same-millisecond case.)
+is gone. Looking at the lock and writing one's own is one step for every taker:
+on a folder, a run looks at the lock and writes its own under an operating-system lock
+of a file beside it (``flock``, held for that moment only), so of runs taking it at the
+same instant exactly one finds it free; on an object store a run writes the lock with
+its token, waits a moment and reads it back — whoever reads their own token holds it,
+which leaves a window only for writes further apart than that moment, with a look at the
+lock between them (an object store without conditional writes can do no better).
 """
 
 from __future__ import annotations
@@ -34,7 +35,14 @@ from typing import Final
 
 from ingest.lake.layout import Lake
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: a folder's lock is taken as an object store's is
+    fcntl = None  # type: ignore[assignment]
+
 LOCK: Final = "_build.lock"
+GUARD: Final = "_build.lock.guard"
+"""A folder's file whose operating-system lock makes looking at the lock and writing it one step."""
 STALE_SECONDS: Final = 120.0
 """A lock not renewed for this long was left by a run that died: it is taken over."""
 BEAT_SECONDS: Final = 20.0
@@ -93,6 +101,24 @@ def _current(lake: Lake) -> Holder | None:
         return None
 
 
+@contextmanager
+def _one_at_a_time(lake: Lake) -> Iterator[None]:
+    """On a folder, the block run by one process (or thread) at a time: an operating-system
+    lock of :data:`GUARD`, held for the block only and let go by the kernel if the process
+    dies in it. On an object store, nothing: :func:`take` reads its write back instead."""
+    if not lake.local or fcntl is None:
+        yield
+        return
+    path = lake.path(GUARD)
+    lake.fs.makedirs(os.path.dirname(path), exist_ok=True)
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # closing lets the lock go
+
+
 def take(
     lake: Lake,
     command: str,
@@ -104,20 +130,13 @@ def take(
     """Take the lake's lock for ``command``, or raise :class:`LakeBusy` naming who holds it."""
     now = clock()
     mine = Holder(secrets.token_hex(16), socket.gethostname(), os.getpid(), command, now, now)
-    held = _current(lake)
-    if held is not None and now - held.beat < stale and not _died_here(held):
-        raise LakeBusy(_busy(lake, held, stale))
-    if held is None and lake.local and not lake.exists(LOCK):  # (a lock cut short is overwritten below)
-        path = lake.path(LOCK)
-        lake.fs.makedirs(os.path.dirname(path), exist_ok=True)
-        try:
-            with open(path, "xb") as made:  # exclusive: of two first takers, one makes it
-                made.write(mine.dumps())
-        except FileExistsError:
-            other = _current(lake)
-            raise LakeBusy(_busy(lake, other, stale)) from None
-        return mine
-    lake.write(LOCK, mine.dumps())  # a stale lock taken over, or an object store's first
+    with _one_at_a_time(lake):
+        held = _current(lake)
+        if held is not None and now - held.beat < stale and not _died_here(held):
+            raise LakeBusy(_busy(lake, held, stale))
+        lake.write(LOCK, mine.dumps())  # free, stale, or cut short: now this run's
+        if lake.local and fcntl is not None:
+            return mine
     time.sleep(settle)
     now_held = _current(lake)
     if now_held is None or now_held.token != mine.token:
@@ -150,19 +169,21 @@ def _busy(lake: Lake, held: Holder | None, stale: float) -> str:
 def renew(lake: Lake, holder: Holder, *, clock: Callable[[], float] = time.time) -> Holder | None:
     """Renew the lock if it is still ``holder``'s; the renewed holder, or ``None`` if
     another run took it over (this one was thought dead)."""
-    held = _current(lake)
-    if held is None or held.token != holder.token:
-        return None
-    renewed = Holder(holder.token, holder.host, holder.pid, holder.command, holder.since, clock())
-    lake.write(LOCK, renewed.dumps())
+    with _one_at_a_time(lake):
+        held = _current(lake)
+        if held is None or held.token != holder.token:
+            return None
+        renewed = Holder(holder.token, holder.host, holder.pid, holder.command, holder.since, clock())
+        lake.write(LOCK, renewed.dumps())
     return renewed
 
 
 def release(lake: Lake, holder: Holder) -> None:
     """Let the lock go, if it is still ``holder``'s (never another run's)."""
-    held = _current(lake)
-    if held is not None and held.token == holder.token:
-        lake.fs.rm_file(lake.path(LOCK))
+    with _one_at_a_time(lake):
+        held = _current(lake)
+        if held is not None and held.token == holder.token:
+            lake.fs.rm_file(lake.path(LOCK))
 
 
 @contextmanager

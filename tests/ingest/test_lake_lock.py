@@ -5,6 +5,7 @@ folder and on an fsspec store alike, and a run never lets go of another's lock."
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,62 @@ def test_a_lock_of_a_process_of_this_machine_that_is_gone_is_taken_over_at_once(
     target.write(lock.LOCK, other_machine.dumps())
     with pytest.raises(lock.LakeBusy, match="elsewhere"):  # another machine's: only its age tells
         lock.take(target, "archive build", clock=clock, settle=0)
+
+
+def _at_once(lake: Lake, takers: int, clock: Clock | None = None) -> list[str]:
+    """``takers`` threads taking the lock at the same instant; the tokens of those who got it."""
+    import threading
+
+    start = threading.Barrier(takers)
+    won: list[str] = []
+
+    def one() -> None:
+        start.wait()
+        with contextlib.suppress(lock.LakeBusy):
+            won.append(lock.take(lake, "archive build", clock=clock or Clock(), settle=0.2).token)
+
+    threads = [threading.Thread(target=one) for _ in range(takers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return won
+
+
+def test_runs_taking_a_free_or_a_stale_lock_at_the_same_instant_leave_one_holder(lake: Lake) -> None:
+    """Eight takers at once, on a free lock and then on one left stale: exactly one holds
+    it each time, and it is the token the lock names."""
+    (first,) = _at_once(lake, 8)
+    held = lock.Holder.loads(lake.read(lock.LOCK))
+    assert held is not None and held.token == first
+    later = Clock()
+    later.now += lock.STALE_SECONDS + 1  # the holder died: its lock is stale for everyone
+    (second,) = _at_once(lake, 8, later)
+    held = lock.Holder.loads(lake.read(lock.LOCK))
+    assert held is not None and held.token == second != first
+
+
+def test_processes_taking_a_folder_s_lock_at_the_same_instant_leave_one_holder(tmp_path: Path) -> None:
+    """Four processes, started together, each take the folder's lock at the same wall-clock
+    instant and keep it a moment: one takes it, three are refused."""
+    import subprocess
+    import sys
+    import time
+
+    target = tmp_path / "lake"
+    at = time.time() + 2.0
+    script = (
+        "import sys, time\n"
+        "from ingest.lake import lock\n"
+        "from ingest.lake.layout import Lake\n"
+        f"time.sleep(max(0.0, {at} - time.time()))\n"
+        "try:\n"
+        f"    held = lock.take(Lake.at({str(target)!r}), 'archive build')\n"
+        "except lock.LakeBusy:\n"
+        "    sys.exit(3)\n"
+        "time.sleep(1.0)\n"
+        "sys.exit(0)\n"
+    )
+    runs = [subprocess.Popen([sys.executable, "-c", script]) for _ in range(4)]
+    codes = sorted(run.wait(timeout=60) for run in runs)
+    assert codes == [0, 3, 3, 3]
