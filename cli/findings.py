@@ -21,8 +21,9 @@ from rich.text import Text
 
 from analytics import browse
 from cli.errors import refuse
-from cli.options import LangOption, language, with_store
+from cli.options import with_store
 from cli.output import csv_text, finding_words, fits
+from cli.speech import speaking, spoken
 from events.language import stored_words, words
 from events.said import Said, say
 from ingest.store import Store
@@ -78,6 +79,7 @@ def print_findings(
         console.print(Padding(Text(finding_words(row, lang)), (0, 0, 0, 2)))
 
 
+@speaking
 @with_store
 def findings_command(
     tournament: Annotated[
@@ -88,7 +90,6 @@ def findings_command(
         typer.Option("--open/--all", help="Only the findings still open (neither dismissed, penalised nor settled)."),
     ] = False,
     output_format: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
-    lang: LangOption = None,
     *,
     store: Store,
 ) -> None:
@@ -97,7 +98,7 @@ def findings_command(
     each: open, dismissed, penalised, or settled by a correction or an accepted replay."""
     if output_format not in ("table", "csv", "json"):
         raise typer.BadParameter("table, csv or json", param_hint="--format")
-    speaks = language(lang)  # of each finding's message, and of what is said around them
+    speaks = spoken()  # of each finding's message, and of what is said around them
     if tournament is not None and tournament not in browse.tournaments(store)["tournament"].to_list():
         raise refuse(f"no tournament {tournament}", 1)
     found = _in_language(browse.findings(store, tournament), speaks)

@@ -5,7 +5,8 @@ A command decorated with :func:`speaking` takes ``--lang nl|de|nb|en`` (else
 helpers print goes through :func:`told`, which puts a sentence (:mod:`events.said`) into
 it. The language is a context variable, set for the command's run and put back after,
 so commands run one after another in one process (the tests' runner) never hear each
-other's.
+other's. (``saboteur audit`` takes ``--lang`` by itself: it lives in :mod:`cli.main`,
+which loads nothing a command does not need, this module's catalogue included.)
 """
 
 from __future__ import annotations

@@ -27,9 +27,9 @@ from analytics.standings import seating_findings, standings
 from cli import referee_cards
 from cli.errors import refuse
 from cli.moments import ZONES, moment
-from cli.options import LangOption, language, with_store
+from cli.options import with_store
 from cli.output import csv_text, fits
-from cli.speech import speaking, told
+from cli.speech import speaking, spoken, told
 from events.language import words
 from events.records.tournament import CutDrawn, PenaltyGiven
 from events.said import Said, say, sentence
@@ -431,6 +431,7 @@ DEFAULT_BASE = "http://localhost:8501"
 
 
 @app.command("referee-codes")
+@speaking
 @with_store
 def referee_codes(
     tournament: str,
@@ -442,7 +443,6 @@ def referee_codes(
     table: Annotated[
         list[str] | None, typer.Option("--table", help="Only this table (again for more); every table unless given.")
     ] = None,
-    lang: LangOption = None,
     *,
     store: Store,
 ) -> None:
@@ -450,7 +450,7 @@ def referee_codes(
     card's QR code opens the recording page for its table, and for no other table.
     The codes are printed on the cards and nowhere else (the record keeps only their
     hash); a table that had a code gets a new one, and its old card opens nothing."""
-    speaks = language(lang)  # the cards' language
+    speaks = spoken()  # the cards' language
     suffix = referee_cards.suffix_of(output)
     if suffix is None:
         raise typer.BadParameter("a .pdf or a .png file", param_hint="--output")
@@ -579,6 +579,7 @@ def _as_of(text: str | None) -> int | datetime | None:
         raise typer.BadParameter(f"an event position (a number) or a time ({ZONES})", param_hint="--as-of") from None
 
 
+@speaking
 @with_store
 def standings_command(
     tournament: str,
@@ -597,7 +598,6 @@ def standings_command(
             help="A column saying why each player is ranked where they are; the penalties' reasons below.",
         ),
     ] = False,
-    lang: LangOption = None,
     *,
     store: Store,
 ) -> None:
@@ -607,7 +607,7 @@ def standings_command(
         raise typer.BadParameter("table, csv, json, parquet or pdf", param_hint="--format")
     if output_format in ("parquet", "pdf") and output is None:
         raise typer.BadParameter(f"{output_format} is written to a file: add -o FILE", param_hint="--format")
-    speaks = language(lang)  # of the PDF, and of why each player is ranked where they are
+    speaks = spoken()  # of the PDF, and of why each player is ranked where they are
     then = _as_of(as_of)
     refusal = records.stage_refusal(store, tournament, stage)
     if refusal is not None:
