@@ -29,7 +29,7 @@ from events.findings import Code, Finding
 from events.logfile import UnreadableLog
 from events.said import Said, say
 from ingest.readmodels import GameRow, Tables, as_columns
-from ingest.revisions import current, kept_records, marker
+from ingest.revisions import current, kept_records, marker, stood_on
 from ingest.schema import UploadRow
 from ingest.sources import LogEvents, Prepared, prepare, project_tournament, unforeseen
 from ingest.sources.files import counted
@@ -501,8 +501,7 @@ def _standing_tournament(batch: _Batch, stream: str, new: Sequence[NewEvent]) ->
     the records commands made before (:func:`ingest.revisions.standing`, which the
     rebuild and the record commands read the same way)."""
     kept = [json.loads(event.payload) for event in kept_records(batch.store.stream(batch.con, stream))]
-    first, *rest = (json.loads(event.payload) for event in new)
-    return as_columns(project_tournament([first, *kept, *rest], upload_id=0))
+    return as_columns(project_tournament(stood_on([json.loads(event.payload) for event in new], kept), upload_id=0))
 
 
 def _add(appending: Appending, decisions: Sequence[_Decided]) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeVar
 
 from ingest.chain import StoredEvent
 from ingest.store import NewEvent
@@ -56,6 +56,8 @@ def current(events: Sequence[StoredEvent]) -> Revision:
     return Revision(len(markers) + 1, events[markers[-1] + 1 :] if markers else events)
 
 
+T = TypeVar("T")
+
 SUPERSEDED_BY_THE_FILE: Final = frozenset({"tournament_created"})
 """A command's record a new tournament file always replaces: the file creates the tournament anew."""
 
@@ -75,8 +77,15 @@ def standing(events: Sequence[StoredEvent]) -> list[StoredEvent]:
     revision = current(events)
     if revision.number == 1 or not revision.events or not revision.events[0].stream.startswith("tournament:"):
         return list(revision.events)
-    first, *rest = revision.events
-    return [first, *kept_records(events[: len(events) - len(revision.events)]), *rest]
+    return stood_on(list(revision.events), kept_records(events[: len(events) - len(revision.events)]))
+
+
+def stood_on(current: Sequence[T], kept: Sequence[T]) -> list[T]:
+    """A tournament's current revision (its file's events, then later commands' records)
+    with the ``kept`` records of the revisions before placed after its creation: the
+    order :func:`standing` gives, for stored events or for a file's about to be stored."""
+    first, *rest = current
+    return [first, *kept, *rest]
 
 
 def kept_records(earlier: Iterable[StoredEvent]) -> list[StoredEvent]:
