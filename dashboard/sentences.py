@@ -5,8 +5,8 @@ the replay just made (the Replay and Record pages), a row of the store's ``findi
 with its sentence kept as JSON (``findings.said``: :func:`events.said.stored`), or an
 entry of an audit report. Each is put into words here through the findings'
 catalogue (:func:`events.language.words`), in the language the page's picker chose; a
-finding stored before sentences were kept (a store of schema version 6 that has not
-been rebuilt) shows its English message, its player ids still turned into names.
+finding whose sentence is missing or cannot be read shows its English message, its
+player ids still turned into names.
 """
 
 from __future__ import annotations

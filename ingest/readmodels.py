@@ -139,8 +139,8 @@ class FindingRow(Row):
     message: str  # in English
     said: str | None = None
     """The message as its sentence and values (:func:`events.said.stored`), to be put
-    into the reader's language where it is shown; null in a store of schema version 6
-    or older until ``saboteur rebuild``."""
+    into the reader's language where it is shown (a store of schema version 6 gets it
+    at its first write: :meth:`ingest.store.files.StoreFile._findings_said`)."""
 
 
 @table("cards_played")

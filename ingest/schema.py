@@ -18,8 +18,8 @@ stream's versions; 7, each finding's sentence and values (``findings.said``), so
 can say it in the reader's language. A store of an older version is upgraded by the
 first command that writes to it (:meth:`ingest.store.Store.connect`): from 1 it links
 every upload it holds; from 2 its read models take the new columns; from 3 it gets the
-new table, empty; from 6 its findings take the new column, empty (their English
-message stays; ``saboteur rebuild`` fills it in).
+new table, empty; from 6 its findings take the new column, filled in as a rebuild
+would fill it (every log audited again from its events).
 """
 
 from __future__ import annotations
