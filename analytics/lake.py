@@ -2,7 +2,8 @@
 
 :func:`connect` opens a DuckDB database in memory in which every dataset of the lake
 is a view named like the store's table (``games``, ``rounds``, ``round_players``…) over
-the parts its committed batches name — and only those: a batch cut short is not read.
+the parts its committed batches name — and only those: a batch cut short is not read —
+each where it lies now (a compaction's file: :mod:`ingest.lake.compact`).
 Every function of :mod:`analytics.stats` takes that connection as it takes a store's,
 so the figures come from the same SQL text. A lake at an fsspec URL (``s3://…``) is
 read through its fsspec file system, handed to DuckDB; nothing is copied first.
@@ -15,6 +16,7 @@ from contextlib import contextmanager
 
 import duckdb
 
+from ingest.lake.compact import placement
 from ingest.lake.layout import DATASETS, Lake
 from ingest.lake.manifest import committed
 from ingest.tables import create_table
@@ -25,12 +27,13 @@ def connect(url: str) -> Iterator[duckdb.DuckDBPyConnection]:
     """A read-only view of the lake at ``url`` as the store's tables, closed after."""
     lake = Lake.at(url)
     entries = committed(lake)
+    where = placement(lake)  # parts a compaction copied are read from its files
     con = duckdb.connect(":memory:", config={"autoload_known_extensions": False, "autoinstall_known_extensions": False})
     try:
         if not lake.local:
             con.register_filesystem(lake.fs)
         for dataset, row_type in DATASETS.items():
-            parts = [lake.address(p.path) for e in entries.values() for p in e.parts if p.dataset == dataset]
+            parts = [lake.address(path) for path in where.reading(entries, dataset)]
             if parts:
                 listed = ", ".join(_literal(part) for part in parts)
                 con.execute(f"CREATE VIEW {dataset} AS SELECT * FROM read_parquet([{listed}])")

@@ -30,6 +30,7 @@ from random import Random
 from typing import Literal
 
 from events.rules.tournament import MAX_TABLE, MIN_TABLE, check_seating, seat, table_sizes
+from events.said import Refusal, Said, say
 
 Method = Literal["random", "mixed", "swiss"]
 Tables = Sequence[Sequence[str]]
@@ -76,6 +77,30 @@ def repeat_meetings(tables: Tables, history: History) -> int:
     return sum(met[frozenset(pair)] for table in tables for pair in combinations(table, 2))
 
 
+class SeatingError(Refusal):
+    """A seating that cannot be made or read: why, as a sentence (:attr:`said`) that a
+    page or a command puts into its reader's language; ``str()`` is its English."""
+
+
+def _at(line: int, said: Said) -> SeatingError:
+    """A seating file's fault at ``line``."""
+    return SeatingError(say("line %(line)s: %(problem)s", line=line, problem=(said,)))
+
+
+def _sizes(players: int) -> tuple[int, ...]:
+    """The tables' sizes for ``players`` (R-TS1), refused as a :class:`SeatingError`."""
+    if players < MIN_TABLE:
+        raise SeatingError(
+            say(
+                "%(count)s players cannot fill a table: a table seats %(low)s to %(high)s",
+                count=players,
+                low=MIN_TABLE,
+                high=MAX_TABLE,
+            )
+        )
+    return table_sizes(players)
+
+
 def check_tables(tables: Tables, players: Collection[str]) -> None:
     """Raise ValueError unless ``tables`` seat every one of ``players`` exactly once,
     nobody else, at tables of 5–10 (R-TS1, :func:`events.rules.tournament.check_seating`).
@@ -83,7 +108,7 @@ def check_tables(tables: Tables, players: Collection[str]) -> None:
     """
     breach = check_seating(tables, players, everyone=True)
     if breach is not None:
-        raise ValueError(breach.message)
+        raise SeatingError(breach.said)
 
 
 def seat_round(
@@ -107,12 +132,12 @@ def seat_round(
     from the record.
     """
     if method not in ("random", "mixed", "swiss"):
-        raise ValueError(f"unknown seating method {method!r}: random, mixed or swiss")
+        raise SeatingError(say("unknown seating method %(method)s: random, mixed or swiss", method=repr(method)))
     order = sorted(players)
     if len(set(order)) != len(order):
         doubled = sorted(p for p, count in Counter(order).items() if count > 1)
-        raise ValueError(f"players listed twice: {', '.join(doubled)}")
-    sizes = table_sizes(len(order))  # raises for fewer than 5 players
+        raise SeatingError(say("players listed twice: %(players)s", players=tuple(doubled)))
+    sizes = _sizes(len(order))
     rng = Random(f"saboteur-seating:{seed}:{len(history) + 1}")
     if method == "random" or not history:
         return seat(order, rng)
@@ -120,10 +145,10 @@ def seat_round(
         groups = _mixed(order, sizes, history, rng)
     else:
         if standing is None:
-            raise ValueError("swiss seating needs the players' standings (points, stars)")
+            raise SeatingError(say("swiss seating needs the players' standings (points, stars)"))
         absent = [p for p in order if p not in standing]
         if absent:
-            raise ValueError(f"no standing for: {', '.join(absent)}")
+            raise SeatingError(say("no standing for: %(players)s", players=tuple(absent)))
         groups = _swiss(order, sizes, history, standing, rng)
     tables = [[order[i] for i in group] for group in groups]
     for table in tables:
@@ -323,7 +348,7 @@ def _swiss(
 
 
 def read_seating_csv(
-    text: str, players: Collection[str], *, outside: Mapping[str, str] | None = None
+    text: str, players: Collection[str], *, outside: Mapping[str, Said] | None = None
 ) -> list[list[str]]:
     """Read a seating made by hand (``--from-csv``): the tables in order, each in seat
     order.
@@ -348,7 +373,10 @@ def read_seating_csv(
     header = next(reader, None)
     columns = [c.strip().lower() for c in header or []]
     if sorted(columns) not in (["player", "table"], ["player", "seat", "table"]):
-        raise ValueError(f"line 1: the header must be 'table,player' or 'table,player,seat', not {first.strip()!r}")
+        raise _at(
+            1,
+            say("the header must be 'table,player' or 'table,player,seat', not %(header)s", header=repr(first.strip())),
+        )
     known = set(players)
     left_out = outside or {}
     rows: dict[str, list[tuple[int, int, str]]] = {}  # table -> (seat, line, player)
@@ -359,28 +387,41 @@ def read_seating_csv(
         if not any(f.strip() for f in fields):
             continue
         if len(fields) != len(columns):
-            raise ValueError(f"line {line}: {len(fields)} fields where the header names {len(columns)}")
+            raise _at(
+                line,
+                say("%(count)s fields where the header names %(named)s", count=len(fields), named=len(columns)),
+            )
         row = dict(zip(columns, (f.strip() for f in fields), strict=True))
         table, player = row["table"], row["player"]
         if not table:
-            raise ValueError(f"line {line}: no table")
+            raise _at(line, say("no table"))
         if player in left_out:
-            raise ValueError(f"line {line}: {player} {left_out[player]}")
+            raise _at(line, left_out[player])
         if player not in known:
-            raise ValueError(f"line {line}: {player!r} is not a registered player")
+            raise _at(line, say("%(written)s is not a registered player", written=repr(player)))
         if player in seated:
-            raise ValueError(f"line {line}: {player!r} is already seated on line {seated[player]}")
+            raise _at(
+                line, say("%(written)s is already seated on line %(line)s", written=repr(player), line=seated[player])
+            )
         number = len(rows.get(table, ())) + 1
         if "seat" in row:
             try:
                 number = int(row["seat"])
             except ValueError:
-                raise ValueError(f"line {line}: seat {row['seat']!r} is not a number") from None
+                raise _at(line, say("seat %(seat)s is not a number", seat=repr(row["seat"]))) from None
             if number < 1:
-                raise ValueError(f"line {line}: seat {number}: seats are numbered from 1")
+                raise _at(line, say("seat %(seat)s: seats are numbered from 1", seat=number))
             taken = [other for s, _, other in rows.get(table, []) if s == number]
             if taken:
-                raise ValueError(f"line {line}: seat {number} at table {table} is already taken by {taken[0]!r}")
+                raise _at(
+                    line,
+                    say(
+                        "seat %(seat)s at table %(table)s is already taken by %(written)s",
+                        seat=number,
+                        table=table,
+                        written=repr(taken[0]),
+                    ),
+                )
         seated[player] = line
         first_line.setdefault(table, line)
         rows.setdefault(table, []).append((number, line, player))
@@ -389,13 +430,17 @@ def read_seating_csv(
         labels.sort(key=int)
     for label in labels:
         if not MIN_TABLE <= len(rows[label]) <= MAX_TABLE:
-            raise ValueError(
-                f"line {first_line[label]}: table {label} seats {len(rows[label])} players:"
-                f" a table seats {MIN_TABLE} to {MAX_TABLE}"
+            said = say(
+                "table %(table)s seats %(count)s players: a table seats %(low)s to %(high)s",
+                table=label,
+                count=len(rows[label]),
+                low=MIN_TABLE,
+                high=MAX_TABLE,
             )
+            raise _at(first_line[label], said)
     missing = sorted(known - seated.keys())
     if missing:
-        raise ValueError(f"line {reader.line_num}: the seating ends without {', '.join(missing)}")
+        raise _at(reader.line_num, say("the seating ends without %(players)s", players=tuple(missing)))
     tables = [[player for _, _, player in sorted(rows[label])] for label in labels]
     check_tables(tables, players)
     return tables

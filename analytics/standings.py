@@ -358,7 +358,10 @@ SELECT p.game_id, p.tournament_round, p.stage, p.table_label,
             ELSE format('the game seats {} but the seating lists {}',
                         array_to_string(list_filter(p.players, lambda x: NOT list_contains(s.players, x)), ', '),
                         array_to_string(list_filter(s.players, lambda x: NOT list_contains(p.players, x)), ', '))
-       END AS finding
+       END AS finding,
+       s.players AS seating,
+       list_filter(p.players, lambda x: NOT list_contains(s.players, x)) AS not_listed,
+       list_filter(s.players, lambda x: NOT list_contains(p.players, x)) AS not_seated
 FROM played p
 LEFT JOIN seated s USING (tournament_round, stage, table_label)
 WHERE p.tournament_round IS NOT NULL
@@ -396,7 +399,10 @@ def misseated(store: Store, *, tournament: str | None = None, games: Sequence[st
 
 def seating_findings(store: Store, tournament: str) -> pl.DataFrame:
     """Games whose players differ from the published seating of their round and table
-    (a finding for the organiser; rounds with no published seating are not judged)."""
+    (a finding for the organiser; rounds with no published seating are not judged):
+    ``finding`` says it in English; ``seating`` (null when the table has none),
+    ``not_listed`` (who played but is not seated there) and ``not_seated`` (who is
+    seated there but did not play) let a reader say it in another language."""
     with store.connect(read_only=True) as con:
         frame: pl.DataFrame = con.sql(_SEATING_CHECK, params={"tournament": tournament}).pl()
         return frame

@@ -17,15 +17,18 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
 from cli.errors import refuse
 from cli.options import with_store
-from cli.simulate import BotsOption, lineup
-from cli.speech import OUTCOME_WORDS, speaking, told
-from events.said import say
+from cli.simulate import BotsOption, lineup, rounds_allowed
+from cli.speech import one_of, speaking, spoken, told
+from events.language import words
+from events.said import say, sentence
 from events.tables import PLAYER_RANGE, ROUND_LIMIT
 from ingest.lake.build import BATCH_BYTES, Done, build, cluster, listing, plan, run
+from ingest.lake.compact import TARGET_BYTES, PartUnreadable, compact
 from ingest.lake.export import export
 from ingest.lake.layout import Lake
 from ingest.lake.lock import LakeBusy, holding
@@ -48,6 +51,20 @@ SchedulerOption = Annotated[
 WorkersOption = Annotated[int, typer.Option("--workers", min=1, help="Worker processes of the local cluster.")]
 
 
+class _Events(ProgressColumn):
+    """The events written so far (the task's ``events``), in the command's language:
+    taken when the bar is made, for rich draws it from a thread of its own, which does
+    not see the command's."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lang = spoken()
+
+    def render(self, task: Task) -> Text:
+        events = int(task.fields.get("events", 0))
+        return Text(words(say("%(count)s event", "%(count)s events", "count", count=events), self.lang))
+
+
 def _run(
     title: str,
     lake: str,
@@ -57,23 +74,24 @@ def _run(
     workers: int,
 ) -> list[Done]:
     """Do the work on the cluster with a progress bar of ``files`` files; what each
-    batch did."""
+    batch did. ``title`` names the work on the bar: an English word marked with
+    :func:`~events.said.sentence`, said in the command's language."""
     console = Console(stderr=True, highlight=False)
     started = time.perf_counter()
     with cluster(scheduler, workers) as client:
-        console.print(f"Dask dashboard: {client.dashboard_link}")
+        console.print(escape(told(say("Dask dashboard: %(address)s", address=str(client.dashboard_link)))))
         progress = Progress(
-            TextColumn(f"[bold]{title}"),
+            TextColumn(f"[bold]{escape(told(say(title)))}"),
             BarColumn(),
             MofNCompleteColumn(),
-            TextColumn("{task.fields[events]:,} events"),
+            _Events(),
             TimeElapsedColumn(),
             console=console,
             transient=True,
             disable=not console.is_terminal,
         )
         with progress:
-            task_id = progress.add_task("files", total=files, events=0)
+            task_id = progress.add_task(told(say("files")), total=files, events=0)
 
             def on_done(done: Done) -> None:
                 progress.update(task_id, advance=done.files, events=progress.tasks[0].fields["events"] + done.events)
@@ -82,10 +100,13 @@ def _run(
     elapsed = time.perf_counter() - started
     written = [r for r in results if not r.skipped]
     events = sum(r.events for r in written)
-    rate = f", {events / elapsed:,.0f} events/s" if elapsed > 0 and events else ""
+    rated = elapsed > 0 and events > 0
     said = say(
         "%(lake)s: %(batches)s batches written (%(files)s files, %(games)s games, %(events)s events), "
-        "%(before)s already committed; %(seconds)s s%(rate)s",
+        "%(before)s already committed; %(seconds)s s, %(rate)s events/s"
+        if rated
+        else "%(lake)s: %(batches)s batches written (%(files)s files, %(games)s games, %(events)s events), "
+        "%(before)s already committed; %(seconds)s s",
         lake=lake,
         batches=len(written),
         files=sum(r.files for r in written),
@@ -93,7 +114,7 @@ def _run(
         events=events,
         before=len(results) - len(written),
         seconds=f"{elapsed:.1f}",
-        rate=rate,
+        rate=round(events / elapsed) if rated else 0,
     )
     Console(highlight=False).print(escape(told(said)))
     return results
@@ -169,9 +190,16 @@ def build_command(
         def work(client: Client, on_done: Callable[[Done], None]) -> list[Done]:
             return build(client, to, batches, entries, on_done)
 
-        results = _run("archive", to, len(files), work, scheduler, workers)
+        results = _run(sentence("archive"), to, len(files), work, scheduler, workers)
     counts = _outcomes(results)
-    Console(highlight=False).print(", ".join(f"{counts[o]:,} {told(say(OUTCOME_WORDS[o]))}" for o in OUTCOMES))
+    said = say(
+        "%(accepted)s accepted, %(findings)s accepted with findings, %(rejected)s rejected, %(duplicate)s duplicate",
+        accepted=counts["accepted"],
+        findings=counts["accepted_with_findings"],
+        rejected=counts["rejected"],
+        duplicate=counts["duplicate"],
+    )
+    Console(highlight=False).print(escape(told(said)))
     raise typer.Exit(1 if counts["rejected"] else 0)
 
 
@@ -192,9 +220,9 @@ def simulate_command(
     of the ruleset takes its turn."""
     chosen = lineup(bots)
     if ruleset not in PLAYER_RANGE:
-        raise typer.BadParameter("tournament or base", param_hint="--ruleset")
+        raise typer.BadParameter(one_of(*PLAYER_RANGE), param_hint="--ruleset")
     if rounds > ROUND_LIMIT[ruleset]:
-        raise typer.BadParameter(f"a {ruleset} game has 1 to {ROUND_LIMIT[ruleset]} rounds", param_hint="--rounds")
+        raise typer.BadParameter(told(rounds_allowed(ruleset)), param_hint="--rounds")
     with _locked(to, "archive simulate"):
         entries = _entries(to)  # upload numbers the lake holds already are not taken again
         jobs = simulations(
@@ -204,7 +232,7 @@ def simulate_command(
         def work(client: Client, on_done: Callable[[Done], None]) -> list[Done]:
             return run(client, to, jobs, run_simulation, on_done)
 
-        _run("simulate", to, games, work, scheduler, workers)
+        _run(sentence("simulate"), to, games, work, scheduler, workers)
 
 
 @app.command("export")
@@ -226,6 +254,38 @@ def export_command(to: LakeOption, store: Store) -> None:
     Console(highlight=False).print(escape(told(said)))
 
 
+@app.command("compact")
+@speaking
+def compact_command(
+    lake: Annotated[str, typer.Argument(help="The lake: a folder or an fsspec URL.")],
+    target_mib: Annotated[
+        int, typer.Option("--target-mib", min=1, help="About how large a compacted file grows, in MiB.")
+    ] = TARGET_BYTES // (1024 * 1024),
+) -> None:
+    """Rewrite the small parts of the committed batches into a few large files with the
+    same rows; readers switch to them at once, `archive verify` checks every batch as
+    before, and the small parts are removed."""
+    with _locked(lake, "archive compact"):
+        try:
+            done = compact(Lake.at(lake), target_bytes=target_mib * 1024 * 1024)
+        except PartUnreadable as broken:
+            said = say(
+                "%(part)s is not the part its batch's entry names: nothing was compacted; "
+                "saboteur archive verify says what is wrong",
+                part=str(broken),
+            )
+            raise refuse(told(said), 1) from None
+    said = say(
+        "%(lake)s: %(parts)s parts (%(rows)s rows) compacted into %(files)s files; %(removed)s small parts removed",
+        lake=lake,
+        parts=done.parts,
+        rows=done.rows,
+        files=done.files,
+        removed=done.removed,
+    )
+    Console(highlight=False).print(escape(told(said)))
+
+
 @app.command("verify")
 @speaking
 def verify_command(lake: Annotated[str, typer.Argument(help="The lake: a folder or an fsspec URL.")]) -> None:
@@ -233,15 +293,15 @@ def verify_command(lake: Annotated[str, typer.Argument(help="The lake: a folder 
     is well, 1 when anything is wrong."""
     verdict = verify(Lake.at(lake))
     out = Console(highlight=False, soft_wrap=True)
-    for problem in verdict.problems:
-        out.print(f"[red]{escape(problem)}[/red]")
+    for problem in verdict.said:
+        out.print(f"[red]{escape(told(problem))}[/red]")
     if verdict.uncommitted:
         unread = say("%(count)s parts no batch commits (a build cut short): unread", count=len(verdict.uncommitted))
         out.print(f"[yellow]{escape(told(unread))}[/yellow]")
     if verdict.ok:
         status = f"[green]{escape(told(say('ok')))}[/green]"
     else:
-        status = f"[red]{escape(told(say('%(count)s problems', count=len(verdict.problems))))}[/red]"
+        status = f"[red]{escape(told(say('%(count)s problems', count=len(verdict.said))))}[/red]"
     counted = say(
         "%(lake)s: %(batches)s batches, %(parts)s parts, %(games)s games, %(events)s events",
         lake=lake,

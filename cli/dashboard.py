@@ -12,6 +12,8 @@ from typing import Annotated, Final
 import typer
 
 from cli.options import DbOption
+from cli.speech import speaking, told
+from events.said import say
 from ingest.limits import MAX_UPLOAD_MIB
 from ingest.store import default_path
 
@@ -78,6 +80,7 @@ def command(port: int, db: Path, address: str = LOOPBACK, lake: str | None = Non
     ]
 
 
+@speaking
 def dashboard_command(
     db: DbOption = None,
     port: Annotated[int, typer.Option("--port", help="The port to serve the dashboard on.")] = 8501,
@@ -119,14 +122,23 @@ def dashboard_command(
     if proxies:
         env[PROXIES_VARIABLE] = ",".join(proxies)
     host = f"[{address}]" if ":" in address else address  # an IPv6 address in a URL
-    over = f"the lake {lake}" if lake is not None else str(path)
-    typer.echo(f"dashboard on http://{host}:{port} over {over} (Ctrl-C stops it)")
+    url = f"http://{host}:{port}"
+    if lake is not None:
+        serving = say("dashboard on %(url)s over the lake %(lake)s (Ctrl-C stops it)", url=url, lake=lake)
+    else:
+        serving = say("dashboard on %(url)s over %(store)s (Ctrl-C stops it)", url=url, store=str(path))
+    typer.echo(told(serving))
     if address in EVERY_NETWORK:
         found = network_address()
         if found is not None:
-            typer.echo(f"phones on this network open http://{found}:{port} (the referee cards' --url)")
+            said = say("phones on this network open %(url)s (the referee cards' --url)", url=f"http://{found}:{port}")
         else:
-            typer.echo(f"phones on this network open http://ADDRESS:{port}, ADDRESS this machine's: {FIND_ADDRESS}")
+            said = say(
+                "phones on this network open %(url)s, ADDRESS this machine's: %(find)s",
+                url=f"http://ADDRESS:{port}",
+                find=FIND_ADDRESS,
+            )
+        typer.echo(told(said))
     sys.stdout.flush()
     line = command(port, path, address, lake)
     if os.name == "posix":  # become the server: a signal to this process reaches Streamlit itself
@@ -148,6 +160,6 @@ def _networks(given: list[str]) -> list[str]:
         try:
             found.append(str(ipaddress.ip_network(text.strip(), strict=False)))
         except ValueError:
-            said = f"{text!r} is not an address or a network (CIDR)"
-            raise typer.BadParameter(said, param_hint="--trusted-proxy") from None
+            said = say("%(written)s is not an address or a network (CIDR)", written=repr(text))
+            raise typer.BadParameter(told(said), param_hint="--trusted-proxy") from None
     return found

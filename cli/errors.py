@@ -47,5 +47,10 @@ class ReportingGroup(LazyGroup):
             return super().invoke(ctx)
         except Exception as exc:
             if refused(exc):
+                said = getattr(exc, "line_said", None)
+                if said is not None:  # a store's error: said in the command's language
+                    from cli.speech import told
+
+                    raise refuse(told(said), 2) from None
                 raise refuse(str(exc), 2) from None
             raise

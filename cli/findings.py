@@ -19,11 +19,11 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from analytics import browse
+from analytics import browse, headings
 from cli.errors import refuse
 from cli.options import with_store
 from cli.output import csv_text, finding_words, fits
-from cli.speech import speaking, spoken
+from cli.speech import one_of, speaking, spoken
 from events.language import stored_words, words
 from events.said import Said, say
 from ingest.store import Store
@@ -32,24 +32,33 @@ COLUMNS = ("finding_id", "game_id", "line", "round", "player", "code", "rule", "
 """What a finding's row shows, and in this order what ``--format csv|json`` writes."""
 
 
-def findings_table(found: pl.DataFrame, title: str, *, by_tournament: bool, with_status: bool) -> Table:
-    """The findings as a table: ids, codes and statuses whole, the message wrapped on
-    words in the width left (at least :data:`MESSAGE_WIDTH`)."""
+def findings_table(
+    found: pl.DataFrame, title: str, *, by_tournament: bool, with_status: bool, lang: str = "en"
+) -> Table:
+    """The findings as a table, its heads and statuses in ``lang``: ids, codes and
+    statuses whole, the message wrapped on words in the width left (at least
+    :data:`MESSAGE_WIDTH`)."""
     shown = Table(title=title, title_justify="left")
-    heads = {"finding_id": "finding", "game_id": "game"}
     columns = [*(["tournament"] if by_tournament else []), *COLUMNS, *(["status"] if with_status else [])]
     for column in columns:
         message = column == "message"
         shown.add_column(
-            heads.get(column, column),
+            escape(headings.heading(column, lang)),
             justify="right" if column in ("line", "round") else "left",
             no_wrap=not message,
             min_width=MESSAGE_WIDTH if message else None,
             ratio=1 if message else None,
         )
     for row in found.iter_rows(named=True):
-        shown.add_row(*("" if row[c] is None else escape(str(row[c])) for c in columns))
+        shown.add_row(*(_cell(c, row[c], lang) for c in columns))
     return shown
+
+
+def _cell(column: str, value: object, lang: str) -> str:
+    if value is None:
+        return ""
+    worded = headings.cell(column, value, lang)
+    return escape(str(value) if worded is None else worded)
 
 
 MESSAGE_WIDTH: Final = 30
@@ -63,7 +72,7 @@ def print_findings(
     """The findings as a table when the console is wide enough for one with no word
     broken (:func:`cli.output.fits`); otherwise each finding as its id, status and game,
     and under it, indented and wrapped on words, :func:`finding_words`."""
-    table = findings_table(found, title, by_tournament=by_tournament, with_status=with_status)
+    table = findings_table(found, title, by_tournament=by_tournament, with_status=with_status, lang=lang)
     if fits(console, table):
         console.print(table)
         return
@@ -71,7 +80,7 @@ def print_findings(
     for row in found.iter_rows(named=True):
         head = [
             row["finding_id"],
-            *([row["status"]] if with_status else []),
+            *([_cell("status", row["status"], lang)] if with_status else []),
             *([row["tournament"]] if by_tournament else []),
             row["game_id"],
         ]
@@ -97,10 +106,10 @@ def findings_command(
     that `tournament dismiss` and `tournament penalty --finding` take and what became of
     each: open, dismissed, penalised, or settled by a correction or an accepted replay."""
     if output_format not in ("table", "csv", "json"):
-        raise typer.BadParameter("table, csv or json", param_hint="--format")
+        raise typer.BadParameter(one_of("table", "csv", "json"), param_hint="--format")
     speaks = spoken()  # of each finding's message, and of what is said around them
     if tournament is not None and tournament not in browse.tournaments(store)["tournament"].to_list():
-        raise refuse(f"no tournament {tournament}", 1)
+        raise refuse(words(say("no tournament %(tournament)s", tournament=tournament), speaks), 1)
     found = _in_language(browse.findings(store, tournament), speaks)
     if only_open:
         found = found.filter(pl.col("status") == "open")

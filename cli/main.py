@@ -100,8 +100,8 @@ app = typer.Typer(
 )
 
 _NOT_LOGS = {
-    "score_sheet": "a score sheet, not a game log: nothing to replay; `saboteur ingest FILE` takes it in",
-    "tournament": "a tournament description, not a game log: `saboteur ingest FILE` takes it in",
+    "score_sheet": say("a score sheet, not a game log: nothing to replay; `saboteur ingest FILE` takes it in"),
+    "tournament": say("a tournament description, not a game log: `saboteur ingest FILE` takes it in"),
 }
 """What ``audit`` says of a file named that ``ingest`` reads but the replay does not."""
 
@@ -155,7 +155,9 @@ def audit(
     for path in files:
         kind = kind_of(path.name)
         if kind in _NOT_LOGS and not as_json:
-            console.print(f"[bold]{escape(str(path))}[/bold] · [bold red]{escape(_NOT_LOGS[kind])}[/bold red]")
+            console.print(
+                f"[bold]{escape(str(path))}[/bold] · [bold red]{escape(_told(_NOT_LOGS[kind], language))}[/bold red]"
+            )
             worst = 2
             continue
         result = next(audits)

@@ -13,7 +13,7 @@ from typing import Final
 
 import typer
 
-ZONES: Final = "ISO 8601, e.g. 2026-11-29T14:00 or 2026-11-29T14:00+01:00; UTC when no zone is given"
+ZONES: Final = "ISO 8601: 2026-11-29T14:00, 2026-11-29T14:00+01:00 (UTC when no zone is given)"
 """What every time option's ``--help`` says about the times it takes."""
 
 
@@ -36,5 +36,9 @@ def moment(text: str, option: str, *, end: bool = False) -> datetime:
             return start + timedelta(days=1) if end else start
         read = datetime.fromisoformat(text)
     except ValueError:
-        raise typer.BadParameter(f"not a date or time: {text!r} ({ZONES})", param_hint=option) from None
+        from cli.speech import told
+        from events.said import say
+
+        said = say("not a date or time: %(written)s (%(zones)s)", written=repr(text), zones=ZONES)
+        raise typer.BadParameter(told(said), param_hint=option) from None
     return read if read.tzinfo is not None else read.replace(tzinfo=UTC)

@@ -27,7 +27,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from analytics.records import CODE_LENGTH, RefereeCode, record_url
 from events.language import ENGLISH, words
-from events.said import say
+from events.said import Refusal, say
 
 DPI: Final = 200
 PAGE: Final = (1654, 2339)
@@ -54,7 +54,7 @@ CUT: Final = 96
 """The grey of the line to cut along (dark enough to stay a line in black and white)."""
 
 
-class CardError(ValueError):
+class CardError(Refusal):
     """A sheet that cannot be made, with the reason (a URL too long for a card's code)."""
 
 
@@ -77,7 +77,7 @@ def qr_symbol(url: str) -> segno.QRCode:
     try:
         return segno.make(url, error=QR_ERROR, micro=False)
     except segno.DataOverflowError:
-        raise CardError(f"the address is too long for a QR code ({len(url)} characters)") from None
+        raise CardError(say("the address is too long for a QR code (%(count)s characters)", count=len(url))) from None
 
 
 def check_address(base: str) -> None:
@@ -91,7 +91,9 @@ def qr_scale(symbol: segno.QRCode) -> int:
     width, _ = symbol.symbol_size(scale=1, border=QR_BORDER)
     scale = int(QR_BOX // width)
     if scale < MIN_MODULE:
-        raise CardError(f"the address is too long for a QR code a phone reads on a card ({width} modules)")
+        raise CardError(
+            say("the address is too long for a QR code a phone reads on a card (%(count)s modules)", count=int(width))
+        )
     return scale
 
 

@@ -9,10 +9,10 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from cli.speech import speaking, told
+from cli.speech import one_of, speaking, told
 from events.logfile import write_log
-from events.rules.tournament import CUT, check_cut, check_final_rounds, check_preliminary_rounds, table_sizes
-from events.said import say
+from events.rules.tournament import CUT, MAX_TABLE, MIN_TABLE, check_cut, check_final_rounds, check_preliminary_rounds
+from events.said import Refusal, Said, say
 from events.schema import Recording
 from events.simulate.game import GameSpec, simulate_game
 from events.simulate.lineup import Lineup
@@ -49,18 +49,25 @@ BotsOption = Annotated[
 ]
 
 
+def rounds_allowed(ruleset: str) -> Said:
+    """The refusal of a number of rounds a game of ``ruleset`` cannot have."""
+    return say(
+        "under the %(ruleset)s rules a game has 1 to %(most)s rounds", ruleset=ruleset, most=ROUND_LIMIT[ruleset]
+    )
+
+
 def lineup(value: str) -> Lineup:
     """The ``--bots`` lineup asked for, or a usage error saying which part is wrong."""
     try:
         return Lineup.parse(value)
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--bots") from None
+    except Refusal as exc:
+        raise typer.BadParameter(told(exc.said), param_hint="--bots") from None
 
 
 def _recording(value: str) -> Recording:
     """The ``--recording`` asked for, or a usage error naming the two there are."""
     if value not in get_args(Recording):
-        raise typer.BadParameter(" or ".join(get_args(Recording)), param_hint="--recording")
+        raise typer.BadParameter(one_of(*get_args(Recording)), param_hint="--recording")
     return cast(Recording, value)
 
 
@@ -82,12 +89,15 @@ def game(
     """Simulate one game at one table and write its log."""
     chosen = lineup(bots)
     if ruleset not in PLAYER_RANGE:
-        raise typer.BadParameter("tournament or base", param_hint="--ruleset")
+        raise typer.BadParameter(one_of(*PLAYER_RANGE), param_hint="--ruleset")
     low, high = PLAYER_RANGE[ruleset]
     if not low <= players <= high:
-        raise typer.BadParameter(f"a {ruleset} table seats {low} to {high} players", param_hint="--players")
+        said = say(
+            "under the %(ruleset)s rules a table seats %(low)s to %(high)s players", ruleset=ruleset, low=low, high=high
+        )
+        raise typer.BadParameter(told(said), param_hint="--players")
     if not 1 <= rounds <= ROUND_LIMIT[ruleset]:
-        raise typer.BadParameter(f"a {ruleset} game has 1 to {ROUND_LIMIT[ruleset]} rounds", param_hint="--rounds")
+        raise typer.BadParameter(told(rounds_allowed(ruleset)), param_hint="--rounds")
     names = tuple(f"p{i + 1}" for i in range(players))
     spec = GameSpec(
         game_id or f"sim:{ruleset}:{players}:{seed}",
@@ -131,19 +141,24 @@ def tournament(
     """Simulate a whole tournament: preliminary rounds, the top cut and the final table."""
     chosen = _recording(recording)
     players_bots = lineup(bots)
-    try:
-        table_sizes(players)
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--players") from None
+    if players < MIN_TABLE:
+        said = say(
+            "%(count)s players cannot fill a table: a table seats %(low)s to %(high)s",
+            count=players,
+            low=MIN_TABLE,
+            high=MAX_TABLE,
+        )
+        raise typer.BadParameter(told(said), param_hint="--players")
     for breach, option in (
         (check_cut(cut), "--cut"),
         (check_final_rounds(final_rounds), "--final-rounds"),
         (check_preliminary_rounds(preliminary_rounds), "--preliminary-rounds"),
     ):
         if breach is not None:
-            raise typer.BadParameter(breach.message, param_hint=option)
+            raise typer.BadParameter(told(breach.said), param_hint=option)
     if cut > players:
-        raise typer.BadParameter(f"a cut of {cut} from {players} players", param_hint="--cut")
+        said = say("a cut of %(cut)s from %(count)s players", cut=cut, count=players)
+        raise typer.BadParameter(told(said), param_hint="--cut")
     record = simulate_tournament(
         out,
         players=players,

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from cli.options import LangOption, language
 from events.language import ENGLISH, words
-from events.said import Said, sentence
+from events.said import Said, say, sentence
 
 _SPOKEN: Final[ContextVar[str]] = ContextVar("spoken", default=ENGLISH)
 OUTCOME_WORDS: Final = {
@@ -39,6 +39,11 @@ def spoken() -> str:
 def told(said: Said) -> str:
     """``said`` in the running command's language."""
     return words(said, _SPOKEN.get())
+
+
+def one_of(*choices: str) -> str:
+    """What an option takes, when it was given something else: "one of: table, csv, json"."""
+    return told(say("one of: %(choices)s", choices=", ".join(choices)))
 
 
 def speaking(command: Callable[..., None]) -> Callable[..., None]:

@@ -23,12 +23,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from analytics import stats
+from analytics import headings, stats
 from analytics.filters import DEFAULT_MIN_N, Filters
 from analytics.lake import connect as lake_tables
 from cli.moments import ZONES, moment
 from cli.options import DbOption, WaitOption, grouped, opened_store
 from cli.output import csv_text
+from cli.speech import speaking, spoken, told
+from events.said import Said, say
 
 app = typer.Typer(
     rich_markup_mode="markdown",  # a docstring's lines join into one paragraph, wrapped to the terminal
@@ -118,26 +120,31 @@ from_source = grouped("source", _source)
 """A command that takes ``source: StatsSource``, given from ``--db``, ``--lake`` and ``--wait``."""
 
 
-def _cell(value: Any) -> str:
+def _cell(column: str, value: Any) -> str:
+    """A cell as a person reads it: a code by its words (:func:`analytics.headings.cell`),
+    a rate with three digits, nothing for a missing value."""
     if value is None:
         return ""
-    if isinstance(value, bool):
-        return "yes" if value else ""
+    worded = headings.cell(column, value, spoken())
+    if worded is not None:
+        return escape(worded)
     if isinstance(value, float):
         return f"{value:.3f}"
     return escape(str(value))
 
 
 def _table(frame: pl.DataFrame, title: str) -> Table:
-    """A rich table of a frame; rows flagged as too small to read are dimmed."""
+    """A rich table of a frame, its heads and codes in the command's language; rows
+    flagged as too small to read are dimmed."""
     table = Table(
         title=title, title_justify="left", box=box.HORIZONTALS, show_edge=False, pad_edge=False, collapse_padding=True
     )
     numeric = {name for name, kind in frame.schema.items() if kind.is_numeric()}
     for name in frame.columns:
-        table.add_column(name.replace("_", " "), justify="right" if name in numeric else "left", overflow="fold")
+        head = headings.heading(name, spoken(), short=True)
+        table.add_column(escape(head), justify="right" if name in numeric else "left", overflow="fold")
     for row in frame.iter_rows(named=True):  # printing only: the counting is done
-        table.add_row(*(_cell(row[name]) for name in frame.columns), style="dim" if row.get("flagged") else None)
+        table.add_row(*(_cell(name, row[name]) for name in frame.columns), style="dim" if row.get("flagged") else None)
     return table
 
 
@@ -151,18 +158,10 @@ def _on_screen(name: str, frame: pl.DataFrame) -> pl.DataFrame:
     per_role = [f"{what}_{role}" for role in stats.ROLES for what in ("rounds", "wins", "win_rate")]
     shown = frame.with_columns(roles).drop("player", "expected_wins", *per_role)
     first = ["name", "rounds", "wins", "win_rate", *stats.ROLES]
-    return shown.select(*first, *(c for c in shown.columns if c not in first)).rename(
-        {
-            "gold_digger": "digger",
-            "selfish_dwarf": "dwarf",
-            "points": "round_points",
-            "points_per_round": "per_round",
-            "wins_over_expected": "over_exp",
-        }
-    )
+    return shown.select(*first, *(c for c in shown.columns if c not in first)).rename({"points": "round_points"})
 
 
-def _print(frames: dict[str, pl.DataFrame], form: Format, notes: dict[str, str] | None = None) -> None:
+def _print(frames: dict[str, pl.DataFrame], form: Format, notes: dict[str, Said] | None = None) -> None:
     """Print one frame or several: tables, CSV (each after a ``# name`` line when
     several), or JSON (records; an object of them by name when several). A frame's
     note (``notes``) is printed under its table, or on the standard error beside CSV
@@ -170,7 +169,7 @@ def _print(frames: dict[str, pl.DataFrame], form: Format, notes: dict[str, str] 
     notes = notes or {}
     if form is not Format.table:
         for name, note in notes.items():
-            Console(stderr=True, highlight=False).print(f"{name}: {escape(note)}")
+            Console(stderr=True, highlight=False).print(f"{name}: {escape(told(note))}")
     single = len(frames) == 1
     if form is Format.json:
         records = {name: frame.to_dicts() for name, frame in frames.items()}
@@ -182,19 +181,19 @@ def _print(frames: dict[str, pl.DataFrame], form: Format, notes: dict[str, str] 
     else:
         console = Console(highlight=False)
         for name, frame in frames.items():
-            table = _table(_on_screen(name, frame), name.replace("_", " "))
+            table = _table(_on_screen(name, frame), escape(headings.title(name, spoken())))
             out = console
             if not console.is_terminal and "COLUMNS" not in os.environ:  # piped: as wide as the table needs
                 needed = Console(width=1_000_000).measure(table).maximum
                 out = Console(highlight=False, width=max(console.width, needed))
             out.print(table)
             if frame.is_empty():
-                out.print("[dim]nothing to show[/dim]")
+                out.print(f"[dim]{escape(told(say('nothing to show')))}[/dim]")
             if name in notes:
-                out.print(escape(notes[name]))
+                out.print(escape(told(notes[name])))
 
 
-POINTS_NOTE: Final = (
+POINTS_NOTE: Final = say(
     "round points, per round: the points of each round as played (the replay's score, else the one recorded), "
     "before corrections and penalties; `saboteur standings` counts those."
 )
@@ -202,12 +201,17 @@ POINTS_NOTE: Final = (
 
 
 def _one_table(
-    name: str, table: str, compute: Callable[[stats.Source, Filters], pl.DataFrame], about: str, note: str | None = None
+    name: str,
+    table: str,
+    compute: Callable[[stats.Source, Filters], pl.DataFrame],
+    about: str,
+    note: Said | None = None,
 ) -> None:
     """Register ``stats NAME``: one statistic's frame (``table``), with the shared
     filters, the format and the store options; ``note`` is said under it."""
 
     @app.command(name, help=about)
+    @speaking
     @filtered
     @from_source
     def command(*, source: StatsSource, filters: Filters, form: FormatOption = Format.table) -> None:
@@ -216,6 +220,7 @@ def _one_table(
 
 
 @app.command("roles")
+@speaking
 @filtered
 @from_source
 def roles_command(*, source: StatsSource, filters: Filters, form: FormatOption = Format.table) -> None:
@@ -226,12 +231,19 @@ def roles_command(*, source: StatsSource, filters: Filters, form: FormatOption =
     _print({"role_win_rates": frame}, form, {"role_win_rates": bots_note(bots, rounds)} if bots else None)
 
 
-def bots_note(bots: int, rounds: int) -> str:
+def bots_note(bots: int, rounds: int) -> Said:
     """Said under role win rates counted over rounds the simulator's bots played."""
-    share = "all" if bots == rounds else f"{bots:,} of"
-    return (
-        f"{share} {rounds:,} rounds were played by the simulator's bots (game ids beginning sim: or sim-): "
-        "these rates say as much about the bots as about the game"
+    if bots == rounds:
+        return say(
+            "all %(rounds)s rounds were played by the simulator's bots (game ids beginning sim: or sim-): "
+            "these rates say as much about the bots as about the game",
+            rounds=rounds,
+        )
+    return say(
+        "%(bots)s of %(rounds)s rounds were played by the simulator's bots (game ids beginning sim: or sim-): "
+        "these rates say as much about the bots as about the game",
+        bots=bots,
+        rounds=rounds,
     )
 
 
@@ -245,6 +257,7 @@ _one_table(
 
 
 @app.command("games")
+@speaking
 @filtered
 @from_source
 def games_command(
@@ -261,15 +274,22 @@ def games_command(
     unknown = sorted(set(only or ()) - set(stats.ROUND_TABLES))
     if unknown:
         raise typer.BadParameter(
-            f"no table {', '.join(unknown)}; one of {', '.join(stats.ROUND_TABLES)}", param_hint="--only"
+            told(
+                say(
+                    "no table %(tables)s; the tables are %(known)s",
+                    tables=tuple(unknown),
+                    known=tuple(stats.ROUND_TABLES),
+                )
+            ),
+            param_hint="--only",
         )
     frames = source.read(lambda read: stats.round_tables(read, filters, only or None))
     _print(frames, form, _observed_notes(source, filters, frames))
 
 
-def _observed_notes(source: StatsSource, filters: Filters, frames: dict[str, pl.DataFrame]) -> dict[str, str]:
+def _observed_notes(source: StatsSource, filters: Filters, frames: dict[str, pl.DataFrame]) -> dict[str, Said]:
     """Beside each statistic that needs cards the table does not see, how many observed
     rounds it left out (none said when none were)."""
     hidden = [name for name in frames if name in stats.HIDDEN_CARDS]
     left_out = source.read(lambda read: stats.observed_rounds(read, filters)) if hidden else 0
-    return {name: f"observed rounds left out: {left_out:,}" for name in hidden} if left_out else {}
+    return {name: say("observed rounds left out: %(rounds)s", rounds=left_out) for name in hidden} if left_out else {}

@@ -24,7 +24,7 @@ from cli.options import with_store
 from cli.output import finding_words
 from cli.speech import OUTCOME_WORDS, speaking, spoken, told
 from events.language import words
-from events.said import say, sentence
+from events.said import Said, say, sentence
 from ingest import checkpoint
 from ingest.checkpoint import Anchor
 from ingest.pipeline import FileResult, ingest
@@ -71,13 +71,13 @@ def ingest_command(
     be used).
     """
     if supersede and not reason:
-        raise typer.BadParameter('say why with --reason "…"', param_hint="--supersede")
+        raise typer.BadParameter(told(say('say why with --reason "…"')), param_hint="--supersede")
     speaks = spoken()
     console = Console(stderr=True)
     counts: Counter[str] = Counter()
     noted: list[FileResult] = []
     progress = Progress(
-        TextColumn("[bold]ingest"),
+        TextColumn(f"[bold]{escape(told(say('ingest')))}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -86,7 +86,7 @@ def ingest_command(
         disable=not console.is_terminal,
     )
     with progress:
-        task = progress.add_task("files", total=None)
+        task = progress.add_task(told(say("files")), total=None)
 
         def on_total(total: int) -> None:
             progress.update(task, total=total)
@@ -215,30 +215,38 @@ def _expected(heads: list[str] | None) -> list[Anchor]:
     anchors: list[Anchor] = []
     for head in heads or []:
         if not _HASH.fullmatch(head.lower()):
-            raise typer.BadParameter(f"{head!r} is not a SHA-256 (64 hex digits)", param_hint="--expect-head")
+            said = say("%(given)s is not a SHA-256 (64 hex digits)", given=repr(head))
+            raise typer.BadParameter(told(said), param_hint="--expect-head")
         anchors.append(Anchor(head.lower(), "--expect-head"))
     return anchors
 
 
-def _checkpoints(files: list[Path] | None, key: Path | None) -> tuple[list[Anchor], list[str]]:
+def _checkpoints(files: list[Path] | None, key: Path | None) -> tuple[list[Anchor], list[Said]]:
     """Each checkpoint's heads as anchors, and a problem for each whose signature does
     not verify with ``key`` (its heads are then not used)."""
     if not files:
         return [], []
     if key is None:
         raise typer.BadParameter(
-            "a checkpoint is checked against the public key that signed it", param_hint="--public-key"
+            told(say("a checkpoint is checked against the public key that signed it")), param_hint="--public-key"
         )
     public = checkpoint.public_key(key)
     anchors: list[Anchor] = []
-    problems: list[str] = []
+    problems: list[Said] = []
     for path in files:
         published = checkpoint.read(path)
         if checkpoint.signed_by(published, public):
-            anchors.extend(checkpoint.anchors(published, f"checkpoint {path}"))
+            # where the heads came from, as the report names it: in the command's language already
+            source = told(say("checkpoint %(file)s", file=str(path)))
+            anchors.extend(checkpoint.anchors(published, source))
         else:
             problems.append(
-                f"checkpoint {path}: its signature does not verify with {key}: it was altered or signed by another key"
+                say(
+                    "checkpoint %(file)s: its signature does not verify with %(key)s: "
+                    "it was altered or signed by another key",
+                    file=str(path),
+                    key=str(key),
+                )
             )
     return anchors, problems
 
@@ -279,7 +287,7 @@ def verify_command(
     anchors, problems = _checkpoints(checkpoints, public_key)
     verdict = verify_store(store, read_models=not chain_only, anchors=[*_expected(expect_head), *anchors])
     console = Console(soft_wrap=True)
-    problems.extend(verdict.problems)
+    problems.extend(verdict.said)
     if not problems:
         heads = say(
             "%(events)s events, chain head %(head)s; %(uploads)s uploads, uploads head %(uploads_head)s",
@@ -289,12 +297,12 @@ def verify_command(
             uploads_head=verdict.uploads_head,
         )
         console.print(f"[green]{escape(told(say('ok')))}[/green]: {escape(told(heads))}")
-        for found in verdict.anchored:
-            console.print(f"  {escape(found)}")
+        for found in verdict.anchored_said:
+            console.print(f"  {escape(told(found))}")
         return
     for problem in problems:
-        console.print(f"[red]{escape(problem)}[/red]")
-    if verdict.problems:
+        console.print(f"[red]{escape(told(problem))}[/red]")
+    if verdict.said:
         console.print(told(say("checked %(events)s events before the first problem", events=str(verdict.events))))
     sys.stdout.flush()
     raise typer.Exit(1)

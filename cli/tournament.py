@@ -19,17 +19,17 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from analytics import browse, records
+from analytics import browse, headings, records
 from analytics.penalty_notes import penalty_notes, unheld
 from analytics.records import RecordError
-from analytics.seating import read_seating_csv, seat_final, seat_round
+from analytics.seating import SeatingError, read_seating_csv, seat_final, seat_round
 from analytics.standings import seating_findings, standings
 from cli import referee_cards
 from cli.errors import refuse
 from cli.moments import ZONES, moment
 from cli.options import with_store
 from cli.output import csv_text, fits
-from cli.speech import speaking, spoken, told
+from cli.speech import one_of, speaking, spoken, told
 from events.language import words
 from events.records.tournament import CutDrawn, PenaltyGiven
 from events.said import Said, say, sentence
@@ -155,18 +155,32 @@ def named(names: Mapping[str, str], player: str) -> str:
     return f"{name} ({player})" if name else player
 
 
-def _outside_the_cut(names: Mapping[str, str], players: Sequence[str], stage: str) -> dict[str, str]:
+def _outside_the_cut(names: Mapping[str, str], players: Sequence[str], stage: str) -> dict[str, Said]:
     """The registered players a seating by hand of ``stage`` may not seat, each with
     why: the preliminaries seat everyone, a later stage only ``players``, the cut of
     the stage before (:func:`analytics.records.seating_players`)."""
     if stage == "preliminary":
         return {}
     cut = ", ".join(named(names, p) for p in players)
-    why = (
-        f"is not in the cut: the {stage} seats the cut of the stage before ({cut}); "
-        "seat those players, or leave --from-csv out to draw their seats"
-    )
-    return {player: why for player in names.keys() - set(players)}
+    return {
+        player: say(
+            "%(written)s is not in the cut: the %(stage)s seats the cut of the stage before (%(cut)s); "
+            "seat those players, or leave --from-csv out to draw their seats",
+            written=player,
+            stage=stage,
+            cut=cut,
+        )
+        for player in names.keys() - set(players)
+    }
+
+
+METHODS: Final = {
+    "mixed": say("mixed"),
+    "swiss": say("swiss"),
+    "random": say("random"),
+    "by hand": say("by hand"),
+}
+"""How a round was seated, in words (the record keeps the code)."""
 
 
 def _history(store: Store, tournament: str, number: int) -> tuple[list[list[list[str]]], dict[str, tuple[int, int]]]:
@@ -209,11 +223,11 @@ def seat(
     """Seat a tournament round in tables of 5–10, print it and record it: the
     preliminaries seat every registered player, a semi-final or the final the cut."""
     if method not in ("mixed", "swiss", "random"):
-        raise typer.BadParameter("mixed, swiss or random", param_hint="--method")
+        raise typer.BadParameter(one_of("mixed", "swiss", "random"), param_hint="--method")
     if reason is not None and not replace:
-        raise refuse("--reason says why a seating is replaced: add --replace, or leave --reason out", 1)
+        raise refuse(told(say("--reason says why a seating is replaced: add --replace, or leave --reason out")), 1)
     if replace and reason is None:
-        raise refuse("a replaced seating needs a --reason", 1)
+        raise refuse(told(say("a replaced seating needs a --reason")), 1)
     players = _run(lambda: records.seating_players(store, tournament, number, stage, replace=reason))
     if not players:
         raise _nobody(tournament)
@@ -223,18 +237,30 @@ def seat(
         if from_csv is not None:
             text = from_csv.read_text(encoding="utf-8-sig")
             tables = read_seating_csv(text, players, outside=_outside_the_cut(names, players, stage))
-            method = "by hand"
+            method = "by hand"  # as the record keeps it
         elif stage == "final":
             tables = seat_final(players, seed=seed)
         else:
             tables = seat_round(players, method=method, history=history, standing=standing, seed=seed)  # type: ignore[arg-type]
-    except (ValueError, OSError) as exc:
-        raise refuse(str(exc), 1) from None
+    except SeatingError as exc:
+        raise refuse(told(exc.said), 1) from None
+    except OSError as exc:
+        raise refuse(
+            told(say("cannot read %(file)s: %(problem)s", file=str(from_csv), problem=str(exc.strerror or exc))), 1
+        ) from None
     if stage == "final" and len(tables) != 1:
-        raise refuse(f"the final is one table (R-TS4), not {len(tables)}: seat the cut at one table", 1)
-    shown = Table(title=f"{tournament} · round {number} · {stage} · {method}", title_justify="left")
-    shown.add_column("table", justify="right", no_wrap=True)
-    shown.add_column("players, in seat order")
+        said = say("the final is one table (R-TS4), not %(count)s: seat the cut at one table", count=len(tables))
+        raise refuse(told(said), 1)
+    title = say(
+        "%(tournament)s · round %(round)s · %(stage)s · %(method)s",
+        tournament=tournament,
+        round=number,
+        stage=stage,
+        method=(METHODS[method],),
+    )
+    shown = Table(title=escape(told(title)), title_justify="left")
+    shown.add_column(escape(told(say("table"))), justify="right", no_wrap=True)
+    shown.add_column(escape(told(say("players, in seat order"))))
     for index, table in enumerate(tables, start=1):
         shown.add_row(str(index), "\n".join(f"{seat}. {escape(named(names, p))}" for seat, p in enumerate(table, 1)))
     console.print(shown)
@@ -453,29 +479,33 @@ def referee_codes(
     speaks = spoken()  # the cards' language
     suffix = referee_cards.suffix_of(output)
     if suffix is None:
-        raise typer.BadParameter("a .pdf or a .png file", param_hint="--output")
+        raise typer.BadParameter(told(say("a .pdf or a .png file")), param_hint="--output")
     if not url.startswith(("http://", "https://")):
-        raise typer.BadParameter("an http:// or https:// address", param_hint="--url")
+        raise typer.BadParameter(told(say("an http:// or https:// address")), param_hint="--url")
     try:
         referee_cards.check_address(url)
     except referee_cards.CardError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--url") from None
+        raise typer.BadParameter(told(exc.said), param_hint="--url") from None
     try:
         with referee_cards.sheet_file(output) as sheet:
             issued = _run(lambda: records.issue_referee_codes(store, tournament, number, table or None))
             referee_cards.write_sheet(issued, url, sheet, suffix, speaks)
     except OSError as exc:
-        raise refuse(f"cannot write {output}: {exc.strerror or exc}", 1) from None
-    shown = Table(title=f"{tournament} · round {number} · referee codes")
-    for column in ("table", "players", "card"):
-        shown.add_column(column)
+        said = say("cannot write %(file)s: %(problem)s", file=str(output), problem=str(exc.strerror or exc))
+        raise refuse(told(said), 1) from None
+    title = say("%(tournament)s · round %(round)s · referee codes", tournament=tournament, round=number)
+    shown = Table(title=escape(told(title)))
+    for column in ("table", "players", "fingerprint"):
+        shown.add_column(escape(headings.heading(column, spoken())))
     for code in issued:
         shown.add_row(escape(code.access.table), str(len(code.access.players)), code.fingerprint)
     console.print(shown)
-    console.print(
-        f"the cards are in {escape(str(output))}, the only copy of their codes: a lost card is revoked with "
-        "saboteur tournament revoke-code"
+    done = say(
+        "the cards are in %(file)s, the only copy of their codes: a lost card is revoked with %(command)s",
+        file=str(output),
+        command="saboteur tournament revoke-code",
     )
+    console.print(escape(told(done)))
 
 
 @app.command("revoke-code")
@@ -562,10 +592,22 @@ def check(tournament: str, store: Store) -> None:
         console.print(told(say("every game matches its published seating")))
         return
     for row in found.iter_rows(named=True):
-        console.print(
-            f"[red]{escape(row['game_id'])}[/red] (round {row['tournament_round']}, table "
-            f"{escape(str(row['table_label']))}): {escape(row['finding'])}"
+        if row["seating"] is None:
+            what = say("no seating is published for this table")
+        else:
+            what = say(
+                "the game seats %(players)s but the seating lists %(listed)s",
+                players=", ".join(row["not_listed"]),
+                listed=", ".join(row["not_seated"]),
+            )
+        where = say(
+            "%(game)s (round %(round)s, table %(table)s): %(finding)s",
+            game=row["game_id"],
+            round=row["tournament_round"],
+            table=str(row["table_label"]),
+            finding=(what,),
         )
+        console.print(f"[red]{escape(told(where))}[/red]")
     raise typer.Exit(1)
 
 
@@ -576,7 +618,8 @@ def _as_of(text: str | None) -> int | datetime | None:
     try:
         return moment(text, "--as-of")
     except typer.BadParameter:
-        raise typer.BadParameter(f"an event position (a number) or a time ({ZONES})", param_hint="--as-of") from None
+        said = say("an event position (a number) or a time (%(zones)s)", zones=ZONES)
+        raise typer.BadParameter(told(said), param_hint="--as-of") from None
 
 
 @speaking
@@ -604,9 +647,10 @@ def standings_command(
     """The standings of a tournament (R-TS2, R-TS4), now or as of any moment, as wide
     as the terminal (or $COLUMNS); `--format pdf -o FILE` to print or pin up."""
     if output_format not in ("table", "csv", "json", "parquet", "pdf"):
-        raise typer.BadParameter("table, csv, json, parquet or pdf", param_hint="--format")
+        raise typer.BadParameter(one_of("table", "csv", "json", "parquet", "pdf"), param_hint="--format")
     if output_format in ("parquet", "pdf") and output is None:
-        raise typer.BadParameter(f"{output_format} is written to a file: add -o FILE", param_hint="--format")
+        said = say("%(format)s is written to a file: add -o FILE", format=output_format)
+        raise typer.BadParameter(told(said), param_hint="--format")
     speaks = spoken()  # of the PDF, and of why each player is ranked where they are
     then = _as_of(as_of)
     refusal = records.stage_refusal(store, tournament, stage)
@@ -615,7 +659,13 @@ def standings_command(
     frame = _run(lambda: standings(store, tournament, stage=stage, as_of=then))
     if frame.is_empty():
         if as_of is not None:
-            raise refuse(f"no standings for {tournament} ({stage}) as of {as_of}: ask for a later moment", 1)
+            said = say(
+                "no standings for %(tournament)s (%(stage)s) as of %(moment)s: ask for a later moment",
+                tournament=tournament,
+                stage=stage,
+                moment=as_of,
+            )
+            raise refuse(told(said), 1)
         raise _nobody(tournament)
     frame = _why_in(frame, speaks)
     if output_format == "parquet":
@@ -639,7 +689,12 @@ def standings_command(
             sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return
     shown = Console()
-    shown.print(_standings_table(frame, f"{tournament} · {stage}" + (f" · as of {as_of}" if as_of else ""), why))
+    title = (
+        say("%(tournament)s · %(stage)s · as of %(moment)s", tournament=tournament, stage=stage, moment=as_of)
+        if as_of
+        else say("%(tournament)s · %(stage)s", tournament=tournament, stage=stage)
+    )
+    shown.print(_standings_table(frame, escape(words(title, speaks)), why, speaks))
     given = _stage_penalties(store, tournament, stage)
     for player, points, reason in unheld(frame, given):  # the record and the file disagree: say so
         said = say(
@@ -652,14 +707,18 @@ def standings_command(
         shown.print(f"[yellow]{escape(words(said, speaks))}[/yellow]")
     _, notes = penalty_notes(frame, given)
     if notes and why:
-        shown.print("penalties:", *(escape(note) for note in notes), sep="\n", highlight=False)
-    elif notes:
-        taken = (
-            "1 penalty took points (pen.): its reason"
-            if len(notes) == 1
-            else f"{len(notes)} penalties took points (pen.): their reasons"
+        shown.print(
+            escape(words(say("penalties:"), speaks)), *(escape(note) for note in notes), sep="\n", highlight=False
         )
-        shown.print(f"[dim]{taken} with --why[/dim]")
+    elif notes:
+        taken = say(
+            "%(count)s penalty took points (%(column)s): its reason with --why",
+            "%(count)s penalties took points (%(column)s): their reasons with --why",
+            "count",
+            count=len(notes),
+            column=headings.heading("penalty", speaks, short=True),
+        )
+        shown.print(f"[dim]{escape(words(taken, speaks))}[/dim]")
 
 
 def _stage_penalties(store: Store, tournament: str, stage: str) -> pl.DataFrame:
@@ -701,21 +760,9 @@ def _standings_pdf(
     )
 
 
-_SHORT: Final = {
-    "place": "#",
-    "final_points": "points",
-    "final_stars": "stars",
-    "preliminary_points": "prelim",
-    "preliminary_stars": "prelim ★",
-    "penalty": "pen.",
-    "open_findings": "open",
-}
-"""Short column heads, so that the numbers leave the names their width (``--help``
-and the CSV keep the long names)."""
-
-
-def _standings_table(frame: pl.DataFrame, title: str, why: bool) -> Table:
-    """The standings as a table for a terminal: the name column takes the width left
+def _standings_table(frame: pl.DataFrame, title: str, why: bool, lang: str = "en") -> Table:
+    """The standings as a table for a terminal, its heads in ``lang`` (short ones, so
+    that the numbers leave the names their width): the name column takes the width left
     (a long name wraps), the numbers never wrap, the cut line is a rule under the last
     place that goes on, and ``why`` adds the column that explains each place."""
     final = "final_points" in frame.columns
@@ -730,7 +777,7 @@ def _standings_table(frame: pl.DataFrame, title: str, why: bool) -> Table:
     for column in columns:
         text = column in ("name", "why")
         shown.add_column(
-            _SHORT.get(column, column),
+            escape(headings.heading(column, lang, short=True)),
             justify="left" if text else "right",
             no_wrap=not text,
             min_width=12 if text else None,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import access, data, i18n
+from dashboard import access, data, i18n, sentences
 from dashboard.i18n import _
 from dashboard.markup import escape
 from ingest.store import StoreBusy, StoreError
@@ -94,4 +94,4 @@ try:
 except StoreBusy:  # its message names the file: a public page does not
     st.error(_("The database is busy: another process is writing it. The page shows again when you reload it."))
 except StoreError as exc:  # damaged, not a store, another version: what is wrong, without the server's path
-    st.error(_("The store cannot be read: %(problem)s") % {"problem": escape(exc.problem)})
+    st.error(_("The store cannot be read: %(problem)s") % {"problem": escape(sentences.said(exc.said, exc.problem))})

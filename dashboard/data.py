@@ -51,7 +51,7 @@ from analytics.standings import standings as standings_of
 from dashboard.replay_view import GameView, game_view
 from dashboard.table_view import TableView, table_view
 from events.recorder import NotObserved
-from events.said import say
+from events.said import Said, say
 from ingest import gate as gates
 from ingest.drafts import Draft, drafts
 from ingest.gate import stamp as file_stamp
@@ -256,13 +256,19 @@ def player_games(tournament: str, player: str) -> pl.DataFrame:
 
 @dataclass(frozen=True, slots=True)
 class Verification:
-    """One walk of the hash chain, and when it ran."""
+    """One walk of the hash chain, and when it ran; what it found wrong as sentences
+    (``said``), put into the page's language where they are shown."""
 
     at: datetime
     events: int
     head: str
     ok: bool
-    problems: tuple[str, ...]
+    said: tuple[Said, ...]
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """What the walk found wrong, in English."""
+        return tuple(s.english() for s in self.said)
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,7 +307,7 @@ def verify_chain() -> Verification:
     """Recompute the hash chain now (:func:`ingest.verify.verify`, chain only)."""
     db, _ = _key()
     verdict = verify(_store_at(db), read_models=False)
-    done = Verification(datetime.now(UTC), verdict.events, verdict.head, verdict.ok, tuple(verdict.problems))
+    done = Verification(datetime.now(UTC), verdict.events, verdict.head, verdict.ok, tuple(verdict.said))
     _verifications()[db] = done
     return done
 

@@ -22,7 +22,7 @@ from typing import Final, ParamSpec
 
 import streamlit as st
 
-from dashboard import i18n
+from dashboard import i18n, sentences
 from dashboard.i18n import _
 from dashboard.markup import escape
 from ingest.store import StoreBusy, StoreError
@@ -48,7 +48,9 @@ def live(body: Callable[P, None]) -> Callable[P, None]:
         except StoreBusy:
             st.info(_("The database is busy: another process is writing it. This part shows again in a few seconds."))
         except StoreError as exc:
-            st.error(_("The store cannot be read: %(problem)s") % {"problem": escape(exc.problem)})
+            st.error(
+                _("The store cannot be read: %(problem)s") % {"problem": escape(sentences.said(exc.said, exc.problem))}
+            )
         else:
             st.caption(_("Last updated %(time)s") % {"time": i18n.time(datetime.now().astimezone())})
 

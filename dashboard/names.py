@@ -20,7 +20,8 @@ from typing import Final
 
 import polars as pl
 
-from dashboard.i18n import N_, _, ngettext
+from analytics import headings
+from dashboard.i18n import N_, _, language, ngettext
 from events import cards
 
 ROLES: Final = {
@@ -139,73 +140,6 @@ CARDS: Final = {
 """Every card of ``events.cards`` but the path cards by its code (a path card is named
 by its shape as it lies: :func:`card`)."""
 
-COLUMNS: Final = {
-    "started_at": N_("started"),
-    "tournament": N_("tournament"),
-    "stage": N_("stage"),
-    "tournament_round": N_("tournament round"),
-    "table": N_("table"),
-    "game_id": N_("game"),
-    "round": N_("round of the game"),
-    "players": N_("players"),
-    "saboteurs": N_("saboteurs"),
-    "winner": N_("winner"),
-    "connector": N_("connected by"),
-    "ended_by": N_("how it ended"),
-    "turns": N_("turns"),
-    "errors": N_("errors"),
-    "warnings": N_("warnings"),
-    "codes": N_("findings"),
-    "verdict": N_("verdict"),
-    "role": N_("role"),
-    "n": N_("trials"),
-    "wins": N_("wins"),
-    "rounds": N_("rounds"),
-    "dealt": N_("dealt"),
-    "points": N_("points"),
-    "stars": N_("stars"),
-    "star": N_("star"),
-    "won": N_("won"),
-    "line": N_("line"),
-    "player": N_("player"),
-    "code": N_("finding"),
-    "rule": N_("rule"),
-    "severity": N_("severity"),
-    "message": N_("what the audit says"),
-    "seat": N_("seat"),
-    "cards": N_("cards in hand"),
-    "broken": N_("broken tools"),
-    "broken tools": N_("broken tools"),
-    "hand": N_("hand"),
-    "looked at": N_("goals looked at"),
-    "total": N_("total"),
-    "gold": N_("gold"),
-    "finding_id": N_("finding id"),
-    "fingerprint": N_("card"),
-    "live": N_("opens its table"),
-    "revoked_reason": N_("why revoked"),
-    "recorded": N_("written down"),
-    "corrected": N_("corrected"),
-    "replay_accepted": N_("replay accepted"),
-    "file": N_("file"),
-    "outcome": N_("outcome"),
-    "kind": N_("kind"),
-    "games": N_("games"),
-    "upload": N_("upload"),
-    "findings": N_("findings"),
-    "wrong table": N_("wrong table"),
-    "note": N_("note"),
-    # the standings' own
-    "rank": N_("rank"),
-    "place": N_("#"),
-    "penalty": N_("penalty"),
-    "notes": N_("notes"),
-    "reason": N_("reason"),
-    "preliminary_points": N_("prelim. points"),
-    "preliminary_stars": N_("prelim. stars"),
-}
-"""Column names of the store's frames, as a table's heading shows them."""
-
 
 def _named(words: Mapping[str, str], code: object) -> str:
     text = str(code)
@@ -280,8 +214,10 @@ def card(code: str, rotated: bool = False) -> str:
     return _path(code, rotated) if code in cards.TUNNEL_CARDS else _named(CARDS, code)
 
 
-column: Final = functools.partial(_named, COLUMNS)
-"""``started_at`` → "started": a column's heading."""
+def column(code: str) -> str:
+    """``started_at`` → "started": a column's heading, in the words the command line
+    uses too (:mod:`analytics.headings`, from the findings' catalogue)."""
+    return headings.heading(code, language())
 
 
 def headers(columns: Iterable[str]) -> dict[str, str]:
@@ -305,8 +241,7 @@ def result(won: bool, star: bool) -> str:
 
 def bound(end: str) -> str:
     """The heading of one end (``low``, ``high``) of a win rate's Wilson 95% interval."""
-    heading = _("%(level)d%% low") if end == "low" else _("%(level)d%% high")
-    return heading % {"level": 95}
+    return column("low" if end == "low" else "high")
 
 
 def plain(column: str, words: Mapping[str, str]) -> pl.Expr:

@@ -87,6 +87,18 @@ def sentence(text: str) -> str:
     return text
 
 
+class Refusal(ValueError):
+    """A value refused with a reason a person can act on, as a sentence (so a page or a
+    command says it in its reader's language); ``str()`` is its English."""
+
+    def __init__(self, said: Said) -> None:
+        super().__init__(said.english())
+        self.said = said
+
+    def __reduce__(self) -> tuple[type[Refusal], tuple[object, ...]]:
+        return type(self), (self.said,)
+
+
 def problem(text: str) -> Said:
     """A problem in words made elsewhere (the schema's parser, a file that cannot be
     read): its text is the one value, shown as it is in every language."""

@@ -20,6 +20,7 @@ from typing import Final
 import duckdb
 import polars as pl
 
+from events.said import Said, problem, say, sentence
 from ingest.chain import GENESIS, link
 from ingest.checkpoint import Anchor
 from ingest.readmodels import GAME_TABLES, PROJECTED, ROW_TYPES, TOURNAMENT_TABLES
@@ -38,13 +39,29 @@ class Verdict:
     head: str = GENESIS
     uploads: int = 0
     uploads_head: str = GENESIS
-    anchored: list[str] = field(default_factory=list)
-    """Where each published head was found."""
-    problems: list[str] = field(default_factory=list)
+    anchored_said: list[Said] = field(default_factory=list)
+    """Where each published head was found, as sentences."""
+    said: list[Said] = field(default_factory=list)
+    """What was found wrong, as sentences (:mod:`events.said`): put into the reader's
+    language where they are shown."""
+
+    @property
+    def problems(self) -> list[str]:
+        """What was found wrong, in English."""
+        return [s.english() for s in self.said]
+
+    @property
+    def anchored(self) -> list[str]:
+        """Where each published head was found, in English."""
+        return [s.english() for s in self.anchored_said]
 
     @property
     def ok(self) -> bool:
-        return not self.problems
+        return not self.said
+
+
+_OUTCOMES: Final = {"rejected": sentence("rejected"), "duplicate": sentence("duplicate")}
+"""An upload's outcome that brings no events, in words (as ``saboteur ingest`` says it)."""
 
 
 class _Pins:
@@ -54,32 +71,50 @@ class _Pins:
         self.open: dict[str, list[Anchor]] = {}
         for anchor in anchors:
             self.open.setdefault(anchor.head, []).append(anchor)
-        self.found: list[str] = []
+        self.found: list[Said] = []
 
     def see(self, strand: str, at: int, digest: str) -> None:
         """The chain ``strand`` holds ``digest`` at ``at`` (a position, or an upload)."""
         waiting = self.open.get(digest)
         if not waiting:
             return
-        place = f"position {at}" if strand == "events" else f"upload {at}"
         for anchor in [a for a in waiting if a.strand in (None, strand) and a.at in (None, at)]:
             waiting.remove(anchor)
-            self.found.append(f"{anchor.source}: {digest} is in the chain at {place}")
+            self.found.append(
+                say(
+                    "%(source)s: %(hash)s is in the chain at position %(at)s"
+                    if strand == "events"
+                    else "%(source)s: %(hash)s is in the chain at upload %(at)s",
+                    source=anchor.source,
+                    hash=digest,
+                    at=str(at),
+                )
+            )
 
-    def missed(self) -> list[str]:
+    def missed(self) -> list[Said]:
         """The published heads the chains no longer hold."""
-        return [
-            f"{a.source}: the published head {a.head} is not in the chain{_place(a)}: "
-            "the chain was cut short or rewritten after it was published"
-            for waiting in self.open.values()
-            for a in waiting
-        ]
+        return [_missed(a) for waiting in self.open.values() for a in waiting]
 
 
-def _place(anchor: Anchor) -> str:
+def _missed(anchor: Anchor) -> Said:
+    """A published head the chains no longer hold, and where it was published to be."""
     if anchor.at is None:
-        return ""
-    return f" at position {anchor.at}" if anchor.strand == "events" else f" at upload {anchor.at}"
+        return say(
+            "%(source)s: the published head %(hash)s is not in the chain: "
+            "the chain was cut short or rewritten after it was published",
+            source=anchor.source,
+            hash=anchor.head,
+        )
+    return say(
+        "%(source)s: the published head %(hash)s is not in the chain at position %(at)s: "
+        "the chain was cut short or rewritten after it was published"
+        if anchor.strand == "events"
+        else "%(source)s: the published head %(hash)s is not in the chain at upload %(at)s: "
+        "the chain was cut short or rewritten after it was published",
+        source=anchor.source,
+        hash=anchor.head,
+        at=str(anchor.at),
+    )
 
 
 def check_chain(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict, anchors: Sequence[Anchor] = ()) -> None:
@@ -98,21 +133,43 @@ def check_chain(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict, 
     """The first position of the events of each upload."""
     for event in store.read_all(con):
         position, stream, version = event.position, event.stream, event.version
+        at = str(position)  # a position is a place in the chain, written as the store numbers it
         if position != expected_position:
-            verdict.problems.append(
-                f"event at position {expected_position} is missing (the next stored is {position}): removed"
+            verdict.said.append(
+                say(
+                    "event at position %(position)s is missing (the next stored is %(stored)s): removed",
+                    position=str(expected_position),
+                    stored=at,
+                )
             )
             return
         if event.prev_hash != prev:
-            verdict.problems.append(
-                f"event at position {position} does not follow the event before it: removed or reordered"
+            verdict.said.append(
+                say(
+                    "event at position %(position)s does not follow the event before it: removed or reordered",
+                    position=at,
+                )
             )
             return
         if link(prev, event.canonical()) != event.hash:
-            verdict.problems.append(f"event at position {position} ({stream} v{version}) was altered")
+            verdict.said.append(
+                say(
+                    "event at position %(position)s (%(stream)s v%(version)s) was altered",
+                    position=at,
+                    stream=stream,
+                    version=str(version),
+                )
+            )
             return
         if version != versions.get(stream, 0) + 1:
-            verdict.problems.append(f"event at position {position}: {stream} jumps to version {version}")
+            verdict.said.append(
+                say(
+                    "event at position %(position)s: %(stream)s jumps to version %(version)s",
+                    position=at,
+                    stream=stream,
+                    version=str(version),
+                )
+            )
             return
         versions[stream] = version
         if event.upload_id is not None:
@@ -128,8 +185,8 @@ def check_chain(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict, 
     if verdict.ok:
         _check_uploads(store, con, verdict, heads, uploads, pins)
     if verdict.ok:
-        verdict.problems.extend(pins.missed())
-    verdict.anchored.extend(pins.found)
+        verdict.said.extend(pins.missed())
+    verdict.anchored_said.extend(pins.found)
 
 
 def _check_uploads(
@@ -148,30 +205,58 @@ def _check_uploads(
     for upload, found in store.read_uploads(con):
         number = upload.upload_id if upload is not None else found.upload_id if found is not None else 0
         if number != expected:
-            verdict.problems.append(f"upload {expected} is missing, with its link: removed")
+            verdict.said.append(say("upload %(upload)s is missing, with its link: removed", upload=str(expected)))
             return
         if upload is None:
-            verdict.problems.append(f"upload {number} is missing (its link in the chain remains): removed")
+            verdict.said.append(
+                say("upload %(upload)s is missing (its link in the chain remains): removed", upload=str(number))
+            )
             return
         if found is None:
-            verdict.problems.append(f"upload {number} is not in the chain: added, or its link removed")
+            verdict.said.append(
+                say("upload %(upload)s is not in the chain: added, or its link removed", upload=str(number))
+            )
             return
         if found.prev_hash != prev:
-            verdict.problems.append(f"upload {number} does not follow the upload before it: removed or reordered")
+            verdict.said.append(
+                say("upload %(upload)s does not follow the upload before it: removed or reordered", upload=str(number))
+            )
             return
         if link(prev, upload.canonical(found.position, found.head)) != found.hash:
             torn = upload.sha256 and upload.raw_sha256 not in (None, upload.sha256)
-            why = ": its bytes do not match its SHA-256" if torn else ""
-            verdict.problems.append(f"upload {number} was altered{why}")
+            verdict.said.append(
+                say(
+                    "upload %(upload)s was altered: its bytes do not match its SHA-256"
+                    if torn
+                    else "upload %(upload)s was altered",
+                    upload=str(number),
+                )
+            )
             return
         if heads.get(found.position) != found.head:
             last = verdict.events
-            but = f"the chain ends at {last}: removed" if found.position > last else "its hash differs: rewritten"
-            verdict.problems.append(f"upload {number} was recorded at event position {found.position} but {but}")
+            verdict.said.append(
+                say(
+                    "upload %(upload)s was recorded at event position %(position)s but the chain ends at %(end)s: "
+                    "removed"
+                    if found.position > last
+                    else "upload %(upload)s was recorded at event position %(position)s but its hash differs: "
+                    "rewritten",
+                    upload=str(number),
+                    position=str(found.position),
+                    end=str(last),
+                )
+            )
             return
         if number in brought and not upload.outcome.startswith("accepted"):
-            verdict.problems.append(
-                f"the event at position {brought[number]} came in upload {number}, which was {upload.outcome}: added"
+            outcome = _OUTCOMES.get(upload.outcome)
+            verdict.said.append(
+                say(
+                    "the event at position %(position)s came in upload %(upload)s, which was %(outcome)s: added",
+                    position=str(brought[number]),
+                    upload=str(number),
+                    outcome=(say(outcome) if outcome is not None else problem(upload.outcome),),
+                )
             )
             return
         pins.see("uploads", number, found.hash)
@@ -181,8 +266,12 @@ def _check_uploads(
     verdict.uploads_head = prev
     stray = sorted(u for u in brought if u >= expected)
     if stray:
-        verdict.problems.append(
-            f"the event at position {brought[stray[0]]} came in upload {stray[0]}, which is not stored: removed"
+        verdict.said.append(
+            say(
+                "the event at position %(position)s came in upload %(upload)s, which is not stored: removed",
+                position=str(brought[stray[0]]),
+                upload=str(stray[0]),
+            )
         )
 
 
@@ -191,15 +280,19 @@ def _check_tail(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict, 
     and the accepted uploads (``uploads``: those the events name) can."""
     recorded = store.projected(con)
     if recorded is not None and recorded > last:
-        verdict.problems.append(
-            f"event at position {last + 1} is missing, and any after it (the read models were built up to "
-            f"position {recorded}): removed"
+        verdict.said.append(
+            say(
+                "event at position %(position)s is missing, and any after it (the read models were built up to "
+                "position %(recorded)s): removed",
+                position=str(last + 1),
+                recorded=str(recorded),
+            )
         )
         return
     accepted = con.execute("SELECT upload_id FROM uploads WHERE outcome LIKE 'accepted%' ORDER BY upload_id").fetchall()
     missing = next((upload_id for (upload_id,) in accepted if upload_id not in uploads), None)
     if missing is not None:
-        verdict.problems.append(f"the events of accepted upload {missing} are missing: removed")
+        verdict.said.append(say("the events of accepted upload %(upload)s are missing: removed", upload=str(missing)))
 
 
 def _sorted(table: pl.DataFrame) -> pl.DataFrame:
@@ -239,9 +332,14 @@ def check_read_models(store: Store, con: duckdb.DuckDBPyConnection, verdict: Ver
     for table in COMPARED:
         stored_rows = int(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
         if table in differing or stored_rows != matched[table]:
-            verdict.problems.append(
-                f"read model {table} differs from the events ({stored_rows} rows stored, "
-                f"{projected[table]} projected): run saboteur rebuild"
+            verdict.said.append(
+                say(
+                    "read model %(table)s differs from the events (%(stored)s rows stored, %(projected)s projected): "
+                    "run saboteur rebuild",
+                    table=table,
+                    stored=str(stored_rows),
+                    projected=str(projected[table]),
+                )
             )
 
 

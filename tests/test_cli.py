@@ -293,7 +293,7 @@ def test_every_stats_command_takes_the_same_filter_options() -> None:
     own = {"roles": [], "players": [], "games": ["--only"]}
     for name, command in group.commands.items():
         options = [o for param in command.params for o in param.opts]
-        assert options == ["--db", "--lake", "--wait", *filters, "--format", *own[name]], name
+        assert options == ["--db", "--lake", "--wait", *filters, "--format", *own[name], "--lang"], name
 
 
 def test_the_cli_loads_the_pdf_library_only_to_print_a_pdf() -> None:

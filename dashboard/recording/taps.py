@@ -19,7 +19,7 @@ from typing import Final, ParamSpec
 import streamlit as st
 from pydantic import ValidationError
 
-from dashboard import access, data
+from dashboard import access, data, sentences
 from dashboard.i18n import _
 from dashboard.recording import entries
 from dashboard.recording.live import Live
@@ -111,7 +111,9 @@ def guarded(tap: Callable[P, None]) -> Callable[P, None]:
         except StoreBusy:
             st.session_state[NOTICE] = _("The database is busy: another process is writing it. Tap again in a moment.")
         except StoreError as exc:
-            st.session_state[NOTICE] = _("The store cannot be written: %(problem)s") % {"problem": exc.problem}
+            st.session_state[NOTICE] = _("The store cannot be written: %(problem)s") % {
+                "problem": sentences.said(exc.said, exc.problem)
+            }
 
     return run
 

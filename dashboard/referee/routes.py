@@ -37,7 +37,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from dashboard import i18n
+from dashboard import i18n, sentences
 from dashboard.i18n import _
 from dashboard.referee.desk import Desk, picture
 from dashboard.referee.wire import MAX_BODY, Answer, Finishing, Opened, Scoring, Sent
@@ -102,7 +102,11 @@ def _guarded(handler: Handler) -> Handler:
                 busy = _("The store is busy: the entry is kept and sent again.")
                 return _answer(Answer(status="busy", problem=busy))
             except StoreError as broken:
-                return _problem(500, _("The store cannot be written: %(problem)s") % {"problem": broken.problem})
+                return _problem(
+                    500,
+                    _("The store cannot be written: %(problem)s")
+                    % {"problem": sentences.said(broken.said, broken.problem)},
+                )
             except Exception:
                 _LOGGER.exception("the referee page's %s %s failed", request.method, request.url.path)
                 return _problem(500, _("The server could not take this entry (its log says why): tell the organiser."))

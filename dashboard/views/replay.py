@@ -270,7 +270,7 @@ st.dataframe(
         "seat": st.column_config.NumberColumn(names.column("seat"), width=40),
         "player": st.column_config.TextColumn(names.column("player"), pinned=True),
         "to act": st.column_config.TextColumn("", width=60),
-        "cards": st.column_config.NumberColumn(names.column("cards"), width=50),
+        "cards": st.column_config.NumberColumn(names.column("cards in hand"), width=50),
     },
 )
 

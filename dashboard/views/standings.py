@@ -258,7 +258,7 @@ with cells[1]:
 if verified is None:
     st.info(_("The hash chain has not been verified since the dashboard started."))
 elif not verified.ok:
-    problems = "; ".join(escape(problem) for problem in verified.problems)
+    problems = "; ".join(escape(sentences.said(problem, problem.english())) for problem in verified.said)
     failed = _("Verification at %(time)s UTC failed: %(problems)s")
     st.error(failed % {"time": f"{verified.at:%Y-%m-%d %H:%M:%S}", "problems": problems})
 else:

@@ -63,7 +63,7 @@ def seats_table(table: TableView, name: Callable[[str | None], str]) -> str:
     """The seats as a Markdown table: seat, player (▶ whose turn), cards in hand, broken
     tools. (Not a dataframe: every spectator's page draws every table every few seconds,
     and a dataframe's conversion took a third of the server's time.)"""
-    heads = [plain.column(c) for c in ("seat", "player", "cards", "broken")]
+    heads = [plain.column(c) for c in ("seat", "player", "cards in hand", "broken")]
     rows = [
         "| " + " | ".join(escape(h) for h in heads) + " |",
         "|" + " --- |" * len(heads),

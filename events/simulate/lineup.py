@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal, cast, get_args
 
+from events.said import Refusal, say
+
 BotName = Literal["basic", "strong"]
 BOT_NAMES: Final[tuple[str, ...]] = get_args(BotName)
 ROLES: Final = ("gold_digger", "saboteur", "selfish_dwarf")
@@ -30,7 +32,8 @@ class Lineup:
 
     @classmethod
     def parse(cls, text: str) -> Lineup:
-        """The lineup ``text`` names; a :class:`ValueError` that says which part is wrong."""
+        """The lineup ``text`` names; a :class:`~events.said.Refusal` (a ``ValueError``)
+        that says which part is wrong."""
         text = text.strip()
         if text in BOT_NAMES:
             return cls.every(cast(BotName, text))
@@ -38,13 +41,27 @@ class Lineup:
         for part in text.split(","):
             role, equals, bot = (piece.strip() for piece in part.partition("="))
             if not equals:
-                raise ValueError(f"{part.strip()!r} is neither a bot ({' or '.join(BOT_NAMES)}) nor role=bot")
+                raise Refusal(
+                    say(
+                        "%(written)s is neither a bot (%(bots)s) nor role=bot",
+                        written=repr(part.strip()),
+                        bots=" | ".join(BOT_NAMES),
+                    )
+                )
             if role not in ROLES:
-                raise ValueError(f"{role!r} is not a role: the roles are {', '.join(ROLES)}")
+                raise Refusal(
+                    say(
+                        "%(written)s is not a role: the roles are %(roles)s", written=repr(role), roles=", ".join(ROLES)
+                    )
+                )
             if bot not in BOT_NAMES:
-                raise ValueError(f"{bot!r} is not a bot: the bots are {' and '.join(BOT_NAMES)}")
+                raise Refusal(
+                    say(
+                        "%(written)s is not a bot: the bots are %(bots)s", written=repr(bot), bots=" | ".join(BOT_NAMES)
+                    )
+                )
             if role in chosen:
-                raise ValueError(f"{role} is named twice")
+                raise Refusal(say("%(written)s is named twice", written=role))
             chosen[role] = cast(BotName, bot)
         return cls(**chosen)
 

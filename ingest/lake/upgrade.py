@@ -13,11 +13,9 @@ chain do not change, so ``archive verify`` reads the same lake.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
 
-import pyarrow.parquet as pq
-
+from ingest.lake.compact import Placement, placement, read_part
 from ingest.lake.layout import Lake
 from ingest.lake.manifest import Entry, commit
 
@@ -30,14 +28,16 @@ def outdated(entry: Entry) -> bool:
     return any(file.outcome in STORED and not file.streams for file in entry.files)
 
 
-def brought_up_to_date(lake: Lake, entry: Entry) -> Entry:
+def brought_up_to_date(lake: Lake, entry: Entry, where: Placement | None = None) -> Entry:
     """``entry`` with each file's streams, and the commands' streams, read from its events."""
+    where = where if where is not None else placement(lake)
     by_upload: dict[int, dict[str, int]] = {}
     commands: dict[str, int] = {}
     for part in entry.parts:
         if part.dataset != "events":
             continue
-        table = pq.read_table(io.BytesIO(lake.read(part.path)), columns=["stream", "version", "upload_id"])
+        _, whole = read_part(lake, part, where)
+        table = whole.select(["stream", "version", "upload_id"])
         for stream, version, upload_id in zip(
             table.column("stream").to_pylist(),
             table.column("version").to_pylist(),
@@ -58,9 +58,10 @@ def up_to_date(lake: Lake, entries: Mapping[str, Entry]) -> tuple[dict[str, Entr
     brought up to date and written anew; and how many were."""
     found: dict[str, Entry] = {}
     renewed = 0
+    where = placement(lake)
     for key, entry in entries.items():
         if outdated(entry):
-            entry = brought_up_to_date(lake, entry)
+            entry = brought_up_to_date(lake, entry, where)
             commit(lake, entry)
             renewed += 1
         found[key] = entry

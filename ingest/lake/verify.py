@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from events.said import Said, say
 from ingest.chain import GENESIS, StoredEvent, link
+from ingest.lake.compact import PartUnreadable, Placement, placement, read_part
 from ingest.lake.layout import DATASETS, Lake
 from ingest.lake.manifest import Entry, committed
 from ingest.readmodels import GameRow
@@ -36,62 +38,100 @@ class LakeVerdict:
     parts: int = 0
     events: int = 0
     games: int = 0
-    problems: list[str] = field(default_factory=list)
+    said: list[Said] = field(default_factory=list)
+    """What was found wrong, as sentences (:mod:`events.said`): put into the reader's
+    language where they are shown."""
     uncommitted: list[str] = field(default_factory=list)
     """Parts no entry names."""
 
     @property
+    def problems(self) -> list[str]:
+        """What was found wrong, in English."""
+        return [s.english() for s in self.said]
+
+    @property
     def ok(self) -> bool:
-        return not self.problems
+        return not self.said
 
 
 def verify(lake: Lake) -> LakeVerdict:
     """Check every committed batch of ``lake`` (see the module's docstring)."""
     verdict = LakeVerdict()
     entries = committed(lake)
+    where = placement(lake)
     games: Counter[str] = Counter()
     named: set[str] = set()
     for key, entry in sorted(entries.items()):
         verdict.batches += 1
         if entry.batch != key:
-            verdict.problems.append(f"batch {key}: its entry names batch {entry.batch}")
-        tables = _parts(lake, entry, verdict)
-        named.update(p.path for p in entry.parts)
+            verdict.said.append(say("batch %(batch)s: its entry names batch %(named)s", batch=key, named=entry.batch))
+        tables = _parts(lake, entry, where, verdict)
+        named.update(where.at[p.path][0].path if p.path in where.at else p.path for p in entry.parts)
         _check_events(entry, tables.get("events", []), verdict)
         uploads = [u for t in tables.get(UploadRow.TABLE, []) for u in t.column("upload_id").to_pylist()]
         if sorted(uploads) != sorted(f.upload_id for f in entry.files):
-            verdict.problems.append(f"batch {key}: its uploads are not the files its entry lists")
+            verdict.said.append(say("batch %(batch)s: its uploads are not the files its entry lists", batch=key))
         for table in tables.get(GameRow.TABLE, []):
             games.update(table.column("game_id").to_pylist())
     verdict.games = len(games)
-    verdict.problems.extend(
-        f"game {game} is in the lake {count} times" for game, count in sorted(games.items()) if count > 1
+    verdict.said.extend(
+        say("game %(game)s is in the lake %(count)s times", game=game, count=count)
+        for game, count in sorted(games.items())
+        if count > 1
     )
     on_disk = [path for dataset in DATASETS for path in lake.files(dataset)]
     verdict.uncommitted = sorted(path for path in on_disk if path not in named and path.endswith(".parquet"))
     return verdict
 
 
-def _parts(lake: Lake, entry: Entry, verdict: LakeVerdict) -> dict[str, list[pa.Table]]:
-    """The entry's parts that are whole, by dataset; a problem for each that is not."""
+def _parts(lake: Lake, entry: Entry, where: Placement, verdict: LakeVerdict) -> dict[str, list[pa.Table]]:
+    """The entry's parts that are whole, by dataset; a problem for each that is not. A
+    part a compaction copied is read from its row group of the compacted file, checked
+    against the compaction's record (:func:`~ingest.lake.compact.read_part`)."""
     tables: dict[str, list[pa.Table]] = {}
     for part in entry.parts:
         verdict.parts += 1
-        where = f"batch {entry.batch}: {part.path}"
+        named = {"batch": entry.batch, "part": part.path}
         if part.dataset not in DATASETS or not part.path.startswith(f"{part.dataset}/"):
-            verdict.problems.append(f"{where}: not a part of a dataset of the lake")
+            verdict.said.append(say("batch %(batch)s: %(part)s: not a part of a dataset of the lake", **named))
             continue
-        if not lake.exists(part.path):
-            verdict.problems.append(f"{where}: missing")
-            continue
-        data = lake.read(part.path)
-        digest = hashlib.sha256(data).hexdigest()
-        if digest != part.sha256 or digest not in part.path:
-            verdict.problems.append(f"{where}: its bytes are not those its entry and its name record (altered)")
-            continue
-        table = pq.read_table(io.BytesIO(data))
+        placed = where.at.get(part.path)
+        if placed is None:
+            if not lake.exists(part.path):
+                verdict.said.append(say("batch %(batch)s: %(part)s: missing", **named))
+                continue
+            data = lake.read(part.path)
+            digest = hashlib.sha256(data).hexdigest()
+            if digest != part.sha256 or digest not in part.path:
+                verdict.said.append(
+                    say(
+                        "batch %(batch)s: %(part)s: its bytes are not those its entry and its name record (altered)",
+                        **named,
+                    )
+                )
+                continue
+            table = pq.read_table(io.BytesIO(data))
+        else:
+            try:
+                _, table = read_part(lake, part, where)
+            except PartUnreadable:
+                verdict.said.append(
+                    say(
+                        "batch %(batch)s: %(part)s: the compacted file %(file)s that holds it is missing or altered",
+                        file=placed[0].path,
+                        **named,
+                    )
+                )
+                continue
         if table.num_rows != part.rows:
-            verdict.problems.append(f"{where}: {table.num_rows} rows, its entry says {part.rows}")
+            verdict.said.append(
+                say(
+                    "batch %(batch)s: %(part)s: %(rows)s rows, its entry says %(entered)s",
+                    rows=str(table.num_rows),
+                    entered=str(part.rows),
+                    **named,
+                )
+            )
             continue
         tables.setdefault(part.dataset, []).append(table)
     return tables
@@ -102,23 +142,50 @@ def _check_events(entry: Entry, tables: list[pa.Table], verdict: LakeVerdict) ->
     prev, position = GENESIS, 0
     versions: dict[str, int] = {}
     for event in _events(tables):
-        where = f"batch {entry.batch}: event at position {event.position}"
+        where = {"batch": entry.batch, "position": str(event.position)}  # as the lake numbers them
         if event.position != position + 1 or event.prev_hash != prev:
-            verdict.problems.append(f"{where} does not follow the event before it: removed or reordered")
+            verdict.said.append(
+                say(
+                    "batch %(batch)s: event at position %(position)s does not follow the event before it: "
+                    "removed or reordered",
+                    **where,
+                )
+            )
             return
         if link(prev, event.canonical()) != event.hash:
-            verdict.problems.append(f"{where} ({event.stream} v{event.version}) was altered")
+            verdict.said.append(
+                say(
+                    "batch %(batch)s: event at position %(position)s (%(stream)s v%(version)s) was altered",
+                    stream=event.stream,
+                    version=str(event.version),
+                    **where,
+                )
+            )
             return
         if event.version != versions.get(event.stream, 0) + 1:
-            verdict.problems.append(f"{where}: {event.stream} jumps to version {event.version}")
+            verdict.said.append(
+                say(
+                    "batch %(batch)s: event at position %(position)s: %(stream)s jumps to version %(version)s",
+                    stream=event.stream,
+                    version=str(event.version),
+                    **where,
+                )
+            )
             return
         versions[event.stream] = event.version
         prev, position = event.hash, event.position
         verdict.events += 1
     if (position, prev) != (entry.head_position, entry.head_hash) or position != entry.events:
-        verdict.problems.append(
-            f"batch {entry.batch}: its events end at position {position} ({prev[:12]}…), "
-            f"its entry says {entry.head_position} ({entry.head_hash[:12]}…)"
+        verdict.said.append(
+            say(
+                "batch %(batch)s: its events end at position %(position)s (%(hash)s…), "
+                "its entry says %(recorded)s (%(recorded_hash)s…)",
+                batch=entry.batch,
+                position=str(position),
+                hash=prev[:12],
+                recorded=str(entry.head_position),
+                recorded_hash=entry.head_hash[:12],
+            )
         )
 
 

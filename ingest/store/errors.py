@@ -15,17 +15,24 @@ from typing import Final
 
 import duckdb
 
+from events.said import Said, say
+from events.said import problem as said_as_is
 from ingest.schema import READ_MODELS
 
 
 class StoreError(RuntimeError):
     """The store could not do a job: ``str()`` is one line naming the file and what is
-    wrong; ``problem`` says what is wrong without the file's path (for a public page)."""
+    wrong; ``problem`` says what is wrong without the file's path (for a public page).
+    Both are English; :attr:`said` (the problem) and :attr:`line_said` (the line) are
+    the same as sentences, for a page or a command to say in its reader's language."""
 
-    def __init__(self, path: Path, problem: str, line: str | None = None) -> None:
-        super().__init__(line or f"{path}: {problem}")
+    def __init__(self, path: Path, problem: Said | str, line: Said | None = None) -> None:
+        problem = problem if isinstance(problem, Said) else said_as_is(problem)
+        self.said = problem
+        self.line_said = line or say("%(file)s: %(problem)s", file=str(path), problem=(problem,))
+        super().__init__(self.line_said.english())
         self.path = path
-        self.problem = problem
+        self.problem = problem.english()
 
 
 class StoreUnusable(StoreError):
@@ -63,9 +70,9 @@ def unopened(path: Path, exc: duckdb.Error) -> StoreUnusable:
     """What is wrong with a file DuckDB would not open."""
     text = str(exc)
     if "not a valid DuckDB database" in text or "Extension" in text:
-        return StoreUnusable(path, "not a DuckDB database file")
+        return StoreUnusable(path, say("not a DuckDB database file"))
     if isinstance(exc, duckdb.IOException) and REFUSED.search(text):
-        return StoreUnusable(path, f"cannot be opened: {detail(path, exc)}")
+        return StoreUnusable(path, say("cannot be opened: %(problem)s", problem=detail(path, exc)))
     return StoreUnusable(path, damaged(detail(path, exc)))
 
 
@@ -82,36 +89,53 @@ def _first_line(path: Path, text: str) -> str:
     return _PATH.sub("…", first)[:300]
 
 
-def damaged(detail: str) -> str:
+def damaged(detail: str) -> Said:
     """What a damaged file is, in words, with DuckDB's own."""
     if "Could not read enough bytes" in detail:
-        return f"damaged: the file is cut short ({detail})"
+        return say("damaged: the file is cut short (%(problem)s)", problem=detail)
     if "checksum" in detail:
-        return f"damaged: a block of the file fails its checksum ({detail})"
-    return f"damaged: {detail}"
+        return say("damaged: a block of the file fails its checksum (%(problem)s)", problem=detail)
+    return say("damaged: %(problem)s", problem=detail)
 
 
-def stopped(path: Path, exc: duckdb.Error) -> str:
+def stopped(path: Path, exc: duckdb.Error) -> Said:
     """What a commit DuckDB could not finish did, in words, with DuckDB's own reason (the
     first line of the error it stopped on, which it quotes after "Original error", with
     no path but the file's name: :func:`detail`)."""
     text = str(exc)
     original = _first_line(path, text.split("Original error:", 1)[-1].strip().strip('"'))
-    said = (
-        f"DuckDB stopped after a commit it could not finish ({original}); that commit was not stored, "
-        "and the store keeps every one before it (saboteur verify checks it)"
-    )
     if "memory" in text.lower() or "pin block" in text:
         limit = os.environ.get("SABOTEUR_DB_MEMORY")
-        setting = f"$SABOTEUR_DB_MEMORY is {limit}" if limit else "$SABOTEUR_DB_MEMORY sets it"
-        said += f". It ran out of the memory it may use ({setting}): allow it more and run again"
-    return said
+        setting = say("$SABOTEUR_DB_MEMORY is %(limit)s", limit=limit) if limit else say("$SABOTEUR_DB_MEMORY sets it")
+        return say(
+            "DuckDB stopped after a commit it could not finish (%(problem)s); that commit was not stored, "
+            "and the store keeps every one before it (saboteur verify checks it). It ran out of the memory "
+            "it may use (%(setting)s): allow it more and run again",
+            problem=original,
+            setting=(setting,),
+        )
+    return say(
+        "DuckDB stopped after a commit it could not finish (%(problem)s); that commit was not stored, "
+        "and the store keeps every one before it (saboteur verify checks it)",
+        problem=original,
+    )
 
 
-def missing(tables: Sequence[str]) -> str:
+def missing(tables: Sequence[str]) -> Said:
     """What a store missing ``tables`` is, and what mends it."""
     names = ", ".join(tables)
-    said = f"damaged: its {names} table{' is' if len(tables) == 1 else 's are'} missing"
     if set(tables) <= set(READ_MODELS):
-        return f"{said} (saboteur rebuild makes the read models anew)"
-    return f"{said} (restore the file from a copy)"
+        return say(
+            "damaged: its %(tables)s table is missing (saboteur rebuild makes the read models anew)",
+            "damaged: its %(tables)s tables are missing (saboteur rebuild makes the read models anew)",
+            "count",
+            tables=names,
+            count=len(tables),
+        )
+    return say(
+        "damaged: its %(tables)s table is missing (restore the file from a copy)",
+        "damaged: its %(tables)s tables are missing (restore the file from a copy)",
+        "count",
+        tables=names,
+        count=len(tables),
+    )

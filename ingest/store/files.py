@@ -23,6 +23,7 @@ from typing import Final
 
 import duckdb
 
+from events.said import say
 from ingest.chain import GENESIS, StoredEvent
 from ingest.gate import Stamp, gate, stamp
 from ingest.readmodels import RefereeCodeRow
@@ -91,7 +92,7 @@ class StoreFile:
         records then stay good (:meth:`ingest.gate.Gate.records`).
         """
         if read_only and not self.path.exists():
-            raise StoreUnusable(self.path, "no such file (saboteur ingest or tournament create makes a store)")
+            raise StoreUnusable(self.path, say("no such file (saboteur ingest or tournament create makes a store)"))
         turns = gate(self.path, self._others_waiting)
         with turns.turn(write=not read_only) as open_read_only:
             # the mode the process's instance has: a reader joins a writer's read-write
@@ -147,9 +148,13 @@ class StoreFile:
                     self._done_waiting(waited)
                     raise StoreBusy(
                         self.path,
-                        "database busy: another process is using the file",
-                        f"database busy: another process is using {self.path} "
-                        f"(waited {self.wait:g} s); try again when it has finished",
+                        say("database busy: another process is using the file"),
+                        say(
+                            "database busy: another process is using %(file)s (waited %(seconds)s s); "
+                            "try again when it has finished",
+                            file=str(self.path),
+                            seconds=f"{self.wait:g}",
+                        ),
                     ) from None
                 waited = self._say_waiting() or waited
                 time.sleep(pause * (1 + random.random()))
@@ -218,16 +223,25 @@ class StoreFile:
         """Raise :class:`StoreUnusable` unless the file is a store of this program's
         schema version with every table needed."""
         if version is None:
-            raise StoreUnusable(self.path, "not a Saboteur Ledger store (no schema version in a meta table)")
+            raise StoreUnusable(self.path, say("not a Saboteur Ledger store (no schema version in a meta table)"))
         if version > SCHEMA_VERSION:
             raise StoreUnusable(
-                self.path, f"a store of schema version {version}, newer than this program's {SCHEMA_VERSION}"
+                self.path,
+                say(
+                    "a store of schema version %(version)s, newer than this program's %(ours)s",
+                    version=str(version),
+                    ours=str(SCHEMA_VERSION),
+                ),
             )
         if version < SCHEMA_VERSION:
             raise StoreUnusable(
                 self.path,
-                f"a store of schema version {version}, older than this program's {SCHEMA_VERSION}: "
-                "saboteur rebuild upgrades it",
+                say(
+                    "a store of schema version %(version)s, older than this program's %(ours)s: "
+                    "saboteur rebuild upgrades it",
+                    version=str(version),
+                    ours=str(SCHEMA_VERSION),
+                ),
             )
         absent = [t for t in (*LOG_TABLE_NAMES, *(READ_MODELS if read_models else ())) if t not in tables]
         if absent:
@@ -323,8 +337,13 @@ class StoreFile:
             if bad is not None and bad[0] is not None:
                 raise StoreUnusable(
                     self.path,
-                    f"the event at position {bad[0]} has a hash that is not 64 lowercase hex digits, which this "
-                    f"program never writes: the store was altered, and is left as it was (schema version {version})",
+                    say(
+                        "the event at position %(position)s has a hash that is not 64 lowercase hex digits, which "
+                        "this program never writes: the store was altered, and is left as it was "
+                        "(schema version %(version)s)",
+                        position=str(bad[0]),
+                        version=str(version),
+                    ),
                 )
         copied = ", ".join(f"unhex({c.name})" if c.digest and as_text else c.name for c in columns(StoredEvent))
         con.execute(create_table(StoredEvent, name="events_declared"))
@@ -343,12 +362,12 @@ class StoreFile:
             if absent:
                 return StoreUnusable(self.path, missing(absent))
         if isinstance(exc, duckdb.IOException) and REFUSED.search(str(exc)):
-            return StoreError(self.path, f"the file system refused: {detail(self.path, exc)}")
+            return StoreError(self.path, say("the file system refused: %(problem)s", problem=detail(self.path, exc)))
         if isinstance(exc, duckdb.FatalException) and INVALIDATED in str(exc):  # not the file's damage
             return StoreError(self.path, stopped(self.path, exc))
         if isinstance(exc, DAMAGE) or type(exc) is duckdb.Error:
             return StoreUnusable(self.path, damaged(detail(self.path, exc)))
-        return StoreError(self.path, f"the database failed: {detail(self.path, exc)}")
+        return StoreError(self.path, say("the database failed: %(problem)s", problem=detail(self.path, exc)))
 
 
 def _close(con: duckdb.DuckDBPyConnection) -> None:

@@ -21,6 +21,7 @@ from polars.testing import assert_frame_equal
 from typer.testing import CliRunner, Result
 
 from analytics import browse, records, stats
+from analytics.headings import title
 from analytics.records import RecordError
 from analytics.standings import standings
 from cli.main import app
@@ -109,8 +110,8 @@ def test_the_command_line_says_how_many_observed_rounds_a_figure_left_out(stores
     assert shown.exit_code == 0, shown.output
     assert shown.stdout.count(said) == 1
     # beside the gold slots, the one statistic that needs a hidden card: under its table
-    slots = shown.stdout.index("gold slots")
-    assert slots < shown.stdout.index(said) < shown.stdout.index("round endings")
+    slots = shown.stdout.index(title("gold_slots"))
+    assert slots < shown.stdout.index(said) < shown.stdout.index(title("round_endings"))
     assert said not in cli("stats", "games", "--only", "turns_per_round", "--db", stores.mixed).output
     assert said not in cli("stats", "roles", "--db", stores.mixed).output
     assert "left out" not in cli("stats", "games", "--db", stores.full).output

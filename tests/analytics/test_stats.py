@@ -449,9 +449,10 @@ def test_cli_players_json_with_filters(hand_db: Path) -> None:
 def test_cli_games_table_and_json(hand_db: Path) -> None:
     table = invoke("stats", "games", "--db", hand_db)
     assert table.exit_code == 0, table.output
-    for title in ("seat advantage", "gold slots", "round endings", "turns per round", "action cards by role"):
+    # a table for people: each statistic's title, and the codes in words
+    for title in ("seat advantage", "where the gold lies", "how rounds end", "turns per round", "action cards by role"):
         assert title in table.stdout
-    assert "gold:selfish_dwarf" in table.stdout
+    assert "a selfish dwarf reached the gold" in table.stdout and "gold:selfish_dwarf" not in table.stdout
     printed = json.loads(invoke("stats", "games", "--db", hand_db, "--format", "json", "--clean-only").stdout)
     assert list(printed) == list(stats.ROUND_TABLES)
     assert sum(r["rounds"] for r in printed["round_endings"]) == 5
@@ -473,7 +474,7 @@ def test_cli_dates_a_bare_until_date_takes_the_whole_day(hand_db: Path) -> None:
 def test_cli_table_dims_flagged_rows_and_refuses_a_missing_store(hand_db: Path, tmp_path: Path) -> None:
     result = invoke("stats", "roles", "--db", hand_db, "--tournament", "t2")
     assert result.exit_code == 0
-    assert "role win rates" in result.stdout and "selfish_dwarf" in result.stdout
+    assert "role win rates" in result.stdout and "selfish dwarf" in result.stdout
     missing = invoke("stats", "roles", "--db", tmp_path / "none.duckdb")
     assert missing.exit_code == 2
     assert not (tmp_path / "none.duckdb").exists()

@@ -83,3 +83,11 @@ def test_a_lake_on_s3_builds_and_answers_like_a_local_one(scheduler: str, tmp_pa
         assert sorted(over_s3.output.splitlines()) == sorted(
             cli("stats", *command, "--lake", local).output.splitlines()
         )
+    compacted = cli("archive", "compact", remote)  # issue 34: the same on an object store
+    assert compacted.exit_code == 0, compacted.output
+    assert cli("archive", "verify", remote).exit_code == 0
+    for command in (["roles"], ["players"], ["games"]):
+        assert sorted(cli("stats", *command, "--lake", remote).output.splitlines()) == sorted(
+            cli("stats", *command, "--lake", local).output.splitlines()
+        )
+    assert not [p for p in fsspec.filesystem("s3").find(f"{BUCKET}/lake") if "/part-" in p], "the small parts removed"

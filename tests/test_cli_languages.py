@@ -1,0 +1,144 @@
+"""Every command speaks the language asked for (issue 33): run as an organiser runs them
+on a tournament day — simulate, ingest, audit, standings, findings, the record, the
+statistics, verify, and their refusals — with ``--lang nl|de|nb``, no English word is
+left in what they print for people.
+
+The check cannot be fooled by a string missing from the catalogue: it does not look the
+output up in the catalogue but reads it for English words that none of the three
+languages has (*the*, *and*, *with*, *round*, *players*…). What is data stays as it is
+and is left out of the reading: ids (``sim-open-3``, ``sim:…``), codes with an
+underscore (``table_incident``), paths, hashes, and the values typed by people.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import pytest
+from click.testing import Result
+from typer.testing import CliRunner
+
+from cli.main import app
+from events.simulate.recording import NOTE_WORDS
+from events.simulate.tournament import simulate_tournament
+
+LANGUAGES: Final = ("nl", "de", "nb")
+_ENGLISH: Final = """the and with which that this from round rounds table tables players player points stars star
+    findings
+    finding games game win wins penalty penalties nothing every there were seats seat stage ended
+    cards card why here files file accepted rejected duplicate events event ok checked head chain uploads
+    recorded rules ruleset trials low high share mean median most fewest turns action role roles gold digger
+    saboteur dwarf selfish map rockfall maps rockfalls expected tournament record reason details"""
+ENGLISH_ONLY: Final = frozenset(_ENGLISH.split())
+"""English words that are no word of Dutch, German or Norwegian (bokmål); *saboteur* and
+*tournament* aside where a language writes them alike: see :data:`SHARED`."""
+SHARED: Final = {
+    "nl": {"saboteur", "saboteurs", "details", "uploads"},
+    "de": {"saboteur", "saboteurs", "details", "uploads", "gold", "median"},
+    "nb": {"saboteur", "saboteurs", "median"},
+}
+"""Words a language writes as English does (*Saboteur*, Dutch and German *Details*,
+German *Gold*)."""
+DATA: Final = re.compile(
+    r"[\w.-]*[_/:=@|\\][^\s]*|\b[0-9a-f]{12,}\b|sim-open-\d+|--[a-z-]+"
+    r"|saboteur (?:tournament |archive |checkpoint |stats |simulate )?[a-z-]+"
+    r"|table, csv, json, parquet, pdf"
+)
+"""Tokens that are data, not words: ids, codes, paths, options and their values,
+hashes, the commands a sentence names."""
+
+
+@dataclass(frozen=True)
+class Day:
+    logs: Path
+    db: Path
+    tournament: str
+    run: Callable[..., Result]
+
+
+@pytest.fixture(scope="module")
+def day(tmp_path_factory: pytest.TempPathFactory) -> Day:
+    """A 12-player tournament's preliminary round with referee notes (findings to
+    list), simulated once and ingested in English; each test reads it in a language."""
+    root = tmp_path_factory.mktemp("day")
+    record = simulate_tournament(
+        root / "logs", players=12, preliminary_rounds=2, seed=11, cut=6, final_rounds=1, referee_notes=0.05
+    )
+    runner = CliRunner()
+
+    def run(*args: str) -> Result:
+        result = runner.invoke(app, list(args), env={"COLUMNS": "400"})
+        assert "Traceback" not in result.output, result.output
+        return result
+
+    db = root / "ledger.duckdb"
+    assert run("ingest", str(root / "logs"), "--db", str(db)).exit_code in (0, 1)
+    return Day(root / "logs", db, record.id, run)
+
+
+def english_in(text: str, lang: str) -> list[str]:
+    """The English words in ``text`` that ``lang`` does not share, the referees' notes
+    left out (the simulator writes their free text in English: people's words, as typed)."""
+    for note in filter(None, NOTE_WORDS):
+        text = text.replace(note, " ")
+    words = re.findall(r"[A-Za-zÀ-ÿ]+", DATA.sub(" ", text))
+    return sorted({w for w in words if w.lower() in ENGLISH_ONLY - SHARED[lang]})
+
+
+def commands(day: Day) -> dict[str, tuple[str, ...]]:
+    db = ("--db", str(day.db))
+    return {
+        "standings": ("standings", day.tournament, "--why", *db),
+        "findings": ("findings", day.tournament, *db),
+        "findings of every game": ("findings", *db),
+        "check": ("tournament", "check", day.tournament, *db),
+        "log": ("tournament", "log", day.tournament, *db),
+        "stats roles": ("stats", "roles", *db),
+        "stats players": ("stats", "players", *db),
+        "stats games": ("stats", "games", *db),
+        "verify": ("verify", *db),
+        "audit": ("audit", str(day.logs), "--workers", "1"),
+        "ingest again": ("ingest", str(day.logs), *db, "--workers", "1"),
+        "no such tournament": ("standings", "nobody-cup", *db),
+        "no such findings": ("findings", "nobody-cup", *db),
+    }
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_command_speaks_the_language_asked_for(day: Day, lang: str) -> None:
+    left: dict[str, list[str]] = {}
+    for name, command in commands(day).items():
+        result = day.run(*command, "--lang", lang)
+        english = english_in(result.output, lang)
+        if english:
+            left[name] = english
+    assert not left, left
+
+
+def test_the_control_finds_english_where_no_language_is_asked_for(day: Day) -> None:
+    """The same commands in English are caught by the same reading: the check sees words."""
+    for name, command in commands(day).items():
+        if name in ("no such tournament", "no such findings", "check", "verify"):
+            continue
+        assert english_in(day.run(*command).output, "nl"), name
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_refused_option_says_why_in_the_language(day: Day, lang: str) -> None:
+    """Click frames a usage error in its own English ("Invalid value for"); the reason
+    after it is the command's, in the language asked for."""
+    for command in (
+        ("stats", "games", "--only", "nope", "--db", str(day.db)),
+        ("simulate", "game", "-o", str(day.logs / "x.jsonl"), "--players", "99"),
+        ("standings", day.tournament, "--format", "xml", "--db", str(day.db)),
+        ("stats", "roles", "--since", "yesterday", "--db", str(day.db)),
+    ):
+        result = day.run(*command, "--lang", lang)
+        assert result.exit_code == 2, result.output
+        reason = " ".join(result.output.split()).split("Invalid value for", 1)[1]
+        reason = re.sub(r"[│╰─╯]", " ", reason.split(":", 1)[1])
+        assert not english_in(reason, lang), (command, reason)
