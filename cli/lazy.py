@@ -13,6 +13,7 @@ own help, and keeps the heavy modules out of the commands that need none of them
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -63,6 +64,9 @@ class LazyGroup(TyperGroup):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._listing = False
+        self.translate: Callable[[Any], None] | None = None
+        """Puts a command's help into the language asked for (:mod:`cli.help_words`);
+        ``None`` in English."""
 
     def list_commands(self, ctx: Any) -> list[str]:
         eager = [name for name in super().list_commands(ctx) if name not in self.order]
@@ -73,9 +77,14 @@ class LazyGroup(TyperGroup):
             return super().get_command(ctx, cmd_name)
         lazy = self.lazy[cmd_name]
         if self._listing:
-            return lazy.stand_in(cmd_name)
-        command = lazy.load(cmd_name)
+            return self._spoken(lazy.stand_in(cmd_name))
+        command = self._spoken(lazy.load(cmd_name))
         self.commands[cmd_name] = command
+        return command
+
+    def _spoken(self, command: Any) -> Any:
+        if self.translate is not None:
+            self.translate(command)
         return command
 
     def format_help(self, ctx: Any, formatter: Any) -> None:

@@ -11,16 +11,16 @@ import sys
 from collections.abc import Generator
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from cli import flags
+from cli import flags, help_words
 from cli.errors import ReportingGroup
 from cli.lazy import Lazy
-from cli.options import LangOption
+from cli.options import ROOT_LANGUAGE, LangOption
 from cli.options import language as chosen_language
 from events.said import Said, say
 from ingest.kinds import kind_of
@@ -88,6 +88,22 @@ class Root(ReportingGroup):
         *("simulate", "stats", "archive", "tournament", "checkpoint"),
     )
 
+    def main(self, args: Any = None, *rest: Any, **options: Any) -> Any:
+        """Run the command; its help (and Typer's words around it) in the language
+        ``--lang`` or ``$SABOTEUR_LANG`` asks for (:mod:`cli.help_words`)."""
+        lang = help_words.asked(sys.argv[1:] if args is None else list(args))
+        token = ROOT_LANGUAGE.set(None)
+        try:
+            if lang == "en":
+                return super().main(args, *rest, **options)
+            with help_words.speaking(lang) as translate:
+                self.translate = translate
+                translate(self)
+                return super().main(args, *rest, **options)
+        finally:
+            self.translate = None
+            ROOT_LANGUAGE.reset(token)
+
 
 flags.named_only()
 app = typer.Typer(
@@ -98,6 +114,15 @@ app = typer.Typer(
     add_completion=False,
     cls=Root,
 )
+
+
+@app.callback()
+def root(lang: LangOption = None) -> None:
+    """Saboteur Ledger: audit, store and rank Saboteur tournament game logs."""
+    if lang is not None:
+        chosen_language(lang)  # a language there is, or a usage error naming them
+        ROOT_LANGUAGE.set(lang)
+
 
 _NOT_LOGS = {
     "score_sheet": say("a score sheet, not a game log: nothing to replay; `saboteur ingest FILE` takes it in"),

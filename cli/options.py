@@ -13,8 +13,9 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
+from contextvars import ContextVar
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import typer
 
@@ -36,13 +37,18 @@ LangOption = Annotated[
 ]
 
 
+ROOT_LANGUAGE: Final[ContextVar[str | None]] = ContextVar("root_language", default=None)
+"""``saboteur --lang X COMMAND``: the language given before the command, for a command
+given none of its own (set by the root's callback, put back when the run ends)."""
+
+
 def language(asked: str | None) -> str:
-    """The language ``--lang`` (or ``$SABOTEUR_LANG``) names, or a usage error naming
-    the languages there are."""
+    """The language ``--lang`` names (the command's, else the root's), else
+    ``$SABOTEUR_LANG``'s, or a usage error naming the languages there are."""
     from events.language import chosen
 
     try:
-        return chosen(asked)
+        return chosen(asked if asked is not None else ROOT_LANGUAGE.get())
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--lang") from None
 

@@ -26,11 +26,11 @@ from rich.table import Table
 from analytics import headings, stats
 from analytics.filters import DEFAULT_MIN_N, Filters
 from analytics.lake import connect as lake_tables
-from cli.moments import ZONES, moment
+from cli.moments import moment
 from cli.options import DbOption, WaitOption, grouped, opened_store
 from cli.output import csv_text
 from cli.speech import speaking, spoken, told
-from events.said import Said, say
+from events.said import Said, say, sentence
 
 app = typer.Typer(
     rich_markup_mode="markdown",  # a docstring's lines join into one paragraph, wrapped to the terminal
@@ -57,11 +57,19 @@ def _filters(
     ruleset: Annotated[str | None, typer.Option("--ruleset", help="Only this ruleset: tournament or base.")] = None,
     since: Annotated[
         str | None,
-        typer.Option("--since", help=f"Games started at or after this date or time ({ZONES})."),
+        typer.Option(
+            "--since",
+            help="Games started at or after this date or time "
+            "(ISO 8601: 2026-11-29T14:00, 2026-11-29T14:00+01:00; UTC when no zone is given).",
+        ),
     ] = None,
     until: Annotated[
         str | None,
-        typer.Option("--until", help=f"Games started before this time, or on or before this date ({ZONES})."),
+        typer.Option(
+            "--until",
+            help="Games started before this time, or on or before this date "
+            "(ISO 8601: 2026-11-29T14:00, 2026-11-29T14:00+01:00; UTC when no zone is given).",
+        ),
     ] = None,
     clean_only: Annotated[
         bool, typer.Option("--clean-only/--no-clean-only", help="Only rounds the audit found no error in.")
@@ -251,7 +259,10 @@ _one_table(
     "players",
     "player_stats",
     stats.player_stats,
-    "Per player: rounds and wins per role, round points (before corrections and penalties), stars, wins over expected.",
+    sentence(
+        "Per player: rounds and wins per role, round points (before corrections and penalties), stars, "
+        "wins over expected."
+    ),
     POINTS_NOTE,
 )
 
@@ -267,7 +278,11 @@ def games_command(
     form: FormatOption = Format.table,
     only: Annotated[
         list[str] | None,
-        typer.Option("--only", help=f"Just these tables: {', '.join(stats.ROUND_TABLES)} (repeatable)."),
+        typer.Option(
+            "--only",
+            help="Just these tables: seat_advantage, gold_slots, round_endings, turns_per_round, "
+            "action_cards_by_role, rockfalls_and_maps (repeatable).",
+        ),
     ] = None,
 ) -> None:
     """How rounds go: seat advantage, gold slots, endings, turns, action cards, rockfalls and maps."""

@@ -628,7 +628,12 @@ def standings_command(
     tournament: str,
     stage: Annotated[str, typer.Option(help="preliminary, semifinal (if announced) or final.")] = "preliminary",
     as_of: Annotated[
-        str | None, typer.Option("--as-of", help=f"An event position or a time ({ZONES}): the standings then.")
+        str | None,
+        typer.Option(
+            "--as-of",
+            help="An event position or a time (ISO 8601: 2026-11-29T14:00, 2026-11-29T14:00+01:00; "
+            "UTC when no zone is given): the standings then.",
+        ),
     ] = None,
     output_format: Annotated[str, typer.Option("--format", help="table, csv, json, parquet or pdf.")] = "table",
     output: Annotated[

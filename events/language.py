@@ -254,6 +254,44 @@ store, the standings, their PDF, the referee cards and the command line say to p
 (the dashboard's own texts have their catalogue beside it)."""
 
 
+def _helps(source: bytes) -> Iterator[str]:
+    """The help texts a command-line module writes: every ``help=`` given as a string
+    (an option's, an argument's, a group's), each lazy command's summary
+    (:class:`cli.lazy.Lazy`) and the docstring of every command (a function decorated
+    ``@….command`` or ``@speaking``), cleaned as Typer shows it."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            for keyword in node.keywords:
+                if keyword.arg == "help":
+                    yield from _written(keyword.value)
+            if isinstance(node.func, ast.Name) and node.func.id == "Lazy" and len(node.args) == 3:
+                yield from _written(node.args[2])  # a command's summary in the root's listing
+        elif isinstance(node, ast.FunctionDef):
+            marks = [d.func if isinstance(d, ast.Call) else d for d in node.decorator_list]
+            named = {
+                m.id if isinstance(m, ast.Name) else m.attr for m in marks if isinstance(m, ast.Name | ast.Attribute)
+            }
+            doc = ast.get_docstring(node, clean=True)
+            if doc and named & {"command", "speaking"}:
+                yield doc
+
+
+HELPING: Final = ("cli",)
+"""The packages whose commands' helps the catalogue holds (``--help --lang``:
+:mod:`cli.help_words`)."""
+
+
+def helps() -> dict[str, list[str]]:
+    """Every help text of the command line, with the modules that write it."""
+    root = Path(__file__).resolve().parent.parent
+    found: dict[str, list[str]] = {}
+    for package in HELPING:
+        for path in sorted((root / package).rglob("*.py")):
+            for text in _helps(path.read_bytes()):
+                found.setdefault(text, []).append(str(path.relative_to(root)))
+    return found
+
+
 def sentences() -> dict[str | tuple[str, str], list[str]]:
     """Every sentence said outside the dashboard (its English, with the plural where it
     has one), with the modules that say it."""
@@ -271,8 +309,12 @@ def template() -> Catalog:
     from babel.messages.catalog import Catalog
 
     catalog = Catalog(project="Saboteur Ledger", copyright_holder="Saboteur Ledger", domain=DOMAIN)
-    for message in sentences():
+    said = sentences()
+    for message in said:
         catalog.add(message, flags=("python-format",))
+    for text in helps():
+        if text not in said:
+            catalog.add(text)  # read as it is: a help's "95%" is no blank
     for context, english in WORD_IDS.items():
         for word in english:
             catalog.add(word, context=context)

@@ -37,12 +37,12 @@ ENGLISH_ONLY: Final = frozenset(_ENGLISH.split())
 """English words that are no word of Dutch, German or Norwegian (bokmål); *saboteur* and
 *tournament* aside where a language writes them alike: see :data:`SHARED`."""
 SHARED: Final = {
-    "nl": {"saboteur", "saboteurs", "details", "uploads"},
+    "nl": {"saboteur", "saboteurs", "details", "uploads", "map"},
     "de": {"saboteur", "saboteurs", "details", "uploads", "gold", "median"},
     "nb": {"saboteur", "saboteurs", "median"},
 }
 """Words a language writes as English does (*Saboteur*, Dutch and German *Details*,
-German *Gold*)."""
+German *Gold*, Dutch *map*: a folder)."""
 DATA: Final = re.compile(
     r"[\w.-]*[_/:=@|\\][^\s]*|\b[0-9a-f]{12,}\b|sim-open-\d+|--[a-z-]+"
     r"|saboteur (?:tournament |archive |checkpoint |stats |simulate )?[a-z-]+"
@@ -142,3 +142,49 @@ def test_a_refused_option_says_why_in_the_language(day: Day, lang: str) -> None:
         reason = " ".join(result.output.split()).split("Invalid value for", 1)[1]
         reason = re.sub(r"[│╰─╯]", " ", reason.split(":", 1)[1])
         assert not english_in(reason, lang), (command, reason)
+
+
+def _command_paths() -> list[tuple[str, ...]]:
+    """Every command and group of ``saboteur``, as typed before ``--help``."""
+    import click
+    import typer
+
+    root = typer.main.get_command(app)
+    context = click.Context(root)
+    paths: list[tuple[str, ...]] = [()]
+    for name in root.list_commands(context):
+        command = root.get_command(context, name)
+        paths.append((name,))
+        for sub in getattr(command, "commands", {}):
+            paths.append((name, sub))
+    return paths
+
+
+HELP_DATA: Final = re.compile(
+    r"^\s*Usage:.*$|\[[^\]\n]*\]|<[^>\n]*>|\{[^}\n]*\}|^│\s+(?:\*\s+)?[\w-]+|\b[A-Z]{2,}\b|\btournament [a-z-]+",
+    re.M,
+)
+"""What a help shows that is not its words: Click's "Usage:" line (the command-line
+library's own), values and metavars in brackets or capitals, each panel row's first
+word (an argument's or a command's name), and the commands a help names."""
+CODES: Final = frozenset({"tournament", "table", "player"})
+"""Option values a help names as they are typed (``--ruleset tournament``,
+``table,player``)."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_help_speaks_the_language_asked_for(lang: str) -> None:
+    """``saboteur --lang nl … --help``: each command's help, its options' and Typer's
+    words around them in the language; the same in English is caught by the same
+    reading (the control below)."""
+    runner = CliRunner()
+    left: dict[str, list[str]] = {}
+    for path in _command_paths():
+        shown = runner.invoke(app, ["--lang", lang, *path, "--help"], env={"COLUMNS": "400"})
+        assert shown.exit_code == 0, (path, shown.output)
+        english = [w for w in english_in(HELP_DATA.sub(" ", shown.output), lang) if w.lower() not in CODES]
+        if english:
+            left[" ".join(path) or "saboteur"] = english
+        control = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "400"})
+        assert english_in(HELP_DATA.sub(" ", control.output), lang), path
+    assert not left, left
