@@ -27,7 +27,7 @@ from cli.speech import one_of, speaking, spoken, told
 from events.language import words
 from events.said import say, sentence
 from events.tables import PLAYER_RANGE, ROUND_LIMIT
-from ingest.lake.build import BATCH_BYTES, Done, build, cluster, listing, plan, run
+from ingest.lake.build import BATCH_BYTES, Done, build, cluster, cut, listing, run
 from ingest.lake.compact import TARGET_BYTES, PartUnreadable, compact
 from ingest.lake.export import export
 from ingest.lake.layout import Lake
@@ -180,17 +180,17 @@ def build_command(
 
     Exit status 0, or 1 if any file audited was rejected (as `saboteur ingest`).
     """
-    files = listing(sources)
-    if not files:
+    cuts = cut(listing(sources), batch_files, batch_mib * 2**20)  # the listing read once, not held
+    if not cuts.files:
         raise refuse(told(say("no files found (looked for .jsonl, .jsonl.gz, .csv and .json)")), 1)
     with _locked(to, "archive build"):  # numbered from the lake as it stands: no other run may add meanwhile
         entries = _entries(to)
-        batches = plan(files, datetime.now(UTC), batch_files, entries, batch_bytes=batch_mib * 2**20)
+        batches = cuts.batches(listing(sources), datetime.now(UTC), entries)  # read again as the build takes them
 
         def work(client: Client, on_done: Callable[[Done], None]) -> list[Done]:
             return build(client, to, batches, entries, on_done)
 
-        results = _run(sentence("archive"), to, len(files), work, scheduler, workers)
+        results = _run(sentence("archive"), to, cuts.files, work, scheduler, workers)
     counts = _outcomes(results)
     said = say(
         "%(accepted)s accepted, %(findings)s accepted with findings, %(rejected)s rejected, %(duplicate)s duplicate",

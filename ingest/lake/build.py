@@ -3,7 +3,11 @@
 The client lists the files (a folder, or an fsspec URL) and cuts the listing into
 batches, each keyed by its files' names and sizes (:func:`~ingest.lake.batch.batch_key`),
 so the same listing gives the same batches in every run; their uploads are numbered on
-from the lake's last (:func:`plan`). A batch already in the manifest is skipped. Every
+from the lake's last (:func:`plan`). The client holds neither the listing nor its
+batches whole: it reads the listing once to cut it (:func:`cut`: each batch's key and
+the place of its first file, and how many files), and again for the batches' files,
+taken a few at a time as the cluster is ready for them (:meth:`Cuts.batches`). A batch
+already in the manifest is skipped. Every
 other one is two tasks, run on any worker of the cluster (a local one of worker
 processes, or an existing one at a scheduler's address):
 
@@ -30,10 +34,14 @@ build writes a lake at a time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import heapq
+import os
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
@@ -44,7 +52,7 @@ from ingest.lake.batch import batch_key, write_batch
 from ingest.lake.layout import Lake
 from ingest.lake.ledger import Held, Ledger
 from ingest.lake.manifest import Entry, SourceFile, committed, entry_of
-from ingest.pipeline import SUFFIXES, collect, weight
+from ingest.pipeline import SUFFIXES, weight
 from ingest.sources import Prepared, prepare, prepare_bytes
 
 if TYPE_CHECKING:
@@ -110,30 +118,130 @@ class Done:
         return cls(entry.batch, len(files), entry.events, games, False, tuple(f.outcome for f in files), files)
 
 
-def listing(sources: Sequence[str]) -> list[tuple[str, int]]:
+def listing(sources: Sequence[str]) -> Iterator[tuple[str, int]]:
     """Every file named or under the folders named, with its size, in the order
     ``saboteur ingest`` takes them (:func:`ingest.pipeline.collect`): local paths, or
-    fsspec URLs (``s3://bucket/logs/``)."""
+    fsspec URLs (``s3://bucket/logs/``), each URL's files after the local ones.
+
+    Found as they are taken, not listed whole first: a folder's tree is walked a
+    directory at a time, each directory's entries sorted (the names of the directories
+    on the way down to the file taken are all that is held), once for the ``.json``
+    files (which come first) and once for the others. A URL's tree is walked the same
+    way, one listing of a directory (a prefix, on an object store) at a time, that
+    listing whole."""
+    named = set(sources)
     local = [s for s in sources if "://" not in s or s.startswith("file://")]
-    found = [(str(path), _size(path)) for path in collect(Path(s.removeprefix("file://")) for s in local)]
-    for url in (s for s in sources if s not in local):
-        fs, root = fsspec.core.url_to_fs(url)
-        protocol = url.split("://", 1)[0]
-        details = fs.find(root, detail=True) if fs.isdir(root) else {root: fs.info(root)}
-        named = [(f"{protocol}://{path}", int(info["size"])) for path, info in details.items()]
-        found.extend(sorted(named, key=lambda item: (not item[0].lower().endswith(".json"), item[0])))
-    return [(name, size) for name, size in found if name.lower().endswith(SUFFIXES) or name in sources]
+    found = chain(
+        _local([Path(s.removeprefix("file://")) for s in local]), *map(_remote, (s for s in sources if s not in local))
+    )
+    return ((name, size) for name, size in found if name.lower().endswith(SUFFIXES) or name in named)
 
 
-def _size(path: Path) -> int:
+def _local(paths: Sequence[Path]) -> Iterator[tuple[str, int]]:
+    """What :func:`ingest.pipeline.collect` gives of ``paths``, in its order (the
+    ``.json`` files first, then the others, each by their paths as strings), with the
+    files' sizes."""
+    folders = [(path, path.is_dir()) for path in paths]  # a path named twice is taken twice, as collect takes it
+    for first in (True, False):
+        named = sorted(str(p) for p, folder in folders if not folder and _is_json(p.name) == first)
+        walks = [_walk(path, first) for path, folder in folders if folder]
+        for name in heapq.merge(iter(named), *walks):
+            yield name, _size(name)
+
+
+def _walk(folder: Path, json: bool) -> Iterator[str]:
+    """The files under ``folder`` as ``collect`` finds them (those of :data:`SUFFIXES`;
+    folders linked to are not entered), the ``.json`` ones or the others, in the order
+    of their paths as strings: each directory's entries sorted by name, a directory's
+    name with the ``/`` its files' paths go on with (``a.jsonl`` < ``a/…`` < ``a0``)."""
+    within = str(folder / "-")[:-1]  # what its files' paths begin with (none for ".")
+    for entry in _entries_of(folder, json):
+        if entry.endswith("/"):
+            yield from _walk(folder / entry[:-1], json)
+        else:
+            yield within + entry  # str(folder / entry), without a Path (which interns each name for good)
+
+
+def _entries_of(folder: Path, json: bool) -> list[str]:
+    """A directory's folders (``name/``) and files taken, sorted (:func:`_walk`); none
+    if it cannot be read (as :meth:`pathlib.Path.rglob` skips it)."""
+    entries: list[str] = []
     try:
-        return path.stat().st_size
+        with os.scandir(folder) as scan:
+            for entry in scan:
+                name = entry.name
+                if _is_real_dir(entry):
+                    entries.append(name + "/")
+                elif name.lower().endswith(SUFFIXES) and _is_json(name) == json and _is_file(entry):
+                    entries.append(name)
+    except PermissionError:
+        return []
+    entries.sort()
+    return entries
+
+
+def _is_real_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir() and not entry.is_symlink()
+    except OSError:
+        return False
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def _is_json(name: str) -> bool:
+    return name.lower().endswith(".json")
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
     except OSError:
         return -1
 
 
+def _remote(url: str) -> Iterator[tuple[str, int]]:
+    """The files of an fsspec URL: the file it names, or those under it, the ``.json``
+    ones first, then the others, each by name (as :meth:`fsspec.AbstractFileSystem.find`
+    and a sort would give them), with their sizes."""
+    fs, root = fsspec.core.url_to_fs(url)
+    protocol = url.split("://", 1)[0]
+    if not fs.isdir(root):
+        yield f"{protocol}://{root}", int(fs.info(root)["size"])
+        return
+    for first in (True, False):
+        for path, size in _remote_walk(fs, root, first):
+            yield f"{protocol}://{path}", size
+
+
+def _remote_walk(fs: Any, folder: str, json: bool) -> Iterator[tuple[str, int]]:
+    """:func:`_walk` on a filesystem of fsspec: a directory's listing at a time, let go
+    of by the filesystem's cache once read (an object store's client would keep every
+    listing of the tree)."""
+    entries: list[tuple[str, int]] = []
+    for info in fs.ls(folder, detail=True):
+        name = str(info["name"])
+        if info["type"] == "directory":
+            if name.rstrip("/") != folder.rstrip("/"):
+                entries.append((name.rstrip("/") + "/", 0))
+        elif _is_json(name) == json:
+            entries.append((name, int(info["size"])))
+    fs.invalidate_cache(folder)
+    entries.sort()
+    for name, size in entries:
+        if name.endswith("/"):
+            yield from _remote_walk(fs, name[:-1], json)
+        else:
+            yield name, size
+
+
 def plan(
-    files: Sequence[tuple[str, int]],
+    files: Iterable[tuple[str, int]],
     at: datetime,
     batch_files: int = BATCH_FILES,
     entries: Mapping[str, Entry] | None = None,
@@ -147,38 +255,111 @@ def plan(
     run again); but if they were numbered otherwise (a listing that shares batches with
     one built before, such as a folder grown since), every other batch is numbered
     after every upload of the lake. Never twice the same number, and each file's
-    earlier files — those it may repeat — numbered below it."""
-    cuts = _cuts(files, batch_files, batch_bytes)
-    keys = [batch_key("files", start, *(f"{name}|{size}" for name, size in chunk)) for start, chunk in cuts]
-    first = first_upload(entries or {}, [(key, start) for key, (start, _) in zip(keys, cuts, strict=True)])
-    return [
-        Batch(key, tuple(name for name, _ in chunk), first + start, at)
-        for key, (start, chunk) in zip(keys, cuts, strict=True)
-    ]
+    earlier files — those it may repeat — numbered below it.
+
+    Every batch at once, the listing held whole: :func:`cut` and :meth:`Cuts.batches`
+    give the same batches holding a batch at a time (what ``archive build`` does)."""
+    held = files if isinstance(files, Sequence) else list(files)
+    return list(cut(held, batch_files, batch_bytes).batches(held, at, entries or {}))
+
+
+@dataclass(frozen=True)
+class Cuts:
+    """A listing's batches as a first reading of it finds them (:func:`cut`): how many
+    files, and each batch's key and the place of its first file — 24 bytes a batch,
+    not the files' names (a batch is a file at least, 64 as a rule): enough to number
+    the batches' uploads (:func:`first_upload`). :meth:`batches` reads the listing
+    again for their files."""
+
+    files: int
+    batch_files: int
+    batch_bytes: int
+    keys: bytes
+    """Each batch's key (hex, :func:`~ingest.lake.batch.batch_key`) as its 16 bytes."""
+    starts: array[int]
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __iter__(self) -> Iterator[tuple[str, int]]:
+        """Each batch's key and the place of its first file, in the listing's order."""
+        for index, start in enumerate(self.starts):
+            yield self.keys[_KEY * index : _KEY * (index + 1)].hex(), start
+
+    def first_upload(self, entries: Mapping[str, Entry]) -> int:
+        """The upload id of the listing's first file, given the lake's committed
+        ``entries`` (:func:`first_upload`: of the listing's batches, those the lake
+        holds are all it reads)."""
+        return first_upload(entries, [(key, start) for key, start in self if key in entries])
+
+    def batches(self, files: Iterable[tuple[str, int]], at: datetime, entries: Mapping[str, Entry]) -> Iterator[Batch]:
+        """The batches (see :func:`plan`), ``files`` the listing read again: one at a
+        time, as they are asked for.
+
+        Each is the batch of the first reading, or the listing changed meanwhile (a file
+        added, removed or grown): from the first batch that is not, the batches are
+        numbered after every upload of the lake and of the batches before it, as a
+        listing that shares batches with an earlier build is; never a number twice, and
+        each file's earlier files numbered below it. (A batch built again keeps its key,
+        and is skipped, whatever its number.)"""
+        first = self.first_upload(entries)
+        changed = False
+        for index, (start, chunk) in enumerate(_cuts(files, self.batch_files, self.batch_bytes)):
+            key = _key(start, chunk)
+            if not changed and (
+                index >= len(self) or self.keys[_KEY * index : _KEY * (index + 1)] != bytes.fromhex(key)
+            ):
+                changed = True  # this batch's first file numbered past the lake's uploads and this run's before it
+                past = 1 + max((f.upload_id for e in entries.values() for f in e.files), default=0)
+                first = max(first, past - start)
+            yield Batch(key, tuple(name for name, _ in chunk), first + start, at)
+
+
+_KEY: Final = 16
+"""Bytes of a batch's key (32 hex digits)."""
+
+
+def cut(files: Iterable[tuple[str, int]], batch_files: int = BATCH_FILES, batch_bytes: int = BATCH_BYTES) -> Cuts:
+    """The listing's batches (:func:`_cuts`), read once and held as :class:`Cuts`."""
+    keys = bytearray()
+    starts = array("q")
+    count = 0
+    for start, chunk in _cuts(files, batch_files, batch_bytes):
+        keys += bytes.fromhex(_key(start, chunk))
+        starts.append(start)
+        count = start + len(chunk)
+    return Cuts(count, batch_files, batch_bytes, bytes(keys), starts)
+
+
+def _key(start: int, chunk: Sequence[tuple[str, int]]) -> str:
+    return batch_key("files", start, *(f"{name}|{size}" for name, size in chunk))
 
 
 def _cuts(
-    files: Sequence[tuple[str, int]], batch_files: int, batch_bytes: int
-) -> list[tuple[int, Sequence[tuple[str, int]]]]:
+    files: Iterable[tuple[str, int]], batch_files: int, batch_bytes: int
+) -> Iterator[tuple[int, tuple[tuple[str, int], ...]]]:
     """The listing's batches, each with the place of its first file: a batch ends before
     the file that would make it ``batch_files`` files or more than ``batch_bytes``
-    bytes (a file larger than that is a batch of its own; a size unknown counts 0)."""
-    cuts: list[tuple[int, Sequence[tuple[str, int]]]] = []
+    bytes (a file larger than that is a batch of its own; a size unknown counts 0).
+    One batch at a time: the listing is read as it comes."""
+    chunk: list[tuple[str, int]] = []
     start = held = 0
-    for index, (_, size) in enumerate(files):
-        if index > start and (index - start >= batch_files or held + max(size, 0) > batch_bytes):
-            cuts.append((start, files[start:index]))
-            start, held = index, 0
-        held += max(size, 0)
-    if start < len(files):
-        cuts.append((start, files[start:]))
-    return cuts
+    for index, file in enumerate(files):
+        size = max(file[1], 0)
+        if chunk and (len(chunk) >= batch_files or held + size > batch_bytes):
+            yield start, tuple(chunk)
+            chunk, start, held = [], index, 0
+        chunk.append(file)
+        held += size
+    if chunk:
+        yield start, tuple(chunk)
 
 
 def first_upload(entries: Mapping[str, Entry], starts: Sequence[tuple[str, int]]) -> int:
     """The upload id of a run's first file, its batches ``starts`` (each batch's key and
-    the place of its first file in the run), given the lake's committed ``entries`` (see
-    :func:`plan`; ``archive simulate`` numbers its games the same way)."""
+    the place of its first file in the run; those the lake does not hold may be left
+    out), given the lake's committed ``entries`` (see :func:`plan`; ``archive simulate``
+    numbers its games the same way)."""
     ours = dict(starts)
     after = 1 + max((f.upload_id for key, e in entries.items() if key not in ours for f in e.files), default=0)
     kept = all(e.files[0].upload_id == after + ours[key] for key, e in entries.items() if key in ours and e.files)
@@ -295,35 +476,46 @@ earlier batch, few enough that the workers hold a few batches each, not the list
 def build(
     client: Client,
     lake_url: str,
-    batches: Sequence[Batch],
+    batches: Iterable[Batch],
     entries: Mapping[str, Entry],
     on_done: Callable[[Done], None] | None = None,
 ) -> list[Done]:
     """Write the batches not among ``entries`` (the lake's committed batches) on
     ``client``'s cluster, each told of what came before it (see the module); what each
     did. A write's task key is its batch's key, so one batch is never written twice
-    at once."""
-    results = [Done(b.key, b.size, 0, 0, skipped=True) for b in batches if b.key in entries]
-    for result in results:
-        if on_done is not None:
-            on_done(result)
-    ledger = Ledger(entries.values())
-    todo = [b for b in batches if b.key not in entries]
-    ahead = max(8, AHEAD * sum(client.nthreads().values()))  # type: ignore[no-untyped-call]
-    for done in _Build(client, lake_url, todo, ledger, ahead).run():
-        result = replace(done, sources=())
+    at once. The batches are taken as the cluster is ready for more (a few per worker
+    ahead of the writes): an iterator of them (:meth:`Cuts.batches`) is never held
+    whole."""
+    results: list[Done] = []
+
+    def did(result: Done) -> None:
         results.append(result)
         if on_done is not None:
             on_done(result)
+
+    def todo() -> Iterator[Batch]:
+        for batch in batches:
+            if batch.key in entries:
+                did(Done(batch.key, batch.size, 0, 0, skipped=True))
+            else:
+                yield batch
+
+    ahead = max(8, AHEAD * sum(client.nthreads().values()))  # type: ignore[no-untyped-call]
+    with Ledger(entries.values()) as ledger:
+        for done in _Build(client, lake_url, todo(), ledger, ahead).run():
+            did(replace(done, sources=()))
     return results
 
 
 class _Build:
     """The client's side of a build: batches sent to be surveyed, their claims indexed
     in the listing's order, each batch's write sent once every earlier batch sharing a
-    claim with it is written (the last of them: that one waited for those before it)."""
+    claim with it is written (the last of them: that one waited for those before it).
+    Batches are numbered here in the order they are taken from ``todo``, and taken as
+    those before are written: it holds those surveyed and not yet written, ``ahead`` at
+    most, and of those written only what the ledger records of their files."""
 
-    def __init__(self, client: Client, lake_url: str, todo: Sequence[Batch], ledger: Ledger, ahead: int) -> None:
+    def __init__(self, client: Client, lake_url: str, todo: Iterator[Batch], ledger: Ledger, ahead: int) -> None:
         from distributed import as_completed
 
         self.client = client
@@ -334,14 +526,15 @@ class _Build:
         self.flow = as_completed()  # type: ignore[no-untyped-call]
         self.tasks: dict[str, tuple[str, int]] = {}
         """Each future's key: whether it brings a batch's claims or its write, and which."""
+        self.flying: dict[int, Batch] = {}
+        """Batches surveyed and not yet written."""
         self.audited: dict[int, Future[Audited]] = {}
         """Batches surveyed and not yet written: their audited files, on a worker."""
         self.claimed: dict[int, frozenset[str]] = {}
         self.holder: dict[str, int] = {}
         """Each claim of a batch not yet written: the last batch indexed that holds it."""
         self.waiting: dict[int, set[int]] = {}
-        """Batches indexed, their writes not sent: the batches they wait for."""
-        self.written: set[int] = set()
+        """Batches indexed, their writes not sent: the batches not yet written they wait for."""
         self.surveyed = 0
         self.indexed = 0
 
@@ -360,20 +553,22 @@ class _Build:
             self._survey_more()
 
     def _submit(self, kind: str, index: int, function: Callable[..., Any], *args: Any) -> Future[Any]:
-        future: Future[Any] = self.client.submit(function, *args, key=f"{kind}-{self.todo[index].key}", pure=False)
+        future: Future[Any] = self.client.submit(function, *args, key=f"{kind}-{self.flying[index].key}", pure=False)
         return future
 
     def _survey_more(self) -> None:
-        while self.surveyed < len(self.todo) and self.surveyed - len(self.written) < self.ahead:
+        while len(self.flying) < self.ahead and (batch := next(self.todo, None)) is not None:
             index = self.surveyed
-            self.audited[index] = self._submit("survey", index, survey, self.todo[index].sources)
+            self.flying[index] = batch
+            self.audited[index] = self._submit("survey", index, survey, batch.sources)
             found = self._submit("claims", index, claims, self.audited[index])
             self.tasks[str(found.key)] = ("claims", index)
             self.flow.add(found)  # type: ignore[no-untyped-call]
             self.surveyed += 1
 
     def _index(self) -> None:
-        """Index the batches whose claims are in, in the listing's order."""
+        """Index the batches whose claims are in, in the listing's order. A batch waits
+        for the holders of its claims: batches not yet written (:meth:`_written`)."""
         while self.indexed in self.claimed:
             index = self.indexed
             keys = self.claimed[index]
@@ -383,19 +578,21 @@ class _Build:
 
     def _write_ready(self) -> None:
         """Send the write of every batch whose predecessors are written."""
-        for index in sorted(i for i, waits in self.waiting.items() if waits <= self.written):
+        for index in sorted(i for i, waits in self.waiting.items() if not waits):
             del self.waiting[index]
-            batch = self.todo[index]
+            batch = self.flying[index]
             held = self.ledger.before(batch.first_upload, self.claimed[index])
             future = self._submit("archive", index, run_batch, self.lake_url, batch, held, self.audited[index])
             self.tasks[str(future.key)] = ("write", index)
             self.flow.add(future)  # type: ignore[no-untyped-call]
 
     def _written(self, index: int, done: Done) -> None:
-        """A batch written: its files into the ledger, its audited files let go."""
+        """A batch written: its files into the ledger, the batch and its audited files
+        let go, and those waiting for it told."""
         self.ledger.record(done.sources)
-        self.written.add(index)
-        del self.audited[index]
+        del self.flying[index], self.audited[index]
+        for waits in self.waiting.values():
+            waits.discard(index)
         for key in self.claimed.pop(index):
             if self.holder.get(key) == index:
                 del self.holder[key]
