@@ -296,7 +296,10 @@ def verify_command(lake: Annotated[str, typer.Argument(help="The lake: a folder 
     for problem in verdict.said:
         out.print(f"[red]{escape(told(problem))}[/red]")
     if verdict.uncommitted:
-        unread = say("%(count)s parts no batch commits (a build cut short): unread", count=len(verdict.uncommitted))
+        unread = say(
+            "%(count)s parts no batch commits (a build or a compaction cut short): unread",
+            count=len(verdict.uncommitted),
+        )
         out.print(f"[yellow]{escape(told(unread))}[/yellow]")
     if verdict.ok:
         status = f"[green]{escape(told(say('ok')))}[/green]"
