@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -35,10 +35,9 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ingest.lake.batch import batch_key
-from ingest.lake.build import BATCH_BYTES, Batch, cut, first_upload, listing
-from ingest.lake.manifest import Entry
+from ingest.lake.build import cut, listing
 from ingest.pipeline import SUFFIXES, collect
+from tests.ingest.test_lake_plan import listed_plan  # the list-based plan as it was: the baseline
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -47,27 +46,6 @@ def names(count: int) -> Iterator[tuple[str, int]]:
     """``count`` made-up files of a bucket with the sizes of simulated games."""
     for i in range(count):
         yield f"s3://saboteur-archive/logs/day-{i // 5_000:04}/table-{i % 97:02}/game-{i:09}.jsonl", 20_000 + i % 40_000
-
-
-def listed_plan(
-    files: Sequence[tuple[str, int]], batch_files: int, entries: Mapping[str, Entry] | None = None
-) -> list[Batch]:
-    """The plan as it was before: the listing held, its cuts, keys and batches made at once."""
-    cuts: list[tuple[int, Sequence[tuple[str, int]]]] = []
-    start = held = 0
-    for index, (_, size) in enumerate(files):
-        if index > start and (index - start >= batch_files or held + max(size, 0) > BATCH_BYTES):
-            cuts.append((start, files[start:index]))
-            start, held = index, 0
-        held += max(size, 0)
-    if start < len(files):
-        cuts.append((start, files[start:]))
-    keys = [batch_key("files", start, *(f"{name}|{size}" for name, size in chunk)) for start, chunk in cuts]
-    first = first_upload(entries or {}, [(key, start) for key, (start, _) in zip(keys, cuts, strict=True)])
-    return [
-        Batch(key, tuple(name for name, _ in chunk), first + start, AT)
-        for key, (start, chunk) in zip(keys, cuts, strict=True)
-    ]
 
 
 def listed(folder: Path) -> list[tuple[str, int]]:
@@ -125,7 +103,7 @@ def main() -> None:
         (
             f"{count:,} made-up names",
             count,
-            lambda: sum(b.size for b in listed_plan(list(names(count)), batch_files)),
+            lambda: sum(b.size for b in listed_plan(list(names(count)), AT, batch_files)),
             lambda: in_pieces(lambda: names(count), batch_files),
         )
     ]
@@ -135,7 +113,7 @@ def main() -> None:
             (
                 f"a folder of {args.tree:,} logs",
                 args.tree,
-                lambda: sum(b.size for b in listed_plan(listed(folder), batch_files)),
+                lambda: sum(b.size for b in listed_plan(listed(folder), AT, batch_files)),
                 lambda: in_pieces(lambda: listing([str(folder)]), batch_files),
             )
         )

@@ -27,14 +27,16 @@ AT = datetime(2026, 12, 4, tzinfo=UTC)
 # --- the list-based plan and listing as they were, to compare with ---------------------
 
 
-def _listed_plan(
+def listed_plan(
     files: Sequence[tuple[str, int]],
     at: datetime,
     batch_files: int = BATCH_FILES,
     entries: Mapping[str, Entry] | None = None,
     batch_bytes: int = BATCH_BYTES,
 ) -> list[Batch]:
-    """``plan`` before issue 34's last point: the listing and every batch held at once."""
+    """``plan`` before issue 34's last point: the listing and every batch held at once
+    (the reference these tests hold the pieces to, and ``benchmarks/lake_plan.py``'s
+    baseline)."""
     cuts: list[tuple[int, Sequence[tuple[str, int]]]] = []
     start = held = 0
     for index, (_, size) in enumerate(files):
@@ -121,23 +123,23 @@ def test_the_pieces_give_the_batches_the_list_based_plan_gave(batch_files: int, 
     committed, beside other builds' batches (numbered around them: the same numbers);
     a listing grown since, sharing batches with the lake (numbered after every upload)."""
     files = list(_names(3_000))
-    new = _listed_plan(files, AT, batch_files, {}, batch_bytes)
+    new = listed_plan(files, AT, batch_files, {}, batch_bytes)
     assert len(new) > len(files) // batch_files and len({b.size for b in new}) > 3  # cut by files and by bytes
     assert _seen(_in_pieces(files, {}, batch_files, batch_bytes)) == _seen(new)
     assert _seen(plan(files, AT, batch_files, {}, batch_bytes)) == _seen(new)
     assert _seen(plan(iter(files), AT, batch_files, None, batch_bytes)) == _seen(new)
 
     others = {f"other-{n}": _entry(f"other-{n}", 1 + 40 * n, 40) for n in range(5)}  # uploads 1-200
-    built = _listed_plan(files, AT, batch_files, others, batch_bytes)
+    built = listed_plan(files, AT, batch_files, others, batch_bytes)
     assert built[0].first_upload == 201
     again = others | _committed(built[::2])
-    rerun = _listed_plan(files, AT, batch_files, again, batch_bytes)
+    rerun = listed_plan(files, AT, batch_files, again, batch_bytes)
     assert [b.first_upload for b in rerun] == [b.first_upload for b in built]
     assert _seen(_in_pieces(files, again, batch_files, batch_bytes)) == _seen(rerun)
 
     grown = files[:1_500] + list(_names(10, offset=90_000)) + files[1_500:]
     on_lake = others | _committed(built)
-    past = _listed_plan(grown, AT, batch_files, on_lake, batch_bytes)
+    past = listed_plan(grown, AT, batch_files, on_lake, batch_bytes)
     assert past[0].first_upload == 1 + max(f.upload_id for e in on_lake.values() for f in e.files)
     assert sum(b.key in on_lake for b in past) > 10
     assert _seen(_in_pieces(grown, on_lake, batch_files, batch_bytes)) == _seen(past)
@@ -148,7 +150,7 @@ def test_a_listing_changed_between_its_two_readings_takes_no_number_twice() -> N
     from the first that is not, numbered after every upload of the lake and of the run."""
     files = list(_names(2_000))
     others = {f"other-{n}": _entry(f"other-{n}", 1 + 40 * n, 40) for n in range(5)}
-    built = _listed_plan(files, AT, entries=others)
+    built = listed_plan(files, AT, entries=others)
     entries = others | _committed(built[1::3])
     cuts = cut(iter(files))
     planned = list(cuts.batches(iter(files), AT, entries))
@@ -184,7 +186,7 @@ def test_planning_in_pieces_holds_a_batch_not_the_listing() -> None:
         assert sum(b.size for b in cuts.batches(_names(count), AT, {})) == count
 
     def listed() -> None:
-        assert sum(b.size for b in _listed_plan(list(_names(count)), AT)) == count
+        assert sum(b.size for b in listed_plan(list(_names(count)), AT)) == count
 
     pieces, whole = peak(in_pieces), peak(listed)
     assert pieces < 2**20 < whole // 10, (pieces, whole)
