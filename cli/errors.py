@@ -18,7 +18,11 @@ from rich.markup import escape
 
 from cli.lazy import LazyGroup
 
-REFUSED: Final = (("ingest.store", "StoreError"), ("ingest.checkpoint", "CheckpointError"))
+REFUSED: Final = (
+    ("ingest.store", "StoreError"),
+    ("ingest.checkpoint", "CheckpointError"),
+    ("ingest.lake.manifest", "LakeUnreadable"),
+)
 """The errors said as one line, by where they are defined: a command that raised one
 has imported its module, and one that did not need the store never loads it here."""
 
@@ -47,7 +51,7 @@ class ReportingGroup(LazyGroup):
             return super().invoke(ctx)
         except Exception as exc:
             if refused(exc):
-                said = getattr(exc, "line_said", None)
+                said = getattr(exc, "line_said", None) or getattr(exc, "said", None)
                 if said is not None:  # a store's error: said in the command's language
                     from cli.speech import told
 

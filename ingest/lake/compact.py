@@ -33,20 +33,15 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-from pydantic import BaseModel, ConfigDict
 
 from ingest.lake.layout import Lake, part_name
-from ingest.lake.manifest import Entry, Part, committed
+from ingest.lake.manifest import Entry, Part, _Record, committed, read_record
 
 COMPACTIONS = "_compactions"
 """The folder of the compaction records, one file per compaction."""
 TARGET_BYTES = 64 * 1024 * 1024
 """About how large a compacted file grows (its parts' bytes): large enough that a season
 is a handful of files, small enough that one is built in memory and read by a worker."""
-
-
-class _Record(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class Placed(_Record):
@@ -114,8 +109,8 @@ def placement(lake: Lake) -> Placement:
     """Where every compacted part lies, from the lake's compaction records."""
     paths = [path for path in lake.files(COMPACTIONS) if path.endswith(".json")]
     at: dict[str, tuple[CompactedFile, int]] = {}
-    for _, data in sorted(lake.read_many(paths).items()):
-        for file in Compaction.model_validate_json(data).files:
+    for path, data in sorted(lake.read_many(paths).items()):
+        for file in read_record(Compaction, path, data).files:
             for placed in file.holds:
                 at[placed.part] = (file, placed.row_group)
     return Placement(at)

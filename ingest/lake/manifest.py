@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
+from typing import TypeVar
 
 import pyarrow as pa
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
+from events.said import Refusal, say
 from ingest.lake.layout import MANIFEST, Lake, parquet, part_name
 
 
@@ -63,6 +65,30 @@ class Entry(_Record):
     created by ``saboteur tournament create``…), with their versions."""
 
 
+R = TypeVar("R", bound=_Record)
+
+
+class LakeUnreadable(Refusal):
+    """A record of the lake (a manifest entry, a compaction record) that is not one this
+    program wrote: which file, and why. Nothing is read past it: a lake whose records
+    cannot be read is restored from a copy."""
+
+
+def read_record(kind: type[R], path: str, data: bytes) -> R:
+    """The record ``data`` holds (the file ``path`` of the lake), or :class:`LakeUnreadable`."""
+    try:
+        return kind.model_validate_json(data)
+    except ValidationError as exc:
+        problem = exc.errors()[0]["msg"] if exc.errors() else str(exc)
+        raise LakeUnreadable(
+            say(
+                "%(file)s: not a record of the lake this program wrote (%(problem)s): restore it from a copy",
+                file=path,
+                problem=problem,
+            )
+        ) from None
+
+
 def entry_path(batch: str) -> str:
     return f"{MANIFEST}/{batch}.json"
 
@@ -85,7 +111,7 @@ def committed(lake: Lake) -> dict[str, Entry]:
     store's file system fetches them side by side, not one round trip after another)."""
     paths = [path for path in lake.files(MANIFEST) if path.endswith(".json")]
     found = lake.read_many(paths)
-    return {posixpath.basename(path).removesuffix(".json"): Entry.model_validate_json(found[path]) for path in paths}
+    return {posixpath.basename(path).removesuffix(".json"): read_record(Entry, path, found[path]) for path in paths}
 
 
 def is_committed(lake: Lake, batch: str) -> bool:
@@ -96,4 +122,4 @@ def entry_of(lake: Lake, batch: str) -> Entry | None:
     """The batch's entry, if it is committed."""
     if not is_committed(lake, batch):
         return None
-    return Entry.model_validate_json(lake.read(entry_path(batch)))
+    return read_record(Entry, entry_path(batch), lake.read(entry_path(batch)))

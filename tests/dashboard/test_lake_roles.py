@@ -68,3 +68,27 @@ def test_the_dashboard_command_hands_the_lake_to_the_app(monkeypatch: pytest.Mon
     assert lake_url() == "s3://bucket/lake"
     monkeypatch.setattr(sys, "argv", serve.command(8501, tmp_path / "x.duckdb"))
     assert lake_url() is None
+
+
+def test_a_damaged_record_of_the_lake_is_said_not_raised(
+    lake: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A manifest entry that is not one: the Roles page says which file and why, as the
+    command line does in one line (exit 2), with no traceback."""
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    copy = Path(shutil.copytree(lake, tmp_path / "lake"))
+    (copy / "_manifest" / "zz.json").write_text("{not json")
+    monkeypatch.setenv("SABOTEUR_LAKE", str(copy))
+    monkeypatch.setenv("SABOTEUR_DB", str(tmp_path / "no-store.duckdb"))
+    at = run_page()
+    assert not at.exception
+    shown_error = at.error[0].value.replace("\\", "")  # escaped as Markdown: a file's name is text
+    assert "The lake cannot be read: _manifest/zz.json: not a record of the lake" in shown_error, shown_error
+    shown = CliRunner().invoke(app, ["archive", "verify", str(copy)])
+    assert shown.exit_code == 2 and "Traceback" not in shown.output
+    assert "_manifest/zz.json: not a record of the lake this program wrote" in " ".join(shown.output.split())

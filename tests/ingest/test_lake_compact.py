@@ -180,3 +180,13 @@ def test_compact_waits_for_no_build_it_refuses_a_lake_another_run_holds(lake: Pa
         result = cli("archive", "compact", lake)
     assert result.exit_code == 1 and "archive build" in result.output, result.output
     assert not (lake / COMPACTIONS).exists()
+
+
+def test_a_damaged_compaction_record_is_refused_in_one_line(lake: Path) -> None:
+    compact(Lake.at(str(lake)))
+    (record,) = (lake / COMPACTIONS).glob("*.json")
+    record.write_text('{"compaction": "x"}')
+    for command in (("archive", "verify", lake), ("stats", "roles", "--lake", lake), ("archive", "compact", lake)):
+        result = cli(*command)
+        assert result.exit_code == 2, result.output
+        assert "not a record of the lake this program wrote" in " ".join(result.output.split()), result.output
