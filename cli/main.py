@@ -24,7 +24,7 @@ from cli.options import ROOT_LANGUAGE, LangOption
 from cli.options import language as chosen_language
 from events.said import Said, say
 from ingest.kinds import kind_of
-from ingest.workers import process_pool, workers_for
+from ingest.workers import process_pool, size_of, workers_for
 
 if TYPE_CHECKING:  # the replay is imported by the commands that replay, not by --help
     from events.audit import Audit
@@ -154,16 +154,21 @@ def audit(
     workers: Annotated[
         int | None,
         typer.Option(
-            "--workers", min=1, help="Processes auditing files (default: one per core; never more than the files)."
+            "--workers",
+            min=1,
+            help=(
+                "Processes auditing files (default: one per core and one per 2 MiB of files at most;"
+                " never more than the files)."
+            ),
         ),
     ] = None,
     lang: LangOption = None,
 ) -> None:
     """Replay every log against the rules and report each violation.
 
-    The files are audited in a pool of processes, one per core unless told, and
-    reported in their order. Exit status: 0 when every file is clean, 1 when any has
-    violations, 2 when any cannot be read as a log.
+    The files are audited in a pool of processes, one per core unless told (a few
+    small files, in this one), and reported in their order. Exit status: 0 when every
+    file is clean, 1 when any has violations, 2 when any cannot be read as a log.
     """
     from events.audit import log_files
 
@@ -175,7 +180,7 @@ def audit(
         Console(stderr=True).print(_told(say("no log files found (looked for *.jsonl and *.jsonl.gz)"), language))
         raise typer.Exit(2)
     logs = [path for path in files if kind_of(path.name) not in _NOT_LOGS or as_json]
-    used = workers_for(len(logs), workers)
+    used = workers_for(len(logs), workers, size_of(logs) if workers is None else None)
     audits = audit_all(logs, strict=strict, workers=used)
     for path in files:
         kind = kind_of(path.name)
@@ -201,8 +206,8 @@ def audit(
     audits.close()  # the pool shut down
     files_said = _told(say("%(count)s file", "%(count)s files", "count", count=len(logs)), language)
     cores = say(
-        "audited %(files)s on %(count)s core (--workers; default: one per core)",
-        "audited %(files)s on %(count)s cores (--workers; default: one per core)",
+        "audited %(files)s on %(count)s core (--workers; default: one per core, one per 2 MiB at most)",
+        "audited %(files)s on %(count)s cores (--workers; default: one per core, one per 2 MiB at most)",
         "count",
         files=files_said,
         count=used,

@@ -59,7 +59,13 @@ def ingest_command(
     ] = None,
     workers: Annotated[
         int | None,
-        typer.Option("--workers", help="Processes auditing files (default: one per core; never more than the files)."),
+        typer.Option(
+            "--workers",
+            help=(
+                "Processes auditing files (default: one per core and one per 2 MiB of files at most;"
+                " never more than the files)."
+            ),
+        ),
     ] = None,
     verbose: Annotated[
         bool, typer.Option("-v", "--verbose/--no-verbose", help="List each file's findings, with their finding ids.")
@@ -137,8 +143,8 @@ def ingest_command(
     out.print(summary)
     if results:
         cores = say(
-            "audited on %(count)s core (--workers; default: one per core)",
-            "audited on %(count)s cores (--workers; default: one per core)",
+            "audited on %(count)s core (--workers; default: one per core, one per 2 MiB at most)",
+            "audited on %(count)s cores (--workers; default: one per core, one per 2 MiB at most)",
             "count",
             count=used.workers,
         )

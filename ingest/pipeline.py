@@ -46,7 +46,7 @@ from ingest.store import (
     streaming,
 )
 from ingest.tables import ArrowColumns, TableColumns, arrow_columns, joined
-from ingest.workers import process_pool, workers_for
+from ingest.workers import process_pool, size_of, workers_for
 
 _LOGGER = logging.getLogger(__name__)
 SUFFIXES: Final = (".jsonl", ".jsonl.gz", ".csv", ".json")
@@ -553,12 +553,13 @@ def ingest(
     stats: IngestStats | None = None,
 ) -> list[FileResult]:
     """Ingest every file under ``paths`` into ``store``; the result of each file.
-    ``workers`` processes audit the files (default: one per core, :func:`workers_for`);
+    ``workers`` processes audit the files (default: one per core, one per 2 MiB of
+    files at most: :func:`workers_for`);
     ``stats`` adds up where the time goes (:mod:`ingest.stats`)."""
     files = collect(paths)
     if on_total is not None:
         on_total(len(files))
-    count = workers_for(len(files), workers)
+    count = workers_for(len(files), workers, size_of(files) if workers is None else None)
     if stats is not None:
         stats.workers = count
     writer = Writer(store, supersede=supersede, reason=reason, stats=stats)

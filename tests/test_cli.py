@@ -325,3 +325,22 @@ def test_a_group_of_options_stands_in_the_place_of_its_parameter(tmp_path: Path)
     assert got[0].path == tmp_path / "x.duckdb" and got[0].wait == 2.5
     with pytest.raises(TypeError, match="no parameter 'store'"):
         grouped("store", opened_store)(lambda tournament: None)
+
+
+def test_by_default_a_few_small_files_are_audited_in_this_process_and_large_ones_on_every_core(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pool costs more to start than a few games take to audit: by default a run gets
+    a worker per 2 MiB of files at most, one per core at most, and ``--workers`` as told."""
+    from ingest.workers import SHARE_BYTES, size_of, workers_for
+
+    monkeypatch.setattr("os.sched_getaffinity", lambda _pid: set(range(8)))
+    assert workers_for(12, None, 180_000) == 1
+    assert workers_for(12, None, SHARE_BYTES + 1) == 2
+    assert workers_for(12, None, 100 * SHARE_BYTES) == 8  # the cores
+    assert workers_for(3, None, 100 * SHARE_BYTES) == 3  # the files
+    assert workers_for(12, 4, 1_000) == 4  # as told
+    assert workers_for(12) == 8  # no size known: every core
+    root = folder(tmp_path, {f"{k:02d}.jsonl": GOOD.read_text() for k in range(12)})
+    assert size_of([*root.iterdir(), root / "gone.jsonl"]) == 12 * GOOD.stat().st_size
+    assert "audited 12 files on 1 core " in invoke("audit", root).stderr
