@@ -24,6 +24,7 @@ from dashboard.i18n import LOCALES as PAGE_LOCALES
 from events.language import LOCALES as FINDING_LOCALES
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.test_browser import chromium, seen, serving
+from tests.venue.phone import IDLE
 
 PAGES: Final = ("", "round", "tables", "roles", "players", "rounds", "replay", "upload", "audit", "record")
 """Every page, by its address (the empty one is the Standings)."""
@@ -64,20 +65,28 @@ def leftovers(text: str, lang: str) -> list[str]:
 
 
 def settled(page: Any) -> str:
-    """The page's text once its run has ended and it stays the same for a moment."""
-    page.locator('[data-testid="stMain"] h1').first.wait_for()
-    before = ""
-    for _ in range(60):
-        page.wait_for_timeout(300)
+    """The page's text (its sidebar's too) once its run has ended and the text stays the
+    same from one look to the next, with every expander opened (what a reader may open)."""
+    page.locator('[data-testid="stMain"] h1').first.wait_for()  # the run has begun drawing
+    page.wait_for_function(IDLE)  # and has ended
+    unchanged(page)
+    for summary in page.locator('[data-testid="stExpander"] summary').all():
+        summary.click()
+    return unchanged(page)
+
+
+def unchanged(page: Any, every: int = 150) -> str:
+    """The page's text once two looks ``every`` ms apart read the same and no run is
+    under way."""
+    before = None
+    for _ in range(100):
         running = page.locator('[data-testid="stStatusWidget"]').count()
         now = seen(page) + "\n" + str(page.locator('[data-testid="stSidebar"]').inner_text())
         if not running and now == before:
-            break
+            return now
         before = now
-    for summary in page.locator('[data-testid="stExpander"] summary').all():  # what a reader may open too
-        summary.click()
-    page.wait_for_timeout(300)
-    return seen(page) + "\n" + str(page.locator('[data-testid="stSidebar"]').inner_text())
+        page.wait_for_timeout(every)
+    raise AssertionError(f"the page never stopped changing:\n{now[:500]}")
 
 
 @pytest.fixture
@@ -97,10 +106,15 @@ def test_every_page_in_each_language_leaves_no_english(browser_on: tuple[str, An
     page.goto(f"{address}/audit?lang=en")
     assert len(leftovers(settled(page), "nl")) > 5  # the English page would fail: the test can tell
     found: dict[str, list[str]] = {}
-    for lang in LANGUAGES:
-        for path in PAGES:
-            page.goto(f"{address}/{path}?lang={lang}")
-            text = settled(page)
+    signed_in = page.context.browser.new_context(  # the organiser's cookie, as another tab would have it
+        storage_state=page.context.storage_state(), viewport=page.viewport_size
+    )
+    tabs = {lang: signed_in.new_page() for lang in LANGUAGES}
+    for path in PAGES:
+        for lang, tab in tabs.items():  # each language's page loads and runs while the one before is read
+            tab.goto(f"{address}/{path}?lang={lang}", wait_until="commit")
+        for lang, tab in tabs.items():
+            text = settled(tab)
             assert "Traceback" not in text and "Error" not in text.split("\n")[0], text[:500]
             left = leftovers(text, lang)
             if left:
