@@ -22,6 +22,7 @@ from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Block
 
+from cli.dashboard import LINGER, LINGER_VARIABLE
 from dashboard.markup import JOINER
 from events.builder import LogBuilder
 from events.records import dump
@@ -203,11 +204,13 @@ def observed_db(observed_sample: Observed, tmp_path: Path, monkeypatch: pytest.M
 
 
 @pytest.fixture
-def as_served() -> Iterator[None]:
-    """The store kept open between a page's jobs, as ``saboteur dashboard`` keeps it
-    (:func:`dashboard.data.keep_store_open`): a tap's append then costs no opening and
+def as_served(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The store kept open between a page's jobs, as ``saboteur dashboard`` keeps it:
+    its ``$SABOTEUR_STORE_LINGER``, which every run of the app reads
+    (:func:`dashboard.data.keep_store_open`), so a tap's append costs no opening and
     closing of the file. Put back to a command's way (closed after every job) after."""
-    gates.linger(2.0)
+    monkeypatch.setenv(LINGER_VARIABLE, str(LINGER))
+    gates.linger(LINGER)
     try:
         yield
     finally:
