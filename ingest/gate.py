@@ -82,6 +82,11 @@ def linger(seconds: float) -> None:
     _linger = max(0.0, seconds)
 
 
+def lingering() -> float:
+    """The seconds each store file stays open after this process's last job on it."""
+    return _linger
+
+
 Stamp = tuple[int, ...]
 """A file's state as the file system sees it: changes whenever anything is written."""
 

@@ -213,6 +213,7 @@ def as_served(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     gates.linger(LINGER)
     try:
         yield
+        assert gates.lingering() == LINGER, "a run of the app closed the store after every job: not as served"
     finally:
         gates.linger(0.0)
 
