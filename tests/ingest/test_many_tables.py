@@ -188,19 +188,21 @@ def test_nested_jobs_never_wait_for_themselves(tmp_path: Path) -> None:
 
 
 def test_writers_take_their_turns_in_the_order_they_came() -> None:
+    """Seven writers come one after another while a first one writes: each is in line
+    (waiting in the gate) before the next comes, so the order they came in is known
+    whatever the machine's load, and they write in it."""
     turns = Gate()
     order: list[int] = []
-    holding = threading.Event()
+    holding, all_in_line = threading.Event(), threading.Event()
 
     def first() -> None:
         with turns.turn(write=True):
             holding.set()
-            time.sleep(0.3)
+            all_in_line.wait(10)
             order.append(0)
 
     def later(n: int) -> Callable[[], None]:
         def job() -> None:
-            time.sleep(0.02 * n)  # they come one after another while the first writes
             with turns.turn(write=True):
                 order.append(n)
 
@@ -209,9 +211,13 @@ def test_writers_take_their_turns_in_the_order_they_came() -> None:
     threads = [threading.Thread(target=first)]
     threads[0].start()
     holding.wait(5)
-    threads += [threading.Thread(target=later(n)) for n in range(1, 8)]
-    for thread in threads[1:]:
-        thread.start()
+    for n in range(1, 8):
+        threads.append(threading.Thread(target=later(n)))
+        threads[-1].start()
+        deadline = time.monotonic() + 5
+        while turns._writers_waiting < n and time.monotonic() < deadline:  # in line before the next comes
+            time.sleep(0.002)
+    all_in_line.set()
     for thread in threads:
         thread.join(10)
     assert order == list(range(8))
