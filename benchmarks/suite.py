@@ -10,8 +10,8 @@ Chromium, ``saboteur`` commands). Then prints:
 - the suite's wall time, and the processor time of the whole run (``os.times`` of its
   reaped process tree) against what the machine's cores could give in that time: how
   busy they were;
-- **the floor**: that processor time spread over every core with none idle. The suite
-  cannot end sooner without spending less;
+- **the floor**: that processor time spread over every core with none idle (the suite
+  cannot end sooner without spending less), and the suite's wall time against it;
 - the files, and the tests, that spend the most, by wall and by processor time.
 
 Run on demand, never in the tests: it runs the whole suite (some 8 minutes on 2 cores).
@@ -90,6 +90,7 @@ def main(argv: list[str] | None = None) -> None:
         "cpu_s": round(cpu, 1),
         "busy": round(cpu / (wall * cores), 3),
         "floor_s": round(cpu / cores, 1),
+        "over_floor": round(wall / max(cpu / cores, 1e-9), 2),
         "tests_wall_s": round(sum(t["wall"] for t in tests), 1),
         "tests_cpu_s": round(sum(t["own"] + t["children"] for t in tests), 1),
     }
@@ -107,7 +108,7 @@ def main(argv: list[str] | None = None) -> None:
     console.print(
         f"{summary['tests']:,} tests in {wall:.0f} s on {cores} cores; their processes spent {cpu:.0f} s of "
         f"processor time: the cores were {summary['busy']:.0%} busy. Floor (that time on every core, none "
-        f"idle): {summary['floor_s']:.0f} s. Exit status {status}."
+        f"idle): {summary['floor_s']:.0f} s; the suite took {summary['over_floor']:.2f}× it. Exit status {status}."
     )
     table = Table(title="files, the costliest first (seconds summed over their tests)")
     for head in ("file", "tests", "wall", "worker CPU", "children's CPU"):
