@@ -10,12 +10,14 @@ OWASP's advice on CSV injection: a text cell that starts like a formula gets a l
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-import polars as pl
 from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
+
+if TYPE_CHECKING:  # a frame comes from the analytics, which load Polars
+    import polars as pl
 
 FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
 """The first characters that make a spreadsheet read a cell as a formula (OWASP)."""
@@ -34,6 +36,8 @@ def neutralised(text: str) -> str:
 
 def csv_text(frame: pl.DataFrame) -> str:
     """``frame`` as CSV, its column names and every text cell :func:`neutralised`."""
+    import polars as pl
+
     texts = [name for name, kind in frame.schema.items() if kind == pl.String]
     safe = frame.with_columns(
         pl.when(pl.any_horizontal(pl.col(name).str.starts_with(start) for start in FORMULA_STARTS))

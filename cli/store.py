@@ -11,15 +11,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
-import polars as pl
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from analytics.browse import upload_findings
-from analytics.standings import misseated
 from cli.options import with_store
 from cli.output import finding_words
 from cli.speech import OUTCOME_WORDS, speaking, spoken, told
@@ -32,7 +29,6 @@ from ingest.rebuild import rebuild as rebuild_read_models
 from ingest.sources import safe_name
 from ingest.stats import IngestStats
 from ingest.store import Store
-from ingest.verify import verify as verify_store
 
 _OUTCOME_STYLE = {
     "accepted": "green",
@@ -156,6 +152,8 @@ def ingest_command(
 
 def _print_findings(out: Console, store: Store, noted: list[FileResult], lang: str) -> None:
     """Under each file stored with findings, its findings: id, then where and what."""
+    from analytics.browse import upload_findings  # Polars, loaded once the files are stored
+
     found = upload_findings(store, [r.upload_id for r in noted if r.outcome == "accepted_with_findings"])
     by_upload = found.partition_by("upload_id", as_dict=True, maintain_order=True) if found.height else {}
     for result in noted:
@@ -174,12 +172,16 @@ def _print_misseated(out: Console, store: Store, results: list[FileResult], lang
     id (the game is stored as played; the organiser decides)."""
     stored = [r for r in results if r.outcome in ("accepted", "accepted_with_findings")]
     games = [game for result in stored for game in result.game_ids]
+    from analytics.standings import misseated  # Polars, loaded once the files are stored
+
     found = misseated(store, games=games) if games else None
     if found is None or found.is_empty():
         return
     heading = words(say("players at the wrong table"), lang)
     settle = words(say("(stored as played: re-seat, penalise or dismiss)"), lang)
     out.print(f"[bold]{escape(heading)}[/bold] {escape(settle)}")
+    import polars as pl  # the misseated are a frame of the analytics
+
     for result in stored:
         rows = found.filter(pl.col("game_id").is_in(list(result.game_ids)))
         if rows.is_empty():
@@ -291,6 +293,8 @@ def verify_command(
     reordered, or a published head the chain no longer holds (docs/chain.md).
     """
     anchors, problems = _checkpoints(checkpoints, public_key)
+    from ingest.verify import verify as verify_store  # Polars: the read models compared as frames
+
     verdict = verify_store(store, read_models=not chain_only, anchors=[*_expected(expect_head), *anchors])
     console = Console(soft_wrap=True)
     problems.extend(verdict.said)

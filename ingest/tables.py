@@ -1,4 +1,4 @@
-"""A table declared once, as a row type: its DDL and its Polars schema (hence its Arrow types) come from it.
+"""A table declared once, as a row type: its DDL and its Arrow types (and its Polars schema) come from it.
 
 A row type is a class declared with :func:`table`: a slotted dataclass whose fields
 are the table's columns, in order, with their Python types. The column types follow
@@ -36,6 +36,7 @@ import types
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import (
+    TYPE_CHECKING,
     Annotated,
     Any,
     ClassVar,
@@ -48,8 +49,12 @@ from typing import (
     get_type_hints,
 )
 
-import polars as pl
 import pyarrow as pa
+
+from ingest.arrays import array
+
+if TYPE_CHECKING:  # Polars for the frames of the analytics and verify, never for a store's rows
+    import polars as pl
 
 BigInt = Annotated[int, "BIGINT"]
 """A 64-bit integer column (a plain ``int`` field is a 32-bit ``INTEGER``)."""
@@ -99,12 +104,12 @@ def table(
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Column:
-    """One column: its name, its DuckDB type, its Polars dtype (which gives its Arrow
-    type: :func:`arrow_table`), whether it may be null."""
+    """One column: its name, its DuckDB type, its Arrow type (:func:`arrow_table`),
+    whether it may be null."""
 
     name: str
     sql: str
-    dtype: pl.DataType
+    arrow: pa.DataType
     nullable: bool
     digest: bool = False
     """A :data:`Digest`: text here, bytes in the table."""
@@ -115,17 +120,18 @@ class Column:
         return f"lower(hex({self.name})) AS {self.name}" if self.digest else self.name
 
 
-_SCALARS: Final[dict[object, tuple[str, pl.DataType]]] = {
-    int: ("INTEGER", pl.Int32()),
-    BigInt: ("BIGINT", pl.Int64()),
-    str: ("VARCHAR", pl.String()),
-    bool: ("BOOLEAN", pl.Boolean()),
-    bytes: ("BLOB", pl.Binary()),
-    datetime: ("TIMESTAMPTZ", pl.Datetime("us", "UTC")),
-    list[str]: ("VARCHAR[]", pl.List(pl.String())),
-    Digest: ("BLOB USING COMPRESSION uncompressed", pl.String()),
+_SCALARS: Final[dict[object, tuple[str, pa.DataType]]] = {
+    int: ("INTEGER", pa.int32()),
+    BigInt: ("BIGINT", pa.int64()),
+    str: ("VARCHAR", pa.large_string()),
+    bool: ("BOOLEAN", pa.bool_()),
+    bytes: ("BLOB", pa.large_binary()),
+    datetime: ("TIMESTAMPTZ", pa.timestamp("us", tz="UTC")),
+    list[str]: ("VARCHAR[]", pa.large_list(pa.large_string())),
+    Digest: ("BLOB USING COMPRESSION uncompressed", pa.large_string()),
 }
-"""The Python types a column may have, with their DuckDB type and Polars dtype."""
+"""The Python types a column may have, with their DuckDB type and Arrow type (a
+:data:`Digest` is text in Arrow until :func:`digests` makes it bytes)."""
 
 
 def _column(name: str, hint: object) -> Column:
@@ -133,8 +139,8 @@ def _column(name: str, hint: object) -> Column:
     if get_origin(hint) in (Union, types.UnionType):
         present = [arg for arg in get_args(hint) if arg is not type(None)]
         nullable, hint = len(present) < len(get_args(hint)), present[0]
-    sql, dtype = _SCALARS[hint]
-    return Column(name, sql, dtype, nullable, digest=hint is Digest)
+    sql, arrow = _SCALARS[hint]
+    return Column(name, sql, arrow, nullable, digest=hint is Digest)
 
 
 _COLUMNS: Final[dict[type[Row], tuple[Column, ...]]] = {}
@@ -177,13 +183,27 @@ def selected(row_type: type[Row], *, but: Collection[str] = ()) -> str:
 
 
 def polars_schema(row_type: type[Row]) -> dict[str, pl.DataType]:
-    """The Polars schema of frames written into the row type's table."""
-    return {c.name: c.dtype for c in columns(row_type)}
+    """The Polars schema of frames written into the row type's table (Polars loaded
+    here, by the commands that make frames)."""
+    import polars as pl
+
+    dtypes = {
+        pa.int32(): pl.Int32(),
+        pa.int64(): pl.Int64(),
+        pa.large_string(): pl.String(),
+        pa.bool_(): pl.Boolean(),
+        pa.large_binary(): pl.Binary(),
+        pa.timestamp("us", tz="UTC"): pl.Datetime("us", "UTC"),
+        pa.large_list(pa.large_string()): pl.List(pl.String()),
+    }
+    return {c.name: dtypes[c.arrow] for c in columns(row_type)}
 
 
 def frame(row_type: type[Row], rows: Sequence[Any]) -> pl.DataFrame:
     """Rows of one row type as a frame with the table's schema (built column by column:
     three times as fast as row by row)."""
+    import polars as pl
+
     data = {name: [getattr(row, name) for row in rows] for name in names(row_type)}
     return pl.DataFrame(data, schema=polars_schema(row_type), strict=False)
 
@@ -191,11 +211,8 @@ def frame(row_type: type[Row], rows: Sequence[Any]) -> pl.DataFrame:
 def arrow_table(row_type: type[Row], data: Mapping[str, Sequence[Any] | pa.Array]) -> pa.Table:
     """Columns of one row type (every column, by name) as an Arrow table with the
     table's types: what the store inserts in bulk. A column given as an Arrow array is
-    taken as it is.
-
-    Each list becomes an array through Polars (:func:`polars_schema`'s dtypes), which
-    is as fast as ``pyarrow.array`` and, unlike it, does not import pandas on its first
-    call: some 0.4 s of every process that stores rows."""
+    taken as it is; a list of values becomes one by :func:`ingest.arrays.array`, which
+    loads neither pandas (``pyarrow.array`` would, on its first call) nor Polars."""
     return pa.table(
         {
             c.name: values if isinstance(values := data[c.name], pa.Array) else _array(c, values)
@@ -209,9 +226,12 @@ def _array(column: Column, values: Sequence[Any]) -> pa.Array:
         if any(len(v) != 2 * DIGEST_BYTES for v in values):
             raise ValueError(f"{column.name}: not hashes of {2 * DIGEST_BYTES} hex digits each")
         return digests("".join(values).encode("ascii"), column.name)
-    if column.dtype == pl.Binary and len(values) == 1 and isinstance(values[0], bytes):
+    if column.arrow == pa.large_binary() and len(values) == 1 and isinstance(values[0], bytes):
         return blob(values[0])
-    return pl.Series(column.name, values, dtype=column.dtype, strict=True).to_arrow()
+    try:
+        return array(values, column.arrow)
+    except TypeError as exc:
+        raise TypeError(f"{column.name}: {exc}") from None
 
 
 def blob(value: bytes) -> pa.Array:
@@ -220,8 +240,8 @@ def blob(value: bytes) -> pa.Array:
     :data:`~ingest.store.chunks.UPLOAD_RUN_BYTES`), and made into Arrow through Polars
     its bytes were copied twice on the way: 33 MiB more at the peak of that insert
     measured alone."""
-    offsets = pa.py_buffer(struct.pack("<ii", 0, len(value)))  # not pyarrow.array: it imports pandas
-    return pa.Array.from_buffers(pa.binary(), 1, [None, offsets, pa.py_buffer(value)])
+    offsets = pa.py_buffer(struct.pack("<qq", 0, len(value)))  # the column's type: large_binary
+    return pa.Array.from_buffers(pa.large_binary(), 1, [None, offsets, pa.py_buffer(value)])
 
 
 def digests(hex_digits: bytes, name: str = "hash") -> pa.Array:

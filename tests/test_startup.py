@@ -88,3 +88,33 @@ def test_every_command_is_listed_once_in_its_place() -> None:
     assert isinstance(group, Root)
     assert group.list_commands(group.make_context("saboteur", ["--help"], resilient_parsing=True)) == list(Root.order)
     assert set(Root.lazy) | {"audit", "schema"} == set(Root.order)
+
+
+_STORE: Final = """
+import json, sys
+from pathlib import Path
+from ingest.pipeline import ingest
+from ingest.store import Store
+results = ingest([Path(sys.argv[1])], Store(Path(sys.argv[2])), workers=int(sys.argv[3]))
+loaded = sorted({name.split(".")[0] for name in sys.modules} & {"polars", "pandas"})
+print(json.dumps({"outcomes": sorted({r.outcome for r in results}), "loaded": loaded}))
+"""
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_storing_files_loads_neither_polars_nor_pandas(tmp_path: Path, workers: int) -> None:
+    """The writer and the workers it forks make their rows' Arrow arrays without Polars
+    or pandas (``ingest.arrays``): some 35 and 50 MiB of every process of an ingest."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for seed in (1, 2, 3):
+        (logs / f"g{seed}.jsonl").write_text(write_log(quick_game(players=5, rounds=2, seed=seed)), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", _STORE, str(logs), str(tmp_path / "s.duckdb"), str(workers)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path.cwd(),
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == {"outcomes": ["accepted"], "loaded": []}

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Final, Protocol, runtime_checkable
 
-import polars as pl
+import numpy as np
 import pyarrow as pa
 
+from ingest.arrays import micros
 from ingest.chain import ReceivedUpload, StoredEvent, link, linker, moment_text
 from ingest.schema import UploadLink
 from ingest.store import chunks
@@ -155,9 +156,9 @@ class Chained:
         made at once."""
         hashes = b"".join(self.hash)
         fixed: dict[str, Sequence[Any] | pa.Array] = {
-            "recorded_at": pl.repeat(_micros(self.now), len(self.hash), dtype=pl.Int64, eager=True)
-            .cast(_MOMENT)
-            .to_arrow(),
+            "recorded_at": pa.Array.from_buffers(
+                _MOMENT, len(self.hash), [None, pa.py_buffer(np.full(len(self.hash), micros(self.now), np.int64))]
+            ),
             "prev_hash": digests(self.prev + hashes[: -len(self.prev)], "prev_hash"),
             "hash": digests(hashes),
         }
@@ -183,15 +184,7 @@ class Chained:
         ]
 
 
-_MOMENT: Final = pl.Datetime("us", "UTC")
-_EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def _micros(moment: datetime) -> int:
-    """A time as microseconds since 1970 (Polars repeats a number at once; a time
-    with its zone, some 15 ms a chunk)."""
-    delta = moment - _EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+_MOMENT: Final = pa.timestamp("us", tz="UTC")
 
 
 def links(prev: str, uploads: Iterable[ReceivedUpload], position: int, head: str) -> list[UploadLink]:

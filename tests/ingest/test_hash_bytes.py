@@ -193,9 +193,9 @@ class Sealed(Row):
 
 def test_a_digest_is_text_in_python_and_32_bytes_in_duckdb() -> None:
     (name, seal) = columns(Sealed)
-    assert (seal.sql, str(seal.dtype), seal.digest, name.digest) == (
+    assert (seal.sql, str(seal.arrow), seal.digest, name.digest) == (
         "BLOB USING COMPRESSION uncompressed",
-        "String",
+        "large_string",
         True,
         False,
     )
