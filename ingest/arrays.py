@@ -32,7 +32,6 @@ def array(values: Sequence[Any], type_: pa.DataType) -> pa.Array:
     nulls = type(None) in kinds
     kinds.discard(type(None))
     validity = _validity(values) if nulls else None
-    filled = values
     if type_ in _INTEGERS:
         _only(kinds, int, "a whole number")
         filled = [0 if v is None else v for v in values] if nulls else values
