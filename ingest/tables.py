@@ -237,9 +237,9 @@ def _array(column: Column, values: Sequence[Any]) -> pa.Array:
 def blob(value: bytes) -> pa.Array:
     """One value of a ``BLOB`` column as an Arrow array that holds the bytes themselves,
     not a copy. An upload of 16 MiB is inserted alone (its run of uploads is one file:
-    :data:`~ingest.store.chunks.UPLOAD_RUN_BYTES`), and made into Arrow through Polars
-    its bytes were copied twice on the way: 33 MiB more at the peak of that insert
-    measured alone."""
+    :data:`~ingest.store.chunks.UPLOAD_RUN_BYTES`); made into Arrow through Polars, as
+    every column was before :mod:`ingest.arrays`, its bytes were copied twice on the way:
+    33 MiB more at the peak of that insert measured alone."""
     offsets = pa.py_buffer(struct.pack("<qq", 0, len(value)))  # the column's type: large_binary
     return pa.Array.from_buffers(pa.large_binary(), 1, [None, offsets, pa.py_buffer(value)])
 
