@@ -478,6 +478,7 @@ def test_a_listing_is_cut_by_bytes_as_well_as_by_files_and_small_files_keep_thei
     cut = plan(large, at)
     assert [b.sources for b in cut] == [("a.jsonl",), ("b.jsonl", "c.jsonl", "d.jsonl"), ("e.jsonl",)]
     assert [b.first_upload for b in cut] == [1, 2, 5]
+    assert [b.bytes for b in cut] == [big, big + 10, BATCH_BYTES + 1]  # a size unknown (-1) counts 0
 
 
 def test_archive_build_cuts_batches_at_batch_mib(scheduler: str, tmp_path: Path) -> None:

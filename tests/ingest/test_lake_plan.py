@@ -7,6 +7,7 @@ and gives the batches the list-based plan gave: the same keys, files and upload 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tracemalloc
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -49,7 +50,7 @@ def listed_plan(
     keys = [batch_key("files", start, *(f"{name}|{size}" for name, size in chunk)) for start, chunk in cuts]
     first = first_upload(entries or {}, [(key, start) for key, (start, _) in zip(keys, cuts, strict=True)])
     return [
-        Batch(key, tuple(name for name, _ in chunk), first + start, at)
+        Batch(key, tuple(name for name, _ in chunk), first + start, at, sum(max(size, 0) for _, size in chunk))
         for key, (start, chunk) in zip(keys, cuts, strict=True)
     ]
 
@@ -267,8 +268,11 @@ def test_a_url_is_listed_as_find_lists_it(tmp_path: Path) -> None:
         fs.rm("/plan-test", recursive=True)
 
 
-def test_a_build_takes_its_batches_as_the_cluster_is_ready_for_them(tmp_path: Path) -> None:
-    """``build`` given an iterator: a few batches ahead of the writes, never the listing."""
+@pytest.mark.parametrize(("size", "ahead"), [(0, 8), (BATCH_BYTES, 2)], ids=["small-batches", "large-batches"])
+def test_a_build_takes_its_batches_as_the_cluster_is_ready_for_them(tmp_path: Path, size: int, ahead: int) -> None:
+    """``build`` given an iterator: a few batches ahead of the writes, never the listing:
+    eight for two worker threads, and of batches of 16 MiB of files (each audited is
+    held by its worker until it is written) one a thread."""
     from events.logfile import write_log
     from events.simulate.game import quick_game
     from ingest.lake.build import cluster
@@ -286,7 +290,7 @@ def test_a_build_takes_its_batches_as_the_cluster_is_ready_for_them(tmp_path: Pa
         for batch in cuts.batches(listing([str(logs)]), AT, {}):
             taken += 1
             most = max(most, taken - done)
-            yield batch
+            yield dataclasses.replace(batch, bytes=size) if size else batch
 
     def on_done(_: object) -> None:
         nonlocal done
@@ -296,7 +300,19 @@ def test_a_build_takes_its_batches_as_the_cluster_is_ready_for_them(tmp_path: Pa
         results = build(client, str(tmp_path / "lake"), batches(), {}, on_done)
     assert len(results) == done == taken == 30
     assert sum(r.files for r in results) == 30 and not any(r.skipped for r in results)
-    assert most <= 8, most  # ``ahead``: 8 for two worker threads
+    assert most <= ahead, most
+
+
+def test_the_look_ahead_counts_batches_and_their_bytes_once_each_thread_has_one() -> None:
+    from ingest.lake.build import _Ahead
+
+    ahead = _Ahead(batches=8, bytes=2 * BATCH_BYTES, least=2)
+    big = [Batch(f"k{i}", (f"f{i}",), i + 1, AT, BATCH_BYTES) for i in range(3)]
+    small = [Batch(f"s{i}", (f"s{i}",), i + 1, AT, 2**20) for i in range(9)]
+    assert ahead.room([]) and ahead.room(big[:1])
+    assert not ahead.room(big[:2])  # 32 MiB held: no more
+    assert ahead.room(small[:7]) and not ahead.room(small[:8])  # 8 at most, whatever their bytes
+    assert _Ahead(batches=8, bytes=BATCH_BYTES, least=3).room(big[:2])  # every thread has one first
 
 
 def test_the_ledger_of_a_build_of_many_files_stays_off_the_client_s_heap() -> None:
