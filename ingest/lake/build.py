@@ -480,11 +480,13 @@ AHEAD: Final = 4
 """Batches audited and not yet written, at most, for each worker thread of the cluster
 (and eight at least): enough to keep every worker busy while the client waits for an
 earlier batch, few enough that the workers hold a few batches each, not the listing."""
-AHEAD_BYTES: Final = BATCH_BYTES
+AHEAD_BYTES: Final = 2 * BATCH_BYTES
 """Bytes of files in batches surveyed and not yet written, at most, for each worker
 thread (once each thread has a batch): a batch of simulated games is some 2 MiB, so
 :data:`AHEAD` bounds those, but a 16 MiB log audited is some 19 MiB held by its worker
-until it is written, and eight of them were held ahead."""
+until it is written, and eight of them were held ahead. Two such batches a thread (the
+one written, the next surveyed) keep the workers as busy as eight: ten 16 MiB logs took
+42 s against 40 s, and 47 s with one a thread."""
 
 
 def build(
@@ -514,7 +516,9 @@ def build(
             else:
                 yield batch
 
-    threads = sum(client.nthreads().values())  # type: ignore[no-untyped-call]
+    # a cluster whose workers have not joined yet counts as one thread: a build never
+    # waits with no room ahead
+    threads = max(1, sum(client.nthreads().values()))  # type: ignore[no-untyped-call]
     ahead = _Ahead(max(8, AHEAD * threads), AHEAD_BYTES * threads, threads)
     with Ledger(entries.values()) as ledger:
         for done in _Build(client, lake_url, todo(), ledger, ahead).run():

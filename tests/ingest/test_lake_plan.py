@@ -268,11 +268,11 @@ def test_a_url_is_listed_as_find_lists_it(tmp_path: Path) -> None:
         fs.rm("/plan-test", recursive=True)
 
 
-@pytest.mark.parametrize(("size", "ahead"), [(0, 8), (BATCH_BYTES, 2)], ids=["small-batches", "large-batches"])
+@pytest.mark.parametrize(("size", "ahead"), [(0, 8), (BATCH_BYTES, 4)], ids=["small-batches", "large-batches"])
 def test_a_build_takes_its_batches_as_the_cluster_is_ready_for_them(tmp_path: Path, size: int, ahead: int) -> None:
     """``build`` given an iterator: a few batches ahead of the writes, never the listing:
     eight for two worker threads, and of batches of 16 MiB of files (each audited is
-    held by its worker until it is written) one a thread."""
+    held by its worker until it is written) two a thread."""
     from events.logfile import write_log
     from events.simulate.game import quick_game
     from ingest.lake.build import cluster
@@ -313,6 +313,7 @@ def test_the_look_ahead_counts_batches_and_their_bytes_once_each_thread_has_one(
     assert not ahead.room(big[:2])  # 32 MiB held: no more
     assert ahead.room(small[:7]) and not ahead.room(small[:8])  # 8 at most, whatever their bytes
     assert _Ahead(batches=8, bytes=BATCH_BYTES, least=3).room(big[:2])  # every thread has one first
+    assert _Ahead(batches=8, bytes=0, least=1).room([])  # a cluster with no thread yet still starts
 
 
 def test_the_ledger_of_a_build_of_many_files_stays_off_the_client_s_heap() -> None:
