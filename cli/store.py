@@ -59,7 +59,7 @@ def ingest_command(
             "--workers",
             help=(
                 "Processes auditing files (default: one per core and one per 2 MiB of files at most;"
-                " never more than the files)."
+                " never more than the files, nor than the files audited ahead can keep busy)."
             ),
         ),
     ] = None,

@@ -26,7 +26,7 @@ from typing import Final
 import duckdb
 
 from events.findings import Code, Finding
-from events.logfile import UnreadableLog
+from events.logfile import MAX_FILE_BYTES, UnreadableLog
 from events.said import Said, say
 from ingest.readmodels import GameRow, Tables, as_columns
 from ingest.revisions import current, kept_records, marker, stood_on
@@ -104,12 +104,13 @@ them for a quarter of the run (1,000 games: 1.5 s of each worker's 5 s)."""
 TASK_BYTES: Final = 2 * 2**20
 """A task's bytes on disk, at most (one file more), so a task of large logs is one
 file or a few."""
-IN_FLIGHT: Final = 32 * 2**20
-"""Files sent to the pool and not yet written may be this many bytes on disk before no
-more are sent for: some 900 simulated games, enough to keep two workers busy through a
-write. Audited, a file holds a few times its size (:func:`weight`); the ingest of four
-16 MiB logs in ``benchmarks/memory.py`` peaks alike with 16 or 32 MiB in flight (its
-logs are written one batch each)."""
+IN_FLIGHT: Final = MAX_FILE_BYTES * 3 // 2
+"""Files sent to the pool and not yet written may be this many bytes on disk (24 MiB)
+before no more are sent for: some 650 simulated games, enough to keep every worker busy
+through a write, but never more than two logs at the format's limit (16 MiB), each
+audited by a worker of some 110 MiB. At 32 MiB a third such log (a byte under 16 MiB)
+went too, and four of them took the ingest with three workers or more to 525–537 MiB
+of RSS, against 478–506 MiB with two."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +190,27 @@ def _tasks(files: Iterable[Path]) -> Iterator[tuple[list[Path], int]]:
             task, size = [], 0
     if task:
         yield task, size
+
+
+def in_flight_at_most(files: Iterable[Path]) -> int:
+    """The most tasks :func:`_prepared` can have sent to the pool at once for ``files``
+    (a task is sent while those before it in flight are under :data:`WINDOW` files and
+    :data:`IN_FLIGHT` bytes): workers past it would never be busy. Python's pool forks
+    every worker at its first task, each a copy of the writer as it stands, so four
+    workers given four 16 MiB logs (two of them in flight at once) kept two idle at
+    70 MiB of RSS each."""
+    tasks = [(len(paths), size) for paths, size in _tasks(files)]
+    most = start = flying = held = 0
+    for end, (count, size) in enumerate(tasks):
+        # the fewest tasks before this one that may still be in flight when it is sent
+        while start < end and not (flying < WINDOW and held < IN_FLIGHT):
+            flying -= tasks[start][0]
+            held -= tasks[start][1]
+            start += 1
+        flying += count
+        held += size
+        most = max(most, end - start + 1)
+    return most
 
 
 def audited_all(paths: list[Path]) -> AuditedTask:
@@ -554,12 +576,14 @@ def ingest(
 ) -> list[FileResult]:
     """Ingest every file under ``paths`` into ``store``; the result of each file.
     ``workers`` processes audit the files (default: one per core, one per 2 MiB of
-    files at most: :func:`workers_for`);
+    files at most: :func:`workers_for`; never more than can be busy at once:
+    :func:`in_flight_at_most`);
     ``stats`` adds up where the time goes (:mod:`ingest.stats`)."""
     files = collect(paths)
     if on_total is not None:
         on_total(len(files))
     count = workers_for(len(files), workers, size_of(files) if workers is None else None)
+    count = min(count, max(1, in_flight_at_most(files)))
     if stats is not None:
         stats.workers = count
     writer = Writer(store, supersede=supersede, reason=reason, stats=stats)

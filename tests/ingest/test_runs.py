@@ -7,15 +7,19 @@ from __future__ import annotations
 
 import os
 import pickle
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import duckdb
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from ingest import pipeline
@@ -23,6 +27,7 @@ from ingest import store as store_module
 from ingest.pipeline import Writer, _tasks, ingest, write_all
 from ingest.readmodels import TournamentPlayerRow
 from ingest.sources import Prepared, prepare
+from ingest.stats import IngestStats
 from ingest.store import Store
 from ingest.tables import ArrowColumns, Columns, joined
 from ingest.workers import WORKER_NICENESS, process_pool
@@ -357,3 +362,79 @@ def test_the_writer_leaves_the_store_a_turn_between_batches_only_when_a_job_wait
     results = ingest(logs(tmp_path / "logs", 4), store, workers=1)
     assert len(results) == 5  # batches of two, two and one
     assert pauses == ([pipeline.TURN, pipeline.TURN] if waiting else [])
+
+
+class _Done:
+    """A task the fake pool has done: no files back (the count of tasks is the point)."""
+
+    def unpacked(self) -> list[tuple[Prepared, float]]:
+        return []
+
+
+class _Counting:
+    """A pool that does each task at once, and counts the tasks sent and not yet taken
+    back by the writer: the most the run ever had in flight."""
+
+    def __init__(self) -> None:
+        self.sent = self.taken = self.most = 0
+
+    def submit(self, function: object, paths: list[Path]) -> _Sent:
+        self.sent += 1
+        self.most = max(self.most, self.sent - self.taken)
+        return _Sent(self)
+
+
+class _Sent:
+    """A task sent to :class:`_Counting`, taken back by its :meth:`result`."""
+
+    def __init__(self, pool: _Counting) -> None:
+        self.pool = pool
+
+    def result(self) -> _Done:
+        self.pool.taken += 1
+        return _Done()
+
+
+@settings(max_examples=60, deadline=None)
+@example(sizes=[0] * 12)  # tasks of three files: the window of nine files is full at three
+@example(sizes=[25] * 6)  # a file a task: two fill the 50 bytes in flight
+@given(sizes=st.lists(st.sampled_from([0, 5, 10, 15, 20, 25, 30, 40]), max_size=30))  # sums meet the bounds exactly
+def test_the_workers_a_run_can_keep_busy_are_the_tasks_it_ever_has_in_flight(sizes: list[int]) -> None:
+    """:func:`ingest.pipeline.in_flight_at_most` foretells, from the files' sizes alone,
+    the most tasks the run sends the pool before taking one back: no worker past it is
+    ever busy, and none short of it is spared."""
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        patch.object(pipeline, "TASK_FILES", 3),
+        patch.object(pipeline, "TASK_BYTES", 20),
+        patch.object(pipeline, "IN_FLIGHT", 50),
+        patch.object(pipeline, "WINDOW", 9),
+    ):
+        files = []
+        for index, size in enumerate(sizes):
+            path = Path(folder) / f"f{index:02}.jsonl"
+            path.write_bytes(b"x" * size)
+            files.append(path)
+        pool = _Counting()
+        for _ in pipeline._prepared(files, pool):  # type: ignore[arg-type]
+            pass
+        assert pipeline.in_flight_at_most(files) == pool.most
+
+
+def test_an_ingest_starts_no_worker_its_files_in_flight_cannot_keep_busy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four workers asked for, but the files' bytes let two tasks be in flight at once
+    (as four 16 MiB logs do under 32 MiB): two workers audit them, and every file is
+    stored as with one."""
+    files = logs(tmp_path / "logs", 6)
+    task = max(f.stat().st_size for f in files)
+    monkeypatch.setattr(pipeline, "TASK_BYTES", 1)  # a file a task
+    monkeypatch.setattr(pipeline, "IN_FLIGHT", task + 1)  # two tasks in flight at most
+    assert pipeline.in_flight_at_most(files) == 2
+    stats = IngestStats()
+    results = ingest(files, Store(tmp_path / "pooled.duckdb"), workers=4, stats=stats)
+    assert stats.workers == 2
+    alone = ingest(files, Store(tmp_path / "alone.duckdb"), workers=1)
+    assert [(r.name, r.outcome) for r in results] == [(r.name, r.outcome) for r in alone]
+    assert_frame_equal(frame(tmp_path / "alone.duckdb", ENVELOPE), frame(tmp_path / "pooled.duckdb", ENVELOPE))
