@@ -12,11 +12,13 @@ run, each command as a subprocess with the peak resident memory of its whole pro
 tree (the ingest's pool of workers included) sampled from ``/proc``:
 
 - ``saboteur audit LOG``, ``saboteur ingest LOG`` into a fresh store, ``saboteur
-  ingest`` of four such logs (the pool at work), ``saboteur verify`` and ``saboteur
-  rebuild`` of the store the log went into;
+  ingest`` of four such logs (the pool at work; and with ``--workers 8``, more workers
+  than the files in flight can keep busy), ``saboteur verify`` and ``saboteur rebuild``
+  of the store the log went into;
 - ``saboteur verify`` of the store of ``--events`` events;
 - ``saboteur archive build`` of the four logs into a new lake (a local Dask cluster of
-  two workers, the scheduler and the workers in the tree);
+  two workers, the scheduler and the workers in the tree), and of the simulated games
+  the store is made of;
 - DuckDB's ``read_ndjson_objects`` of the same log into a table: the baseline.
 
 RSS adds up each process's resident pages; PSS shares the pages processes share (the
@@ -126,6 +128,8 @@ def main() -> None:
     for index in range(4):
         draw_log(four / f"draws-{index}.jsonl", game_id=f"bench:memory:{index}")
     console.print(f"log {log}: {log.stat().st_size:,} bytes, {lines:,} lines")
+    games = scratch / "games"
+    archive(games, BASE_GAMES, 1, console)
     store = big_store(scratch, args.events, console)
     stored = events_in(store)
     workers = ["--workers", str(args.workers)] if args.workers else []
@@ -137,10 +141,18 @@ def main() -> None:
             ("audit (16 MiB log)", _saboteur("audit", str(log))),
             ("ingest (16 MiB log)", _saboteur("ingest", str(log), "--db", str(fresh), *workers)),
             ("ingest (four 16 MiB logs)", _saboteur("ingest", str(four), "--db", str(many), *workers)),
+            (
+                "ingest (four 16 MiB logs, --workers 8)",
+                _saboteur("ingest", str(four), "--db", str(Path(work) / "eight.duckdb"), "--workers", "8"),
+            ),
             ("verify (16 MiB log stored)", _saboteur("verify", "--db", str(fresh))),
             ("rebuild (16 MiB log stored)", _saboteur("rebuild", "--db", str(fresh))),
             (f"verify ({stored:,} events)", _saboteur("verify", "--db", str(store))),
             ("archive build (four 16 MiB logs)", _saboteur("archive", "build", str(four), "--to", str(lake))),
+            (
+                f"archive build ({BASE_GAMES:,} simulated games)",
+                _saboteur("archive", "build", str(games), "--to", str(Path(work) / "games-lake")),
+            ),
         ]
         baseline = measure(_duckdb_load(log, raw))
         table = Table(title=f"peak memory of the process tree (goal: RSS < {GOAL // 2**20} MiB)")

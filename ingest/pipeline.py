@@ -104,13 +104,15 @@ them for a quarter of the run (1,000 games: 1.5 s of each worker's 5 s)."""
 TASK_BYTES: Final = 2 * 2**20
 """A task's bytes on disk, at most (one file more), so a task of large logs is one
 file or a few."""
-IN_FLIGHT: Final = MAX_FILE_BYTES * 3 // 2
-"""Files sent to the pool and not yet written may be this many bytes on disk (24 MiB)
-before no more are sent for: some 650 simulated games, enough to keep every worker busy
-through a write, but never more than two logs at the format's limit (16 MiB), each
-audited by a worker of some 110 MiB. At 32 MiB a third such log (a byte under 16 MiB)
-went too, and four of them took the ingest with three workers or more to 525–537 MiB
-of RSS, against 478–506 MiB with two."""
+IN_FLIGHT: Final = MAX_FILE_BYTES * 3 // 4
+"""Files sent to the pool and not yet written may be this many bytes on disk (12 MiB)
+before no more are sent for: some 480 simulated games, enough to keep every worker busy
+through a write (1,000 games took 3.26–3.40 s with two workers, as at 24 MiB), but one
+log of 12 MiB or more at a time, so a worker auditing such a log (some 110 MiB) and the
+writer storing the one before never meet: four logs at the format's limit (16 MiB) took
+the ingest to 456–516 MiB of RSS at 24 MiB in flight, two at a time (525–537 MiB at 32,
+three at a time), and to 275 MiB here, audited one after another in the writer's own
+process (:func:`in_flight_at_most` then starts no pool), in 16.8 s rather than 11.5."""
 
 
 @dataclass(frozen=True, slots=True)
