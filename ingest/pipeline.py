@@ -198,9 +198,9 @@ def in_flight_at_most(files: Iterable[Path]) -> int:
     """The most tasks :func:`_prepared` can have sent to the pool at once for ``files``
     (a task is sent while those before it in flight are under :data:`WINDOW` files and
     :data:`IN_FLIGHT` bytes): workers past it would never be busy. Python's pool forks
-    every worker at its first task, each a copy of the writer as it stands, so four
-    workers given four 16 MiB logs (two of them in flight at once) kept two idle at
-    70 MiB of RSS each."""
+    every worker at its first task, each a copy of the writer as it stands: four
+    workers given four 16 MiB logs, fewer of them in flight at once, kept the rest idle
+    at 70 MiB of RSS each."""
     tasks = [(len(paths), size) for paths, size in _tasks(files)]
     most = start = flying = held = 0
     for end, (count, size) in enumerate(tasks):
