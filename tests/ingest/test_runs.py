@@ -438,3 +438,22 @@ def test_an_ingest_starts_no_worker_its_files_in_flight_cannot_keep_busy(
     alone = ingest(files, Store(tmp_path / "alone.duckdb"), workers=1)
     assert [(r.name, r.outcome) for r in results] == [(r.name, r.outcome) for r in alone]
     assert_frame_equal(frame(tmp_path / "alone.duckdb", ENVELOPE), frame(tmp_path / "pooled.duckdb", ENVELOPE))
+
+
+def test_a_log_near_the_format_s_limit_is_audited_alone(tmp_path: Path) -> None:
+    """A worker auditing a 16 MiB log holds some 110 MiB: two at once beside the writer
+    took four such logs to 456–516 MiB. A log of 12 MiB or more is in flight alone, so
+    four of them start no pool; smaller logs still go two or more at a time."""
+    from events.logfile import MAX_FILE_BYTES
+
+    def sized(name: str, size: int) -> Path:
+        path = tmp_path / name
+        with path.open("wb") as handle:
+            handle.truncate(size)  # a sparse file: only its size is read here
+        return path
+
+    near_limit = [sized(f"big{i}.jsonl", MAX_FILE_BYTES - 37) for i in range(4)]
+    assert pipeline.in_flight_at_most(near_limit) == 1
+    assert pipeline.in_flight_at_most([sized(f"mid{i}.jsonl", 6 * 2**20) for i in range(4)]) == 2
+    small = [sized(f"game{i:03}.jsonl", 25_000) for i in range(400)]
+    assert pipeline.in_flight_at_most([*small, *near_limit]) >= 16  # games: 16 files a task
