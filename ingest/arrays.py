@@ -20,6 +20,8 @@ import numpy as np
 import pyarrow as pa
 
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
+MOMENT: Final = pa.timestamp("us", tz="UTC")
+"""The Arrow type of a time: microseconds, UTC."""
 _INTEGERS: Final[dict[pa.DataType, type[np.integer[Any]]]] = {pa.int32(): np.int32, pa.int64(): np.int64}
 
 
@@ -55,7 +57,7 @@ def array(values: Sequence[Any], type_: pa.DataType) -> pa.Array:
     if type_ == pa.large_binary():
         _only(kinds, bytes, "bytes")
         return pa.Array.from_buffers(type_, count, [validity, *_packed([b"" if v is None else v for v in values])])
-    if type_ == pa.timestamp("us", tz="UTC"):
+    if type_ == MOMENT:
         _only(kinds, datetime, "a time")
         since = [0 if v is None else micros(v) for v in values]
         return pa.Array.from_buffers(type_, count, [validity, pa.py_buffer(np.array(since, dtype=np.int64))])
@@ -94,6 +96,12 @@ def _offsets(lengths: list[int]) -> pa.Buffer:
 
 def _buffer(ascii_text: str) -> pa.Buffer:
     return pa.py_buffer(ascii_text.encode("ascii"))
+
+
+def repeated(moment: datetime, count: int) -> pa.Array:
+    """One time ``count`` times (every event of a write shares its time): one number
+    repeated, not a conversion a value."""
+    return pa.Array.from_buffers(MOMENT, count, [None, pa.py_buffer(np.full(count, micros(moment), np.int64))])
 
 
 def micros(moment: datetime) -> int:

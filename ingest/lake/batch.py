@@ -31,7 +31,7 @@ from typing import Any, Final
 import duckdb
 import pyarrow as pa
 
-from ingest.arrays import array
+from ingest.arrays import array, repeated
 from ingest.chain import GENESIS, StoredEvent, canonical, link, moment_text
 from ingest.lake.layout import DATASETS, LEFT_OUT, Lake
 from ingest.lake.ledger import Held, preferred
@@ -186,5 +186,8 @@ def _rechained(con: duckdb.DuckDBPyConnection, at: datetime) -> Iterator[pa.Tabl
             prev = link(prev, canonical(position, stream, version, type_, payload, stamp, upload_id, line))
             hashes.append(prev)
         data: dict[str, Sequence[Any]] = dict(zip(read, zip(*rows, strict=True), strict=True))
-        data |= {"recorded_at": [at] * len(rows), "prev_hash": prevs, "hash": hashes}
-        yield pa.table({c.name: array(data[c.name], c.arrow) for c in columns(StoredEvent)})
+        data |= {"prev_hash": prevs, "hash": hashes}
+        moment = repeated(at, len(rows))
+        yield pa.table(
+            {c.name: moment if c.name == "recorded_at" else array(data[c.name], c.arrow) for c in columns(StoredEvent)}
+        )

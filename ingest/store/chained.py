@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-import numpy as np
 import pyarrow as pa
 
-from ingest.arrays import micros
+from ingest.arrays import repeated
 from ingest.chain import ReceivedUpload, StoredEvent, link, linker, moment_text
 from ingest.schema import UploadLink
 from ingest.store import chunks
@@ -156,9 +155,7 @@ class Chained:
         made at once."""
         hashes = b"".join(self.hash)
         fixed: dict[str, Sequence[Any] | pa.Array] = {
-            "recorded_at": pa.Array.from_buffers(
-                _MOMENT, len(self.hash), [None, pa.py_buffer(np.full(len(self.hash), micros(self.now), np.int64))]
-            ),
+            "recorded_at": repeated(self.now, len(self.hash)),
             "prev_hash": digests(self.prev + hashes[: -len(self.prev)], "prev_hash"),
             "hash": digests(hashes),
         }
@@ -182,9 +179,6 @@ class Chained:
                 strict=True,
             )
         ]
-
-
-_MOMENT: Final = pa.timestamp("us", tz="UTC")
 
 
 def links(prev: str, uploads: Iterable[ReceivedUpload], position: int, head: str) -> list[UploadLink]:

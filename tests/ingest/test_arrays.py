@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest.arrays import array
+from ingest.arrays import MOMENT, array, repeated
 
 MOMENTS = st.datetimes(min_value=datetime(1970, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC))
 TEXT = st.text(max_size=12)
@@ -53,6 +53,14 @@ def test_a_time_without_a_zone_is_utc_and_a_text_enum_is_text() -> None:
     assert times.to_pylist() == [moment, moment + timedelta(microseconds=1)]
     assert array([Word.GOLD, "pick"], pa.large_string()).to_pylist() == ["gold", "pick"]
     assert array([], pa.large_string()).to_pylist() == []
+
+
+def test_one_time_repeated_is_the_array_of_that_time_each_time() -> None:
+    moment = datetime(2026, 12, 5, 9, 30, 1, 250, tzinfo=UTC)
+    for count in (0, 1, 3):
+        made = repeated(moment, count)
+        made.validate(full=True)
+        assert made.equals(array([moment] * count, MOMENT))
 
 
 @pytest.mark.parametrize(
