@@ -94,21 +94,25 @@ _STORE: Final = """
 import json, sys
 from pathlib import Path
 from ingest.pipeline import ingest
+from ingest.stats import IngestStats
 from ingest.store import Store
-results = ingest([Path(sys.argv[1])], Store(Path(sys.argv[2])), workers=int(sys.argv[3]))
+stats = IngestStats()
+results = ingest([Path(sys.argv[1])], Store(Path(sys.argv[2])), workers=int(sys.argv[3]), stats=stats)
 loaded = sorted({name.split(".")[0] for name in sys.modules} & {"polars", "pandas"})
-print(json.dumps({"outcomes": sorted({r.outcome for r in results}), "loaded": loaded}))
+print(json.dumps({"outcomes": sorted({r.outcome for r in results}), "workers": stats.workers, "loaded": loaded}))
 """
 
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_storing_files_loads_neither_polars_nor_pandas(tmp_path: Path, workers: int) -> None:
-    """The writer and the workers it forks make their rows' Arrow arrays without Polars
-    or pandas (``ingest.arrays``): some 35 and 50 MiB of every process of an ingest."""
+    """The writer, alone or with a pool, makes its rows' Arrow arrays without Polars or
+    pandas (``ingest.arrays``): some 35 and 50 MiB of every process of an ingest, the
+    workers forked from it included. Seventeen games are two tasks of the pool's, so
+    two workers are started (one task would keep only one busy)."""
     logs = tmp_path / "logs"
     logs.mkdir()
-    for seed in (1, 2, 3):
-        (logs / f"g{seed}.jsonl").write_text(write_log(quick_game(players=5, rounds=2, seed=seed)), encoding="utf-8")
+    for seed in range(1, 18):
+        (logs / f"g{seed:02}.jsonl").write_text(write_log(quick_game(players=5, rounds=1, seed=seed)), encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-c", _STORE, str(logs), str(tmp_path / "s.duckdb"), str(workers)],
         capture_output=True,
@@ -117,4 +121,5 @@ def test_storing_files_loads_neither_polars_nor_pandas(tmp_path: Path, workers: 
         cwd=Path.cwd(),
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == {"outcomes": ["accepted"], "loaded": []}
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report == {"outcomes": ["accepted"], "workers": workers, "loaded": []}
