@@ -317,15 +317,72 @@ def parse_line(number: int, raw: bytes | str) -> LogLine:
     try:
         event = EVENT_ADAPTER.validate_python(obj)
     except ValidationError as exc:
-        return LogLine(number, None, _describe_validation(exc))
+        return LogLine(number, _salvaged(obj, exc), _describe_validation(exc))
     except RecursionError:
         return LogLine(number, None, _wrong(say("JSON nested too deeply")))
     if None in obj.values() or "options" in obj:  # only then can an optional field be null
         nulls = null_fields(event)
         if nulls:
             said = say("field `%(field)s` may be left out but not null", field=nulls[0])
-            return LogLine(number, None, _wrong(said, nulls[0]))
+            return LogLine(number, event if nulls == ["at"] else None, _wrong(said, nulls[0]))
     return LogLine(number, event)
+
+
+def _salvaged(obj: dict[str, Any], exc: ValidationError) -> Event | None:
+    """The event a malformed line still states, or ``None``.
+
+    event-log.md has the replay go on "with the event as recorded wherever the event can
+    still be applied". A line is malformed but still says everything its event needs
+    when all that is wrong is an unknown field (at any depth) or its ``at`` (a time is a
+    note about the event, not the event): without those, it is the event. Dropped, the
+    line would leave its play unmade and every later line judged against a game that
+    did not happen (a ``comment`` on one placement made each later one illegal). Any
+    other error — a field missing, a wrong type or code — leaves no event to apply.
+    The header is judged by its own rule (a ``game_started`` not valid is unreadable)."""
+    paths: list[tuple[str | int, ...]] = []
+    for error in exc.errors(include_url=False):
+        loc = tuple(error["loc"])
+        if loc and loc[0] in EVENT_TYPES:  # the discriminator's own level
+            loc = loc[1:]
+        if not loc or not (error["type"] == "extra_forbidden" or loc == ("at",)):
+            return None
+        paths.append(loc)
+    trimmed = _without(obj, paths)
+    if trimmed is None:
+        return None
+    try:
+        event = EVENT_ADAPTER.validate_python(trimmed)
+    except (ValidationError, RecursionError):
+        return None
+    if event.type == "game_started" or null_fields(event):
+        return None
+    return event
+
+
+def _without(value: Any, paths: list[tuple[str | int, ...]]) -> Any:
+    """A copy of a decoded JSON value without the keys at ``paths`` (each a path of
+    keys and list indexes to a key of an object); ``None`` if a path leads nowhere."""
+    here = [path[0] for path in paths if len(path) == 1]
+    deeper: dict[str | int, list[tuple[str | int, ...]]] = {}
+    for path in paths:
+        if len(path) > 1:
+            deeper.setdefault(path[0], []).append(path[1:])
+    if isinstance(value, dict):
+        if any(key not in value for key in [*here, *deeper]):
+            return None
+        copied = {key: item for key, item in value.items() if key not in here}
+    elif isinstance(value, list) and not here:
+        if any(not isinstance(index, int) or not 0 <= index < len(value) for index in deeper):
+            return None
+        copied = dict(enumerate(value))
+    else:
+        return None
+    for key, rest in deeper.items():
+        inner = _without(copied[key], rest)
+        if inner is None:
+            return None
+        copied[key] = inner
+    return list(copied.values()) if isinstance(value, list) else copied
 
 
 BLOCK: Final = 256

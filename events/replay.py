@@ -130,14 +130,19 @@ class Replay:
             self._header(log_line)
             return new
         event = log_line.event
-        if log_line.error is not None or event is None:
-            error = log_line.error
+        error = log_line.error
+        if error is not None or event is None:
             self._report(
                 Code.MALFORMED, error.sentence if error else problem("no event"), field=error.field if error else None
             )
-            return new
+            if event is None:
+                return new
+            # a malformed line that still states its event (events.logfile._salvaged):
+            # reported, and applied as recorded
         if state.ended:
-            self._report(Code.MALFORMED, say("%(kind)s after game_ended: game_ended is the last line", kind=event.type))
+            if error is None:  # one malformed finding a line
+                said = say("%(kind)s after game_ended: game_ended is the last line", kind=event.type)
+                self._report(Code.MALFORMED, said)
             return new
         at = event.at
         if at is not None:
@@ -428,12 +433,10 @@ class Replay:
                     rs.draw_due = bool(rs.pile)
                 return
         elif rs.draw_due:
-            # After a missed draw the table goes on as if the card had been taken, so
-            # the pile and the hands stay as the rest of the log assumes (one finding).
+            # The turn ended without its draw. Nothing is implied between the lines
+            # (event-log.md, "File"): the card stays on the pile and out of the hand, and
+            # the lines after are judged against that table.
             self._breach(turns.check_missed_draw(rs))
-            if rs.pile:
-                rs.hands.setdefault(rs.turn, []).append(rs.pile.pop())
-            rs.drew = True
             rs.draw_due = False
         out_of_turn = turns.check_turn_order(players, rs, player)
         if out_of_turn is not None:

@@ -269,17 +269,19 @@ def test_a_1_mib_line_after_the_header_is_malformed_there(tmp_path: Path) -> Non
 
 
 def test_a_line_of_exactly_64_kib_is_not_refused_for_its_size() -> None:
-    line = '{"type":"discard","player":"ann","card":"map","x":"'
+    log = started()
+    line = f'{{"type":"discard","player":"ann","card":"{log.hand("ann")[0]}","x":"'
     line += "x" * (MAX_LINE_BYTES - len(line) - 2) + '"}'
     assert len(line.encode()) == MAX_LINE_BYTES
-    finding = malformed(started().raw(line), "x")  # an unknown field, not a long line
+    finding = malformed(log.raw(line), "x")  # an unknown field, not a long line
     assert "64 KiB" not in finding.message
 
 
 def test_the_64_kib_limit_does_not_count_the_line_end(tmp_path: Path) -> None:
-    line = '{"type":"discard","player":"ann","card":"map","x":"'
+    log = started()
+    line = f'{{"type":"discard","player":"ann","card":"{log.hand("ann")[0]}","x":"'
     line += "x" * (MAX_LINE_BYTES - len(line) - 2) + '"}'
-    data = text(started()).replace(b"\n", b"\r\n") + line.encode() + b"\r\n"
+    data = text(log).replace(b"\n", b"\r\n") + line.encode() + b"\r\n"
     result = audit_file(write(tmp_path, data))
     assert error_codes(result) == [("malformed", 3)]
     assert names(result.findings[0], "x")  # an unknown field, not a long line
@@ -375,7 +377,65 @@ def test_a_line_without_a_type_is_malformed() -> None:
 
 
 def test_an_unknown_field_is_malformed() -> None:
-    malformed(started().raw({"type": "discard", "player": "ann", "card": "map", "colour": "red"}), "colour")
+    log = started()
+    malformed(log.raw({"type": "discard", "player": "ann", "card": log.hand("ann")[0], "colour": "red"}), "colour")
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"comment": "x"},
+        {"at": "2026-11-29 14:03:11Z"},
+        {"at": None},
+        {"at": 1},
+        {"comment": "x", "at": "yesterday"},
+    ],
+    ids=["unknown-field", "at-not-rfc-3339", "at-null", "at-a-number", "both"],
+)
+def test_a_line_malformed_only_by_an_unknown_field_or_its_time_is_applied_as_recorded(extra: dict[str, Any]) -> None:
+    """event-log.md, "Violations": the replay goes on "with the event as recorded wherever
+    the event can still be applied". A placement with a stray field or a bad time still
+    says where its card went: it is reported once, and the game goes on with it, so the
+    lines after are judged against the maze it made (had it been dropped, bob's draw
+    would come before his card, cem's turn would be bob's, and cem's card would lie
+    next to nothing)."""
+    log = _holding()
+    log.path("ann", "EW", 1, 0)
+    bob = log.line + 1
+    log.raw({"type": "play_path", "player": "bob", "card": "NESW", "x": 2, "y": 0, "rotated": False} | extra)
+    log.draw("bob")
+    log.path("cem", "EW", 3, 0)
+    field = "at" if "at" in extra else "comment"  # pydantic names the time first
+    assert codes(log) == [("malformed", bob)]
+    assert names(run(log.lines).findings[0], field)
+    assert (2, 0) in log.round.maze.cells
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        {"type": "play_path", "player": "bob", "card": "NESW", "x": 2, "y": 0, "rotated": "no", "comment": "x"},
+        {"type": "play_path", "player": "bob", "card": "NESW", "x": 2, "rotated": False, "at": "now"},
+        {"type": "play_tool", "player": "bob", "card": "break_pick", "target": "cem", "tool": None, "at": "now"},
+    ],
+    ids=["and-a-wrong-type", "and-a-missing-field", "and-a-null-tool"],
+)
+def test_a_line_with_any_other_error_too_is_not_applied(line: dict[str, Any]) -> None:
+    """Only a stray field or a bad time leaves the event whole: with any other error
+    besides, the line states no event, and nothing of it is applied."""
+    log = _holding()
+    log.path("ann", "EW", 1, 0)
+    held = list(log.hand("bob"))
+    log.raw(line)
+    assert [code for code, _ in codes(log)] == ["malformed"]
+    assert (2, 0) not in log.round.maze.cells
+    assert log.hand("bob") == held
+
+
+def _holding() -> LogBuilder:
+    """A tournament table of six, ann to start, holding what the tests above play."""
+    hands = {"ann": ["EW"], "bob": ["NESW", "break_pick"], "cem": ["EW"]}
+    return LogBuilder(players=6, ruleset="tournament").deal(start="ann", hands=hands)
 
 
 def test_a_missing_field_is_malformed() -> None:
@@ -448,7 +508,8 @@ def test_a_set_aside_role_that_does_not_exist_is_malformed() -> None:
 
 
 def test_null_for_an_optional_field_is_malformed() -> None:
-    malformed(started().raw({"type": "discard", "player": "ann", "card": "map", "at": None}), "at")
+    log = started()
+    malformed(log.raw({"type": "discard", "player": "ann", "card": log.hand("ann")[0], "at": None}), "at")
 
 
 def test_null_for_tool_is_malformed() -> None:
@@ -457,7 +518,8 @@ def test_null_for_tool_is_malformed() -> None:
 
 
 def test_a_timestamp_that_is_not_rfc_3339_is_malformed() -> None:
-    malformed(started().raw({"type": "discard", "player": "ann", "card": "map", "at": "29/11/2026 14:03"}), "at")
+    log = started()
+    malformed(log.raw({"type": "discard", "player": "ann", "card": log.hand("ann")[0], "at": "29/11/2026 14:03"}), "at")
 
 
 def test_timestamps_may_carry_offsets_and_fractions() -> None:

@@ -165,15 +165,27 @@ def test_r_t2_missed_draw_at_the_next_card() -> None:
     assert errors(log)[0].rule == "R-T2"
 
 
-def test_r_t2_missed_draw_taken_as_done() -> None:
-    """R-T2: after a missed draw the table goes on as if ann had drawn (her top card included)."""
+def test_r_t2_a_missed_draw_implies_no_draw() -> None:
+    """R-T2 / event-log.md ("nothing is implied between" the lines): the card ann did not
+    draw stays on the pile, so bob's draw is that card, and ann never holds it."""
     log = three(start="ann", pile=["NS", "EW"])
     log.discard("ann", draw=False)
-    log.discard("bob")  # bob draws the card under ann's: EW
+    log.discard("bob")  # bob draws the card ann left on top: NS
     bad = log.line - 1
-    assert json.loads(log.lines[-1])["card"] == "EW"
-    log.discard("cem").discard("ann", "NS")
-    assert codes(log) == [("missed_draw", bad)]
+    assert json.loads(log.lines[-1])["card"] == "NS"
+    log.discard("cem")
+    log.discard("ann", "NS")  # and her draw
+    assert codes(log) == [("missed_draw", bad), ("card_not_in_hand", log.line - 1)]
+    assert [f.player for f in errors(log)] == ["ann", "ann"]
+
+
+def test_r_t2_a_draw_recorded_as_if_a_missed_one_had_been_made_is_a_wrong_draw() -> None:
+    """R-T2: after ann's missed draw, bob's draw of the card under hers is not the top card."""
+    log = three(start="ann", pile=["NS", "EW"])
+    log.discard("ann", draw=False)
+    log.discard("bob", draw=False)
+    log.draw("bob", "EW")
+    assert codes(log) == [("missed_draw", log.line - 1), ("wrong_draw", log.line)]
 
 
 def test_r_t2_missed_draw_before_an_action_card() -> None:
