@@ -273,6 +273,8 @@ class Replay:
 
     def _round_started(self, event: RoundStarted) -> None:
         state, game = self.state, self._game()
+        if game.observed:
+            event = _as_seen(event)
         unfinished = self._unfinished_round()
         if unfinished is not None:
             self._report(
@@ -406,8 +408,9 @@ class Replay:
 
     # -- turns -------------------------------------------------------------------
 
-    def _round_in_play(self, kind: str) -> RoundState | None:
-        """The round a turn event belongs to, or ``None`` (reported) when none is (R-E1, R-E2)."""
+    def _round_in_play(self, kind: str, player: str) -> RoundState | None:
+        """The round ``player``'s turn event belongs to, or ``None`` (reported, naming the
+        player) when none is (R-E1, R-E2)."""
         rs = self.state.round
         if rs is not None and rs.reveal_run is None and not rs.over and not rs.ended:
             return rs
@@ -416,7 +419,7 @@ class Replay:
             return None
         if rs.reveal_run is not None:
             self._close_run(rs, self._line)
-        if self._breach(ending.check_round_open(rs, kind) or ending.check_round_not_over(rs, kind)):
+        if self._breach(ending.check_round_open(rs, kind) or ending.check_round_not_over(rs, kind), player):
             return None
         return rs
 
@@ -452,7 +455,7 @@ class Replay:
     def _card(self, event: CardPlay) -> RoundState | None:
         """The part every card play shares: the round, the turn (R-T1, R-T2) and the
         hand (R-T4). The round in play, or ``None`` when the card cannot be applied."""
-        rs = self._round_in_play(event.type)
+        rs = self._round_in_play(event.type, event.player)
         if rs is None:
             return None
         player, card = event.player, event.card
@@ -565,7 +568,7 @@ class Replay:
     def _draw(self, event: Draw) -> None:
         """R-T1, R-T2: the draw that ends a turn, or a draw out of place (reported)."""
         self._hidden_card(event)
-        rs = self._round_in_play("draw")
+        rs = self._round_in_play("draw", event.player)
         if rs is None:
             return
         player = event.player
@@ -662,6 +665,24 @@ class Replay:
 
 
 SeenDeal = tuple[dict[str, list[str]], list[str], Counter[str] | None]
+
+
+_HIDDEN_IN_A_DEAL: Final = ("roles", "set_aside_role", "goals", "hands", "draw_pile")
+"""The parts of a deal a referee at the table does not see."""
+
+
+def _as_seen(deal: RoundStarted) -> RoundStarted:
+    """An observed log's deal as the table saw it: without its hidden parts.
+
+    An observed log leaves them ``null`` (event-log.md); one that gives them anyway is
+    ``malformed`` for it (:func:`events.schema.context_problems`), and what it gave is
+    then not used: the hands are counted, not read, so a hand's size (``bad_hand_size``)
+    and its cards (``card_not_in_hand`` for a card it lists or not) are never judged
+    there, as the format says."""
+    if all(getattr(deal, name) is None for name in _HIDDEN_IN_A_DEAL):
+        return deal
+    fields = {name: getattr(deal, name) for name in RoundStarted.model_fields}
+    return RoundStarted.model_construct(**(fields | dict.fromkeys(_HIDDEN_IN_A_DEAL)))
 
 
 def _deal_as_seen(deal: RoundStarted, players: list[str]) -> SeenDeal:

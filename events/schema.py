@@ -37,6 +37,11 @@ FORMAT: Final = "saboteur-log/1"
 PlayerId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.\-]{1,64}$")]
 GameId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:\-]{1,128}$")]
 TableLabel = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+"""A table's label in the records this program writes (a seating, a score sheet); a
+log's ``table`` may be any string (event-log.md)."""
+INT32_MAX: Final = 2**31 - 1
+"""The largest integer the store's integer columns hold: the bound of a log's integers
+the format leaves open (``tournament_round``)."""
 Coordinate = Annotated[int, Field(ge=-50, le=50)]
 Score = Annotated[int, Field(ge=-1_000_000, le=1_000_000)]
 Slot = Literal["top", "middle", "bottom"]
@@ -219,9 +224,9 @@ class GameStarted(Event):
     players: Annotated[list[PlayerId], Field(min_length=3, max_length=10), AfterValidator(_unique)]
     rounds: Annotated[int, Field(ge=1, le=4)]
     tournament: GameId | None = None
-    tournament_round: Annotated[int, Field(ge=1, le=1000)] | None = None
+    tournament_round: Annotated[int, Field(ge=1, le=INT32_MAX)] | None = None
     stage: Stage | None = None
-    table: TableLabel | None = None
+    table: str | None = None  # "a table label": any string, as written (a seating's labels are 1–64 characters)
     options: Options | None = None
     recording: Recording | None = None
 

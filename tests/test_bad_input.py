@@ -359,6 +359,28 @@ def test_a_bad_header_field_is_unreadable_naming_it(field: str, value: object) -
     assert field in finding.message
 
 
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("table", ""),
+        ("table", "t" * 65),
+        ("table", "Tafel 3 — bij het raam"),
+        ("table", "<b>3</b>"),
+        ("tournament_round", 1001),
+        ("tournament_round", 2**31 - 1),
+    ],
+)
+def test_a_header_field_the_format_leaves_open_takes_any_value(field: str, value: object) -> None:
+    """event-log.md: `table` is "string, optional", a label (any text), and
+    `tournament_round` "integer ≥ 1": neither is bounded further than the store needs."""
+    assert run([json.dumps(header_line(**{field: value}))]).status == "clean"
+
+
+@pytest.mark.parametrize(("field", "value"), [("tournament_round", 0), ("tournament_round", 2**31), ("table", 3)])
+def test_a_header_field_out_of_its_range_is_unreadable(field: str, value: object) -> None:
+    assert field in unreadable(run([json.dumps(header_line(**{field: value}))])).message
+
+
 def test_a_header_missing_a_field_is_unreadable_naming_it() -> None:
     obj = header_line()
     del obj["rounds"]

@@ -176,6 +176,17 @@ def test_a_hidden_part_of_the_deal_in_an_observed_log_is_malformed(field: str) -
     value = full[field] if full[field] is not None else "gold_digger"
     lines = edit(observed(gold_round()), 2, **{field: value})
     assert (2, field) in malformed_fields(lines)
+    assert codes(lines) == [("malformed", 2)]  # and then not used: the round is judged as seen
+
+
+@pytest.mark.parametrize("hand", [[], ["map"] * 5], ids=["empty", "five-maps"])
+def test_hands_given_in_an_observed_log_are_malformed_and_not_read(hand: list[str]) -> None:
+    """event-log.md: in an observed log `bad_hand_size` and a card the hand does not
+    hold "cannot be seen and are never reported", even where the deal lists hands it
+    should not: the hands stay counted."""
+    players = ["ann", "bob", "cem", "dia", "eve"]
+    lines = edit(HAND_WRITTEN, 2, hands=dict.fromkeys(players, hand))
+    assert codes(lines) == [("malformed", 2)]
 
 
 @pytest.mark.parametrize("field", ["roles", "goals", "hands", "draw_pile"])

@@ -18,7 +18,7 @@ import pytest
 
 from events.builder import LogBuilder
 from events.rules.scoring import best_sum, gold_passing
-from tests.conftest import codes, run
+from tests.conftest import codes, errors, run
 
 TOUR_ROW = ((1, "EW"), (2, "EW"), (3, "EW"), (5, "NEW"), (6, "NEW"), (7, "NESW"))
 """The cells and cards of a path to the middle goal around the tournament setup card."""
@@ -97,6 +97,7 @@ def test_r_e1_the_connectors_draw_after_the_gold_is_play_after_round_end() -> No
     line = log.line
     log.end_round()
     assert codes(log) == [("play_after_round_end", line)]
+    assert errors(log)[0].player == connector  # event-log.md: the player where one is involved
 
 
 def test_r_e1_the_next_card_after_the_gold_is_play_after_round_end() -> None:
@@ -153,6 +154,7 @@ def test_r_e2_a_card_after_every_hand_is_empty_is_play_after_round_end(six: LogB
     line = six.line
     six.end_round()
     assert codes(six) == [("play_after_round_end", line)]
+    assert errors(six)[0].player == "ann"
 
 
 @pytest.mark.parametrize(
@@ -176,6 +178,7 @@ def test_r_e2_events_between_round_ended_and_round_started_are_play_after_round_
     line = six.line
     six.deal(start="bob")
     assert codes(six) == [("play_after_round_end", line)]
+    assert errors(six)[0].player == event.get("player")  # a reveal is nobody's
 
 
 def test_r_e2_next_round_after_round_ended_is_legal(six: LogBuilder) -> None:
