@@ -134,7 +134,7 @@ def log_files(paths: Iterable[Path]) -> Iterator[Path]:
     in a stable order. A path that does not exist is passed on (its audit says so)."""
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(LOG_SUFFIXES))
+            found = sorted(p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(LOG_SUFFIXES))
             yield from found
         else:
             yield path

@@ -164,7 +164,7 @@ def inflate(raw: bytes, name: str) -> bytes:
     16 MiB (the same limits as :func:`read_bytes`, for bytes already in memory)."""
     if len(raw) > MAX_FILE_BYTES:
         raise UnreadableLog(say("%(size)s bytes: more than 16 MiB, the limit of a log", size=len(raw)))
-    if not name.endswith(".gz"):
+    if not name.lower().endswith(".gz"):  # a name in capitals too: LOG.JSONL.GZ
         return raw
     chunks, size = [], 0
     try:

@@ -240,7 +240,11 @@ class Replay:
 
     def _check_time(self, at: str) -> None:
         """Times never go backwards (event-log.md); a time that does is reported and the
-        event still applied: the time is a note about the event, not the event."""
+        event still applied: the time is a note about the event, not the event.
+
+        Each time is compared with the one before it, so each step back is one finding:
+        after a time typed a day or a year ahead, the next true one is reported, and the
+        lines after it are judged against it, not against the typing error."""
         try:
             moment = parse_timestamp(at)
         except ValueError as exc:
@@ -250,7 +254,6 @@ class Replay:
             self._report(
                 Code.MALFORMED, say("field `at`: %(at)s is before the previous event's time", at=at), field="at"
             )
-            return
         self._last_time = moment
 
     # -- rounds ------------------------------------------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from operator import attrgetter
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Final, Literal
 
@@ -80,10 +80,16 @@ def parse_timestamp(text: str) -> datetime:
         pass
     if not _RFC3339.match(text):
         raise ValueError(f"{text!r} is not an RFC 3339 timestamp such as 2026-11-29T14:03:11Z")
+    leap = text[17:19] == "60"  # RFC 3339 allows a leap second, which datetime cannot hold
     try:
-        return datetime.fromisoformat(text.upper())
+        moment = datetime.fromisoformat((text[:17] + "59" + text[19:] if leap else text).upper())
     except ValueError:
         raise ValueError(f"{text!r} is not a real date and time") from None
+    if leap:
+        if moment.astimezone(UTC).strftime("%H:%M") != "23:59":
+            raise ValueError(f"{text!r} is not a real date and time (a leap second ends a UTC day)")
+        return moment + timedelta(seconds=1)  # the leap second counts as the next day's first
+    return moment
 
 
 def _codes(allowed: frozenset[str]) -> Any:

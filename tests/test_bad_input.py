@@ -253,8 +253,9 @@ def test_a_gzip_file_that_is_cut_short_is_unreadable(tmp_path: Path) -> None:
     unreadable(audit_file(write(tmp_path, packed[: len(packed) // 2], "game.jsonl.gz")))
 
 
-def test_a_gzip_log_is_read(tmp_path: Path) -> None:
-    result = audit_file(write(tmp_path, gzip.compress(text(started())), "game.jsonl.gz"))
+@pytest.mark.parametrize("name", ["game.jsonl.gz", "GAME.JSONL.GZ", "game.jsonl.Gz"])
+def test_a_gzip_log_is_read(tmp_path: Path, name: str) -> None:
+    result = audit_file(write(tmp_path, gzip.compress(text(started())), name))
     assert result.status == "clean"
     assert result.game_id == "test:game"
 
@@ -555,6 +556,35 @@ def test_timestamps_going_backwards_are_malformed() -> None:
     log = started(at="2026-11-29T14:03:11Z")
     line = {"type": "discard", "player": "ann", "card": log.hand("ann")[0], "at": "2026-11-29T14:03:10Z"}
     malformed(log.raw(line), "at")
+
+
+def test_each_step_back_in_time_is_one_finding_and_the_lines_after_it_are_judged_from_it() -> None:
+    """A time typed an hour ahead (line 3): the next true time (line 4) goes back from it
+    and is reported; the lines after it, judged against it, are not (each against the
+    line before it, not against the typing error)."""
+    log = started(at="2026-11-29T14:03:11Z")
+    times = ["2026-11-29T15:03:12Z", "2026-11-29T14:03:13Z", "2026-11-29T14:03:14Z", "2026-11-29T14:03:14Z"]
+    log.raw({"type": "discard", "player": "ann", "card": log.hand("ann")[0], "at": times[0]})
+    log.raw({"type": "draw", "player": "ann", "card": log.round.top_of_pile, "at": times[1]})
+    log.raw({"type": "discard", "player": "bob", "card": log.hand("bob")[0], "at": times[2]})
+    log.raw({"type": "draw", "player": "bob", "card": log.round.top_of_pile, "at": times[3]})
+    assert codes(log) == [("malformed", 4)]
+
+
+@pytest.mark.parametrize(
+    ("leap", "after"),
+    [("2016-12-31T23:59:60Z", "2017-01-01T00:00:00Z"), ("2017-01-01T00:59:60.5+01:00", "2017-01-01T00:00:01Z")],
+)
+def test_a_leap_second_is_a_time_rfc_3339_allows(leap: str, after: str) -> None:
+    log = started(at="2016-12-31T23:59:59Z")
+    log.raw({"type": "discard", "player": "ann", "card": log.hand("ann")[0], "at": leap})
+    log.raw({"type": "draw", "player": "ann", "card": log.round.top_of_pile, "at": after})
+    assert codes(log) == []
+
+
+def test_a_leap_second_that_does_not_end_a_utc_day_is_not_a_real_time() -> None:
+    log = started()
+    malformed(log.raw({"type": "discard", "player": "ann", "card": log.hand("ann")[0], "at": "2016-12-31T12:00:60Z"}))
 
 
 def test_timestamps_going_backwards_across_offsets_are_malformed() -> None:
