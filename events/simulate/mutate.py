@@ -74,13 +74,42 @@ CARD_TYPES = ("play_path", "play_tool", "play_rockfall", "play_map", "discard")
 
 
 def _skip_draw(objs: list[Line], lines: list[str], rng: Random) -> tuple[list[Line], str, int] | None:
+    """A player forgets to draw (seed 000's first common error).
+
+    Best, as a faithful log of that game: the draw line goes, and the card it took goes
+    to the bottom of the deal's pile, where the round never reaches it, so every later
+    line of the log stays true — the next player draws what lay under it, as they
+    would have — and the one finding is the missed draw. Where no draw allows that,
+    the line only goes: nothing is implied (event-log.md), so the card it took stays on
+    top and the later draws name the cards under it, each reported too, as when a
+    referee forgets to write a draw the player made."""
     spots = [
         i for i, o in enumerate(objs) if o["type"] == "draw" and i + 1 < len(objs) and objs[i + 1]["type"] in CARD_TYPES
     ]
     if not spots:
         return None
-    i = rng.choice(spots)
-    return objs[:i] + objs[i + 1 :], "missed_draw", i + 1
+    forgettable = [i for i in spots if _forgotten(objs, i) is not None]
+    i = rng.choice(forgettable or spots)
+    changed = _forgotten(objs, i) if forgettable else objs
+    assert changed is not None
+    return changed[:i] + changed[i + 1 :], "missed_draw", i + 1
+
+
+def _forgotten(objs: list[Line], draw: int) -> list[Line] | None:
+    """The lines with the card drawn at ``draw`` moved to the bottom of its round's
+    pile, if the round ends before the pile does (so the card is never drawn) and its
+    player never plays the card in the round; else ``None``."""
+    deal = max(k for k in range(draw) if objs[k]["type"] == "round_started")
+    end = next((k for k in range(draw, len(objs)) if objs[k]["type"] in ("round_ended", "round_started")), len(objs))
+    pile = objs[deal]["draw_pile"]
+    card, player = objs[draw]["card"], objs[draw]["player"]
+    draws = [k for k in range(deal, end) if objs[k]["type"] == "draw"]
+    if pile is None or card is None or len(draws) >= len(pile) or pile[draws.index(draw)] != card:
+        return None
+    if any(o["type"] in CARD_TYPES and o["player"] == player and o["card"] == card for o in objs[draw + 1 : end]):
+        return None
+    taken = draws.index(draw)
+    return _replace(objs, deal, dict(objs[deal], draw_pile=[*pile[:taken], *pile[taken + 1 :], card]))
 
 
 def _out_of_turn(objs: list[Line], lines: list[str], rng: Random) -> tuple[list[Line], str, int] | None:

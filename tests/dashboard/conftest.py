@@ -81,10 +81,11 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Sample:
         if path.name != HELD_BACK:
             shutil.copy(path, load / path.name)
     wrong = mutate((load / "r1-t1.jsonl").read_text().splitlines(), "mis_score", seed=1)
-    skipped = mutate((load / "r1-t2.jsonl").read_text().splitlines(), "skip_draw", seed=1)
+    # the final's third round ends before its pile: a draw forgotten there leaves every later line true
+    skipped = mutate((load / "final.jsonl").read_text().splitlines(), "skip_draw", seed=1)
     assert wrong is not None and skipped is not None
     (load / "r1-t1.jsonl").write_text("".join(line + "\n" for line in wrong.lines))
-    (load / "r1-t2.jsonl").write_text("".join(line + "\n" for line in skipped.lines))
+    (load / "final.jsonl").write_text("".join(line + "\n" for line in skipped.lines))
     lines, hand = unfinished_log()
     (load / "unfinished.jsonl").write_text("".join(line + "\n" for line in lines))
     return Sample(stored(load, root / "base.duckdb"), sim, sim / HELD_BACK, wrong.line, skipped.line, hand)

@@ -21,6 +21,10 @@ from ingest.sources import stored_lines
 from ingest.store import Store
 from tests.dashboard.conftest import APP, TOURNAMENT, Sample, markdown_tables, maze, page_text, visible
 
+SKIPPED_GAME = "sim-open-1:final"
+SKIPPED_ROUND = 3
+"""Where the sample's forgotten draw is (:func:`tests.dashboard.conftest.sample`)."""
+
 Open = Callable[..., AppTest]
 
 
@@ -138,6 +142,9 @@ def test_rounds_page_lists_every_finished_round_with_its_verdict(open_page: Open
     at.selectbox(key="rounds_table").set_value("final").run()
     assert set(at.dataframe[0].value["game_id"]) == {"sim-open-1:final"}
     at.selectbox(key="rounds_verdict").set_value("violations").run()
+    (row,) = at.dataframe[0].value.to_dict("records")
+    assert (row["game_id"], row["round"]) == (SKIPPED_GAME, SKIPPED_ROUND)
+    at.selectbox(key="rounds_code").set_value("wrong_score").run()
     assert any("No finished round matches" in i.value for i in at.info)
 
 
@@ -146,24 +153,24 @@ def test_rounds_page_opens_a_round_in_replay(open_page: Open) -> None:
     at.selectbox(key="rounds_code").set_value("missed_draw").run()
     at.button[0].click().run()
     assert [t.value for t in at.title] == ["Replay"]
-    assert at.selectbox(key="replay_game").value == "sim-open-1:r1:t2"
-    assert at.selectbox(key="replay_round").value == 1
+    assert at.selectbox(key="replay_game").value == SKIPPED_GAME
+    assert at.selectbox(key="replay_round").value == SKIPPED_ROUND
 
 
-def _frames(db: Path, game_id: str) -> list[int]:
-    """Steps of round 1 with findings (the viewer's own fold, for the expected values)."""
+def _frames(db: Path, game_id: str, number: int) -> list[int]:
+    """Steps of round ``number`` with findings (the viewer's own fold, for the expected values)."""
     with Store(db).connect(read_only=True) as con:
         rows = con.execute(
             "SELECT type, payload, line FROM events WHERE stream = ? ORDER BY version", [f"game:{game_id}"]
         ).fetchall()
     view = game_view(stored_lines(rows))
-    return [step for step, _ in view.rounds[1].violations]
+    return [step for step, _ in view.rounds[number].violations]
 
 
 def test_replay_steps_through_a_round_and_shows_each_violation_at_its_step(
     open_page: Open, db: Path, sample: Sample
 ) -> None:
-    at = open_page("replay", replay_game="sim-open-1:r1:t2")
+    at = open_page("replay", replay_game=SKIPPED_GAME, replay_round=SKIPPED_ROUND)
     assert any(m.value.startswith("**Step 0 of") for m in at.markdown)
     svg = maze(at)
     assert svg.startswith("<svg") and 'class="card start"' in svg and "setup" in svg
@@ -171,7 +178,7 @@ def test_replay_steps_through_a_round_and_shows_each_violation_at_its_step(
     at.button[2].click().run()  # Next
     assert any(m.value.startswith("**Step 1 of") for m in at.markdown)
     assert at.slider(key="replay_step").value == 1
-    (step,) = _frames(db, "sim-open-1:r1:t2")
+    (step,) = _frames(db, SKIPPED_GAME, SKIPPED_ROUND)
     at.slider(key="replay_step").set_value(step).run()
     errors = [e.value for e in at.error]
     assert any(names.finding("missed_draw") in e and "R-T2" in e for e in errors), errors  # the code in plain words
