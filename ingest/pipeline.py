@@ -42,6 +42,7 @@ from ingest.store import (
     Store,
     StoreError,
     checkpoint_unmerged,
+    one_thread,
     settle,
     streaming,
 )
@@ -375,7 +376,7 @@ class Writer:
             run = next(runs, None)
             if run is None:
                 return []
-            with self.store.connect() as con:
+            with self.store.connect() as con, one_thread(con):
                 streaming(con)
                 with self.store.appending(con, keep=False, stats=self.stats) as appending:
                     state = _Batch(self.store, con, appending)

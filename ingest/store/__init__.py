@@ -34,6 +34,7 @@ from ingest.store.commits import (
     ROW_GROUP,
     STREAMING_MEMORY,
     checkpoint_unmerged,
+    one_thread,
     settle,
     streaming,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "default_path",
     "first_stored",
     "insert_rows",
+    "one_thread",
     "settle",
     "streaming",
 ]

@@ -32,7 +32,9 @@ import ingest.readmodels
 import ingest.store
 import ingest.store.chunks
 import ingest.tables
+from events.builder import LogBuilder
 from ingest.chain import GENESIS, StoredEvent, link
+from ingest.pipeline import ingest as ingest_files
 from ingest.readmodels import PenaltyRow, Rows, TournamentRow
 from ingest.revisions import current, marker
 from ingest.schema import UploadRow
@@ -447,6 +449,39 @@ def test_a_batch_checkpointed_unmerged_leaves_the_row_groups_of_the_batches_befo
             ingest.store.checkpoint_unmerged(con)
             assert vacuum_tasks(con) == default > 0
     assert row_groups(store.path) == [544, 544, *[ROW_GROUP] * 4]
+
+
+def threads(con: duckdb.DuckDBPyConnection) -> int:
+    return int(con.execute("SELECT current_setting('threads')").fetchone()[0])  # type: ignore[index]
+
+
+def test_a_writers_job_runs_duckdb_on_one_thread_and_then_puts_its_threads_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ingest.store.one_thread``: one DuckDB thread while a writer appends (each
+    thread keeps memory of its own, and the workers audit on the same cores), and the
+    database's threads back after, a failed job's too, for the pages a server shows."""
+    store = Store(tmp_path / "s.duckdb")
+    with store.connect() as con:
+        default = threads(con)
+        with ingest.store.one_thread(con):
+            assert threads(con) == 1
+        assert threads(con) == default
+        with pytest.raises(RuntimeError), ingest.store.one_thread(con):
+            raise RuntimeError("the job failed")
+        assert threads(con) == default
+    seen: list[int] = []
+    appending = Store.appending
+
+    def noting(self: Store, con: duckdb.DuckDBPyConnection, **kwargs: object) -> object:
+        seen.append(threads(con))
+        return appending(self, con, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "appending", noting)
+    log = tmp_path / "g.jsonl"
+    log.write_text(LogBuilder(players=5, ruleset="tournament", game_id="t:1").deal(start="ann").text())
+    ingest_files([log], store, workers=1)
+    assert seen == [1]
 
 
 def test_the_end_of_a_long_ingest_merges_what_its_batches_left_and_the_next_write_merges_nothing(
