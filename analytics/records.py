@@ -359,7 +359,15 @@ def penalty(
         raise RecordError(say("a penalty deducts a positive number of points"))
     known = _stage(stage)
     with store.connect(read_only=True) as con:
-        _require(con, tournament)
+        told = _require(con, tournament)
+        if not stage_rounds(known, told.preliminary_rounds, told.semifinal):
+            # deducted in no standings the tournament has, it would be recorded for nothing
+            raise RecordError(
+                say(
+                    "%(tournament)s announced no semi-final: give the penalty in the preliminary or the final",
+                    tournament=tournament,
+                )
+            )
         if player not in _registered(con, tournament):
             raise RecordError(
                 say("%(player)s is not registered in %(tournament)s", player=player, tournament=tournament)

@@ -148,6 +148,17 @@ def test_a_stage_that_is_none_or_not_announced_is_refused(day: Day) -> None:
     )
 
 
+def test_a_penalty_in_a_stage_not_announced_is_refused_and_deducts_nowhere(day: Day) -> None:
+    """R-TS5: a penalty deducts points; one for a semi-final the tournament does not
+    play would be deducted in no standings, so it is refused, and nothing is recorded."""
+    player = next(iter(PLAYERS))
+    penalty = ("tournament", "penalty", TID, player, "--points", "3", "--reason", "late")
+    day.refused(*penalty, "--stage", "semifinal", says="day announced no semi-final: give the penalty in the")
+    before = len(day.events())
+    day.ok(*penalty, "--stage", "final")
+    assert len(day.events()) == before + 1
+
+
 def test_the_rounds_of_each_stage() -> None:
     assert list(stage_rounds("preliminary", 4, False)) == [1, 2, 3, 4]
     assert list(stage_rounds("semifinal", 4, False)) == []
