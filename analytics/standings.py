@@ -68,6 +68,20 @@ def _sentences(sql: str) -> str:
     return sql
 
 
+def _announced(game: str) -> str:
+    """SQL that is true when the tournament round of ``game`` (an alias with
+    ``stage`` and ``tournament_round``, beside the tournament's row as ``t``) is one its
+    stage announced (:func:`events.rules.tournament.stage_rounds`: the preliminaries
+    from 1, then the semi-final if announced, then the final), and when the tournament
+    announced no count to judge it by."""
+    return f"""coalesce(CASE {game}.stage
+        WHEN 'preliminary' THEN {game}.tournament_round BETWEEN 1 AND t.preliminary_rounds
+        WHEN 'semifinal' THEN coalesce(t.semifinal, false) AND {game}.tournament_round = t.preliminary_rounds + 1
+        ELSE {game}.tournament_round
+             = t.preliminary_rounds + 1 + CASE WHEN coalesce(t.semifinal, false) THEN 1 ELSE 0 END
+      END, true)"""
+
+
 _GAME_HEADERS: Final = ("game_started", "score_sheet_game")
 """The first event of a game's stream, naming its tournament."""
 
@@ -98,10 +112,13 @@ FROM (
            unnest(player_ids) AS player
     FROM games WHERE tournament IS NOT NULL AND tournament_round IS NOT NULL
 ) p
-JOIN (SELECT DISTINCT tournament, tournament_round, stage FROM seatings) r USING (tournament, tournament_round, stage)
+LEFT JOIN (SELECT DISTINCT tournament, tournament_round, stage, true AS seated FROM seatings) r
+    USING (tournament, tournament_round, stage)
+LEFT JOIN tournaments t USING (tournament)
 LEFT JOIN seatings s USING (tournament, tournament_round, stage, player)
 LEFT JOIN tournament_players n USING (tournament, player)
 WHERE s.table_label IS DISTINCT FROM p.table_label
+  AND (r.seated OR NOT {announced})
 UNION ALL
 SELECT substr(sha256(concat_ws('|', 'seating-missing', g.tournament, g.tournament_round, g.game_id, s.player)), 1, 12)
            AS finding_id,
@@ -121,19 +138,22 @@ WHERE g.tournament IS NOT NULL AND g.tournament_round IS NOT NULL AND NOT list_c
   AND NOT EXISTS (SELECT 1 FROM games o
                   WHERE o.tournament = g.tournament AND o.tournament_round = g.tournament_round
                     AND coalesce(o.stage, 'preliminary') = s.stage AND list_contains(o.player_ids, s.player))
-""".replace("{unseated}", _literal(UNSEATED))
+""".replace("{announced}", _announced("p"))
+    .replace("{unseated}", _literal(UNSEATED))
     .replace("{seated_elsewhere}", _literal(SEATED_ELSEWHERE))
     .replace("{missing}", _literal(MISSING_FROM_GAME))
 )
-r"""Every player at the wrong table of a round with a published seating (and stage) — a
+r"""Every player at the wrong table of a round with a published seating (and stage), or
+of a round its stage did not announce, which no seating can seat (R-TS1: a game of
+round 5 of four, counted in the standings until the organiser settles it) — a
 ``wrong_table`` finding for the organiser, who decides (the game itself is stored as
 played) — of three ``kind``\ s: ``unseated``, a player of a game the seating does not
 seat; ``elsewhere``, a player of a game at another table than the seating gives them;
 ``missing``, a player the seating puts at a table whose game they are not in and who
 is in no other game of the round (a game of five of its six, or with a stranger in the
 sixth seat: both are said; one who played at another table is said once, there, as
-``elsewhere``; until that game is stored they are ``missing`` here). Rounds with no
-published seating are not judged. The ``finding_id`` is a hash of tournament, round,
+``elsewhere``; until that game is stored they are ``missing`` here). Announced rounds
+with no published seating are not judged. The ``finding_id`` is a hash of tournament, round,
 game and player (and the kind, for a missing one): the same after any rebuild, so a
 dismissal or a penalty can name it. Computed from the read models, never stored: a
 re-seating that puts the player where they played makes it go away."""
@@ -364,11 +384,13 @@ SELECT p.game_id, p.tournament_round, p.stage, p.table_label,
        list_filter(s.players, lambda x: NOT list_contains(p.players, x)) AS not_seated
 FROM played p
 LEFT JOIN seated s USING (tournament_round, stage, table_label)
+LEFT JOIN tournaments t ON t.tournament = $tournament
 WHERE p.tournament_round IS NOT NULL
   AND (s.players IS NULL OR s.players <> p.players)
-  AND EXISTS (SELECT 1 FROM seated x WHERE x.tournament_round = p.tournament_round AND x.stage = p.stage)
+  AND (EXISTS (SELECT 1 FROM seated x WHERE x.tournament_round = p.tournament_round AND x.stage = p.stage)
+       OR NOT {announced})
 ORDER BY p.tournament_round, p.table_label
-"""
+""".replace("{announced}", _announced("p"))
 
 
 EVERY_FINDING: Final = (
@@ -399,7 +421,8 @@ def misseated(store: Store, *, tournament: str | None = None, games: Sequence[st
 
 def seating_findings(store: Store, tournament: str) -> pl.DataFrame:
     """Games whose players differ from the published seating of their round and table
-    (a finding for the organiser; rounds with no published seating are not judged):
+    (a finding for the organiser; announced rounds with no published seating are not
+    judged, and a round its stage did not announce has no seating):
     ``finding`` says it in English; ``seating`` (null when the table has none),
     ``not_listed`` (who played but is not seated there) and ``not_seated`` (who is
     seated there but did not play) let a reader say it in another language."""

@@ -37,7 +37,7 @@ from typer.testing import CliRunner, Result
 
 from analytics import records
 from analytics.records import RecordError
-from analytics.standings import seating_findings, standings
+from analytics.standings import misseated, seating_findings, standings
 from cli.main import app
 from events.audit import audit
 from events.builder import LogBuilder
@@ -176,13 +176,15 @@ def sheet(game_id: str, game: Game, *, tournament: str = TID, number: int = 1, t
     return "\n".join(lines) + "\n"
 
 
-def description(tournament: str, players: Sequence[str], *, name: str = "Hand Open") -> dict[str, Any]:
+def description(
+    tournament: str, players: Sequence[str], *, name: str = "Hand Open", preliminary_rounds: int = 1
+) -> dict[str, Any]:
     return {
         "format": "saboteur-tournament/1",
         "id": tournament,
         "name": name,
         "ruleset": "tournament",
-        "preliminary_rounds": 1,
+        "preliminary_rounds": preliminary_rounds,
         "cut": 6,
         "final_rounds": 4,
         "players": [{"id": p, "name": p.title()} for p in players],
@@ -222,15 +224,29 @@ class Hand:
             return con.execute(sql, list(params)).fetchall()
 
 
-@pytest.fixture
-def hand(tmp_path: Path) -> Hand:
+def _hand(tmp_path: Path, preliminary_rounds: int) -> Hand:
     """The tournament "hand" after its first preliminary round (BASE)."""
     store = Store(tmp_path / "hand.duckdb")
     root = tmp_path / "files"
-    assert put(store, root / "tournament.json", json.dumps(description(TID, PLAYERS))) == "accepted"
+    told = description(TID, PLAYERS, preliminary_rounds=preliminary_rounds)
+    assert put(store, root / "tournament.json", json.dumps(told)) == "accepted"
     assert put(store, root / "r1-t1.csv", sheet("hand:r1:t1", T1, table="1")) == "accepted"
     assert put(store, root / "r1-t2.csv", sheet("hand:r1:t2", T2, table="2")) == "accepted"
     return Hand(root, tmp_path / "hand.duckdb", store)
+
+
+@pytest.fixture
+def hand(tmp_path: Path) -> Hand:
+    """The tournament "hand", of one preliminary round, after it (BASE)."""
+    return _hand(tmp_path, 1)
+
+
+@pytest.fixture
+def hand_of_two(tmp_path: Path) -> Hand:
+    """The tournament "hand" announced with two preliminary rounds, after its first:
+    for the tests that store games of round 2, which a tournament of one round would
+    count as played outside its rounds (a ``wrong_table`` finding for each player)."""
+    return _hand(tmp_path, 2)
 
 
 ROW: Final = ((1, "EW"), (2, "EW"), (3, "EW"), (5, "NEW"), (6, "NEW"), (7, "NESW"))
@@ -491,7 +507,25 @@ SLIPPED: Final = """
 """
 
 
-def test_an_accepted_replay_makes_the_replays_points_count(hand: Hand) -> None:
+def test_a_game_of_a_round_the_tournament_did_not_announce_is_a_finding_for_each_player(hand: Hand) -> None:
+    """R-TS1: the preliminaries are the rounds announced. A game of round 2 in a
+    tournament of one is stored and counted as played, and each of its players has an
+    open ``wrong_table`` finding (no seating can seat a round not announced) until the
+    organiser settles it; ``tournament check`` names the game."""
+    _slip(hand)  # hand:r2:t1, of tournament round 2
+    found = misseated(hand.store, tournament=TID)
+    assert set(found["game_id"]) == {"hand:r2:t1"} and set(found["kind"]) == {"unseated"}
+    assert sorted(found["player"]) == sorted(TABLE_1)
+    table = hand.table()
+    assert row(table, "ann")["open_findings"] == 1 and row(table, "gus")["open_findings"] == 0
+    assert seating_findings(hand.store, TID)["game_id"].to_list() == ["hand:r2:t1"]
+    (ann,) = found.filter(pl.col("player") == "ann")["finding_id"]
+    records.dismiss(hand.store, TID, ann, "round 2 was added on the day")
+    assert row(hand.table(), "ann")["open_findings"] == 0
+
+
+def test_an_accepted_replay_makes_the_replays_points_count(hand_of_two: Hand) -> None:
+    hand = hand_of_two
     _slip(hand)
     assert shown(hand.table()) == expected(SLIPPED)
     assert hand.query(
@@ -519,7 +553,8 @@ def test_an_accepted_replay_makes_the_replays_points_count(hand: Hand) -> None:
 
 
 @pytest.mark.parametrize(("closing", "fay_points"), [("accept", 3), ("correct", 3), ("dismiss", 0)])
-def test_an_open_wrong_score_shows_until_it_is_settled(hand: Hand, closing: str, fay_points: int) -> None:
+def test_an_open_wrong_score_shows_until_it_is_settled(hand_of_two: Hand, closing: str, fay_points: int) -> None:
+    hand = hand_of_two
     finding = _slip(hand)
     assert row(hand.table(), "fay")["open_findings"] == 1
     assert row(hand.table(), "eve")["open_findings"] == 0
@@ -649,7 +684,8 @@ def test_records_refuse_with_clear_messages(other: Hand) -> None:
     assert other.query("SELECT count(*) FROM penalties") == [(0,)]
 
 
-def test_a_sheet_round_outside_r_w1_has_no_replay_to_accept(hand: Hand) -> None:
+def test_a_sheet_round_outside_r_w1_has_no_replay_to_accept(hand_of_two: Hand) -> None:
+    hand = hand_of_two
     # gus is written 3 points without his star: no R-W1 outcome gives that
     slipped = {1: [("gus", G, 3, 0), *T2[1][1:]]}
     assert put(hand.store, hand.root / "r2-t2.csv", sheet("hand:r2:t2", slipped, number=2, table="2")) == (
