@@ -24,7 +24,7 @@ from typing import Final
 import duckdb
 import polars as pl
 
-from events.rules.tournament import MISSING_FROM_GAME, SEATED_ELSEWHERE, UNSEATED
+from events.rules.tournament import IN_TWO_GAMES, MISSING_FROM_GAME, SEATED_ELSEWHERE, UNSEATED
 from events.said import read_stored_all, sentence
 from ingest.rebuild import project_stream
 from ingest.schema import READ_MODELS
@@ -138,10 +138,35 @@ WHERE g.tournament IS NOT NULL AND g.tournament_round IS NOT NULL AND NOT list_c
   AND NOT EXISTS (SELECT 1 FROM games o
                   WHERE o.tournament = g.tournament AND o.tournament_round = g.tournament_round
                     AND coalesce(o.stage, 'preliminary') = s.stage AND list_contains(o.player_ids, s.player))
+UNION ALL
+SELECT substr(sha256(concat_ws('|', 'seating-twice', p.tournament, p.tournament_round, p.game_id, p.player)), 1, 12)
+           AS finding_id,
+       p.tournament, p.game_id, p.stage, p.tournament_round, p.table_label AS table, p.player,
+       coalesce(n.name, p.player) AS name, NULL::VARCHAR AS seated_table, 'twice' AS kind,
+       'wrong_table' AS code, 'R-TS1' AS rule, 'warning' AS severity,
+       format('{} plays at table {} in round {} and in another game of that round',
+              coalesce(n.name, p.player), coalesce(p.table_label, '?'), p.tournament_round) AS message,
+       json_object('text', {twice},
+                   'values', json_object('player', p.player, 'table', coalesce(p.table_label, '?'),
+                                         'round', p.tournament_round))::VARCHAR AS said
+FROM (
+    SELECT *, count(*) OVER (PARTITION BY tournament, tournament_round, stage, player) AS games_in_round
+    FROM (
+        SELECT tournament, game_id, tournament_round, coalesce(stage, 'preliminary') AS stage, table_label,
+               unnest(player_ids) AS player
+        FROM games WHERE tournament IS NOT NULL AND tournament_round IS NOT NULL
+    )
+) p
+LEFT JOIN tournaments t USING (tournament)
+LEFT JOIN tournament_players n USING (tournament, player)
+WHERE p.games_in_round > 1 AND {announced}
+  AND NOT EXISTS (SELECT 1 FROM seatings x
+                  WHERE x.tournament = p.tournament AND x.tournament_round = p.tournament_round AND x.stage = p.stage)
 """.replace("{announced}", _announced("p"))
     .replace("{unseated}", _literal(UNSEATED))
     .replace("{seated_elsewhere}", _literal(SEATED_ELSEWHERE))
     .replace("{missing}", _literal(MISSING_FROM_GAME))
+    .replace("{twice}", _literal(IN_TWO_GAMES))
 )
 r"""Every player at the wrong table of a round with a published seating (and stage), or
 of a round its stage did not announce, which no seating can seat (R-TS1: a game of
@@ -152,8 +177,10 @@ seat; ``elsewhere``, a player of a game at another table than the seating gives 
 ``missing``, a player the seating puts at a table whose game they are not in and who
 is in no other game of the round (a game of five of its six, or with a stranger in the
 sixth seat: both are said; one who played at another table is said once, there, as
-``elsewhere``; until that game is stored they are ``missing`` here). Announced rounds
-with no published seating are not judged. The ``finding_id`` is a hash of tournament, round,
+``elsewhere``; until that game is stored they are ``missing`` here); and, in an
+announced round with no published seating, ``twice``: a player in more than one game of
+the round (one game a round: each of those games is said). Announced rounds with no
+published seating are not judged otherwise. The ``finding_id`` is a hash of tournament, round,
 game and player (and the kind, for a missing one): the same after any rebuild, so a
 dismissal or a penalty can name it. Computed from the read models, never stored: a
 re-seating that puts the player where they played makes it go away."""

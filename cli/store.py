@@ -192,6 +192,8 @@ def _print_misseated(out: Console, store: Store, results: list[FileResult], lang
             said = (
                 say("seated at table %(table)s, not in its game in the log (round %(round)s, %(game)s)", **where)
                 if row["kind"] == "missing"
+                else say("in another game of round %(round)s too, at table %(table)s in this one (%(game)s)", **where)
+                if row["kind"] == "twice"
                 else say("not seated, at table %(table)s in the log (round %(round)s, %(game)s)", **where)
                 if row["seated_table"] is None
                 else say(

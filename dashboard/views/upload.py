@@ -40,6 +40,11 @@ def misseated_line(seat: dict[str, Any]) -> str:
             "does not have them. Stored as played: finding %(finding)s is open on the Audit page (re-seat, "
             "penalty or dismissal)."
         )
+    elif seat.get("kind") == "twice":
+        text = _(
+            "%(player)s plays in more than one game of round %(round)s: the game %(game)s has them at table "
+            "%(table)s. Stored as played: finding %(finding)s is open on the Audit page (penalty or dismissal)."
+        )
     elif seat["seated_table"] is None:
         text = _(
             "%(player)s is not in the seating of round %(round)s, but the game %(game)s has them at table "

@@ -56,6 +56,12 @@ MISSING_FROM_GAME: Final = sentence(
     "%(player)s is seated at table %(table)s in round %(round)s but is not in its game %(game)s"
 )
 """A ``wrong_table`` finding (R-TS1) of a seated player missing from their table's game."""
+IN_TWO_GAMES: Final = sentence(
+    "%(player)s plays at table %(table)s in round %(round)s and in another game of that round"
+)
+"""A ``wrong_table`` finding (R-TS1: one game a round) of a player in more than one game
+of a round with no published seating (where one is published, the game at the wrong
+table is found against it)."""
 
 
 def _within(value: int, limits: tuple[int, int]) -> bool:

@@ -524,6 +524,22 @@ def test_a_game_of_a_round_the_tournament_did_not_announce_is_a_finding_for_each
     assert row(hand.table(), "ann")["open_findings"] == 0
 
 
+def test_a_player_in_two_games_of_one_round_has_a_finding_in_each(hand: Hand) -> None:
+    """R-TS1: one game a round. With no seating published for round 1, the players of
+    a second game of it who played the first too have a ``wrong_table`` finding in each
+    game, counted beside their rows; the other players none."""
+    assert put(hand.store, hand.root / "r1-t3.csv", sheet("hand:r1:t3", T1, table="3")) == "accepted"
+    found = misseated(hand.store, tournament=TID)
+    assert set(found["kind"]) == {"twice"}
+    games = ("hand:r1:t1", "hand:r1:t3")
+    assert set(zip(found["game_id"], found["player"], strict=True)) == {(g, p) for g in games for p in TABLE_1}
+    assert "Ann plays at table 3 in round 1 and in another game of that round" in found["message"].to_list()
+    table = hand.table()
+    assert row(table, "ann")["open_findings"] == 2 and row(table, "gus")["open_findings"] == 0
+    output = hand.cli("findings", TID).output
+    assert "in another game of that round" in " ".join(output.split())
+
+
 def test_an_accepted_replay_makes_the_replays_points_count(hand_of_two: Hand) -> None:
     hand = hand_of_two
     _slip(hand)

@@ -152,6 +152,27 @@ def test_the_upload_page_names_the_player_at_the_wrong_table(wrong: Seated) -> N
     assert "at that table does not have them" in missing and "hand" in missing
 
 
+def test_the_upload_page_names_a_player_in_two_games_of_one_round(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-TS1, one game a round, judged where no seating is published: a second game of
+    round 1 with table 1's players names each of them under the file, with the finding."""
+    db = tmp_path / "unseated.duckdb"
+    files = tmp_path / "files"
+    assert put(Store(db), files / "tournament.json", json.dumps(description(TID, PLAYERS))) == "accepted"
+    assert put(Store(db), files / "r1-t1.csv", sheet("hand:r1:t1", T1, table="1")) == "accepted"
+    monkeypatch.setenv("SABOTEUR_DB", str(db))
+    monkeypatch.setenv("SABOTEUR_ADMIN_PASSWORD", PASSWORD)
+    at = log_in(run_page("upload"), PASSWORD)
+    at.file_uploader[0].set_value([("r1-t3.csv", sheet("hand:r1:t3", T1, table="3").encode(), "text/csv")])
+    at.button[0].click().run()
+    assert not at.exception
+    said = [m.value for m in at.markdown if "more than one game of round 1" in m.value]
+    assert len(said) == len(T1[1]) and said[0].startswith(":orange[:material/event_seat:] **")
+    assert all("t3 has them at table 3. Stored as played" in line for line in said), said  # the id escaped
+    assert all("(penalty or dismissal)" in line for line in said), said
+
+
 def test_the_audit_page_lists_seating_findings_with_what_to_do(wrong: Seated) -> None:
     wrong.cli("ingest", str(wrong.files))
     at = log_in(run_page("audit"), PASSWORD)
