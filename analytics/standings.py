@@ -172,8 +172,8 @@ r"""Every player at the wrong table of a round with a published seating (and sta
 of a round its stage did not announce, which no seating can seat (R-TS1: a game of
 round 5 of four, counted in the standings until the organiser settles it) — a
 ``wrong_table`` finding for the organiser, who decides (the game itself is stored as
-played) — of three ``kind``\ s: ``unseated``, a player of a game the seating does not
-seat; ``elsewhere``, a player of a game at another table than the seating gives them;
+played) — of four ``kind``\ s: ``unseated``, a player of a game the seating does not
+seat (or of a round not announced); ``elsewhere``, a player of a game at another table than the seating gives them;
 ``missing``, a player the seating puts at a table whose game they are not in and who
 is in no other game of the round (a game of five of its six, or with a stranger in the
 sixth seat: both are said; one who played at another table is said once, there, as

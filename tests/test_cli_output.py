@@ -20,9 +20,11 @@ from cli.main import app
 from cli.moments import moment
 from tests.analytics.test_standings import TID, Hand, _slip, slipped_log
 from tests.analytics.test_standings import hand as hand  # the fixture
+from tests.analytics.test_standings import hand_of_two as hand_of_two  # for games of round 2
 
 
-def test_findings_lists_ids_that_dismiss_takes_and_open_leaves_settled_ones_out(hand: Hand) -> None:
+def test_findings_lists_ids_that_dismiss_takes_and_open_leaves_settled_ones_out(hand_of_two: Hand) -> None:
+    hand = hand_of_two
     finding = _slip(hand)
     listed = hand.cli("findings", TID, "--format", "json")
     assert listed.exit_code == 0, listed.output
@@ -52,7 +54,8 @@ def test_findings_of_a_tournament_that_does_not_exist(hand: Hand) -> None:
     assert result.exit_code == 1 and "no tournament nope" in result.output
 
 
-def test_a_penalised_finding_is_no_longer_open(hand: Hand) -> None:
+def test_a_penalised_finding_is_no_longer_open(hand_of_two: Hand) -> None:
+    hand = hand_of_two
     finding = _slip(hand)
     records.penalty_for(hand.store, TID, finding, 1, "slow scoring")
     assert json.loads(hand.cli("findings", TID, "--format", "json").stdout)[0]["status"] == "penalised"

@@ -132,10 +132,11 @@ def one_thread(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
 
     A writer's inserts and checkpoints gain nothing from DuckDB's threads beside the
     workers auditing the next files on the same cores, and each thread keeps memory of
-    its own: ``saboteur ingest --workers 2`` of 10,000 games peaked at 714–725 MiB for
-    its process tree with two threads and at 618–641 MiB with one, in the same time
-    (``docs/scale.md``). The setting is the database's: it is put back when the job
-    ends, so the pages a server shows later read with every thread."""
+    its own: ``saboteur ingest --workers 2`` of 10,000 games peaked at 663–727 MiB for
+    its process tree with DuckDB's two threads here and at 641–646 MiB with one for the
+    writer's jobs, a little faster (``docs/scale.md``). The setting is the database's:
+    it is put back when the job ends, so the pages a server shows later read with every
+    thread."""
     con.execute("SET threads = 1")
     try:
         yield
