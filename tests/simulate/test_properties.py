@@ -7,6 +7,7 @@ at its line; logs round-trip file → states → file unchanged.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -49,6 +50,26 @@ def test_every_mutation_is_reported_at_its_line(table: tuple[str, int, int, int]
         return
     found = {(f.code.value, f.line) for f in audit(mutation.lines).findings}
     assert (mutation.code, mutation.line) in found, sorted(found)
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(), st.data(), st.sampled_from(["a stray field", "a time not RFC 3339", "a null time"]))
+def test_a_line_malformed_only_by_a_stray_field_or_its_time_is_one_finding(
+    table: tuple[str, int, int, int], data: st.DataObject, slip: str
+) -> None:
+    """event-log.md: the replay goes on "with the event as recorded wherever the event can
+    still be applied". Any line after the header of a clean game, given a field no
+    event has or a time that is no time, is one ``malformed`` finding at that line, and
+    the game otherwise audits as it did: the same outcomes, nothing else reported."""
+    ruleset, players, rounds, seed = table
+    lines = [dump_event(e) for e in quick_game(players, ruleset, rounds, seed)]
+    index = data.draw(st.integers(min_value=1, max_value=len(lines) - 1), label="line")
+    obj = json.loads(lines[index])
+    obj |= {"comment": "x"} if slip == "a stray field" else {"at": None if slip == "a null time" else "tomorrow"}
+    slipped = [*lines[:index], json.dumps(obj), *lines[index + 1 :]]
+    result, clean = audit(slipped), audit(lines)
+    assert [(f.code.value, f.line) for f in result.findings] == [("malformed", index + 1)]
+    assert result.outcomes == clean.outcomes
 
 
 @SETTINGS
