@@ -102,9 +102,14 @@ class Replay:
         rule: str = "",
         line: int | None = None,
         field: str | None = None,
+        number: int | None = None,
     ) -> None:
-        rs = self.state.round
-        number = rs.number if rs is not None else None
+        """Report a finding at ``line`` (this line by default), in round ``number`` (by
+        default the round in play: a ``round_started`` line's own findings name the
+        round it starts, as the findings of its deal do)."""
+        if number is None:
+            rs = self.state.round
+            number = rs.number if rs is not None else None
         finding = Finding(code, line or self._line, said.english(), number, player, rule, field, said)
         self._new.append(finding)
         self.findings.append(finding)
@@ -287,6 +292,7 @@ class Replay:
                     round=unfinished.number,
                 ),
                 field="round",
+                number=event.round,
             )
         expected = state.last_round_number + 1
         if event.round != expected:
@@ -294,6 +300,7 @@ class Replay:
                 Code.MALFORMED,
                 say("field `round`: round %(given)s where round %(round)s is due", given=event.round, round=expected),
                 field="round",
+                number=event.round,
             )
         elif event.round > game.rounds:
             self._report(
@@ -304,6 +311,7 @@ class Replay:
                     given=event.round,
                 ),
                 field="round",
+                number=event.round,
             )
         players = game.players
         dealt_roles = event.roles or {}

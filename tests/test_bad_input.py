@@ -738,7 +738,19 @@ def test_a_repeated_round_number_is_malformed() -> None:
 
 
 def test_a_round_beyond_the_planned_rounds_is_malformed() -> None:
-    malformed(LogBuilder(players=6, rounds=1).deal().pass_out().end_round().deal(round=2), "round")
+    finding = malformed(LogBuilder(players=6, rounds=1).deal().pass_out().end_round().deal(round=2), "round")
+    assert finding.round == 2  # the round the line starts, as its deal's findings name it
+
+
+def test_every_finding_of_a_round_started_line_names_the_round_it_starts() -> None:
+    """A deal of round 3 after round 1 (out of order) with a hand too small: both
+    findings of its line name round 3."""
+    log = started().pass_out().end_round()
+    log.deal(round=3, hands={"ann": ["map"]}, fill=False, pile=["NESW"])
+    assert {(f.code.value, f.round) for f in run(log.lines).findings if f.line == log.line} >= {
+        ("malformed", 3),
+        ("bad_hand_size", 3),
+    }
 
 
 def test_round_ended_for_another_round_is_malformed() -> None:
