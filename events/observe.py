@@ -13,6 +13,7 @@ never sees more than the table.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 
 from events.logfile import parse_line, split_lines
@@ -46,9 +47,18 @@ def observe_lines(raws: Iterable[bytes]) -> Iterator[bytes]:
     """Each raw line of a full log as the observed log has it (see :func:`observe`)."""
     blanker = _Blanker()
     for number, raw in enumerate(raws, start=1):
-        event = parse_line(number, raw).event
+        parsed = parse_line(number, raw)
+        event = parsed.event
         seen = blanker.seen(event) if event is not None else None
-        yield raw if seen is None else dump_event(seen).encode()
+        if seen is None:
+            yield raw
+        elif parsed.error is not None:
+            # a malformed line that still states its event (a stray field, a bad time):
+            # its hidden cards blanked, and malformed as it was, so both logs say so
+            kept = json.loads(raw) | json.loads(dump_event(seen))
+            yield json.dumps(kept, separators=(",", ":"), ensure_ascii=False).encode()
+        else:
+            yield dump_event(seen).encode()
 
 
 class _Blanker:

@@ -167,6 +167,20 @@ def test_observe_blanks_every_hidden_card_and_names_what_is_turned_up() -> None:
     assert set(ended["roles"]) == {"ann", "bob", "cem", "dia", "eve", "fay"}
 
 
+@pytest.mark.parametrize("slip", [{"comment": "x"}, {"at": "tomorrow"}], ids=["stray-field", "bad-time"])
+def test_a_line_malformed_only_by_a_stray_field_or_its_time_stays_malformed_when_observed(slip: dict[str, str]) -> None:
+    """A full log's draw with a stray field or a bad time is malformed and still played
+    (event-log.md); observed, its card is blanked and the line stays malformed, so both
+    recordings give that one finding at that line and the same outcome."""
+    full = gold_round().lines
+    draw = next(i for i, line in enumerate(full) if json.loads(line)["type"] == "draw")
+    full[draw] = json.dumps(json.loads(full[draw]) | slip)
+    seen = observe(("\n".join(full) + "\n").encode()).decode().splitlines()
+    assert json.loads(seen[draw])["card"] is None and slip.items() <= json.loads(seen[draw]).items()
+    assert codes(full) == codes(seen) == [("malformed", draw + 1)]
+    assert [o.as_report() for o in audit(full).outcomes] == [o.as_report() for o in audit(seen).outcomes]
+
+
 # -- malformed: each new field in the wrong recording -------------------------------------
 
 
