@@ -467,8 +467,20 @@ def _round_of(con: duckdb.DuckDBPyConnection, tournament: str, game: str, number
     return rows
 
 
-def correct(store: Store, tournament: str, game: str, number: int, player: str, points: int, reason: str) -> Recorded:
-    """Put a wrong score right: names what it corrects and why (R-TS5)."""
+def correct(
+    store: Store,
+    tournament: str,
+    game: str,
+    number: int,
+    player: str,
+    points: int,
+    reason: str,
+    *,
+    star: bool | None = None,
+) -> Recorded:
+    """Put a wrong score right: names what it corrects and why (R-TS5), and the
+    player's star for the round too when ``star`` is given (left as the round gave it
+    otherwise)."""
     if not reason.strip():
         raise RecordError(say("a correction needs a --reason"))
     with store.connect(read_only=True) as con:
@@ -484,7 +496,13 @@ def correct(store: Store, tournament: str, game: str, number: int, player: str, 
             )
     with _shaped():
         event = ScoreCorrected(
-            type="score_corrected", game_id=game, round=number, player=player, points=points, reason=reason.strip()
+            type="score_corrected",
+            game_id=game,
+            round=number,
+            player=player,
+            points=points,
+            reason=reason.strip(),
+            **({"star": star} if star is not None else {}),
         )
     return append(store, tournament, [event])
 

@@ -191,7 +191,8 @@ WITH games_t AS (
     SELECT game_id FROM games WHERE tournament = $tournament AND coalesce(stage, 'preliminary') = $stage
 ),
 corrected AS (
-    SELECT game_id, round, player, arg_max(points, seq) AS points
+    SELECT game_id, round, player, arg_max(points, seq) AS points,
+           arg_max(star, seq) FILTER (WHERE star IS NOT NULL) AS star
     FROM corrections WHERE tournament = $tournament GROUP BY ALL
 ),
 accepted AS (SELECT DISTINCT game_id, round FROM accepted_replays WHERE tournament = $tournament),
@@ -199,7 +200,7 @@ scored AS (
     SELECT rp.player, rp.game_id, rp.round,
            coalesce(c.points, CASE WHEN a.game_id IS NOT NULL THEN rp.replay_points END, rp.recorded_points, 0)
                AS points,
-           rp.star
+           coalesce(c.star, rp.star) AS star
     FROM round_players rp
     JOIN games_t USING (game_id)
     LEFT JOIN corrected c USING (game_id, round, player)

@@ -335,12 +335,16 @@ def correct(
     player: Annotated[str, typer.Option(help="Whose score.")],
     points: Annotated[int, typer.Option(help="The right points.")],
     reason: Annotated[str, typer.Option(help="Why.")],
+    star: Annotated[
+        bool | None,
+        typer.Option("--star/--no-star", help="The player's star for the round, put right too (default: as it was)."),
+    ] = None,
     *,
     store: Store,
 ) -> None:
     """Correct one player's score in one round (the newest correction counts)."""
     _done(
-        _run(lambda: records.correct(store, tournament, game, number, player, points, reason)),
+        _run(lambda: records.correct(store, tournament, game, number, player, points, reason, star=star)),
         say("a correction of %(player)s in %(game)s round %(round)s", player=player, game=game, round=number),
     )
 

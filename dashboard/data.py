@@ -652,10 +652,12 @@ def accept_replay(tournament: str, game_id: str, number: int, reason: str | None
         clear()
 
 
-def correct(tournament: str, game_id: str, number: int, player: str, points: int, reason: str) -> records.Recorded:
+def correct(
+    tournament: str, game_id: str, number: int, player: str, points: int, reason: str, star: bool | None = None
+) -> records.Recorded:
     """:func:`analytics.records.correct`: an appended event."""
     try:
-        return records.correct(store(), tournament, game_id, number, player, points, reason)
+        return records.correct(store(), tournament, game_id, number, player, points, reason, star=star)
     finally:
         clear()
 

@@ -227,13 +227,15 @@ class PenaltyRow(RecordRow):
 
 @table("corrections")
 class CorrectionRow(RecordRow):
-    """A score put right, with the reason (R-TS5)."""
+    """A score put right, with the reason (R-TS5); ``star`` null where it was left as
+    the round gave it."""
 
     game_id: str
     round: int
     player: str
     points: int
     reason: str
+    star: bool | None = None
 
 
 @table("accepted_replays")

@@ -44,7 +44,7 @@ __all__ = [
     "UploadRow",
 ]
 
-SCHEMA_VERSION: Final = 7
+SCHEMA_VERSION: Final = 8
 
 
 @table("meta", key=("key",), frozen=True)

@@ -258,12 +258,15 @@ with correct:
             points = st.number_input(
                 _("Points for the round"), min_value=0, max_value=MOST_ROUND_POINTS, step=1, key="correct_points"
             )
+            stars = {"": _("as the round gave it"), "yes": _("a star"), "no": _("no star")}
+            star = st.selectbox(_("Star"), list(stars), format_func=stars.__getitem__, key="correct_star")
             why = st.text_input(_("Reason"), key="correct_reason")
             if st.form_submit_button(_("Record the correction")):
+                starred = {"yes": True, "no": False}.get(str(star))
                 _record(
                     _("a correction of %(player)s's score in round %(num)s of %(game)s")
                     % {"player": escape(named.get(player, player)), "num": number, "game": escape(game_id)},
-                    lambda: data.correct(record_of, game_id, int(number), str(player), int(points), why),
+                    lambda: data.correct(record_of, game_id, int(number), str(player), int(points), why, starred),
                     why,
                 )
 with penalise, st.form("penalty"):

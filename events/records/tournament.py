@@ -114,7 +114,9 @@ class PenaltyGiven(TournamentEvent):
 
 class ScoreCorrected(TournamentEvent):
     """A player's points in one round of one game put right, and why (R-TS5); the
-    newest correction counts."""
+    newest correction counts. ``star``, when given, puts the player's star for the
+    round right too (a score sheet with the star on the wrong player: R-W1 gives it
+    with the points); left out, the star stays as the round gave it."""
 
     type: Literal["score_corrected"]
     game_id: GameId
@@ -122,6 +124,7 @@ class ScoreCorrected(TournamentEvent):
     player: PlayerId
     points: Annotated[int, Field(ge=0, le=100)]
     reason: Text
+    star: bool | None = None
 
 
 class ReplayAccepted(TournamentEvent):

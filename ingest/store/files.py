@@ -263,7 +263,8 @@ class StoreFile:
         store of version 3 holds no referee code: their events came with version 4). 4
         to 5: the events' hashes as bytes; 5 to 6: no unique key on a stream's versions
         (both :func:`_events_as_declared`); 6 to 7: the findings' sentences
-        (:meth:`_findings_said`)."""
+        (:meth:`_findings_said`); 7 to 8: a correction's star, null in every
+        correction made before (they put points right only)."""
         with transaction(con):
             if version < 2:
                 con.execute(create_table(UploadLink, if_not_exists=True))
@@ -279,6 +280,8 @@ class StoreFile:
                 self._events_as_declared(con, version)
             if version < 7 and "findings" in tables_of(con):
                 self._findings_said(con)
+            if version < 8 and "corrections" in tables_of(con):
+                con.execute("ALTER TABLE corrections ADD COLUMN IF NOT EXISTS star BOOLEAN")
             con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION)])
 
     def _findings_said(self, con: duckdb.DuckDBPyConnection) -> None:

@@ -45,7 +45,7 @@ from events.simulate.mutate import mutate
 from events.simulate.tournament import simulate_tournament
 from ingest.pipeline import ingest
 from ingest.rebuild import rebuild
-from ingest.store import Store
+from ingest.store import Store, StoreUnusable
 from ingest.verify import verify
 
 HEADER: Final = "tournament,tournament_round,table,game_id,round,player,role,points,star"
@@ -439,6 +439,57 @@ def test_penalties_deduct_points_and_change_the_rank(hand: Hand) -> None:
         ("gus", "preliminary", 1, "slow play, again"),
         ("ann", "final", 5, "counts in the final only"),
     ]
+
+
+def test_a_star_on_the_wrong_player_is_put_right_by_a_correction(hand_of_two: Hand) -> None:
+    """R-TS5 (a wrong score sheet put right by a correction) with R-W1 (the connector's
+    star): the sheet gives ann's star to bob; corrections put it back on ann, one
+    record each, and a later correction of points alone leaves the star as corrected."""
+    hand = hand_of_two
+    slipped = {1: [("ann", G, 3, 0), ("bob", G, 2, 1), *T1[1][2:]]}
+    sheet_text = sheet("hand:r2:t1", slipped, number=2, table="1")
+    assert put(hand.store, hand.root / "r2-t1.csv", sheet_text) == "accepted_with_findings"
+    before = hand.table()
+    records.correct(hand.store, TID, "hand:r2:t1", 1, "ann", 3, "the star was ann's", star=True)
+    result = hand.cli(
+        "tournament",
+        "correct",
+        TID,
+        "hand:r2:t1",
+        "1",
+        "--player",
+        "bob",
+        "--points",
+        "2",
+        "--no-star",
+        "--reason",
+        "the star was ann's",
+    )
+    assert result.exit_code == 0, result.output
+    after = hand.table()
+    assert (row(after, "ann")["stars"], row(after, "bob")["stars"]) == (
+        row(before, "ann")["stars"] + 1,
+        row(before, "bob")["stars"] - 1,
+    )
+    assert [row(after, p)["points"] for p in ("ann", "bob")] == [row(before, p)["points"] for p in ("ann", "bob")]
+    assert row(after, "ann")["open_findings"] == row(after, "bob")["open_findings"] == 0
+    records.correct(hand.store, TID, "hand:r2:t1", 1, "ann", 3, "checked again")
+    assert row(hand.table(), "ann")["stars"] == row(after, "ann")["stars"]
+
+
+def test_a_version_7_store_takes_the_corrections_star_at_its_first_write(hand: Hand) -> None:
+    records.correct(hand.store, TID, "hand:r1:t2", 2, "lea", 2, "misread the sheet")
+    before = hand.table()
+    with hand.store.connect() as con:  # as version 7 left it
+        con.execute("ALTER TABLE corrections DROP COLUMN star")
+        con.execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
+    with pytest.raises(StoreUnusable, match="schema version 7, older"), hand.store.connect(read_only=True):
+        pass
+    with hand.store.connect():  # a job that writes upgrades the store
+        pass
+    assert hand.query("SELECT star FROM corrections") == [(None,)]
+    assert_frame_equal(hand.table(), before)
+    assert verify(hand.store).ok
 
 
 def test_the_newest_correction_wins(hand: Hand) -> None:
