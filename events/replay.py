@@ -165,8 +165,10 @@ class Replay:
             return self._new
         else:
             problems = context_problems(event, state.game)
+            # a round_started line's findings name the round it starts (a model or a Struct: by its type)
+            number: int | None = getattr(event, "round", None) if kind == "round_started" else None
             for field, message in problems:
-                self._report(Code.MALFORMED, _field_problem(field, message), field=field)
+                self._report(Code.MALFORMED, _field_problem(field, message), field=field, number=number)
             if any(field in _ACTORS for field, _ in problems):
                 return self._new  # a player who is not at the table cannot act
         _HANDLERS[kind](self, event)

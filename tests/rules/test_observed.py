@@ -201,6 +201,7 @@ def test_hands_given_in_an_observed_log_are_malformed_and_not_read(hand: list[st
     players = ["ann", "bob", "cem", "dia", "eve"]
     lines = edit(HAND_WRITTEN, 2, hands=dict.fromkeys(players, hand))
     assert codes(lines) == [("malformed", 2)]
+    assert [f.round for f in audit(lines).findings if f.line == 2] == [1]  # the round the line starts
 
 
 @pytest.mark.parametrize("field", ["roles", "goals", "hands", "draw_pile"])
