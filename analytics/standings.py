@@ -82,6 +82,15 @@ def _announced(game: str) -> str:
       END, true)"""
 
 
+_SEATS: Final = """(
+    SELECT tournament, game_id, tournament_round, coalesce(stage, 'preliminary') AS stage, table_label,
+           unnest(player_ids) AS player
+    FROM games WHERE tournament IS NOT NULL AND tournament_round IS NOT NULL
+)"""
+"""Every player of every game placed in a tournament round: a row each, with the
+game's round, stage and table (the places :data:`MISSEATED` judges)."""
+
+
 _GAME_HEADERS: Final = ("game_started", "score_sheet_game")
 """The first event of a game's stream, naming its tournament."""
 
@@ -107,11 +116,7 @@ SELECT substr(sha256(concat_ws('|', 'seating', p.tournament, p.tournament_round,
                                                    'round', p.tournament_round,
                                                    'table', coalesce(p.table_label, '?'))
                              END)::VARCHAR AS said
-FROM (
-    SELECT tournament, game_id, tournament_round, coalesce(stage, 'preliminary') AS stage, table_label,
-           unnest(player_ids) AS player
-    FROM games WHERE tournament IS NOT NULL AND tournament_round IS NOT NULL
-) p
+FROM {seats} p
 LEFT JOIN (SELECT DISTINCT tournament, tournament_round, stage, true AS seated FROM seatings) r
     USING (tournament, tournament_round, stage)
 LEFT JOIN tournaments t USING (tournament)
@@ -151,18 +156,15 @@ SELECT substr(sha256(concat_ws('|', 'seating-twice', p.tournament, p.tournament_
                                          'round', p.tournament_round))::VARCHAR AS said
 FROM (
     SELECT *, count(*) OVER (PARTITION BY tournament, tournament_round, stage, player) AS games_in_round
-    FROM (
-        SELECT tournament, game_id, tournament_round, coalesce(stage, 'preliminary') AS stage, table_label,
-               unnest(player_ids) AS player
-        FROM games WHERE tournament IS NOT NULL AND tournament_round IS NOT NULL
-    )
+    FROM {seats}
 ) p
 LEFT JOIN tournaments t USING (tournament)
 LEFT JOIN tournament_players n USING (tournament, player)
 WHERE p.games_in_round > 1 AND {announced}
   AND NOT EXISTS (SELECT 1 FROM seatings x
                   WHERE x.tournament = p.tournament AND x.tournament_round = p.tournament_round AND x.stage = p.stage)
-""".replace("{announced}", _announced("p"))
+""".replace("{seats}", _SEATS)
+    .replace("{announced}", _announced("p"))
     .replace("{unseated}", _literal(UNSEATED))
     .replace("{seated_elsewhere}", _literal(SEATED_ELSEWHERE))
     .replace("{missing}", _literal(MISSING_FROM_GAME))

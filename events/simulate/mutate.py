@@ -88,10 +88,9 @@ def _skip_draw(objs: list[Line], lines: list[str], rng: Random) -> tuple[list[Li
     ]
     if not spots:
         return None
-    forgettable = [i for i in spots if _forgotten(objs, i) is not None]
-    i = rng.choice(forgettable or spots)
-    changed = _forgotten(objs, i) if forgettable else objs
-    assert changed is not None
+    forgettable = {i: kept for i in spots if (kept := _forgotten(objs, i)) is not None}
+    i = rng.choice(list(forgettable) or spots)
+    changed = forgettable.get(i, objs)
     return changed[:i] + changed[i + 1 :], "missed_draw", i + 1
 
 
