@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import random
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -65,6 +66,16 @@ WAITING_FRESH: Final = 1.0
 """Seconds a job waiting for the file (:meth:`Store.someone_waiting`) is believed after it
 last said so: it says so at every try to open the file, some five times a second, and
 one that was killed stops saying so."""
+
+
+_OPENING: Final = threading.Lock()
+"""Held while this process opens a connection to a store file. The first connection to a
+file makes the process's DuckDB instance, and only then registers on it the scan by
+which a query reads a Python Arrow table (every insert of the store goes through one:
+:mod:`ingest.store.writing`); DuckDB hands the instance to another thread's connection
+opened meanwhile, whose inserts then failed ("Table Function with name
+python_arrow_scan does not exist"). Opening takes milliseconds (a try refused by
+another process's lock returns at once, and the wait before the next is outside)."""
 
 
 class StoreFile:
@@ -139,7 +150,8 @@ class StoreFile:
         waited = False
         while True:
             try:
-                con = duckdb.connect(str(self.path), read_only=read_only, config=config())
+                with _OPENING:
+                    con = duckdb.connect(str(self.path), read_only=read_only, config=config())
             except duckdb.Error as exc:
                 if not LOCKED.search(str(exc)):
                     self._done_waiting(waited)

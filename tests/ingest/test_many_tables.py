@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 import pytest
 
 from events.logfile import write_log
@@ -318,3 +319,30 @@ def test_the_same_entry_sent_at_once_from_many_sessions_is_recorded_once(tmp_pat
     stored = read_draft(store, "g")
     assert stored is not None and list(stored.lines) == lines[:2] and stored.version == 2
     assert all(answer == stored for answer in answers) and len(answers) == 6
+
+
+def test_connections_opened_at_the_same_moment_all_read_arrow(tmp_path: Path) -> None:
+    """Connections opened to a closed file at the same moment, as the gate lets a tap
+    and the spectators' pages do (:mod:`ingest.gate`): DuckDB makes the process's
+    instance in the first and could hand it to the others before it had registered its
+    scan of Python's Arrow tables, through which every insert of the store goes
+    (:mod:`ingest.store.writing`). A tap whose connection got it that early failed
+    ("Table Function with name python_arrow_scan does not exist"), one CI run in a
+    few. Here, without the store's lock (eight connections at once, a hundred times),
+    it failed in six runs out of six. The store opens one connection at a time."""
+    store = Store(tmp_path / "venue.duckdb")
+    start_draft(store, "g", observed_lines()[0])
+    rows = pa.table({"n": [1, 2, 3]})
+    counted: list[int] = []
+
+    def job() -> None:
+        bulk = rows  # noqa: F841 (DuckDB finds a Python table by its name in the calling frame)
+        con = store._open(read_only=False)
+        try:
+            counted.append(int((con.execute("SELECT sum(n) FROM bulk").fetchone() or (0,))[0]))
+        finally:
+            con.close()
+
+    for _ in range(100):  # each time the file is closed, and the instance made anew
+        assert not at_once([job] * 8, timeout=60)
+    assert counted == [6] * 800
