@@ -296,6 +296,7 @@ class Replay:
                 field="round",
                 number=event.round,
             )
+            self._count_unclaimed(unfinished)
         expected = state.last_round_number + 1
         if event.round != expected:
             self._report(
@@ -396,6 +397,32 @@ class Replay:
         rs.over = True
         state.last_round_last_player = rs.last_card_player
 
+    def _count_unclaimed(self, rs: RoundState) -> None:
+        """A round over by the rules (R-E1, R-E2) whose ``round_ended`` the log lacks,
+        found when the next round starts or the game ends (and reported there): it
+        counts, with the outcome the rules give and nothing claimed (the audit report's
+        ``rounds`` hold "every round that ended, whatever the log claimed"). Left out,
+        a game whose first round lost its last line was said to end after 2 of its 3
+        rounds, and every player's total was judged without that round. A round not
+        over (its players still hold cards) counts for nothing, as does an observed
+        round: its roles are turned up only in the ``round_ended`` that is missing. In
+        a ``base`` round the diggers' nuggets are their own picks, which only a
+        ``round_ended`` says: their scores stay unknown (R-W2)."""
+        game = self._game()
+        if rs.ended or ending.check_round_over(rs, game.players) is not None:
+            return
+        if any(rs.roles.get(player) is None for player in game.players):
+            return
+        connector = rs.connector if rs.gold_found else None
+        if game.ruleset == "tournament":
+            outcome = scoring.tournament_outcome(rs.number, game.players, rs.roles, connector)
+        else:
+            outcome = scoring.base_outcome(rs.number, game, rs.roles, connector, self.state.gold_supply, {})
+        self.state.outcomes.append(outcome)
+        rs.ended = True
+        rs.over = True
+        self.state.last_round_last_player = rs.last_card_player
+
     def _game_ended(self, event: GameEnded) -> None:
         state, game = self.state, self._game()
         unfinished = self._unfinished_round()
@@ -405,6 +432,7 @@ class Replay:
                 say("game_ended while round %(round)s has no round_ended", round=unfinished.number),
                 rule="R-W3",
             )
+            self._count_unclaimed(unfinished)
         elif len(state.outcomes) < game.rounds:
             self._report(
                 Code.WRONG_SCORE,
@@ -592,9 +620,11 @@ class Replay:
                 rs.draw_due = False
             else:
                 self._breach(turns.check_one_draw(rs, player) or turns.check_draw_from_pile(rs, player), player)
+                self._take_anyway(rs, player, event.card)
             return
         out_of_place = turns.check_draw_in_turn(self._players, rs, player) or turns.check_one_draw(rs, player)
         if self._breach(out_of_place, player):
+            self._take_anyway(rs, player, event.card)
             return
         # A draw before the turn's card is reported and taken as the turn's draw: the
         # turn is the drawing player's, and their card follows.
@@ -604,6 +634,18 @@ class Replay:
         if rs.pile:
             self._take(rs, player, event.card)
             rs.early_draw = True
+
+    def _take_anyway(self, rs: RoundState, player: str, card: str | None) -> None:
+        """A draw out of place (a second draw, a draw in another's turn), reported: the
+        card still goes from the pile into the hand, as recorded (event-log.md,
+        "Violations"), so the pile and the hands stay what the table holds. Dropped,
+        one extra draw left the pile a card too long, and every later turn of the round
+        was reported for a draw it did make, or a missed one. The turn is left as it
+        was: the player whose turn it is still plays or draws. The draw is reported
+        once: whether its card was the top one is not asked as well."""
+        if rs.pile:
+            top = rs.pile.pop()
+            rs.hands.setdefault(player, []).append(top if card is None else card)
 
     def _take(self, rs: RoundState, player: str, card: str | None) -> None:
         """Move the top of the pile into the hand; the hand gets the card the log

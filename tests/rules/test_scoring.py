@@ -638,6 +638,47 @@ def test_r_w3_game_ended_with_a_round_open_is_wrong_score(six: LogBuilder) -> No
     assert codes(six) == [("wrong_score", six.line)]
 
 
+def test_r_w3_a_round_over_whose_round_ended_is_missing_still_counts() -> None:
+    """R-E1, R-W3, event-log.md "Audit report": round 1 reached the gold, and its
+    round_ended line is missing. One finding, where round 2 starts; round 1 counts with
+    the outcome the rules give, so the game played both its planned rounds and the
+    right totals are right (before: "ended after 1 of its 2 planned rounds", and every
+    total of round 1 judged wrong)."""
+    log = LogBuilder(players=6, ruleset="tournament", rounds=2)
+    deal_path(log, [card for _, card in TOUR_ROW], "bob")
+    gold_path(log, TOUR_ROW)
+    log.deal(start="cem")
+    missing = log.line
+    log.pass_out().end_round()
+    log.raw({"type": "game_ended", "totals": TOURNAMENT_TOTALS})
+    audit = run(log)
+    assert codes(log) == [("malformed", missing)]
+    assert [r["round"] for r in audit.report().rounds] == [1, 2]
+    assert audit.report().rounds[0]["scores"] == zeros(log, ann=3, bob=2, cem=2)
+
+
+def test_r_w3_a_round_not_over_whose_round_ended_is_missing_counts_for_nothing(six: LogBuilder) -> None:
+    """R-E2: a round cut off mid-play (cards still in hands) has no outcome to count:
+    the next round_started is malformed, and the game is short of a round."""
+    six.deal().discard(six.turn).deal(round=2)
+    six.pass_out().end_round()
+    six.raw({"type": "game_ended", "totals": zeros(six)})
+    assert [r["round"] for r in run(six).report().rounds] == [2]
+    assert ("wrong_score", six.line) in codes(six)
+
+
+def test_r_w3_a_base_round_over_whose_round_ended_is_missing_leaves_the_diggers_nuggets_unknown() -> None:
+    """R-W2: the diggers pick their nuggets, which only a round_ended says: game_ended
+    with round 1 over and unclaimed counts the round, the winners' scores unknown."""
+    log, connector = base_gold(3, "ann", rounds=1)
+    log.raw({"type": "game_ended", "totals": {"ann": 6, "bob": 3, "cem": 0}})
+    audit = run(log)
+    assert codes(log) == [("wrong_score", log.line)]  # game_ended while round 1 has no round_ended
+    (outcome,) = audit.report().rounds
+    assert outcome["winner"] == "gold_diggers" and outcome["connector"] == connector
+    assert outcome["scores"][connector] is None
+
+
 def test_r_w3_report_rounds_hold_the_rules_outcome_whatever_the_log_claimed() -> None:
     """R-W3: Report rounds hold the rules outcome whatever the log claimed."""
     log, _ = tournament_gold("bob")

@@ -261,6 +261,38 @@ def test_r_t2_second_draw() -> None:
     assert codes(log) == [("wrong_draw", bad)]
 
 
+def test_r_t2_a_second_draw_still_takes_its_card_from_the_pile() -> None:
+    """R-T2, event-log.md "Violations": the second draw is reported and still made, as
+    recorded: the card leaves the pile, so bob's draw of the card under it is right, and
+    the table's pile and hands stay what they are (dropped, every later draw of the
+    round was off by one)."""
+    log = three(start="ann", pile=["NS", "EW", "NESW"])
+    dealt = len(log.round.pile)
+    log.discard("ann")
+    log.draw("ann", "EW")
+    bad = log.line
+    log.discard("bob", draw=False).draw("bob", "NESW")
+    assert len(log.round.pile) == dealt - 3
+    log.pass_out().end_round()
+    assert codes(log) == [("wrong_draw", bad)]
+
+
+def test_r_t1_a_draw_in_anothers_turn_still_takes_its_card_from_the_pile() -> None:
+    """R-T1, event-log.md "Violations": bob draws while ann is due to draw; reported,
+    and made: the card is bob's, ann's missing draw is hers, and the rest of the round
+    draws from the pile as it is."""
+    log = three(start="ann", pile=["NS", "EW", "NESW"])
+    dealt = len(log.round.pile)
+    log.discard("ann", draw=False)
+    log.draw("bob", "NS")
+    out_of_turn = log.line
+    log.discard("bob", draw=False)
+    missed = log.line
+    log.draw("bob", "EW").discard("cem", draw=False).draw("cem", "NESW")
+    assert len(log.round.pile) == dealt - 3
+    assert codes(log) == [("out_of_turn", out_of_turn), ("missed_draw", missed)]
+
+
 def test_r_t1_extra_play_with_the_draw_due() -> None:
     """R-T1: ann plays two cards before her draw."""
     log = three(start="ann")
