@@ -508,8 +508,19 @@ class Replay:
             hand.pop()  # a card discarded face down: one fewer, whichever it was
         elif cards.UNSEEN in hand:
             hand.remove(cards.UNSEEN)  # counted, not seen: any card may be in it
+        elif card is not None and hand and card in rs.guessed.get(player, ()):
+            # still held after all: the card played unheld earlier was another one
+            guessed = rs.guessed[player]
+            guessed.remove(card)
+            guessed.append(hand.pop())
         else:
             self._breach(turns.check_card_in_hand(hand, player, card or "a card"), player)
+            if hand:
+                # Played as recorded: a card left the hand, as an observed log counts
+                # it (whose turns R-T5 skips, whose round R-E2 ends). Kept, the hand
+                # was a card too long for the rest of the round, and the full log and
+                # the observed log of one game parted ways after it.
+                rs.guessed.setdefault(player, []).append(hand.pop())
         if rs.laid is not None and card is not None and event.type != "discard":
             rs.laid[card] += 1
             self._breach(setup.check_laid_copies(rs.laid, card), player)

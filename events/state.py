@@ -95,6 +95,10 @@ class RoundState:
     laid: Counter[str] | None = None
     """The cards laid face up so far, counted where the deal is not seen (an observed
     log), to judge R-S3 card by card; ``None`` where the deal shows the whole deck."""
+    guessed: dict[str, list[str]] = field(default_factory=dict)
+    """Cards taken out of a player's hand for a card they played but did not hold (R-T4,
+    reported): one card left the hand, as an observed log counts it, and which one is a
+    guess that a later play of it puts right."""
 
     @property
     def pile_count(self) -> int:

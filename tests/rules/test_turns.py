@@ -395,6 +395,24 @@ def test_r_t4_card_of_another_players_hand() -> None:
     assert errors(log)[0].rule == "R-T4"
 
 
+def test_r_t4_a_card_played_but_not_held_still_leaves_the_hand_a_card_shorter() -> None:
+    """R-T4, event-log.md "Observed recording": with the pile gone, ann discards a card
+    she does not hold; one card still leaves her hand, as the table counts it. Which
+    one is a guess that her later cards put right: the card guessed gone plays without
+    a finding, and her hand runs out when the count says it does (kept, it was a card
+    long for the rest of the round, and the full and observed logs parted ways)."""
+    log = empty_the_pile(three(start="ann")).pass_until("ann")
+    held = log.hand("ann")
+    unheld = next(card for card in ["NESW", "map", "rockfall", "EW", "NS", "break_lamp"] if card not in held)
+    log.discard("ann", unheld)
+    bad = log.line
+    assert len(log.hand("ann")) == len(held) - 1
+    log.pass_until("ann").discard("ann", held[-1])  # the card the guess took: she held it after all
+    assert len(log.hand("ann")) == len(held) - 2
+    log.pass_out().end_round()
+    assert codes(log) == [("card_not_in_hand", bad)]
+
+
 # -- R-T5 empty hands late in the round ---------------------------------------------
 
 
