@@ -48,8 +48,9 @@ def observe_command(
 
     The hands, the pile, the roles and goals dealt and the cards discarded or drawn are
     blanked; the goals revealed and the roles at each round's end are named. Every line
-    keeps its number. Exit status 2 for a file that cannot be read as a log or that is
-    already observed.
+    keeps its number; a line that is no valid event stays malformed, with the same
+    fields blanked and any field the format does not know emptied. Exit status 2 for a
+    file that cannot be read as a log or that is already observed.
     """
     try:
         observed = observed_log(file)

@@ -4,8 +4,13 @@ This is the one contract between the two recordings (event-log.md, "Observed
 recording"): the hidden fields blanked (the deal's roles, goals, hands, pile and the
 role set aside; the card of each discard and draw), and what the table sees when it is
 turned up named (each revealed goal's card, the roles at each round's end). Every line
-keeps its number: a line that is not a valid event is copied as it is, so a finding
-the table can see stands at the same line in both logs.
+keeps its number, so a finding the table can see stands at the same line in both logs.
+
+A line that is not a valid event is malformed in both logs, and still never shows what
+the table cannot see: its hidden fields are blanked by its ``type`` as a valid one's
+are, a field the format does not know keeps its name with its value blanked (it could
+hold anything), and a line that is not a JSON object at all (a line cut off, say,
+which may end inside a hand) is written as ``null``.
 
 The dashboard's public view of a round in play is this projection too, so the public
 never sees more than the table.
@@ -15,9 +20,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from typing import Any, Final, get_args
+
+from pydantic import ValidationError
 
 from events.logfile import parse_line, split_lines
 from events.schema import (
+    EVENT_ADAPTER,
+    EVENT_MODELS,
     Discard,
     Draw,
     Event,
@@ -27,6 +37,20 @@ from events.schema import (
     RoundStarted,
     dump_event,
 )
+
+_HIDDEN_ROUND_FIELDS: Final = ("roles", "set_aside_role", "goals", "hands", "draw_pile")
+"""What a deal hides: blanked in every ``round_started``."""
+_HIDDEN: Final[dict[str, tuple[str, ...]]] = {
+    "round_started": _HIDDEN_ROUND_FIELDS,
+    "discard": ("card",),
+    "draw": ("card",),
+}
+"""The hidden fields of each event type (event-log.md, "Observed recording")."""
+_FIELDS: Final[dict[str, frozenset[str]]] = {
+    get_args(model.model_fields["type"].annotation)[0]: frozenset(model.model_fields) for model in EVENT_MODELS
+}
+"""The fields the format knows, by event type."""
+_NOT_AN_EVENT: Final = b"null"
 
 
 class AlreadyObserved(ValueError):
@@ -50,15 +74,72 @@ def observe_lines(raws: Iterable[bytes]) -> Iterator[bytes]:
         parsed = parse_line(number, raw)
         event = parsed.event
         seen = blanker.seen(event) if event is not None else None
-        if seen is None:
+        if parsed.error is not None and number > 1:
+            # malformed, and still so in the observed log; the event it states, if any
+            # (a stray field, a bad time), with its hidden cards blanked
+            yield blank_line(raw, dump_event(seen) if seen is not None else None)
+        elif seen is None:
             yield raw
-        elif parsed.error is not None:
-            # a malformed line that still states its event (a stray field, a bad time):
-            # its hidden cards blanked, and malformed as it was, so both logs say so
-            kept = json.loads(raw) | json.loads(dump_event(seen))
-            yield json.dumps(kept, separators=(",", ":"), ensure_ascii=False).encode()
         else:
             yield dump_event(seen).encode()
+
+
+def blank_line(raw: bytes, seen: str | None = None) -> bytes:
+    """A malformed line as the observed log shows it: its hidden fields blanked by its
+    ``type``, the fields the format does not know kept by name with their values
+    blanked, and ``seen`` (the line's event as the table sees it, where the line still
+    states one) written over the rest; ``null`` for a line that is not a JSON object.
+    A blank line stays blank."""
+    if not raw.strip():
+        return raw
+    try:
+        found: Any = json.loads(raw)
+    except ValueError:  # not JSON, or not UTF-8
+        return _NOT_AN_EVENT
+    if not isinstance(found, dict):
+        return _NOT_AN_EVENT
+    kind = found.get("type")
+    known = _FIELDS.get(kind, frozenset({"type"})) if isinstance(kind, str) else frozenset({"type"})
+    hidden = _HIDDEN.get(kind, ()) if isinstance(kind, str) else ()
+    wrong = _fields_in_error(found)
+    blanked = {
+        key: _blank(value, key in wrong) if key in hidden or key not in known else value for key, value in found.items()
+    }
+    if seen is not None:
+        blanked |= json.loads(seen)
+    return json.dumps(blanked, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _fields_in_error(found: dict[str, Any]) -> frozenset[str]:
+    """The top-level fields the format refuses in a decoded line."""
+    try:
+        EVENT_ADAPTER.validate_python(found)
+    except ValidationError as exc:
+        return frozenset(str(error["loc"][1]) for error in exc.errors() if len(error["loc"]) > 1)
+    except RecursionError:
+        return frozenset(found)
+    return frozenset()
+
+
+def _blank(value: Any, wrong: bool) -> Any:
+    """A hidden value blanked: ``null``, which an observed log writes there; but a value
+    that is itself what makes the line malformed is blanked to an empty one of its own
+    kind (a list, an object, a number), so the line stays malformed for it — ``null``
+    there could make the line a valid event that the full log's is not."""
+    if not wrong or value is None:
+        return None
+    match value:
+        case bool():
+            return False
+        case int() | float():
+            return 0
+        case str():
+            return ""
+        case list():
+            return []
+        case dict():
+            return {}
+    return None
 
 
 class _Blanker:

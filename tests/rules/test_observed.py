@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 
@@ -176,9 +176,62 @@ def test_a_line_malformed_only_by_a_stray_field_or_its_time_stays_malformed_when
     draw = next(i for i, line in enumerate(full) if json.loads(line)["type"] == "draw")
     full[draw] = json.dumps(json.loads(full[draw]) | slip)
     seen = observe(("\n".join(full) + "\n").encode()).decode().splitlines()
-    assert json.loads(seen[draw])["card"] is None and slip.items() <= json.loads(seen[draw]).items()
+    assert json.loads(seen[draw])["card"] is None
+    # a time is the format's own field, kept as written; a stray one keeps its name, and
+    # its value (which could say anything) is blanked
+    written = json.loads(seen[draw])
+    assert written["at"] == slip["at"] if "at" in slip else written["comment"] in BLANKS
     assert codes(full) == codes(seen) == [("malformed", draw + 1)]
     assert [o.as_report() for o in audit(full).outcomes] == [o.as_report() for o in audit(seen).outcomes]
+
+
+BLANKS: Final = (None, "", [], {}, 0, False)
+"""What a blanked value may be: ``null``, or an empty one of the kind that made its line
+malformed."""
+
+
+def _a_secret_in(kind: str, line: dict[str, object]) -> dict[str, object]:
+    """In place of a line (the deal, or a draw): a deal whose ``round`` is a string, a
+    discard by a player who is no id, a draw whose card is a list, an event type nobody
+    knows. Each states no event, and each still names a hidden card or a role."""
+    if kind == "round_started":
+        return line | {"round": "1", "remark": "ann is the saboteur"}
+    if kind == "discard":
+        return {"type": "discard", "player": 7, "card": "goal_gold"}
+    if kind == "draw":
+        return line | {"card": ["goal_gold"]}
+    return {"type": "peek", "player": "ann", "card": "goal_gold"}
+
+
+@pytest.mark.parametrize("kind", ["round_started", "discard", "draw", "peek"])
+def test_a_line_that_states_no_event_shows_nothing_hidden_when_observed(kind: str) -> None:
+    """event-log.md, "Observed recording": an observed log holds "nothing hidden". A
+    full log's line that is no valid event was copied into the observed log as it was:
+    the whole deal of a round_started with one field of the wrong type, a discarded or
+    drawn card. Now its hidden fields are blanked by its type, a field the format does
+    not know keeps only its name, and it stays malformed at its line."""
+    full = gold_round().lines
+    at = next(i for i, line in enumerate(full) if json.loads(line)["type"] in ("draw", kind))
+    full[at] = json.dumps(_a_secret_in(kind, json.loads(full[at])))
+    observed_lines = observe(("\n".join(full) + "\n").encode()).decode().splitlines()
+    seen = json.loads(observed_lines[at])
+    hidden = {"round_started": ("roles", "set_aside_role", "goals", "hands", "draw_pile", "remark")}
+    for field in hidden.get(kind, ("card",)):
+        assert seen[field] in BLANKS, field
+    assert "saboteur" not in json.dumps(seen) and "goal_gold" not in json.dumps(seen)
+    assert ("malformed", at + 1) in codes(observed_lines)
+
+
+@pytest.mark.parametrize("cut", [b'{"type":"draw","player":"ann","card":"goal_', b"[1, 2]", b'"NESW"'])
+def test_a_line_that_is_no_json_object_is_written_as_null_when_observed(cut: bytes) -> None:
+    """A line cut off (which may end inside a hand), or JSON that is no object: nothing
+    in it can be told hidden from seen, so the observed log has ``null`` there, still
+    malformed at that line."""
+    full = [line.encode() for line in gold_round().lines]
+    full[5] = cut
+    seen = observe(b"\n".join(full) + b"\n").splitlines()
+    assert seen[5] == b"null"
+    assert ("malformed", 6) in codes([line.decode() for line in seen])
 
 
 # -- malformed: each new field in the wrong recording -------------------------------------
