@@ -113,10 +113,11 @@ class Unlisted:
 
     line: int
     counts: dict[Code, int]
+    round: int | None = None
+    """The round of the first finding not listed, as a finding at that line names it."""
 
     code: ClassVar[str] = "more_findings"
     rule: ClassVar[str] = "event-log.md"
-    round: ClassVar[int | None] = None
     player: ClassVar[str | None] = None
 
     @property
@@ -148,7 +149,8 @@ class Unlisted:
         return _reported(self.code, self)
 
     def describe(self) -> str:
-        return f"line {self.line} · {self.code} ({self.rule}): {self.message}"
+        where = f"line {self.line}" + (f" · round {self.round}" if self.round is not None else "")
+        return f"{where} · {self.code} ({self.rule}): {self.message}"
 
 
 @dataclass(slots=True)
@@ -168,6 +170,7 @@ class Tally:
     warnings: int = 0
     _per_code: Counter[Code] = field(default_factory=Counter)
     _first_unlisted: int | None = None
+    _first_unlisted_round: int | None = None
 
     def append(self, finding: Finding) -> None:
         """Count a finding; keep it unless its code has :data:`MAX_LISTED` kept."""
@@ -180,6 +183,7 @@ class Tally:
             self.listed.append(finding)
         elif self._first_unlisted is None or finding.line < self._first_unlisted:
             self._first_unlisted = finding.line
+            self._first_unlisted_round = finding.round
 
     @property
     def counts(self) -> dict[str, int]:
@@ -192,7 +196,7 @@ class Tally:
         if self._first_unlisted is None:
             return None
         counts = {code: n - MAX_LISTED for code, n in self._per_code.items() if n > MAX_LISTED}
-        return Unlisted(self._first_unlisted, counts)
+        return Unlisted(self._first_unlisted, counts, self._first_unlisted_round)
 
 
 class ReplayError(Exception):

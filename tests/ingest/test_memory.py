@@ -52,6 +52,7 @@ def test_a_log_lists_the_first_findings_of_a_kind_and_counts_the_rest() -> None:
     assert result.unlisted.line == 2 + MAX_LISTED  # the first draw whose finding is not listed
     last = result.report().violations[-1]
     assert (last["code"], last["line"], last["severity"]) == ("more_findings", result.unlisted.line, "error")
+    assert last["round"] == 1  # the round of its line, as every finding there names it
     assert "5 more findings not listed (wrong_draw 5)" in str(last["message"])
     report = result.report()  # the full counts beside the list (issue 34)
     assert (report.errors, report.warnings) == (MAX_LISTED + 5, 1)
