@@ -214,6 +214,20 @@ def check_setup_card(game: GameStarted, deal: RoundStarted) -> list[Breach]:
                 ),
             )
         ]
+    over = [code for code, count in sorted(Counter(turned).items()) if count > cards.DECK[code]]
+    if over:
+        return [
+            Breach(
+                Code.BAD_SETUP_CARD,
+                "R-S7",
+                say(
+                    "turned_over lists %(card)s %(count)s times; the deck holds %(copies)s",
+                    card=over[0],
+                    count=turned.count(over[0]),
+                    copies=cards.DECK[over[0]],
+                ),
+            )
+        ]
     return []
 
 

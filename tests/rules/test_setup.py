@@ -536,6 +536,19 @@ def test_r_s7_turned_over_must_end_with_the_setup_card(six: LogBuilder, turned_o
     assert codes(six) == [("bad_setup_card", DEAL)]
 
 
+@pytest.mark.parametrize(
+    ("turned_over", "legal"),
+    [(["map"] * 6 + ["NESW"], True), (["map"] * 7 + ["NESW"], False), (["rockfall"] * 4 + ["NESW"], False)],
+    ids=["six-maps", "seven-maps", "four-rockfalls"],
+)
+def test_r_s7_no_more_cards_turned_over_than_the_deck_holds(
+    six: LogBuilder, turned_over: list[str], legal: bool
+) -> None:
+    """R-S3, R-S7: the cards turned over come from the deck (cards.md: 6 maps, 3 rockfalls)."""
+    six.deal(setup=("NESW", False), turned_over=turned_over)
+    assert codes(six) == ([] if legal else [("bad_setup_card", DEAL)])
+
+
 def test_r_s7_setup_card_must_be_a_tunnel_card(six: LogBuilder) -> None:
     """R-S7: action cards turned over go back into the deck; one cannot be the setup card."""
     six.deal(setup=("map", False), turned_over=["map"])
