@@ -172,7 +172,7 @@ WHERE p.games_in_round > 1 AND {announced}
 )
 r"""Every player at the wrong table of a round with a published seating (and stage), or
 of a round its stage did not announce, which no seating can seat (R-TS1: a game of
-round 5 of four, counted in the standings until the organiser settles it) — a
+round 5 of four, which counts in no standings until its header is put right) — a
 ``wrong_table`` finding for the organiser, who decides (the game itself is stored as
 played) — of four ``kind``\ s: ``unseated``, a player of a game the seating does not
 seat (or of a round not announced); ``elsewhere``, a player of a game at another table than the seating gives them;
@@ -189,8 +189,19 @@ re-seating that puts the player where they played makes it go away."""
 
 _SCORED: Final = (
     """
-WITH games_t AS (
-    SELECT game_id FROM games WHERE tournament = $tournament AND coalesce(stage, 'preliminary') = $stage
+WITH stage_games AS (
+    SELECT g.game_id, {announced} AS announced
+    FROM (SELECT game_id, tournament, tournament_round, coalesce(stage, 'preliminary') AS stage
+          FROM games WHERE tournament = $tournament) g
+    LEFT JOIN tournaments t USING (tournament)
+    WHERE g.stage = $stage
+),
+games_t AS (
+    -- the stage's games of the rounds it announced (R-TS1, R-TS2): a game of round 5 of
+    -- four preliminaries is no preliminary game, whatever its header says, and counts
+    -- nowhere until its header is put right; its players' wrong_table findings (the
+    -- MISSEATED part of open_findings) stand beside their rows all the same
+    SELECT game_id FROM stage_games WHERE announced
 ),
 corrected AS (
     SELECT game_id, round, player, arg_max(points, seq) AS points,
@@ -225,13 +236,19 @@ open_findings AS (
     FROM ("""
     + MISSEATED
     + """) m
-    JOIN games_t USING (game_id)
+    JOIN stage_games USING (game_id)
     WHERE m.finding_id NOT IN (SELECT finding_id FROM dismissals WHERE tournament = $tournament)
       AND m.finding_id NOT IN (SELECT finding FROM penalties WHERE tournament = $tournament AND finding IS NOT NULL)
     ) GROUP BY player
 ),
 people AS (
-    SELECT player, name FROM tournament_players WHERE tournament = $tournament
+    -- every registered player in the preliminaries; in a later stage those it seats or
+    -- who played in it (the players knocked out are not ranked there, nor drawn at its cut)
+    SELECT player, name FROM tournament_players
+    WHERE tournament = $tournament
+      AND ($stage = 'preliminary'
+           OR player IN (SELECT player FROM scored)
+           OR player IN (SELECT player FROM seatings WHERE tournament = $tournament AND stage = $stage))
     UNION ALL
     SELECT DISTINCT s.player, NULL FROM scored s
     WHERE s.player NOT IN (SELECT player FROM tournament_players WHERE tournament = $tournament)
@@ -256,7 +273,7 @@ totals AS (
     GROUP BY p.player, p.name
 )
 """
-)
+).replace("{announced}", _announced("g"))
 
 _PRELIMINARY: Final = _sentences(
     _SCORED

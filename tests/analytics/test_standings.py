@@ -559,11 +559,18 @@ SLIPPED: Final = """
 
 
 def test_a_game_of_a_round_the_tournament_did_not_announce_is_a_finding_for_each_player(hand: Hand) -> None:
-    """R-TS1: the preliminaries are the rounds announced. A game of round 2 in a
-    tournament of one is stored and counted as played, and each of its players has an
-    open ``wrong_table`` finding (no seating can seat a round not announced) until the
-    organiser settles it; ``tournament check`` names the game."""
+    """R-TS1, R-TS2: the preliminaries are the rounds announced. A game of round 2 in
+    a tournament of one is stored as played and counts in no stage's standings (points
+    "over all preliminary rounds"): each of its players has an open ``wrong_table``
+    finding (no seating can seat a round not announced), and ``tournament check``
+    names the game. Dismissing a finding does not make the game count: its header is
+    put right by ingesting it again (``--supersede``). Counted, a final whose log left
+    out its ``stage`` added its points to the preliminaries, and a dismissal made that
+    silent."""
+    before = {r["player"]: (r["points"], r["rounds"]) for r in hand.table().iter_rows(named=True)}
     _slip(hand)  # hand:r2:t1, of tournament round 2
+    after = {r["player"]: (r["points"], r["rounds"]) for r in hand.table().iter_rows(named=True)}
+    assert after == before
     found = misseated(hand.store, tournament=TID)
     assert set(found["game_id"]) == {"hand:r2:t1"} and set(found["kind"]) == {"unseated"}
     assert sorted(found["player"]) == sorted(TABLE_1)
@@ -573,6 +580,26 @@ def test_a_game_of_a_round_the_tournament_did_not_announce_is_a_finding_for_each
     (ann,) = found.filter(pl.col("player") == "ann")["finding_id"]
     records.dismiss(hand.store, TID, ann, "round 2 was added on the day")
     assert row(hand.table(), "ann")["open_findings"] == 0
+    assert row(hand.table(), "ann")["points"] == before["ann"][0]
+
+
+def test_a_semi_final_ranks_only_the_players_it_seats_or_who_play_in_it(tmp_path: Path) -> None:
+    """R-TS3: the semi-final has its own top cut. Its standings listed every registered
+    player, the six knocked out in the preliminaries among them with 0 points, level
+    with a semi-finalist who scored 0: its cut then drew among them, and a player who
+    never played the semi-final went to the final. Now its table holds its players."""
+    store = Store(tmp_path / "semi.duckdb")
+    records.create(store, TID, name="Hand Open", preliminary_rounds=1, semifinal=True)
+    records.register(store, TID, [(player, player.title()) for player in PLAYERS])
+    assert put(store, tmp_path / "r1-t1.csv", sheet("hand:r1:t1", T1, table="1")) == "accepted"
+    assert put(store, tmp_path / "r1-t2.csv", sheet("hand:r1:t2", T2, table="2")) == "accepted"
+    semi = final_log()
+    text = semi.text().replace('"stage":"final"', '"stage":"semifinal"').replace("hand:final", "hand:semi")
+    assert put(store, tmp_path / "semi.jsonl", text) == "accepted"
+    table = standings(store, TID, stage="semifinal")
+    assert sorted(table["player"]) == ["ann", "bob", "cem", "gus", "hal", "kim"]
+    assert not table["cut_tie_undrawn"].any()  # cem's 0 ties with nobody knocked out before
+    assert len(standings(store, TID)) == len(PLAYERS)  # the preliminaries rank everyone
 
 
 def test_a_player_in_two_games_of_one_round_has_a_finding_in_each(hand: Hand) -> None:
@@ -837,7 +864,8 @@ def test_import_players_registers_a_list_or_names_the_bad_line(tmp_path: Path) -
 # -- the log and the seating check -----------------------------------------------------------
 
 
-def test_the_log_lists_every_record_with_its_reason(hand: Hand) -> None:
+def test_the_log_lists_every_record_with_its_reason(hand_of_two: Hand) -> None:
+    hand = hand_of_two
     finding = _slip(hand)
     records.penalty(hand.store, TID, "gus", 2, "slow play")
     records.correct(hand.store, TID, "hand:r1:t2", 3, "ida", 1, "misread the sheet")
@@ -1075,7 +1103,8 @@ def test_an_independent_fold_agrees_with_the_sql_standings(tmp_path: Path, seed:
     assert row(standings(store, tid), people[0])["penalty"] == 2
 
 
-def test_the_fold_agrees_on_the_hand_tournament_with_every_record(hand: Hand) -> None:
+def test_the_fold_agrees_on_the_hand_tournament_with_every_record(hand_of_two: Hand) -> None:
+    hand = hand_of_two
     _slip(hand)
     records.penalty(hand.store, TID, "gus", 2, "slow play")
     records.correct(hand.store, TID, "hand:r1:t2", 2, "lea", 2, "misread the sheet")
