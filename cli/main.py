@@ -148,7 +148,13 @@ def _print_audit(console: Console, result: Audit, lang: str) -> None:
 
 @app.command()
 def audit(
-    paths: Annotated[list[Path], typer.Argument(help="Log files (.jsonl, .jsonl.gz) or folders to walk.")],
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Log files (.jsonl, .jsonl.gz) or folders to walk.",
+            readable=False,  # each file is judged alone: one it cannot read is unreadable, the rest go on
+        ),
+    ],
     as_json: Annotated[bool, typer.Option("--json/--no-json", help="One JSON audit report per file per line.")] = False,
     strict: Annotated[bool, typer.Option("--strict/--no-strict", help="Stop each file at its first error.")] = False,
     workers: Annotated[

@@ -43,7 +43,11 @@ _HEADS = {"file": sentence("file"), "outcome": sentence("outcome"), "games": sen
 @with_store
 def ingest_command(
     paths: Annotated[
-        list[Path], typer.Argument(help="Logs (.jsonl, .jsonl.gz), score sheets (.csv), tournament.json, folders.")
+        list[Path],
+        typer.Argument(
+            help="Logs (.jsonl, .jsonl.gz), score sheets (.csv), tournament.json, folders.",
+            readable=False,  # each file is judged alone: one it cannot read is rejected, the rest go on
+        ),
     ],
     store: Store,
     supersede: Annotated[

@@ -28,18 +28,22 @@ GENESIS: Final = "0" * 64
 """The ``prev_hash`` of the first event."""
 
 
-@table("events", key=("position",), frozen=True, kw_only=False)
+@table("events", frozen=True, kw_only=False)
 class StoredEvent(Row):
     """An event with its envelope, as the ``events`` table holds it (the table is
     declared by these fields).
 
     ``position`` orders every event of the store; ``version`` counts the events of
-    one ``stream`` (``game:<id>``, ``tournament:<id>``) from 1. The one key is the
-    position: a writer reads each stream's version in its transaction, and of two
-    transactions that read the same head both take the next position, so DuckDB
-    refuses the later commit (a duplicate key). A unique key on ``(stream, version)``,
-    there until schema version 5, refused nothing more and cost a third of the insert,
-    more as the store grew (``verify`` checks every stream's versions). ``payload`` is the
+    one ``stream`` (``game:<id>``, ``tournament:<id>``) from 1. The table has no key:
+    every append moves the projection's one row to the new head in the same
+    transaction (:meth:`ingest.store.writing.Appending.finish`), so of two transactions
+    that read the same head DuckDB refuses the later ("Conflict on update"), and
+    ``verify`` checks the positions and every stream's versions through the chain. A key
+    on the position, there until schema version 9, refused nothing more, and DuckDB keeps
+    a key's index in memory until the commit: a 16 MiB log of blank lines (sixteen
+    million events, which the format allows) failed its commit past the writer's
+    memory ceiling, and the run with it. A unique key on ``(stream, version)``, there
+    until schema version 5, cost a third of the insert. ``payload`` is the
     event's JSON as uploaded (a log line) or as the store wrote it; ``line`` is its line
     in the upload, if any.
     The two hashes are hex text here and 32 bytes in the table (:data:`~ingest.tables.Digest`).

@@ -44,7 +44,7 @@ __all__ = [
     "UploadRow",
 ]
 
-SCHEMA_VERSION: Final = 8
+SCHEMA_VERSION: Final = 9
 
 
 @table("meta", key=("key",), frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import inspect
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -23,6 +24,8 @@ from cli import stats
 from cli.main import app
 from events.builder import LogBuilder
 from ingest.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
 
 DATA = Path(__file__).parent / "data"
 GOOD = DATA / "good" / "tournament_3_rounds.jsonl"
@@ -344,3 +347,24 @@ def test_by_default_a_few_small_files_are_audited_in_this_process_and_large_ones
     root = folder(tmp_path, {f"{k:02d}.jsonl": GOOD.read_text() for k in range(12)})
     assert size_of([*root.iterdir(), root / "gone.jsonl"]) == 12 * GOOD.stat().st_size
     assert "audited 12 files on 1 core " in invoke("audit", root).stderr
+
+
+@pytest.mark.parametrize("command", ["ingest", "audit"])
+def test_a_path_it_cannot_read_is_judged_with_the_others_not_refused_up_front(tmp_path: Path, command: str) -> None:
+    """A file of many named on the command line that cannot be read is that file's
+    rejection (or finding), and the others go on: the option parser refused the whole
+    run ("path 'np.jsonl' is not readable", exit 2, nothing ingested). Run as a user
+    who cannot read the file: root gives up its right to read any file (setpriv)."""
+    good, shut = tmp_path / "ok.jsonl", tmp_path / "shut.jsonl"
+    good.write_text(LogBuilder(players=3, ruleset="base").text(), encoding="utf-8")
+    shut.write_bytes(good.read_bytes())
+    shut.chmod(0)
+    args = [sys.executable, "-m", "cli.main", command, str(good), str(shut)]
+    if command == "ingest":
+        args += ["--db", str(tmp_path / "s.duckdb")]
+    if os.geteuid() == 0:
+        args = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *args]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 1, done.stdout + done.stderr
+    said = " ".join((done.stdout + done.stderr).split())
+    assert "Permission denied" in said and "not readable" not in said

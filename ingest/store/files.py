@@ -276,7 +276,8 @@ class StoreFile:
         to 5: the events' hashes as bytes; 5 to 6: no unique key on a stream's versions
         (both :func:`_events_as_declared`); 6 to 7: the findings' sentences
         (:meth:`_findings_said`); 7 to 8: a correction's star, null in every
-        correction made before (they put points right only)."""
+        correction made before (they put points right only); 8 to 9: no key on the
+        events' position (:func:`_events_as_declared`)."""
         with transaction(con):
             if version < 2:
                 con.execute(create_table(UploadLink, if_not_exists=True))
@@ -288,7 +289,7 @@ class StoreFile:
                 _observed_columns(con)
             if version < 4:
                 con.execute(create_table(RefereeCodeRow, if_not_exists=True))
-            if version < 6:
+            if version < 9:
                 self._events_as_declared(con, version)
             if version < 7 and "findings" in tables_of(con):
                 self._findings_said(con)
@@ -318,12 +319,12 @@ class StoreFile:
                 )
 
     def _events_as_declared(self, con: duckdb.DuckDBPyConnection, version: int) -> None:
-        """Schema versions 4 and 5 to 6: the ``events`` table as :class:`StoredEvent`
+        """Schema versions 4 to 8, to 9: the ``events`` table as :class:`StoredEvent`
         declares it now. Until version 4 ``prev_hash`` and ``hash`` were hex text, and
         they become their 32 bytes (:data:`~ingest.tables.Digest`); until version 5 the
         table had a unique key on ``(stream, version)`` as well as its key on
-        ``position``, and it has only the position's now (:class:`StoredEvent` says
-        why). DuckDB changes no column's type and drops no key of a table, so the events
+        ``position``, and until version 9 the position's key; it has none now
+        (:class:`StoredEvent` says why). DuckDB changes no column's type and drops no key of a table, so the events
         are copied into a table made anew, in position order, and it takes the old one's
         place: every event keeps its every value, and the chain reads the same. A hash
         that is not 64 lowercase hex digits was never written by this program: the
@@ -335,12 +336,12 @@ class StoreFile:
             ).fetchall()
         )
         as_text = types.get("hash") != "BLOB"
-        unique = one(
+        keys = one(
             con,
             "SELECT count(*) FROM duckdb_constraints() WHERE database_name = current_database() "
-            "AND schema_name = 'main' AND table_name = 'events' AND constraint_type = 'UNIQUE'",
+            "AND schema_name = 'main' AND table_name = 'events' AND constraint_type IN ('UNIQUE', 'PRIMARY KEY')",
         )
-        if not as_text and not (unique and unique[0]):  # made so already
+        if not as_text and not (keys and keys[0]):  # made so already
             return
         if as_text:
             pattern = "'^[0-9a-f]{64}$'"
