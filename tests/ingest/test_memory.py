@@ -101,6 +101,28 @@ def test_the_store_keeps_the_findings_listed_and_the_exact_counts(tmp_path: Path
     assert report["violations"][-1]["code"] == "more_findings"
 
 
+def test_a_log_of_many_blank_lines_is_stored_within_the_writers_memory_ceiling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The format allows a 16 MiB log of blank lines: sixteen million events, each a
+    ``malformed`` finding. DuckDB kept the index of the events' key on ``position`` in
+    memory until the commit, which then failed past the writer's ceiling (128 MB; an
+    8 MiB log after 89 s), and the good file of the same run was lost with it. The table
+    has no key now (:class:`ingest.chain.StoredEvent`). The same, scaled down: half a
+    million blank lines under a ceiling of 8 MB (the key failed there too)."""
+    monkeypatch.setenv("SABOTEUR_DB_MEMORY", "8MB")
+    header = LogBuilder(players=3, ruleset="base", game_id="memory:blank").deal(start="ann").lines
+    blank, good = tmp_path / "blank.jsonl", tmp_path / "good.jsonl"
+    blank.write_bytes(("\n".join(header) + "\n").encode() + b"\n" * 500_000)
+    lines = LogBuilder(players=3, ruleset="base").deal(start="ann").lines
+    good.write_text("\n".join(lines) + "\n")
+    results = ingest_files([blank, good], Store(tmp_path / "s.duckdb"), workers=1)
+    assert [r.outcome for r in results] == ["accepted_with_findings", "accepted"]
+    with duckdb.connect(str(tmp_path / "s.duckdb"), read_only=True) as con:
+        stored = con.execute("SELECT count(*) FROM events").fetchall()
+    assert stored == [(len(header) + 500_000 + len(lines),)]
+
+
 # -- reading the store in chunks -----------------------------------------------------------
 
 
