@@ -483,7 +483,18 @@ class Writer:
             )
 
         earlier = batch.known.get(prepared.sha256)
-        retry = earlier is not None and earlier[1] == "rejected" and self.supersede and prepared.status != "unreadable"
+        # Judged anew, not a duplicate: a content rejected before (rejected again for
+        # the same reason, or taken now that it may be: it was counted a duplicate, and
+        # exit 0 told a retrying script it was stored); and, with --supersede, an earlier
+        # version of a game that a later one replaced (it becomes the game's version
+        # again: "a duplicate" left the later one standing and said nothing).
+        replaced = (
+            earlier is not None
+            and self.supersede
+            and bool(prepared.streams)
+            and any(batch.newest.get(stream) != earlier[0] for stream in prepared.streams)
+        )
+        retry = earlier is not None and (earlier[1] == "rejected" or replaced)
         if (earlier is not None and not retry) or prepared.sha256 in batch.seen:
             original = earlier[0] if earlier is not None else batch.seen[prepared.sha256]
             return _Decided(upload("duplicate", raw=None, duplicate_of=original))

@@ -135,12 +135,13 @@ class Reading:
 
     def known_uploads(self, con: duckdb.DuckDBPyConnection, shas: Sequence[str]) -> dict[str, tuple[int, str]]:
         """Earlier uploads of these contents: sha → (upload id, outcome), an accepted
-        one preferred over a rejected one."""
+        one preferred over a rejected one, and the latest of them (a content stored
+        twice, the second time to put an earlier version back: the one standing)."""
         if not shas:
             return {}
         rows = con.execute(
             "SELECT sha256, upload_id, outcome FROM uploads WHERE outcome <> 'duplicate' AND sha256 IN "
-            "(SELECT unnest(?::VARCHAR[])) ORDER BY (outcome = 'rejected'), upload_id",
+            "(SELECT unnest(?::VARCHAR[])) ORDER BY (outcome = 'rejected'), upload_id DESC",
             [list(shas)],
         ).fetchall()
         found: dict[str, tuple[int, str]] = {}
@@ -152,7 +153,7 @@ class Reading:
         """Current version and newest upload of each stream that exists (upload 0: only
         commands have written to it).
 
-        Neither query can use an index (the events' one key is ``position``), so each
+        Neither query can use an index (the events have no key), so each
         reads the whole ``stream`` column. Which streams exist is asked of the events at version 1
         only — every stream has one, and events are never deleted —, which DuckDB
         filters on the number first, so it compares a name only at each stream's first

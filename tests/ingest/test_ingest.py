@@ -531,6 +531,39 @@ def test_rejected_file_retried_with_supersede_beside_new_files_is_accepted(tmp_p
     )
 
 
+def test_a_rejected_file_sent_again_is_rejected_again_not_a_duplicate(tmp_path: Path) -> None:
+    """A content rejected before is judged anew: rejected again for the same reason,
+    with exit 1 (it was counted a duplicate with exit 0, and a script retrying the file
+    took it as stored)."""
+    db = tmp_path / "s.duckdb"
+    v1, v2, _, _ = _two_versions(tmp_path)
+    assert invoke("ingest", v1, "--db", db, "--workers", "1").exit_code == 0
+    for _ in range(2):
+        result = invoke("ingest", v2, "--db", db, "--workers", "1")
+        assert result.exit_code == 1, result.output
+        assert summary(result) == {"accepted": 0, "accepted_with_findings": 0, "rejected": 1, "duplicate": 0}
+        assert "already stored" in " ".join(result.output.split())
+    assert [r["outcome"] for r in uploads(db)] == ["accepted", "rejected", "rejected"]
+
+
+def test_supersede_with_an_earlier_version_makes_it_the_games_version_again(tmp_path: Path) -> None:
+    """A revert: v1, then v2 superseding it, then v1 again with --supersede. v1 becomes
+    the game's version (revision 3); it was a duplicate of upload 1 and left v2 standing,
+    saying nothing. The same content as the version standing stays a duplicate."""
+    db = tmp_path / "s.duckdb"
+    v1, v2, _, _ = _two_versions(tmp_path)
+    ingest_one(v1, db)
+    ingest_one(v2, db, supersede=True, reason="cem is cemal")
+    [reverted] = ingest_one(v1, db, supersede=True, reason="cem was right after all")
+    assert reverted.outcome == "accepted"
+    assert query(db, "SELECT upload_id, revision FROM games") == [(reverted.upload_id, 3)]
+    players = query(db, "SELECT DISTINCT player FROM round_players ORDER BY player")
+    assert "cem" in [p for (p,) in players] and "cemal" not in [p for (p,) in players]
+    [again] = ingest_one(v1, db, supersede=True, reason="once more")
+    assert again.outcome == "duplicate"
+    assert verify(Store(db)).ok
+
+
 def test_supersede_keeps_the_old_events_and_shows_the_new_version(tmp_path: Path) -> None:
     db = tmp_path / "s.duckdb"
     v1, v2, t1, t2 = _two_versions(tmp_path)
