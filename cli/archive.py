@@ -15,13 +15,13 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from cli.errors import refuse
 from cli.options import with_store
+from cli.output import Terminal as Console
 from cli.simulate import BotsOption, lineup, rounds_allowed
 from cli.speech import one_of, speaking, spoken, told
 from events.language import words

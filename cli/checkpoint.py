@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from analytics import records
 from cli.errors import refuse
 from cli.options import with_store
+from cli.output import Terminal as Console
 from cli.speech import speaking, told
 from events.records.tournament import CheckpointPublished
 from events.said import say

@@ -13,10 +13,10 @@ import sys
 from typing import Any, Final
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from cli.lazy import LazyGroup
+from cli.output import Terminal as Console
 
 REFUSED: Final = (
     ("ingest.store", "StoreError"),

@@ -13,7 +13,6 @@ from typing import Annotated, Final
 
 import polars as pl
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.padding import Padding
 from rich.table import Table
@@ -22,6 +21,7 @@ from rich.text import Text
 from analytics import browse, headings
 from cli.errors import refuse
 from cli.options import with_store
+from cli.output import Terminal as Console
 from cli.output import csv_text, finding_words, fits
 from cli.speech import one_of, speaking, spoken
 from events.language import stored_words, words

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from cli import flags, help_words
@@ -22,6 +21,7 @@ from cli.errors import ReportingGroup
 from cli.lazy import Lazy
 from cli.options import ROOT_LANGUAGE, LangOption
 from cli.options import language as chosen_language
+from cli.output import Terminal as Console
 from events.said import Said, say
 from ingest.kinds import kind_of
 from ingest.workers import process_pool, size_of, workers_for

@@ -10,17 +10,42 @@ OWASP's advice on CSV injection: a text cell that starts like a formula gets a l
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 from rich.console import Console
 from rich.measure import Measurement
+from rich.segment import Segment
 from rich.table import Table
+
+from events.shown import shown
 
 if TYPE_CHECKING:  # a frame comes from the analytics, which load Polars
     import polars as pl
 
 FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
 """The first characters that make a spreadsheet read a cell as a formula (OWASP)."""
+
+
+class Terminal(Console):
+    """A rich console that shows the text it prints through :func:`events.shown.shown`:
+    a player's name, a table's label or a file name holding a terminal's escape
+    sequence (``ESC [2J`` clears the screen, an OSC sequence retitles the window) is
+    printed with the sequence escaped, never run. Every command prints through one.
+
+    Each plain string is shown so before it is laid out (:meth:`render_str`), and every
+    segment of text once more as it is written (a :class:`rich.text.Text` made of a
+    name reaches the terminal without the first); rich's own control segments (the
+    cursor's moves) and the styles it renders as escape sequences are left alone."""
+
+    def render_str(self, text: str, **options: Any) -> Any:  # rich's Text
+        return super().render_str(shown(text), **options)
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        return super()._render_buffer(
+            segment if segment.control or segment.text.isprintable() else Segment(shown(segment.text), segment.style)
+            for segment in buffer
+        )
 
 
 def neutralised(text: str) -> str:

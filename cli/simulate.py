@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Annotated, cast, get_args
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
+from cli.output import Terminal as Console
 from cli.speech import one_of, speaking, told
 from events.logfile import write_log
 from events.rules.tournament import CUT, MAX_TABLE, MIN_TABLE, check_cut, check_final_rounds, check_preliminary_rounds

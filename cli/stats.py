@@ -19,7 +19,6 @@ from typing import Annotated, Any, Final
 import polars as pl
 import typer
 from rich import box
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
@@ -28,6 +27,7 @@ from analytics.filters import DEFAULT_MIN_N, Filters
 from analytics.lake import connect as lake_tables
 from cli.moments import moment
 from cli.options import DbOption, WaitOption, grouped, opened_store
+from cli.output import Terminal as Console
 from cli.output import csv_text
 from cli.speech import speaking, spoken, told
 from events.said import Said, say, sentence

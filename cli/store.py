@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from cli.options import with_store
+from cli.output import Terminal as Console
 from cli.output import finding_words
 from cli.speech import OUTCOME_WORDS, speaking, spoken, told
 from events.language import words

@@ -13,7 +13,6 @@ from typing import Annotated, Any, Final
 import polars as pl
 import typer
 from rich import box
-from rich.console import Console
 from rich.markup import escape
 from rich.padding import Padding
 from rich.table import Table
@@ -28,6 +27,7 @@ from cli import referee_cards
 from cli.errors import refuse
 from cli.moments import ZONES, moment
 from cli.options import with_store
+from cli.output import Terminal as Console
 from cli.output import csv_text, fits
 from cli.speech import one_of, speaking, spoken, told
 from events.language import words

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from events.findings import Code, Finding, ReplayError, Tally
 from events.logfile import UnreadableLog, parse_structs_block
 from events.replay import Replay, Source
+from events.shown import safe_name
 from events.state import Outcome
 from events.visitor import ReplayVisitor, walk
 
@@ -125,8 +126,10 @@ def audit(source: Source, *, name: str = "", strict: bool = False) -> Audit:
 
 
 def audit_file(path: Path, *, strict: bool = False) -> Audit:
-    """Audit one file (``.jsonl`` or ``.jsonl.gz``)."""
-    return audit(path, name=str(path), strict=strict)
+    """Audit one file (``.jsonl`` or ``.jsonl.gz``), named in its report as a name
+    safe to show (:func:`events.shown.safe_name`: a name's bytes that are not UTF-8
+    made the report's JSON line invalid UTF-8)."""
+    return audit(path, name=safe_name(str(path)), strict=strict)
 
 
 def log_files(paths: Iterable[Path]) -> Iterator[Path]:

@@ -83,6 +83,36 @@ def test_standings_fit_the_terminal_and_the_why_comes_on_demand(hand: Hand, widt
     assert "why" in why.output and "tied across" in why.output
 
 
+@pytest.mark.parametrize(
+    "command",
+    [("standings", TID), ("standings", TID, "--why"), ("tournament", "log", TID), ("stats", "players")],
+    ids=["standings", "why", "log", "players"],
+)
+def test_a_name_holding_a_terminals_escape_sequence_is_shown_escaped_never_run(
+    hand: Hand, command: tuple[str, ...]
+) -> None:
+    """A display name is the organiser's (or an imported list's) text: ``ESC [2J ESC
+    [H`` cleared the terminal of whoever printed the standings, an OSC sequence retitled
+    the window. Every command prints through :class:`cli.output.Terminal`."""
+    records.register(hand.store, TID, [("ann", "\x1b[2J\x1b[HAnn\u202e"), ("bob", "\x1b]0;pwned\x07Bob")])
+    result = hand.cli(*command, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output and "\u202e" not in result.output
+    assert "\\x1b[2J\\x1b[HAnn\\u202e" in result.output
+
+
+def test_audit_names_a_file_with_bytes_that_are_not_utf_8_in_valid_json(hand: Hand) -> None:
+    """``audit --json`` wrote such a name's bytes raw, an invalid UTF-8 line no reader
+    takes; the name is shown escaped, as ``ingest`` stores it."""
+    import os
+
+    path = hand.root / os.fsdecode(b"r9-t1\xff\x1b[2J.jsonl")
+    path.write_text(slipped_log().text(), encoding="utf-8")
+    result = CliRunner().invoke(app, ["audit", "--json", str(path)])
+    report = json.loads(result.stdout_bytes.decode("utf-8").splitlines()[0])
+    assert report["file"].endswith("r9-t1\\xff\\x1b[2J.jsonl")
+
+
 def test_stats_players_fit_the_terminal(hand: Hand) -> None:
     result = hand.cli("stats", "players", env={"COLUMNS": "100"})
     assert result.exit_code == 0, result.output

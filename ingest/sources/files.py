@@ -5,8 +5,6 @@ whole."""
 from __future__ import annotations
 
 import json
-import os
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -14,14 +12,11 @@ from typing import Any, Final
 from events.findings import Code, Finding
 from events.logfile import UnreadableLog
 from events.said import Said, say, sentence
+from events.shown import safe_name as safe_name
 from ingest.kinds import kind_of as kind_of
 from ingest.limits import MAX_UPLOAD_MIB
 from ingest.readmodels import Tables
 from ingest.store import NewEvent
-
-_UNSHOWN: Final = frozenset({"Cc", "Cf", "Zl", "Zp"})
-"""Unicode categories a name must not carry into a terminal or a report: controls,
-format characters (right-to-left overrides, zero-width ones) and line breaks."""
 
 
 @dataclass
@@ -43,35 +38,6 @@ class Prepared:
     message: str = ""
     said: Said | None = None
     """``message`` as a sentence, for another language (:mod:`events.said`)."""
-
-
-def safe_name(name: str) -> str:
-    r"""A file name as text that can be stored, printed and shown: bytes that are not
-    UTF-8 (which ``os.fsdecode`` keeps as lone surrogates, and which no JSON, DuckDB or
-    terminal takes) and control, format and line-break characters (which would move a
-    terminal's cursor, reverse the text shown or break a report's line) written as
-    backslash escapes; any other name as it is.
-
-    >>> safe_name(os.fsdecode(b"r1-t3\xff.jsonl"))
-    'r1-t3\\xff.jsonl'
-    >>> safe_name("two\nlines.csv")
-    'two\\x0alines.csv'
-    >>> safe_name("Zürich/tournament.json")
-    'Zürich/tournament.json'
-    """
-    try:
-        data = os.fsencode(name)
-    except UnicodeEncodeError:  # a lone surrogate that no file name decoded to
-        data = name.encode("utf-8", "backslashreplace")
-    text = data.decode("utf-8", "backslashreplace")
-    if text.isprintable():
-        return text
-    return "".join(_escaped(char) if unicodedata.category(char) in _UNSHOWN else char for char in text)
-
-
-def _escaped(char: str) -> str:
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def report_json(name: str, status: str, findings: Iterable[Finding], **extra: Any) -> str:

@@ -1,0 +1,66 @@
+"""What a terminal or a report may show of a text that came from outside: a file name,
+a player's name, a table's label.
+
+Such text can hold characters that are not there to be read: a terminal's escape
+sequences (``ESC [2J`` clears the screen; an OSC sequence retitles the window), a
+right-to-left override that shows a name backwards, a line break that splits a report's
+line, or bytes of a file name that are not UTF-8 (which ``os.fsdecode`` keeps as lone
+surrogates, and which no JSON, DuckDB or terminal takes). Each is shown as a backslash
+escape instead, and any other text as it is.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from typing import Final
+
+_UNSHOWN: Final = frozenset({"Cc", "Cf", "Zl", "Zp"})
+"""Unicode categories a name must not carry into a terminal or a report: controls,
+format characters (right-to-left overrides, zero-width ones) and line breaks."""
+_LAYOUT: Final = frozenset("\n\t")
+"""The controls a program's own text lays itself out with (:func:`shown`)."""
+
+
+def safe_name(name: str) -> str:
+    r"""A file name as text that can be stored, printed and shown: bytes that are not
+    UTF-8 (which ``os.fsdecode`` keeps as lone surrogates, and which no JSON, DuckDB or
+    terminal takes) and control, format and line-break characters (which would move a
+    terminal's cursor, reverse the text shown or break a report's line) written as
+    backslash escapes; any other name as it is.
+
+    >>> safe_name(os.fsdecode(b"r1-t3\xff.jsonl"))
+    'r1-t3\\xff.jsonl'
+    >>> safe_name("two\nlines.csv")
+    'two\\x0alines.csv'
+    >>> safe_name("Zürich/tournament.json")
+    'Zürich/tournament.json'
+    """
+    try:
+        data = os.fsencode(name)
+    except UnicodeEncodeError:  # a lone surrogate that no file name decoded to
+        data = name.encode("utf-8", "backslashreplace")
+    text = data.decode("utf-8", "backslashreplace")
+    if text.isprintable():
+        return text
+    return "".join(_escaped(char) if unicodedata.category(char) in _UNSHOWN else char for char in text)
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def shown(text: str) -> str:
+    r"""``text`` as a terminal may print it: like :func:`safe_name`, but the line breaks
+    and tabs a program's own messages lay themselves out with are kept.
+
+    >>> shown("\x1b[2Jann\nbob")
+    '\\x1b[2Jann\nbob'
+    """
+    if text.isprintable():
+        return text
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return "".join(
+        _escaped(char) if char not in _LAYOUT and unicodedata.category(char) in _UNSHOWN else char for char in text
+    )
