@@ -30,6 +30,7 @@ import duckdb
 import polars as pl
 from pydantic import TypeAdapter, ValidationError
 
+from analytics.csvrows import csv_rows
 from analytics.standings import EVERY_FINDING, standings_on
 from events.records import dump
 from events.records.tournament import (
@@ -234,13 +235,20 @@ def register(store: Store, tournament: str, players: Sequence[tuple[str, str]]) 
     return append(store, tournament, events)
 
 
+def _refused_at(line: int, said: Said) -> RecordError:
+    return RecordError(say("line %(line)s: %(problem)s", line=line, problem=(said,)))
+
+
 def read_player_list(text: str) -> list[tuple[str, str]]:
     """A player list as CSV with the header ``player,name``; errors name the line."""
     import csv
     import io
 
     reader = csv.reader(io.StringIO(text))
-    header = [h.strip() for h in next(reader, [])]
+    rows = csv_rows(
+        reader, lambda line, said: RecordError(say("line %(line)s: %(problem)s", line=line, problem=(said,)))
+    )
+    header = [h.strip() for h in next(rows, [])]
     if header != ["player", "name"]:
         found = ",".join(header)
         raise RecordError(
@@ -249,7 +257,7 @@ def read_player_list(text: str) -> list[tuple[str, str]]:
             else say("line 1: the columns must be player,name; found nothing")
         )
     people = []
-    for number, row in enumerate(reader, start=2):
+    for number, row in enumerate(rows, start=2):
         if not any(cell.strip() for cell in row):
             continue
         if len(row) != 2:

@@ -29,6 +29,7 @@ from itertools import combinations
 from random import Random
 from typing import Literal
 
+from analytics.csvrows import csv_rows
 from events.rules.tournament import MAX_TABLE, MIN_TABLE, check_seating, seat, table_sizes
 from events.said import Refusal, Said, say
 
@@ -370,7 +371,8 @@ def read_seating_csv(
     first = text.split("\n", 1)[0]
     delimiter = ";" if ";" in first and "," not in first else ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    header = next(reader, None)
+    records = csv_rows(reader, _at)
+    header = next(records, None)
     columns = [c.strip().lower() for c in header or []]
     if sorted(columns) not in (["player", "table"], ["player", "seat", "table"]):
         raise _at(
@@ -382,7 +384,7 @@ def read_seating_csv(
     rows: dict[str, list[tuple[int, int, str]]] = {}  # table -> (seat, line, player)
     first_line: dict[str, int] = {}
     seated: dict[str, int] = {}
-    for fields in reader:
+    for fields in records:
         line = reader.line_num
         if not any(f.strip() for f in fields):
             continue

@@ -375,6 +375,7 @@ def test_csv_from_excel_bom_semicolons_blank_lines_and_spaces() -> None:
         (csv_text([("1", p) for p in TWELVE[:4]] + [("2", p) for p in TWELVE[4:]]), r"line 2: table 1 seats 4 players"),
         (csv_text(GOOD[:11]), r"line 12: the seating ends without p011"),
         (csv_text([("1", p) for p in TWELVE]), r"line 2: table 1 seats 12 players"),
+        ("table,player\n1," + "M" * 200_000 + "\n", r"line 2: not readable as CSV \(field larger than field limit"),
     ],
 )
 def test_csv_errors_name_the_line(text: str, message: str) -> None:

@@ -829,6 +829,10 @@ def test_cli_refusals_exit_1_with_the_message(hand: Hand) -> None:
         ("player,name\nann,Ann\nbad id!,Bad\n", "line 3: 'bad id!' is not a valid player id"),
         ("player,name\nann,Ann\n\nbob,Bob,extra\n", "line 4: two values (player,name), found 3"),
         ("player,name\nann,Ann\ncem,  \n", "line 3: cem needs a name"),
+        (
+            "player,name\nann," + "M" * 200_000 + "\n",
+            "line 2: not readable as CSV (field larger than field limit (131072))",
+        ),
     ],
 )
 def test_player_list_errors_name_the_line(text: str, message: str) -> None:
