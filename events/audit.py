@@ -137,7 +137,8 @@ def log_files(paths: Iterable[Path]) -> Iterator[Path]:
     in a stable order. A path that does not exist is passed on (its audit says so)."""
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(LOG_SUFFIXES))
+            # every entry but a folder: one that cannot be read is said so, not passed over
+            found = sorted(p for p in path.rglob("*") if p.name.lower().endswith(LOG_SUFFIXES) and not p.is_dir())
             yield from found
         else:
             yield path

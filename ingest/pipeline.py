@@ -138,7 +138,9 @@ def collect(paths: Iterable[Path]) -> list[Path]:
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(SUFFIXES)))
+            # every entry but a folder: a FIFO, a dangling link or a loop of links is
+            # rejected with its reason, as it is when named, not passed over unsaid
+            found.extend(sorted(p for p in path.rglob("*") if p.name.lower().endswith(SUFFIXES) and not p.is_dir()))
         else:
             found.append(path)
     return sorted(found, key=lambda p: (not p.name.lower().endswith(".json"), str(p)))

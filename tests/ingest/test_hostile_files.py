@@ -318,6 +318,26 @@ def test_fifo_named_to_ingest_is_refused_at_once(tmp_path: Path) -> None:
     assert_neighbour_stored(db)
 
 
+def test_a_folder_walked_rejects_what_it_cannot_read_instead_of_passing_it_over(tmp_path: Path) -> None:
+    """Named, a FIFO, a dangling link or a loop of links is rejected with its reason;
+    under a folder they were passed over, neither listed nor counted."""
+    folder = tmp_path / "day"
+    folder.mkdir()
+    os.mkfifo(folder / "pipe.jsonl")
+    (folder / "dangling.jsonl").symlink_to("nowhere.jsonl")
+    (folder / "loop-a.jsonl").symlink_to("loop-b.jsonl")
+    (folder / "loop-b.jsonl").symlink_to("loop-a.jsonl")
+    beside_a_log(folder)
+    db = tmp_path / "s.duckdb"
+    result = run_with_deadline(60, "ingest", folder, "--db", db, "--workers", "1")
+    assert result.exit_code == 1, result.output
+    for name, why in [("pipe.jsonl", "not a regular file"), ("dangling.jsonl", "No such"), ("loop-a.jsonl", "levels")]:
+        upload = outcome_of(db, name)
+        assert (upload["outcome"], upload["status"]) == ("rejected", "unreadable"), name
+        assert why in str(only_finding(upload)["message"]), name
+    assert_neighbour_stored(db)
+
+
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
 def test_device_named_to_ingest_is_refused_unread() -> None:
     prepared, peak = prepared_with_peak(Path("/dev/zero"))
