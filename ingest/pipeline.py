@@ -324,6 +324,9 @@ class _Batch:
         self.next_upload = store.next_upload_id(con)
         self.seen: dict[str, int] = {}
         """Contents met in this batch: sha → the upload that brought them first."""
+        self.rejected: set[str] = set()
+        """The contents met in this batch whose file was rejected: another file of the
+        same content is judged anew (:meth:`Writer._decide`), as it is in a later run."""
         self.revisions: dict[str, int] = {}
         """Streams superseded in this batch: the revision each is at."""
 
@@ -445,6 +448,10 @@ class Writer:
                 decisions, appended = [], set()
             with lap(self.stats, "decide"):
                 decision = self._decide(prepared, state)
+            if decision.upload.outcome == "rejected" and prepared.sha256:
+                state.rejected.add(prepared.sha256)
+            elif decision.upload.outcome != "duplicate":
+                state.rejected.discard(prepared.sha256)
             decisions.append(decision)
             appended.update(a.stream for a in decision.appends)
             decided.append(decision)
@@ -497,8 +504,9 @@ class Writer:
             and any(batch.newest.get(stream) != earlier[0] for stream in prepared.streams)
         )
         retry = earlier is not None and (earlier[1] == "rejected" or replaced)
-        if (earlier is not None and not retry) or prepared.sha256 in batch.seen:
-            original = earlier[0] if earlier is not None else batch.seen[prepared.sha256]
+        seen_stored = prepared.sha256 in batch.seen and prepared.sha256 not in batch.rejected
+        if (earlier is not None and not retry) or seen_stored:
+            original = earlier[0] if earlier is not None and not retry else batch.seen[prepared.sha256]
             return _Decided(upload("duplicate", raw=None, duplicate_of=original))
         if prepared.sha256:
             batch.seen[prepared.sha256] = upload_id

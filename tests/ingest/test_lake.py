@@ -195,12 +195,13 @@ def test_files_met_again_in_other_batches_are_decided_as_ingest_decides_them(
     lake = tmp_path / "lake"
     built = cli("archive", "build", twice, "--to", lake, "--scheduler", scheduler, "--batch-files", "1")
     assert built.exit_code == 1, built.output
-    assert "5 accepted, 1 accepted with findings, 4 rejected, 3 duplicate" in built.output, built.output
+    # the file that is no log, met again, is rejected again (a content rejected is never a duplicate)
+    assert "5 accepted, 1 accepted with findings, 5 rejected, 2 duplicate" in built.output, built.output
     assert Counter(r.outcome for r in results) == {
         "accepted": 5,
         "accepted_with_findings": 1,
-        "rejected": 4,
-        "duplicate": 3,
+        "rejected": 5,
+        "duplicate": 2,
     }
     _same_rows(db, lake)
     _same_statistics(db, lake)
@@ -223,7 +224,6 @@ def test_files_met_again_in_other_batches_are_decided_as_ingest_decides_them(
     ]
     assert all(ALREADY_STORED in reason for _, reason in rejected)
     assert sorted((d.rsplit("/", 1)[-1], o.rsplit("/", 1)[-1]) for d, o in duplicates) == [
-        ("again-broken.jsonl", "broken.jsonl"),
         ("again-r1-t1.jsonl", "r1-t1.jsonl"),
         ("again-tournament.json", "tournament.json"),
     ]
@@ -252,20 +252,20 @@ def test_the_ledger_tells_a_batch_what_came_before_it_and_nothing_after() -> Non
     assert ledger.before(8, ["s3", "h"]) == Held({"s3": (7, "accepted_with_findings")}, {"h": (4, 7)})
 
 
-def test_a_folder_built_again_under_another_name_is_all_duplicate(
+def test_a_folder_built_again_under_another_name_is_all_duplicate_but_the_file_rejected(
     files: Path, store: Path, lake: Path, scheduler: str, tmp_path: Path
 ) -> None:
     """A second build into the lake, of the module's files copied: numbered on from the
-    first build's uploads, every file a duplicate of one it stored, as a second ingest
-    into the store says."""
+    first build's uploads, every file stored a duplicate of the one that stored it, and
+    the file that is no log rejected again, as a second ingest into the store says."""
     copy = Path(shutil.copytree(files, tmp_path / "copy"))
     target = Path(shutil.copytree(lake, tmp_path / "lake"))
     result = cli("archive", "build", copy, "--to", target, "--scheduler", scheduler, "--batch-files", "2")
-    assert result.exit_code == 0, result.output
-    assert "0 accepted, 0 accepted with findings, 0 rejected, 7 duplicate" in result.output, result.output
+    assert result.exit_code == 1, result.output
+    assert "0 accepted, 0 accepted with findings, 1 rejected, 6 duplicate" in result.output, result.output
     assert "4 batches written (7 files, 0 games, 0 events), 0 already committed" in result.output, result.output
     again = Path(shutil.copy(store, tmp_path / "ledger.duckdb"))
-    assert {r.outcome for r in ingest([copy], Store(again), workers=1)} == {"duplicate"}
+    assert {r.outcome for r in ingest([copy], Store(again), workers=1)} == {"duplicate", "rejected"}
     _same_rows(again, target)
     _same_statistics(again, target)
     verdict = verify(Lake.at(str(target)))
@@ -365,8 +365,8 @@ def test_files_built_into_a_store_s_export_are_what_the_store_holds_already(
     target = tmp_path / "exported"
     assert cli("archive", "export", "--db", store, "--to", target).exit_code == 0
     built = cli("archive", "build", files, "--to", target, "--scheduler", scheduler, "--batch-files", "3")
-    assert built.exit_code == 0, built.output
-    assert "0 accepted, 0 accepted with findings, 0 rejected, 7 duplicate" in built.output, built.output
+    assert built.exit_code == 1, built.output  # the file that is no log is rejected again
+    assert "0 accepted, 0 accepted with findings, 1 rejected, 6 duplicate" in built.output, built.output
     again = Path(shutil.copy(store, tmp_path / "ledger.duckdb"))
     ingest([files], Store(again), workers=1)
     _same_rows(again, target)
