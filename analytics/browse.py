@@ -6,7 +6,7 @@ parameters) and open the store only for the query.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, Final
@@ -33,11 +33,26 @@ _TOURNAMENTS: Final = """
 WITH named AS (SELECT tournament FROM tournaments UNION SELECT tournament FROM games WHERE tournament IS NOT NULL)
 SELECT n.tournament, coalesce(t.name, n.tournament) AS name, coalesce(t.cut, 6) AS cut,
        t.preliminary_rounds, t.final_rounds, coalesce(t.semifinal, false) AS semifinal,
+       coalesce(t.semifinal_cut, t.cut, 6) AS semifinal_cut,
        (SELECT count(*) FROM games g WHERE g.tournament = n.tournament) AS games
 FROM named n LEFT JOIN tournaments t USING (tournament)
 ORDER BY n.tournament
 """
 _CREATED: Final = "tournament_created"
+
+
+def cut_of(described: Mapping[str, Any], stage: str) -> tuple[int, str]:
+    """The places of ``stage`` that go on, and the stage they go on to, for a tournament
+    as :func:`tournaments` describes it (R-TS3): the preliminaries of a tournament with
+    a semi-final send it their own number, the stage before the final its cut.
+
+    >>> told = {"cut": 6, "semifinal": True, "semifinal_cut": 12}
+    >>> cut_of(told, "preliminary"), cut_of(told, "semifinal")
+    ((12, 'semifinal'), (6, 'final'))
+    """
+    if stage == "preliminary" and described["semifinal"]:
+        return int(described["semifinal_cut"]), "semifinal"
+    return int(described["cut"]), "final"
 
 
 def tournaments(store: Source) -> pl.DataFrame:

@@ -137,8 +137,21 @@ def _cells(item: dict[str, Any], column: str, marks: dict[str, list[int]]) -> st
     return str(item[column])
 
 
-def _cut_words(frame: pl.DataFrame, cut: int, lang: str) -> str:
-    said = words(say("cut line: the top %(cut)s go on to the final", cut=cut), lang)
+_GO_ON: Final = {
+    "final": (
+        sentence("cut line: the top %(cut)s go on to the final"),
+        sentence("The top %(cut)s go on to the final."),
+    ),
+    "semifinal": (
+        sentence("cut line: the top %(cut)s go on to the semi-final"),
+        sentence("The top %(cut)s go on to the semi-final."),
+    ),
+}
+"""The cut line's words, and the heading's, by the stage the cut sends players to."""
+
+
+def _cut_words(frame: pl.DataFrame, cut: int, lang: str, goes_to: str = "final") -> str:
+    said = words(say(_GO_ON[goes_to][0], cut=cut), lang)
     tied = tuple(frame.filter(pl.col("cut_tie_undrawn"))["name"].to_list())
     if tied:
         said += " " + words(say("(a tie across it is not drawn yet: %(names)s)", names=tied), lang)
@@ -154,10 +167,12 @@ def standings_pdf(
     cut: int,
     penalties: pl.DataFrame,
     lang: str = ENGLISH,
+    goes_to: str = "final",
 ) -> bytes:
     """The standings ``frame`` (:func:`analytics.standings.standings` of ``stage``) as a
     PDF in ``lang``: ``tournament`` is the name in the title, ``as_of`` the moment they
-    stand at (already written out), ``cut`` the places that go on, ``penalties`` the
+    stand at (already written out), ``cut`` the places that go on to the stage
+    ``goes_to`` (:func:`analytics.browse.cut_of`), ``penalties`` the
     stage's penalties (player, points, reason; :func:`analytics.browse.penalties`). The
     names, the reasons and the moment are printed as they are given."""
     fonts = find_fonts()
@@ -181,7 +196,7 @@ def standings_pdf(
         lang,
     )
     if stage != "final":
-        said += " " + words(say("The top %(cut)s go on to the final.", cut=cut), lang)
+        said += " " + words(say(_GO_ON[goes_to][1], cut=cut), lang)
     pdf.multi_cell(0, 6, pdf.text_of(said), new_x="LMARGIN", new_y="NEXT")
     if fonts.regular is None:
         pdf.set_text_color(160, 0, 0)
@@ -208,7 +223,7 @@ def standings_pdf(
             if place == in_cut:
                 line = table.row()
                 line.cell(
-                    pdf.text_of(_cut_words(frame, cut, lang)),
+                    pdf.text_of(_cut_words(frame, cut, lang, goes_to)),
                     colspan=len(columns),
                     align="CENTER",
                     style=FontFace(emphasis="BOLD", fill_color=(255, 236, 179)),

@@ -55,6 +55,7 @@ from events.rules.tournament import (
     check_preliminary_rounds,
     check_round_points,
     check_seating,
+    check_semifinal_cut,
     check_tournament_round,
     draw_cut,
     stage_before,
@@ -199,11 +200,19 @@ def create(
     cut: int = CUT,
     final_rounds: int = 4,
     semifinal: bool = False,
+    semifinal_cut: int | None = None,
 ) -> Recorded:
-    """Create a tournament with the limits its organiser announces (R-TS1, R-TS3, R-TS4)."""
+    """Create a tournament with the limits its organiser announces (R-TS1, R-TS3, R-TS4):
+    with a semi-final, ``semifinal_cut`` players go on to it from the preliminaries
+    (``None``: the cut), and its own top ``cut`` to the final."""
     _valid(_TOURNAMENT_ID, tournament, "tournament")
     known = _one_of(ruleset, RULESETS, say("the ruleset is tournament or base"))
-    for breach in (check_preliminary_rounds(preliminary_rounds), check_cut(cut), check_final_rounds(final_rounds)):
+    if semifinal_cut is not None and not semifinal:
+        raise RecordError(say("a semi-final cut needs a semi-final (--semifinal)"))
+    checks = [check_preliminary_rounds(preliminary_rounds), check_cut(cut), check_final_rounds(final_rounds)]
+    if semifinal_cut is not None:
+        checks.append(check_semifinal_cut(semifinal_cut, cut))
+    for breach in checks:
         if breach is not None:
             raise RecordError(breach.said)
     if not name.strip():
@@ -218,6 +227,7 @@ def create(
             cut=cut,
             final_rounds=final_rounds,
             semifinal=semifinal,
+            semifinal_cut=semifinal_cut,
         )
     return append(store, tournament, [event], creating=True)
 

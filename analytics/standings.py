@@ -283,7 +283,13 @@ _PRELIMINARY: Final = _sentences(
     FROM cut_draws WHERE tournament = $tournament AND stage = $stage
     ORDER BY seq DESC LIMIT 1
 ),
-cut AS (SELECT coalesce(max(cut), 6) AS cut FROM tournaments WHERE tournament = $tournament),
+cut AS (
+    -- the preliminaries of a tournament with a semi-final send it its own number of
+    -- players; the stage before the final sends the cut (R-TS3)
+    SELECT coalesce(max(CASE WHEN $stage = 'preliminary' AND coalesce(semifinal, false)
+                             THEN coalesce(semifinal_cut, cut) ELSE cut END), 6) AS cut
+    FROM tournaments WHERE tournament = $tournament
+),
 grouped AS (
     SELECT t.*, list_sort(list(player) OVER (PARTITION BY points, stars)) AS group_members FROM totals t
 ),

@@ -79,9 +79,7 @@ def game(
     ruleset: Annotated[str, typer.Option(help="tournament or base.")] = "tournament",
     rounds: Annotated[int, typer.Option(help="Rounds in the game.")] = 3,
     seed: Annotated[int, typer.Option(help="Seed: the same seed writes the same game.")] = 0,
-    game_id: Annotated[
-        str | None, typer.Option(help="The game's id (default: sim:RULESET:PLAYERS:SEED).")
-    ] = None,
+    game_id: Annotated[str | None, typer.Option(help="The game's id (default: sim:RULESET:PLAYERS:SEED).")] = None,
     recording: RecordingOption = "full",
     referee_notes: NotesOption = 0.0,
     bots: BotsOption = "basic",

@@ -81,11 +81,15 @@ def create(
     name: Annotated[str, typer.Option(help="Its display name.")],
     ruleset: Annotated[str, typer.Option(help="tournament or base.")] = "tournament",
     preliminary_rounds: Annotated[int, typer.Option(help="Preliminary rounds announced (R-TS1).")] = 4,
-    cut: Annotated[int, typer.Option(help="Players going on from the preliminaries (R-TS3).")] = 6,
+    cut: Annotated[int, typer.Option(help="Players going on to the final table (R-TS3).")] = 6,
     final_rounds: Annotated[int, typer.Option(help="Rounds at the final table (R-TS4).")] = 4,
     semifinal: Annotated[
         bool, typer.Option("--semifinal/--no-semifinal", help="A semi-final stage with its own top cut.")
     ] = False,
+    semifinal_cut: Annotated[
+        int | None,
+        typer.Option(help="Players going on from the preliminaries to the semi-final (default: the cut)."),
+    ] = None,
     *,
     store: Store,
 ) -> None:
@@ -100,6 +104,7 @@ def create(
             cut=cut,
             final_rounds=final_rounds,
             semifinal=semifinal,
+            semifinal_cut=semifinal_cut,
         )
     except records.TournamentExists as exc:
         said = say(
@@ -763,7 +768,8 @@ def _standings_pdf(
         tournament=described["name"],
         stage=stage,
         as_of=moment_text,
-        cut=described["cut"],
+        cut=browse.cut_of(described, stage)[0],
+        goes_to=browse.cut_of(described, stage)[1],
         penalties=_stage_penalties(store, tournament, stage),
         lang=lang,
     )

@@ -20,6 +20,7 @@ from typing import Any, Final
 import polars as pl
 import streamlit as st
 
+from analytics.browse import cut_of
 from analytics.printing import standings_pdf
 from dashboard import data, i18n, names
 from dashboard.i18n import _
@@ -75,7 +76,8 @@ def pdf_download(tournament: str, stage: str, frame: pl.DataFrame, described: di
             tournament=described["name"],
             stage=stage,
             as_of=as_of,
-            cut=described["cut"],
+            cut=cut_of(described, stage)[0],
+            goes_to=cut_of(described, stage)[1],
             penalties=taken,
             lang=lang,
         ),

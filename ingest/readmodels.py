@@ -180,6 +180,8 @@ class TournamentRow(Row):
     final_rounds: int | None
     semifinal: bool
     upload_id: BigInt | None
+    semifinal_cut: int | None = None
+    """Last, as the upgrade to schema 9 adds it (``ALTER TABLE … ADD COLUMN``)."""
 
 
 @table("tournament_players", key=("tournament", "player"))

@@ -19,6 +19,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
+from analytics.browse import cut_of
 from analytics.penalty_notes import unheld
 from dashboard import data, i18n, names, printout, sentences, widgets
 from dashboard.i18n import _, ngettext
@@ -99,8 +100,9 @@ def penalty(points: int) -> str:
     return f"-{points}" if points else ""
 
 
-def preliminary_table(frame: pl.DataFrame, cut: int) -> str:
-    """The standings as one Markdown table of text, the cut line a row inside it."""
+def preliminary_table(frame: pl.DataFrame, cut: int, goes_to: str = "final") -> str:
+    """The standings as one Markdown table of text, the cut line a row inside it: the
+    top ``cut`` go on to the stage ``goes_to`` (:func:`analytics.browse.cut_of`)."""
     columns = [names.column(c) for c in ("rank", "player", "points", "stars", "rounds", "penalty", "notes")]
     lines = [
         [
@@ -118,7 +120,12 @@ def preliminary_table(frame: pl.DataFrame, cut: int) -> str:
     shown = table(columns, lines[:above])
     if above < len(lines):
         # our own words, bold: the only cells of the table that are not user text escaped
-        words = "**" + _("cut line: the top %(cut)d go on to the final") % {"cut": cut} + "**"
+        line = (
+            _("cut line: the top %(cut)d go on to the semi-final")
+            if goes_to == "semifinal"
+            else _("cut line: the top %(cut)d go on to the final")
+        )
+        words = "**" + line % {"cut": cut} + "**"
         shown += "\n| " + " | ".join([CUT_MARK, words, *[CUT_MARK] * (len(columns) - 2)]) + " |\n"
         shown += "\n".join(table_row(cells) for cells in lines[above:])
     return shown
@@ -180,7 +187,8 @@ def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
         st.metric(_("Players"), players)
         st.metric(_("Games"), games)
         st.metric(_("Rounds"), rounds)
-        st.metric(_("Cut"), _("top %(cut)d") % {"cut": row["cut"]} if stage != "final" else _("final table"))
+        cut, goes_to = cut_of(row, stage)
+        st.metric(_("Cut"), _("top %(cut)d") % {"cut": cut} if stage != "final" else _("final table"))
 
     seating_notice(tournament)
     if frame.is_empty() or (stage == "final" and games == 0):
@@ -188,7 +196,7 @@ def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
         st.info(nothing % {"stage": names.stage(stage), "tournament": escape(row["name"])})
         return
     with st.container(key=FINAL_TABLE if stage == "final" else PRELIMINARY_TABLE):  # named for the phone's style
-        st.markdown(final_table(frame) if stage == "final" else preliminary_table(frame, row["cut"]))
+        st.markdown(final_table(frame) if stage == "final" else preliminary_table(frame, cut, goes_to))
     if stage != "final" and frame["cut_tie_undrawn"].any():
         tied = ", ".join(escape(name) for name in frame.filter(pl.col("cut_tie_undrawn"))["name"])
         undrawn = _("A tie across the cut line is not drawn yet (%(tied)s). This draws it and records the draw:")

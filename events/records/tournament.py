@@ -21,7 +21,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import Field, StringConstraints, TypeAdapter
 
 from events.records import Record, published_schema
-from events.rules.tournament import FINAL_ROUNDS, MAX_TABLE, PRELIMINARY_ROUNDS
+from events.rules.tournament import FINAL_ROUNDS, MAX_TABLE, PRELIMINARY_ROUNDS, SEMIFINAL_MOST
 from events.schema import GameId, PlayerId, Stage
 from events.tables import Ruleset
 
@@ -56,6 +56,10 @@ class TournamentCreated(TournamentEvent):
     final_rounds: Annotated[int, Field(ge=FINAL_ROUNDS[0], le=FINAL_ROUNDS[1])]
     semifinal: bool = False
     """Left out by a ``tournament.json``, which announces no semi-final."""
+    semifinal_cut: Annotated[int, Field(ge=1, le=SEMIFINAL_MOST)] | None = None
+    """Players the preliminaries send to the semi-final, whose own top cut of ``cut``
+    goes on to the final (R-TS3); left out, ``cut`` (as records made before it was asked
+    for have it: the same players then play the semi-final and the final)."""
 
 
 class PlayerRegistered(TournamentEvent):

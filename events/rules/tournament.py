@@ -34,6 +34,8 @@ CUT: Final = 6
 """Players going on to the final table, unless the organiser announces otherwise (R-TS3)."""
 CUT_SIZES: Final = (MIN_TABLE, MAX_TABLE)
 """A cut the organiser may announce: the final table is a table (R-TS1, R-TS3)."""
+SEMIFINAL_MOST: Final = 60
+"""Players the preliminaries may send to a semi-final: six tables of ten."""
 FINAL_ROUNDS: Final = (1, ROUND_LIMIT["tournament"])
 """Rounds of the final game: 4 (R-TS4), fewer where the organiser announces it."""
 
@@ -97,6 +99,26 @@ def check_cut(cut: int) -> Breach | None:
                 low=low,
                 high=high,
                 given=cut,
+            ),
+        )
+    return None
+
+
+def check_semifinal_cut(semifinal_cut: int, cut: int) -> Breach | None:
+    """R-TS3: a semi-final announced because attendance calls for it takes more players
+    than its own top cut sends to the final (``cut``), at tables of 5 to 10: from the
+    cut to :data:`SEMIFINAL_MOST`."""
+    if not cut <= semifinal_cut <= SEMIFINAL_MOST:
+        return Breach(
+            Code.MALFORMED,
+            "R-TS3",
+            say(
+                "a semi-final takes %(low)s to %(high)s players (its own top cut of %(cut)s goes on to the final), "
+                "not %(given)s",
+                low=cut,
+                high=SEMIFINAL_MOST,
+                cut=cut,
+                given=semifinal_cut,
             ),
         )
     return None

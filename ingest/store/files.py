@@ -277,7 +277,8 @@ class StoreFile:
         (both :func:`_events_as_declared`); 6 to 7: the findings' sentences
         (:meth:`_findings_said`); 7 to 8: a correction's star, null in every
         correction made before (they put points right only); 8 to 9: no key on the
-        events' position (:func:`_events_as_declared`)."""
+        events' position (:func:`_events_as_declared`), and a tournament's semi-final
+        cut, null in every tournament created before (its semi-final took the cut)."""
         with transaction(con):
             if version < 2:
                 con.execute(create_table(UploadLink, if_not_exists=True))
@@ -295,6 +296,8 @@ class StoreFile:
                 self._findings_said(con)
             if version < 8 and "corrections" in tables_of(con):
                 con.execute("ALTER TABLE corrections ADD COLUMN IF NOT EXISTS star BOOLEAN")
+            if version < 9 and "tournaments" in tables_of(con):
+                con.execute("ALTER TABLE tournaments ADD COLUMN IF NOT EXISTS semifinal_cut INTEGER")
             con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION)])
 
     def _findings_said(self, con: duckdb.DuckDBPyConnection) -> None:

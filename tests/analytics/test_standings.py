@@ -602,6 +602,37 @@ def test_a_semi_final_ranks_only_the_players_it_seats_or_who_play_in_it(tmp_path
     assert len(standings(store, TID)) == len(PLAYERS)  # the preliminaries rank everyone
 
 
+def test_a_semi_final_takes_its_own_number_of_players_from_the_preliminaries(tmp_path: Path) -> None:
+    """R-TS3: "a semi-final stage with its own top cut of 6". The preliminaries send the
+    semi-final its announced number (here all twelve: two tables), and the semi-final's
+    own top cut of 6 goes on to the final; one ``cut`` served both, so a semi-final was
+    the same six as the final, or the final seated ten."""
+    store = Store(tmp_path / "semi.duckdb")
+    records.create(store, TID, name="Hand Open", preliminary_rounds=1, semifinal=True, semifinal_cut=12)
+    records.register(store, TID, [(player, player.title()) for player in PLAYERS])
+    assert put(store, tmp_path / "r1-t1.csv", sheet("hand:r1:t1", T1, table="1")) == "accepted"
+    assert put(store, tmp_path / "r1-t2.csv", sheet("hand:r1:t2", T2, table="2")) == "accepted"
+    assert standings(store, TID)["in_cut"].sum() == 12
+    semi = final_log().text().replace('"stage":"final"', '"stage":"semifinal"').replace("hand:final", "hand:semi")
+    assert put(store, tmp_path / "semi.jsonl", semi) == "accepted"
+    assert standings(store, TID, stage="semifinal")["in_cut"].sum() == 6
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"semifinal_cut": 12}, "a semi-final cut needs a semi-final"),
+        ({"semifinal": True, "semifinal_cut": 5}, "a semi-final takes 6 to 60 players"),
+        ({"semifinal": True, "semifinal_cut": 61}, "a semi-final takes 6 to 60 players"),
+    ],
+)
+def test_a_semi_final_cut_is_announced_with_a_semi_final_and_more_than_its_own_cut(
+    tmp_path: Path, options: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(RecordError, match=message):
+        records.create(Store(tmp_path / "s.duckdb"), TID, name="Hand Open", **options)
+
+
 def test_a_player_in_two_games_of_one_round_has_a_finding_in_each(hand: Hand) -> None:
     """R-TS1: one game a round. With no seating published for round 1, the players of
     a second game of it who played the first too have a ``wrong_table`` finding in each

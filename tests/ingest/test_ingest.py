@@ -768,6 +768,7 @@ def test_tournament_json_fills_tournaments_players_and_seatings(tmp_path: Path, 
             description["final_rounds"],
             False,  # no semi-final stage
             tournament_upload["upload_id"],
+            None,  # so no semi-final cut
         )
     ]
     assert set(query(db, "SELECT tournament, player, name FROM tournament_players")) == {
