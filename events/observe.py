@@ -28,6 +28,7 @@ from events.logfile import parse_line, split_lines
 from events.schema import (
     EVENT_ADAPTER,
     EVENT_MODELS,
+    HIDDEN_IN_A_DEAL,
     Discard,
     Draw,
     Event,
@@ -38,10 +39,8 @@ from events.schema import (
     dump_event,
 )
 
-_HIDDEN_ROUND_FIELDS: Final = ("roles", "set_aside_role", "goals", "hands", "draw_pile")
-"""What a deal hides: blanked in every ``round_started``."""
 _HIDDEN: Final[dict[str, tuple[str, ...]]] = {
-    "round_started": _HIDDEN_ROUND_FIELDS,
+    "round_started": HIDDEN_IN_A_DEAL,
     "discard": ("card",),
     "draw": ("card",),
 }
@@ -159,8 +158,7 @@ class _Blanker:
             case RoundStarted():
                 self.goals = event.goals.model_dump() if event.goals is not None else {}
                 self.roles = dict(event.roles) if event.roles is not None else None
-                hidden = dict.fromkeys(("roles", "set_aside_role", "goals", "hands", "draw_pile"))
-                return event.model_copy(update=hidden)
+                return event.model_copy(update=dict.fromkeys(HIDDEN_IN_A_DEAL))
             case Discard() | Draw():
                 return event.model_copy(update={"card": None})
             case GoalRevealed() if event.card is None and event.goal in self.goals:

@@ -32,6 +32,7 @@ from events.maze import Maze, tunnel
 from events.rules import actions, ending, goals, placement, scoring, setup, turns
 from events.said import Said, problem, say, sentence
 from events.schema import (
+    HIDDEN_IN_A_DEAL,
     Discard,
     Draw,
     Event,
@@ -733,10 +734,6 @@ class Replay:
 SeenDeal = tuple[dict[str, list[str]], list[str], Counter[str] | None]
 
 
-_HIDDEN_IN_A_DEAL: Final = ("roles", "set_aside_role", "goals", "hands", "draw_pile")
-"""The parts of a deal a referee at the table does not see."""
-
-
 def _as_seen(deal: RoundStarted) -> RoundStarted:
     """An observed log's deal as the table saw it: without its hidden parts.
 
@@ -745,10 +742,10 @@ def _as_seen(deal: RoundStarted) -> RoundStarted:
     then not used: the hands are counted, not read, so a hand's size (``bad_hand_size``)
     and its cards (``card_not_in_hand`` for a card it lists or not) are never judged
     there, as the format says."""
-    if all(getattr(deal, name) is None for name in _HIDDEN_IN_A_DEAL):
+    if all(getattr(deal, name) is None for name in HIDDEN_IN_A_DEAL):
         return deal
     fields = {name: getattr(deal, name) for name in RoundStarted.model_fields}
-    return RoundStarted.model_construct(**(fields | dict.fromkeys(_HIDDEN_IN_A_DEAL)))
+    return RoundStarted.model_construct(**(fields | dict.fromkeys(HIDDEN_IN_A_DEAL)))
 
 
 def _deal_as_seen(deal: RoundStarted, players: list[str]) -> SeenDeal:

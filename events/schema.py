@@ -523,6 +523,9 @@ _HIDDEN_DEAL: Final = {
     "draw_pile": "the draw pile",
 }
 """What a ``round_started`` holds that nobody at a physical table sees."""
+HIDDEN_IN_A_DEAL: Final = tuple(_HIDDEN_DEAL)
+"""The fields of a deal an observed log leaves ``null``: blanked by :mod:`events.observe`,
+and not read by the replay of an observed log."""
 
 
 def deal_problems(deal: RoundStarted, game: GameStarted) -> list[FieldProblem]:
