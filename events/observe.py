@@ -93,7 +93,7 @@ def blank_line(raw: bytes, seen: str | None = None) -> bytes:
         return raw
     try:
         found: Any = json.loads(raw)
-    except ValueError:  # not JSON, or not UTF-8
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested past reading
         return _NOT_AN_EVENT
     if not isinstance(found, dict):
         return _NOT_AN_EVENT

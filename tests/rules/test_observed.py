@@ -222,7 +222,9 @@ def test_a_line_that_states_no_event_shows_nothing_hidden_when_observed(kind: st
     assert ("malformed", at + 1) in codes(observed_lines)
 
 
-@pytest.mark.parametrize("cut", [b'{"type":"draw","player":"ann","card":"goal_', b"[1, 2]", b'"NESW"'])
+@pytest.mark.parametrize(
+    "cut", [b'{"type":"draw","player":"ann","card":"goal_', b"[1, 2]", b'"NESW"', b"[" * 100_000 + b"]" * 100_000]
+)
 def test_a_line_that_is_no_json_object_is_written_as_null_when_observed(cut: bytes) -> None:
     """A line cut off (which may end inside a hand), or JSON that is no object: nothing
     in it can be told hidden from seen, so the observed log has ``null`` there, still
