@@ -182,6 +182,15 @@ def _repair_self(view: View) -> Play | None:
     return None
 
 
+def _dig_first(view: View) -> tuple[Reading, list[Play], Play | None]:
+    """What both roles that dig for themselves weigh before anything else: the maze as
+    they read it, their tunnel plays, and the play that cannot wait
+    (:func:`_connect_or_mend`), if any."""
+    reading = Reading(view)
+    paths = _paths(view, dead_ends=False)
+    return reading, paths, _connect_or_mend(view, reading, paths)
+
+
 def _connect_or_mend(view: View, reading: Reading, paths: list[Play]) -> Play | None:
     """What a player who digs does before anything else: open onto a goal that may hold
     the gold, else mend their own broken tool (without it, no tunnel card can be laid)."""
@@ -256,9 +265,7 @@ def _discard(view: View, keep: Callable[[str], float]) -> Play:
 
 def gold_digger(view: View, rng: Random) -> Play:
     """Dig the shortest way to the believed gold; look, clear, mend and punish."""
-    reading = Reading(view)
-    paths = _paths(view, dead_ends=False)
-    urgent = _connect_or_mend(view, reading, paths)
+    reading, paths, urgent = _dig_first(view)
     if urgent is not None:
         return urgent
     look = _look(view, reading)
@@ -365,9 +372,7 @@ def saboteur(view: View, rng: Random) -> Play:
 def selfish_dwarf(view: View, rng: Random) -> Play:
     """Make the connection oneself: dig while the gold is far, hold the last steps back,
     and stop whoever could finish the way first."""
-    reading = Reading(view)
-    paths = _paths(view, dead_ends=False)
-    urgent = _connect_or_mend(view, reading, paths)
+    reading, paths, urgent = _dig_first(view)
     if urgent is not None:
         return urgent
     look = _look(view, reading)
