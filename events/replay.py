@@ -387,6 +387,8 @@ class Replay:
             claimed: dict[str, list[int]] = {p: list(v) for p, v in (event.gold_cards or {}).items()}
             outcome = scoring.base_outcome(rs.number, game, rs.roles, connector, state.gold_supply, claimed)
             breaches = scoring.check_claim(outcome, event, state.gold_supply)
+            if outcome.winner == "saboteurs":
+                breaches += scoring.check_saboteur_gold(game, rs.roles, state.gold_supply, claimed)
             taken: Counter[int] = Counter()
             for values in claimed.values():
                 taken.update(values)

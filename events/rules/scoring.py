@@ -69,6 +69,72 @@ def best_sum(pool: Counter[int], target: int) -> int:
     return best
 
 
+def saboteur_gold(supply: Counter[int], share: int, saboteurs: int) -> list[list[int]]:
+    """The gold cards ``saboteurs`` saboteurs take from ``supply`` when the gold was not
+    reached in base, the largest take first (R-W2 and its ruling).
+
+    In turn each takes cards worth ``share``, or where the cards left cannot make it
+    the largest sum below it, and takes them so as to leave the others the most: the
+    takes whose sums, largest first, are the greatest. Where the cards run short the
+    sums differ, and which saboteur took the smaller one only the table knows; the
+    rules settle the sums. Judged one saboteur at a time against what the others
+    claimed, a wrong claim of one changed what another was due.
+    """
+    takes = [
+        (ones, twos, threes)
+        for threes in range(min(supply[3], share // 3), -1, -1)
+        for twos in range(min(supply[2], share // 2), -1, -1)
+        for ones in range(min(supply[1], share), -1, -1)
+        if ones + 2 * twos + 3 * threes <= share
+    ]
+    best: tuple[tuple[int, int, int], ...] = ()
+    best_sums: list[int] = []
+    for chosen in product(takes, repeat=saboteurs):
+        if any(sum(take[k] for take in chosen) > supply[k + 1] for k in range(3)):
+            continue
+        ordered = tuple(sorted(chosen, key=lambda t: t[0] + 2 * t[1] + 3 * t[2], reverse=True))
+        sums = [t[0] + 2 * t[1] + 3 * t[2] for t in ordered]
+        if sums > best_sums:
+            best, best_sums = ordered, sums
+    return [[3] * threes + [2] * twos + [1] * ones for ones, twos, threes in best]
+
+
+def _gold_sums(takes: list[list[int]]) -> list[int]:
+    return sorted((sum(take) for take in takes), reverse=True)
+
+
+def check_saboteur_gold(
+    game: GameStarted, roles: dict[str, Role | None], supply: Counter[int], claimed: dict[str, list[int]]
+) -> list[Breach]:
+    """R-W2: the nuggets the saboteurs of a won base round claim, against the sums the
+    cards left give them, where those sums differ (the cards ran short) and so no
+    single saboteur's score is the rules' to give (:func:`base_outcome`)."""
+    saboteurs = _of_role(game.players, roles, "saboteur")
+    if not saboteurs:
+        return []
+    takes = [claimed.get(s, []) for s in saboteurs]
+    took: Counter[int] = Counter()
+    for take in takes:
+        took.update(take)
+    if took - supply:
+        return []  # cards that are not left: said already, one departure, one finding
+    due = _gold_sums(saboteur_gold(supply, base_saboteur_share(len(saboteurs)), len(saboteurs)))
+    got = _gold_sums(takes)
+    if len(set(due)) == 1 or got == due:
+        return []
+    return [
+        Breach(
+            Code.WRONG_SCORE,
+            "R-W2",
+            say(
+                "the saboteurs took gold worth %(claimed)s nuggets; the gold cards left give them %(due)s",
+                claimed=", ".join(map(str, got)),
+                due=", ".join(map(str, due)),
+            ),
+        )
+    ]
+
+
 def base_outcome(
     number: int,
     game: GameStarted,
@@ -81,7 +147,9 @@ def base_outcome(
 
     Gold cards are drawn blind and the diggers pick, so a digger's score is the sum of
     the cards the log says they took when that claim is possible (right number of
-    cards, from the supply left), and ``None`` when the log does not settle it.
+    cards, from the supply left), and ``None`` when the log does not settle it. So is
+    a saboteur's where the cards left fall short and the claim is not one the rules
+    allow (:func:`saboteur_gold`).
     """
     players = game.players
     scores: dict[str, int | None] = {p: 0 for p in players}
@@ -103,13 +171,18 @@ def base_outcome(
     saboteurs = _of_role(players, roles, "saboteur")
     if not saboteurs:
         return Outcome(number, "nobody", None, scores, (), {p: 0 for p in players})
-    share = base_saboteur_share(len(saboteurs))
-    for saboteur in saboteurs:
-        others: Counter[int] = Counter()
-        for other in saboteurs:
-            if other != saboteur:
-                others.update(claimed.get(other, []))
-        scores[saboteur] = best_sum(supply - others, share)
+    due = _gold_sums(saboteur_gold(supply, base_saboteur_share(len(saboteurs)), len(saboteurs)))
+    takes = [claimed.get(s, []) for s in saboteurs]
+    took: Counter[int] = Counter()
+    for take in takes:
+        took.update(take)
+    if _gold_sums(takes) == due and not (took - supply):
+        for saboteur, take in zip(saboteurs, takes, strict=True):
+            scores[saboteur] = sum(take)
+    else:
+        # The sums are the rules'; who took which, where they differ, is not.
+        for saboteur in saboteurs:
+            scores[saboteur] = due[0] if len(set(due)) == 1 else None
     return Outcome(number, "saboteurs", None, scores, ())
 
 

@@ -353,24 +353,12 @@ class Table:
         saboteurs = [p for p in self.players if rs.roles.get(p) == "saboteur"]
         if not saboteurs:
             return taken
-        share = base_saboteur_share(len(saboteurs))
-        for player in saboteurs:
-            want = scoring.best_sum(Counter(self.gold), share)
-            taken[player] = _pick(self.gold, want)
+        takes = scoring.saboteur_gold(Counter(self.gold), base_saboteur_share(len(saboteurs)), len(saboteurs))
+        for player, take in zip(saboteurs, takes, strict=True):
+            taken[player] = take
+            for value in take:
+                self.gold.remove(value)
         return taken
-
-
-def _pick(supply: list[int], total: int) -> list[int]:
-    """Take cards summing exactly to ``total`` (known to be reachable) from ``supply``."""
-    for threes in range(min(supply.count(3), total // 3), -1, -1):
-        for twos in range(min(supply.count(2), (total - 3 * threes) // 2), -1, -1):
-            ones = total - 3 * threes - 2 * twos
-            if ones <= supply.count(1):
-                chosen = [3] * threes + [2] * twos + [1] * ones
-                for value in chosen:
-                    supply.remove(value)
-                return chosen
-    return []
 
 
 def simulate_game(spec: GameSpec) -> list[Event]:

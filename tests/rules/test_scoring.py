@@ -10,6 +10,7 @@ cards at x=1..3 and 5..7: six placements, one per player, the sixth by the conne
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -17,7 +18,9 @@ from typing import Any
 import pytest
 
 from events.builder import LogBuilder
-from events.rules.scoring import best_sum, gold_passing
+from events.rules.scoring import best_sum, gold_passing, saboteur_gold
+from events.schema import dump_event
+from events.simulate.game import GameSpec, simulate_game
 from tests.conftest import codes, errors, run
 
 TOUR_ROW = ((1, "EW"), (2, "EW"), (3, "EW"), (5, "NEW"), (6, "NEW"), (7, "NESW"))
@@ -495,6 +498,77 @@ def test_r_w2_largest_sum_below_the_share_unit() -> None:
     assert best_sum(Counter({3: 1, 2: 1}), 4) == 3
     assert best_sum(Counter({2: 2}), 3) == 2
     assert best_sum(Counter(), 2) == 0
+
+
+def test_r_w2_the_saboteurs_sums_where_the_cards_run_short_unit() -> None:
+    """R-W2 ruling, for every saboteur at once: each in turn takes the largest sum the
+    cards left can make, and leaves the others the most."""
+
+    def sums(supply: dict[int, int], share: int, saboteurs: int) -> list[int]:
+        return [sum(take) for take in saboteur_gold(Counter(supply), share, saboteurs)]
+
+    assert sums({1: 16, 2: 8, 3: 4}, 3, 3) == [3, 3, 3]
+    assert sums({3: 2, 2: 8}, 3, 3) == [3, 3, 2]
+    assert sums({3: 1, 1: 3}, 3, 2) == [3, 3]  # the 3 for one, the three 1s for the other
+    assert sums({2: 3}, 3, 2) == [2, 2]
+    assert sums({2: 1, 1: 1}, 2, 4) == [2, 1, 0, 0]
+    assert sums({}, 4, 1) == [0]
+    taken = Counter(v for take in saboteur_gold(Counter({3: 1, 1: 3}), 3, 2) for v in take)
+    assert taken == Counter({3: 1, 1: 3})
+
+
+def _short_of_gold() -> tuple[list[dict[str, Any]], int, list[str]]:
+    """A simulated 9-player base game whose first two rounds the diggers won, nine gold
+    cards each, rewritten so that they took the sixteen 1s and two 3s: its third round,
+    won by three saboteurs, leaves them two 3s and eight 2s. Returns the events, the
+    index of the third round's ``round_ended`` and its saboteurs."""
+    for seed in range(200):
+        spec = GameSpec("short", tuple(f"p{i}" for i in range(1, 10)), "base", 3, seed)
+        events = [json.loads(dump_event(e)) for e in simulate_game(spec)]
+        ends = [i for i, e in enumerate(events) if e["type"] == "round_ended"]
+        winners = [events[i]["winner"] for i in ends]
+        dealt = [e for e in events if e["type"] == "round_started"][2]
+        saboteurs = [p for p, role in dealt["roles"].items() if role == "saboteur"]
+        if winners != ["gold_diggers", "gold_diggers", "saboteurs"] or len(saboteurs) != 3:
+            continue
+        pool = [3, 3] + [1] * 16
+        for i in ends[:2]:
+            for player, cards in events[i]["gold_cards"].items():
+                events[i]["gold_cards"][player] = [pool.pop() for _ in cards]
+                events[i]["scores"][player] = sum(events[i]["gold_cards"][player])
+        return events, ends[2], saboteurs
+    raise AssertionError("no seed under 200 gives such a game")
+
+
+@pytest.mark.parametrize(
+    ("takes", "found"),
+    [
+        ([[3], [3], [2]], False),
+        ([[2], [3], [3]], False),  # which saboteur took the smaller sum is the table's to say
+        ([[3], [2], [2]], True),  # one of them took less than the cards left allowed
+        ([[3], [3], []], True),
+    ],
+    ids=["3-3-2", "2-3-3", "3-2-2", "3-3-0"],
+)
+def test_r_w2_saboteurs_short_of_gold_are_judged_together(takes: list[list[int]], found: bool) -> None:
+    """R-W2 ruling: judged one saboteur at a time against what the others claimed, 3, 2
+    and 2 made each 2 look short of a 3 the cards could not give both, and 3, 3 and 3
+    (a 3 that is not left) was said to be due 2 each."""
+    events, at, saboteurs = _short_of_gold()
+    ended = events[at]
+    for saboteur, take in zip(saboteurs, takes, strict=True):
+        ended["gold_cards"][saboteur] = take
+        ended["scores"][saboteur] = sum(take)
+    totals = dict.fromkeys(events[0]["players"], 0)
+    for event in events:
+        if event["type"] == "round_ended":
+            for player, score in event["scores"].items():
+                totals[player] += score
+    events[-1]["totals"] = totals
+    audit = run([json.dumps(e) for e in events])
+    assert [(f.code, f.line, f.rule) for f in audit.findings] == ([("wrong_score", at + 1, "R-W2")] if found else [])
+    scores = [audit.outcomes[2].scores[s] for s in saboteurs]
+    assert scores == ([None] * 3 if found else [sum(t) for t in takes])
 
 
 def all_diggers(players: int) -> tuple[LogBuilder, dict[str, str]]:
