@@ -50,7 +50,15 @@ class Audit:
     ``errors`` (by round in ``errors_by_round``) and ``warnings`` count them all.
     """
 
-    def __init__(self, file: str, game_id: str | None, tally: Tally, outcomes: list[Outcome], unreadable: bool) -> None:
+    def __init__(
+        self,
+        file: str,
+        game_id: str | None,
+        tally: Tally,
+        outcomes: list[Outcome],
+        unreadable: bool,
+        unscored: int = 0,
+    ) -> None:
         self.file = file
         self.game_id = game_id
         self.findings = sorted(tally.listed, key=lambda f: f.line)
@@ -61,6 +69,9 @@ class Audit:
         self.warnings = tally.warnings
         self.outcomes = outcomes
         self.unreadable = unreadable
+        self.rounds_over = len(outcomes) + unscored
+        """The rounds played to their end, with those nothing in the log scores
+        (:attr:`~events.state.GameState.unscored`), which ``outcomes`` leave out."""
 
     @property
     def status(self) -> Status:
@@ -113,7 +124,8 @@ class Auditor(ReplayVisitor[Audit]):
             return Audit(self.name, None, tally, [], unreadable=True)
         replay = self._replay
         assert replay is not None and replay.state.game is not None, "walk the log first"
-        return Audit(self.name, replay.state.game.game_id, replay.findings, replay.state.outcomes, unreadable=False)
+        state, game = replay.state, replay.state.game
+        return Audit(self.name, game.game_id, replay.findings, state.outcomes, False, state.unscored)
 
 
 def audit(source: Source, *, name: str = "", strict: bool = False) -> Audit:

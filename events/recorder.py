@@ -109,7 +109,7 @@ class Recorder:
         if state.ended:
             return Due("over")
         if rs is None or rs.ended:
-            return Due("round") if len(state.outcomes) < game.rounds else Due("game_end")
+            return Due("round") if state.rounds_over < game.rounds else Due("game_end")
         if rs.reveal_run is not None:
             pending, gold = self._pending_reveals(rs)
             if pending:

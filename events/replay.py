@@ -187,7 +187,7 @@ class Replay:
         if rs is not None and rs.reveal_run is not None:
             self._close_run(rs, None)
         if not self.state.ended:
-            done = len(self.state.outcomes)
+            done = self.state.rounds_over
             self._report(
                 Code.INCOMPLETE,
                 say(
@@ -407,14 +407,17 @@ class Replay:
         ``rounds`` hold "every round that ended, whatever the log claimed"). Left out,
         a game whose first round lost its last line was said to end after 2 of its 3
         rounds, and every player's total was judged without that round. A round not
-        over (its players still hold cards) counts for nothing, as does an observed
-        round: its roles are turned up only in the ``round_ended`` that is missing. In
-        a ``base`` round the diggers' nuggets are their own picks, which only a
-        ``round_ended`` says: their scores stay unknown (R-W2)."""
+        over (its players still hold cards) counts for nothing. An observed round
+        counts, but unscored: its roles are turned up only in the ``round_ended`` that
+        is missing, so every total is unknown from then on, not judged as if the round
+        gave nothing. In a ``base`` round the diggers' nuggets are their own picks,
+        which only a ``round_ended`` says: their scores stay unknown (R-W2)."""
         game = self._game()
         if rs.ended or ending.check_round_over(rs, game.players) is not None:
             return
         if any(rs.roles.get(player) is None for player in game.players):
+            self.state.unscored += 1
+            self._close_unclaimed(rs)
             return
         connector = rs.connector if rs.gold_found else None
         if game.ruleset == "tournament":
@@ -422,6 +425,9 @@ class Replay:
         else:
             outcome = scoring.base_outcome(rs.number, game, rs.roles, connector, self.state.gold_supply, {})
         self.state.outcomes.append(outcome)
+        self._close_unclaimed(rs)
+
+    def _close_unclaimed(self, rs: RoundState) -> None:
         rs.ended = True
         rs.over = True
         self.state.last_round_last_player = rs.last_card_player
@@ -436,12 +442,12 @@ class Replay:
                 rule="R-W3",
             )
             self._count_unclaimed(unfinished)
-        elif len(state.outcomes) < game.rounds:
+        elif state.rounds_over < game.rounds:
             self._report(
                 Code.WRONG_SCORE,
                 say(
                     "the game ended after %(played)s of its %(rounds)s planned rounds",
-                    played=len(state.outcomes),
+                    played=state.rounds_over,
                     rounds=game.rounds,
                 ),
                 rule="R-W3",

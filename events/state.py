@@ -122,6 +122,9 @@ class GameState:
     game: GameStarted | None = None
     round: RoundState | None = None
     outcomes: list[Outcome] = field(default_factory=list)
+    unscored: int = 0
+    """Rounds over by the rules that count, but that nothing in the log scores: an
+    observed round whose ``round_ended`` (which turns the roles up) is missing."""
     gold_supply: Counter[int] = field(default_factory=Counter)
     ended: bool = False
     last_round_number: int = 0
@@ -135,8 +138,15 @@ class GameState:
         """A deep copy, for a viewer that keeps states while the replay goes on."""
         return copy.deepcopy(self)
 
+    @property
+    def rounds_over(self) -> int:
+        """The rounds played to their end, scored or not."""
+        return len(self.outcomes) + self.unscored
+
     def totals(self) -> dict[str, int | None]:
         """Each player's total over the finished rounds (R-W3); ``None`` if unknown."""
+        if self.unscored:
+            return dict.fromkeys(self.players)
         totals: dict[str, int | None] = {player: 0 for player in self.players}
         for outcome in self.outcomes:
             for player, score in outcome.scores.items():

@@ -307,7 +307,7 @@ def _game_rows(
             players=len(game.players),
             player_ids=list(game.players),
             rounds_planned=game.rounds,
-            rounds_played=len(audit.outcomes),
+            rounds_played=audit.rounds_over,
             status=audit.status,
             errors=audit.errors,
             warnings=audit.warnings,

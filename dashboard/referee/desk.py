@@ -143,7 +143,7 @@ def standing(recorder: Recorder, draft: Draft, names: Mapping[str, str]) -> Stan
     due = recorder.due()
     state = recorder.state
     rs = recorder.round
-    number = len(state.outcomes) + 1 if due.kind == "round" or rs is None else rs.number
+    number = state.rounds_over + 1 if due.kind == "round" or rs is None else rs.number
     maze: list[CellView] = []
     legal: dict[str, list[tuple[int, int, bool]]] = {}
     broken: dict[str, list[str]] = {}

@@ -150,6 +150,23 @@ def test_a_clean_full_log_observed_audits_clean_with_the_same_outcome(path: str)
     assert [o.as_report() for o in full.outcomes] == [o.as_report() for o in seen.outcomes]
 
 
+@pytest.mark.parametrize("lost", [0, 1, 2], ids=["round-1", "round-2", "round-3"])
+def test_a_lost_round_ended_gives_the_same_findings_full_and_observed(lost: int) -> None:
+    """R-W3: a round over by the rules whose ``round_ended`` is lost still counts. The
+    observed log cannot score it (its roles were to be turned up in that line), so it
+    judges no total after it; it said the game ended a round short, and judged every
+    total as if the lost round gave nothing."""
+    data = (ROOT / "tests/data/good/tournament_3_rounds.jsonl").read_bytes()
+    lines = data.decode().splitlines()
+    ends = [i for i, line in enumerate(lines) if json.loads(line)["type"] == "round_ended"]
+    del lines[ends[lost]]
+    full = audit("\n".join(lines))
+    seen = audit(observe("\n".join(lines).encode()).decode())
+    assert [(f.code, f.line) for f in seen.findings] == [(f.code, f.line) for f in full.findings]
+    assert len(full.findings) == 1
+    assert seen.rounds_over == full.rounds_over == 3
+
+
 def test_an_observed_log_cannot_be_observed_again() -> None:
     with pytest.raises(AlreadyObserved):
         observe("\n".join(HAND_WRITTEN).encode())
