@@ -13,7 +13,7 @@ from typing import Any, Final
 
 import polars as pl
 
-from analytics.standings import EVERY_FINDING
+from analytics.standings import EVERY_FINDING, FINDING_STATUS
 from analytics.stats import Source, connection
 from events.logfile import LogLine, UnreadableLog, parse_numbered
 from events.observe import AlreadyObserved, observe_lines
@@ -279,23 +279,14 @@ def game_lines(store: Store, game_id: str, *, observed: bool = False) -> list[Lo
 _FINDINGS: Final = """
 SELECT g.tournament, f.finding_id, f.game_id, g.tournament_round, g.table_label AS table, f.round, f.line, f.player,
        f.code, f.rule, f.severity, f.message, f.said,
-       CASE WHEN EXISTS (SELECT 1 FROM dismissals d WHERE d.tournament = g.tournament AND d.finding_id = f.finding_id)
-                 THEN 'dismissed'
-            WHEN EXISTS (SELECT 1 FROM penalties p WHERE p.tournament = g.tournament AND p.finding = f.finding_id)
-                 THEN 'penalised'
-            WHEN f.code = 'wrong_score' AND (
-                 EXISTS (SELECT 1 FROM accepted_replays a
-                         WHERE a.tournament = g.tournament AND a.game_id = f.game_id AND a.round = f.round)
-              OR EXISTS (SELECT 1 FROM corrections c
-                         WHERE c.tournament = g.tournament AND c.game_id = f.game_id AND c.round = f.round
-                           AND (f.player IS NULL OR c.player = f.player)))
-                 THEN 'settled'
-            ELSE 'open' END AS status
+       {status} AS status
 FROM {every_finding} f JOIN games g ON g.game_id = f.game_id
 WHERE {scope}
 ORDER BY g.tournament NULLS LAST, g.tournament_round NULLS LAST, try_cast(g.table_label AS INTEGER) NULLS LAST,
          f.game_id, f.line NULLS FIRST, f.player
-""".replace("{every_finding}", EVERY_FINDING)
+""".replace("{every_finding}", EVERY_FINDING).replace(
+    "{status}", FINDING_STATUS.replace("{tournament}", "g.tournament")
+)
 
 FINDING_STATUSES: Final = ("open", "dismissed", "penalised", "settled")
 """What became of a finding (the audit's, and the seating's ``wrong_table``:

@@ -187,6 +187,37 @@ game and player (and the kind, for a missing one): the same after any rebuild, s
 dismissal or a penalty can name it. Computed from the read models, never stored: a
 re-seating that puts the player where they played makes it go away."""
 
+EVERY_FINDING: Final = (
+    """(
+    SELECT finding_id, game_id, round, line, player, code, rule, severity, message, said FROM findings
+    UNION ALL
+    SELECT finding_id, game_id, NULL, NULL, player, code, rule, severity, message, said FROM ("""
+    + MISSEATED
+    + """)
+)"""
+)
+"""Every finding, as a table to select from: the audit's (stored by the ingest) and the
+seating's (:data:`MISSEATED`), in the columns of ``findings``."""
+
+FINDING_STATUS: Final = """
+CASE WHEN EXISTS (SELECT 1 FROM dismissals d WHERE d.tournament = {tournament} AND d.finding_id = f.finding_id)
+          THEN 'dismissed'
+     WHEN EXISTS (SELECT 1 FROM penalties p WHERE p.tournament = {tournament} AND p.finding = f.finding_id)
+          THEN 'penalised'
+     WHEN f.code = 'wrong_score' AND (
+          EXISTS (SELECT 1 FROM accepted_replays a
+                  WHERE a.tournament = {tournament} AND a.game_id = f.game_id AND a.round = f.round)
+       OR EXISTS (SELECT 1 FROM corrections c
+                  WHERE c.tournament = {tournament} AND c.game_id = f.game_id AND c.round = f.round
+                    AND (f.player IS NULL OR c.player = f.player)))
+          THEN 'settled'
+     ELSE 'open' END"""
+"""What became of the finding ``f`` (a row of :data:`EVERY_FINDING`) in the record of
+the tournament ``{tournament}`` stands for: ``open``, ``dismissed``, ``penalised`` or
+``settled`` (:data:`analytics.browse.FINDING_STATUSES`). One definition, so the
+findings list and the standings' open findings never disagree."""
+
+
 _SCORED: Final = (
     """
 WITH stage_games AS (
@@ -199,8 +230,8 @@ WITH stage_games AS (
 games_t AS (
     -- the stage's games of the rounds it announced (R-TS1, R-TS2): a game of round 5 of
     -- four preliminaries is no preliminary game, whatever its header says, and counts
-    -- nowhere until its header is put right; its players' wrong_table findings (the
-    -- MISSEATED part of open_findings) stand beside their rows all the same
+    -- nowhere until its header is put right; its findings (open_findings) stand beside
+    -- its players' rows all the same
     SELECT game_id FROM stage_games WHERE announced
 ),
 corrected AS (
@@ -220,26 +251,16 @@ scored AS (
     LEFT JOIN accepted a USING (game_id, round)
 ),
 open_findings AS (
-    SELECT player, count(*) AS open_findings FROM (
-    SELECT rp.player
-    FROM findings f
-    JOIN games_t USING (game_id)
-    JOIN round_players rp ON rp.game_id = f.game_id AND rp.round = f.round
-                         AND (f.player IS NULL OR f.player = rp.player)
-    WHERE f.code = 'wrong_score'
-      AND f.finding_id NOT IN (SELECT finding_id FROM dismissals WHERE tournament = $tournament)
-      AND (f.game_id, f.round) NOT IN (SELECT (game_id, round) FROM accepted)
-      AND NOT EXISTS (SELECT 1 FROM corrected c WHERE c.game_id = f.game_id AND c.round = f.round
-                                               AND (f.player IS NULL OR c.player = f.player))
-    UNION ALL
-    SELECT m.player
-    FROM ("""
-    + MISSEATED
-    + """) m
-    JOIN stage_games USING (game_id)
-    WHERE m.finding_id NOT IN (SELECT finding_id FROM dismissals WHERE tournament = $tournament)
-      AND m.finding_id NOT IN (SELECT finding FROM penalties WHERE tournament = $tournament AND finding IS NOT NULL)
-    ) GROUP BY player
+    -- every open finding of the stage's games (as the findings list has it), beside the
+    -- player it names, or every player of its round (of its game) if it names none
+    SELECT player, count(DISTINCT finding_id) AS open_findings FROM (
+        SELECT f.finding_id, coalesce(f.player, rp.player) AS player
+        FROM {every_finding} f
+        JOIN stage_games USING (game_id)
+        LEFT JOIN (SELECT DISTINCT game_id, round, player FROM round_players) rp
+               ON f.player IS NULL AND rp.game_id = f.game_id AND (f.round IS NULL OR rp.round = f.round)
+        WHERE {status} = 'open'
+    ) WHERE player IS NOT NULL GROUP BY player
 ),
 people AS (
     -- every registered player in the preliminaries; in a later stage those it seats or
@@ -272,8 +293,10 @@ totals AS (
     LEFT JOIN open_findings o USING (player)
     GROUP BY p.player, p.name
 )
-"""
-).replace("{announced}", _announced("g"))
+""".replace("{announced}", _announced("g"))
+    .replace("{every_finding}", EVERY_FINDING)
+    .replace("{status}", FINDING_STATUS.replace("{tournament}", "$tournament"))
+)
 
 _PRELIMINARY: Final = _sentences(
     _SCORED
@@ -444,19 +467,6 @@ WHERE p.tournament_round IS NOT NULL
        OR NOT {announced})
 ORDER BY p.tournament_round, p.table_label
 """.replace("{announced}", _announced("p"))
-
-
-EVERY_FINDING: Final = (
-    """(
-    SELECT finding_id, game_id, round, line, player, code, rule, severity, message, said FROM findings
-    UNION ALL
-    SELECT finding_id, game_id, NULL, NULL, player, code, rule, severity, message, said FROM ("""
-    + MISSEATED
-    + """)
-)"""
-)
-"""Every finding, as a table to select from: the audit's (stored by the ingest) and the
-seating's (:data:`MISSEATED`), in the columns of ``findings``."""
 
 
 def misseated(store: Store, *, tournament: str | None = None, games: Sequence[str] | None = None) -> pl.DataFrame:

@@ -126,8 +126,18 @@ def test_the_command_line_says_how_many_observed_rounds_a_figure_left_out(stores
 
 
 def test_standings_take_observed_games_like_full_ones(stores: Stores) -> None:
+    """The same points, stars and places; only the referee's notes of the observed games
+    stand beside their players as open findings (table_incident), as the findings list
+    has them, until the organiser gives a penalty or dismisses them."""
     mixed, full = standings(Store(stores.mixed), TID), standings(Store(stores.full), TID)
-    assert_frame_equal(mixed, full)
+    assert_frame_equal(mixed.drop("open_findings"), full.drop("open_findings"))
+    assert full["open_findings"].sum() == 0
+    notes = browse.open_findings(Store(stores.mixed), TID)
+    assert set(notes["code"]) == {"table_incident"}
+    (noted,) = notes.filter(pl.col("player").is_not_null())["player"]
+    beside = dict(zip(mixed["player"], mixed["open_findings"], strict=True))
+    assert beside[noted] >= 1
+    assert sum(beside.values()) > 1  # the note that names nobody stands beside its round's players
 
 
 # -- a penalty for a finding ------------------------------------------------------------

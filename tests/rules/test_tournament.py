@@ -12,12 +12,14 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+import polars as pl
 import pytest
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from analytics import records
 from analytics.browse import open_findings
+from analytics.standings import standings
 from cli.main import app
 from events.records import dump
 from events.records.tournament import TOURNAMENT_EVENT
@@ -223,6 +225,31 @@ def test_r_ts5_a_wrong_score_is_put_right_by_a_correction_and_nothing_is_erased(
         reasons = con.execute("SELECT reason FROM corrections UNION ALL SELECT reason FROM penalties").fetchall()
     assert kept == [("wrong_score",)]  # nothing erased: the finding stays in the record
     assert sorted(reasons) == [("late",), ("the star was not ticked: 3 points",)]
+
+
+def _open_beside(store: Store) -> dict[str, int]:
+    return {p: n for p, n in standings(store, "cup").select("player", "open_findings").rows() if n}
+
+
+def test_r_ts5_the_standings_count_the_open_findings_the_findings_list_has(tmp_path: Path) -> None:
+    """A finding penalised, dismissed or settled is no longer open, in the findings list
+    and beside the standings alike; a finding of any code stands there while it is open
+    (the standings counted only wrong_score, and went on counting it once penalised)."""
+    store = Store(tmp_path / "s.duckdb")
+    (tmp_path / "tournament.json").write_text(json.dumps(description()), encoding="utf-8")
+    roles = SHEET.replace("cup,1,1,cup:r1:t1,1,eve,selfish_dwarf", "cup,1,1,cup:r1:t1,1,eve,saboteur")
+    (tmp_path / "r1-t1.csv").write_text(roles, encoding="utf-8")
+    ingest([tmp_path], store, workers=1)
+    listed = open_findings(store, "cup")
+    assert sorted(listed["code"]) == ["bad_roles", "wrong_score"]
+    assert _open_beside(store) == dict.fromkeys(["ann", "bob", "cem", "dia", "eve"], 2)  # each names no one
+    (wrong,) = listed.filter(pl.col("code") == "wrong_score")["finding_id"]
+    records.penalty_for(store, "cup", wrong, 1, "the star was not ticked", player="ann")
+    assert open_findings(store, "cup")["code"].to_list() == ["bad_roles"]
+    assert _open_beside(store) == dict.fromkeys(["ann", "bob", "cem", "dia", "eve"], 1)
+    (roles_finding,) = open_findings(store, "cup")["finding_id"]
+    records.dismiss(store, "cup", roles_finding, "the roles were dealt right; the sheet was misread")
+    assert _open_beside(store) == {}
 
 
 def test_r_ts5_records_without_their_reason_are_refused(tmp_path: Path) -> None:
