@@ -459,7 +459,7 @@ def penalty_for(
     who = player or found.player
     if who is None:
         raise RecordError(
-            say("finding %(finding)s names no player: say whose penalty it is (--player)", finding=finding)
+            say("finding %(finding)s names no player: name the player whose penalty it is", finding=finding)
         )
     return penalty(store, tournament, who, points, reason, stage or found.stage, finding=finding)
 

@@ -180,7 +180,7 @@ def test_a_penalty_for_a_finding_names_it_and_settles_it(stores: Stores, tmp_pat
 def test_a_finding_that_names_nobody_needs_the_player(stores: Stores, tmp_path: Path) -> None:
     store = copy_of(stores.mixed, tmp_path)
     nobody = incidents(store)[None]
-    with pytest.raises(RecordError, match=f"^finding {nobody} names no player: say whose penalty it is"):
+    with pytest.raises(RecordError, match=f"^finding {nobody} names no player: name the player whose penalty it is"):
         records.penalty_for(store, TID, nobody, 1, "a card shown")
     with pytest.raises(RecordError, match=r"^no finding 000000000000 is stored$"):
         records.penalty_for(store, TID, "000000000000", 1, "no such finding")
