@@ -69,16 +69,18 @@ def _quoted(text: str) -> str:
 
 
 def _int(text: str, column: str, line: int, low: int, high: int) -> int:
-    try:
-        value = int(text.strip())
-    except ValueError:
+    """A whole number written in the digits 0-9 alone: Python's ``int`` also reads
+    ``+2``, ``0_3`` and full-width ``３``, which no score sheet means."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()):
         said = say(
             "line %(line)s: `%(column)s` must be a whole number, not %(given)s",
             line=line,
             column=column,
             given=_quoted(text),
         )
-        raise UnreadableLog(said, line) from None
+        raise UnreadableLog(said, line)
+    value = int(digits)
     if not low <= value <= high:
         said = say(
             "line %(line)s: `%(column)s` must be %(low)s–%(high)s, not %(given)s",
@@ -95,8 +97,12 @@ def _int(text: str, column: str, line: int, low: int, high: int) -> int:
 def _label(text: str, column: str, adapter: TypeAdapter[str], line: int) -> str | None:
     """An optional ``tournament`` or ``table``, held to the log header's own type for it
     (event-log.md), so a sheet can say nothing a log could not."""
-    if not text:
-        return None
+    return _id(text, column, adapter, line) if text else None
+
+
+def _id(text: str, column: str, adapter: TypeAdapter[str], line: int) -> str:
+    """An id or label held to the log's own type for it, or a message naming the
+    column, the value and what is wrong with it."""
     try:
         return adapter.validate_python(text)
     except ValidationError as exc:
@@ -136,7 +142,11 @@ def read_sheet(data: bytes) -> list[Entry]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise UnreadableLog(say("not UTF-8 (byte %(byte)s)", byte=exc.start + 1)) from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        said = say(
+            "line %(line)s: not UTF-8 (byte %(byte)s): save the sheet as CSV in UTF-8", line=line, byte=exc.start + 1
+        )
+        raise UnreadableLog(said, line) from None
     records = _records(text)
     _, header = next(records, (1, None))
     if header is None:
@@ -161,12 +171,8 @@ def read_sheet(data: bytes) -> list[Entry]:
             )
             raise UnreadableLog(said, index)
         row = dict(zip(names, (v.strip() for v in values), strict=True))
-        try:
-            game_id = _GAME_ID.validate_python(row["game_id"])
-            player = _PLAYER.validate_python(row["player"])
-        except ValidationError:
-            said = say("line %(line)s: `game_id` or `player` is not a valid id", line=index)
-            raise UnreadableLog(said, index) from None
+        game_id = _id(row["game_id"], "game_id", _GAME_ID, index)
+        player = _id(row["player"], "player", _PLAYER, index)
         try:
             role = _ROLE.validate_python(row["role"])
         except ValidationError:
@@ -212,6 +218,8 @@ def read_sheet(data: bytes) -> list[Entry]:
         entries.append(entry)
     if not entries:
         raise UnreadableLog(say("the score sheet has a header but no rows"))
+    for game_id, rows in games_of(entries).items():
+        check_game_columns(game_id, rows)
     return entries
 
 
@@ -221,6 +229,27 @@ def games_of(entries: list[Entry]) -> dict[str, list[Entry]]:
     for entry in entries:
         games.setdefault(entry.game_id, []).append(entry)
     return games
+
+
+def check_game_columns(game_id: str, entries: list[Entry]) -> None:
+    """A game's ``tournament``, ``tournament_round`` and ``table`` are one game's: every
+    row of it says the same, or the sheet is unreadable at the first row that does not
+    (its header is made from its first row, and the rest would go unsaid)."""
+    first = entries[0]
+    for entry in entries[1:]:
+        for column in ("tournament", "tournament_round", "table"):
+            was, now = getattr(first, column), getattr(entry, column)
+            if now != was:
+                said = say(
+                    "line %(line)s: `%(column)s` of %(game)s is %(given)s here but %(first)s on line %(first_line)s",
+                    line=entry.line,
+                    column=column,
+                    game=game_id,
+                    given=_quoted("" if now is None else str(now)),
+                    first=_quoted("" if was is None else str(was)),
+                    first_line=first.line,
+                )
+                raise UnreadableLog(said, entry.line)
 
 
 def game_events(game_id: str, entries: list[Entry]) -> list[tuple[int, SheetEvent]]:

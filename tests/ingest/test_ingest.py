@@ -945,6 +945,48 @@ MALFORMED_SHEETS = {
         7,
         "star",
     ),
+    # Python's int() reads each of these; no score sheet means them
+    **{
+        f"points_{name}": (
+            HEADER
+            + "\n"
+            + "\n".join(_rows({3: GOOD_ROW.format(player="dov", role="saboteur", points=points, star=1)}))
+            + "\n",
+            5,
+            "points",
+        )
+        for name, points in (("underscored", "0_3"), ("signed", "+3"), ("full_width", "\uff13"))
+    },
+    "latin_1": (
+        HEADER
+        + "\n"
+        + "\n".join(_rows({5: GOOD_ROW.format(player="fin", role="selfish_dwarf", points=0, star=0)}))
+        + "\n"
+        + GOOD_ROW.replace(",1,", ",2,").format(player="ana", role="gold_digger", points=0, star=0)
+        + " # Zoë\n",
+        8,
+        "UTF-8",
+    ),
+    "player_not_an_id": (
+        HEADER + "\n" + "\n".join(_rows({4: GOOD_ROW.format(player="e li", role="saboteur", points=3, star=1)})) + "\n",
+        6,
+        "`player`",
+    ),
+    "game_id_not_an_id": (
+        HEADER + "\n" + "\n".join(_rows({0: _rows()[0].replace("spring-cup:r2:t7", "spring cup")})) + "\n",
+        2,
+        "`game_id`",
+    ),
+    "a_game_at_two_tables": (
+        HEADER + "\n" + "\n".join(_rows({2: _rows()[2].replace("spring-cup,2,7,", "spring-cup,2,8,")})) + "\n",
+        4,
+        "`table`",
+    ),
+    "a_game_in_two_tournaments": (
+        HEADER + "\n" + "\n".join(_rows({5: _rows()[5].replace("spring-cup,2,", "autumn-cup,2,")})) + "\n",
+        7,
+        "`tournament`",
+    ),
 }
 
 
@@ -953,13 +995,13 @@ def test_malformed_score_sheet_is_rejected_naming_the_line(tmp_path: Path, case:
     text, line, column = MALFORMED_SHEETS[case]
     db = tmp_path / "s.duckdb"
     path = tmp_path / f"{case}.csv"
-    path.write_bytes(text.encode())
+    path.write_bytes(text.encode("latin-1") if case == "latin_1" else text.encode())
     result = invoke("ingest", path, "--db", db, "--workers", "1")
     assert result.exit_code == 1
     assert summary(result)["rejected"] == 1
     [upload] = uploads(db)
     assert (upload["kind"], upload["outcome"], upload["status"]) == ("score_sheet", "rejected", "unreadable")
-    assert upload["raw"] == text.encode()
+    assert upload["raw"] == path.read_bytes()
     [finding] = json.loads(upload["report"])["violations"]
     assert (finding["code"], finding["line"]) == ("malformed", line)
     assert f"line {line}" in finding["message"]
