@@ -529,6 +529,14 @@ def accept_replay(store: Store, tournament: str, game: str, number: int, reason:
     """The replay's outcome replaces what the score sheet said, for one round."""
     with store.connect(read_only=True) as con:
         rows = _round_of(con, tournament, game, number)
+        (source,) = con.execute("SELECT source FROM games WHERE game_id = ?", [game]).fetchone() or ("log",)
+        if source == "score_sheet":
+            raise RecordError(
+                say(
+                    "%(game)s was entered from a score sheet: it has no replay to accept; correct its scores instead",
+                    game=game,
+                )
+            )
         if any(r[2] is None for r in rows):
             raise RecordError(
                 say("the replay of round %(round)s of %(game)s does not settle every score", round=number, game=game)

@@ -819,7 +819,7 @@ def test_a_sheet_round_outside_r_w1_has_no_replay_to_accept(hand_of_two: Hand) -
     table = hand.table()
     assert {p: row(table, p)["open_findings"] for p in PLAYERS[6:]} == dict.fromkeys(PLAYERS[6:], 1)
     assert row(table, "gus")["points"] == 9
-    with refused("^the replay of round 1 of hand:r2:t2 does not settle every score$"):
+    with refused("^hand:r2:t2 was entered from a score sheet: it has no replay to accept; correct its scores instead$"):
         records.accept_replay(hand.store, TID, "hand:r2:t2", 1)
     finding = hand.query("SELECT finding_id FROM findings WHERE game_id = 'hand:r2:t2' AND code = 'wrong_score'")
     records.dismiss(hand.store, TID, str(finding[0][0]), "the star was forgotten, the points are right")
