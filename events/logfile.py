@@ -324,8 +324,17 @@ def parse_line(number: int, raw: bytes | str) -> LogLine:
         nulls = null_fields(event)
         if nulls:
             said = say("field `%(field)s` may be left out but not null", field=nulls[0])
-            return LogLine(number, event if nulls == ["at"] else None, _wrong(said, nulls[0]))
+            notes = _NOTES.get(event.type, _NOTES_OF_ANY)
+            return LogLine(number, event if all(n in notes for n in nulls) else None, _wrong(said, nulls[0]))
     return LogLine(number, event)
+
+
+_NOTES_OF_ANY: Final = ("at",)
+_NOTES: Final = {"goal_revealed": ("at", "card")}
+"""The fields whose wrong value leaves a line's event standing, by the event's type:
+its time (a note about the event), and the card a reveal showed, which a full log
+knows from the deal already (an observed log needs it: the replay applies no such
+reveal there)."""
 
 
 def _salvaged(obj: dict[str, Any], exc: ValidationError) -> Event | None:
@@ -333,18 +342,19 @@ def _salvaged(obj: dict[str, Any], exc: ValidationError) -> Event | None:
 
     event-log.md has the replay go on "with the event as recorded wherever the event can
     still be applied". A line is malformed but still says everything its event needs
-    when all that is wrong is an unknown field (at any depth) or its ``at`` (a time is a
-    note about the event, not the event): without those, it is the event. Dropped, the
+    when all that is wrong is an unknown field (at any depth) or one of its notes
+    (:data:`_NOTES`: its ``at``, a reveal's ``card``): without those, it is the event. Dropped, the
     line would leave its play unmade and every later line judged against a game that
     did not happen (a ``comment`` on one placement made each later one illegal). Any
     other error — a field missing, a wrong type or code — leaves no event to apply.
     The header is judged by its own rule (a ``game_started`` not valid is unreadable)."""
     paths: list[tuple[str | int, ...]] = []
+    notes = _NOTES.get(str(obj.get("type")), _NOTES_OF_ANY)
     for error in exc.errors(include_url=False):
         loc = tuple(error["loc"])
         if loc and loc[0] in EVENT_TYPES:  # the discriminator's own level
             loc = loc[1:]
-        if not loc or not (error["type"] == "extra_forbidden" or loc == ("at",)):
+        if not loc or not (error["type"] == "extra_forbidden" or (len(loc) == 1 and loc[0] in notes)):
             return None
         paths.append(loc)
     trimmed = _without(obj, paths)

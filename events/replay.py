@@ -144,7 +144,10 @@ class Replay:
             if event is None:
                 return new
             # a malformed line that still states its event (events.logfile._salvaged):
-            # reported, and applied as recorded
+            # reported, and applied as recorded; but an observed reveal whose card was
+            # wrong says nothing of what the goal showed, which only the log can say
+            if self._observed and isinstance(event, GoalRevealed) and event.card is None:
+                return new
         if state.ended:
             if error is None:  # one malformed finding a line
                 said = say("%(kind)s after game_ended: game_ended is the last line", kind=event.type)

@@ -7,12 +7,14 @@ E-W cards at (1,0)…(7,0) reaches the middle goal.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import pytest
 
 from events.builder import LogBuilder
 from events.maze import Maze, tunnel
+from events.observe import observe
 from events.rules.goals import close_reveal_run
 from events.state import RevealRun
 from tests.conftest import codes, errors, run
@@ -66,6 +68,26 @@ def test_r_g1_reveal_right_after_the_reaching_placement() -> None:
     log.draw(player)
     assert codes(log) == []
     assert not log.round.maze.face_down("middle")
+
+
+@pytest.mark.parametrize("card", [None, "goal_silver", "NESW", 7], ids=["null", "no-such-card", "tunnel", "number"])
+@pytest.mark.parametrize("recording", ["full", "observed"])
+def test_r_g1_a_reveal_with_a_wrong_card_is_malformed_but_still_a_reveal(card: object, recording: str) -> None:
+    """R-G1, event-log.md: the replay goes on "with the event as recorded wherever the
+    event can still be applied". A full log's reveal needs no card (the deal has it):
+    with a wrong one the line is malformed but the goal is turned up all the same; it
+    was dropped, and the draw after it said the goal was never revealed. An observed
+    log's reveal is its only word on what the goal showed: there it is not applied."""
+    log = game(ROW, goals=STONE_MIDDLE)
+    corridor(log, 6)
+    player, _ = reach(log, "NESW", 7, 0, reveals=[("middle", True)])
+    log.draw(player)
+    lines = observe(log.text().encode()).decode().splitlines() if recording == "observed" else list(log.lines)
+    at = next(i for i, line in enumerate(lines) if '"goal_revealed"' in line)
+    shown = json.loads(lines[at])
+    lines[at] = json.dumps({**shown, "card": card})
+    expected = [("malformed", at + 1)] + ([("missing_reveal", at + 2)] if recording == "observed" else [])
+    assert codes(lines) == expected
 
 
 def test_r_g1_gold_revealed_then_round_ended() -> None:
