@@ -26,10 +26,14 @@ from events.logfile import UnreadableLog
 from events.records.sheet import RoundRecorded, ScoreSheetGame, SheetEvent, SheetResult
 from events.rules.scoring import tournament_outcome
 from events.said import say
-from events.schema import GameId, PlayerId, TableLabel
+from events.schema import GameId, PlayerId, Stage, TableLabel
 from events.tables import ROLES, TOURNAMENT_ROLES, Role
 
 COLUMNS: Final = ("tournament", "tournament_round", "table", "game_id", "round", "player", "role", "points", "star")
+OPTIONAL_COLUMNS: Final = ("stage",)
+"""Columns a sheet may add: ``stage`` (``preliminary``, ``semifinal`` or ``final``, as a
+log's header says it; empty or left out: preliminary), so a final table played on paper
+counts in the final."""
 STARS: Final = {
     "1": True,
     "true": True,
@@ -45,6 +49,7 @@ _GAME_ID: Final[TypeAdapter[str]] = TypeAdapter(GameId)  # a log header's `game_
 _TABLE: Final[TypeAdapter[str]] = TypeAdapter(TableLabel)
 _PLAYER: Final[TypeAdapter[str]] = TypeAdapter(PlayerId)
 _ROLE: Final[TypeAdapter[Role]] = TypeAdapter(Role)
+_STAGE: Final[TypeAdapter[Stage]] = TypeAdapter(Stage)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +66,7 @@ class Entry:
     role: Role
     points: int
     star: bool
+    stage: Stage | None = None
 
 
 def _quoted(text: str) -> str:
@@ -92,6 +98,20 @@ def _int(text: str, column: str, line: int, low: int, high: int) -> int:
         )
         raise UnreadableLog(said, line)
     return value
+
+
+def _stage(text: str, line: int) -> Stage | None:
+    if not text:
+        return None
+    try:
+        return _STAGE.validate_python(text)
+    except ValidationError:
+        said = say(
+            "line %(line)s: `stage` must be preliminary, semifinal or final, not %(given)s",
+            line=line,
+            given=_quoted(text),
+        )
+        raise UnreadableLog(said, line) from None
 
 
 def _label(text: str, column: str, adapter: TypeAdapter[str], line: int) -> str | None:
@@ -152,9 +172,17 @@ def read_sheet(data: bytes) -> list[Entry]:
     if header is None:
         raise UnreadableLog(say("empty file: a score sheet starts with its header line"))
     names = [h.strip() for h in header]
-    if sorted(names) != sorted(COLUMNS) or len(names) != len(COLUMNS):
+    extra = [n for n in names if n not in COLUMNS]
+    if (
+        sorted(n for n in names if n in COLUMNS) != sorted(COLUMNS)
+        or len(set(names)) != len(names)
+        or any(n not in OPTIONAL_COLUMNS for n in extra)
+    ):
         said = say(
-            "line 1: the columns must be %(columns)s; found %(found)s", columns=",".join(COLUMNS), found=",".join(names)
+            "line 1: the columns must be %(columns)s (and may add %(optional)s); found %(found)s",
+            columns=",".join(COLUMNS),
+            optional=",".join(OPTIONAL_COLUMNS),
+            found=",".join(names),
         )
         raise UnreadableLog(said)
     entries = []
@@ -162,12 +190,12 @@ def read_sheet(data: bytes) -> list[Entry]:
     for index, values in records:
         if not any(v.strip() for v in values):
             continue
-        if len(values) != len(COLUMNS):
+        if len(values) != len(names):
             said = say(
                 "line %(line)s: %(count)s values for %(columns)s columns",
                 line=index,
                 count=len(values),
-                columns=len(COLUMNS),
+                columns=len(names),
             )
             raise UnreadableLog(said, index)
         row = dict(zip(names, (v.strip() for v in values), strict=True))
@@ -203,6 +231,7 @@ def read_sheet(data: bytes) -> list[Entry]:
             role=role,
             points=_int(row["points"], "points", index, 0, 100),
             star=STARS[row["star"].lower()],
+            stage=_stage(row.get("stage", ""), index),
         )
         key = (entry.game_id, entry.round, entry.player)
         if key in seen:
@@ -232,12 +261,12 @@ def games_of(entries: list[Entry]) -> dict[str, list[Entry]]:
 
 
 def check_game_columns(game_id: str, entries: list[Entry]) -> None:
-    """A game's ``tournament``, ``tournament_round`` and ``table`` are one game's: every
+    """A game's ``tournament``, ``tournament_round``, ``table`` and ``stage`` are one game's: every
     row of it says the same, or the sheet is unreadable at the first row that does not
     (its header is made from its first row, and the rest would go unsaid)."""
     first = entries[0]
     for entry in entries[1:]:
-        for column in ("tournament", "tournament_round", "table"):
+        for column in ("tournament", "tournament_round", "table", "stage"):
             was, now = getattr(first, column), getattr(entry, column)
             if now != was:
                 said = say(
@@ -263,6 +292,7 @@ def game_events(game_id: str, entries: list[Entry]) -> list[tuple[int, SheetEven
         tournament=first.tournament,
         tournament_round=first.tournament_round,
         table=first.table,
+        **({"stage": first.stage} if first.stage is not None else {}),
         ruleset="tournament",
         players=players,
     )

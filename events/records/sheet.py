@@ -14,7 +14,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import Field, TypeAdapter
 
 from events.records import Record, published_schema
-from events.schema import GameId, PlayerId
+from events.schema import GameId, PlayerId, Stage
 from events.tables import Role
 
 
@@ -34,6 +34,9 @@ class ScoreSheetGame(SheetEvent):
     table: str | None
     ruleset: Literal["tournament"]
     players: Annotated[list[PlayerId], Field(min_length=1)]
+    stage: Stage | None = None
+    """As a log's header has it; left out (as every sheet before the column was): the
+    preliminary."""
 
 
 class SheetResult(Record):

@@ -87,7 +87,7 @@ def project_sheet_game(
             ruleset="tournament",
             tournament=header.tournament,
             tournament_round=header.tournament_round,
-            stage="preliminary" if header.tournament else None,
+            stage=header.stage or ("preliminary" if header.tournament else None),
             table_label=header.table,
             players=len(players),
             player_ids=players,

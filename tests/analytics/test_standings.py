@@ -405,6 +405,36 @@ def test_final_table_tie_breakers_computed_by_hand(hand: Hand) -> None:
     assert shown(hand.table()) == expected(BASE)
 
 
+FINAL_ON_PAPER: Final = {
+    1: [("ann", G, 2, 0), ("bob", G, 2, 0), ("cem", S, 0, 0), ("gus", G, 3, 1), ("hal", D, 0, 0), ("kim", S, 0, 0)],
+    2: [("ann", G, 2, 0), ("bob", D, 0, 0), ("cem", S, 0, 0), ("gus", G, 3, 1), ("hal", G, 2, 0), ("kim", S, 0, 0)],
+    3: [("ann", G, 0, 0), ("bob", G, 0, 0), ("cem", S, 0, 0), ("gus", G, 0, 0), ("hal", S, 0, 0), ("kim", D, 4, 1)],
+    4: [("ann", D, 0, 0), ("bob", G, 2, 0), ("cem", S, 0, 0), ("gus", G, 2, 0), ("hal", G, 2, 0), ("kim", S, 0, 0)],
+}
+"""The final table of :func:`final_log`, as its scorekeeper writes it on paper."""
+
+
+def test_a_final_table_on_a_score_sheet_counts_in_the_final(hand: Hand) -> None:
+    """A sheet's optional ``stage`` column puts its game in the final, as a log's header
+    does: without it a final played on paper was a preliminary game of round 2, its
+    players unseated there, and no final was in."""
+    text = sheet("hand:final", FINAL_ON_PAPER, number=2, table="final").splitlines()
+    text = [text[0] + ",stage"] + [line + ",final" for line in text[1:]]
+    assert put(hand.store, hand.root / "final.csv", "\n".join(text) + "\n") == "accepted"
+    final = hand.table(stage="final")
+    columns = ["place", "player", "final_points", "final_stars", "preliminary_points", "preliminary_stars"]
+    assert final.select(columns).rows() == [
+        (1, "gus", 8, 2, 6, 2),
+        (2, "kim", 4, 1, 4, 0),
+        (3, "ann", 4, 0, 6, 2),
+        (4, "bob", 4, 0, 6, 1),
+        (5, "hal", 4, 0, 5, 1),
+        (6, "cem", 0, 0, 3, 1),
+    ]
+    assert final["open_findings"].sum() == 0
+    assert hand.table()["rounds"].max() == 3  # nothing of it counted in the preliminaries
+
+
 # -- records -----------------------------------------------------------------------------
 
 

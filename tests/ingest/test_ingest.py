@@ -982,6 +982,17 @@ MALFORMED_SHEETS = {
         4,
         "`table`",
     ),
+    "no_such_stage": (
+        HEADER + ",stage\n" + "\n".join(r + ",quarterfinal" for r in _rows()) + "\n",
+        2,
+        "`stage`",
+    ),
+    "a_game_in_two_stages": (
+        HEADER + ",stage\n" + "\n".join(r + (",final" if i == 4 else ",") for i, r in enumerate(_rows())) + "\n",
+        6,
+        "`stage`",
+    ),
+    "a_column_twice": (HEADER + ",star\n" + "\n".join(r + ",1" for r in _rows()) + "\n", 1, "columns"),
     "a_game_in_two_tournaments": (
         HEADER + "\n" + "\n".join(_rows({5: _rows()[5].replace("spring-cup,2,", "autumn-cup,2,")})) + "\n",
         7,
