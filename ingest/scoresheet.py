@@ -263,7 +263,9 @@ def games_of(entries: list[Entry]) -> dict[str, list[Entry]]:
 def check_game_columns(game_id: str, entries: list[Entry]) -> None:
     """A game's ``tournament``, ``tournament_round``, ``table`` and ``stage`` are one game's: every
     row of it says the same, or the sheet is unreadable at the first row that does not
-    (its header is made from its first row, and the rest would go unsaid)."""
+    (its header is made from its first row, and the rest would go unsaid). And every
+    round lists every player of the game, as a log's ``round_ended`` does: a round a
+    row short was judged as a smaller table, whose roles then did not fit."""
     first = entries[0]
     for entry in entries[1:]:
         for column in ("tournament", "tournament_round", "table", "stage"):
@@ -279,6 +281,22 @@ def check_game_columns(game_id: str, entries: list[Entry]) -> None:
                     first_line=first.line,
                 )
                 raise UnreadableLog(said, entry.line)
+    players = list(dict.fromkeys(e.player for e in entries))
+    rounds: dict[int, list[Entry]] = {}
+    for entry in entries:
+        rounds.setdefault(entry.round, []).append(entry)
+    for number, rows in sorted(rounds.items()):
+        listed = {e.player for e in rows}
+        missing = [p for p in players if p not in listed]
+        if missing:
+            said = say(
+                "line %(line)s: round %(round)s of %(game)s has no row for %(players)s, who played its other rounds",
+                line=rows[0].line,
+                round=number,
+                game=game_id,
+                players=", ".join(missing),
+            )
+            raise UnreadableLog(said, rows[0].line)
 
 
 def game_events(game_id: str, entries: list[Entry]) -> list[tuple[int, SheetEvent]]:

@@ -992,6 +992,14 @@ MALFORMED_SHEETS = {
         6,
         "`stage`",
     ),
+    "a_player_missing_from_a_round": (
+        HEADER
+        + "\n"
+        + "\n".join([*_rows(), *(r.replace(",1,", ",2,", 1) for r in _rows() if ",ben," not in r)])
+        + "\n",
+        8,
+        "no row for ben",
+    ),
     "a_column_twice": (HEADER + ",star\n" + "\n".join(r + ",1" for r in _rows()) + "\n", 1, "columns"),
     "a_game_in_two_tournaments": (
         HEADER + "\n" + "\n".join(_rows({5: _rows()[5].replace("spring-cup,2,", "autumn-cup,2,")})) + "\n",
