@@ -13,7 +13,7 @@ from typing import Any, Final
 
 import polars as pl
 
-from analytics.standings import EVERY_FINDING, FINDING_STATUS
+from analytics.standings import EVERY_FINDING, FINDING_STATUS, with_still_wrong
 from analytics.stats import Source, connection
 from events.logfile import LogLine, UnreadableLog, parse_numbered
 from events.observe import AlreadyObserved, observe_lines
@@ -291,12 +291,16 @@ ORDER BY g.tournament NULLS LAST, g.tournament_round NULLS LAST, try_cast(g.tabl
 FINDING_STATUSES: Final = ("open", "dismissed", "penalised", "settled")
 """What became of a finding (the audit's, and the seating's ``wrong_table``:
 :data:`analytics.standings.MISSEATED`): still ``open``; ``dismissed`` with a reason; ``penalised``
-(a penalty names it); ``settled`` (a ``wrong_score`` whose round's replay was accepted
-or whose player's score was corrected)."""
+(a penalty names it); ``settled`` (a ``wrong_score`` whose round's replay was accepted,
+or whose player's score was corrected so that the round is what the rules give:
+:func:`analytics.standings.still_wrong`)."""
 
 
-def _findings(store: Store, scope: str, params: Sequence[Any]) -> pl.DataFrame:
-    return query(store, _FINDINGS.replace("{scope}", scope), params)
+def _findings(store: Store, scope: str, params: Sequence[Any], tournament: str | None) -> pl.DataFrame:
+    with connection(store) as con:
+        sql = with_still_wrong(_FINDINGS.replace("{scope}", scope), con, tournament)
+        frame: pl.DataFrame = con.sql(sql, params=list(params)).pl()
+        return frame
 
 
 def findings(store: Store, tournament: str | None = None) -> pl.DataFrame:
@@ -304,7 +308,7 @@ def findings(store: Store, tournament: str | None = None) -> pl.DataFrame:
     ``status`` (:data:`FINDING_STATUSES`) and the ``finding_id`` the tournament's record
     dismisses or penalises it by."""
     scope, params = ("g.tournament = ?", [tournament]) if tournament is not None else ("TRUE", [])
-    return _findings(store, scope, params)
+    return _findings(store, scope, params, tournament)
 
 
 def upload_findings(store: Store, uploads: Sequence[int]) -> pl.DataFrame:
@@ -319,10 +323,10 @@ def upload_findings(store: Store, uploads: Sequence[int]) -> pl.DataFrame:
 
 def open_findings(store: Store, tournament: str | None) -> pl.DataFrame:
     """Findings not dismissed nor turned into a penalty, and (for ``wrong_score``) not
-    settled by an accepted replay of their round or a correction of their player;
+    settled by an accepted replay of their round or a correction that put it right;
     ``None``: the games of no tournament."""
     scope, params = ("g.tournament = ?", [tournament]) if tournament is not None else ("g.tournament IS NULL", [])
-    found = _findings(store, scope, params)
+    found = _findings(store, scope, params, tournament)
     return found.filter(pl.col("status") == "open").drop("tournament", "status")
 
 

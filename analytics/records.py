@@ -31,7 +31,7 @@ import polars as pl
 from pydantic import TypeAdapter, ValidationError
 
 from analytics.csvrows import csv_rows
-from analytics.standings import EVERY_FINDING, standings_on
+from analytics.standings import EVERY_FINDING, standings_on, still_wrong
 from events.records import dump
 from events.records.tournament import (
     CutDrawn,
@@ -523,6 +523,19 @@ def correct(
             **({"star": star} if star is not None else {}),
         )
     return append(store, tournament, [event])
+
+
+def still_wrong_in(store: Store, tournament: str, game: str, number: int) -> list[str]:
+    """The ``wrong_score`` findings of one round that its corrections have not put right
+    (:func:`analytics.standings.still_wrong`): they stay open, and the organiser who
+    just corrected the round is told so."""
+    with store.connect(read_only=True) as con:
+        wrong = set(still_wrong(con, tournament))
+        rows = con.execute(
+            "SELECT finding_id FROM findings WHERE game_id = ? AND round = ? AND code = 'wrong_score' ORDER BY line",
+            [game, number],
+        ).fetchall()
+    return [str(r[0]) for r in rows if str(r[0]) in wrong]
 
 
 def accept_replay(store: Store, tournament: str, game: str, number: int, reason: str | None = None) -> Recorded:

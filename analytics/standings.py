@@ -19,6 +19,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import groupby
 from typing import Final
 
 import duckdb
@@ -28,6 +29,7 @@ from events.rules.tournament import IN_TWO_GAMES, MISSING_FROM_GAME, SEATED_ELSE
 from events.said import read_stored_all, sentence
 from ingest.rebuild import project_stream
 from ingest.schema import READ_MODELS
+from ingest.scoresheet import allowed_outcomes
 from ingest.store import Moment, Store, insert_rows
 
 
@@ -207,15 +209,72 @@ CASE WHEN EXISTS (SELECT 1 FROM dismissals d WHERE d.tournament = {tournament} A
      WHEN f.code = 'wrong_score' AND (
           EXISTS (SELECT 1 FROM accepted_replays a
                   WHERE a.tournament = {tournament} AND a.game_id = f.game_id AND a.round = f.round)
-       OR EXISTS (SELECT 1 FROM corrections c
-                  WHERE c.tournament = {tournament} AND c.game_id = f.game_id AND c.round = f.round
-                    AND (f.player IS NULL OR c.player = f.player)))
+       OR (EXISTS (SELECT 1 FROM corrections c
+                   WHERE c.tournament = {tournament} AND c.game_id = f.game_id AND c.round = f.round
+                     AND (f.player IS NULL OR c.player = f.player))
+           AND NOT list_contains({still_wrong}, f.finding_id)))
           THEN 'settled'
      ELSE 'open' END"""
 """What became of the finding ``f`` (a row of :data:`EVERY_FINDING`) in the record of
 the tournament ``{tournament}`` stands for: ``open``, ``dismissed``, ``penalised`` or
 ``settled`` (:data:`analytics.browse.FINDING_STATUSES`). One definition, so the
-findings list and the standings' open findings never disagree."""
+findings list and the standings' open findings never disagree. ``{still_wrong}`` is
+the list :func:`still_wrong` gives, written in by :func:`with_still_wrong`."""
+
+_CORRECTED_ROUNDS: Final = """
+WITH named AS (
+    SELECT f.finding_id, f.game_id, f.round, f.player, g.source, g.tournament
+    FROM findings f JOIN games g USING (game_id)
+    WHERE f.code = 'wrong_score' AND ($tournament IS NULL OR g.tournament = $tournament)
+      AND EXISTS (SELECT 1 FROM corrections c WHERE c.tournament = g.tournament AND c.game_id = f.game_id
+                                              AND c.round = f.round AND (f.player IS NULL OR c.player = f.player))
+),
+corrected AS (
+    SELECT tournament, game_id, round, player, arg_max(points, seq) AS points,
+           arg_max(star, seq) FILTER (WHERE star IS NOT NULL) AS star
+    FROM corrections GROUP BY ALL
+)
+SELECT n.finding_id, n.source, n.player AS named, rp.player, rp.role,
+       coalesce(c.points, rp.recorded_points, 0) AS points, rp.replay_points, coalesce(c.star, rp.star, false) AS star
+FROM named n
+JOIN round_players rp ON rp.game_id = n.game_id AND rp.round = n.round
+LEFT JOIN corrected c ON c.tournament = n.tournament AND c.game_id = rp.game_id AND c.round = rp.round
+                     AND c.player = rp.player
+ORDER BY n.finding_id, rp.seat
+"""
+
+
+def still_wrong(con: duckdb.DuckDBPyConnection, tournament: str | None) -> list[str]:
+    """The ``wrong_score`` findings a correction names whose round, with every correction
+    of it applied, is still not what the rules give, of ``tournament`` (``None``: of
+    every one): they stay open. A log's round is held to its replay (the points of the
+    players the finding names, or of all); a score sheet's, which has no replay, to
+    the outcomes R-W1 allows for its roles (points and stars). Without this any
+    correction of the player settled the finding, even one to another wrong score."""
+    rows = con.execute(_CORRECTED_ROUNDS, {"tournament": tournament}).fetchall()
+    wrong = []
+    for finding_id, group in groupby(rows, key=lambda r: str(r[0])):
+        seats = list(group)
+        source, named = seats[0][1], seats[0][2]
+        if source == "score_sheet":
+            players = [str(r[3]) for r in seats]
+            roles = {str(r[3]): r[4] for r in seats}
+            points = {str(r[3]): int(r[5]) for r in seats}
+            stars = frozenset(str(r[3]) for r in seats if r[7])
+            fits = any(o[2] == points and o[3] == stars for o in allowed_outcomes(players, roles))
+        else:
+            fits = all(r[6] is None or r[5] == r[6] for r in seats if named is None or r[3] == named)
+        if not fits:
+            wrong.append(finding_id)
+    return wrong
+
+
+def with_still_wrong(sql: str, con: duckdb.DuckDBPyConnection, tournament: str | None) -> str:
+    """``sql`` with :data:`FINDING_STATUS`'s ``{still_wrong}`` written in as a list."""
+    if "{still_wrong}" not in sql:
+        return sql
+    ids = ", ".join(_literal(i) for i in still_wrong(con, tournament))
+    return sql.replace("{still_wrong}", f"[{ids}]::VARCHAR[]")
 
 
 _SCORED: Final = (
@@ -403,6 +462,7 @@ class Query:
 
 
 def _run(con: duckdb.DuckDBPyConnection, sql: str, tournament: str, stage: str) -> pl.DataFrame:
+    sql = with_still_wrong(sql, con, tournament)
     frame: pl.DataFrame = con.sql(sql, params={"tournament": tournament, "stage": stage}).pl()
     return frame
 

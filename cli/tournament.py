@@ -352,6 +352,17 @@ def correct(
         _run(lambda: records.correct(store, tournament, game, number, player, points, reason, star=star)),
         say("a correction of %(player)s in %(game)s round %(round)s", player=player, game=game, round=number),
     )
+    wrong = records.still_wrong_in(store, tournament, game, number)
+    if wrong:
+        said = say(
+            "round %(round)s of %(game)s as corrected is still not what the rules give: finding %(findings)s stays "
+            "open (saboteur findings %(tournament)s --open)",
+            round=number,
+            game=game,
+            findings=", ".join(wrong),
+            tournament=tournament,
+        )
+        console.print(escape(told(said)))
 
 
 @app.command("accept-replay")

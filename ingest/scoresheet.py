@@ -329,10 +329,11 @@ def game_events(game_id: str, entries: list[Entry]) -> list[tuple[int, SheetEven
     return events
 
 
-def _allowed(
+def allowed_outcomes(
     players: list[str], roles: dict[str, Role | None]
 ) -> list[tuple[str, str | None, dict[str, int], frozenset[str]]]:
-    """Every outcome R-W1 allows for these roles: winner, connector, points, stars."""
+    """Every outcome R-W1 allows for a round of these roles: winner, connector, points,
+    stars (a connector for each player, and the gold not reached)."""
     outcomes = []
     for connector in [None, *players]:
         outcome = tournament_outcome(1, players, roles, connector)
@@ -369,7 +370,7 @@ def audit_record(record: RoundRecorded) -> tuple[list[Finding], dict[str, Any] |
         )
     points = {r.player: r.points for r in results}
     stars = frozenset(r.player for r in results if r.star)
-    matches = [o for o in _allowed(players, roles) if o[2] == points and o[3] == stars]
+    matches = [o for o in allowed_outcomes(players, roles) if o[2] == points and o[3] == stars]
     if not matches:
         findings.append(
             Finding(

@@ -35,7 +35,7 @@ import pytest
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner, Result
 
-from analytics import records
+from analytics import browse, records
 from analytics.records import RecordError
 from analytics.standings import misseated, seating_findings, standings
 from cli.main import app
@@ -722,6 +722,24 @@ def test_an_open_wrong_score_shows_until_it_is_settled(hand_of_two: Hand, closin
         assert result.exit_code == 0, result.output
     fay = row(hand.table(), "fay")
     assert (fay["points"], fay["stars"], fay["open_findings"]) == (fay_points, 1, 0)
+
+
+def test_a_correction_to_a_score_the_replay_does_not_give_leaves_the_finding_open(hand_of_two: Hand) -> None:
+    """R-TS5: a log's round is held to its replay: fay, written 0 where the rules give 3,
+    corrected to 2 is still wrong, and her finding stays open (any correction of her
+    settled it); corrected again to 3, it is settled."""
+    hand = hand_of_two
+    finding = _slip(hand)
+    fay = ["--player", "fay", "--points", "2", "--reason", "misread"]
+    said = hand.cli("tournament", "correct", TID, "hand:r2:t1", "1", *fay)
+    assert said.exit_code == 0, said.output
+    assert f"still not what the rules give: finding {finding} stays open" in " ".join(said.stdout.split())
+    assert row(hand.table(), "fay")["open_findings"] == 1
+    assert finding in browse.open_findings(hand.store, TID)["finding_id"].to_list()
+    at = hand.position()
+    records.correct(hand.store, TID, "hand:r2:t1", 1, "fay", 3, "fay won with eve")
+    assert row(hand.table(), "fay")["open_findings"] == 0
+    assert row(hand.table(as_of=at), "fay")["open_findings"] == 1  # as it stood before
 
 
 def test_a_superseded_game_counts_in_its_newest_version(hand: Hand) -> None:

@@ -217,14 +217,17 @@ def test_r_ts5_a_wrong_score_is_put_right_by_a_correction_and_nothing_is_erased(
     outcomes = [r.outcome for r in ingest([tmp_path], store, workers=1)]
     assert outcomes == ["accepted", "accepted_with_findings"]
     assert open_findings(store, "cup")["code"].to_list() == ["wrong_score"]
-    records.correct(store, "cup", "cup:r1:t1", 2, "ann", 3, "the star was not ticked: 3 points")
+    # a correction that leaves the round still none of the outcomes R-W1 allows settles nothing
+    records.correct(store, "cup", "cup:r1:t1", 2, "ann", 3, "3 points, as the star was not ticked")
+    assert open_findings(store, "cup")["code"].to_list() == ["wrong_score"]
+    records.correct(store, "cup", "cup:r1:t1", 2, "ann", 4, "the star was not ticked", star=True)
     records.penalty(store, "cup", "bob", 1, "late")
     assert not len(open_findings(store, "cup"))  # settled by the correction
     with store.connect(read_only=True) as con:
         kept = con.execute("SELECT code FROM findings").fetchall()
         reasons = con.execute("SELECT reason FROM corrections UNION ALL SELECT reason FROM penalties").fetchall()
     assert kept == [("wrong_score",)]  # nothing erased: the finding stays in the record
-    assert sorted(reasons) == [("late",), ("the star was not ticked: 3 points",)]
+    assert sorted(reasons) == [("3 points, as the star was not ticked",), ("late",), ("the star was not ticked",)]
 
 
 def _open_beside(store: Store) -> dict[str, int]:
