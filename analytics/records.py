@@ -456,12 +456,26 @@ def penalty_for(
     needs ``player``. The finding is settled by it (no longer open)."""
     with store.connect(read_only=True) as con:
         found = _finding(con, tournament, finding)
+        _undecided(con, tournament, finding)
     who = player or found.player
     if who is None:
         raise RecordError(
             say("finding %(finding)s names no player: name the player whose penalty it is", finding=finding)
         )
     return penalty(store, tournament, who, points, reason, stage or found.stage, finding=finding)
+
+
+def _undecided(con: duckdb.DuckDBPyConnection, tournament: str, finding: str) -> None:
+    """A :class:`RecordError` if the organiser has decided ``finding`` already, by a
+    penalty or a dismissal: one finding, one decision. A second penalty counted twice,
+    and a dismissal after a penalty showed the finding dismissed with its penalty
+    still deducted."""
+    if con.execute("SELECT 1 FROM penalties WHERE tournament = ? AND finding = ?", [tournament, finding]).fetchone():
+        raise RecordError(say("finding %(finding)s has had its penalty already", finding=finding))
+    if con.execute(
+        "SELECT 1 FROM dismissals WHERE tournament = ? AND finding_id = ?", [tournament, finding]
+    ).fetchone():
+        raise RecordError(say("finding %(finding)s was dismissed already", finding=finding))
 
 
 def _round_of(con: duckdb.DuckDBPyConnection, tournament: str, game: str, number: int) -> list[tuple[Any, ...]]:
@@ -567,6 +581,7 @@ def dismiss(store: Store, tournament: str, finding: str, reason: str) -> Recorde
         raise RecordError(say("a dismissal needs a --reason"))
     with store.connect(read_only=True) as con:
         _finding(con, tournament, finding)
+        _undecided(con, tournament, finding)
     event = FindingDismissed(type="finding_dismissed", finding=finding, reason=reason.strip())
     return append(store, tournament, [event])
 

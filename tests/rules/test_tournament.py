@@ -253,6 +253,15 @@ def test_r_ts5_the_standings_count_the_open_findings_the_findings_list_has(tmp_p
     (roles_finding,) = open_findings(store, "cup")["finding_id"]
     records.dismiss(store, "cup", roles_finding, "the roles were dealt right; the sheet was misread")
     assert _open_beside(store) == {}
+    # one finding, one decision: a second penalty counted twice; a dismissal after a
+    # penalty showed the finding dismissed with its penalty still deducted
+    with pytest.raises(records.RecordError, match=f"^finding {wrong} has had its penalty already$"):
+        records.penalty_for(store, "cup", wrong, 1, "again", player="ann")
+    with pytest.raises(records.RecordError, match=f"^finding {wrong} has had its penalty already$"):
+        records.dismiss(store, "cup", wrong, "it was fine after all")
+    with pytest.raises(records.RecordError, match=f"^finding {roles_finding} was dismissed already$"):
+        records.penalty_for(store, "cup", roles_finding, 1, "after all", player="bob")
+    assert standings(store, "cup")["penalty"].sum() == 1
 
 
 def test_r_ts5_records_without_their_reason_are_refused(tmp_path: Path) -> None:
