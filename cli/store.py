@@ -194,14 +194,14 @@ def _print_misseated(out: Console, store: Store, results: list[FileResult], lang
         for row in rows.iter_rows(named=True):
             where = {"table": row["table"], "round": row["tournament_round"], "game": row["game_id"]}
             said = (
-                say("seated at table %(table)s, not in its game in the log (round %(round)s, %(game)s)", **where)
+                say("seated at table %(table)s, but not in its game (round %(round)s, %(game)s)", **where)
                 if row["kind"] == "missing"
                 else say("in another game of round %(round)s too, at table %(table)s in this one (%(game)s)", **where)
                 if row["kind"] == "twice"
-                else say("not seated, at table %(table)s in the log (round %(round)s, %(game)s)", **where)
+                else say("not seated, but played at table %(table)s (round %(round)s, %(game)s)", **where)
                 if row["seated_table"] is None
                 else say(
-                    "seated at table %(seated)s, at table %(table)s in the log (round %(round)s, %(game)s)",
+                    "seated at table %(seated)s, but played at table %(table)s (round %(round)s, %(game)s)",
                     seated=row["seated_table"],
                     **where,
                 )

@@ -32,7 +32,7 @@ DATA: Final = Path(__file__).resolve().parents[1] / "data"
 WRONG: Final = (["ann", "bob", "cem", "dia", "eve", "gus"], ["fay", "hal", "ida", "jan", "kim", "lea"])
 """Round 1's seating with fay and gus swapped: the score sheets seat fay at table 1."""
 RIGHT: Final = (["ann", "bob", "cem", "dia", "eve", "fay"], ["gus", "hal", "ida", "jan", "kim", "lea"])
-FAY_LINE: Final = "Fay (fay): seated at table 2, at table 1 in the log (round 1, hand:r1:t1)"
+FAY_LINE: Final = "Fay (fay): seated at table 2, but played at table 1 (round 1, hand:r1:t1)"
 OWN_PAGES: Final = ("audit", "standings", "upload")
 
 
@@ -90,7 +90,7 @@ def test_ingest_names_the_player_at_the_wrong_table_and_still_stores_the_game(wr
     assert f"{seating_id('fay', 'hand:r1:t1')} {FAY_LINE}" in result.output
     assert browse.games(wrong.store, TID)["game_id"].to_list() == ["hand:r1:t1"]  # stored as played
     verbose = wrong.cli("ingest", "-v", str(wrong.files / "r1-t2.csv"))
-    assert "Gus (gus): seated at table 1, at table 2 in the log (round 1, hand:r1:t2)" in verbose.output
+    assert "Gus (gus): seated at table 1, but played at table 2 (round 1, hand:r1:t2)" in verbose.output
     assert "Fay (fay)" not in verbose.output  # each file its own players
 
 
