@@ -554,6 +554,27 @@ def seating_findings(store: Store, tournament: str) -> pl.DataFrame:
         return frame
 
 
+def _committed(con: duckdb.DuckDBPyConnection, position: int) -> int:
+    """``position``, or where it falls inside a transaction (an ingest stores many
+    events, a supersede its mark and the new version, at once), the last position
+    before it: the store never stood halfway through one, and half a game counted, or
+    a game superseded with its new version not yet in, is a state nobody saw. The
+    events of a transaction share their ``recorded_at``."""
+    row = con.execute(
+        "SELECT min(e.position) FROM events e, (SELECT recorded_at FROM events WHERE position = ?) p "
+        "WHERE e.recorded_at = p.recorded_at",
+        [position],
+    ).fetchone()
+    last = con.execute(
+        "SELECT max(e.position) FROM events e, (SELECT recorded_at FROM events WHERE position = ?) p "
+        "WHERE e.recorded_at = p.recorded_at",
+        [position],
+    ).fetchone()
+    if row is None or row[0] is None or last is None or last[0] == position:
+        return position
+    return int(row[0]) - 1
+
+
 def _snapshot(store: Store, tournament: str, moment: int | datetime) -> duckdb.DuckDBPyConnection:
     """An in-memory database holding the tournament's read models as they stood at
     ``moment``: its streams' events up to then, projected afresh."""
@@ -561,6 +582,8 @@ def _snapshot(store: Store, tournament: str, moment: int | datetime) -> duckdb.D
     for ddl in READ_MODELS.values():
         memory.execute(ddl)
     with store.connect(read_only=True) as con:
+        if isinstance(moment, int):
+            moment = _committed(con, moment)
         headers = store.read_all(con, until=moment, types=_GAME_HEADERS)
         games = {e.stream for e in headers if json.loads(e.payload).get("tournament") == tournament}
         streams = [store.read(con, stream, until=moment) for stream in sorted({*games, f"tournament:{tournament}"})]

@@ -742,6 +742,31 @@ def test_a_correction_to_a_score_the_replay_does_not_give_leaves_the_finding_ope
     assert row(hand.table(as_of=at), "fay")["open_findings"] == 1  # as it stood before
 
 
+def test_as_of_a_position_inside_a_transaction_is_as_of_its_start(tmp_path: Path) -> None:
+    """R-TS5: the standings as of any moment are the standings someone could have seen
+    then. Both tables of round 1 are stored by one ingest, in one transaction: a
+    position inside it showed one table and half the other, which nobody ever saw."""
+    store = Store(tmp_path / "s.duckdb")
+    root = tmp_path / "files"
+    assert put(store, root / "tournament.json", json.dumps(description(TID, PLAYERS))) == "accepted"
+    with store.connect(read_only=True) as con:
+        (before,) = con.execute("SELECT max(position) FROM events").fetchone() or (0,)
+    (root / "r1-t1.csv").write_text(sheet("hand:r1:t1", T1, table="1"), encoding="utf-8")
+    (root / "r1-t2.csv").write_text(sheet("hand:r1:t2", T2, table="2"), encoding="utf-8")
+    assert [r.outcome for r in ingest([root / "r1-t1.csv", root / "r1-t2.csv"], store, workers=1)] == [
+        "accepted",
+        "accepted",
+    ]
+    with store.connect(read_only=True) as con:
+        (after,) = con.execute("SELECT max(position) FROM events").fetchone() or (0,)
+    empty = standings(store, TID, as_of=before)
+    assert empty["rounds"].sum() == 0
+    for inside in range(before + 1, after):
+        assert_frame_equal(standings(store, TID, as_of=inside), empty)
+    assert_frame_equal(standings(store, TID, as_of=after), standings(store, TID))
+    assert shown(standings(store, TID, as_of=after)) == expected(BASE)
+
+
 def test_a_superseded_game_counts_in_its_newest_version(hand: Hand) -> None:
     before = hand.table()
     at = hand.position()
