@@ -416,7 +416,11 @@ class Replay:
         gave nothing. In a ``base`` round the diggers' nuggets are their own picks,
         which only a ``round_ended`` says: their scores stay unknown (R-W2)."""
         game = self._game()
-        if rs.ended or ending.check_round_over(rs, game.players) is not None:
+        if rs.ended:
+            return
+        if ending.check_round_over(rs, game.players) is not None:
+            # it counts for nothing, but it was the round before the next (R-S6)
+            self.state.last_round_last_player = rs.last_card_player
             return
         if any(rs.roles.get(player) is None for player in game.players):
             self.state.unscored += 1

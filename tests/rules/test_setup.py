@@ -477,6 +477,26 @@ def test_r_s6_base_round_three_left_of_last_card() -> None:
     assert codes(log) == [("wrong_start_player", log.line)]
 
 
+@pytest.mark.parametrize("right", [True, False], ids=["left-of-its-last-card", "left-of-round-1s"])
+def test_r_s6_after_a_round_left_unfinished_the_next_starts_left_of_its_last_card(right: bool) -> None:
+    """R-S6 base: a round broken off without its round_ended (malformed where the next
+    round starts) is still the previous round: its last card names the next starter.
+    The last card of the round before it was used."""
+    log = LogBuilder(players=3, ruleset="base")
+    first = finish_with_a_discard(log)
+    log.deal(start=left_of(log, first))
+    log.discard(log.turn)
+    broken_off = log.turn
+    log.discard(broken_off)
+    start = left_of(log, broken_off) if right else left_of(log, first)
+    assert left_of(log, broken_off) != left_of(log, first)
+    unfinished = [*log.lines, *LogBuilder(players=3, ruleset="base").deal(start=start).lines[1:]]
+    third = json.loads(unfinished[-1]) | {"round": 3}
+    unfinished[-1] = json.dumps(third)
+    expected = [("malformed", len(unfinished))] + ([] if right else [("wrong_start_player", len(unfinished))])
+    assert codes(unfinished) == expected
+
+
 @pytest.mark.parametrize("start", ["ann", "bob", "cem"])
 def test_r_s6_next_round_starter_any_turns_the_check_off(start: str) -> None:
     """R-S6 ruling: options.next_round_starter "any" lets anyone start a later base round."""
