@@ -92,7 +92,7 @@ def rulesets(store: Source) -> list[str]:
 
 
 _PLAYER_ROUNDS: Final = """
-SELECT g.tournament, coalesce(g.stage, '') AS stage, g.tournament_round, g.table_label AS table,
+SELECT g.tournament, coalesce(g.stage, '') AS stage, g.tournament_round, g.table_label AS table, r.ruleset,
        rp.game_id, rp.round, coalesce(r.started_at, g.started_at) AS started_at, rp.seat, rp.role,
        coalesce(rp.replay_points, rp.recorded_points) AS points, rp.recorded_points, rp.replay_points,
        rp.star, rp.won, rp.connector, r.winner
@@ -105,12 +105,14 @@ ORDER BY coalesce(r.started_at, g.started_at) NULLS LAST, rp.game_id, rp.round
 
 
 def player_rounds(store: Store, player: str, tournament: str | None = None) -> pl.DataFrame:
-    """A player's finished rounds in time order, with the running total of points."""
+    """A player's finished rounds in time order, with the running total of points: of
+    each ruleset apart (``number`` and ``cumulative`` count the ``tournament`` rounds'
+    points and the ``base`` rounds' nuggets each on their own, never added together)."""
     scope, params = ("g.tournament = ?", [tournament]) if tournament is not None else ("TRUE", [])
     frame = query(store, _PLAYER_ROUNDS.replace("{scope}", scope), [player, *params])
     return frame.with_columns(
-        number=pl.int_range(1, pl.len() + 1),
-        cumulative=pl.col("points").fill_null(0).cum_sum(),
+        number=pl.int_range(1, pl.len() + 1).over("ruleset"),
+        cumulative=pl.col("points").fill_null(0).cum_sum().over("ruleset"),
     )
 
 

@@ -114,6 +114,8 @@ COLUMNS: Final[dict[str, str | Said]] = {
     "per_round": sentence("per round"),
     "points_per_round": sentence("points per round"),
     "round_points": sentence("round points"),
+    "nuggets": sentence("gold (base)"),
+    "nuggets_per_round": sentence("gold per round"),
     "expected_wins": sentence("expected wins"),
     "wins_over_expected": sentence("wins over expected"),
     "rockfalls": sentence("rockfalls"),
@@ -135,6 +137,7 @@ SHORT: Final = {
     "open_findings": sentence("open"),
     "wins_over_expected": sentence("over exp."),
     "points_per_round": sentence("per round"),
+    "nuggets_per_round": sentence("per round"),
     "gold_digger": sentence("digger"),
     "selfish_dwarf": sentence("dwarf"),
 }

@@ -159,9 +159,12 @@ def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
 
     Columns: ``player``, ``name`` (from the tournaments' player lists, else the id),
     ``rounds``, ``wins``, ``win_rate``; ``rounds_<role>``, ``wins_<role>``,
-    ``win_rate_<role>`` for each role; ``points`` (round points: the replayed score,
-    else the one recorded, before corrections and penalties — not the standings'
-    points), ``points_per_round`` (over rounds with a known score), ``stars``,
+    ``win_rate_<role>`` for each role; ``points`` (round points of the ``tournament``
+    rounds: the replayed score, else the one recorded, before corrections and
+    penalties — not the standings' points), ``points_per_round`` (over those rounds
+    with a known score), ``nuggets`` and ``nuggets_per_round`` (the gold of the
+    ``base`` rounds, likewise: nuggets and points are not one unit, and are never
+    added together; null where the player played no such round), ``stars``,
     ``expected_wins``, ``wins_over_expected``, ``flagged`` (rounds < min n).
 
     Roles are dealt, not chosen, so raw win rates mostly measure the luck of the deal.
@@ -195,7 +198,10 @@ def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
         totals AS (
             SELECT d.player, count(*) AS rounds, count(*) FILTER (WHERE d.won) AS wins,
                    {per_role},
-                   sum(d.points)::BIGINT AS points, avg(d.points) AS points_per_round,
+                   sum(d.points) FILTER (WHERE d.ruleset = 'tournament')::BIGINT AS points,
+                   avg(d.points) FILTER (WHERE d.ruleset = 'tournament') AS points_per_round,
+                   sum(d.points) FILTER (WHERE d.ruleset = 'base')::BIGINT AS nuggets,
+                   avg(d.points) FILTER (WHERE d.ruleset = 'base') AS nuggets_per_round,
                    count(*) FILTER (WHERE d.star) AS stars, sum(e.chance) AS expected_wins
             FROM dealt d LEFT JOIN expected e ON e.ruleset = d.ruleset AND e.players = d.players AND e.role = d.role
             GROUP BY d.player
@@ -203,7 +209,8 @@ def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
         names AS (SELECT player, min(name) AS name FROM tournament_players GROUP BY player)
         SELECT t.player, coalesce(n.name, t.player) AS name, rounds, wins, wins / rounds AS win_rate,
                {role_rates},
-               points, points_per_round, stars, expected_wins, wins - expected_wins AS wins_over_expected,
+               points, points_per_round, nuggets, nuggets_per_round, stars, expected_wins,
+               wins - expected_wins AS wins_over_expected,
                rounds < ? AS flagged
         FROM totals t LEFT JOIN names n ON n.player = t.player
         ORDER BY wins_over_expected DESC NULLS LAST, t.player

@@ -61,10 +61,14 @@ def role_win_rates(frame: pl.DataFrame) -> alt.LayerChart | alt.FacetChart:
 
 
 def points_over_time(rounds: pl.DataFrame) -> alt.LayerChart | alt.FacetChart:
-    """A player's running total of points, round after round, each round's role shown."""
-    data = _named_roles(rounds.select("number", "game_id", "round", "role", "points", "cumulative", "won", "star"))
+    """A player's running total of points, round after round, each round's role shown;
+    a player of both rulesets gets a chart of each (points and nuggets are not one
+    unit)."""
+    data = _named_roles(
+        rounds.select("ruleset", "number", "game_id", "round", "role", "points", "cumulative", "won", "star")
+    ).with_columns(names.plain("ruleset", names.RULESETS))
     line = (
-        alt.Chart(data)
+        alt.Chart()
         .mark_line(color="#7f8c8d")
         .encode(
             x=alt.X("number:Q", title=_("rounds played"), axis=alt.Axis(format="d", tickMinStep=1)),
@@ -72,7 +76,7 @@ def points_over_time(rounds: pl.DataFrame) -> alt.LayerChart | alt.FacetChart:
         )
     )
     dots = (
-        alt.Chart(data)
+        alt.Chart()
         .mark_circle(size=60)
         .encode(
             x="number:Q",
@@ -91,4 +95,7 @@ def points_over_time(rounds: pl.DataFrame) -> alt.LayerChart | alt.FacetChart:
             ],
         )
     )
-    return alt.layer(line, dots).properties(height=300)
+    layered = alt.layer(line, dots, data=data).properties(height=300)
+    if data["ruleset"].n_unique() < 2:
+        return layered
+    return layered.properties(height=240).facet(row=alt.Row("ruleset:N", title=None))

@@ -135,7 +135,7 @@ def test_a_tournament_day(day: Day) -> None:
     ingested = day.ok("ingest", str(log), str(sheet))
     (finding,) = json.loads(day.ok("findings", TID, "--open", "--format", "json").stdout)
     assert (finding["code"], finding["player"], finding["game_id"]) == ("wrong_table", moved, f"{TID}:r1:t2")
-    said = f"{finding['finding_id']} {PLAYERS[moved]} ({moved}): seated at table 1, at table 2 in the log"
+    said = f"{finding['finding_id']} {PLAYERS[moved]} ({moved}): seated at table 1, but played at table 2"
     assert "players at the wrong table" in ingested.output and said in flat(ingested.output)
     assert sheet.name in ingested.output and log.name not in ingested.output  # the log matches its seating
     listing = day.ok("findings", TID).output

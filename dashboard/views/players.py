@@ -94,16 +94,23 @@ if rounds.is_empty():
     st.stop()
 
 mine = data.player_stats(Filters(tournament=tournament)).filter(pl.col("player") == player)
-summary = st.columns(5)
+base = rounds.filter(pl.col("ruleset") == "base")
+summary = st.columns(6 if base.height else 5)
 summary[0].metric(_("Rounds"), rounds.height)
 summary[1].metric(_("Wins"), int(rounds["won"].sum()))
 summary[2].metric(_("Win rate"), i18n.percent(rounds["won"].cast(pl.Float64).mean()))
 summary[3].metric(
     _("Round points"),
-    int(rounds["points"].fill_null(0).sum()),
+    int(rounds.filter(pl.col("ruleset") == "tournament")["points"].fill_null(0).sum()),
     help=_("Each round's points as played, before corrections and penalties: the standings count those."),
 )
 summary[4].metric(_("Stars"), int(rounds["star"].sum()))
+if base.height:
+    summary[5].metric(
+        _("Gold (base game)"),
+        int(base["points"].fill_null(0).sum()),
+        help=_("The nuggets of the base game's rounds: not points, so counted apart."),
+    )
 if mine.height:
     expected = mine["expected_wins"][0]
     if expected is not None:

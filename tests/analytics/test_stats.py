@@ -26,8 +26,8 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner, Result
 
+from analytics import browse, intervals, stats
 from analytics import filters as filters_module
-from analytics import intervals, stats
 from analytics.filters import Filters, where
 from analytics.intervals import wilson
 from cli.main import app
@@ -334,17 +334,33 @@ def test_wins_over_expected_by_hand(hand: duckdb.DuckDBPyConnection) -> None:
     assert frame["wins_over_expected"].sum() == pytest.approx(0.0)
 
 
+def test_a_players_running_totals_keep_points_and_nuggets_apart(hand: duckdb.DuckDBPyConnection) -> None:
+    """The Players page's running total: b's tournament points (3, 4, 0, 0, 0) and his
+    base nuggets (2) each on their own; one line added them up, 9 for 7 points and 2
+    nuggets."""
+    played = browse.player_rounds(hand, "b")  # type: ignore[arg-type]  # an open connection is a source too
+    by_ruleset = {
+        ruleset: (group["number"].to_list(), group["cumulative"].to_list())
+        for (ruleset,), group in played.group_by("ruleset", maintain_order=True)
+    }
+    assert by_ruleset["base"] == ([1], [2])
+    assert by_ruleset["tournament"][1][-1] == 7
+    assert by_ruleset["tournament"][0] == [1, 2, 3, 4, 5]
+
+
 def test_player_rounds_roles_points_and_stars(hand: duckdb.DuckDBPyConnection) -> None:
     frame = stats.player_stats(hand, Filters())
     b = cell(frame, player="b")
     assert b["name"] == "Player B"
-    assert (b["rounds"], b["wins"], b["points"], b["stars"]) == (6, 3, 9, 2)
-    assert b["points_per_round"] == pytest.approx(1.5)
+    # points of the tournament rounds, nuggets of the base one: never added together (it said 9)
+    assert (b["rounds"], b["wins"], b["points"], b["nuggets"], b["stars"]) == (6, 3, 7, 2, 2)
+    assert (b["points_per_round"], b["nuggets_per_round"]) == (pytest.approx(1.4), pytest.approx(2.0))
     assert (b["rounds_gold_digger"], b["wins_gold_digger"], b["win_rate_gold_digger"]) == (5, 2, pytest.approx(0.4))
     assert (b["rounds_saboteur"], b["wins_saboteur"], b["win_rate_saboteur"]) == (1, 1, 1.0)
     assert (b["rounds_selfish_dwarf"], b["wins_selfish_dwarf"], b["win_rate_selfish_dwarf"]) == (0, 0, None)
     f = cell(frame, player="f")
     assert (f["name"], f["rounds"], f["wins"], f["expected_wins"]) == ("f", 1, 0, 0.0)
+    assert (f["points"], f["points_per_round"], f["nuggets"]) == (None, None, 0)  # base alone
     assert f["flagged"]
 
 
