@@ -321,7 +321,9 @@ def action_cards_by_role(source: Source, filters: Filters = EVERYTHING) -> pl.Da
     Columns: ``role`` (of the player), ``action`` (break, repair, rockfall, map),
     ``target_role`` (whose tools; null for rockfalls and maps), ``cards``, ``on_self``
     (cards aimed at the player's own tools), ``share`` (of the role's action cards),
-    ``per_round`` (cards per round with a log, in the filtered rounds).
+    ``per_round`` (cards per round with a log in which the role was dealt, in the
+    filtered rounds: over every round, a role dealt in some rounds only, as the
+    selfish dwarf is, looked as if it played less).
     """
     scope, params = _scope(filters, "r.game_id, r.round, r.turns")
     sql = f"""
@@ -338,12 +340,20 @@ def action_cards_by_role(source: Source, filters: Filters = EVERYTHING) -> pl.Da
         cells AS (
             SELECT role, action, target_role, count(*) AS cards, count(*) FILTER (WHERE on_self) AS on_self
             FROM played GROUP BY ALL
+        ),
+        in_play AS (
+            -- the rounds with a log in which the role was dealt: a selfish dwarf's maps are
+            -- counted over the rounds that had one, not over every round
+            SELECT p.role, count(DISTINCT (p.game_id, p.round)) AS rounds
+            FROM scope s JOIN round_players p ON p.game_id = s.game_id AND p.round = s.round
+            WHERE s.turns IS NOT NULL GROUP BY p.role
         )
-        SELECT role, action, target_role, cards, on_self,
-               cards / sum(cards) OVER (PARTITION BY role) AS share,
-               cards / nullif((SELECT count(*) FROM scope WHERE turns IS NOT NULL), 0) AS per_round
-        FROM cells
-        ORDER BY array_position(?, role), role, array_position(?, action), array_position(?, target_role), target_role
+        SELECT c.role, action, target_role, cards, on_self,
+               cards / sum(cards) OVER (PARTITION BY c.role) AS share,
+               cards / nullif(i.rounds, 0) AS per_round
+        FROM cells c LEFT JOIN in_play i ON i.role = c.role
+        ORDER BY array_position(?, c.role), c.role, array_position(?, action), array_position(?, target_role),
+                 target_role
     """
     actions = ["break", "repair", "rockfall", "map"]
     return _query(source, sql, [*params, list(ROLES), actions, list(ROLES)])

@@ -198,6 +198,7 @@ def fill_hand_store(path: Path) -> None:
         _card("g1", 1, "d", GD, "play_path", "NES", x=1, y=0),
         _card("g1", 2, "b", SAB, "play_tool", "break_lamp", target="e", target_role=GD, tool="lamp"),
         _card("g1", 2, "e", GD, "discard", "EW"),
+        _card("g1", 3, "e", SD, "play_map", "map", goal="middle"),
     ]
     with Store(path).connect() as con:
         _insert(con, "games", games)
@@ -415,9 +416,12 @@ def test_action_cards_by_role(hand: duckdb.DuckDBPyConnection) -> None:
         (GD, "map", None, 1, 0),
         (SAB, "break", GD, 2, 0),
         (SAB, "rockfall", None, 1, 0),
+        (SD, "map", None, 1, 0),
     ]
-    assert frame["share"].to_list() == pytest.approx([0.5, 0.5, 2 / 3, 1 / 3])
-    assert frame["per_round"].to_list() == pytest.approx([0.2, 0.2, 0.4, 0.2])  # 5 rounds with a log
+    assert frame["share"].to_list() == pytest.approx([0.5, 0.5, 2 / 3, 1 / 3, 1.0])
+    # per round with a log in which the role was dealt: 5 for the diggers and the
+    # saboteurs, 4 for the selfish dwarf (none in the base round; over every round: 0.2)
+    assert frame["per_round"].to_list() == pytest.approx([0.2, 0.2, 0.4, 0.2, 0.25])
 
 
 def test_round_tables_share_one_connection_and_accept_a_store(hand_db: Path) -> None:
