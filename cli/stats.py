@@ -48,13 +48,28 @@ class Format(StrEnum):
 FormatOption = Annotated[Format, typer.Option("--format", help="table, csv or json.")]
 
 
+class StageChoice(StrEnum):
+    """The stages a filter may name: a typo is refused (exit 2), not an empty table."""
+
+    preliminary = "preliminary"
+    semifinal = "semifinal"
+    final = "final"
+
+
+class RulesetChoice(StrEnum):
+    tournament = "tournament"
+    base = "base"
+
+
 def _filters(
     *,
     tournament: Annotated[str | None, typer.Option("--tournament", help="Only this tournament's games.")] = None,
     stage: Annotated[
-        str | None, typer.Option("--stage", help="Only this stage: preliminary, semifinal, final.")
+        StageChoice | None, typer.Option("--stage", help="Only this stage: preliminary, semifinal, final.")
     ] = None,
-    ruleset: Annotated[str | None, typer.Option("--ruleset", help="Only this ruleset: tournament or base.")] = None,
+    ruleset: Annotated[
+        RulesetChoice | None, typer.Option("--ruleset", help="Only this ruleset: tournament or base.")
+    ] = None,
     since: Annotated[
         str | None,
         typer.Option(
@@ -82,8 +97,8 @@ def _filters(
     values as :class:`~analytics.filters.Filters`."""
     return Filters(
         tournament=tournament,
-        stage=stage,
-        ruleset=ruleset,
+        stage=None if stage is None else stage.value,
+        ruleset=None if ruleset is None else ruleset.value,
         since=None if since is None else moment(since, "--since"),
         until=None if until is None else moment(until, "--until", end=True),
         clean_only=clean_only,

@@ -489,6 +489,12 @@ def test_cli_dates_a_bare_until_date_takes_the_whole_day(hand_db: Path) -> None:
     before = invoke("stats", "roles", "--db", hand_db, "--until", "2026-01-09T23:59:59", "--format", "json")
     assert {r["ruleset"] for r in json.loads(before.stdout)} == {"base"}
     assert invoke("stats", "roles", "--db", hand_db, "--since", "last week").exit_code == 2
+    # a stage or ruleset mistyped is refused as a bad date is, not answered with nothing
+    for option, typo in (("--stage", "prelim"), ("--ruleset", "Base")):
+        refused = invoke("stats", "roles", "--db", hand_db, option, typo)
+        assert refused.exit_code == 2 and typo in refused.output, refused.output
+    chosen = invoke("stats", "roles", "--db", hand_db, "--ruleset", "base", "--format", "json")
+    assert {r["ruleset"] for r in json.loads(chosen.stdout)} == {"base"}
 
 
 def test_cli_table_dims_flagged_rows_and_refuses_a_missing_store(hand_db: Path, tmp_path: Path) -> None:
