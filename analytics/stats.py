@@ -169,10 +169,12 @@ def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
 
     Roles are dealt, not chosen, so raw win rates mostly measure the luck of the deal.
     ``expected_wins`` sums, over the player's rounds, the win rate of the role they were
-    dealt at that ruleset and table size (over every player in the same filtered
-    rounds); ``wins_over_expected`` = wins − expected_wins is what they made of it.
+    dealt at that ruleset, table size and number of saboteurs in play (over every
+    player in the same filtered rounds, as the roles' table splits them: a gold digger
+    at a base table of three with no saboteur always wins); ``wins_over_expected`` =
+    wins − expected_wins is what they made of it.
     """
-    scope, params = _scope(filters, "r.game_id, r.round, r.ruleset, r.players")
+    scope, params = _scope(filters, "r.game_id, r.round, r.ruleset, r.players, r.saboteurs")
     per_role = ",\n".join(
         f"count(*) FILTER (WHERE d.role = '{role}') AS rounds_{role}, "
         f"count(*) FILTER (WHERE d.won AND d.role = '{role}') AS wins_{role}"
@@ -188,12 +190,12 @@ def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
         WITH {scope},
         dealt AS NOT MATERIALIZED (
             SELECT p.player, p.role, p.won, p.star, coalesce(p.replay_points, p.recorded_points) AS points,
-                   s.ruleset, s.players
+                   s.ruleset, s.players, s.saboteurs
             FROM scope s JOIN round_players p ON p.game_id = s.game_id AND p.round = s.round
         ),
         expected AS (
-            SELECT ruleset, players, role, avg(won::INTEGER) AS chance
-            FROM dealt WHERE role IS NOT NULL GROUP BY ruleset, players, role
+            SELECT ruleset, players, saboteurs, role, avg(won::INTEGER) AS chance
+            FROM dealt WHERE role IS NOT NULL GROUP BY ruleset, players, saboteurs, role
         ),
         totals AS (
             SELECT d.player, count(*) AS rounds, count(*) FILTER (WHERE d.won) AS wins,
@@ -203,7 +205,9 @@ def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
                    sum(d.points) FILTER (WHERE d.ruleset = 'base')::BIGINT AS nuggets,
                    avg(d.points) FILTER (WHERE d.ruleset = 'base') AS nuggets_per_round,
                    count(*) FILTER (WHERE d.star) AS stars, sum(e.chance) AS expected_wins
-            FROM dealt d LEFT JOIN expected e ON e.ruleset = d.ruleset AND e.players = d.players AND e.role = d.role
+            FROM dealt d LEFT JOIN expected e
+                ON e.ruleset = d.ruleset AND e.players = d.players AND e.role = d.role
+               AND e.saboteurs IS NOT DISTINCT FROM d.saboteurs
             GROUP BY d.player
         ),
         names AS (SELECT player, min(name) AS name FROM tournament_players GROUP BY player)

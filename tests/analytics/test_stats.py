@@ -349,6 +349,27 @@ def test_a_players_running_totals_keep_points_and_nuggets_apart(hand: duckdb.Duc
     assert by_ruleset["tournament"][0] == [1, 2, 3, 4, 5]
 
 
+def test_expected_wins_count_the_saboteurs_in_play(tmp_path: Path) -> None:
+    """Base, three players: the diggers won the round with the saboteur set aside, and
+    lost the one with a saboteur. Over both, a digger's chance is 3/5; but a digger with
+    no saboteur at the table was bound to win, and one beside a saboteur here was not:
+    a's expected wins are 1 + 0, not 0.6 + 0.6."""
+    path = tmp_path / "s.duckdb"
+    start = datetime(2026, 2, 1, tzinfo=UTC)
+    played = [
+        _round("b1", 1, "base", {"a": GD, "b": GD, "c": GD}, "gold_diggers", connector="a"),
+        _round("b1", 2, "base", {"a": GD, "b": GD, "c": SAB}, "saboteurs"),
+    ]
+    with Store(path).connect() as con:
+        _insert(con, "games", [_game("b1", "base", ["a", "b", "c"], start, rounds_played=2)])
+        _insert(con, "rounds", [r for r, _ in played])
+        _insert(con, "round_players", [p for _, ps in played for p in ps])
+    frame = stats.player_stats(Store(path), Filters())
+    assert cell(frame, player="a")["expected_wins"] == pytest.approx(1.0)
+    assert cell(frame, player="c")["expected_wins"] == pytest.approx(1.0 + 1.0)
+    assert frame["wins_over_expected"].sum() == pytest.approx(0.0)
+
+
 def test_player_rounds_roles_points_and_stars(hand: duckdb.DuckDBPyConnection) -> None:
     frame = stats.player_stats(hand, Filters())
     b = cell(frame, player="b")
