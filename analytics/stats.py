@@ -92,6 +92,14 @@ def observed_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
     return int(counted["rounds"][0])
 
 
+def sheet_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
+    """How many of the filtered rounds come from score sheets: those a statistic of
+    :data:`NEEDS_A_LOG` leaves out (a sheet records no seats, cards nor turns)."""
+    scope, params = _scope(filters, "r.round", "g.source = 'score_sheet'")
+    counted = _query(source, f"WITH {scope} SELECT count(*) AS rounds FROM scope", params)
+    return int(counted["rounds"][0])
+
+
 def played_by_bots(source: Source, filters: Filters = EVERYTHING) -> tuple[int, int]:
     """How many of the filtered rounds the simulator's bots played, and how many rounds
     there are: a win rate over bots' rounds says as much about the bots as about the
@@ -391,6 +399,10 @@ ROUND_TABLES: Final[dict[str, Callable[[Source, Filters], pl.DataFrame]]] = {
     "rockfalls_and_maps": rockfalls_and_maps,
 }
 """The per-round statistics, by name, in the order ``saboteur stats games`` shows them."""
+
+NEEDS_A_LOG: Final = frozenset(ROUND_TABLES) - {"round_endings"}
+"""The per-round statistics a score sheet cannot feed (its rounds have no starting seat,
+cards nor turns): they leave its rounds out, and :func:`sheet_rounds` says how many."""
 
 
 def round_tables(

@@ -314,12 +314,27 @@ def games_command(
             param_hint="--only",
         )
     frames = source.read(lambda read: stats.round_tables(read, filters, only or None))
-    _print(frames, form, _observed_notes(source, filters, frames))
+    _print(frames, form, _left_out_notes(source, filters, frames))
 
 
-def _observed_notes(source: StatsSource, filters: Filters, frames: dict[str, pl.DataFrame]) -> dict[str, Said]:
-    """Beside each statistic that needs cards the table does not see, how many observed
-    rounds it left out (none said when none were)."""
-    hidden = [name for name in frames if name in stats.HIDDEN_CARDS]
-    left_out = source.read(lambda read: stats.observed_rounds(read, filters)) if hidden else 0
-    return {name: say("observed rounds left out: %(rounds)s", rounds=left_out) for name in hidden} if left_out else {}
+def _left_out_notes(source: StatsSource, filters: Filters, frames: dict[str, pl.DataFrame]) -> dict[str, Said]:
+    """Beside each statistic that leaves rounds out, how many: observed rounds where it
+    needs cards the table does not see, score-sheet rounds where it needs a log (none
+    said when none were)."""
+    hidden = any(name in stats.HIDDEN_CARDS for name in frames)
+    logged = any(name in stats.NEEDS_A_LOG for name in frames)
+    observed = source.read(lambda read: stats.observed_rounds(read, filters)) if hidden else 0
+    sheets = source.read(lambda read: stats.sheet_rounds(read, filters)) if logged else 0
+    notes = {}
+    for name in frames:
+        seen = observed if name in stats.HIDDEN_CARDS else 0
+        sheet = sheets if name in stats.NEEDS_A_LOG else 0
+        if seen and sheet:
+            notes[name] = say(
+                "rounds left out: %(observed)s observed, %(sheets)s from score sheets", observed=seen, sheets=sheet
+            )
+        elif seen:
+            notes[name] = say("observed rounds left out: %(rounds)s", rounds=seen)
+        elif sheet:
+            notes[name] = say("score-sheet rounds left out: %(rounds)s", rounds=sheet)
+    return notes

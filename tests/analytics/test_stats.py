@@ -494,6 +494,11 @@ def test_cli_games_table_and_json(hand_db: Path) -> None:
     for title in ("seat advantage", "where the gold lies", "how rounds end", "turns per round", "action cards by role"):
         assert title in table.stdout
     assert "a selfish dwarf reached the gold" in table.stdout and "gold:selfish_dwarf" not in table.stdout
+    # the score sheet's round (s1) is in how rounds end, and said to be left out of the
+    # five tables that need a log
+    assert table.stdout.count("score-sheet rounds left out: 1") == len(stats.NEEDS_A_LOG) == 5
+    only_endings = invoke("stats", "games", "--db", hand_db, "--only", "round_endings")
+    assert "left out" not in only_endings.output
     printed = json.loads(invoke("stats", "games", "--db", hand_db, "--format", "json", "--clean-only").stdout)
     assert list(printed) == list(stats.ROUND_TABLES)
     assert sum(r["rounds"] for r in printed["round_endings"]) == 5
