@@ -58,17 +58,6 @@ def gold_passing(players: list[str], roles: dict[str, Role | None], connector: s
     return counts
 
 
-def best_sum(pool: Counter[int], target: int) -> int:
-    """The largest sum of gold cards from ``pool`` not above ``target`` (R-W2 ruling)."""
-    best = 0
-    ranges = [range(min(pool[v], target // v) + 1) for v in (1, 2, 3)]
-    for ones, twos, threes in product(*ranges):
-        total = ones + 2 * twos + 3 * threes
-        if best < total <= target:
-            best = total
-    return best
-
-
 def saboteur_gold(supply: Counter[int], share: int, saboteurs: int) -> list[list[int]]:
     """The gold cards ``saboteurs`` saboteurs take from ``supply`` when the gold was not
     reached in base, the largest take first (R-W2 and its ruling).
@@ -103,6 +92,14 @@ def _gold_sums(takes: list[list[int]]) -> list[int]:
     return sorted((sum(take) for take in takes), reverse=True)
 
 
+def _pooled(takes: list[list[int]]) -> Counter[int]:
+    """The gold cards of several takes together, to hold against the supply."""
+    pooled: Counter[int] = Counter()
+    for take in takes:
+        pooled.update(take)
+    return pooled
+
+
 def check_saboteur_gold(
     game: GameStarted, roles: dict[str, Role | None], supply: Counter[int], claimed: dict[str, list[int]]
 ) -> list[Breach]:
@@ -113,10 +110,7 @@ def check_saboteur_gold(
     if not saboteurs:
         return []
     takes = [claimed.get(s, []) for s in saboteurs]
-    took: Counter[int] = Counter()
-    for take in takes:
-        took.update(take)
-    if took - supply:
+    if _pooled(takes) - supply:
         return []  # cards that are not left: said already, one departure, one finding
     due = _gold_sums(saboteur_gold(supply, base_saboteur_share(len(saboteurs)), len(saboteurs)))
     got = _gold_sums(takes)
@@ -173,10 +167,7 @@ def base_outcome(
         return Outcome(number, "nobody", None, scores, (), {p: 0 for p in players})
     due = _gold_sums(saboteur_gold(supply, base_saboteur_share(len(saboteurs)), len(saboteurs)))
     takes = [claimed.get(s, []) for s in saboteurs]
-    took: Counter[int] = Counter()
-    for take in takes:
-        took.update(take)
-    if _gold_sums(takes) == due and not (took - supply):
+    if _gold_sums(takes) == due and not (_pooled(takes) - supply):
         for saboteur, take in zip(saboteurs, takes, strict=True):
             scores[saboteur] = sum(take)
     else:

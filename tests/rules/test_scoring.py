@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from events.builder import LogBuilder
-from events.rules.scoring import best_sum, gold_passing, saboteur_gold
+from events.rules.scoring import gold_passing, saboteur_gold
 from events.schema import dump_event
 from events.simulate.game import GameSpec, simulate_game
 from tests.conftest import codes, errors, run
@@ -493,11 +493,16 @@ def test_r_w2_two_saboteurs_taking_4_each_is_wrong_score() -> None:
 
 def test_r_w2_largest_sum_below_the_share_unit() -> None:
     """R-W2 ruling: where the cards left cannot make the share, the largest sum below it."""
-    assert best_sum(Counter({1: 16, 2: 8, 3: 4}), 4) == 4
-    assert best_sum(Counter({3: 2}), 4) == 3
-    assert best_sum(Counter({3: 1, 2: 1}), 4) == 3
-    assert best_sum(Counter({2: 2}), 3) == 2
-    assert best_sum(Counter(), 2) == 0
+
+    def alone(supply: dict[int, int], share: int) -> int:
+        (take,) = saboteur_gold(Counter(supply), share, 1)
+        return sum(take)
+
+    assert alone({1: 16, 2: 8, 3: 4}, 4) == 4
+    assert alone({3: 2}, 4) == 3
+    assert alone({3: 1, 2: 1}, 4) == 3
+    assert alone({2: 2}, 3) == 2
+    assert alone({}, 2) == 0
 
 
 def test_r_w2_the_saboteurs_sums_where_the_cards_run_short_unit() -> None:
