@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any, Final
 
 import duckdb
@@ -96,6 +97,16 @@ def sheet_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
     """How many of the filtered rounds come from score sheets: those a statistic of
     :data:`NEEDS_A_LOG` leaves out (a sheet records no seats, cards nor turns)."""
     scope, params = _scope(filters, "r.round", "g.source = 'score_sheet'")
+    counted = _query(source, f"WITH {scope} SELECT count(*) AS rounds FROM scope", params)
+    return int(counted["rounds"][0])
+
+
+def undated_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
+    """How many rounds ``filters``' dates (``since``, ``until``) leave out only because
+    their game has no time (every ``at`` of a log is optional): 0 with no date given."""
+    if filters.since is None and filters.until is None:
+        return 0
+    scope, params = _scope(replace(filters, since=None, until=None), "r.round", "g.started_at IS NULL")
     counted = _query(source, f"WITH {scope} SELECT count(*) AS rounds FROM scope", params)
     return int(counted["rounds"][0])
 

@@ -184,15 +184,16 @@ def _on_screen(name: str, frame: pl.DataFrame) -> pl.DataFrame:
     return shown.select(*first, *(c for c in shown.columns if c not in first)).rename({"points": "round_points"})
 
 
-def _print(frames: dict[str, pl.DataFrame], form: Format, notes: dict[str, Said] | None = None) -> None:
+def _print(frames: dict[str, pl.DataFrame], form: Format, notes: dict[str, list[Said]] | None = None) -> None:
     """Print one frame or several: tables, CSV (each after a ``# name`` line when
     several), or JSON (records; an object of them by name when several). A frame's
     note (``notes``) is printed under its table, or on the standard error beside CSV
     and JSON, which stay data alone."""
     notes = notes or {}
     if form is not Format.table:
-        for name, note in notes.items():
-            Console(stderr=True, highlight=False).print(f"{name}: {escape(told(note))}")
+        for name, said in notes.items():
+            for note in said:
+                Console(stderr=True, highlight=False).print(f"{name}: {escape(told(note))}")
     single = len(frames) == 1
     if form is Format.json:
         records = {name: frame.to_dicts() for name, frame in frames.items()}
@@ -212,8 +213,8 @@ def _print(frames: dict[str, pl.DataFrame], form: Format, notes: dict[str, Said]
             out.print(table)
             if frame.is_empty():
                 out.print(f"[dim]{escape(told(say('nothing to show')))}[/dim]")
-            if name in notes:
-                out.print(escape(told(notes[name])))
+            for note in notes.get(name, []):
+                out.print(escape(told(note)))
 
 
 POINTS_NOTE: Final = say(
@@ -239,7 +240,7 @@ def _one_table(
     @from_source
     def command(*, source: StatsSource, filters: Filters, form: FormatOption = Format.table) -> None:
         frames = {table: source.read(lambda read: compute(read, filters))}
-        _print(frames, form, {table: note} if note else None)
+        _print(frames, form, _with_undated(source, filters, {table: [note]} if note else {}, frames))
 
 
 @app.command("roles")
@@ -251,7 +252,12 @@ def roles_command(*, source: StatsSource, filters: Filters, form: FormatOption =
     frame, (bots, rounds) = source.read(
         lambda read: (stats.role_win_rates(read, filters), stats.played_by_bots(read, filters))
     )
-    _print({"role_win_rates": frame}, form, {"role_win_rates": bots_note(bots, rounds)} if bots else None)
+    frames = {"role_win_rates": frame}
+    _print(
+        frames,
+        form,
+        _with_undated(source, filters, {"role_win_rates": [bots_note(bots, rounds)]} if bots else {}, frames),
+    )
 
 
 def bots_note(bots: int, rounds: int) -> Said:
@@ -314,10 +320,22 @@ def games_command(
             param_hint="--only",
         )
     frames = source.read(lambda read: stats.round_tables(read, filters, only or None))
-    _print(frames, form, _left_out_notes(source, filters, frames))
+    _print(frames, form, _with_undated(source, filters, _left_out_notes(source, filters, frames), frames))
 
 
-def _left_out_notes(source: StatsSource, filters: Filters, frames: dict[str, pl.DataFrame]) -> dict[str, Said]:
+def _with_undated(
+    source: StatsSource, filters: Filters, notes: dict[str, list[Said]], frames: dict[str, pl.DataFrame]
+) -> dict[str, list[Said]]:
+    """``notes`` and, under every table, how many rounds a date filter left out for
+    having no time at all (a log's ``at`` is optional: without it a game has none)."""
+    undated = source.read(lambda read: stats.undated_rounds(read, filters))
+    if not undated:
+        return notes
+    said = say("rounds with no time left out by --since/--until: %(rounds)s", rounds=undated)
+    return {name: [*notes.get(name, []), said] for name in frames}
+
+
+def _left_out_notes(source: StatsSource, filters: Filters, frames: dict[str, pl.DataFrame]) -> dict[str, list[Said]]:
     """Beside each statistic that leaves rounds out, how many: observed rounds where it
     needs cards the table does not see, score-sheet rounds where it needs a log (none
     said when none were)."""
@@ -325,16 +343,16 @@ def _left_out_notes(source: StatsSource, filters: Filters, frames: dict[str, pl.
     logged = any(name in stats.NEEDS_A_LOG for name in frames)
     observed = source.read(lambda read: stats.observed_rounds(read, filters)) if hidden else 0
     sheets = source.read(lambda read: stats.sheet_rounds(read, filters)) if logged else 0
-    notes = {}
+    notes: dict[str, list[Said]] = {}
     for name in frames:
         seen = observed if name in stats.HIDDEN_CARDS else 0
         sheet = sheets if name in stats.NEEDS_A_LOG else 0
         if seen and sheet:
-            notes[name] = say(
-                "rounds left out: %(observed)s observed, %(sheets)s from score sheets", observed=seen, sheets=sheet
-            )
+            notes[name] = [
+                say("rounds left out: %(observed)s observed, %(sheets)s from score sheets", observed=seen, sheets=sheet)
+            ]
         elif seen:
-            notes[name] = say("observed rounds left out: %(rounds)s", rounds=seen)
+            notes[name] = [say("observed rounds left out: %(rounds)s", rounds=seen)]
         elif sheet:
-            notes[name] = say("score-sheet rounds left out: %(rounds)s", rounds=sheet)
+            notes[name] = [say("score-sheet rounds left out: %(rounds)s", rounds=sheet)]
     return notes

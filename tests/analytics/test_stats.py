@@ -515,6 +515,13 @@ def test_cli_dates_a_bare_until_date_takes_the_whole_day(hand_db: Path) -> None:
     before = invoke("stats", "roles", "--db", hand_db, "--until", "2026-01-09T23:59:59", "--format", "json")
     assert {r["ruleset"] for r in json.loads(before.stdout)} == {"base"}
     assert invoke("stats", "roles", "--db", hand_db, "--since", "last week").exit_code == 2
+    # the score sheet s1 has no time: a date leaves its round out, and says so
+    dated = invoke("stats", "roles", "--db", hand_db, "--until", "2026-12-31")
+    assert "rounds with no time left out by --since/--until: 1" in dated.stdout
+    assert "no time" not in invoke("stats", "roles", "--db", hand_db).stdout
+    on_the_side = invoke("stats", "players", "--db", hand_db, "--since", "2026-01-01", "--format", "json")
+    assert "player_stats: rounds with no time left out by --since/--until: 1" in on_the_side.stderr
+    json.loads(on_the_side.stdout)  # the data alone on the standard output
     # a stage or ruleset mistyped is refused as a bad date is, not answered with nothing
     for option, typo in (("--stage", "prelim"), ("--ruleset", "Base")):
         refused = invoke("stats", "roles", "--db", hand_db, option, typo)
