@@ -49,8 +49,8 @@ from events.schema import (
     context_problems,
     header_problems,
     hidden_card_problems,
-    parse_timestamp,
     revealed_card_problems,
+    timestamp_order,
 )
 from events.state import GameState, Outcome, RevealRun, RoundState
 from events.tables import hand_size
@@ -87,7 +87,7 @@ class Replay:
         self.last_line = 0
         self._new: list[Finding] = []
         self._line = 0
-        self._last_time: datetime | None = None
+        self._last_time: tuple[datetime, str] | None = None
         self._players: list[str] = []
         self._seated: frozenset[str] = frozenset()
         self._observed = False
@@ -238,7 +238,7 @@ class Replay:
             raise UnreadableLog(said, log_line.number)
         if event.at is not None:
             try:
-                self._last_time = parse_timestamp(event.at)
+                self._last_time = timestamp_order(event.at)
             except ValueError as exc:
                 said = say("game_started field `%(field)s`: %(problem)s", field="at", problem=str(exc))
                 raise UnreadableLog(said, log_line.number) from None
@@ -257,7 +257,7 @@ class Replay:
         after a time typed a day or a year ahead, the next true one is reported, and the
         lines after it are judged against it, not against the typing error."""
         try:
-            moment = parse_timestamp(at)
+            moment = timestamp_order(at)
         except ValueError as exc:
             self._report(Code.MALFORMED, _field_problem("at", str(exc)), field="at")
             return

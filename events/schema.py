@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from operator import attrgetter
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Final, Literal
 
@@ -88,8 +88,28 @@ def parse_timestamp(text: str) -> datetime:
     if leap:
         if moment.astimezone(UTC).strftime("%H:%M") != "23:59":
             raise ValueError(f"{text!r} is not a real date and time (a leap second ends a UTC day)")
-        return moment + timedelta(seconds=1)  # the leap second counts as the next day's first
+        # the last moment a datetime can hold before the next day: a leap second (and
+        # its fractions) lies after 23:59:59 and before 00:00:00 (:func:`timestamp_order`)
+        return moment.replace(microsecond=999_999)
     return moment
+
+
+def timestamp_order(text: str) -> tuple[datetime, str]:
+    """Where an RFC 3339 timestamp falls among others, to its last digit; ``ValueError``
+    as :func:`parse_timestamp`.
+
+    A datetime holds microseconds and drops the digits past the sixth, so two times a
+    tenth of a microsecond apart compared equal, one going backwards too; those digits
+    break the tie here. A leap second (``:60``, with any fraction) falls after every
+    time of its day's last second and before the next day's first: as the next day's
+    first second, 23:59:60.5 came after 00:00:00 and a log that went on at midnight
+    was said to go backwards."""
+    moment = parse_timestamp(text)
+    found = _RFC3339.match(text)
+    fraction = (found.group(1) or ".")[1:] if found else ""
+    if text[17:19] == "60":
+        return moment, "~" + fraction  # "~" sorts after every digit
+    return moment, fraction[6:].rstrip("0")
 
 
 def _codes(allowed: frozenset[str]) -> Any:

@@ -582,6 +582,28 @@ def test_a_leap_second_is_a_time_rfc_3339_allows(leap: str, after: str) -> None:
     assert codes(log) == []
 
 
+@pytest.mark.parametrize(
+    ("before", "after", "back"),
+    [
+        ("2016-12-31T23:59:60.5Z", "2017-01-01T00:00:00Z", False),  # the leap second is before midnight
+        ("2016-12-31T23:59:60.5Z", "2016-12-31T23:59:60.7Z", False),
+        ("2016-12-31T23:59:60Z", "2016-12-31T23:59:59.9999999Z", True),
+        ("2026-11-29T14:03:11.0000009Z", "2026-11-29T14:03:11.0000001Z", True),  # past a datetime's digits
+        ("2026-11-29T14:03:11.0000001Z", "2026-11-29T14:03:11.00000010Z", False),
+        ("2026-11-29T14:03:11.1234561Z", "2026-11-29T15:03:11.1234562+01:00", False),
+    ],
+)
+def test_times_are_ordered_to_their_last_digit(before: str, after: str, back: bool) -> None:
+    """event-log.md: times never go backwards, RFC 3339 times with any number of digits
+    in the fraction and a leap second. A datetime keeps six digits, so a step back of a
+    tenth of a microsecond passed; a leap second counted as the next day's first, so a
+    log that went on at midnight was said to go backwards."""
+    log = started(at="2016-12-31T23:59:59Z")
+    log.raw({"type": "discard", "player": "ann", "card": log.hand("ann")[0], "at": before})
+    log.raw({"type": "draw", "player": "ann", "card": log.round.top_of_pile, "at": after})
+    assert codes(log) == ([("malformed", log.line)] if back else [])
+
+
 def test_a_leap_second_that_does_not_end_a_utc_day_is_not_a_real_time() -> None:
     log = started()
     malformed(log.raw({"type": "discard", "player": "ann", "card": log.hand("ann")[0], "at": "2016-12-31T12:00:60Z"}))
