@@ -596,11 +596,16 @@ def publish_seating(
     method: str,
     seed: int | None,
     reason: str | None = None,
+    labels: Sequence[str] | None = None,
 ) -> Recorded:
     """Record a seating of one tournament round (tables of player ids, seat order
     kept): tables of 5–10 registered players, nobody twice (R-TS1); ``reason`` says
-    why it replaces the round's seating. Who may be seated in which round is the
+    why it replaces the round's seating; ``labels`` are the tables' labels, one each
+    and none twice (by default 1, 2, 3 …). Who may be seated in which round is the
     organiser's command's question first (:func:`seating_players`)."""
+    named = [str(i) for i in range(1, len(tables) + 1)] if labels is None else list(labels)
+    if len(named) != len(tables) or len(set(named)) != len(named):
+        raise RecordError(say("a seating names each of its tables once"))
     known = _stage(stage)
     with store.connect(read_only=True) as con:
         _require(con, tournament)
@@ -612,7 +617,7 @@ def publish_seating(
             type="seating_published",
             tournament_round=number,
             stage=known,
-            tables=[SeatedTable(table=str(i), players=list(table)) for i, table in enumerate(tables, start=1)],
+            tables=[SeatedTable(table=label, players=list(table)) for label, table in zip(named, tables, strict=True)],
             method=method,
             seed=seed,
             **({"reason": reason.strip()} if reason is not None else {}),

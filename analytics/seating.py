@@ -11,7 +11,7 @@ of two methods:
 
 Either way the tables are those of :func:`events.rules.tournament.table_sizes`
 (5–10 players, as many of 6 as possible), and the seat order within a table is drawn.
-A seating made by hand comes in as a CSV (:func:`read_seating_csv`) and meets the same
+A seating made by hand comes in as a CSV (:func:`labelled_seating_csv`) and meets the same
 checks (:func:`check_tables`).
 
 Everything here is a pure function of its arguments and the seed: the same players,
@@ -348,11 +348,13 @@ def _swiss(
     return search.tables
 
 
-def read_seating_csv(
+def labelled_seating_csv(
     text: str, players: Collection[str], *, outside: Mapping[str, Said] | None = None
-) -> list[list[str]]:
-    """Read a seating made by hand (``--from-csv``): the tables in order, each in seat
-    order.
+) -> tuple[list[str], list[list[str]]]:
+    """Read a seating made by hand (``--from-csv``): the tables' labels as written, and
+    the tables in the same order, each in seat order. The labels are the organiser's
+    (the tables of a hall numbered 3, 7 and 12 keep those numbers): renumbered 1, 2, 3,
+    the referee of table 7 found every player of its log at the wrong table.
 
     The header names the columns ``table`` and ``player``, and optionally ``seat`` (a
     number from 1; without it the seat order is the order of the lines). Excel's
@@ -363,9 +365,10 @@ def read_seating_csv(
     ``outside`` names the registered players this seating leaves out, each with why (a
     final seats the cut): such a player is refused with that reason, not as unknown.
 
-    >>> text = "table,player\\n" + "".join(f"{1 + i // 5},p{i}\\n" for i in range(10))
-    >>> read_seating_csv(text, [f"p{i}" for i in range(10)])[1]
-    ['p5', 'p6', 'p7', 'p8', 'p9']
+    >>> text = "table,player\\n" + "".join(f"{3 + 4 * (i // 5)},p{i}\\n" for i in range(10))
+    >>> labels, tables = labelled_seating_csv(text, [f"p{i}" for i in range(10)])
+    >>> labels, tables[1]
+    (['3', '7'], ['p5', 'p6', 'p7', 'p8', 'p9'])
     """
     text = text.removeprefix("\ufeff")
     first = text.split("\n", 1)[0]
@@ -445,4 +448,4 @@ def read_seating_csv(
         raise _at(reader.line_num, say("the seating ends without %(players)s", players=tuple(missing)))
     tables = [[player for _, _, player in sorted(rows[label])] for label in labels]
     check_tables(tables, players)
-    return tables
+    return labels, tables

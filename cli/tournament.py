@@ -21,7 +21,7 @@ from rich.text import Text
 from analytics import browse, headings, records
 from analytics.penalty_notes import penalty_notes, unheld
 from analytics.records import RecordError
-from analytics.seating import SeatingError, read_seating_csv, seat_final, seat_round
+from analytics.seating import SeatingError, labelled_seating_csv, seat_final, seat_round
 from analytics.standings import seating_findings, standings
 from cli import referee_cards
 from cli.errors import refuse
@@ -238,10 +238,11 @@ def seat(
         raise _nobody(tournament)
     history, standing = _run(lambda: _history(store, tournament, number))
     names = browse.player_names(store, tournament)
+    labels: list[str] | None = None  # the tables' own labels, from a seating made by hand
     try:
         if from_csv is not None:
             text = from_csv.read_text(encoding="utf-8-sig")
-            tables = read_seating_csv(text, players, outside=_outside_the_cut(names, players, stage))
+            labels, tables = labelled_seating_csv(text, players, outside=_outside_the_cut(names, players, stage))
             method = "by hand"  # as the record keeps it
         elif stage == "final":
             tables = seat_final(players, seed=seed)
@@ -267,7 +268,8 @@ def seat(
     shown.add_column(escape(told(say("table"))), justify="right", no_wrap=True)
     shown.add_column(escape(told(say("players, in seat order"))))
     for index, table in enumerate(tables, start=1):
-        shown.add_row(str(index), "\n".join(f"{seat}. {escape(named(names, p))}" for seat, p in enumerate(table, 1)))
+        label = labels[index - 1] if labels is not None else str(index)
+        shown.add_row(escape(label), "\n".join(f"{seat}. {escape(named(names, p))}" for seat, p in enumerate(table, 1)))
     console.print(shown)
     recorded = _run(
         lambda: records.publish_seating(
@@ -279,6 +281,7 @@ def seat(
             method=method,
             seed=None if from_csv else seed,
             reason=reason,
+            labels=labels,
         )
     )
     _done(

@@ -26,8 +26,8 @@ import analytics.seating
 from analytics.seating import (
     Method,
     check_tables,
+    labelled_seating_csv,
     meetings,
-    read_seating_csv,
     repeat_meetings,
     seat_round,
 )
@@ -35,6 +35,11 @@ from events.rules.tournament import table_sizes
 
 METHODS: tuple[Method, ...] = ("random", "mixed", "swiss")
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def read_seating_csv(text: str, players: list[str] | tuple[str, ...]) -> list[list[str]]:
+    """The tables of a seating made by hand, without their labels."""
+    return labelled_seating_csv(text, players)[1]
 
 
 def names(count: int) -> list[str]:

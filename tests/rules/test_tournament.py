@@ -21,6 +21,7 @@ from analytics import records
 from analytics.browse import open_findings
 from analytics.standings import standings
 from cli.main import app
+from events.builder import LogBuilder
 from events.records import dump
 from events.records.tournament import TOURNAMENT_EVENT
 from events.rules.tournament import (
@@ -262,6 +263,32 @@ def test_r_ts5_the_standings_count_the_open_findings_the_findings_list_has(tmp_p
     with pytest.raises(records.RecordError, match=f"^finding {roles_finding} was dismissed already$"):
         records.penalty_for(store, "cup", roles_finding, 1, "after all", player="bob")
     assert standings(store, "cup")["penalty"].sum() == 1
+
+
+def test_r_ts1_a_seating_by_hand_keeps_the_halls_table_labels(tmp_path: Path) -> None:
+    """`seat --from-csv` with tables labelled 3 and 7, as the hall numbers them: the
+    seating keeps those labels (it numbered them 1 and 2), so the log of table 7 matches
+    its seating and `check` finds nothing."""
+    store = Store(tmp_path / "s.duckdb")
+    (tmp_path / "tournament.json").write_text(json.dumps(description()), encoding="utf-8")
+    ingest([tmp_path / "tournament.json"], store, workers=1)
+    by_hand = tmp_path / "seating.csv"
+    by_hand.write_text("table,player\n" + "".join(f"{3 if i < 5 else 7},{p}\n" for i, p in enumerate(TEN)))
+    db = ["--db", str(tmp_path / "s.duckdb")]
+    seated = CliRunner().invoke(app, ["tournament", "seat", "cup", "--round", "1", "--from-csv", str(by_hand), *db])
+    assert seated.exit_code == 0, seated.output
+    with store.connect(read_only=True) as con:
+        tables = con.execute("SELECT DISTINCT table_label FROM seatings ORDER BY ALL").fetchall()
+    assert tables == [("3",), ("7",)]
+    log = LogBuilder(players=list(TEN[5:]), game_id="cup:r1:t7", tournament="cup", tournament_round=1, table="7")
+    log.deal().pass_out()
+    log.end_round()
+    log.end_game()
+    (tmp_path / "t7.jsonl").write_text(log.text(), encoding="utf-8")
+    ingest([tmp_path / "t7.jsonl"], store, workers=1)
+    checked = CliRunner().invoke(app, ["tournament", "check", "cup", *db])
+    assert checked.exit_code == 0, checked.output
+    assert "every game matches its published seating" in checked.output
 
 
 def test_r_ts5_records_without_their_reason_are_refused(tmp_path: Path) -> None:
