@@ -163,8 +163,6 @@ FROM (
 LEFT JOIN tournaments t USING (tournament)
 LEFT JOIN tournament_players n USING (tournament, player)
 WHERE p.games_in_round > 1 AND {announced}
-  AND NOT EXISTS (SELECT 1 FROM seatings x
-                  WHERE x.tournament = p.tournament AND x.tournament_round = p.tournament_round AND x.stage = p.stage)
 """.replace("{seats}", _SEATS)
     .replace("{announced}", _announced("p"))
     .replace("{unseated}", _literal(UNSEATED))
@@ -181,10 +179,11 @@ seat (or of a round not announced); ``elsewhere``, a player of a game at another
 ``missing``, a player the seating puts at a table whose game they are not in and who
 is in no other game of the round (a game of five of its six, or with a stranger in the
 sixth seat: both are said; one who played at another table is said once, there, as
-``elsewhere``; until that game is stored they are ``missing`` here); and, in an
-announced round with no published seating, ``twice``: a player in more than one game of
-the round (one game a round: each of those games is said). Announced rounds with no
-published seating are not judged otherwise. The ``finding_id`` is a hash of tournament, round,
+``elsewhere``; until that game is stored they are ``missing`` here); and ``twice``: a
+player in more than one game of an announced round (one game a round: each of those
+games is said), seated or not: a table's log stored twice under two game ids counted
+every player of it twice, and their seats matched. Announced rounds with no published
+seating are not judged otherwise. The ``finding_id`` is a hash of tournament, round,
 game and player (and the kind, for a missing one): the same after any rebuild, so a
 dismissal or a penalty can name it. Computed from the read models, never stored: a
 re-seating that puts the player where they played makes it go away."""
@@ -506,23 +505,26 @@ WITH seated AS (
 ),
 played AS (
     SELECT game_id, tournament_round, coalesce(stage, 'preliminary') AS stage, table_label,
-           list_sort(player_ids) AS players
+           list_sort(player_ids) AS players,
+           count(*) OVER (PARTITION BY tournament_round, coalesce(stage, 'preliminary'), table_label) AS at_table
     FROM games WHERE tournament = $tournament
 )
 SELECT p.game_id, p.tournament_round, p.stage, p.table_label,
        CASE WHEN s.players IS NULL THEN 'no seating is published for this table'
+            WHEN p.at_table > 1 THEN format('{} games of this round are at this table', p.at_table)
             ELSE format('the game seats {} but the seating lists {}',
                         array_to_string(list_filter(p.players, lambda x: NOT list_contains(s.players, x)), ', '),
                         array_to_string(list_filter(s.players, lambda x: NOT list_contains(p.players, x)), ', '))
        END AS finding,
        s.players AS seating,
        list_filter(p.players, lambda x: NOT list_contains(s.players, x)) AS not_listed,
-       list_filter(s.players, lambda x: NOT list_contains(p.players, x)) AS not_seated
+       list_filter(s.players, lambda x: NOT list_contains(p.players, x)) AS not_seated,
+       p.at_table
 FROM played p
 LEFT JOIN seated s USING (tournament_round, stage, table_label)
 LEFT JOIN tournaments t ON t.tournament = $tournament
 WHERE p.tournament_round IS NOT NULL
-  AND (s.players IS NULL OR s.players <> p.players)
+  AND (s.players IS NULL OR s.players <> p.players OR p.at_table > 1)
   AND (EXISTS (SELECT 1 FROM seated x WHERE x.tournament_round = p.tournament_round AND x.stage = p.stage)
        OR NOT {announced})
 ORDER BY p.tournament_round, p.table_label
@@ -543,12 +545,14 @@ def misseated(store: Store, *, tournament: str | None = None, games: Sequence[st
 
 
 def seating_findings(store: Store, tournament: str) -> pl.DataFrame:
-    """Games whose players differ from the published seating of their round and table
-    (a finding for the organiser; announced rounds with no published seating are not
-    judged, and a round its stage did not announce has no seating):
-    ``finding`` says it in English; ``seating`` (null when the table has none),
-    ``not_listed`` (who played but is not seated there) and ``not_seated`` (who is
-    seated there but did not play) let a reader say it in another language."""
+    """Games whose players differ from the published seating of their round and table,
+    or that share their table with another game of the round (a finding for the
+    organiser; announced rounds with no published seating are not judged, and a round
+    its stage did not announce has no seating): ``finding`` says it in English;
+    ``seating`` (null when the table has none), ``not_listed`` (who played but is not
+    seated there), ``not_seated`` (who is seated there but did not play) and
+    ``at_table`` (the games of the round at that table) let a reader say it in another
+    language."""
     with store.connect(read_only=True) as con:
         frame: pl.DataFrame = con.sql(_SEATING_CHECK, params={"tournament": tournament}).pl()
         return frame

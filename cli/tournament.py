@@ -617,6 +617,18 @@ def check(tournament: str, store: Store) -> None:
     for row in found.iter_rows(named=True):
         if row["seating"] is None:
             what = say("no seating is published for this table")
+        elif row["at_table"] > 1:
+            what = say(
+                "%(count)s games of this round are at this table: one game a table (supersede or "
+                "dismiss the one too many)",
+                count=row["at_table"],
+            )
+        elif not row["not_listed"]:
+            what = say("the seating lists %(listed)s, who did not play in it", listed=", ".join(row["not_seated"]))
+        elif not row["not_seated"]:
+            what = say(
+                "the game seats %(players)s, whom the seating does not list", players=", ".join(row["not_listed"])
+            )
         else:
             what = say(
                 "the game seats %(players)s but the seating lists %(listed)s",

@@ -291,6 +291,33 @@ def test_r_ts1_a_seating_by_hand_keeps_the_halls_table_labels(tmp_path: Path) ->
     assert "every game matches its published seating" in checked.output
 
 
+def test_r_ts1_a_tables_game_stored_twice_is_said_even_where_every_seat_matches(tmp_path: Path) -> None:
+    """R-TS1, one game a round: table 7's log stored a second time under another game
+    id. Every player sits where the seating puts them, so nothing was said, and all of
+    them were counted twice; now each is `wrong_table` (twice) and `check` names the
+    table."""
+    store = Store(tmp_path / "s.duckdb")
+    (tmp_path / "tournament.json").write_text(json.dumps(description()), encoding="utf-8")
+    ingest([tmp_path / "tournament.json"], store, workers=1)
+    db = ["--db", str(tmp_path / "s.duckdb")]
+    by_hand = tmp_path / "seating.csv"
+    by_hand.write_text("table,player\n" + "".join(f"{3 if i < 5 else 7},{p}\n" for i, p in enumerate(TEN)))
+    assert CliRunner().invoke(app, ["tournament", "seat", "cup", "--round", "1", "--from-csv", str(by_hand), *db])
+    for game_id in ("cup:r1:t7", "cup:r1:t7-again"):
+        log = LogBuilder(players=list(TEN[5:]), game_id=game_id, tournament="cup", tournament_round=1, table="7")
+        log.deal().pass_out()
+        log.end_round()
+        log.end_game()
+        (tmp_path / f"{game_id}.jsonl").write_text(log.text(), encoding="utf-8")
+        ingest([tmp_path / f"{game_id}.jsonl"], store, workers=1)
+    twice = open_findings(store, "cup").filter(pl.col("code") == "wrong_table")
+    assert sorted(twice["player"]) == sorted(TEN[5:] * 2)
+    assert standings(store, "cup").filter(pl.col("open_findings") > 0)["player"].sort().to_list() == sorted(TEN[5:])
+    checked = CliRunner().invoke(app, ["tournament", "check", "cup", *db])
+    assert checked.exit_code == 1
+    assert checked.output.count("2 games of this round are at this table") == 2
+
+
 def test_r_ts5_records_without_their_reason_are_refused(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.duckdb")
     records.create(store, "cup", name="Cup")
