@@ -775,6 +775,46 @@ def seating_players(store: Store, tournament: str, number: int, stage: str, *, r
     return [str(p) for p in table.filter(pl.col("in_cut"))["player"].to_list()]
 
 
+@dataclass(frozen=True, slots=True)
+class CutMoved:
+    """A later stage seated from a cut that the standings no longer give (R-TS3): a
+    cut forced before every game was in, or a penalty or correction after it."""
+
+    stage: str
+    tournament_round: int
+    seated_outside: tuple[str, ...]
+    """Seated, but no longer in the cut."""
+    left_out: tuple[str, ...]
+    """In the cut now, but not seated."""
+
+
+def cuts_moved(store: Store, tournament: str) -> list[CutMoved]:
+    """Each semi-final or final whose newest seating seats other players than the cut
+    of the stage before now gives (R-TS3: the best go on): nothing said it, and the
+    final was ranked with a player the cut had since left out."""
+    moved = []
+    with store.connect(read_only=True) as con:
+        told = _require(con, tournament)
+        for stage in ("semifinal", "final"):
+            before = stage_before(stage, told.semifinal)
+            if before is None:
+                continue
+            rows = con.execute(
+                "SELECT tournament_round, list(player) FROM seatings WHERE tournament = ? AND stage = ? "
+                "GROUP BY tournament_round ORDER BY tournament_round",
+                [tournament, stage],
+            ).fetchall()
+            if not rows:
+                continue
+            table = standings_on(con, tournament, before)
+            cut = {str(p) for p in table.filter(pl.col("in_cut"))["player"].to_list()}
+            for number, players in rows:
+                seated = {str(p) for p in players}
+                if seated != cut:
+                    moved.append(CutMoved(stage, int(number), tuple(sorted(seated - cut)), tuple(sorted(cut - seated))))
+    return moved
+
+
 def cut_draw(
     store: Store, tournament: str, *, stage: str, tied: Sequence[str], places: int, points: int, stars: int, seed: int
 ) -> Recorded:

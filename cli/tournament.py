@@ -611,7 +611,20 @@ as a line with its number, time and kind, and its details and reason under it.""
 def check(tournament: str, store: Store) -> None:
     """Games whose players differ from the published seating (a finding each)."""
     found = _run(lambda: seating_findings(store, tournament))
+    moved = _run(lambda: records.cuts_moved(store, tournament))
+    for cut in moved:
+        said = say(
+            "the %(stage)s (round %(round)s) is seated with %(outside)s, whom the cut no longer gives, and without "
+            "%(left_out)s, whom it does now (R-TS3): seat it anew (--replace --reason), or say why it stands",
+            stage=cut.stage,
+            round=cut.tournament_round,
+            outside=", ".join(cut.seated_outside) or "—",
+            left_out=", ".join(cut.left_out) or "—",
+        )
+        console.print(f"[red]{escape(told(said))}[/red]")
     if found.is_empty():
+        if moved:
+            raise typer.Exit(1)
         console.print(told(say("every game matches its published seating")))
         return
     for row in found.iter_rows(named=True):

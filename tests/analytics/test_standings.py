@@ -767,6 +767,26 @@ def test_as_of_a_position_inside_a_transaction_is_as_of_its_start(tmp_path: Path
     assert shown(standings(store, TID, as_of=after)) == expected(BASE)
 
 
+def test_a_final_seated_from_a_cut_the_standings_no_longer_give_is_said(hand: Hand) -> None:
+    """R-TS3: the best six go to the final. A penalty after the final was seated drops
+    ann out of the cut and brings lea in: `tournament check` says the final's seating
+    no longer matches the cut (nothing did, and the final ranked ann)."""
+    assert hand.cli("tournament", "cut", TID, "--seed", "1").exit_code == 0
+    assert hand.cli("tournament", "seat", TID, "--round", "2", "--stage", "final", "--seed", "1").exit_code == 0
+    assert records.cuts_moved(hand.store, TID) == []
+    assert hand.cli("tournament", "check", TID).exit_code == 0
+    finalists = set(hand.table().filter(pl.col("in_cut"))["player"])
+    records.penalty(hand.store, TID, "ann", 5, "the scorekeeper's sheet was false")
+    now = set(hand.table().filter(pl.col("in_cut"))["player"])
+    assert "ann" in finalists - now
+    (moved,) = records.cuts_moved(hand.store, TID)
+    assert (moved.stage, moved.tournament_round) == ("final", 2)
+    assert set(moved.seated_outside) == finalists - now and set(moved.left_out) == now - finalists
+    checked = hand.cli("tournament", "check", TID)
+    assert checked.exit_code == 1
+    assert "whom the cut no longer gives" in " ".join(checked.output.split())
+
+
 def test_a_superseded_game_counts_in_its_newest_version(hand: Hand) -> None:
     before = hand.table()
     at = hand.position()
