@@ -250,11 +250,14 @@ def _refused_at(line: int, said: Said) -> RecordError:
 
 
 def read_player_list(text: str) -> list[tuple[str, str]]:
-    """A player list as CSV with the header ``player,name``; errors name the line."""
+    """A player list as CSV with the header ``player,name`` (commas, or semicolons as
+    Excel writes them in many countries); each player once; errors name the line."""
     import csv
     import io
 
-    reader = csv.reader(io.StringIO(text))
+    first = text.split("\n", 1)[0]
+    # Excel in many countries saves CSV with semicolons, as a seating by hand is read too
+    reader = csv.reader(io.StringIO(text), delimiter=";" if ";" in first and "," not in first else ",")
     rows = csv_rows(
         reader, lambda line, said: RecordError(say("line %(line)s: %(problem)s", line=line, problem=(said,)))
     )
@@ -267,6 +270,7 @@ def read_player_list(text: str) -> list[tuple[str, str]]:
             else say("line 1: the columns must be player,name; found nothing")
         )
     people = []
+    listed: dict[str, int] = {}
     for number, row in enumerate(rows, start=2):
         if not any(cell.strip() for cell in row):
             continue
@@ -283,6 +287,17 @@ def read_player_list(text: str) -> list[tuple[str, str]]:
             ) from None
         if not name:
             raise RecordError(say("line %(line)s: %(player)s needs a name", line=number, player=player))
+        if player in listed:
+            # the second name replaced the first person, and the count said two were registered
+            raise RecordError(
+                say(
+                    "line %(line)s: %(player)s is listed already, on line %(first)s",
+                    line=number,
+                    player=player,
+                    first=listed[player],
+                )
+            )
+        listed[player] = number
         people.append((player, name))
     return people
 

@@ -953,6 +953,8 @@ def test_cli_refusals_exit_1_with_the_message(hand: Hand) -> None:
         ("player,name\nann,Ann\nbad id!,Bad\n", "line 3: 'bad id!' is not a valid player id"),
         ("player,name\nann,Ann\n\nbob,Bob,extra\n", "line 4: two values (player,name), found 3"),
         ("player,name\nann,Ann\ncem,  \n", "line 3: cem needs a name"),
+        ("player,name\nann,Ann\nbob,Bob\nann,Anna\n", "line 4: ann is listed already, on line 2"),
+        ("player;name\nann;Ann\nbad id!;Bad\n", "line 3: 'bad id!' is not a valid player id"),  # Excel's semicolons
         (
             "player,name\nann," + "M" * 200_000 + "\n",
             "line 2: not readable as CSV (field larger than field limit (131072))",
@@ -963,6 +965,13 @@ def test_player_list_errors_name_the_line(text: str, message: str) -> None:
     with pytest.raises(RecordError) as caught:
         records.read_player_list(text)
     assert str(caught.value) == message
+
+
+def test_a_player_list_with_semicolons_is_read_as_excel_writes_it() -> None:
+    assert records.read_player_list("player;name\nann;Ann Müller\nbob;Bob, Jr.\n") == [
+        ("ann", "Ann Müller"),
+        ("bob", "Bob, Jr."),
+    ]
 
 
 def test_import_players_registers_a_list_or_names_the_bad_line(tmp_path: Path) -> None:
