@@ -36,7 +36,14 @@ class Terminal(Console):
     Each plain string is shown so before it is laid out (:meth:`render_str`), and every
     segment of text once more as it is written (a :class:`rich.text.Text` made of a
     name reaches the terminal without the first); rich's own control segments (the
-    cursor's moves) and the styles it renders as escape sequences are left alone."""
+    cursor's moves) and the styles it renders as escape sequences are left alone.
+
+    Rich's emoji codes are off: a player named ``:smile:`` is printed as typed, not as
+    😄 (markup is escaped where names are printed; the codes are not markup)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("emoji", False)
+        super().__init__(*args, **kwargs)
 
     def render_str(self, text: str, **options: Any) -> Any:  # rich's Text
         return super().render_str(shown(text), **options)

@@ -101,6 +101,20 @@ def test_a_name_holding_a_terminals_escape_sequence_is_shown_escaped_never_run(
     assert "\\x1b[2J\\x1b[HAnn\\u202e" in result.output
 
 
+@pytest.mark.parametrize(
+    "command",
+    [("standings", TID), ("tournament", "log", TID), ("stats", "players")],
+    ids=["standings", "log", "players"],
+)
+def test_a_name_that_looks_like_an_emoji_code_is_printed_as_typed(hand: Hand, command: tuple[str, ...]) -> None:
+    """Rich turns ``:smile:`` into 😄 unless told not to: a name is the player's text."""
+    records.register(hand.store, TID, [("ann", ":smile: Ann :thumbs_up:")])
+    result = hand.cli(*command, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert ":smile: Ann :thumbs_up:" in result.output
+    assert "\U0001f604" not in result.output and "\U0001f44d" not in result.output
+
+
 def test_audit_names_a_file_with_bytes_that_are_not_utf_8_in_valid_json(hand: Hand) -> None:
     """``audit --json`` wrote such a name's bytes raw, an invalid UTF-8 line no reader
     takes; the name is shown escaped, as ``ingest`` stores it."""
