@@ -360,7 +360,8 @@ def penalties(store: Store, tournament: str) -> pl.DataFrame:
 
 _PLAYER_GAMES: Final = """
 SELECT g.game_id, coalesce(g.stage, 'preliminary') AS stage, g.tournament_round, g.table_label AS table,
-       list_position(g.player_ids, $player)::INTEGER AS seat,
+       -- a score sheet lists its players in any order: it says no seat
+       CASE WHEN g.source = 'score_sheet' THEN NULL ELSE list_position(g.player_ids, $player) END::INTEGER AS seat,
        list_filter(g.player_ids, lambda x: x <> $player) AS opponents
 FROM games g
 WHERE g.tournament = $tournament AND list_contains(g.player_ids, $player)
@@ -370,7 +371,8 @@ ORDER BY g.tournament_round NULLS LAST, g.started_at NULLS LAST, g.game_id
 
 def player_games(store: Store, tournament: str, player: str) -> pl.DataFrame:
     """The games a player sat at in a tournament, in round order: stage, tournament
-    round, table, their seat and the ids of the others at the table (in seat order)."""
+    round, table, their seat (null for a score sheet's game, which records none) and
+    the ids of the others at the table (in seat order)."""
     with store.connect(read_only=True) as con:
         frame: pl.DataFrame = con.sql(_PLAYER_GAMES, params={"tournament": tournament, "player": player}).pl()
         return frame

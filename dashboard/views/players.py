@@ -40,7 +40,10 @@ def card(tournament: str, player: str, rounds: pl.DataFrame) -> None:
         others = ", ".join(escape(names.get(p, p)) for p in game["opponents"])
         number = game["tournament_round"]
         heading = _("Round %(num)d") % {"num": number} if number is not None else _("Game")
-        where = _("table %(table)s · seat %(seat)s") % {"table": escape(game["table"] or "–"), "seat": game["seat"]}
+        where = _("table %(table)s · seat %(seat)s") % {
+            "table": escape(game["table"] or "–"),
+            "seat": "–" if game["seat"] is None else game["seat"],
+        }
         with_ = _("with %(players)s") % {"players": others}
         st.markdown(f"**{heading} · {escape(words.stage(game['stage']))} · {where}**  \n{with_}")
         played = rounds.filter(pl.col("game_id") == game["game_id"]).sort("round")
@@ -69,18 +72,22 @@ if everyone.is_empty():
 names = dict(zip(everyone["player"].to_list(), everyone["name"].to_list(), strict=True))
 ordered = sorted(names, key=lambda p: (names[p].casefold(), p))
 top = st.columns([2, 2])
+EVERY_GAME = _("(every tournament and game)")
 asked = st.query_params.get("player")
 if asked in names and "players_player" not in st.session_state:
     st.session_state["players_player"] = asked
 asked_tournament = st.query_params.get("tournament")
 if asked_tournament is not None and "players_tournament" not in st.session_state:
     st.session_state["players_tournament"] = asked_tournament
+elif asked in names and "players_tournament" not in st.session_state:
+    # a link to a player alone shows all their rounds, not those of the newest tournament
+    st.session_state["players_tournament"] = EVERY_GAME
 with top[0]:
     widgets.keep_choice("players_player", ordered)
     player = st.selectbox(_("Player"), ordered, format_func=lambda p: f"{names[p]} ({p})", key="players_player")
 with top[1]:
     tournament = widgets.tournament_picker(
-        data.tournaments(), key="players_tournament", label=_("Tournament"), all_option=_("(every tournament and game)")
+        data.tournaments(), key="players_tournament", label=_("Tournament"), all_option=EVERY_GAME
     )
 assert player is not None
 st.query_params.from_dict(
@@ -90,7 +97,13 @@ st.query_params.from_dict(
 rounds = data.player_rounds(player, tournament)
 st.header(escape(names[player]))
 if rounds.is_empty():
-    st.info(_("No finished rounds of this player match."))
+    if tournament is None:
+        st.info(_("No finished rounds of this player match."))
+    else:
+        st.info(
+            _("No finished rounds of this player in this tournament: choose %(all)s to see all their rounds.")
+            % {"all": EVERY_GAME}
+        )
     st.stop()
 
 mine = data.player_stats(Filters(tournament=tournament)).filter(pl.col("player") == player)

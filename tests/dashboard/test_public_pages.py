@@ -121,6 +121,19 @@ def test_the_player_page_takes_its_player_from_the_address(db: Path) -> None:
     assert at.selectbox(key="players_tournament").value == TOURNAMENT
 
 
+def test_a_link_to_a_player_alone_shows_all_their_rounds(db: Path) -> None:
+    """An address naming the player and no tournament: the page opened on the newest
+    tournament, and a player who never played in it was said to have no rounds."""
+    player = standings(Store(db), TOURNAMENT)["player"][0]
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["player"] = player
+    at.switch_page("views/players.py").run()
+    assert not at.exception
+    assert at.selectbox(key="players_tournament").value == "(every tournament and game)"
+    assert "tournament" not in at.query_params
+    assert not any("No finished rounds" in info.value for info in at.info)
+
+
 def test_the_player_card_shows_names_as_typed(hostile: Hostile) -> None:
     for player, name in zip(hostile.players, HOSTILE_NAMES, strict=True):
         text = plain_text(run_page("players", players_player=player, players_tournament=TOURNAMENT))
