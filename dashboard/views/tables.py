@@ -143,11 +143,17 @@ def tables_now() -> None:
     tournaments = data.tournaments()
     known = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
     top = st.columns(2)
+    in_play = data.tables_in_play()
+    every = _("(all)")
+    if in_play and "tables_tournament" not in st.session_state:
+        # the tables being recorded, wherever they are: it opened on the newest tournament
+        # with games, and a new tournament's first tables in play were "no table"
+        st.session_state["tables_tournament"] = every
     with top[0]:
         tournament = widgets.tournament_picker(
-            tournaments, key="tables_tournament", label=_("Tournament"), all_option=_("(all)")
+            tournaments, key="tables_tournament", label=_("Tournament"), all_option=every
         )
-    shown = [table for table in data.tables_in_play() if tournament is None or table.tournament == tournament]
+    shown = [table for table in in_play if tournament is None or table.tournament == tournament]
     if tournament is not None:
         # every round stored or in play: a round whose last table has just finished stays chosen
         stored = data.choices(tournament)["tournament_rounds"]

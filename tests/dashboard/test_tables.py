@@ -279,6 +279,15 @@ def test_a_draft_that_is_no_observed_log_is_not_shown(db: Path, sample: Sample) 
     assert not cards_shown(page_text(at)) & {card for hand in dealt.values() for card in hand}
 
 
+def test_the_page_opens_on_every_tournament_while_a_table_is_recorded(db: Path, sample: Sample) -> None:
+    """It opened on the newest tournament with games: the first tables of a tournament
+    with none stored yet were "no table is being recorded"."""
+    recorded(db, table_lines(sample)[:12])
+    at = tables()
+    assert at.selectbox(key="tables_tournament").value == "(all)"
+    assert [s.value for s in at.subheader] == ["Table 2"]
+
+
 def test_no_table_is_being_recorded(db: Path) -> None:
     at = tables()
     assert not at.exception
