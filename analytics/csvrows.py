@@ -4,10 +4,22 @@ the ``csv`` module cannot read one."""
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from events.said import Said, say
+
+
+def spreadsheet_rows(text: str, refused: Callable[[int, Said], Exception]) -> tuple[Any, Iterator[list[str]]]:
+    """A CSV as a spreadsheet saves it: Excel's byte-order mark dropped, and fields
+    split at semicolons where the first line has them and no comma (Excel writes so in
+    many countries), else at commas. The ``csv`` reader (for its ``line_num``) and its
+    records (:func:`csv_rows`)."""
+    text = text.removeprefix("\ufeff")
+    first = text.split("\n", 1)[0]
+    reader = csv.reader(io.StringIO(text), delimiter=";" if ";" in first and "," not in first else ",")
+    return reader, csv_rows(reader, refused)
 
 
 def csv_rows(reader: Any, refused: Callable[[int, Said], Exception]) -> Iterator[list[str]]:

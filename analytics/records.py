@@ -30,7 +30,7 @@ import duckdb
 import polars as pl
 from pydantic import TypeAdapter, ValidationError
 
-from analytics.csvrows import csv_rows
+from analytics.csvrows import spreadsheet_rows
 from analytics.standings import EVERY_FINDING, standings_on, still_wrong
 from events.records import dump
 from events.records.tournament import (
@@ -252,15 +252,7 @@ def _refused_at(line: int, said: Said) -> RecordError:
 def read_player_list(text: str) -> list[tuple[str, str]]:
     """A player list as CSV with the header ``player,name`` (commas, or semicolons as
     Excel writes them in many countries); each player once; errors name the line."""
-    import csv
-    import io
-
-    first = text.split("\n", 1)[0]
-    # Excel in many countries saves CSV with semicolons, as a seating by hand is read too
-    reader = csv.reader(io.StringIO(text), delimiter=";" if ";" in first and "," not in first else ",")
-    rows = csv_rows(
-        reader, lambda line, said: RecordError(say("line %(line)s: %(problem)s", line=line, problem=(said,)))
-    )
+    _, rows = spreadsheet_rows(text, _refused_at)
     header = [h.strip() for h in next(rows, [])]
     if header != ["player", "name"]:
         found = ",".join(header)

@@ -21,15 +21,13 @@ strings, no iteration over sets), so a seating can be redrawn from the record.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from itertools import combinations
 from random import Random
 from typing import Literal
 
-from analytics.csvrows import csv_rows
+from analytics.csvrows import spreadsheet_rows
 from events.rules.tournament import MAX_TABLE, MIN_TABLE, check_seating, seat, table_sizes
 from events.said import Refusal, Said, say
 
@@ -370,17 +368,13 @@ def labelled_seating_csv(
     >>> labels, tables[1]
     (['3', '7'], ['p5', 'p6', 'p7', 'p8', 'p9'])
     """
-    text = text.removeprefix("\ufeff")
-    first = text.split("\n", 1)[0]
-    delimiter = ";" if ";" in first and "," not in first else ","
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    records = csv_rows(reader, _at)
+    reader, records = spreadsheet_rows(text, _at)
     header = next(records, None)
     columns = [c.strip().lower() for c in header or []]
     if sorted(columns) not in (["player", "table"], ["player", "seat", "table"]):
+        written = text.removeprefix("\ufeff").split("\n", 1)[0].strip()
         raise _at(
-            1,
-            say("the header must be 'table,player' or 'table,player,seat', not %(header)s", header=repr(first.strip())),
+            1, say("the header must be 'table,player' or 'table,player,seat', not %(header)s", header=repr(written))
         )
     known = set(players)
     left_out = outside or {}
