@@ -220,6 +220,13 @@ the tournament ``{tournament}`` stands for: ``open``, ``dismissed``, ``penalised
 findings list and the standings' open findings never disagree. ``{still_wrong}`` is
 the list :func:`still_wrong` gives, written in by :func:`with_still_wrong`."""
 
+NEWEST_CORRECTIONS: Final = """
+    SELECT tournament, game_id, round, player, arg_max(points, seq) AS points,
+           arg_max(star, seq) FILTER (WHERE star IS NOT NULL) AS star
+    FROM corrections GROUP BY ALL"""
+"""Each player's round as corrected, by tournament: the newest correction's points, and
+the newest star a correction gave (R-TS5: the newest correction counts)."""
+
 _CORRECTED_ROUNDS: Final = """
 WITH named AS (
     SELECT f.finding_id, f.game_id, f.round, f.player, g.source, g.tournament
@@ -228,11 +235,7 @@ WITH named AS (
       AND EXISTS (SELECT 1 FROM corrections c WHERE c.tournament = g.tournament AND c.game_id = f.game_id
                                               AND c.round = f.round AND (f.player IS NULL OR c.player = f.player))
 ),
-corrected AS (
-    SELECT tournament, game_id, round, player, arg_max(points, seq) AS points,
-           arg_max(star, seq) FILTER (WHERE star IS NOT NULL) AS star
-    FROM corrections GROUP BY ALL
-)
+corrected AS ({newest_corrections})
 SELECT n.finding_id, n.source, n.player AS named, rp.player, rp.role,
        coalesce(c.points, rp.recorded_points, 0) AS points, rp.replay_points, coalesce(c.star, rp.star, false) AS star
 FROM named n
@@ -240,7 +243,7 @@ JOIN round_players rp ON rp.game_id = n.game_id AND rp.round = n.round
 LEFT JOIN corrected c ON c.tournament = n.tournament AND c.game_id = rp.game_id AND c.round = rp.round
                      AND c.player = rp.player
 ORDER BY n.finding_id, rp.seat
-"""
+""".replace("{newest_corrections}", NEWEST_CORRECTIONS)
 
 
 def still_wrong(con: duckdb.DuckDBPyConnection, tournament: str | None) -> list[str]:
@@ -292,11 +295,7 @@ games_t AS (
     -- its players' rows all the same
     SELECT game_id FROM stage_games WHERE announced
 ),
-corrected AS (
-    SELECT game_id, round, player, arg_max(points, seq) AS points,
-           arg_max(star, seq) FILTER (WHERE star IS NOT NULL) AS star
-    FROM corrections WHERE tournament = $tournament GROUP BY ALL
-),
+corrected AS (SELECT * EXCLUDE (tournament) FROM ({newest_corrections}) WHERE tournament = $tournament),
 accepted AS (SELECT DISTINCT game_id, round FROM accepted_replays WHERE tournament = $tournament),
 scored AS (
     SELECT rp.player, rp.game_id, rp.round,
@@ -352,6 +351,7 @@ totals AS (
     GROUP BY p.player, p.name
 )
 """.replace("{announced}", _announced("g"))
+    .replace("{newest_corrections}", NEWEST_CORRECTIONS)
     .replace("{every_finding}", EVERY_FINDING)
     .replace("{status}", FINDING_STATUS.replace("{tournament}", "$tournament"))
 )
@@ -565,16 +565,11 @@ def _committed(con: duckdb.DuckDBPyConnection, position: int) -> int:
     a game superseded with its new version not yet in, is a state nobody saw. The
     events of a transaction share their ``recorded_at``."""
     row = con.execute(
-        "SELECT min(e.position) FROM events e, (SELECT recorded_at FROM events WHERE position = ?) p "
+        "SELECT min(e.position), max(e.position) FROM events e, (SELECT recorded_at FROM events WHERE position = ?) p "
         "WHERE e.recorded_at = p.recorded_at",
         [position],
     ).fetchone()
-    last = con.execute(
-        "SELECT max(e.position) FROM events e, (SELECT recorded_at FROM events WHERE position = ?) p "
-        "WHERE e.recorded_at = p.recorded_at",
-        [position],
-    ).fetchone()
-    if row is None or row[0] is None or last is None or last[0] == position:
+    if row is None or row[0] is None or row[1] == position:
         return position
     return int(row[0]) - 1
 
