@@ -609,7 +609,8 @@ as a line with its number, time and kind, and its details and reason under it.""
 @speaking
 @with_store
 def check(tournament: str, store: Store) -> None:
-    """Games whose players differ from the published seating (a finding each)."""
+    """Games whose players differ from the published seating, tables with two games of a
+    round, and a semi-final or final seated from a cut the standings no longer give."""
     found = _run(lambda: seating_findings(store, tournament))
     moved = _run(lambda: records.cuts_moved(store, tournament))
     for cut in moved:

@@ -248,7 +248,7 @@ def read_sheet(data: bytes) -> list[Entry]:
     if not entries:
         raise UnreadableLog(say("the score sheet has a header but no rows"))
     for game_id, rows in games_of(entries).items():
-        check_game_columns(game_id, rows)
+        check_game_rows(game_id, rows)
     return entries
 
 
@@ -260,7 +260,7 @@ def games_of(entries: list[Entry]) -> dict[str, list[Entry]]:
     return games
 
 
-def check_game_columns(game_id: str, entries: list[Entry]) -> None:
+def check_game_rows(game_id: str, entries: list[Entry]) -> None:
     """A game's ``tournament``, ``tournament_round``, ``table`` and ``stage`` are one game's: every
     row of it says the same, or the sheet is unreadable at the first row that does not
     (its header is made from its first row, and the rest would go unsaid). And every
