@@ -19,7 +19,7 @@ import hmac
 import json
 import re
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from random import Random
@@ -67,7 +67,7 @@ from events.tables import Ruleset
 from ingest.chain import StoredEvent
 from ingest.revisions import current, marker_type, standing
 from ingest.sources import project_tournament
-from ingest.store import NewEvent, Store
+from ingest.store import NewEvent, StaleAppend, Store
 
 T = TypeVar("T", bound=str)
 STAGES: Final[tuple[Stage, ...]] = ("preliminary", "semifinal", "final")
@@ -122,17 +122,47 @@ def _stream_events(
 
 def append(store: Store, tournament: str, new: Sequence[TournamentEvent], *, creating: bool = False) -> Recorded:
     """Append ``new`` events to the tournament's stream and re-project its read models,
-    in one transaction, at the version read (a concurrent append fails, never merges)."""
+    in one transaction, at the version read: an append that another made stale in the
+    meantime is judged again on the record as it now stands (:func:`_one_decision`),
+    never merged unseen."""
     stream = stream_of(tournament)
-    with store.connect() as con:
-        events, version, created_by = _stream_events(store, con, stream)
-        if creating and events:
-            raise TournamentExists(say("tournament %(tournament)s already exists", tournament=tournament))
-        if not creating and not events:
-            raise RecordError(_no_tournament(tournament))
-        appended = [NewEvent(stream, e.type, dump(e)) for e in new]
-        store.append(con, stream, version, appended, rows=project_tournament([*events, *new], created_by))
-    return Recorded(stream, version + len(new), tuple(new))
+    for attempt in range(_ATTEMPTS):
+        try:
+            with store.connect() as con:
+                events, version, created_by = _stream_events(store, con, stream)
+                if creating and events:
+                    raise TournamentExists(say("tournament %(tournament)s already exists", tournament=tournament))
+                if not creating and not events:
+                    raise RecordError(_no_tournament(tournament))
+                _one_decision(events, new)
+                appended = [NewEvent(stream, e.type, dump(e)) for e in new]
+                store.append(con, stream, version, appended, rows=project_tournament([*events, *new], created_by))
+            return Recorded(stream, version + len(new), tuple(new))
+        except StaleAppend:
+            if attempt == _ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+_ATTEMPTS: Final = 5
+"""Tries of an append that others' appends keep making stale, before it gives up."""
+
+
+def _one_decision(record: Sequence[Mapping[str, Any]], new: Sequence[TournamentEvent]) -> None:
+    """A :class:`RecordError` if a penalty or a dismissal in ``new`` names a finding the
+    ``record`` has decided already: one finding, one decision (R-TS5). A second penalty
+    counted twice, and a dismissal after a penalty showed the finding dismissed with its
+    points still deducted. Judged in the append's own transaction, so two organisers
+    deciding the same finding at once cannot both pass."""
+    decided = {str(e["finding"]): str(e["type"]) for e in record if e.get("finding") is not None}
+    for event in new:
+        if not isinstance(event, PenaltyGiven | FindingDismissed) or event.finding is None:
+            continue
+        finding = event.finding
+        if decided.get(finding) == "penalty_given":
+            raise RecordError(say("finding %(finding)s has had its penalty already", finding=finding))
+        if decided.get(finding) == "finding_dismissed":
+            raise RecordError(say("finding %(finding)s was dismissed already", finding=finding))
 
 
 def history(store: Store, tournament: str) -> list[StoredEvent]:
@@ -463,26 +493,12 @@ def penalty_for(
     needs ``player``. The finding is settled by it (no longer open)."""
     with store.connect(read_only=True) as con:
         found = _finding(con, tournament, finding)
-        _undecided(con, tournament, finding)
     who = player or found.player
     if who is None:
         raise RecordError(
             say("finding %(finding)s names no player: name the player whose penalty it is", finding=finding)
         )
     return penalty(store, tournament, who, points, reason, stage or found.stage, finding=finding)
-
-
-def _undecided(con: duckdb.DuckDBPyConnection, tournament: str, finding: str) -> None:
-    """A :class:`RecordError` if the organiser has decided ``finding`` already, by a
-    penalty or a dismissal: one finding, one decision. A second penalty counted twice,
-    and a dismissal after a penalty showed the finding dismissed with its penalty
-    still deducted."""
-    if con.execute("SELECT 1 FROM penalties WHERE tournament = ? AND finding = ?", [tournament, finding]).fetchone():
-        raise RecordError(say("finding %(finding)s has had its penalty already", finding=finding))
-    if con.execute(
-        "SELECT 1 FROM dismissals WHERE tournament = ? AND finding_id = ?", [tournament, finding]
-    ).fetchone():
-        raise RecordError(say("finding %(finding)s was dismissed already", finding=finding))
 
 
 def _round_of(con: duckdb.DuckDBPyConnection, tournament: str, game: str, number: int) -> list[tuple[Any, ...]]:
@@ -588,7 +604,6 @@ def dismiss(store: Store, tournament: str, finding: str, reason: str) -> Recorde
         raise RecordError(say("a dismissal needs a --reason"))
     with store.connect(read_only=True) as con:
         _finding(con, tournament, finding)
-        _undecided(con, tournament, finding)
     event = FindingDismissed(type="finding_dismissed", finding=finding, reason=reason.strip())
     return append(store, tournament, [event])
 

@@ -8,6 +8,8 @@ is refused whole as ``malformed``, its message naming the field and the rule.
 from __future__ import annotations
 
 import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -316,6 +318,40 @@ def test_r_ts1_a_tables_game_stored_twice_is_said_even_where_every_seat_matches(
     checked = CliRunner().invoke(app, ["tournament", "check", "cup", *db])
     assert checked.exit_code == 1
     assert checked.output.count("2 games of this round are at this table") == 2
+
+
+def test_r_ts5_two_organisers_deciding_one_finding_at_once_record_one_decision(tmp_path: Path) -> None:
+    """One finding, one decision, also when two organisers (two threads of one server,
+    at one moment) give it a penalty and dismiss it at once: one is recorded, the other
+    refused; the check stood outside the append's transaction, and both passed."""
+    store = Store(tmp_path / "s.duckdb")
+    (tmp_path / "tournament.json").write_text(json.dumps(description()), encoding="utf-8")
+    (tmp_path / "r1-t1.csv").write_text(SHEET, encoding="utf-8")
+    ingest([tmp_path], store, workers=1)
+    (finding,) = open_findings(store, "cup")["finding_id"]
+    start = threading.Barrier(4)
+
+    def decide(kind: int) -> str:
+        start.wait()
+        try:
+            if kind % 2:
+                records.dismiss(store, "cup", finding, "the sheet was right")
+            else:
+                records.penalty_for(store, "cup", finding, 1, "a wrong sheet", player="ann")
+        except records.RecordError as exc:
+            return str(exc)
+        return "recorded"
+
+    with ThreadPoolExecutor(4) as pool:
+        said = list(pool.map(decide, range(4)))
+    assert said.count("recorded") == 1, said
+    with store.connect(read_only=True) as con:
+        decided = con.execute(
+            "SELECT (SELECT count(*) FROM penalties WHERE finding = $f) + "
+            "(SELECT count(*) FROM dismissals WHERE finding_id = $f)",
+            {"f": finding},
+        ).fetchone()
+    assert decided == (1,)
 
 
 def test_r_ts5_records_without_their_reason_are_refused(tmp_path: Path) -> None:
