@@ -88,17 +88,13 @@ def _scope(filters: Filters, columns: str, extra: str = "TRUE") -> tuple[str, li
 def observed_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
     """How many of the filtered rounds come from observed logs: those a statistic of
     :data:`HIDDEN_CARDS` leaves out, and those the others count by what the table saw."""
-    scope, params = _scope(filters, "r.round", "g.recording = 'observed'")
-    counted = _query(source, f"WITH {scope} SELECT count(*) AS rounds FROM scope", params)
-    return int(counted["rounds"][0])
+    return _rounds_where(source, filters, "g.recording = 'observed'")
 
 
 def sheet_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
     """How many of the filtered rounds come from score sheets: those a statistic of
     :data:`NEEDS_A_LOG` leaves out (a sheet records no seats, cards nor turns)."""
-    scope, params = _scope(filters, "r.round", "g.source = 'score_sheet'")
-    counted = _query(source, f"WITH {scope} SELECT count(*) AS rounds FROM scope", params)
-    return int(counted["rounds"][0])
+    return _rounds_where(source, filters, "g.source = 'score_sheet'")
 
 
 def undated_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
@@ -106,7 +102,13 @@ def undated_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
     their game has no time (every ``at`` of a log is optional): 0 with no date given."""
     if filters.since is None and filters.until is None:
         return 0
-    scope, params = _scope(replace(filters, since=None, until=None), "r.round", "g.started_at IS NULL")
+    return _rounds_where(source, replace(filters, since=None, until=None), "g.started_at IS NULL")
+
+
+def _rounds_where(source: Source, filters: Filters, condition: str) -> int:
+    """How many of the filtered rounds meet ``condition`` (a fixed SQL fragment over the
+    round ``r`` and its game ``g``)."""
+    scope, params = _scope(filters, "r.round", condition)
     counted = _query(source, f"WITH {scope} SELECT count(*) AS rounds FROM scope", params)
     return int(counted["rounds"][0])
 
