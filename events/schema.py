@@ -105,11 +105,16 @@ def timestamp_order(text: str) -> tuple[datetime, str]:
     first second, 23:59:60.5 came after 00:00:00 and a log that went on at midnight
     was said to go backwards."""
     moment = parse_timestamp(text)
-    found = _RFC3339.match(text)
-    fraction = (found.group(1) or ".")[1:] if found else ""
-    if text[17:19] == "60":
-        return moment, "~" + fraction  # "~" sorts after every digit
-    return moment, fraction[6:].rstrip("0")
+    leap = text[17:19] == "60"
+    # every line with a time comes here: the digits are read only where they matter, a
+    # leap second's or a fraction of seven digits or more
+    if not (leap or (text[19:20] == "." and text[26:27].isdigit())):
+        return moment, ""
+    end = 20
+    while end < len(text) and text[end].isdigit():
+        end += 1
+    fraction = text[20:end] if text[19:20] == "." else ""
+    return (moment, "~" + fraction) if leap else (moment, fraction[6:].rstrip("0"))  # "~" sorts after every digit
 
 
 def _codes(allowed: frozenset[str]) -> Any:
