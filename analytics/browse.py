@@ -349,11 +349,13 @@ def round_scores(store: Store, tournament: str, game_id: str, number: int) -> pl
 
 
 def penalties(store: Store, tournament: str) -> pl.DataFrame:
-    """Every penalty of a tournament, oldest first: player, stage, points, reason —
-    public, so a player reads why their points were taken."""
+    """Every penalty of a tournament that counts (not withdrawn), oldest first: its
+    number, player, stage, points, reason — public, so a player reads why their points
+    were taken."""
     return query(
         store,
-        "SELECT player, stage, points, reason FROM penalties WHERE tournament = ? ORDER BY seq",
+        "SELECT number, player, stage, points, reason FROM penalties "
+        "WHERE tournament = ? AND withdrawn_seq IS NULL ORDER BY seq",
         [tournament],
     )
 

@@ -84,6 +84,7 @@ COLUMNS: Final[dict[str, str | Said]] = {
     "place": sentence("#"),
     "name": sentence("name"),
     "penalty": sentence("penalty"),
+    "number": sentence("#"),
     "notes": sentence("notes"),
     "reason": sentence("reason"),
     "why": sentence("why here"),

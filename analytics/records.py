@@ -38,6 +38,7 @@ from events.records.tournament import (
     CutForced,
     FindingDismissed,
     PenaltyGiven,
+    PenaltyWithdrawn,
     PlayerRegistered,
     RefereeCodeIssued,
     RefereeCodeRevoked,
@@ -97,11 +98,14 @@ class TournamentExists(RecordError):
 
 @dataclass(frozen=True, slots=True)
 class Recorded:
-    """What a command appended: the stream, its new version, the events."""
+    """What a command appended: the stream, its new version, the events, and how many
+    penalties the tournament has been given now (withdrawn or not): a penalty just
+    given has that number."""
 
     stream: str
     version: int
     events: tuple[TournamentEvent, ...]
+    penalties: int = 0
 
 
 def stream_of(tournament: str) -> str:
@@ -136,8 +140,9 @@ def append(store: Store, tournament: str, new: Sequence[TournamentEvent], *, cre
                     raise RecordError(_no_tournament(tournament))
                 _one_decision(events, new)
                 appended = [NewEvent(stream, e.type, dump(e)) for e in new]
-                store.append(con, stream, version, appended, rows=project_tournament([*events, *new], created_by))
-            return Recorded(stream, version + len(new), tuple(new))
+                rows = project_tournament([*events, *new], created_by)
+                store.append(con, stream, version, appended, rows=rows)
+            return Recorded(stream, version + len(new), tuple(new), len(rows["penalties"]))
         except StaleAppend:
             if attempt == _ATTEMPTS - 1:
                 raise
@@ -150,19 +155,44 @@ _ATTEMPTS: Final = 5
 
 def _one_decision(record: Sequence[Mapping[str, Any]], new: Sequence[TournamentEvent]) -> None:
     """A :class:`RecordError` if a penalty or a dismissal in ``new`` names a finding the
-    ``record`` has decided already: one finding, one decision (R-TS5). A second penalty
-    counted twice, and a dismissal after a penalty showed the finding dismissed with its
-    points still deducted. Judged in the append's own transaction, so two organisers
-    deciding the same finding at once cannot both pass."""
-    decided = {str(e["finding"]): str(e["type"]) for e in record if e.get("finding") is not None}
-    for event in new:
-        if not isinstance(event, PenaltyGiven | FindingDismissed) or event.finding is None:
-            continue
-        finding = event.finding
-        if decided.get(finding) == "penalty_given":
-            raise RecordError(say("finding %(finding)s has had its penalty already", finding=finding))
-        if decided.get(finding) == "finding_dismissed":
-            raise RecordError(say("finding %(finding)s was dismissed already", finding=finding))
+    ``record`` has decided already: one finding, one decision (R-TS5); or if a
+    withdrawal in ``new`` names a penalty the record does not hold, or one withdrawn
+    already. A second penalty counted twice, and a dismissal after a penalty showed the
+    finding dismissed with its points still deducted; a penalty withdrawn leaves its
+    finding open, to be decided again. Judged in the append's own transaction, so two
+    organisers deciding the same finding at once cannot both pass."""
+    given: list[str | None] = []  # each penalty's finding, by its number less one
+    withdrawn: set[int] = set()
+    decided: dict[str, str] = {}
+    for index, event in enumerate([*record, *(e.model_dump() for e in new)]):
+        kind, finding, number = str(event["type"]), event.get("finding"), event.get("penalty")
+        if index >= len(record):
+            _judge(kind, finding, number, decided, len(given), withdrawn)
+        if kind in ("penalty_given", "finding_dismissed") and finding is not None:
+            decided[str(finding)] = kind
+        if kind == "penalty_given":
+            given.append(None if finding is None else str(finding))
+        elif kind == "penalty_withdrawn" and isinstance(number, int) and 1 <= number <= len(given):
+            withdrawn.add(number)
+            undone = given[number - 1]
+            if undone is not None and decided.get(undone) == "penalty_given":
+                del decided[undone]
+
+
+def _judge(kind: str, finding: Any, number: Any, decided: Mapping[str, str], given: int, withdrawn: set[int]) -> None:
+    """One new record judged on the record before it (:func:`_one_decision`)."""
+    if kind in ("penalty_given", "finding_dismissed") and finding is not None:
+        if decided.get(str(finding)) == "penalty_given":
+            raise RecordError(say("finding %(finding)s has had its penalty already", finding=str(finding)))
+        if decided.get(str(finding)) == "finding_dismissed":
+            raise RecordError(say("finding %(finding)s was dismissed already", finding=str(finding)))
+    if kind == "penalty_withdrawn" and isinstance(number, int):
+        if number > given:
+            raise RecordError(
+                say("no penalty %(number)s: the tournament has been given %(count)s", number=number, count=given)
+            )
+        if number in withdrawn:
+            raise RecordError(say("penalty %(number)s was withdrawn already", number=number))
 
 
 def history(store: Store, tournament: str) -> list[StoredEvent]:
@@ -595,6 +625,16 @@ def accept_replay(store: Store, tournament: str, game: str, number: int, reason:
         event = ReplayAccepted(
             type="replay_accepted", game_id=game, round=number, reason=(reason or "").strip() or None
         )
+    return append(store, tournament, [event])
+
+
+def withdraw_penalty(store: Store, tournament: str, number: int, reason: str) -> Recorded:
+    """Take back penalty ``number`` (given in error), with a reason (R-TS5): it stays in
+    the record and no longer counts; a finding it was given for is open again."""
+    if not reason.strip():
+        raise RecordError(say("a withdrawal needs a --reason"))
+    with _shaped():
+        event = PenaltyWithdrawn(type="penalty_withdrawn", penalty=number, reason=reason.strip())
     return append(store, tournament, [event])
 
 

@@ -203,7 +203,8 @@ seating's (:data:`MISSEATED`), in the columns of ``findings``."""
 FINDING_STATUS: Final = """
 CASE WHEN EXISTS (SELECT 1 FROM dismissals d WHERE d.tournament = {tournament} AND d.finding_id = f.finding_id)
           THEN 'dismissed'
-     WHEN EXISTS (SELECT 1 FROM penalties p WHERE p.tournament = {tournament} AND p.finding = f.finding_id)
+     WHEN EXISTS (SELECT 1 FROM penalties p
+                  WHERE p.tournament = {tournament} AND p.finding = f.finding_id AND p.withdrawn_seq IS NULL)
           THEN 'penalised'
      WHEN f.code = 'wrong_score' AND (
           EXISTS (SELECT 1 FROM accepted_replays a
@@ -333,7 +334,7 @@ people AS (
 ),
 penalty AS (
     SELECT player, sum(points) AS penalty FROM penalties
-    WHERE tournament = $tournament AND stage = $stage GROUP BY player
+    WHERE tournament = $tournament AND stage = $stage AND withdrawn_seq IS NULL GROUP BY player
 ),
 totals AS (
     SELECT p.player, coalesce(p.name, p.player) AS name,

@@ -325,11 +325,40 @@ def penalty(
         raise refuse(told(say("name the player, or the finding the penalty is for (--finding)")), 1)
     given = recorded.events[0]
     assert isinstance(given, PenaltyGiven)
+    number = recorded.penalties
     _done(
         recorded,
-        say("a penalty for %(player)s for finding %(finding)s", player=given.player, finding=finding)
+        say(
+            "penalty %(number)s for %(player)s for finding %(finding)s",
+            number=number,
+            player=given.player,
+            finding=finding,
+        )
         if finding
-        else say("a penalty for %(player)s", player=given.player),
+        else say("penalty %(number)s for %(player)s", number=number, player=given.player),
+    )
+
+
+@app.command("withdraw-penalty")
+@speaking
+@with_store
+def withdraw_penalty(
+    tournament: str,
+    penalty: Annotated[
+        int,
+        typer.Argument(
+            help="The penalty's number, as tournament penalty printed it (tournament log shows each one's)."
+        ),
+    ],
+    reason: Annotated[str, typer.Option(help="Why it is taken back.")],
+    *,
+    store: Store,
+) -> None:
+    """Withdraw a penalty given in error, with a reason (R-TS5): it stays in the record
+    and no longer counts; a finding it was given for is open again."""
+    _done(
+        _run(lambda: records.withdraw_penalty(store, tournament, penalty, reason)),
+        say("the withdrawal of penalty %(number)s", number=penalty),
     )
 
 
@@ -560,10 +589,14 @@ def log(tournament: str, store: Store) -> None:
     if not record:
         raise refuse(told(say("no tournament %(tournament)s", tournament=tournament)), 1)
     entries = []
+    given = 0  # the penalties so far: each one's number (penalty_withdrawn names it)
     for event in record:
         data = json.loads(event.payload)
         reason = data.pop("reason", None) or ""
         data.pop("type", None)
+        if event.type == "penalty_given":
+            given += 1
+            data = {"penalty": given, **data}
         details = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("tables", "signature"))
         if event.stream != records.stream_of(tournament):
             details = f"{event.stream} · {details}"

@@ -644,38 +644,40 @@ def round_scores(tournament: str, game_id: str, number: int) -> pl.DataFrame:
     return _of_the_records(browse.round_scores, tournament, game_id, number)
 
 
-def accept_replay(tournament: str, game_id: str, number: int, reason: str | None) -> records.Recorded:
-    """:func:`analytics.records.accept_replay`: an appended event."""
+def _recording(command: Callable[..., records.Recorded], *args: Any, **options: Any) -> records.Recorded:
+    """``command`` (one of :mod:`analytics.records`) run on the store: an appended
+    event; every cached result is forgotten, whether it was recorded or refused."""
     try:
-        return records.accept_replay(store(), tournament, game_id, number, reason)
+        return command(store(), *args, **options)
     finally:
         clear()
+
+
+def accept_replay(tournament: str, game_id: str, number: int, reason: str | None) -> records.Recorded:
+    """:func:`analytics.records.accept_replay`: an appended event."""
+    return _recording(records.accept_replay, tournament, game_id, number, reason)
 
 
 def correct(
     tournament: str, game_id: str, number: int, player: str, points: int, reason: str, star: bool | None = None
 ) -> records.Recorded:
     """:func:`analytics.records.correct`: an appended event."""
-    try:
-        return records.correct(store(), tournament, game_id, number, player, points, reason, star=star)
-    finally:
-        clear()
+    return _recording(records.correct, tournament, game_id, number, player, points, reason, star=star)
 
 
 def penalty_for(tournament: str, finding_id: str, points: int, reason: str, player: str | None) -> records.Recorded:
     """:func:`analytics.records.penalty_for`: an appended event naming the finding."""
-    try:
-        return records.penalty_for(store(), tournament, finding_id, points, reason, player=player)
-    finally:
-        clear()
+    return _recording(records.penalty_for, tournament, finding_id, points, reason, player=player)
+
+
+def withdraw_penalty(tournament: str, number: int, reason: str) -> records.Recorded:
+    """:func:`analytics.records.withdraw_penalty`: an appended event naming the penalty."""
+    return _recording(records.withdraw_penalty, tournament, number, reason)
 
 
 def dismiss(tournament: str, finding_id: str, reason: str) -> records.Recorded:
     """:func:`analytics.records.dismiss`: an appended event."""
-    try:
-        return records.dismiss(store(), tournament, finding_id, reason)
-    finally:
-        clear()
+    return _recording(records.dismiss, tournament, finding_id, reason)
 
 
 def referee_codes(tournament: str) -> pl.DataFrame:
@@ -692,7 +694,4 @@ def referee_access(code: str) -> records.RefereeAccess | None:
 
 def revoke_referee_code(tournament: str, number: int, table: str, reason: str) -> records.Recorded:
     """:func:`analytics.records.revoke_referee_code`: an appended event."""
-    try:
-        return records.revoke_referee_code(store(), tournament, number, table, reason)
-    finally:
-        clear()
+    return _recording(records.revoke_referee_code, tournament, number, table, reason)

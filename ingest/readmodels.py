@@ -217,7 +217,7 @@ class RecordRow(Row):
 
 @table("penalties")
 class PenaltyRow(RecordRow):
-    """Points deducted, with the reason (R-TS5)."""
+    """Points deducted, with the reason (R-TS5), unless the penalty was withdrawn."""
 
     player: str
     stage: str
@@ -225,6 +225,12 @@ class PenaltyRow(RecordRow):
     reason: str
     finding: str | None = None
     """The finding it was given for (``findings.finding_id``), if one."""
+    number: int
+    """The penalty's number in its tournament (1, 2, 3… in the order given), by which a
+    ``penalty_withdrawn`` names it."""
+    withdrawn_seq: int | None = None
+    """The record that withdrew it (its ``seq``); null while it counts."""
+    withdrawn_reason: str | None = None
 
 
 @table("corrections")

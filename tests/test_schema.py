@@ -206,6 +206,7 @@ def test_saboteur_schema_prints_each_stream(stream: str) -> None:
                 "player_registered",
                 "seating_published",
                 "penalty_given",
+                "penalty_withdrawn",
                 "score_corrected",
                 "replay_accepted",
                 "finding_dismissed",

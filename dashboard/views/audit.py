@@ -1,7 +1,8 @@
 """Audit (organiser): the open findings, and what to do about each — accept the
 replay's score, enter a correction, give a penalty for it (a ``table_incident`` the
-referee noted, R-C1), or dismiss it with a reason; and the tournament's referee codes,
-any of which may be revoked with a reason. Each is an event appended to the
+referee noted, R-C1), or dismiss it with a reason; the tournament's penalties, any of
+which may be withdrawn with a reason; and its referee codes, any of which may be
+revoked with a reason. Each is an event appended to the
 tournament's record; nothing is edited."""
 
 from __future__ import annotations
@@ -158,8 +159,44 @@ def _referee_codes(tournament: str) -> None:
                 )
 
 
+def _penalties(tournament: str) -> None:
+    """The tournament's penalties that count, and a form to withdraw one given in error
+    (R-TS5: it stays in the record); shown only once a penalty counts."""
+    given = data.penalties(tournament)
+    if given.is_empty():
+        return
+    people = data.player_names(tournament)
+    with st.expander(_("Penalties (%(num)d)") % {"num": given.height}):
+        st.markdown(
+            table(
+                [names.column(c) for c in ("number", "player", "stage", "penalty", "reason")],
+                (
+                    [n, people.get(p, p), names.stage(stage), points, reason]
+                    for n, p, stage, points, reason in given.select(
+                        "number", "player", "stage", "points", "reason"
+                    ).iter_rows()
+                ),
+            )
+        )
+        described = {
+            int(n): f"{n} · {people.get(p, p)} · {points}"
+            for n, p, points in given.select("number", "player", "points").iter_rows()
+        }
+        with st.form("withdraw_penalty"):
+            picked = st.selectbox(_("Penalty"), list(described), format_func=described.__getitem__, key="withdraw_pick")
+            why = st.text_input(_("Reason"), key="withdraw_reason")
+            if st.form_submit_button(_("Withdraw the penalty")) and picked is not None:
+                number = int(picked)
+                _record(
+                    _("the withdrawal of penalty %(number)d") % {"number": number},
+                    lambda: data.withdraw_penalty(tournament, number, why),
+                    why,
+                )
+
+
 if tournament is not None:
     _referee_codes(tournament)
+    _penalties(tournament)
 found = data.open_findings(tournament)
 st.metric(_("Open findings"), found.height)
 if found.is_empty():

@@ -2,11 +2,11 @@
 
 A tournament is created, its players registered and its rounds seated, from a
 ``tournament.json`` (:mod:`events.records.tournament_file`) or by the organiser's
-commands; penalties, corrections, accepted replays, dismissed findings, draws at the
-cut line and cuts forced before their stage was over follow (R-TS5: nothing is edited,
-every change is a new event with its reason), each checkpoint of the store's chain
-the organiser publishes, and the referee codes that open a table's recording (by their
-hash: the record is public, the codes are not).
+commands; penalties (and their withdrawal), corrections, accepted replays, dismissed
+findings, draws at the cut line and cuts forced before their stage was over follow
+(R-TS5: nothing is edited, every change is a new event with its reason), each
+checkpoint of the store's chain the organiser publishes, and the referee codes that open
+a table's recording (by their hash: the record is public, the codes are not).
 
 The models describe what the store may hold, so they read every record the ledger has
 ever written: where the rules were tightened later (a cut of 5–10, R-TS3), a model
@@ -114,6 +114,17 @@ class PenaltyGiven(TournamentEvent):
     stage: Stage = "preliminary"
     reason: Text
     finding: Text | None = None
+
+
+class PenaltyWithdrawn(TournamentEvent):
+    """A penalty given in error taken back, and why (R-TS5: the penalty stays in the
+    record, and no longer counts). ``penalty`` is its number: the tournament's penalties
+    are numbered 1, 2, 3… in the order they were given, which a new ``tournament.json``
+    never changes (it records no penalty)."""
+
+    type: Literal["penalty_withdrawn"]
+    penalty: Annotated[int, Field(ge=1, le=2**31 - 1)]
+    reason: Text
 
 
 class ScoreCorrected(TournamentEvent):
@@ -251,6 +262,7 @@ AnyTournamentEvent = Annotated[
     | PlayerRegistered
     | SeatingPublished
     | PenaltyGiven
+    | PenaltyWithdrawn
     | ScoreCorrected
     | ReplayAccepted
     | FindingDismissed

@@ -32,7 +32,6 @@ from ingest.sources.files import Prepared, report_json
 from ingest.store import NewEvent
 
 RECORD_ROWS: Final[dict[type[tournament_stream.TournamentEvent], type[RecordRow]]] = {
-    tournament_stream.PenaltyGiven: PenaltyRow,
     tournament_stream.ScoreCorrected: CorrectionRow,
     tournament_stream.ReplayAccepted: AcceptedReplayRow,
     tournament_stream.CutDrawn: CutDrawRow,
@@ -60,6 +59,7 @@ def project_tournament(
     players: dict[str, TournamentPlayerRow] = {}
     seatings: dict[tuple[int, str], tuple[int, tournament_stream.SeatingPublished]] = {}
     codes: dict[str, RefereeCodeRow] = {}
+    penalties: list[PenaltyRow] = []  # by number, less one
     live: dict[tuple[int, str], RefereeCodeRow] = {}  # each table's newest code: another revokes it
     for seq, event in enumerate(map(tournament_stream.tournament_event, events), start=1):
         match event:
@@ -70,11 +70,16 @@ def project_tournament(
                 players[event.player] = TournamentPlayerRow(tournament=tid, player=event.player, name=event.name)
             case tournament_stream.SeatingPublished():
                 seatings[(event.tournament_round, event.stage)] = (seq, event)
-            case (
-                tournament_stream.PenaltyGiven()
-                | tournament_stream.ScoreCorrected()
-                | (tournament_stream.ReplayAccepted() | tournament_stream.CutDrawn())
-            ):
+            case tournament_stream.PenaltyGiven():
+                penalty = PenaltyRow(
+                    tournament=tid, seq=seq, number=len(penalties) + 1, **event.model_dump(exclude={"type"})
+                )
+                penalties.append(penalty)
+            case tournament_stream.PenaltyWithdrawn():
+                withdrawn = penalties[event.penalty - 1] if event.penalty <= len(penalties) else None
+                if withdrawn is not None and withdrawn.withdrawn_seq is None:
+                    withdrawn.withdrawn_seq, withdrawn.withdrawn_reason = seq, event.reason
+            case tournament_stream.ScoreCorrected() | tournament_stream.ReplayAccepted() | tournament_stream.CutDrawn():
                 row_type = RECORD_ROWS[type(event)]
                 rows[row_type.TABLE].append(row_type(tournament=tid, seq=seq, **event.model_dump(exclude={"type"})))
             case tournament_stream.FindingDismissed():
@@ -95,6 +100,7 @@ def project_tournament(
             case tournament_stream.RefereeCodeRevoked():
                 _revoke(codes.get(event.code_sha256), seq, event.reason)
     rows["tournament_players"] = list(players.values())
+    rows["penalties"] = list(penalties)
     rows["referee_codes"] = list(codes.values())
     for (number, stage), (seq, seating) in sorted(seatings.items()):
         for table in seating.tables:

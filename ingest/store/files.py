@@ -278,7 +278,9 @@ class StoreFile:
         (:meth:`_findings_said`); 7 to 8: a correction's star, null in every
         correction made before (they put points right only); 8 to 9: no key on the
         events' position (:func:`_events_as_declared`), and a tournament's semi-final
-        cut, null in every tournament created before (its semi-final took the cut)."""
+        cut, null in every tournament created before (its semi-final took the cut); 9
+        to 10: each penalty's number, in the order given, and its withdrawal, null in
+        every penalty given before (none could be withdrawn)."""
         with transaction(con):
             if version < 2:
                 con.execute(create_table(UploadLink, if_not_exists=True))
@@ -298,6 +300,8 @@ class StoreFile:
                 con.execute("ALTER TABLE corrections ADD COLUMN IF NOT EXISTS star BOOLEAN")
             if version < 9 and "tournaments" in tables_of(con):
                 con.execute("ALTER TABLE tournaments ADD COLUMN IF NOT EXISTS semifinal_cut INTEGER")
+            if version < 10 and "penalties" in tables_of(con):
+                con.execute(_PENALTY_NUMBERS)
             con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION)])
 
     def _findings_said(self, con: duckdb.DuckDBPyConnection) -> None:
@@ -426,6 +430,16 @@ _OBSERVED_COLUMNS: Final = {
 }
 """What schema version 3 changed in the read models: each game's recording, a discard
 whose card nobody saw, the finding a penalty was given for."""
+_PENALTY_NUMBERS: Final = """
+ALTER TABLE penalties ADD COLUMN IF NOT EXISTS number INTEGER;
+ALTER TABLE penalties ADD COLUMN IF NOT EXISTS withdrawn_seq INTEGER;
+ALTER TABLE penalties ADD COLUMN IF NOT EXISTS withdrawn_reason VARCHAR;
+UPDATE penalties p SET number = n.number
+FROM (SELECT tournament, seq, row_number() OVER (PARTITION BY tournament ORDER BY seq) AS number FROM penalties) n
+WHERE p.tournament = n.tournament AND p.seq = n.seq;
+"""
+"""What schema version 10 changed in the read models: each penalty's number, as the
+projection gives it (its place among its tournament's penalties), and its withdrawal."""
 _RECORDING: Final = """
 UPDATE games g SET recording = coalesce(
     (SELECT json_extract_string(e.payload, '$.recording') FROM events e

@@ -201,7 +201,7 @@ def test_the_command_line_gives_a_penalty_for_a_finding_as_it_dismisses_one(stor
         "tournament", "penalty", TID, "--finding", found[player], "--points", "3", "--reason", "r", "--db", store.path
     )
     assert result.exit_code == 0, result.output
-    assert f"recorded a penalty for {player} for finding {found[player]}" in result.stdout
+    assert f"recorded penalty 1 for {player} for finding {found[player]}" in result.stdout
     log = cli("tournament", "log", TID, "--db", store.path)
     assert f"finding={found[player]}" in log.stdout
 

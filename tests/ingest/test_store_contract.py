@@ -63,7 +63,15 @@ def tournament_rows(tournament: str, *penalties: int) -> Rows:
             )
         ],
         PenaltyRow.TABLE: [
-            PenaltyRow(tournament=tournament, seq=n, player="ann", stage="preliminary", points=points, reason="late")
+            PenaltyRow(
+                tournament=tournament,
+                seq=n,
+                number=n - 1,
+                player="ann",
+                stage="preliminary",
+                points=points,
+                reason="late",
+            )
             for n, points in enumerate(penalties, start=2)
         ],
     }

@@ -368,3 +368,77 @@ def test_r_ts5_records_without_their_reason_are_refused(tmp_path: Path) -> None:
     assert [dump(e) for e in recorded.events] == [
         '{"type":"penalty_given","player":"ann","points":2,"stage":"preliminary","reason":"slow play"}'
     ]
+
+
+def _penalties(store: Store) -> list[tuple[Any, ...]]:
+    with store.connect(read_only=True) as con:
+        return con.execute("SELECT number, player, points, withdrawn_reason FROM penalties ORDER BY number").fetchall()
+
+
+def test_r_ts5_a_penalty_withdrawn_stays_in_the_record_and_no_longer_counts(tmp_path: Path) -> None:
+    """A penalty given in error (the wrong player, the wrong points) is taken back by a
+    record of its own, with a reason: the penalty stays, numbered as it was given, and
+    the standings count it no longer — as of any moment after the withdrawal, and only
+    then. A penalty is withdrawn once, and only one that was given."""
+    store = Store(tmp_path / "s.duckdb")
+    (tmp_path / "tournament.json").write_text(json.dumps(description()), encoding="utf-8")
+    (tmp_path / "r1-t1.csv").write_text(SHEET.replace(",4,0\n", ",4,1\n"), encoding="utf-8")
+    ingest([tmp_path], store, workers=1)
+    assert records.penalty(store, "cup", "ann", 3, "slow play").penalties == 1
+    assert records.penalty(store, "cup", "bob", 1, "late").penalties == 2
+    with store.connect(read_only=True) as con:
+        (given,) = con.execute("SELECT max(position) FROM events").fetchone() or (None,)
+    recorded = records.withdraw_penalty(store, "cup", 1, "it was bob who played slowly")
+    assert [dump(e) for e in recorded.events] == [
+        '{"type":"penalty_withdrawn","penalty":1,"reason":"it was bob who played slowly"}'
+    ]
+    assert _penalties(store) == [(1, "ann", 3, "it was bob who played slowly"), (2, "bob", 1, None)]
+    table = {
+        p: (points, pen) for p, points, pen in standings(store, "cup").select("player", "points", "penalty").rows()
+    }
+    assert table["ann"] == (6, 0) and table["bob"] == (1, 1)  # ann 2 + 4; bob 2 + 0 - 1
+    assert standings(store, "cup", as_of=given).filter(pl.col("player") == "ann")["penalty"].to_list() == [3]
+    assert records.penalty(store, "cup", "bob", 2, "slow play").penalties == 3  # numbers go on from the last
+    with pytest.raises(records.RecordError, match=r"^penalty 1 was withdrawn already$"):
+        records.withdraw_penalty(store, "cup", 1, "again")
+    with pytest.raises(records.RecordError, match=r"^no penalty 4: the tournament has been given 3$"):
+        records.withdraw_penalty(store, "cup", 4, "never given")
+    with pytest.raises(records.RecordError, match=r"^a withdrawal needs a --reason$"):
+        records.withdraw_penalty(store, "cup", 2, " ")
+    with pytest.raises(records.RecordError, match=r"^`penalty`: Input should be greater than or equal to 1$"):
+        records.withdraw_penalty(store, "cup", 0, "none")
+    assert _penalties(store)[1:] == [(2, "bob", 1, None), (3, "bob", 2, None)]
+    # the same read models from the events alone
+    assert CliRunner().invoke(app, ["verify", "--db", str(store.path)]).exit_code == 0
+
+
+def test_r_ts5_a_finding_whose_penalty_is_withdrawn_is_open_to_decide_again(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.duckdb")
+    (tmp_path / "tournament.json").write_text(json.dumps(description()), encoding="utf-8")
+    (tmp_path / "r1-t1.csv").write_text(SHEET, encoding="utf-8")
+    ingest([tmp_path], store, workers=1)
+    (finding,) = open_findings(store, "cup")["finding_id"]
+    records.penalty_for(store, "cup", finding, 1, "a wrong sheet", player="bob")
+    assert not len(open_findings(store, "cup"))
+    records.withdraw_penalty(store, "cup", 1, "bob wrote it down right")
+    assert open_findings(store, "cup")["finding_id"].to_list() == [finding]
+    assert standings(store, "cup").filter(pl.col("player") == "bob")[["penalty", "open_findings"]].row(0) == (0, 1)
+    records.dismiss(store, "cup", finding, "the star was ticked after all")
+    assert not len(open_findings(store, "cup"))
+    with pytest.raises(records.RecordError, match=f"^finding {finding} was dismissed already$"):
+        records.penalty_for(store, "cup", finding, 1, "after all", player="ann")
+
+
+def test_r_ts5_withdraw_penalty_names_the_penalty_as_penalty_and_the_log_number_it(tmp_path: Path) -> None:
+    db = ["--db", str(tmp_path / "s.duckdb")]
+    runner = CliRunner()
+    assert runner.invoke(app, ["tournament", "create", "cup", "--name", "Cup", *db]).exit_code == 0
+    assert runner.invoke(app, ["tournament", "register", "cup", "ann", "--name", "Ann", *db]).exit_code == 0
+    given = runner.invoke(app, ["tournament", "penalty", "cup", "ann", "--points", "2", "--reason", "late", *db])
+    assert given.exit_code == 0 and "recorded penalty 1 for ann" in given.output, given.output
+    taken = runner.invoke(app, ["tournament", "withdraw-penalty", "cup", "1", "--reason", "on time", *db])
+    assert taken.exit_code == 0 and "recorded the withdrawal of penalty 1" in taken.output, taken.output
+    again = runner.invoke(app, ["tournament", "withdraw-penalty", "cup", "1", "--reason", "on time", *db])
+    assert again.exit_code == 1 and "penalty 1 was withdrawn already" in again.output, again.output
+    log = runner.invoke(app, ["tournament", "log", "cup", *db], env={"COLUMNS": "300"})
+    assert "penalty=1, player=ann, points=2" in log.output and "penalty_withdrawn" in log.output, log.output
