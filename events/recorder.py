@@ -111,13 +111,13 @@ class Recorder:
         if rs is None or rs.ended:
             return Due("round") if state.rounds_over < game.rounds else Due("game_end")
         if rs.reveal_run is not None:
-            pending, gold = self._pending_reveals(rs)
+            pending = self._pending_reveals(rs)
             if pending:
                 return Due("reveal", rs.reveal_run.player, tuple(pending))
-            if gold:
-                return Due("round_end")
-            if rs.draw_due:
-                return Due("draw", rs.turn)
+            # the run is complete: what follows is what the replay makes of it (a gold
+            # turned up that no path reaches ends nothing, R-G1)
+            rs = self._replay.settled().round
+            assert rs is not None
         if rs.over:
             return Due("round_end")
         if rs.draw_due:
@@ -125,20 +125,17 @@ class Recorder:
         player = whose_turn(game.players, rs)
         return Due("turn", player) if player is not None else Due("round_end")
 
-    def _pending_reveals(self, rs: RoundState) -> tuple[list[str], bool]:
+    def _pending_reveals(self, rs: RoundState) -> list[str]:
         """The goals the last placement leaves reached and not yet turned up (all of
-        them, the gold among them or not; a goal turned up may carry the path on), and
-        whether the gold is among those turned up."""
+        them, the gold among them or not; a goal turned up may carry the path on)."""
         run = rs.reveal_run
         assert run is not None
         probe = rs.maze.copy()
-        gold = False
         for slot, rotated, _, card in run.entries:
             if probe.face_down(slot) and card is not None:
                 probe.learn_goal(slot, card)
                 probe.reveal(slot, rotated)
-                gold = gold or card == cards.GOLD
-        return probe.reached_goals(), gold
+        return probe.reached_goals()
 
     def legal_cells(self, card: str) -> list[tuple[Cell, bool]]:
         """Every cell and way (turned or not) where ``card`` may be laid (R-P1..R-P5)."""
@@ -158,9 +155,19 @@ class Recorder:
     # -- recording --------------------------------------------------------------------
 
     def preview(self, event: Event) -> list[Finding]:
-        """The findings ``event`` would bring if recorded now; nothing is recorded."""
+        """The findings ``event`` would bring at its own line if recorded now; nothing is
+        recorded. A goal turned up is judged as the last of its placement's reveals
+        (R-G1, R-G2, their order), which the replay does only once the next line shows
+        the run is over: the referee hears of a reveal no path reaches, or a card laid
+        the wrong way, while the table can still put it right, not at the next entry.
+        What a line finds at earlier lines (a run of reveals judged when it ends) was
+        said when those lines were previewed."""
+        line = len(self.lines) + 1
         probe = copy.deepcopy(self._replay)
-        return probe.feed(LogLine(len(self.lines) + 1, event))
+        found = probe.feed(LogLine(line, event))
+        if event.type == "goal_revealed":
+            found += probe.close_reveals()
+        return [finding for finding in found if finding.line == line]
 
     def record(self, event: Event) -> list[Finding]:
         """Record ``event`` as the next line; the findings it brought."""

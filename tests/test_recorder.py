@@ -143,3 +143,61 @@ def test_a_recorder_writes_observed_logs_only() -> None:
     begun = Recorder.begin(game.model_copy(update={"recording": "observed"}))
     assert json.loads(begun.lines[0])["recording"] == "observed"
     assert begun.due() == Due("round")
+
+
+def _tap(recorder: Recorder, **fields: object) -> list[object]:
+    """Record one entry as it happened; the findings it brought."""
+    return list(recorder.record(EVENT_ADAPTER.validate_python(fields)))
+
+
+def _to_the_middle_goal() -> Recorder:
+    """An observed round in which seven turns lay a path from (1,0) to (7,0) (the three
+    EW, then NEW), each drawn after: the path reaches the middle goal, due to be turned
+    up (a base round: no setup card lies at (4,0))."""
+    recorder = Recorder(observed_game(6, "base", 1, 3)[:2])
+    for x in range(1, 8):
+        player = recorder.due().player
+        card = "EW" if x <= 3 else "NEW"
+        assert _tap(recorder, type="play_path", player=player, card=card, x=x, y=0, rotated=False) == []
+        if x < 7:
+            assert _tap(recorder, type="draw", player=player, card=None) == []
+    assert recorder.due().kind == "reveal" and recorder.due().slots == ("middle",)
+    return recorder
+
+
+def test_a_goal_turned_up_the_wrong_way_is_said_at_once_and_not_at_the_next_entry() -> None:
+    """R-G2: a stone reached from the west lies the way its sides join the path. The
+    replay judges a placement's reveals when the next line shows the run is over; the
+    preview judges the reveal as the run's last, so the referee hears of it while the
+    card is still in hand, and the draw after it, legal, is not held up by it."""
+    recorder = _to_the_middle_goal()
+    placer = recorder.due().player
+    (way,) = recorder.goal_ways("middle", "goal_stone_ne")  # one way joins the path
+    wrong = EVENT_ADAPTER.validate_python(
+        {"type": "goal_revealed", "goal": "middle", "rotated": not way, "card": "goal_stone_ne"}
+    )
+    right = EVENT_ADAPTER.validate_python(
+        {"type": "goal_revealed", "goal": "middle", "rotated": way, "card": "goal_stone_ne"}
+    )
+    (finding,) = recorder.preview(wrong)
+    assert (finding.code.value, finding.rule, finding.line) == ("illegal_placement", "R-G2", len(recorder.lines) + 1)
+    assert recorder.preview(right) == []
+    recorder.record(wrong)  # recorded as it happened
+    draw = EVENT_ADAPTER.validate_python({"type": "draw", "player": placer, "card": None})
+    assert recorder.preview(draw) == []
+    assert [f.code.value for f in recorder.record(draw)] == ["illegal_placement"]  # the replay's, at the reveal
+
+
+def test_a_gold_turned_up_that_no_path_reaches_ends_nothing() -> None:
+    """R-G1: a goal no path reaches is never turned up; the gold "turned up" so is a
+    ``false_reveal`` at its line, said before it is recorded, and the round goes on
+    (the page offered the round's end, and the end recorded was a wrong score)."""
+    recorder = Recorder(observed_game(6, "tournament", 1, 3)[:2])
+    player = recorder.due().player
+    _tap(recorder, type="play_path", player=player, card="EW", x=1, y=0, rotated=False)
+    gold = EVENT_ADAPTER.validate_python(
+        {"type": "goal_revealed", "goal": "middle", "rotated": False, "card": "goal_gold"}
+    )
+    assert [(f.code.value, f.line) for f in recorder.preview(gold)] == [("false_reveal", len(recorder.lines) + 1)]
+    recorder.record(gold)
+    assert recorder.due() == Due("draw", player)

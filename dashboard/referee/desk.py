@@ -172,7 +172,15 @@ def standing(recorder: Recorder, draft: Draft, names: Mapping[str, str]) -> Stan
         finished=draft.finished,
         upload=draft.upload_id,
         round=number,
-        due=DueView(kind=due.kind, player=due.player, slots=list(due.slots), words=due_words(due, number, names)),
+        due=DueView(
+            kind=due.kind,
+            player=due.player,
+            slots=list(due.slots),
+            words=due_words(due, number, names),
+            ways={
+                slot: {card: list(recorder.goal_ways(slot, card)) for card in cards.GOAL_SIDES} for slot in due.slots
+            },
+        ),
         hands=recorder.hand_counts(),
         pile=recorder.pile_count(),
         broken=broken,
@@ -194,8 +202,9 @@ def line_words(line: str, names: Mapping[str, str]) -> str:
     return describe(event, {}, names)[0]
 
 
-def _findings(found: list[Finding]) -> list[str]:
-    return [finding_words(finding) for finding in found]  # in the phone's language (i18n.speaking)
+def _findings(found: list[Finding], names: Mapping[str, str]) -> list[str]:
+    """The findings in the phone's language (i18n.speaking), players by display name."""
+    return [finding_words(finding, names) for finding in found]
 
 
 # -- the desk -------------------------------------------------------------------------------------
@@ -336,15 +345,17 @@ class Desk:
             except Refused as refused:
                 return Answer(status="refused", problem=str(refused), state=standing(kept.recorder, draft, names))
             said = _said(event, kept.recorder, names)
-            if sent.check:
-                found = kept.recorder.preview(event)
-                if found:
-                    return Answer(
-                        status="warning",
-                        findings=_findings(found),
-                        said=said,
-                        state=standing(kept.recorder, draft, names),
-                    )
+            # what the rules find at this entry's own line (a goal turned up judged as
+            # its placement's last reveal), said with it whether checked first or not:
+            # a finding the next entry brings about an earlier one was said there
+            found = kept.recorder.preview(event)
+            if sent.check and found:
+                return Answer(
+                    status="warning",
+                    findings=_findings(found, names),
+                    said=said,
+                    state=standing(kept.recorder, draft, names),
+                )
             line = dump_event(event)
             try:
                 after = record_line(self.store, draft, line, sent.entry)
@@ -353,15 +364,15 @@ class Desk:
                 return self._conflict(kept, sent, names)
             except DraftError as refused:
                 return Answer(status="refused", problem=str(refused), state=standing(kept.recorder, draft, names))
-            found = []
             if after.version == draft.version + 1 and after.lines == (*draft.lines, line):
-                found = kept.recorder.record(event)
+                kept.recorder.record(event)
                 kept.draft = after
-            else:
+            else:  # the draft as stored is not this one line on: read again, nothing to say
+                found = []
                 kept = self._keep(after)
             return Answer(
                 status="recorded",
-                findings=_findings(found),
+                findings=_findings(found, names),
                 said=said,
                 state=standing(kept.recorder, kept.draft, names),
             )

@@ -123,6 +123,9 @@ class DueView(_Wire):
     player: str | None
     slots: list[str]
     words: str
+    ways: dict[str, dict[str, list[bool]]] = {}
+    """For each goal due to be turned up, each goal card's ways of lying that join the
+    path (R-G2: ``false`` upright, ``true`` turned), so the page offers only those."""
 
 
 class CellView(_Wire):

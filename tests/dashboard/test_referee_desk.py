@@ -299,3 +299,59 @@ def test_a_cards_picture_is_drawn_from_its_key_and_a_key_that_names_no_card_draw
         "NES~tunnel~2~7~1~1~0",
     ):
         assert picture(bad) is None, bad
+
+
+def test_a_warning_names_the_players_as_the_page_does(venue: tuple[Desk, Table]) -> None:
+    desk, table = venue
+    version = begun(desk, table)
+    late = event(type="discard", player=table.players[1], card=None)
+    (said,) = desk.send(sent(table, version, late)).findings
+    assert "it is Player 01's turn, not Player 02's" in said, said
+
+
+def test_a_goal_turned_up_is_judged_at_once_and_offered_only_the_ways_it_may_lie(venue: tuple[Desk, Table]) -> None:
+    """R-G1, R-G2 at the reveal's own entry: a gold turned up that no path reaches is
+    warned of there (it was said at the next entry, an innocent draw, and the page
+    then offered the round's end); and the goals due carry the ways each card may lie
+    and join the path, so the page offers only those."""
+    desk, table = venue
+    version = begun(desk, table)
+    first = table.players[0]
+    laid = desk.send(sent(table, version, event(type="play_path", player=first, card="EW", x=1, y=0, rotated=False)))
+    assert laid.status == "recorded" and laid.state is not None and laid.state.due.ways == {}
+    gold = event(type="goal_revealed", goal="middle", rotated=False, card="goal_gold")
+    asked = desk.send(sent(table, laid.state.version, gold))
+    assert asked.status == "warning" and asked.findings and "R-G1" in asked.findings[0], asked
+    recorded = desk.send(sent(table, laid.state.version, gold, check=False))
+    assert recorded.status == "recorded" and recorded.findings and "R-G1" in recorded.findings[0]
+    assert recorded.state is not None and recorded.state.due.kind == "draw"  # the round goes on
+    drawn = desk.send(sent(table, recorded.state.version, event(type="draw", player=first, card=None)))
+    assert drawn.status == "recorded" and not drawn.findings, drawn
+
+
+def test_the_goals_due_carry_the_ways_each_card_may_lie(venue: tuple[Desk, Table]) -> None:
+    desk, table = venue
+    version = begun(desk, table)
+    answer = None
+    for x in (1, 2, 3, 5, 6, 7):  # the setup card, a crossroads, lies at (4,0)
+        assert answer is None or answer.state is not None
+        player = table.players[0] if answer is None else answer.state.due.player
+        card = "EW" if x <= 3 else "NEW"
+        laid = event(type="play_path", player=player, card=card, x=x, y=0, rotated=False)
+        answer = desk.send(sent(table, version, laid))
+        assert answer.status == "recorded" and not answer.findings and answer.state is not None, answer
+        version = answer.state.version
+        if x < 7:
+            answer = desk.send(sent(table, version, event(type="draw", player=player, card=None)))
+            assert answer.state is not None
+            version = answer.state.version
+    assert answer is not None and answer.state is not None
+    due = answer.state.due
+    assert (due.kind, due.slots) == ("reveal", ["middle"])
+    assert due.ways["middle"]["goal_gold"] == [False, True]  # a crossroads joins either way
+    (way,) = due.ways["middle"]["goal_stone_ne"]  # a stone's corner joins one way
+    wrong = event(type="goal_revealed", goal="middle", rotated=not way, card="goal_stone_ne")
+    asked = desk.send(sent(table, version, wrong))
+    assert asked.status == "warning" and asked.findings and "R-G2" in asked.findings[0], asked
+    right = event(type="goal_revealed", goal="middle", rotated=way, card="goal_stone_ne")
+    assert desk.send(sent(table, version, right)).status == "recorded"

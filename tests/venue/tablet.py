@@ -216,6 +216,13 @@ class RefereePhone:
             await self.page.wait_for_function("() => document.body.dataset.finished === 'true'")
             return
         *choosing, making = entry.clicks
+        if entry.type == "round_started":
+            # the deal's screen as it opens: no stray word in it (a panel's null was one)
+            stray = await self.page.evaluate(
+                "() => [...document.getElementById('main').childNodes]"
+                ".filter((n) => n.nodeType === 3).map((n) => n.textContent)"
+            )
+            assert stray == [], f"{self.code}: text outside any element on the deal's screen: {stray}"
         for selector in choosing:
             await self.page.locator(selector).first.click()
         before = await self.number("taken")

@@ -533,7 +533,7 @@ function render() {
   document.body.dataset.recorded = String(app.recorded);
   document.body.dataset.finished = String(!!(app.server && app.server.finished));
   const main = document.getElementById("main");
-  main.replaceChildren(...page());
+  main.replaceChildren(...page().flat().filter((part) => part !== null && part !== undefined && part !== false));
 }
 
 function page() {
@@ -807,11 +807,20 @@ function revealPanel(state) {
   parts.push(h("p", { text: _("What does it show?") }), h("div", { class: "row" },
     GOAL_CARDS.map(([card, words]) => button(_(words), () => setStep({ kind: "reveal", slot, card }), { class: step.card === card ? "chosen" : "", "data-goal": card }))));
   if (step.card) {
-    parts.push(h("div", { class: "row" }, button(step.rotated ? _("Lies turned: tap to lay it upright") : _("Lies upright: tap if it lies turned"),
-      () => setStep({ rotated: !step.rotated }))));
+    // the ways the card may lie and join the path (R-G2), as the server counts them; none
+    // known (a goal no path reaches, or offline), both are offered
+    const known = ((state.due.ways || {})[slot] || {})[step.card];
+    const ways = known && known.length ? known : [false, true];
+    const rotated = ways.includes(!!step.rotated) ? !!step.rotated : ways[0];
+    if (ways.length > 1) {
+      parts.push(h("div", { class: "row" }, button(rotated ? _("Lies turned: tap to lay it upright") : _("Lies upright: tap if it lies turned"),
+        () => setStep({ rotated: !rotated }))));
+    } else {
+      parts.push(h("p", { class: "muted", text: rotated ? _("It lies turned: the only way it joins the path") : _("It lies upright: the only way it joins the path") }));
+    }
     const said = _("the %(goal)s goal is turned up: %(card)s",
       { goal: _(SLOTS[slot] || slot), card: _(GOAL_CARDS.find((g) => g[0] === step.card)[1]) });
-    parts.push(button(_("Record: %(entry)s", { entry: said }), () => take({ kind: "event", event: { type: "goal_revealed", goal: slot, rotated: !!step.rotated,
+    parts.push(button(_("Record: %(entry)s", { entry: said }), () => take({ kind: "event", event: { type: "goal_revealed", goal: slot, rotated,
       card: step.card } }, said), { class: "primary", id: "record" }));
   }
   return parts.concat(cancel());
