@@ -251,7 +251,7 @@ def test_cli_tournament_commands_speak_the_language_asked_for(tmp_path: Path) ->
     args = ["tournament", "penalty", "sim-open-2", someone, "--points", "1", "--reason", "te laat", "--db", db]
     dutch = runner.invoke(app, [*args, "--lang", "nl"], env={"COLUMNS": "300"})
     assert dutch.exit_code == 0, dutch.output
-    assert f"vastgelegd: een straf voor {someone}" in dutch.output and "now at version" not in dutch.output
+    assert f"vastgelegd: straf 1 voor {someone}" in dutch.output and "now at version" not in dutch.output
     german = runner.invoke(
         app,
         ["tournament", "dismiss", "sim-open-2", "feedfacecafe", "--reason", "x", "--db", db, "--lang", "de"],
