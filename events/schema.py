@@ -42,6 +42,12 @@ log's ``table`` may be any string (event-log.md)."""
 INT32_MAX: Final = 2**31 - 1
 """The largest integer the store's integer columns hold: the bound of a log's integers
 the format leaves open (``tournament_round``)."""
+RoundNumber = Annotated[int, Field(ge=-INT32_MAX - 1, le=INT32_MAX)]
+"""A ``round_started``'s or ``round_ended``'s number: any integer the store holds. Which
+round is due is the replay's to say: a number out of order or beyond the game's
+``rounds`` is ``malformed`` there, at its line, and the round is still played as
+recorded (a bound here dropped the whole deal of a round written 0 or 5, and judged
+every card of it against a round that was never dealt)."""
 Coordinate = Annotated[int, Field(ge=-50, le=50)]
 Score = Annotated[int, Field(ge=-1_000_000, le=1_000_000)]
 Slot = Literal["top", "middle", "bottom"]
@@ -288,7 +294,7 @@ class RoundStarted(Event):
     role set aside) are ``null``; in a full log they are required."""
 
     type: Literal["round_started"]
-    round: Annotated[int, Field(ge=1, le=4)]
+    round: RoundNumber
     start_player: PlayerId
     roles: dict[PlayerId, Role] | None
     set_aside_role: Role | None
@@ -366,7 +372,7 @@ class RoundEnded(Event):
 
     _optional: ClassVar[tuple[str, ...]] = ("at", "gold_cards", "roles")
     type: Literal["round_ended"]
-    round: Annotated[int, Field(ge=1, le=4)]
+    round: RoundNumber
     winner: Winner
     connector: PlayerId | None
     scores: dict[PlayerId, Score]

@@ -764,6 +764,21 @@ def test_a_round_beyond_the_planned_rounds_is_malformed() -> None:
     assert finding.round == 2  # the round the line starts, as its deal's findings name it
 
 
+@pytest.mark.parametrize("number", [0, -1, 5, 2**31 - 1])
+def test_a_round_numbered_outside_1_to_4_is_malformed_once_and_still_played(number: int) -> None:
+    """event-log.md: ``round`` is an integer, "1, 2, … in order"; one out of order or
+    beyond ``rounds`` is malformed, and the replay goes on with the event as recorded.
+    A number outside 1–4 was refused as a wrong value: the whole deal was dropped, its
+    round's every card judged "before the first round_started", its result lost."""
+    log = LogBuilder(players=6, rounds=1).deal(round=number).pass_out()
+    log.end_round(round=number)
+    log.end_game()
+    result = run(log)
+    assert codes(log) == [("malformed", 2)], [f.describe() for f in result.findings]
+    assert "round 1 is due" in result.findings[0].message
+    assert [outcome.round for outcome in result.outcomes] == [number]
+
+
 def test_every_finding_of_a_round_started_line_names_the_round_it_starts() -> None:
     """A deal of round 3 after round 1 (out of order) with a hand too small: both
     findings of its line name round 3."""
