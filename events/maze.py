@@ -170,12 +170,13 @@ class Maze:
 
     def mismatches(self, cell: Cell, sides: int) -> list[tuple[Side, Cell]]:
         """Sides of a card at ``cell`` that do not match their neighbour (R-P4): open
-        against closed or closed against open. Face-down goals are not compared."""
+        against closed or closed against open. Face-down goals are not compared, nor a
+        goal turned up that an observed log never named (its sides are unknown)."""
         wrong = []
         cells = self.cells
         for side, there, facing in around(cell):
             other = cells.get(there)
-            if other is None or not other.face_up:
+            if other is None or not other.face_up or other.card == cards.UNSEEN:
                 continue
             if (not sides & side) != (not other.sides & facing):
                 wrong.append((Side(side), there))
@@ -209,7 +210,7 @@ class Maze:
         """How a goal may lie when revealed (R-G2): the one way its sides match the
         cards around it, or either way when both or neither do."""
         cell = cards.GOAL_CELLS[slot]
-        printed = cards.GOAL_SIDES[self.cells[cell].card]
+        printed = cards.GOAL_SIDES.get(self.cells[cell].card, cards.START_SIDES)  # one nobody saw: any way
         fits = [way for way in (False, True) if not self.mismatches(cell, rotate(printed) if way else printed)]
         return (fits[0],) if len(fits) == 1 else (False, True)
 
@@ -228,10 +229,13 @@ class Maze:
         return placed
 
     def reveal(self, slot: str, rotated: bool) -> None:
-        """Turn a goal face up, lying as given (R-G2); the path may now run through it."""
+        """Turn a goal face up, lying as given (R-G2); the path may now run through it.
+        A goal an observed log turned up without naming it (:data:`~events.cards.UNSEEN`)
+        is taken as open on every side: what the path does through it is not seen, and
+        a later reveal the path could only reach through it is not judged false."""
         cell = cards.GOAL_CELLS[slot]
         goal = self.cells[cell]
-        printed = cards.GOAL_SIDES[goal.card]
+        printed = cards.GOAL_SIDES.get(goal.card, cards.START_SIDES)
         goal.face_up = True
         goal.rotated = rotated
         goal.sides = rotate(printed) if rotated else printed

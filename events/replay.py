@@ -361,6 +361,8 @@ class Replay:
             return
         if rs.reveal_run is not None:
             self._close_run(rs, self._line)
+        if rs.unseen_goals and not rs.gold_found:
+            _gold_claimed(rs, event.connector)
         self._breach(turns.check_missed_draw(rs))
         if event.round != rs.number:
             self._report(
@@ -739,11 +741,34 @@ class Replay:
         breaches, turned = goals.close_reveal_run(rs.maze, run, next_line)
         for line, breach in sorted(breaches, key=lambda pair: pair[0]):
             self._breach(breach, line=line)
+        for slot in turned:
+            if rs.maze.goal_card(slot) == cards.UNSEEN:
+                rs.unseen_goals[slot] = run.player
         if ending.gold_turned_up(rs.maze, turned):
             rs.gold_found = True
             rs.connector = run.player
             rs.over = True
             rs.draw_due = False
+
+
+def _gold_claimed(rs: RoundState, connector: str | None) -> None:
+    """An observed round whose gold may have been turned up without its line: the one
+    goal the rules turned up unnamed by ``connector``'s card is the gold when the
+    ``round_ended`` says ``connector`` reached it and no other goal showed the gold (the
+    log's only word on it; the ``missing_reveal`` is reported). Taken for a stone, the
+    round went on by the replay: a missed draw, and the gold diggers' win scored as
+    the saboteurs'."""
+    if connector is None or any(rs.maze.goal_card(slot) == cards.GOLD for slot in cards.SLOTS):
+        return
+    reached = [slot for slot, player in rs.unseen_goals.items() if player == connector]
+    if len(reached) != 1:
+        return
+    rs.maze.learn_goal(reached[0], cards.GOLD)
+    del rs.unseen_goals[reached[0]]
+    rs.gold_found = True
+    rs.connector = connector
+    rs.over = True
+    rs.draw_due = False
 
 
 SeenDeal = tuple[dict[str, list[str]], list[str], Counter[str] | None]

@@ -95,6 +95,10 @@ class RoundState:
     laid: Counter[str] | None = None
     """The cards laid face up so far, counted where the deal is not seen (an observed
     log), to judge R-S3 card by card; ``None`` where the deal shows the whole deck."""
+    unseen_goals: dict[str, str] = field(default_factory=dict)
+    """Goals the rules turned up without a ``goal_revealed`` in an observed log, whose
+    card nobody named (slot → the player whose card reached it): unknown, until the
+    ``round_ended`` says the gold was reached there."""
     guessed: dict[str, list[str]] = field(default_factory=dict)
     """Cards taken out of a player's hand for a card they played but did not hold (R-T4,
     reported): one card left the hand, as an observed log counts it, and which one is a

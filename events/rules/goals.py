@@ -6,7 +6,7 @@ order) and a stone revealed by it may carry the path on to another goal.
 
 An observed log does not know the goals until they are turned up: each reveal names
 its card, and the maze learns it then (a goal turned up without its line is deduced
-where the other two are known).
+where the other two are known, and otherwise stays unknown: :func:`unseen_goal`).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def close_reveal_run(maze: Maze, run: RevealRun, next_line: int | None) -> tuple
                     twice = check_goal_seen(maze, slot, shown, run.player)
                     if twice is not None:
                         breaches.append((recorded[slot][1], twice))
-                maze.learn_goal(slot, shown or unseen_goal(maze))
+                maze.learn_goal(slot, shown or unseen_goal(maze) or cards.UNSEEN)
             ways = maze.goal_ways(slot)
             if slot in recorded:
                 rotated, line, _ = recorded[slot]
@@ -135,15 +135,14 @@ def check_goal_seen(maze: Maze, slot: str, card: str, player: str) -> Breach | N
     return None
 
 
-def unseen_goal(maze: Maze) -> str:
+def unseen_goal(maze: Maze) -> str | None:
     """The card of a goal turned up without its ``goal_revealed`` in an observed log:
-    the one goal card not yet seen when the other two are known; otherwise a stone,
-    since the log never showed the gold there."""
+    the one goal card not yet seen when the other two are known; otherwise ``None``,
+    unknown. A guess (a stone, say) judged the rest of the round against a card nobody
+    saw: the cards laid beside it, a later reveal through it, the goals' deck."""
     known = {maze.goal_card(slot) for slot in cards.SLOTS}
     remaining = [card for card in cards.GOAL_SIDES if card not in known]
-    if len(remaining) == 1:
-        return remaining[0]
-    return next((card for card in remaining if card != cards.GOLD), "goal_stone_ne")
+    return remaining[0] if len(remaining) == 1 else None
 
 
 def _missing(slot: str, player: str, before: str | None) -> Breach:

@@ -167,6 +167,30 @@ def test_a_lost_round_ended_gives_the_same_findings_full_and_observed(lost: int)
     assert seen.rounds_over == full.rounds_over == 3
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "stone-unrevealed-then-gold-through-it",
+        "stone-unrevealed-then-the-other-stone",
+        "gold-unrevealed",
+    ],
+)
+def test_a_goal_turned_up_without_its_line_gives_the_same_findings_full_and_observed(name: str) -> None:
+    """event-log.md: an observed log and its full log give the same findings where the
+    finding is visible, and the same outcome. A goal the rules turn up whose
+    ``goal_revealed`` the log lacks is one ``missing_reveal`` in both; the observed log
+    never names its card, so the card stays unknown (its sides are not compared, the
+    path may run on through it) unless the ``round_ended`` says the gold was reached
+    there. It was taken for a stone: a card laid beside it was illegal, the gold
+    reached through it a false reveal, the other stone a second copy of it, and a gold
+    diggers' win scored as the saboteurs'."""
+    data = (ROOT / "tests/data/observed" / f"{name}.jsonl").read_bytes()
+    full, seen = audit(data.decode()), audit(observe(data).decode())
+    assert "missing_reveal" in [f.code.value for f in full.findings]
+    assert [(f.code, f.line) for f in seen.findings] == [(f.code, f.line) for f in full.findings]
+    assert [o.as_report() for o in seen.outcomes] == [o.as_report() for o in full.outcomes]
+
+
 def test_an_observed_log_cannot_be_observed_again() -> None:
     with pytest.raises(AlreadyObserved):
         observe("\n".join(HAND_WRITTEN).encode())
