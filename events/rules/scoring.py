@@ -207,7 +207,10 @@ def check_claim(outcome: Outcome, claim: RoundEnded, supply: Counter[int] | None
             connector=outcome.connector or "nobody",
             claimed_connector=claim.connector or "nobody",
         )
-        breaches.append(Breach(Code.WRONG_SCORE, rule, said, claim.connector))
+        # the player the finding names: the one claimed, if one of the table (an id not
+        # at the table is malformed at the line already, and names no player here)
+        named = claim.connector if claim.connector in outcome.scores else None
+        breaches.append(Breach(Code.WRONG_SCORE, rule, said, named))
     gold_breaches = _check_gold_cards(outcome, claim, supply) if supply is not None and claim.gold_cards else []
     settled = {b.player for b in gold_breaches}  # one departure, one finding
     wrong = [

@@ -288,6 +288,18 @@ def test_r_w1_wrong_connector_is_wrong_score() -> None:
     assert codes(log) == [("wrong_score", log.line)]
 
 
+def test_r_w1_a_connector_not_at_the_table_is_malformed_and_the_wrong_score_names_no_one() -> None:
+    """A finding names "the player where one is involved": one of the game's. A
+    connector claimed who is not at the table is malformed at its field, and the wrong
+    connector it makes names nobody (it named the stranger)."""
+    log, _ = tournament_gold("bob")
+    log.end_round(connector="zz")
+    found = {f.code.value: f for f in errors(log)}
+    assert sorted(found) == ["malformed", "wrong_score"]
+    assert found["malformed"].field == "connector"
+    assert found["wrong_score"].player is None and "not zz" in found["wrong_score"].message
+
+
 @pytest.mark.parametrize(
     ("players", "saboteurs", "points"),
     [(5, ["eve"], 4), (6, ["eve", "fay"], 3), (9, ["gus", "hal", "ida"], 3)],
