@@ -330,11 +330,19 @@ def parse_line(number: int, raw: bytes | str) -> LogLine:
 
 
 _NOTES_OF_ANY: Final = ("at",)
-_NOTES: Final = {"goal_revealed": ("at", "card")}
+_NOTES: Final = {"goal_revealed": ("at", "card"), "play_tool": ("at", "tool")}
 """The fields whose wrong value leaves a line's event standing, by the event's type:
-its time (a note about the event), and the card a reveal showed, which a full log
-knows from the deal already (an observed log needs it: the replay applies no such
-reveal there)."""
+its time (a note about the event), the card a reveal showed, which a full log knows
+from the deal already (an observed log needs it: the replay applies no such reveal
+there), and a tool card's ``tool``, which only a double repair needs (one without it
+mends what only it can)."""
+CLAIMS: Final = {"round_ended": ("scores", "gold_cards"), "game_ended": ("totals",)}
+"""The scorekeeper's maps of every player, by the event's type. A wrong value in one —
+a score written ``"0"``, a nugget card of 4, the whole map ``null`` — leaves the line's
+event standing without that player's claim (or with none): the round or the game did
+end, and only the claim is malformed, judged no further. Dropped, the line left the
+round open and the game unfinished, and the next deal or the file's end was judged as
+if no round_ended or game_ended had come."""
 
 
 def _salvaged(obj: dict[str, Any], exc: ValidationError) -> Event | None:
@@ -342,24 +350,38 @@ def _salvaged(obj: dict[str, Any], exc: ValidationError) -> Event | None:
 
     event-log.md has the replay go on "with the event as recorded wherever the event can
     still be applied". A line is malformed but still says everything its event needs
-    when all that is wrong is an unknown field (at any depth) or one of its notes
-    (:data:`_NOTES`: its ``at``, a reveal's ``card``): without those, it is the event. Dropped, the
-    line would leave its play unmade and every later line judged against a game that
-    did not happen (a ``comment`` on one placement made each later one illegal). Any
-    other error — a field missing, a wrong type or code — leaves no event to apply.
+    when all that is wrong is an unknown field (at any depth), one of its notes
+    (:data:`_NOTES`: its ``at``, a reveal's ``card``, a tool card's ``tool``) or a
+    claim (:data:`CLAIMS`: a player's score or total): without those, it is the event.
+    Dropped, the line would leave its play unmade and every later line judged against
+    a game that did not happen (a ``comment`` on one placement made each later one
+    illegal). Any other error — a field missing, a wrong type or code — leaves no event
+    to apply.
     The header is judged by its own rule (a ``game_started`` not valid is unreadable)."""
     paths: list[tuple[str | int, ...]] = []
-    notes = _NOTES.get(str(obj.get("type")), _NOTES_OF_ANY)
+    kind = str(obj.get("type"))
+    notes = _NOTES.get(kind, _NOTES_OF_ANY)
+    claims = CLAIMS.get(kind, ())
+    emptied: set[str] = set()
     for error in exc.errors(include_url=False):
         loc = tuple(error["loc"])
         if loc and loc[0] in EVENT_TYPES:  # the discriminator's own level
             loc = loc[1:]
+        if loc and loc[0] in claims:
+            if len(loc) == 1 or not isinstance(obj.get(str(loc[0])), dict):
+                emptied.add(str(loc[0]))  # the whole map: nothing claimed
+            else:
+                paths.append(loc[:2])  # one player's claim
+            continue
         if not loc or not (error["type"] == "extra_forbidden" or (len(loc) == 1 and loc[0] in notes)):
             return None
         paths.append(loc)
+    paths = [path for path in dict.fromkeys(paths) if str(path[0]) not in emptied]
     trimmed = _without(obj, paths)
     if trimmed is None:
         return None
+    for name in emptied:
+        trimmed[name] = {}
     try:
         event = EVENT_ADAPTER.validate_python(trimmed)
     except (ValidationError, RecursionError):

@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from events import cards
 from events.findings import Breach, Code, Finding, ReplayError, Tally
-from events.logfile import BlockParser, LogLine, UnreadableLog, parse_block, parse_lines, read_log
+from events.logfile import CLAIMS, BlockParser, LogLine, UnreadableLog, parse_block, parse_lines, read_log
 from events.maze import Maze, tunnel
 from events.rules import actions, ending, goals, placement, scoring, setup, turns
 from events.said import Said, problem, say, sentence
@@ -169,6 +169,9 @@ class Replay:
             return self._new
         else:
             problems = context_problems(event, state.game)
+            if error is not None and kind in CLAIMS:
+                # a claim the line's error left out: said once, as that error
+                problems = [(field, message) for field, message in problems if field not in CLAIMS[kind]]
             # a round_started line's findings name the round it starts (a model or a Struct: by its type)
             number: int | None = getattr(event, "round", None) if kind == "round_started" else None
             for field, message in problems:

@@ -439,9 +439,9 @@ def test_a_line_malformed_only_by_an_unknown_field_or_its_time_is_applied_as_rec
     [
         {"type": "play_path", "player": "bob", "card": "NESW", "x": 2, "y": 0, "rotated": "no", "comment": "x"},
         {"type": "play_path", "player": "bob", "card": "NESW", "x": 2, "rotated": False, "at": "now"},
-        {"type": "play_tool", "player": "bob", "card": "break_pick", "target": "cem", "tool": None, "at": "now"},
+        {"type": "play_tool", "player": "bob", "card": "break_pick", "target": 7, "tool": None, "at": "now"},
     ],
-    ids=["and-a-wrong-type", "and-a-missing-field", "and-a-null-tool"],
+    ids=["and-a-wrong-type", "and-a-missing-field", "and-a-target-of-the-wrong-type"],
 )
 def test_a_line_with_any_other_error_too_is_not_applied(line: dict[str, Any]) -> None:
     """Only a stray field or a bad time leaves the event whole: with any other error
@@ -459,6 +459,58 @@ def _holding() -> LogBuilder:
     """A tournament table of six, ann to start, holding what the tests above play."""
     hands = {"ann": ["EW"], "bob": ["NESW", "break_pick"], "cem": ["EW"]}
     return LogBuilder(players=6, ruleset="tournament").deal(start="ann", hands=hands)
+
+
+def test_a_tool_card_with_a_null_tool_is_malformed_and_applied() -> None:
+    """Only a double repair needs its ``tool``: on any other tool card a ``tool`` (null
+    included) is malformed, and the card itself says what it does, so it is played (it
+    was dropped, and the next player's turn was judged out of turn)."""
+    log = _holding()
+    log.path("ann", "EW", 1, 0)
+    line = log.line + 1
+    log.raw({"type": "play_tool", "player": "bob", "card": "break_pick", "target": "cem", "tool": None})
+    log.draw("bob")
+    log.path("cem", "EW", 2, 0)  # with a broken pick: R-A2
+    assert codes(log) == [("malformed", line), ("path_with_broken_tool", log.line - 1)]
+
+
+@pytest.mark.parametrize(
+    ("claim", "field"),
+    [
+        ({"scores": {"ann": "0"}}, "scores.ann"),
+        ({"scores": None}, "scores"),
+        ({"scores": [0, 0]}, "scores"),
+    ],
+    ids=["a-score-as-a-string", "scores-null", "scores-a-list"],
+)
+def test_a_round_ended_with_a_malformed_claim_still_ends_the_round(claim: dict[str, Any], field: str) -> None:
+    """The round did end; only the claim is malformed, once, at its field, and judged
+    no further. The line was dropped: the round stayed open, and the next deal was
+    "round_started while round 1 is still open"."""
+    log = LogBuilder(players=6, rounds=2).deal().pass_out()
+    ended = log.outcome()
+    scores = ended["scores"] | claim["scores"] if isinstance(claim["scores"], dict) else claim["scores"]
+    log.raw({"type": "round_ended", "round": 1, **ended, "scores": scores})
+    line = log.line
+    log.deal(round=2).pass_out().end_round().end_game()
+    result = run(log)
+    assert [(f.code.value, f.line) for f in result.findings] == [("malformed", line)], [
+        f.describe() for f in result.findings
+    ]
+    assert names(result.findings[0], field)
+    assert [o.round for o in result.outcomes] == [1, 2]
+
+
+@pytest.mark.parametrize("totals", [None, {"ann": "0"}, [0]], ids=["null", "a-total-as-a-string", "a-list"])
+def test_a_game_ended_with_malformed_totals_ends_the_game(totals: object) -> None:
+    """A game_ended whose totals are malformed is still the game's end: one finding, and
+    no ``incomplete`` saying the log stops before its game_ended."""
+    log = LogBuilder(players=6, rounds=1).deal().pass_out().end_round()
+    log.raw({"type": "game_ended", "totals": totals if not isinstance(totals, dict) else {"ann": "0"}})
+    result = run(log)
+    assert [(f.code.value, f.line) for f in result.findings] == [("malformed", log.line)], [
+        f.describe() for f in result.findings
+    ]
 
 
 def test_a_missing_field_is_malformed() -> None:
@@ -536,8 +588,9 @@ def test_null_for_an_optional_field_is_malformed() -> None:
 
 
 def test_null_for_tool_is_malformed() -> None:
-    line = {"type": "play_tool", "player": "ann", "card": "break_pick", "target": "bob", "tool": None}
-    malformed(started().raw(line), "tool")
+    log = _holding().path("ann", "EW", 1, 0)
+    line = {"type": "play_tool", "player": "bob", "card": "break_pick", "target": "cem", "tool": None}
+    malformed(log.raw(line), "tool")
 
 
 def test_a_timestamp_that_is_not_rfc_3339_is_malformed() -> None:
