@@ -311,6 +311,8 @@ def parse_line(number: int, raw: bytes | str) -> LogLine:
     except RecursionError:
         return LogLine(number, None, _wrong(say("JSON nested too deeply")))
     except ValueError as exc:  # json.JSONDecodeError is a ValueError
+        if "integer string conversion" in str(exc):  # valid JSON: an integer Python will not read
+            return LogLine(number, None, _wrong(say("a number of more than 4,300 digits: no field holds one")))
         return LogLine(number, None, _wrong(say("not JSON: %(problem)s", problem=str(exc))))
     if not isinstance(obj, dict):
         return LogLine(number, None, _wrong(say(_NOT_AN_OBJECT.get(type(obj), _NOT_AN_OBJECT[float]))))

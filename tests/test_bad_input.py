@@ -546,6 +546,14 @@ def test_duplicate_keys_in_a_nested_object_are_malformed() -> None:
     assert "ann" in malformed(log.raw(doubled)).message
 
 
+def test_an_integer_of_thousands_of_digits_is_malformed_in_words_for_a_referee() -> None:
+    """Valid JSON that no field can hold: said so, not as "not JSON" with advice to
+    raise a Python interpreter's limit."""
+    line = '{"type":"play_path","player":"ann","card":"EW","x":' + "9" * 5000 + ',"y":0,"rotated":false}'
+    finding = malformed(started().raw(line))
+    assert finding.message == "a number of more than 4,300 digits: no field holds one"
+
+
 def test_nan_is_not_json() -> None:
     malformed(started().raw('{"type":"play_path","player":"ann","card":"EW","x":NaN,"y":0,"rotated":false}'))
 
