@@ -671,7 +671,7 @@ def publish_seating(
     known = _stage(stage)
     with store.connect(read_only=True) as con:
         _require(con, tournament)
-        breach = check_seating(tables, _registered(con, tournament))
+        breach = check_seating(tables, _registered(con, tournament), labels=named)
     if breach is not None:
         raise RecordError(breach.said)
     with _shaped():

@@ -238,7 +238,11 @@ def audit_all(paths: list[Path], *, strict: bool, workers: int) -> Generator[Aud
 @app.command()
 def schema(
     stream: Annotated[
-        str, typer.Option(help="Whose events: log (a log line), tournament (a tournament's stream) or sheet.")
+        str,
+        typer.Option(
+            help="Which: log (a log line), tournament (a tournament's stream), tournament-file (a whole "
+            "tournament.json), sheet (a score sheet's stream) or draft (a table's recording)."
+        ),
     ] = "log",
 ) -> None:
     """Print the JSON Schema of one event: a log line (saboteur-log/1) unless told."""

@@ -161,12 +161,13 @@ def _command_paths() -> list[tuple[str, ...]]:
 
 
 HELP_DATA: Final = re.compile(
-    r"^\s*Usage:.*$|\[[^\]\n]*\]|<[^>\n]*>|\{[^}\n]*\}|^│\s+(?:\*\s+)?[\w-]+|\b[A-Z]{2,}\b|\btournament [a-z-]+",
+    r"^\s*Usage:.*$|\[[^\]\n]*\]|<[^>\n]*>|\{[^}\n]*\}|^│\s+(?:\*\s+)?[\w-]+|\b[A-Z]{2,}\b|\btournament[ -][a-z-]+",
     re.M,
 )
 """What a help shows that is not its words: Click's "Usage:" line (the command-line
 library's own), values and metavars in brackets or capitals, each panel row's first
-word (an argument's or a command's name), and the commands a help names."""
+word (an argument's or a command's name), and the commands and values a help names
+(``tournament seat``, ``--stream tournament-file``)."""
 CODES: Final = frozenset({"tournament", "table", "player"})
 """Option values a help names as they are typed (``--ruleset tournament``,
 ``table,player``)."""

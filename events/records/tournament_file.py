@@ -9,12 +9,12 @@ field by field: nothing in the file can choose an event's ``type``.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, StringConstraints, TypeAdapter
 
-from events.findings import Breach
-from events.records import Record
+from events.findings import Breach, Code
+from events.records import Record, published_schema
 from events.records.tournament import (
     CutDraw,
     CutDrawn,
@@ -30,7 +30,9 @@ from events.rules.tournament import (
     check_final_rounds,
     check_preliminary_rounds,
     check_seating,
+    check_tournament_round,
 )
+from events.said import say
 from events.schema import FieldProblem, GameId, PlayerId
 from events.tables import Ruleset
 
@@ -61,20 +63,51 @@ class TournamentFile(Record):
     games: list[str] = Field(default_factory=list)
 
     def problems(self) -> list[FieldProblem]:
-        """What breaks the tournament rules (R-TS1..R-TS4), by field: the limits
-        announced, tables of 5–10 registered players, draws that fit their tie."""
+        """What breaks the tournament rules (R-TS1..R-TS4), by field, as the organiser's
+        commands refuse it: the limits announced; each seating a round the tournament
+        announced (a file announces no semi-final), seated once, at tables of 5–10
+        registered players under labels of their own (a player left out of a round is
+        not refused: a file may record a player who stopped coming, which no record can
+        withdraw); draws that fit their tie, one at the preliminaries' cut (the
+        final has none). A seating's problem names its round and its tables by label."""
         found: list[tuple[str, Breach | None]] = [
             ("preliminary_rounds", check_preliminary_rounds(self.preliminary_rounds)),
             ("cut", check_cut(self.cut)),
             ("final_rounds", check_final_rounds(self.final_rounds)),
         ]
+        if any(breach is not None for _, breach in found):
+            return _said(found)
         registered = [person.id for person in self.players]
+        seated: set[tuple[int, str]] = set()
         for number, seating in enumerate(self.seatings):
-            tables = [table.players for table in seating.tables]
-            found.append((f"seatings.{number}", check_seating(tables, registered)))
+            found.append((f"seatings.{number}", self._seating_problem(seating, registered, seated)))
+        drawn: set[str] = set()
         for number, draw in enumerate(self.cut_draws):
-            found.append((f"cut_draws.{number}", check_cut_draw(draw.tied, draw.places, draw.drawn)))
-        return [(field, f"{breach.message} ({breach.rule})") for field, breach in found if breach is not None]
+            found.append((f"cut_draws.{number}", _draw_problem(draw, drawn)))
+        return _said(found)
+
+    def _seating_problem(self, seating: Seating, registered: list[str], seated: set[tuple[int, str]]) -> Breach | None:
+        """One seating judged as ``seat`` judges it, after the seatings before it."""
+        number, stage = seating.tournament_round, seating.stage
+        announced = check_tournament_round(number, stage, self.preliminary_rounds, semifinal=False)
+        if announced is not None:
+            return announced
+        if (number, stage) in seated:
+            said = say("a second seating of round %(round)s: a file seats a round once", round=number)
+            return Breach(Code.MALFORMED, "R-TS1", said)
+        seated.add((number, stage))
+        labels = [table.table for table in seating.tables]
+        wrong: Breach | None = None
+        if len(set(labels)) != len(labels):
+            twice = next(label for label in labels if labels.count(label) > 1)
+            wrong = Breach(Code.MALFORMED, "R-TS1", say("table %(table)s is labelled twice", table=twice))
+        else:
+            tables = [table.players for table in seating.tables]
+            wrong = check_seating(tables, registered, labels=labels)
+        if wrong is None:
+            return None
+        said = say("round %(round)s: %(problem)s", round=number, problem=(wrong.said,))
+        return Breach(wrong.code, wrong.rule, said)
 
     def events(self) -> list[TournamentEvent]:
         """The tournament's stream: created, players registered, seatings, cut draws."""
@@ -98,3 +131,33 @@ class TournamentFile(Record):
         ]
         events += [CutDrawn.of(draw) for draw in self.cut_draws]
         return events
+
+
+def _draw_problem(draw: CutDraw, drawn: set[str]) -> Breach | None:
+    """One cut draw judged as ``cut`` judges it, after the draws before it: of the
+    preliminaries (a file announces no semi-final, and the final has no cut), once."""
+    if draw.stage != "preliminary":
+        rule = "R-TS4" if draw.stage == "final" else "R-TS3"
+        return Breach(Code.MALFORMED, rule, say("a draw at the cut of the %(stage)s, which has none", stage=draw.stage))
+    if draw.stage in drawn:
+        return Breach(Code.MALFORMED, "R-TS2", say("a second draw at the cut: a tie at the cut line is drawn once"))
+    drawn.add(draw.stage)
+    return check_cut_draw(draw.tied, draw.places, draw.drawn)
+
+
+def _said(found: list[tuple[str, Breach | None]]) -> list[FieldProblem]:
+    return [(field, f"{breach.message} ({breach.rule})") for field, breach in found if breach is not None]
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of a whole ``tournament.json`` (``saboteur schema --stream
+    tournament-file``)."""
+    title = "Saboteur tournament file (saboteur-tournament/1)"
+    description = (
+        "A tournament described in one file: the tournament, its players, the seatings and cut "
+        "draws made so far, and the names of its game files. The tournament rules R-TS1..R-TS4 "
+        "(rounds announced, tables of 5-10 registered players, one seating a round, one draw at "
+        "the cut) are checked when it is read."
+    )
+    schema = published_schema(TypeAdapter(TournamentFile), "saboteur-tournament-file-1.schema.json", title, description)
+    return schema | {"title": title, "description": description}  # the file's, not its model's docstring

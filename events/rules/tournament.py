@@ -264,18 +264,23 @@ def seat(players: Sequence[str], rng: Random) -> list[list[str]]:
 
 
 def check_seating(
-    tables: Sequence[Sequence[str]], registered: Collection[str], *, everyone: bool = False
+    tables: Sequence[Sequence[str]],
+    registered: Collection[str],
+    *,
+    everyone: bool = False,
+    labels: Sequence[str] | None = None,
 ) -> Breach | None:
     """R-TS1: tables of 5–10 of registered players, nobody seated twice, and with
-    ``everyone`` every registered player seated. Tables are named by their 1-based
-    number.
+    ``everyone`` every registered player seated. Tables are named by their ``labels``
+    (the hall's), else by their 1-based number.
 
     >>> check_seating([["a", "b", "c", "d"]], "abcd").message
     'table 1 seats 4 players: a table seats 5 to 10'
     """
     known = set(registered)
-    seen: dict[str, int] = {}
-    for number, table in enumerate(tables, start=1):
+    seen: dict[str, str] = {}
+    for index, table in enumerate(tables):
+        number = labels[index] if labels is not None and index < len(labels) else str(index + 1)
         if not MIN_TABLE <= len(table) <= MAX_TABLE:
             said = say(
                 "table %(table)s seats %(seated)s players: a table seats %(low)s to %(high)s",

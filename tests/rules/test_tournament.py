@@ -74,11 +74,15 @@ def malformed(field: str, message: str) -> tuple[str, list[tuple[str, str]]]:
     return "unreadable", [("malformed", f"not a tournament file: `{field}`: {message}")]
 
 
-def seating(*tables: tuple[str, ...], stage: str = "preliminary") -> dict[str, Any]:
+def seating(
+    *tables: tuple[str, ...], stage: str = "preliminary", number: int = 1, labels: tuple[str, ...] = ()
+) -> dict[str, Any]:
     return {
-        "tournament_round": 1,
+        "tournament_round": number,
         "stage": stage,
-        "tables": [{"table": str(n), "players": list(t)} for n, t in enumerate(tables, start=1)],
+        "tables": [
+            {"table": labels[n - 1] if labels else str(n), "players": list(t)} for n, t in enumerate(tables, start=1)
+        ],
     }
 
 
@@ -108,7 +112,82 @@ def test_r_ts1_a_seating_in_tables_of_5_to_10_is_legal() -> None:
     ids=["table of four", "seated twice", "not registered"],
 )
 def test_r_ts1_a_seating_that_breaks_the_tables_is_malformed(tables: tuple[tuple[str, ...], ...], message: str) -> None:
-    assert verdict(seatings=[seating(*tables)]) == malformed("seatings.0", f"{message} (R-TS1)")
+    assert verdict(seatings=[seating(*tables)]) == malformed("seatings.0", f"round 1: {message} (R-TS1)")
+
+
+@pytest.mark.parametrize(
+    ("seatings", "field", "message"),
+    [
+        (
+            [seating(TEN, number=7)],
+            "seatings.0",
+            "round 7 is not a preliminary round: the tournament announced 4, rounds 1 to 4 (R-TS1)",
+        ),
+        (
+            [seating(TEN[:6], number=6, stage="final")],
+            "seatings.0",
+            "the final is round 5 of this tournament, not round 6 (R-TS4)",
+        ),
+        (
+            [seating(TEN[:6], number=5, stage="semifinal")],
+            "seatings.0",
+            "the tournament announced no semi-final (R-TS3)",
+        ),
+        (
+            [seating(TEN), seating(TEN[::-1])],
+            "seatings.1",
+            "a second seating of round 1: a file seats a round once (R-TS1)",
+        ),
+        ([seating(TEN[:5], TEN[5:], labels=("7", "7"))], "seatings.0", "round 1: table 7 is labelled twice (R-TS1)"),
+        (
+            [seating(TEN[:5], (*TEN[5:9], "zed"), labels=("12", "14"))],
+            "seatings.0",
+            "round 1: table 14: 'zed' is not a registered player (R-TS1)",
+        ),
+    ],
+    ids=[
+        "round-not-announced",
+        "final-misnumbered",
+        "semifinal-not-announced",
+        "seated-twice",
+        "a-label-twice",
+        "named-by-label",
+    ],
+)
+def test_r_ts1_a_tournament_file_is_refused_what_the_seat_command_refuses(
+    seatings: list[dict[str, Any]], field: str, message: str
+) -> None:
+    """rules.md: a record that breaks R-TS is refused by the command and malformed in a
+    ``tournament.json``. The file took seatings no command records: a round not
+    announced (its games then judged against no seating), a round seated twice (the
+    later silently winning), a label twice (a "table 1" of ten). A problem names the
+    round and the table's label."""
+    assert verdict(seatings=seatings) == malformed(field, message)
+
+
+@pytest.mark.parametrize(
+    ("draws", "field", "message"),
+    [
+        (
+            [{"stage": "final", "tied": ["ann", "bob"], "places": 1, "drawn": ["ann"]}],
+            "cut_draws.0",
+            "a draw at the cut of the final, which has none (R-TS4)",
+        ),
+        (
+            [
+                {"tied": ["ann", "bob"], "places": 1, "drawn": ["ann"]},
+                {"tied": ["ann", "bob"], "places": 1, "drawn": ["bob"]},
+            ],
+            "cut_draws.1",
+            "a second draw at the cut: a tie at the cut line is drawn once (R-TS2)",
+        ),
+    ],
+    ids=["at-the-final", "twice"],
+)
+def test_r_ts2_a_tournament_file_is_refused_a_draw_the_cut_command_refuses(
+    draws: list[dict[str, Any]], field: str, message: str
+) -> None:
+    assert verdict(cut_draws=draws) == malformed(field, message)
 
 
 @pytest.mark.parametrize("rounds", [0, 21])
