@@ -372,17 +372,20 @@ cut AS (
                              THEN coalesce(semifinal_cut, cut) ELSE cut END), 6) AS cut
     FROM tournaments WHERE tournament = $tournament
 ),
-grouped AS (
-    SELECT t.*, list_sort(list(player) OVER (PARTITION BY points, stars)) AS group_members FROM totals t
+drawn_tie AS (
+    -- the tie a draw was made for: the group of equal points and stars whose players are
+    -- the draw's (one list a group, not one a player: a list a player grows with the
+    -- square of a group, and every registered player yet to play is one 0/0 group)
+    SELECT t.points, t.stars FROM totals t, draw d
+    GROUP BY t.points, t.stars, d.tied HAVING list_sort(list(t.player)) = list_sort(any_value(d.tied))
 ),
 ranked AS (
-    SELECT g.*,
+    SELECT t.*,
            -- a draw places the players of the tie it was made for, and only that tie
-           CASE WHEN d.tied IS NOT NULL AND list_sort(d.tied) = g.group_members
-                THEN list_position(d.drawn_order, g.player) END AS drawn_at,
-           rank() OVER (ORDER BY points DESC, stars DESC)::INTEGER AS rank,
-           count(*) OVER (PARTITION BY points, stars)::INTEGER AS tied
-    FROM grouped g LEFT JOIN draw d ON true
+           CASE WHEN k.points IS NOT NULL THEN list_position(d.drawn_order, t.player) END AS drawn_at,
+           rank() OVER (ORDER BY t.points DESC, t.stars DESC)::INTEGER AS rank,
+           count(*) OVER (PARTITION BY t.points, t.stars)::INTEGER AS tied
+    FROM totals t LEFT JOIN drawn_tie k ON k.points = t.points AND k.stars = t.stars LEFT JOIN draw d ON true
 ),
 placed AS (
     SELECT r.*, row_number() OVER (ORDER BY points DESC, stars DESC, drawn_at NULLS LAST, player)::INTEGER AS place

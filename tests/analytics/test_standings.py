@@ -1272,3 +1272,19 @@ def test_cli_create_then_register(tmp_path: Path) -> None:
     assert registered.exit_code == 0, registered.output
     with duckdb.connect(db, read_only=True) as con:
         assert con.execute("SELECT player, name FROM tournament_players").fetchall() == [("ann", "Ann")]
+
+
+def test_standings_of_thousands_of_players_level_on_nothing_stay_in_bounded_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every registered player who has not played yet is one group of equal points and
+    stars (0, 0): the tie at the cut was found with a list of the group for each of its
+    players, memory growing with the square of it, and 4,000 registered players ran
+    the standings out of DuckDB's memory. Here 3,000 of them under a 64 MB ceiling."""
+    monkeypatch.setenv("SABOTEUR_DB_MEMORY", "64MB")
+    store = Store(tmp_path / "s.duckdb")
+    records.create(store, "big", name="Big")
+    records.register(store, "big", [(f"p{i:04}", f"Player {i}") for i in range(3000)])
+    table = standings(store, "big")
+    assert table.height == 3000 and set(table["rank"]) == {1}
+    assert table["cut_tie_undrawn"].sum() == 3000  # all tied across the cut line, none drawn
