@@ -128,8 +128,11 @@ def append(store: Store, tournament: str, new: Sequence[TournamentEvent], *, cre
     """Append ``new`` events to the tournament's stream and re-project its read models,
     in one transaction, at the version read: an append that another made stale in the
     meantime is judged again on the record as it now stands (:func:`_one_decision`),
-    never merged unseen."""
+    never merged unseen. A record of a tournament that a file not yet made cannot
+    hold is refused before the file is made (a mistyped ``--db`` made an empty store)."""
     stream = stream_of(tournament)
+    if not creating and not store.path.exists():
+        raise RecordError(_no_tournament(tournament))
     for attempt in range(_ATTEMPTS):
         try:
             with store.connect() as con:

@@ -22,6 +22,7 @@ from rich.text import Text
 from cli.errors import refuse
 from cli.options import with_store
 from cli.output import Terminal as Console
+from cli.paths import lake_url, source
 from cli.simulate import BotsOption, lineup, rounds_allowed
 from cli.speech import one_of, speaking, spoken, told
 from events.language import words
@@ -43,7 +44,9 @@ if TYPE_CHECKING:
 
 app = typer.Typer(help="The archive as a Parquet lake, built on a Dask cluster.", no_args_is_help=True)
 
-LakeOption = Annotated[str, typer.Option("--to", help="The lake: a folder or an fsspec URL (s3://bucket/lake).")]
+LakeOption = Annotated[
+    str, typer.Option("--to", help="The lake: a folder or an fsspec URL (s3://bucket/lake).", parser=lake_url)
+]
 SchedulerOption = Annotated[
     str | None,
     typer.Option("--scheduler", help="An existing Dask cluster's scheduler (tcp://host:8786); default: a local one."),
@@ -160,7 +163,9 @@ def _outcomes(results: Sequence[Done]) -> Counter[str]:
 @app.command("build")
 @speaking
 def build_command(
-    sources: Annotated[list[str], typer.Argument(help="Files or folders, local or fsspec URLs (s3://bucket/logs/).")],
+    sources: Annotated[
+        list[str], typer.Argument(help="Files or folders, local or fsspec URLs (s3://bucket/logs/).", parser=source)
+    ],
     to: LakeOption,
     scheduler: SchedulerOption = None,
     workers: WorkersOption = 2,
@@ -257,7 +262,7 @@ def export_command(to: LakeOption, store: Store) -> None:
 @app.command("compact")
 @speaking
 def compact_command(
-    lake: Annotated[str, typer.Argument(help="The lake: a folder or an fsspec URL.")],
+    lake: Annotated[str, typer.Argument(help="The lake: a folder or an fsspec URL.", parser=lake_url)],
     target_mib: Annotated[
         int, typer.Option("--target-mib", min=1, help="About how large a compacted file grows, in MiB.")
     ] = TARGET_BYTES // (1024 * 1024),
@@ -288,7 +293,9 @@ def compact_command(
 
 @app.command("verify")
 @speaking
-def verify_command(lake: Annotated[str, typer.Argument(help="The lake: a folder or an fsspec URL.")]) -> None:
+def verify_command(
+    lake: Annotated[str, typer.Argument(help="The lake: a folder or an fsspec URL.", parser=lake_url)],
+) -> None:
     """Check every committed batch against its manifest entry. Exit status 0 when all
     is well, 1 when anything is wrong."""
     verdict = verify(Lake.at(lake))

@@ -17,6 +17,7 @@ from analytics import records
 from cli.errors import refuse
 from cli.options import with_store
 from cli.output import Terminal as Console
+from cli.paths import checked_output, output_path
 from cli.speech import speaking, told
 from events.records.tournament import CheckpointPublished
 from events.said import say
@@ -73,7 +74,9 @@ def _tournament(store: Store, named: str | None) -> str | None:
 @with_store
 def publish(
     key: Annotated[Path, typer.Option("--key", help="The organiser's private key (saboteur checkpoint keygen).")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="The checkpoint file to write and publish.")],
+    output: Annotated[
+        Path, typer.Option("-o", "--output", help="The checkpoint file to write and publish.", parser=output_path)
+    ],
     tournament: Annotated[
         str | None,
         typer.Option(help="The tournament whose record notes the checkpoint (default: the only one stored)."),
@@ -83,6 +86,7 @@ def publish(
 ) -> None:
     """Sign the chain's heads as they stand, write them to a file to publish, and note
     the checkpoint in the tournament's record."""
+    checked_output(output)
     signer = checkpoint.private_key(key)
     target = _tournament(store, tournament)
     published = checkpoint.publish(store, signer)

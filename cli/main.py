@@ -22,6 +22,7 @@ from cli.lazy import Lazy
 from cli.options import ROOT_LANGUAGE, LangOption
 from cli.options import language as chosen_language
 from cli.output import Terminal as Console
+from cli.paths import input_path
 from events.said import Said, say
 from ingest.kinds import kind_of
 from ingest.workers import process_pool, size_of, workers_for
@@ -152,7 +153,7 @@ def audit(
         list[Path],
         typer.Argument(
             help="Log files (.jsonl, .jsonl.gz) or folders to walk.",
-            readable=False,  # each file is judged alone: one it cannot read is unreadable, the rest go on
+            parser=input_path,  # each file is judged alone: one it cannot read is unreadable, the rest go on
         ),
     ],
     as_json: Annotated[bool, typer.Option("--json/--no-json", help="One JSON audit report per file per line.")] = False,

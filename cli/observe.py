@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from cli.errors import refuse
+from cli.paths import checked_output, output_path
 from cli.speech import speaking, told
 from events.logfile import UnreadableLog, parse_data, read_bytes
 from events.observe import AlreadyObserved, observe
@@ -40,7 +41,10 @@ def observe_command(
     out: Annotated[
         Path | None,
         typer.Option(
-            "-o", "--output", help="Where to write the observed log (.jsonl.gz is compressed); stdout if left out."
+            "-o",
+            "--output",
+            help="Where to write the observed log (.jsonl.gz is compressed); stdout if left out.",
+            parser=output_path,
         ),
     ] = None,
 ) -> None:
@@ -52,6 +56,8 @@ def observe_command(
     fields blanked and any field the format does not know emptied. Exit status 2 for a
     file that cannot be read as a log or that is already observed.
     """
+    if out is not None:
+        checked_output(out)
     try:
         observed = observed_log(file)
     except UnreadableLog as exc:

@@ -9,6 +9,7 @@ import typer
 from rich.markup import escape
 
 from cli.output import Terminal as Console
+from cli.paths import checked_output, output_path
 from cli.speech import one_of, speaking, told
 from events.logfile import write_log
 from events.rules.tournament import CUT, MAX_TABLE, MIN_TABLE, check_cut, check_final_rounds, check_preliminary_rounds
@@ -74,7 +75,9 @@ def _recording(value: str) -> Recording:
 @app.command("game")
 @speaking
 def game(
-    out: Annotated[Path, typer.Option("-o", "--output", help="The log file to write (.jsonl or .jsonl.gz).")],
+    out: Annotated[
+        Path, typer.Option("-o", "--output", help="The log file to write (.jsonl or .jsonl.gz).", parser=output_path)
+    ],
     players: Annotated[int, typer.Option(help="Players at the table.")] = 6,
     ruleset: Annotated[str, typer.Option(help="tournament or base.")] = "tournament",
     rounds: Annotated[int, typer.Option(help="Rounds in the game.")] = 3,
@@ -85,6 +88,7 @@ def game(
     bots: BotsOption = "basic",
 ) -> None:
     """Simulate one game at one table and write its log."""
+    checked_output(out)
     chosen = lineup(bots)
     if ruleset not in PLAYER_RANGE:
         raise typer.BadParameter(one_of(*PLAYER_RANGE), param_hint="--ruleset")
@@ -123,7 +127,10 @@ def game(
 @app.command("tournament")
 @speaking
 def tournament(
-    out: Annotated[Path, typer.Option("-o", "--output", help="The folder to write the logs and tournament.json to.")],
+    out: Annotated[
+        Path,
+        typer.Option("-o", "--output", help="The folder to write the logs and tournament.json to.", parser=output_path),
+    ],
     players: Annotated[int, typer.Option(help="Players registered.")] = 36,
     preliminary_rounds: Annotated[int, typer.Option(help="Preliminary tournament rounds (R-TS1).")] = 4,
     seed: Annotated[int, typer.Option(help="Seed: the same seed writes the same tournament.")] = 7,
@@ -137,6 +144,7 @@ def tournament(
     bots: BotsOption = "basic",
 ) -> None:
     """Simulate a whole tournament: preliminary rounds, the top cut and the final table."""
+    checked_output(out, folder=True)
     chosen = _recording(recording)
     players_bots = lineup(bots)
     if players < MIN_TABLE:

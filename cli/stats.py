@@ -29,6 +29,7 @@ from cli.moments import moment
 from cli.options import DbOption, WaitOption, grouped, opened_store
 from cli.output import Terminal as Console
 from cli.output import csv_text
+from cli.paths import lake_url
 from cli.speech import speaking, spoken, told
 from events.said import Said, say, sentence
 
@@ -112,7 +113,11 @@ filtered = grouped("filters", _filters)
 
 LakeOption = Annotated[
     str | None,
-    typer.Option("--lake", help="Read a lake (a folder or an fsspec URL: saboteur archive) instead of the store."),
+    typer.Option(
+        "--lake",
+        help="Read a lake (a folder or an fsspec URL: saboteur archive) instead of the store.",
+        parser=lake_url,
+    ),
 ]
 
 

@@ -19,6 +19,7 @@ from rich.table import Table
 from cli.options import with_store
 from cli.output import Terminal as Console
 from cli.output import finding_words
+from cli.paths import input_path
 from cli.speech import OUTCOME_WORDS, speaking, spoken, told
 from events.language import words
 from events.said import Said, say, sentence
@@ -46,7 +47,7 @@ def ingest_command(
         list[Path],
         typer.Argument(
             help="Logs (.jsonl, .jsonl.gz), score sheets (.csv), tournament.json, folders.",
-            readable=False,  # each file is judged alone: one it cannot read is rejected, the rest go on
+            parser=input_path,  # each file is judged alone: one it cannot read is rejected, the rest go on
         ),
     ],
     store: Store,

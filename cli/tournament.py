@@ -29,6 +29,7 @@ from cli.moments import ZONES, moment
 from cli.options import with_store
 from cli.output import Terminal as Console
 from cli.output import csv_text, fits
+from cli.paths import checked_output, output_path, write_output
 from cli.speech import one_of, speaking, spoken, told
 from events.language import words
 from events.records.tournament import CutDrawn, PenaltyGiven
@@ -514,7 +515,9 @@ DEFAULT_BASE = "http://localhost:8501"
 def referee_codes(
     tournament: str,
     number: Annotated[int, typer.Option("--round", help="The tournament round, as seated.")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="The sheet of cards: FILE.pdf or FILE.png.")],
+    output: Annotated[
+        Path, typer.Option("-o", "--output", help="The sheet of cards: FILE.pdf or FILE.png.", parser=output_path)
+    ],
     url: Annotated[
         str, typer.Option("--url", help="The dashboard's address, as the referees' phones reach it.")
     ] = DEFAULT_BASE,
@@ -529,6 +532,7 @@ def referee_codes(
     The codes are printed on the cards and nowhere else (the record keeps only their
     hash); a table that had a code gets a new one, and its old card opens nothing."""
     speaks = spoken()  # the cards' language
+    checked_output(output)  # before any code is issued: a sheet that cannot be written leaves the old cards working
     suffix = referee_cards.suffix_of(output)
     if suffix is None:
         raise typer.BadParameter(told(say("a .pdf or a .png file")), param_hint="--output")
@@ -719,7 +723,8 @@ def standings_command(
     ] = None,
     output_format: Annotated[str, typer.Option("--format", help="table, csv, json, parquet or pdf.")] = "table",
     output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="Write to a file (needed for parquet and pdf).")
+        Path | None,
+        typer.Option("-o", "--output", help="Write to a file (needed for parquet and pdf).", parser=output_path),
     ] = None,
     why: Annotated[
         bool,
@@ -738,6 +743,8 @@ def standings_command(
     if output_format in ("parquet", "pdf") and output is None:
         said = say("%(format)s is written to a file: add -o FILE", format=output_format)
         raise typer.BadParameter(told(said), param_hint="--format")
+    if output is not None:
+        checked_output(output)
     speaks = spoken()  # of the PDF, and of why each player is ranked where they are
     then = _as_of(as_of)
     refusal = records.stage_refusal(store, tournament, stage)
@@ -757,11 +764,12 @@ def standings_command(
     frame = _why_in(frame, speaks)
     if output_format == "parquet":
         assert output is not None
-        frame.write_parquet(output)
+        write_output(output, frame.write_parquet)
         return
     if output_format == "pdf":
         assert output is not None
-        output.write_bytes(_standings_pdf(store, tournament, stage, frame, as_of, speaks))
+        printed = _standings_pdf(store, tournament, stage, frame, as_of, speaks)
+        write_output(output, lambda path: path.write_bytes(printed))
         return
     if output_format == "csv":
         text = csv_text(frame)
@@ -771,7 +779,7 @@ def standings_command(
         text = ""
     if text:
         if output is not None:
-            output.write_text(text, encoding="utf-8")
+            write_output(output, lambda path: path.write_text(text, encoding="utf-8"))
         else:
             sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return
