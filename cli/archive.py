@@ -30,7 +30,7 @@ from events.said import say, sentence
 from events.tables import PLAYER_RANGE, ROUND_LIMIT
 from ingest.lake.build import BATCH_BYTES, Done, build, cluster, cut, listing, run
 from ingest.lake.compact import TARGET_BYTES, PartUnreadable, compact
-from ingest.lake.export import export
+from ingest.lake.export import LakeNotEmpty, export
 from ingest.lake.layout import Lake
 from ingest.lake.lock import LakeBusy, holding
 from ingest.lake.manifest import Entry, committed
@@ -246,7 +246,10 @@ def simulate_command(
 def export_command(to: LakeOption, store: Store) -> None:
     """Write a store's events and read models into the lake, with its chain head."""
     with _locked(to, "archive export"):
-        entry = export(store, Lake.at(to))
+        try:
+            entry = export(store, Lake.at(to))
+        except LakeNotEmpty as exc:
+            raise refuse(f"{to}: {told(exc.said)}", 1) from None
     said = say(
         "%(lake)s: %(events)s events and %(uploads)s uploads of %(store)s, head %(position)s %(head)s",
         lake=to,

@@ -13,10 +13,11 @@ from typing import Final
 
 import pyarrow as pa
 
+from events.said import Said, say
 from ingest.chain import StoredEvent
 from ingest.lake.batch import appended_streams
 from ingest.lake.layout import DATASETS, LEFT_OUT, Lake
-from ingest.lake.manifest import Entry, Part, SourceFile, commit, write_part
+from ingest.lake.manifest import Entry, Part, SourceFile, commit, committed, write_part
 from ingest.store import Store
 from ingest.tables import selected
 
@@ -24,12 +25,37 @@ PART_ROWS: Final = 1_000_000
 """Rows in a part of an exported table at most."""
 
 
+class LakeNotEmpty(ValueError):
+    """The lake holds batches other than this store's export: the store's events,
+    exported whole, would stand in it twice (a build before, or an earlier head)."""
+
+    def __init__(self, said: Said) -> None:
+        super().__init__(said.english())
+        self.said = said
+
+
 def export(store: Store, lake: Lake) -> Entry:
     """Write the store's tables into ``lake`` as one batch, keyed by the store's head;
-    its entry. Exporting the same store twice writes the same parts and entry."""
+    its entry. Exporting the same store twice writes the same parts and entry. The
+    lake must be empty or hold this very export (:class:`LakeNotEmpty` otherwise): a
+    store is exported whole, and into a lake a build filled, or that holds an export
+    of an earlier head, every game both hold was stored twice."""
     with store.connect(read_only=True) as con:
         con.execute("SET TimeZone = 'UTC'")
         position, head = store.head(con)
+        others = sorted(key for key in committed(lake) if key != f"export-{head[:32]}")
+        if others:
+            raise LakeNotEmpty(
+                say(
+                    "the lake holds %(count)s batch already (%(first)s…): a store is exported whole, into an "
+                    "empty lake of its own, or its games would stand in it twice",
+                    "the lake holds %(count)s batches already (%(first)s…): a store is exported whole, into an "
+                    "empty lake of its own, or its games would stand in it twice",
+                    "count",
+                    count=len(others),
+                    first=others[0],
+                )
+            )
         parts: list[Part] = []
         for dataset, row_type in DATASETS.items():
             kept = selected(row_type, but=LEFT_OUT.get(dataset, ()))  # the hashes as hex text

@@ -1,9 +1,10 @@
 """``saboteur archive simulate``: the simulator as Dask tasks, for balance studies.
 
-The games are cut into batches; each batch draws its games from a generator seeded by
-the command's seed and the batch's number alone, so a batch is the same whichever
-worker runs it and whenever, and the same command writes the same lake (its events are
-recorded at a fixed moment, :data:`SIMULATED_AT`). Table sizes take turns over the
+The games are cut into batches; each game is drawn from a generator seeded by the
+command's seed and the game's number alone, so a game is the same whichever batch holds
+it, whichever worker runs it and whenever, and the same command writes the same lake
+(its events are recorded at a fixed moment, :data:`SIMULATED_AT`). A game the lake holds
+already (a smaller run before) is that same game, rejected as stored before. Table sizes take turns over the
 ruleset's range, so every size gets its share of games. Each game's log goes through
 :func:`ingest.sources.prepare_bytes`, as an uploaded file would.
 """
@@ -11,7 +12,7 @@ ruleset's range, so every size gets its share of games. Each game's log goes thr
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from random import Random
 from typing import Final
@@ -23,6 +24,7 @@ from events.tables import PLAYER_RANGE
 from ingest.lake.batch import batch_key, write_batch
 from ingest.lake.build import Done, first_upload
 from ingest.lake.layout import Lake
+from ingest.lake.ledger import Held, Ledger
 from ingest.lake.manifest import Entry, is_committed
 from ingest.sources import Prepared, prepare_bytes
 
@@ -45,6 +47,15 @@ class Simulation:
     bots: Lineup = BASIC
     first_upload: int = 0
     """The upload id of the batch's first game: numbered on from the lake's uploads."""
+    held: Held = field(default_factory=Held)
+    """The batch's games the lake holds already (a run of fewer games, or cut into
+    other batches, before): each is rejected as a game stored before, as ``saboteur
+    ingest`` rejects it, never stored twice."""
+
+    def game_ids(self) -> list[str]:
+        """The ids of the batch's games, in order."""
+        tag = "" if self.bots == BASIC else f"{self.bots.tag}-"
+        return [f"sim-{self.seed}-{tag}{number:09d}" for number in range(self.first, self.first + self.size)]
 
 
 def simulations(
@@ -68,23 +79,28 @@ def simulations(
         for first in range(0, games, batch_games)
     ]
     numbered = first_upload(entries or {}, keys)
-    return [
+    batches = [
         Simulation(key, seed, first, min(batch_games, games - first), ruleset, rounds, bots, numbered + first)
         for key, first in keys
     ]
+    if not entries:
+        return batches
+    with Ledger(entries.values()) as ledger:
+        return [
+            replace(batch, held=ledger.before(batch.first_upload, [f"game:{g}" for g in batch.game_ids()]))
+            for batch in batches
+        ]
 
 
 def simulated(batch: Simulation) -> list[Prepared]:
     """The batch's games, audited as uploads: the same for the same batch, anywhere."""
-    rng = Random(f"{batch.seed}:{batch.first}")
     low, high = PLAYER_RANGE[batch.ruleset]
     found = []
-    for number in range(batch.first, batch.first + batch.size):
+    for number, game_id in zip(range(batch.first, batch.first + batch.size), batch.game_ids(), strict=True):
         players = low + number % (high - low + 1)
-        tag = "" if batch.bots == BASIC else f"{batch.bots.tag}-"
-        game_id = f"sim-{batch.seed}-{tag}{number:09d}"
         seats = tuple(f"p{i + 1}" for i in range(players))
-        spec = GameSpec(game_id, seats, batch.ruleset, batch.rounds, rng.randrange(2**62), bots=batch.bots)
+        drawn = Random(f"{batch.seed}:{number}").randrange(2**62)
+        spec = GameSpec(game_id, seats, batch.ruleset, batch.rounds, drawn, bots=batch.bots)
         found.append(prepare_bytes(f"{game_id}.jsonl", write_log(simulate_game(spec)).encode("utf-8")))
     return found
 
@@ -96,5 +112,5 @@ def run_simulation(lake_url: str, batch: Simulation) -> Done:
     if is_committed(lake, batch.key):
         return Done(batch.key, batch.size, 0, 0, skipped=True)
     first = batch.first_upload or batch.first + 1
-    entry = write_batch(lake, batch.key, simulated(batch), first_upload=first, at=SIMULATED_AT)
+    entry = write_batch(lake, batch.key, simulated(batch), first_upload=first, at=SIMULATED_AT, held=batch.held)
     return Done.of(entry)

@@ -328,6 +328,19 @@ def test_a_store_exported_is_a_lake_with_its_head(store: Path, tmp_path: Path) -
     assert len(committed(Lake.at(str(target)))) == 1, "the same store exported again is the same batch"
 
 
+def test_a_store_is_never_exported_into_a_lake_holding_other_batches(store: Path, lake: Path, tmp_path: Path) -> None:
+    """A store is exported whole: into a lake a build filled with some of its games,
+    every game both held stood in it twice (and the rates with them), exit 0."""
+    target = tmp_path / "built"
+    shutil.copytree(lake, target)
+    before = committed(Lake.at(str(target)))
+    result = cli("archive", "export", "--db", store, "--to", target)
+    assert result.exit_code == 1, result.output
+    assert f"the lake holds {len(before)} batches already" in result.output
+    assert committed(Lake.at(str(target))).keys() == before.keys()
+    assert cli("archive", "verify", target).exit_code == 0
+
+
 def test_a_listing_grown_since_its_build_adds_its_new_files_after_the_lake_s(
     files: Path, lake: Path, scheduler: str, tmp_path: Path
 ) -> None:
@@ -542,6 +555,41 @@ def test_a_second_simulation_on_a_lake_takes_upload_numbers_no_run_took(schedule
     assert [g for g, _ in games[:5]] == [f"sim-1-{n:09d}" for n in range(5)]
     assert [g for g, _ in games[5:]] == [f"sim-2-{n:09d}" for n in range(5)]
     assert cli("archive", "verify", target).exit_code == 0
+
+
+def test_a_simulation_grown_on_a_lake_stores_each_game_once(scheduler: str, tmp_path: Path) -> None:
+    """A balance study grown by a second, larger run (or the same games cut into other
+    batches) met its first games again under their ids: they were stored twice and
+    every rate skewed. A game is the same whatever batch draws it, so they are the same
+    games, rejected as stored before (as ``ingest`` rejects them), and the grown lake
+    holds the games a lake of the larger run alone holds."""
+    grown, alone = tmp_path / "grown", tmp_path / "alone"
+    for games, batch, target in (("3", "3", grown), ("6", "2", grown), ("6", "2", alone)):
+        with bare_main():
+            result = cli(
+                "archive",
+                "simulate",
+                "--games",
+                games,
+                "--batch-games",
+                batch,
+                "--to",
+                target,
+                "--scheduler",
+                scheduler,
+            )
+        assert result.exit_code == 0, result.output
+    with connect(str(grown)) as con:
+        ids = [i for (i,) in con.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()]
+        outcomes = con.execute("SELECT outcome, count(*) FROM uploads GROUP BY ALL ORDER BY ALL").fetchall()
+    assert ids == [f"sim-1-{n:09d}" for n in range(6)]
+    assert outcomes == [("accepted", 6), ("rejected", 3)]
+    assert cli("archive", "verify", grown).exit_code == 0
+    held = []
+    for target in (grown, alone):
+        with connect(str(target)) as con:
+            held.append(con.execute("SELECT game_id, round, winner, connector FROM rounds ORDER BY ALL").fetchall())
+    assert held[0] == held[1]
 
 
 def test_a_lake_made_before_streams_is_brought_up_to_date_by_the_next_build(
