@@ -18,7 +18,7 @@ import duckdb
 
 from ingest.lake.compact import placement
 from ingest.lake.layout import DATASETS, Lake
-from ingest.lake.manifest import committed
+from ingest.lake.manifest import committed, require_lake
 from ingest.tables import create_table
 
 
@@ -26,6 +26,7 @@ from ingest.tables import create_table
 def connect(url: str) -> Iterator[duckdb.DuckDBPyConnection]:
     """A read-only view of the lake at ``url`` as the store's tables, closed after."""
     lake = Lake.at(url)
+    require_lake(lake, url)
     entries = committed(lake)
     where = placement(lake)  # parts a compaction copied are read from its files
     con = duckdb.connect(":memory:", config={"autoload_known_extensions": False, "autoinstall_known_extensions": False})

@@ -33,7 +33,7 @@ from ingest.lake.compact import TARGET_BYTES, PartUnreadable, compact
 from ingest.lake.export import LakeNotEmpty, export
 from ingest.lake.layout import Lake
 from ingest.lake.lock import LakeBusy, holding
-from ingest.lake.manifest import Entry, committed
+from ingest.lake.manifest import Entry, committed, require_lake
 from ingest.lake.simulate import BATCH_GAMES, run_simulation, simulations
 from ingest.lake.upgrade import up_to_date
 from ingest.lake.verify import verify
@@ -273,6 +273,7 @@ def compact_command(
     """Rewrite the small parts of the committed batches into a few large files with the
     same rows; readers switch to them at once, `archive verify` checks every batch as
     before, and the small parts are removed."""
+    require_lake(Lake.at(lake), lake)
     with _locked(lake, "archive compact"):
         try:
             done = compact(Lake.at(lake), target_bytes=target_mib * 1024 * 1024)
@@ -301,6 +302,7 @@ def verify_command(
 ) -> None:
     """Check every committed batch against its manifest entry. Exit status 0 when all
     is well, 1 when anything is wrong."""
+    require_lake(Lake.at(lake), lake)
     verdict = verify(Lake.at(lake))
     out = Console(highlight=False, soft_wrap=True)
     for problem in verdict.said:

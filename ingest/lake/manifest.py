@@ -114,6 +114,20 @@ def committed(lake: Lake) -> dict[str, Entry]:
     return {posixpath.basename(path).removesuffix(".json"): read_record(Entry, path, found[path]) for path in paths}
 
 
+def require_lake(lake: Lake, url: str) -> None:
+    """:class:`LakeUnreadable` unless ``lake`` holds a manifest folder, which every
+    build, simulation and export makes: a mistyped path, read as an empty lake, gave
+    statistics of nothing and a verify that said "ok"."""
+    if not lake.exists(MANIFEST):
+        raise LakeUnreadable(
+            say(
+                "%(lake)s: no lake here (no %(folder)s folder): saboteur archive build, simulate or export makes one",
+                lake=url,
+                folder=MANIFEST,
+            )
+        )
+
+
 def is_committed(lake: Lake, batch: str) -> bool:
     return lake.exists(entry_path(batch))
 

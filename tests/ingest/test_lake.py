@@ -620,3 +620,18 @@ def test_a_lake_made_before_streams_is_brought_up_to_date_by_the_next_build(
     after = {p.name: json.loads(p.read_text()) for p in sorted((target / "_manifest").glob("*.json"))}
     assert {name: after[name] for name in before} == before  # read again, the same as they were written
     assert cli("archive", "verify", target).exit_code == 0
+
+
+def test_a_mistyped_lake_is_refused_not_read_as_an_empty_one(tmp_path: Path) -> None:
+    """A path with no lake at it said "ok" to ``archive verify``, "nothing to show" to
+    every statistic, and ``archive compact`` made the folder."""
+    missing = tmp_path / "lakee"
+    for command in (
+        ("archive", "verify", missing),
+        ("archive", "compact", missing),
+        ("stats", "roles", "--lake", missing),
+    ):
+        result = cli(*command)
+        assert result.exit_code == 2, (command, result.output)
+        assert "no lake here (no _manifest folder)" in result.output, result.output
+    assert not missing.exists()
