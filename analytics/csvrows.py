@@ -11,6 +11,37 @@ from typing import Any
 from events.said import Said, say
 
 
+def spreadsheet_text(raw: bytes) -> str:
+    """A CSV file's bytes as text, as a spreadsheet saves them: UTF-8 (its byte-order
+    mark dropped), or UTF-16 where a byte-order mark says so (Excel's "Unicode text").
+    Anything else is refused (:class:`UnicodeError` with a sentence naming the line and
+    how to save it), never read as another encoding's guess nor raised as a traceback."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return raw.decode("utf-16")
+        except UnicodeDecodeError:
+            raise NotUtf8(say("not UTF-16 as its byte-order mark says: save it as CSV UTF-8")) from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        said = say(
+            "line %(line)s is not UTF-8 (byte 0x%(byte)s): save the file as CSV UTF-8",
+            line=line,
+            byte=f"{raw[exc.start]:02X}",
+        )
+        raise NotUtf8(said) from None
+
+
+class NotUtf8(UnicodeError):
+    """A CSV file in an encoding a spreadsheet's CSV is not saved in, with the sentence
+    that says where and what to do."""
+
+    def __init__(self, said: Said) -> None:
+        super().__init__(said.english())
+        self.said = said
+
+
 def spreadsheet_rows(text: str, refused: Callable[[int, Said], Exception]) -> tuple[Any, Iterator[list[str]]]:
     """A CSV as a spreadsheet saves it: Excel's byte-order mark dropped, and fields
     split at semicolons where the first line has them and no comma (Excel writes so in

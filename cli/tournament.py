@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from analytics import browse, headings, records
+from analytics.csvrows import NotUtf8, spreadsheet_text
 from analytics.penalty_notes import penalty_notes, unheld
 from analytics.records import RecordError
 from analytics.seating import SeatingError, labelled_seating_csv, seat_final, seat_round
@@ -145,9 +146,12 @@ def import_players(
 ) -> None:
     """Register every player of a CSV list."""
     try:
-        people = records.read_player_list(csv_file.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise refuse(told(say("cannot read %(file)s: %(problem)s", file=str(csv_file), problem=str(exc))), 1) from None
+        people = records.read_player_list(spreadsheet_text(csv_file.read_bytes()))
+    except NotUtf8 as exc:
+        raise refuse(f"{csv_file}: {told(exc.said)}", 1) from None
+    except OSError as exc:
+        said = say("cannot read %(file)s: %(problem)s", file=str(csv_file), problem=str(exc.strerror or exc))
+        raise refuse(told(said), 1) from None
     except RecordError as exc:
         raise refuse(f"{csv_file}: {told(exc.said)}", 1) from None
     registered = say("%(count)s player", "%(count)s players", "count", count=len(people))
@@ -242,7 +246,7 @@ def seat(
     labels: list[str] | None = None  # the tables' own labels, from a seating made by hand
     try:
         if from_csv is not None:
-            text = from_csv.read_text(encoding="utf-8-sig")
+            text = spreadsheet_text(from_csv.read_bytes())
             labels, tables = labelled_seating_csv(text, players, outside=_outside_the_cut(names, players, stage))
             method = "by hand"  # as the record keeps it
         elif stage == "final":
@@ -251,6 +255,8 @@ def seat(
             tables = seat_round(players, method=method, history=history, standing=standing, seed=seed)  # type: ignore[arg-type]
     except SeatingError as exc:
         raise refuse(told(exc.said), 1) from None
+    except NotUtf8 as exc:
+        raise refuse(f"{from_csv}: {told(exc.said)}", 1) from None
     except OSError as exc:
         raise refuse(
             told(say("cannot read %(file)s: %(problem)s", file=str(from_csv), problem=str(exc.strerror or exc))), 1

@@ -15,6 +15,7 @@ from typing import Final
 import pytest
 from typer.testing import CliRunner, Result
 
+from analytics import browse
 from analytics.records import RecordError, seating_players
 from analytics.standings import standings
 from cli.main import app
@@ -330,3 +331,24 @@ def test_a_mistyped_db_creates_no_store(day: Day, tmp_path: Path, command: tuple
     assert result.exit_code == 2 and "no such file" in result.output
     assert "Traceback" not in result.output
     assert not typo.exists()
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "cp1252"])
+def test_a_csv_not_saved_as_utf8_is_refused_naming_its_line(day: Day, tmp_path: Path, encoding: str) -> None:
+    """Excel saves a CSV in the machine's code page unless told "CSV UTF-8": the seating
+    came out as a traceback, the player list as a byte position."""
+    seating = tmp_path / "seating.csv"
+    rows = "".join(f"{1 + i // 7},{p}\n" for i, p in enumerate(PLAYERS))
+    seating.write_bytes(f"table,player\n{rows}2,jürgen\n".encode(encoding))
+    says = f"line {len(PLAYERS) + 2} is not UTF-8 (byte 0xFC): save the file as CSV UTF-8"
+    day.refused(*seat("--round", "1", "--from-csv", str(seating)), says=says)
+    listed = tmp_path / "players.csv"
+    listed.write_bytes("player,name\nzed,Zoë\n".encode(encoding))
+    day.refused("tournament", "import-players", TID, str(listed), says="line 2 is not UTF-8 (byte 0xEB)")
+
+
+def test_a_player_list_saved_as_utf16_by_excel_is_read(day: Day, tmp_path: Path) -> None:
+    listed = tmp_path / "players.csv"
+    listed.write_bytes("player,name\nzed,Zoë Ørsted\n".encode("utf-16"))
+    day.ok("tournament", "import-players", TID, str(listed))
+    assert browse.player_names(day.store, TID)["zed"] == "Zoë Ørsted"
