@@ -869,7 +869,17 @@ def _standings_table(frame: pl.DataFrame, title: str, why: bool, lang: str = "en
     place that goes on, and ``why`` adds the column that explains each place."""
     final = "final_points" in frame.columns
     columns = (
-        ["place", "rank", "name", "final_points", "final_stars", "preliminary_points", "preliminary_stars"]
+        [
+            "place",
+            "rank",
+            "name",
+            "final_points",
+            "final_stars",
+            "preliminary_points",
+            "preliminary_stars",
+            "penalty",
+            "open_findings",
+        ]
         if final
         else ["place", "rank", "name", "points", "stars", "rounds", "games", "penalty", "open_findings"]
     ) + (["why"] if why else [])

@@ -239,6 +239,22 @@ def test_the_final_is_seated_from_the_cut(day: Day) -> None:
     (final,) = day.seating(3, "final")
     assert sorted(final) == sorted(cut)
     assert "final" in result.output
+    # a penalty at the final is seen on its row, as in the preliminaries: it took points
+    # from a row that showed none, under a note naming a column the table did not have
+    day.ok("tournament", "penalty", TID, final[0], "--points", "2", "--stage", "final", "--reason", "a phone")
+    sheet = day.root / "final.csv"
+    rows = "".join(f"{TID},3,1,{TID}:final,1,{p},gold_digger,0,0,final\n" for p in final)
+    sheet.write_text(f"{HEADER},stage\n{rows}", encoding="utf-8")
+    assert ingest([sheet], day.store, workers=1)[0].outcome.startswith("accepted")
+    shown = (
+        CliRunner()
+        .invoke(app, ["standings", TID, "--stage", "final", "--db", str(day.db)], env={"COLUMNS": "120"})
+        .output
+    )
+    heads = next(line for line in shown.splitlines() if "rank" in line).split()
+    assert heads[-2:] == ["pen.", "open"], shown
+    row = next(line for line in shown.splitlines() if PLAYERS[final[0]] in line)
+    assert row.split()[-2] == "2", shown  # its open findings beside it (the sheet holds one round of four)
     # every seat after a final seating used to crash ("not enough values to unpack")
     result = day.ok(*seat("--round", "2", "--replace", "--reason", "a redraw", "--seed", "9"))
     assert sorted(p for t in day.seating(2) for p in t) == sorted(PLAYERS)
