@@ -596,12 +596,17 @@ def _snapshot(store: Store, tournament: str, moment: int | datetime) -> duckdb.D
 
 
 def standings(store: Store, tournament: str, *, stage: str = "preliminary", as_of: Moment = None) -> pl.DataFrame:
-    """The standings of a tournament now, or as they stood at a position or a time."""
+    """The standings of a tournament now, or as they stood at a position or a time
+    (none before the tournament was created)."""
     if as_of is None:
         with store.connect(read_only=True) as con:
             return standings_on(con, tournament, stage)
     memory = _snapshot(store, tournament, as_of)
     try:
-        return standings_on(memory, tournament, stage)
+        frame = standings_on(memory, tournament, stage)
+        # before the tournament was created there were no standings, only games naming it
+        # (ranked by id, under a cut it had not announced)
+        created = memory.execute("SELECT count(*) FROM tournaments WHERE tournament = ?", [tournament]).fetchone()
+        return frame if created is not None and created[0] else frame.clear()
     finally:
         memory.close()

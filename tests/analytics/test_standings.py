@@ -854,6 +854,20 @@ def test_standings_as_of_a_position_or_a_time(hand: Hand) -> None:
     assert nonsense.exit_code == 2 and "event position" in nonsense.output
 
 
+def test_standings_as_of_before_the_tournament_was_created_are_none(tmp_path: Path) -> None:
+    """Games that name a tournament may come before its file: as of then there were no
+    standings (it ranked the players by id, under a cut the tournament had not announced)."""
+    store = Store(tmp_path / "s.duckdb")
+    assert put(store, tmp_path / "r1-t1.csv", sheet("late:r1:t1", T1, tournament="late")) == "accepted"
+    with store.connect(read_only=True) as con:
+        (before,) = con.execute("SELECT max(position) FROM events").fetchone() or (0,)
+    assert put(store, tmp_path / "late.json", json.dumps(description("late", TABLE_1))) == "accepted"
+    assert standings(store, "late", as_of=before).is_empty()
+    assert not standings(store, "late").is_empty()
+    said = CliRunner().invoke(app, ["standings", "late", "--as-of", str(before), "--db", str(store.path)])
+    assert said.exit_code == 1 and f"no standings for late (preliminaries) as of {before}" in said.output, said.output
+
+
 # -- refusals ----------------------------------------------------------------------------
 
 
