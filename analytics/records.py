@@ -851,6 +851,10 @@ class CutMoved:
     """Seated, but no longer in the cut."""
     left_out: tuple[str, ...]
     """In the cut now, but not seated."""
+    undrawn: tuple[str, ...] = ()
+    """Tied across the cut line and not drawn: the cut is not settled until the tie is
+    drawn (R-TS2), and who it gives is not known (in name order, above, meanwhile)."""
+    stage_before: str = "preliminary"
 
 
 def cuts_moved(store: Store, tournament: str) -> list[CutMoved]:
@@ -873,10 +877,12 @@ def cuts_moved(store: Store, tournament: str) -> list[CutMoved]:
                 continue
             table = standings_on(con, tournament, before)
             cut = {str(p) for p in table.filter(pl.col("in_cut"))["player"].to_list()}
+            undrawn = tuple(sorted(str(p) for p in table.filter(pl.col("cut_tie_undrawn"))["player"].to_list()))
             for number, players in rows:
                 seated = {str(p) for p in players}
                 if seated != cut:
-                    moved.append(CutMoved(stage, int(number), tuple(sorted(seated - cut)), tuple(sorted(cut - seated))))
+                    outside, left_out = tuple(sorted(seated - cut)), tuple(sorted(cut - seated))
+                    moved.append(CutMoved(stage, int(number), outside, left_out, undrawn, before))
     return moved
 
 

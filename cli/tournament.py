@@ -648,6 +648,45 @@ _LOG_HEADS: Final = {
 as a line with its number, time and kind, and its details and reason under it."""
 
 
+def _moved(cut: records.CutMoved) -> Said:
+    """What a stage seated off the cut is told to do: draw the tie that leaves the cut
+    unsettled, or seat it anew, naming only who is there (no dash for nobody)."""
+    stage, number = cut.stage, cut.tournament_round
+    if cut.undrawn:
+        return say(
+            "the %(stage)s (round %(round)s) is seated from a cut the standings do not settle: %(tied)s are tied "
+            "across the cut line and not drawn (R-TS2): draw the tie (%(command)s), then check again",
+            stage=stage,
+            round=number,
+            tied=", ".join(cut.undrawn),
+            command=f"saboteur tournament cut --stage {cut.stage_before}",
+        )
+    if cut.seated_outside and cut.left_out:
+        return say(
+            "the %(stage)s (round %(round)s) is seated with %(outside)s, whom the cut no longer gives, and without "
+            "%(left_out)s, whom it does now (R-TS3): seat it anew (--replace --reason), or say why it stands",
+            stage=stage,
+            round=number,
+            outside=", ".join(cut.seated_outside),
+            left_out=", ".join(cut.left_out),
+        )
+    if cut.seated_outside:
+        return say(
+            "the %(stage)s (round %(round)s) is seated with %(outside)s, whom the cut no longer gives (R-TS3): "
+            "seat it anew (--replace --reason), or say why it stands",
+            stage=stage,
+            round=number,
+            outside=", ".join(cut.seated_outside),
+        )
+    return say(
+        "the %(stage)s (round %(round)s) is seated without %(left_out)s, whom the cut gives now (R-TS3): "
+        "seat it anew (--replace --reason), or say why it stands",
+        stage=stage,
+        round=number,
+        left_out=", ".join(cut.left_out),
+    )
+
+
 @app.command()
 @speaking
 @with_store
@@ -657,15 +696,7 @@ def check(tournament: str, store: Store) -> None:
     found = _run(lambda: seating_findings(store, tournament))
     moved = _run(lambda: records.cuts_moved(store, tournament))
     for cut in moved:
-        said = say(
-            "the %(stage)s (round %(round)s) is seated with %(outside)s, whom the cut no longer gives, and without "
-            "%(left_out)s, whom it does now (R-TS3): seat it anew (--replace --reason), or say why it stands",
-            stage=cut.stage,
-            round=cut.tournament_round,
-            outside=", ".join(cut.seated_outside) or "—",
-            left_out=", ".join(cut.left_out) or "—",
-        )
-        console.print(f"[red]{escape(told(said))}[/red]")
+        console.print(f"[red]{escape(told(_moved(cut)))}[/red]")
     if found.is_empty():
         if moved:
             raise typer.Exit(1)

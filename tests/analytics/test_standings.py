@@ -787,6 +787,23 @@ def test_a_final_seated_from_a_cut_the_standings_no_longer_give_is_said(hand: Ha
     assert "whom the cut no longer gives" in " ".join(checked.output.split())
 
 
+def test_a_stage_seated_off_an_undrawn_tie_is_told_to_draw_it(hand: Hand) -> None:
+    """A final seated while the tie across the cut line was not drawn (by hand, or a
+    seating the file gave): which of the tied the cut gives is not known until the
+    draw, so `tournament check` says to draw it. It named the tied player first in name
+    order as "whom the cut gives now", and an organiser re-seated instead of drawing."""
+    final = ["ann", "gus", "bob", "hal", "kim", "lea"]  # lea, not cem: cem and lea are tied, undrawn
+    records.publish_seating(hand.store, TID, 2, [final], stage="final", method="by hand", seed=None)
+    (moved,) = records.cuts_moved(hand.store, TID)
+    assert moved.undrawn == ("cem", "lea") and moved.stage_before == "preliminary"
+    checked = " ".join(hand.cli("tournament", "check", TID).output.split())
+    assert "cem, lea are tied across the cut line and not drawn (R-TS2): draw the tie" in checked, checked
+    assert "saboteur tournament cut --stage preliminary" in checked and "whom the cut" not in checked
+    assert hand.cli("tournament", "cut", TID, "--seed", "1").exit_code == 0
+    drawn = records.cuts_moved(hand.store, TID)
+    assert all(not m.undrawn for m in drawn)  # drawn: the cut is settled, and said as it is
+
+
 def test_a_superseded_game_counts_in_its_newest_version(hand: Hand) -> None:
     before = hand.table()
     at = hand.position()
