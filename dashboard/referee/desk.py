@@ -24,7 +24,7 @@ from datetime import UTC
 from functools import lru_cache
 from typing import Final
 
-from analytics import records
+from analytics import browse, records
 from dashboard import sentences
 from dashboard.i18n import _
 from dashboard.maze_svg import card_svg
@@ -280,10 +280,17 @@ class Desk:
             return None
         table = granted.table
         state = None
+        seats = [Seat(player=seat.player, name=seat.name or seat.player) for seat in table.seats]
         with self._lock(table.game_id):
             kept = self._current(table.game_id)
             if kept is not None:
                 state = standing(kept.recorder, kept.draft, table.names)
+                # the game begun is recorded with its own players, in its own seats: a
+                # round seated anew since (seat --replace) changes the table's next game,
+                # not this one (its buttons named players the game did not have)
+                players = kept.recorder.game.players
+                names = table.names if set(players) <= set(table.names) else self._names(table.tournament)
+                seats = [Seat(player=p, name=names.get(p) or p) for p in players]
         return TableView(
             game_id=table.game_id,
             tournament=table.tournament,
@@ -292,7 +299,7 @@ class Desk:
             table=table.label,
             ruleset=table.ruleset,
             rounds=table.rounds,
-            seats=[Seat(player=seat.player, name=seat.name or seat.player) for seat in table.seats],
+            seats=seats,
             stored=state is None and self._stored(table.game_id),
             state=state,
             tunnels=tunnel_pictures(),
@@ -302,6 +309,10 @@ class Desk:
                 **{code: list(tools) for code, tools in cards.REPAIR_CARDS.items()},
             },
         )
+
+    def _names(self, tournament: str) -> dict[str, str]:
+        """Every registered player's display name (those a seating no longer seats too)."""
+        return browse.player_names(self.store, tournament)
 
     def begin(self, opened: Opened) -> Answer:
         """Begin the table's game (one begun already, by another phone, is taken up)."""

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from analytics import records
 from analytics.records import revoke_referee_code
 from dashboard.referee.desk import Desk, picture, picture_key, stamp
 from dashboard.referee.wire import Finishing, Opened, Scoring, Sent
@@ -355,3 +356,27 @@ def test_the_goals_due_carry_the_ways_each_card_may_lie(venue: tuple[Desk, Table
     assert asked.status == "warning" and asked.findings and "R-G2" in asked.findings[0], asked
     right = event(type="goal_revealed", goal="middle", rotated=way, card="goal_stone_ne")
     assert desk.send(sent(table, version, right)).status == "recorded"
+
+
+def test_a_game_begun_before_its_round_was_seated_anew_keeps_its_own_players(venue: tuple[Desk, Table]) -> None:
+    """A round seated anew (a late arrival) after a table's game began: the card still
+    opens the table, and the page offers the players of the game it records, by name;
+    it offered the new seating's, and every tap naming one was "not a player"."""
+    desk, table = venue
+    begun(desk, table)
+    players = [f"p{n:02d}" for n in range(1, 37)]
+    swapped = [players[6:12], players[:6], *(players[i : i + 6] for i in range(12, 36, 6))]
+    records.publish_seating(
+        desk.store,
+        TOURNAMENT,
+        ROUND,
+        swapped,
+        stage="preliminary",
+        method="by hand",
+        seed=None,
+        reason="a late arrival",
+    )
+    view = desk.table(table.code)
+    assert view is not None
+    assert [seat.player for seat in view.seats] == list(table.players)
+    assert view.seats[0].name == f"Player {table.players[0][1:]}"
