@@ -289,7 +289,9 @@ class Desk:
                 # round seated anew since (seat --replace) changes the table's next game,
                 # not this one (its buttons named players the game did not have)
                 players = kept.recorder.game.players
-                names = table.names if set(players) <= set(table.names) else self._names(table.tournament)
+                names = table.names
+                if not set(players) <= set(names) and table.tournament is not None:
+                    names = self._names(table.tournament)
                 seats = [Seat(player=p, name=names.get(p) or p) for p in players]
         return TableView(
             game_id=table.game_id,
