@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
 from rich.markup import escape
@@ -197,6 +197,7 @@ def build_command(
 
         results = _run(sentence("archive"), to, cuts.files, work, scheduler, workers)
     counts = _outcomes(results)
+    _say_rejected(results)
     said = say(
         "%(accepted)s accepted, %(findings)s accepted with findings, %(rejected)s rejected, %(duplicate)s duplicate",
         accepted=counts["accepted"],
@@ -206,6 +207,23 @@ def build_command(
     )
     Console(highlight=False).print(escape(told(said)))
     raise typer.Exit(1 if counts["rejected"] else 0)
+
+
+SHOWN_REJECTED: Final = 20
+"""Rejected files a build names with their reasons; the rest it counts (an archive's
+build may reject thousands)."""
+
+
+def _say_rejected(results: Sequence[Done]) -> None:
+    """Name each file a build rejected, with why, as ``ingest`` does (the first
+    :data:`SHOWN_REJECTED`; the rest counted)."""
+    rejected = [pair for done in results for pair in done.rejected]
+    out = Console(highlight=False, soft_wrap=True, stderr=True)
+    for name, why in rejected[:SHOWN_REJECTED]:
+        out.print(f"[red]{escape(told(say('rejected %(file)s: %(why)s', file=name, why=(why,))))}[/red]")
+    if len(rejected) > SHOWN_REJECTED:
+        more = say("…and %(count)s more rejected", count=len(rejected) - SHOWN_REJECTED)
+        out.print(f"[red]{escape(told(more))}[/red]")
 
 
 @app.command("simulate")

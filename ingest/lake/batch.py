@@ -31,6 +31,7 @@ from typing import Any, Final
 import duckdb
 import pyarrow as pa
 
+from events.said import Said, problem
 from ingest.arrays import array, repeated
 from ingest.chain import GENESIS, StoredEvent, canonical, link, moment_text
 from ingest.lake.layout import DATASETS, LEFT_OUT, Lake
@@ -91,16 +92,26 @@ def batch_key(*parts: object) -> str:
 
 
 def write_batch(
-    lake: Lake, key: str, prepared: Iterable[Prepared], *, first_upload: int, at: datetime, held: Held | None = None
+    lake: Lake,
+    key: str,
+    prepared: Iterable[Prepared],
+    *,
+    first_upload: int,
+    at: datetime,
+    held: Held | None = None,
+    rejected: list[tuple[str, Said]] | None = None,
 ) -> Entry:
     """Write a batch's parts, then commit its manifest entry; the entry. ``held``: what
-    the files before the batch hold of its contents and streams."""
+    the files before the batch hold of its contents and streams; ``rejected`` is given
+    each file rejected, by name, with why (the entry keeps outcomes, not reasons)."""
     store = BatchStore(first_upload, held)
     tables: dict[str, pa.Table] = {}
     with store.connect() as con:
         con.execute("SET TimeZone = 'UTC'")
         writer = Writer(store)
-        write_all(prepared, writer)
+        for result in write_all(prepared, writer):
+            if rejected is not None and result.outcome == "rejected":
+                rejected.append((result.name, result.said or problem(result.message)))
         parts: list[Part] = []
         count, head = 0, (0, GENESIS)
         for events in _rechained(con, at):  # a part at a time: a batch of 16 MiB logs holds millions

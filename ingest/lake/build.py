@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 import fsspec
 
+from events.said import Said
 from ingest.drafts import ACCEPTED
 from ingest.lake.batch import batch_key, write_batch
 from ingest.lake.layout import Lake
@@ -109,6 +110,8 @@ class Done:
     skipped: bool = False
     outcomes: tuple[str, ...] = ()
     sources: tuple[SourceFile, ...] = ()
+    rejected: tuple[tuple[str, Said], ...] = ()
+    """Each file rejected, by name, with why: for the command to say, as ``ingest`` does."""
 
     @classmethod
     def of(cls, entry: Entry, *, skipped: bool = False) -> Done:
@@ -403,7 +406,11 @@ def run_batch(lake_url: str, batch: Batch, held: Held | None = None, audited: Au
     if entry is not None:
         return Done.of(entry, skipped=True)
     files = audited.files if audited is not None else map(_prepared, batch.sources)
-    return Done.of(write_batch(lake, batch.key, files, first_upload=batch.first_upload, at=batch.at, held=held))
+    rejected: list[tuple[str, Said]] = []
+    entry = write_batch(
+        lake, batch.key, files, first_upload=batch.first_upload, at=batch.at, held=held, rejected=rejected
+    )
+    return replace(Done.of(entry), rejected=tuple(rejected))
 
 
 def _prepared(source: str) -> Prepared:

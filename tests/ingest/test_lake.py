@@ -142,7 +142,8 @@ def test_a_build_run_again_writes_nothing(files: Path, lake: Path, scheduler: st
 def test_a_build_counts_each_outcome_and_exits_1_on_a_file_rejected(
     files: Path, scheduler: str, tmp_path: Path
 ) -> None:
-    """One batch: a game, the same game again, a game with a finding, a file that is no log."""
+    """One batch: a game, the same game again, a game with a finding, a file that is no
+    log (named, with why)."""
     logs = tmp_path / "logs"
     logs.mkdir()
     game = (files / "r1-t1.jsonl").read_text()
@@ -155,6 +156,9 @@ def test_a_build_counts_each_outcome_and_exits_1_on_a_file_rejected(
     result = cli("archive", "build", logs, "--to", tmp_path / "lake", "--scheduler", scheduler)
     assert result.exit_code == 1, result.output
     assert "1 accepted, 1 accepted with findings, 1 rejected, 1 duplicate" in result.output, result.output
+    # the file rejected named with why, as ingest names it (a count alone said neither)
+    said = " ".join(result.output.split())
+    assert f"rejected {logs / 'd.jsonl'}: the first line is not a valid game_started" in said, result.output
     (logs / "d.jsonl").unlink()
     clean = cli("archive", "build", logs, "--to", tmp_path / "clean", "--scheduler", scheduler)
     assert clean.exit_code == 0, clean.output
