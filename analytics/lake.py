@@ -16,9 +16,10 @@ from contextlib import contextmanager
 
 import duckdb
 
+from events.said import say
 from ingest.lake.compact import placement
 from ingest.lake.layout import DATASETS, Lake
-from ingest.lake.manifest import committed, require_lake
+from ingest.lake.manifest import LakeUnreadable, committed, require_lake
 from ingest.tables import create_table
 
 
@@ -41,6 +42,13 @@ def connect(url: str) -> Iterator[duckdb.DuckDBPyConnection]:
             else:
                 con.execute(create_table(row_type))
         yield con
+    except (duckdb.IOException, duckdb.InvalidInputException) as exc:  # a part its batch names, gone or damaged
+        said = say(
+            "%(lake)s: a part of the lake cannot be read (%(problem)s): saboteur archive verify says what is wrong",
+            lake=url,
+            problem=str(exc).splitlines()[0][:300],
+        )
+        raise LakeUnreadable(said) from None
     finally:
         con.close()
 

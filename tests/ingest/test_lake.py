@@ -639,3 +639,21 @@ def test_a_mistyped_lake_is_refused_not_read_as_an_empty_one(tmp_path: Path) -> 
         assert result.exit_code == 2, (command, result.output)
         assert "no lake here (no _manifest folder)" in result.output, result.output
     assert not missing.exists()
+
+
+def test_a_part_gone_since_its_batch_is_one_line_for_the_statistics(lake: Path, tmp_path: Path) -> None:
+    """A part its batch names, deleted or cut short since: the statistics over the lake
+    came out as an 84-line traceback, and the dashboard's page as an error with the
+    server's paths. One line now, pointing at ``archive verify``."""
+    for damage in ("deleted", "cut short"):
+        target = tmp_path / damage.replace(" ", "-")
+        shutil.copytree(lake, target)
+        part = sorted((target / "rounds").glob("*.parquet"))[0]
+        if damage == "deleted":
+            part.unlink()
+        else:
+            part.write_bytes(part.read_bytes()[:100])
+        result = cli("stats", "roles", "--lake", target)
+        assert result.exit_code == 2, result.output
+        assert "a part of the lake cannot be read" in result.output and "archive verify" in result.output
+        assert "Traceback" not in result.output
