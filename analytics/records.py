@@ -49,6 +49,7 @@ from events.records.tournament import (
     TournamentCreated,
     TournamentEvent,
 )
+from events.records.tournament_file import NAME_MOST
 from events.rules.tournament import (
     CUT,
     check_cut,
@@ -302,6 +303,14 @@ def register(store: Store, tournament: str, players: Sequence[tuple[str, str]]) 
         _valid(_PLAYER_ID, player, "player")
         if not name.strip():
             raise RecordError(say("player %(player)s needs a name", player=player))
+        if len(name.strip()) > NAME_MOST or any(ord(c) < 32 or ord(c) == 127 for c in name):
+            raise RecordError(
+                say(
+                    "player %(player)s: a name is one line of at most %(most)s characters",
+                    player=player,
+                    most=NAME_MOST,
+                )
+            )
         events.append(PlayerRegistered(type="player_registered", player=player, name=name.strip()))
     if not events:
         raise RecordError(say("no players to register"))

@@ -9,7 +9,7 @@ field by field: nothing in the file can choose an event's ``type``.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, StringConstraints, TypeAdapter
 
@@ -36,7 +36,12 @@ from events.said import say
 from events.schema import FieldProblem, GameId, PlayerId
 from events.tables import Ruleset
 
-Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+NAME_MOST: Final = 200
+"""The longest display name (a player's, the tournament's): it fits a standings row, a
+card and a printed page."""
+Name = Annotated[str, StringConstraints(min_length=1, max_length=NAME_MOST, pattern=r"^[^\x00-\x1f\x7f]+$")]
+"""A display name: one line of 1 to :data:`NAME_MOST` characters (a newline split a
+standings row in two)."""
 
 
 class Person(Record):

@@ -521,3 +521,18 @@ def test_r_ts5_withdraw_penalty_names_the_penalty_as_penalty_and_the_log_number_
     assert again.exit_code == 1 and "penalty 1 was withdrawn already" in again.output, again.output
     log = runner.invoke(app, ["tournament", "log", "cup", *db], env={"COLUMNS": "300"})
     assert "penalty=1, player=ann, points=2" in log.output and "penalty_withdrawn" in log.output, log.output
+
+
+@pytest.mark.parametrize(
+    "name", ["W" * 201, "Ann\nde Vries", "Ann\tde Vries"], ids=["201-characters", "a-newline", "a-tab"]
+)
+def test_r_ts5_a_display_name_is_one_line_of_at_most_200_characters(tmp_path: Path, name: str) -> None:
+    """A name of 1,500 letters broke the standings' PDF (a row taller than a page) and
+    a newline split a standings row in two: refused by the command and in a file."""
+    store = Store(tmp_path / "s.duckdb")
+    records.create(store, "cup", name="Cup")
+    with pytest.raises(records.RecordError, match=r"^player ann: a name is one line of at most 200 characters$"):
+        records.register(store, "cup", [("ann", name)])
+    status, found = verdict(players=[{"id": "ann", "name": name}])
+    assert status == "unreadable" and found[0][1].startswith("not a tournament file: `players.0.name`"), found
+    records.register(store, "cup", [("ann", "W" * 200)])
