@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, cast, get_args
 
@@ -12,9 +13,10 @@ from cli.output import Terminal as Console
 from cli.paths import checked_output, output_path
 from cli.speech import one_of, speaking, told
 from events.logfile import write_log
+from events.records.tournament_file import NAME_MOST
 from events.rules.tournament import CUT, MAX_TABLE, MIN_TABLE, check_cut, check_final_rounds, check_preliminary_rounds
 from events.said import Refusal, Said, say
-from events.schema import Recording
+from events.schema import GAME_ID_CHARACTERS, Recording
 from events.simulate.game import GameSpec, simulate_game
 from events.simulate.lineup import Lineup
 from events.simulate.tournament import simulate_tournament
@@ -72,6 +74,14 @@ def _recording(value: str) -> Recording:
     return cast(Recording, value)
 
 
+def _check_id(given: str | None, option: str) -> None:
+    """A game's or a tournament's id as the log format allows it (event-log.md), or the
+    option refused in words (it was pydantic's, after a folder was made)."""
+    if given is not None and not re.fullmatch(GAME_ID_CHARACTERS, given):
+        said = say("1 to 128 of A-Z a-z 0-9 _ . : -, not %(given)s", given=repr(given))
+        raise typer.BadParameter(told(said), param_hint=option)
+
+
 @app.command("game")
 @speaking
 def game(
@@ -100,6 +110,7 @@ def game(
         raise typer.BadParameter(told(said), param_hint="--players")
     if not 1 <= rounds <= ROUND_LIMIT[ruleset]:
         raise typer.BadParameter(told(rounds_allowed(ruleset)), param_hint="--rounds")
+    _check_id(game_id, "--game-id")
     names = tuple(f"p{i + 1}" for i in range(players))
     spec = GameSpec(
         game_id or f"sim:{ruleset}:{players}:{seed}",
@@ -165,6 +176,9 @@ def tournament(
     if cut > players:
         said = say("a cut of %(cut)s from %(count)s players", cut=cut, count=players)
         raise typer.BadParameter(told(said), param_hint="--cut")
+    _check_id(tournament_id, "--id")
+    if name is not None and not 0 < len(name) <= NAME_MOST:
+        raise typer.BadParameter(told(say("1 to %(most)s characters", most=NAME_MOST)), param_hint="--name")
     record = simulate_tournament(
         out,
         players=players,

@@ -35,7 +35,9 @@ from events.tables import Role, Ruleset
 FORMAT: Final = "saboteur-log/1"
 
 PlayerId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.\-]{1,64}$")]
-GameId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:\-]{1,128}$")]
+GAME_ID_CHARACTERS: Final = r"[A-Za-z0-9_.:\-]{1,128}"
+"""A game's (or a tournament's) id: 1 to 128 of these characters (event-log.md)."""
+GameId = Annotated[str, StringConstraints(pattern=f"^{GAME_ID_CHARACTERS}$")]
 TableLabel = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 """A table's label in the records this program writes (a seating, a score sheet); a
 log's ``table`` may be any string (event-log.md)."""

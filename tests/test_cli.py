@@ -368,3 +368,23 @@ def test_a_path_it_cannot_read_is_judged_with_the_others_not_refused_up_front(tm
     assert done.returncode == 1, done.stdout + done.stderr
     said = " ".join((done.stdout + done.stderr).split())
     assert "Permission denied" in said and "not readable" not in said
+
+
+@pytest.mark.parametrize(
+    ("command", "option"),
+    [
+        (("simulate", "game", "-o", "g.jsonl", "--game-id", "bad:id!"), "--game-id"),
+        (("simulate", "tournament", "-o", "made", "--id", "bad!id"), "--id"),
+        (("simulate", "tournament", "-o", "made", "--name", "W" * 201), "--name"),
+    ],
+    ids=["game-id", "tournament-id", "tournament-name"],
+)
+def test_simulate_refuses_an_id_or_a_name_the_format_refuses_before_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: tuple[str, ...], option: str
+) -> None:
+    """It said pydantic's validation error, after making the tournament's folder."""
+    monkeypatch.chdir(tmp_path)
+    result = invoke(*command)
+    assert result.exit_code == 2 and f"Invalid value for {option}" in result.output, result.output
+    assert "ValidationError" not in result.output
+    assert not (tmp_path / "made").exists() and not (tmp_path / "g.jsonl").exists()
