@@ -156,8 +156,8 @@ def read(path: Path) -> Checkpoint:
         data = json.loads(path.read_bytes())
     except OSError as exc:
         raise CheckpointError(f"{path}: cannot read the checkpoint: {exc.strerror or exc}") from None
-    except ValueError:
-        raise CheckpointError(f"{path}: not a checkpoint (not JSON)") from None
+    except (ValueError, RecursionError):  # RecursionError: nested past what json reads
+        raise CheckpointError(f"{path}: not a checkpoint (not JSON, or nested too deeply)") from None
     if not isinstance(data, dict) or data.pop("format", None) != FORMAT:
         raise CheckpointError(f'{path}: not a checkpoint (no "format": "{FORMAT}")')
     try:

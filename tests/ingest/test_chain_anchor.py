@@ -337,8 +337,10 @@ def test_unusable_checkpoint_inputs_are_one_line(store_file: Path, keys: tuple[P
     key, public = keys
     publish(store_file, key, tmp_path / "cp.json")
     (tmp_path / "junk.json").write_text("{not json", encoding="utf-8")
+    (tmp_path / "deep.json").write_text("[" * 100_000, encoding="utf-8")  # json's recursion, not a traceback
     for options in (
         ("--checkpoint", tmp_path / "junk.json", "--public-key", public),
+        ("--checkpoint", tmp_path / "deep.json", "--public-key", public),
         ("--checkpoint", tmp_path / "missing.json", "--public-key", public),
         ("--checkpoint", tmp_path / "cp.json", "--public-key", tmp_path / "cp.json"),
         ("--checkpoint", tmp_path / "cp.json", "--public-key", key),
