@@ -91,6 +91,13 @@ def observed_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
     return _rounds_where(source, filters, "g.recording = 'observed'")
 
 
+def tournament_games(source: Source, tournament: str) -> int:
+    """How many games of ``tournament`` the source holds (a tournament named by a
+    filter that holds none is a typo, not a statistic of nothing)."""
+    frame = _query(source, "SELECT count(*) AS n FROM games WHERE tournament = ?", [tournament])
+    return int(frame["n"][0])
+
+
 def sheet_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
     """How many of the filtered rounds come from score sheets: those a statistic of
     :data:`NEEDS_A_LOG` leaves out (a sheet records no seats, cards nor turns)."""

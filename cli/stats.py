@@ -25,6 +25,7 @@ from rich.table import Table
 from analytics import headings, stats
 from analytics.filters import DEFAULT_MIN_N, Filters
 from analytics.lake import connect as lake_tables
+from cli.errors import refuse
 from cli.moments import moment
 from cli.options import DbOption, WaitOption, grouped, opened_store
 from cli.output import Terminal as Console
@@ -138,6 +139,19 @@ class StatsSource:
                 return read(con)
         return read(opened_store(self.db, self.wait))
 
+    def require(self, filters: Filters) -> None:
+        """Refuse (exit 1) a ``--tournament`` the source holds no game of: a typo gave
+        tables of nothing, exit 0."""
+        named = filters.tournament
+        if named is None:
+            return
+        if not self.read(lambda read: stats.tournament_games(read, named)):
+            from ingest.store import default_path  # loaded by any command reading the store
+
+            where = self.lake if self.lake is not None else str(self.db or default_path())
+            said = say("no game of tournament %(tournament)s in %(source)s", tournament=named, source=where)
+            raise refuse(told(said), 1)
+
 
 def _source(db: DbOption = None, lake: LakeOption = None, wait: WaitOption = 60.0) -> StatsSource:
     """The statistics' source, from the options that name it."""
@@ -244,6 +258,7 @@ def _one_table(
     @filtered
     @from_source
     def command(*, source: StatsSource, filters: Filters, form: FormatOption = Format.table) -> None:
+        source.require(filters)
         frames = {table: source.read(lambda read: compute(read, filters))}
         _print(frames, form, _with_undated(source, filters, {table: [note]} if note else {}, frames))
 
@@ -254,6 +269,7 @@ def _one_table(
 @from_source
 def roles_command(*, source: StatsSource, filters: Filters, form: FormatOption = Format.table) -> None:
     """Win rate per role by ruleset × table size × saboteurs in play (Wilson 95%)."""
+    source.require(filters)
     frame, (bots, rounds) = source.read(
         lambda read: (stats.role_win_rates(read, filters), stats.played_by_bots(read, filters))
     )
@@ -324,6 +340,7 @@ def games_command(
             ),
             param_hint="--only",
         )
+    source.require(filters)
     frames = source.read(lambda read: stats.round_tables(read, filters, only or None))
     _print(frames, form, _with_undated(source, filters, _left_out_notes(source, filters, frames), frames))
 

@@ -528,6 +528,10 @@ def test_cli_dates_a_bare_until_date_takes_the_whole_day(hand_db: Path) -> None:
         assert refused.exit_code == 2 and typo in refused.output, refused.output
     chosen = invoke("stats", "roles", "--db", hand_db, "--ruleset", "base", "--format", "json")
     assert {r["ruleset"] for r in json.loads(chosen.stdout)} == {"base"}
+    # a tournament mistyped too: it answered with tables of nothing, exit 0
+    for command in (("roles",), ("players",), ("games",)):
+        typo = invoke("stats", *command, "--db", hand_db, "--tournament", "t22")
+        assert typo.exit_code == 1 and "no game of tournament t22 in" in typo.output, typo.output
 
 
 def test_cli_table_dims_flagged_rows_and_refuses_a_missing_store(hand_db: Path, tmp_path: Path) -> None:
