@@ -141,12 +141,13 @@ def _entries(to: str) -> dict[str, Entry]:
 @contextmanager
 def _locked(to: str, command: str) -> Iterator[None]:
     """The lake's lock held for the block (:mod:`ingest.lake.lock`); a lake another run
-    is writing is refused, saying who and since when (exit 1)."""
+    is writing is refused, saying who and since when (exit 2, as ``ingest`` says a busy
+    store: 1 is a file rejected)."""
     try:
         with holding(Lake.at(to), command):
             yield
     except LakeBusy as busy:
-        raise refuse(str(busy), 1) from None
+        raise refuse(str(busy), 2) from None
 
 
 OUTCOMES = ("accepted", "accepted_with_findings", "rejected", "duplicate")
@@ -183,7 +184,8 @@ def build_command(
     """Audit files into the lake as Dask tasks, a batch at a time; a batch committed
     before is skipped.
 
-    Exit status 0, or 1 if any file audited was rejected (as `saboteur ingest`).
+    Exit status 0, or 1 if any file audited was rejected, 2 when the lake is busy or
+    cannot be used (as `saboteur ingest`).
     """
     cuts = cut(listing(sources), batch_files, batch_mib * 2**20)  # the listing read once, not held
     if not cuts.files:

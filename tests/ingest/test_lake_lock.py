@@ -80,7 +80,7 @@ def test_archive_commands_refuse_a_lake_another_run_writes(tmp_path: Path) -> No
     target = tmp_path / "lake"
     other = lock.take(Lake.at(str(target)), "archive build", settle=0)
     refused = cli("archive", "simulate", "--games", "2", "--to", target, "--workers", "1")
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2  # busy, as a store is (1: a file rejected)
     said = " ".join(refused.output.split())
     assert "is being written by archive build on" in said and "wait for it to end" in said
     assert not (target / "_manifest").exists()  # nothing written
