@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from analytics import records
 from cli.main import app
 from cli.moments import moment
+from events.records.tournament import PlayerRegistered
 from tests.analytics.test_standings import TID, Hand, _slip, slipped_log
 from tests.analytics.test_standings import hand as hand  # the fixture
 from tests.analytics.test_standings import hand_of_two as hand_of_two  # for games of round 2
@@ -94,7 +95,11 @@ def test_a_name_holding_a_terminals_escape_sequence_is_shown_escaped_never_run(
     """A display name is the organiser's (or an imported list's) text: ``ESC [2J ESC
     [H`` cleared the terminal of whoever printed the standings, an OSC sequence retitled
     the window. Every command prints through :class:`cli.output.Terminal`."""
-    records.register(hand.store, TID, [("ann", "\x1b[2J\x1b[HAnn\u202e"), ("bob", "\x1b]0;pwned\x07Bob")])
+    # as a program before names were one line stored them (register refuses them now)
+    hostile = [("ann", "\x1b[2J\x1b[HAnn\u202e"), ("bob", "\x1b]0;pwned\x07Bob")]
+    records.append(
+        hand.store, TID, [PlayerRegistered(type="player_registered", player=p, name=n) for p, n in hostile]
+    )
     result = hand.cli(*command, env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert "\x1b" not in result.output and "\u202e" not in result.output
