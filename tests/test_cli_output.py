@@ -97,9 +97,7 @@ def test_a_name_holding_a_terminals_escape_sequence_is_shown_escaped_never_run(
     the window. Every command prints through :class:`cli.output.Terminal`."""
     # as a program before names were one line stored them (register refuses them now)
     hostile = [("ann", "\x1b[2J\x1b[HAnn\u202e"), ("bob", "\x1b]0;pwned\x07Bob")]
-    records.append(
-        hand.store, TID, [PlayerRegistered(type="player_registered", player=p, name=n) for p, n in hostile]
-    )
+    records.append(hand.store, TID, [PlayerRegistered(type="player_registered", player=p, name=n) for p, n in hostile])
     result = hand.cli(*command, env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert "\x1b" not in result.output and "\u202e" not in result.output
