@@ -826,7 +826,19 @@ def standings_command(
         if as_of
         else say("%(tournament)s · %(stage)s", tournament=tournament, stage=stage)
     )
-    shown.print(_standings_table(frame, escape(words(title, speaks)), why, speaks))
+    heading = escape(words(title, speaks))
+    left_out: list[str] = []
+    table = _standings_table(frame, heading, why, speaks)
+    for column in NARROW_FIRST:  # a narrow terminal loses the counts before the names
+        if fits(shown, table):
+            break
+        left_out.append(column)
+        table = _standings_table(frame, heading, why, speaks, left_out)
+    shown.print(table)
+    if left_out:
+        heads = tuple(headings.heading(c, speaks, short=True) for c in left_out)
+        narrow = say("too narrow for %(columns)s: widen the terminal, or --format csv", columns=heads)
+        shown.print(f"[dim]{escape(words(narrow, speaks))}[/dim]")
     given = _stage_penalties(store, tournament, stage)
     for player, points, reason in unheld(frame, given):  # the record and the file disagree: say so
         said = say(
@@ -893,7 +905,14 @@ def _standings_pdf(
     )
 
 
-def _standings_table(frame: pl.DataFrame, title: str, why: bool, lang: str = "en") -> Table:
+NARROW_FIRST: Final = ("games", "rounds", "open_findings", "preliminary_stars", "preliminary_points", "penalty")
+"""The columns a terminal too narrow for the standings loses first, in turn, before the
+names (which it lost, the rows left as numbers nobody could put a name to)."""
+
+
+def _standings_table(
+    frame: pl.DataFrame, title: str, why: bool, lang: str = "en", left_out: Sequence[str] = ()
+) -> Table:
     """The standings as a table for a terminal, its heads in ``lang`` (short ones, so
     that the numbers leave the names their width): the name column takes the width left
     (a long name wraps), the numbers never wrap, the cut line is a rule under the last
@@ -914,6 +933,7 @@ def _standings_table(frame: pl.DataFrame, title: str, why: bool, lang: str = "en
         if final
         else ["place", "rank", "name", "points", "stars", "rounds", "games", "penalty", "open_findings"]
     ) + (["why"] if why else [])
+    columns = [c for c in columns if c not in left_out]
     shown = Table(
         title=title, title_justify="left", box=box.HORIZONTALS, pad_edge=False, show_edge=False, collapse_padding=True
     )

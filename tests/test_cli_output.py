@@ -73,6 +73,17 @@ def test_ingest_verbose_prints_each_files_findings(hand: Hand) -> None:
     assert "round 1 · fay · wrong_score" in line
 
 
+@pytest.mark.parametrize("width", [40, 50])
+def test_a_narrow_terminal_loses_the_counts_before_the_names(hand: Hand, width: int) -> None:
+    """Below some 55 columns the standings lost their names, without a word: rows of
+    numbers nobody could put a player to. The counts go first, and the note says so."""
+    shown = hand.cli("standings", TID, env={"COLUMNS": str(width)})
+    assert shown.exit_code == 0, shown.output
+    assert "Ann" in shown.output and "Gus" in shown.output, shown.output
+    said = " ".join(shown.output.split())
+    assert "too narrow for games" in said and "--format csv" in said, shown.output
+
+
 @pytest.mark.parametrize("width", [80, 120])
 def test_standings_fit_the_terminal_and_the_why_comes_on_demand(hand: Hand, width: int) -> None:
     plain = hand.cli("standings", TID, env={"COLUMNS": str(width)})
