@@ -47,6 +47,7 @@ REASONS: Final = {
     "more_stars": sentence("level with %(name)s on points (%(points)s), more stars (%(stars)s to %(their)s)"),
     "level_with": sentence("level with %(name)s on points and stars"),
     "drawn": sentence("placed by the recorded cut draw (%(place)s)"),
+    "drawn_out": sentence("not drawn at the recorded cut draw: below the players it drew"),
     "undrawn": sentence("tied across the cut line: not yet drawn"),
     "final_top": sentence("top of the final table"),
     "final_below": sentence("below %(name)s on final points"),
@@ -361,7 +362,7 @@ _PRELIMINARY: Final = _sentences(
     _SCORED
     + """
 , draw AS (
-    SELECT tied, list_concat(drawn, list_filter(tied, lambda x: NOT list_contains(drawn, x))) AS drawn_order
+    SELECT tied, places, list_concat(drawn, list_filter(tied, lambda x: NOT list_contains(drawn, x))) AS drawn_order
     FROM cut_draws WHERE tournament = $tournament AND stage = $stage
     ORDER BY seq DESC LIMIT 1
 ),
@@ -383,6 +384,7 @@ ranked AS (
     SELECT t.*,
            -- a draw places the players of the tie it was made for, and only that tie
            CASE WHEN k.points IS NOT NULL THEN list_position(d.drawn_order, t.player) END AS drawn_at,
+           d.places AS drawn_places,
            rank() OVER (ORDER BY t.points DESC, t.stars DESC)::INTEGER AS rank,
            count(*) OVER (PARTITION BY t.points, t.stars)::INTEGER AS tied
     FROM totals t LEFT JOIN drawn_tie k ON k.points = t.points AND k.stars = t.stars LEFT JOIN draw d ON true
@@ -417,8 +419,10 @@ SELECT place, rank, tied > 1 AS shared, player, name, points, stars, rounds, gam
                 WHEN stars > below_stars THEN json_object('text', {more_stars}, 'values',
                     json_object('name', below, 'points', points, 'stars', stars, 'their', below_stars))
                 ELSE json_object('text', {level_with}, 'values', json_object('name', below)) END,
-           CASE WHEN straddles AND drawn_at IS NOT NULL
+           CASE WHEN straddles AND drawn_at IS NOT NULL AND drawn_at <= drawn_places
                      THEN json_object('text', {drawn}, 'values', json_object('place', drawn_at))
+                WHEN straddles AND drawn_at IS NOT NULL
+                     THEN json_object('text', {drawn_out}, 'values', json_object())
                 WHEN straddles THEN json_object('text', {undrawn}, 'values', json_object()) END
        ], lambda reason: reason IS NOT NULL))::VARCHAR AS reasons
 FROM lined

@@ -359,6 +359,8 @@ def test_the_cut_draw_is_recorded_and_puts_the_drawn_player_in(hand: Hand) -> No
     )
     cem = row(table, "cem")
     assert (cem["place"], cem["rank"], cem["in_cut"]) == (7, 6, False)
+    # the draw drew lea alone: cem was not "placed by the recorded cut draw (2)"
+    assert cem["why"].endswith("not drawn at the recorded cut draw: below the players it drew"), cem["why"]
     assert table.filter(pl.col("in_cut"))["player"].to_list() == ["ann", "gus", "bob", "hal", "kim", "lea"]
 
 
