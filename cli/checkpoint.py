@@ -15,7 +15,7 @@ from rich.markup import escape
 
 from analytics import records
 from cli.errors import refuse
-from cli.options import with_store
+from cli.options import with_writing_store
 from cli.output import Terminal as Console
 from cli.paths import checked_output, output_path
 from cli.speech import speaking, told
@@ -71,7 +71,7 @@ def _tournament(store: Store, named: str | None) -> str | None:
 
 @app.command()
 @speaking
-@with_store
+@with_writing_store
 def publish(
     key: Annotated[Path, typer.Option("--key", help="The organiser's private key (saboteur checkpoint keygen).")],
     output: Annotated[

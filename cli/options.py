@@ -100,3 +100,26 @@ def opened_store(db: DbOption = None, wait: WaitOption = 60.0) -> Store:
 
 with_store = grouped("store", opened_store)
 """A command that takes ``store: Store``, given from ``--db`` and ``--wait``."""
+
+
+def writing_store(db: DbOption = None, wait: WaitOption = 60.0) -> Store:
+    """The store of a command that records (a penalty, a seating…): as
+    :func:`opened_store`, upgraded first if it is of an older schema version. Such a
+    command reads the store before it writes, and the reading refused it ("saboteur
+    rebuild upgrades it") where the writing would have upgraded it: the first command of
+    a tournament day after an update."""
+    from ingest.store import StoreOlder
+
+    store = opened_store(db, wait)
+    if store.path.exists():
+        try:
+            with store.connect(read_only=True):
+                pass
+        except StoreOlder:
+            with store.connect():  # a writing connection upgrades it, in one transaction
+                pass
+    return store
+
+
+with_writing_store = grouped("store", writing_store)
+"""A command that records: ``store: Store``, upgraded first (:func:`writing_store`)."""

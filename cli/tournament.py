@@ -27,7 +27,7 @@ from analytics.standings import seating_findings, standings
 from cli import referee_cards
 from cli.errors import refuse
 from cli.moments import ZONES, moment
-from cli.options import with_store
+from cli.options import with_store, with_writing_store
 from cli.output import Terminal as Console
 from cli.output import csv_text, fits
 from cli.paths import checked_output, output_path, write_output
@@ -77,7 +77,7 @@ def _run(action: Any) -> Any:
 
 @app.command()
 @speaking
-@with_store
+@with_writing_store
 def create(
     tournament: Annotated[str, typer.Argument(help="The tournament's id, e.g. nl-open-2026.")],
     name: Annotated[str, typer.Option(help="Its display name.")],
@@ -123,7 +123,7 @@ def create(
 
 @app.command()
 @speaking
-@with_store
+@with_writing_store
 def register(
     tournament: str,
     player: Annotated[str, typer.Argument(help="The player's id (A-Z a-z 0-9 _ . -).")],
@@ -137,7 +137,7 @@ def register(
 
 @app.command("import-players")
 @speaking
-@with_store
+@with_writing_store
 def import_players(
     tournament: str,
     csv_file: Annotated[Path, typer.Argument(help="A CSV with the header player,name.")],
@@ -213,7 +213,7 @@ def _history(store: Store, tournament: str, number: int) -> tuple[list[list[list
 
 @app.command()
 @speaking
-@with_store
+@with_writing_store
 def seat(
     tournament: str,
     number: Annotated[int, typer.Option("--round", help="The tournament round to seat.")],
@@ -301,7 +301,7 @@ def seat(
 
 @app.command()
 @speaking
-@with_store
+@with_writing_store
 def penalty(
     tournament: str,
     points: Annotated[int, typer.Option(help="Points deducted.")],
@@ -348,7 +348,7 @@ def penalty(
 
 @app.command("withdraw-penalty")
 @speaking
-@with_store
+@with_writing_store
 def withdraw_penalty(
     tournament: str,
     penalty: Annotated[
@@ -371,7 +371,7 @@ def withdraw_penalty(
 
 @app.command()
 @speaking
-@with_store
+@with_writing_store
 def correct(
     tournament: str,
     game: str,
@@ -406,7 +406,7 @@ def correct(
 
 @app.command("accept-replay")
 @speaking
-@with_store
+@with_writing_store
 def accept_replay(
     tournament: str,
     game: str,
@@ -424,7 +424,7 @@ def accept_replay(
 
 @app.command()
 @speaking
-@with_store
+@with_writing_store
 def dismiss(
     tournament: str,
     finding: Annotated[str, typer.Argument(help="The finding's id (findings.finding_id).")],
@@ -441,7 +441,7 @@ def dismiss(
 
 @app.command()
 @speaking
-@with_store
+@with_writing_store
 def cut(
     tournament: str,
     seed: Annotated[int, typer.Option(help="Seed of the draw for a tie at the cut line.")] = 0,
@@ -517,7 +517,7 @@ DEFAULT_BASE = "http://localhost:8501"
 
 @app.command("referee-codes")
 @speaking
-@with_store
+@with_writing_store
 def referee_codes(
     tournament: str,
     number: Annotated[int, typer.Option("--round", help="The tournament round, as seated.")],
@@ -572,7 +572,7 @@ def referee_codes(
 
 @app.command("revoke-code")
 @speaking
-@with_store
+@with_writing_store
 def revoke_code(
     tournament: str,
     number: Annotated[int, typer.Option("--round", help="The tournament round.")],

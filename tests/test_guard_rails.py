@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Final
 
+import duckdb
 import pytest
 from typer.testing import CliRunner, Result
 
@@ -22,6 +23,7 @@ from cli.main import app
 from events.rules.tournament import ROUND_POINTS, check_round_points, check_tournament_round, stage_rounds
 from events.said import joined
 from ingest.pipeline import ingest
+from ingest.schema import SCHEMA_VERSION
 from ingest.store import Store
 
 TID: Final = "day"
@@ -368,3 +370,18 @@ def test_a_player_list_saved_as_utf16_by_excel_is_read(day: Day, tmp_path: Path)
     listed.write_bytes("player,name\nzed,Zoë Ørsted\n".encode("utf-16"))
     day.ok("tournament", "import-players", TID, str(listed))
     assert browse.player_names(day.store, TID)["zed"] == "Zoë Ørsted"
+
+
+def test_a_record_command_upgrades_a_store_of_an_older_schema(day: Day) -> None:
+    """The first penalty of a tournament day after an update: the command read the store
+    before writing, and the reading refused it ("saboteur rebuild upgrades it"). A
+    command that records upgrades it first, as ``ingest`` does; a reader still refuses."""
+    with duckdb.connect(str(day.db)) as con:
+        con.execute("UPDATE meta SET value = '9' WHERE key = 'schema_version'")
+    reading = day.cli("standings", TID)
+    assert reading.exit_code == 2 and "older than this program's" in reading.output, reading.output
+    player = next(iter(PLAYERS))
+    day.ok("tournament", "penalty", TID, player, "--points", "1", "--reason", "late")
+    with duckdb.connect(str(day.db), read_only=True) as con:
+        assert con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall() == [(str(SCHEMA_VERSION),)]
+    assert day.cli("verify").exit_code == 0

@@ -41,6 +41,11 @@ class StoreUnusable(StoreError):
     Nothing was changed."""
 
 
+class StoreOlder(StoreUnusable):
+    """A store of an older schema version, refused by a reading connection: a writing
+    one upgrades it."""
+
+
 class StoreBusy(StoreError):
     """Another process holds the database file for longer than we were willing to wait."""
 

@@ -38,6 +38,7 @@ from ingest.store.errors import (
     REFUSED,
     StoreBusy,
     StoreError,
+    StoreOlder,
     StoreUnusable,
     damaged,
     detail,
@@ -246,7 +247,7 @@ class StoreFile:
                 ),
             )
         if version < SCHEMA_VERSION:
-            raise StoreUnusable(
+            raise StoreOlder(
                 self.path,
                 say(
                     "a store of schema version %(version)s, older than this program's %(ours)s: "
