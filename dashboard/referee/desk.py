@@ -360,8 +360,11 @@ class Desk:
             said = _said(event, kept.recorder, names)
             # what the rules find at this entry's own line (a goal turned up judged as
             # its placement's last reveal), said with it whether checked first or not:
-            # a finding the next entry brings about an earlier one was said there
-            found = kept.recorder.preview(event)
+            # a finding the next entry brings about an earlier one was said there. An
+            # entry sent unchecked (made offline) is not previewed, but a reveal (the
+            # preview copies the whole replay): its findings are the recording's own
+            previewed = sent.check or event.type == "goal_revealed"
+            found = kept.recorder.preview(event) if previewed else []
             if sent.check and found:
                 return Answer(
                     status="warning",
@@ -378,7 +381,9 @@ class Desk:
             except DraftError as refused:
                 return Answer(status="refused", problem=str(refused), state=standing(kept.recorder, draft, names))
             if after.version == draft.version + 1 and after.lines == (*draft.lines, line):
-                kept.recorder.record(event)
+                brought = kept.recorder.record(event)
+                if not previewed:
+                    found = [f for f in brought if f.line == len(kept.recorder.lines)]
                 kept.draft = after
             else:  # the draft as stored is not this one line on: read again, nothing to say
                 found = []
