@@ -177,7 +177,9 @@ def _entries_of(folder: Path, json: bool) -> list[str]:
                 name = entry.name
                 if _is_real_dir(entry):
                     entries.append(name + "/")
-                elif name.lower().endswith(SUFFIXES) and _is_json(name) == json and _is_file(entry):
+                elif name.lower().endswith(SUFFIXES) and _is_json(name) == json and not _is_dir(entry):
+                    # every entry but a folder, as ingest.pipeline.collect takes them: a
+                    # FIFO or a dangling link is rejected with its reason, not passed over
                     entries.append(name)
     except PermissionError:
         return []
@@ -192,9 +194,10 @@ def _is_real_dir(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _is_file(entry: os.DirEntry[str]) -> bool:
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    """A folder, or a link to one (not entered, as ``collect`` enters none)."""
     try:
-        return entry.is_file()
+        return entry.is_dir()
     except OSError:
         return False
 

@@ -9,6 +9,7 @@ One local Dask cluster (two worker processes) serves the whole module.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections import Counter
 from collections.abc import Iterator
@@ -657,3 +658,29 @@ def test_a_part_gone_since_its_batch_is_one_line_for_the_statistics(lake: Path, 
         assert result.exit_code == 2, result.output
         assert "a part of the lake cannot be read" in result.output and "archive verify" in result.output
         assert "Traceback" not in result.output
+
+
+def test_a_dangling_link_or_a_fifo_in_a_folder_is_rejected_as_ingest_rejects_it(
+    files: Path, scheduler: str, tmp_path: Path
+) -> None:
+    """``ingest`` rejects every entry of a folder but a folder, with its reason; the
+    build passed a dangling link and a FIFO over unsaid, and its uploads' numbers then
+    no longer matched the store's."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    shutil.copy(files / "r1-t1.jsonl", logs / "good.jsonl")
+    (logs / "broken.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
+    os.mkfifo(logs / "pipe.jsonl")
+    result = cli("archive", "build", logs, "--to", tmp_path / "lake", "--scheduler", scheduler)
+    assert result.exit_code == 1, result.output
+    said = " ".join(result.output.split())
+    assert "1 accepted, 0 accepted with findings, 2 rejected, 0 duplicate" in said, result.output
+    assert f"rejected {logs / 'pipe.jsonl'}: cannot read the file: not a regular file" in said, result.output
+    assert f"rejected {logs / 'broken.jsonl'}: cannot read the file" in said, result.output
+    store = tmp_path / "s.duckdb"
+    assert cli("ingest", logs, "--db", store, "--workers", "1").exit_code == 1
+    with connect(str(tmp_path / "lake")) as con:
+        lake_rows = con.execute("SELECT upload_id, name, outcome FROM uploads ORDER BY upload_id").fetchall()
+    with duckdb.connect(str(store), read_only=True) as con:
+        store_rows = con.execute("SELECT upload_id, name, outcome FROM uploads ORDER BY upload_id").fetchall()
+    assert lake_rows == store_rows
