@@ -28,7 +28,7 @@ from cli.speech import one_of, speaking, spoken, told
 from events.language import words
 from events.said import say, sentence
 from events.tables import PLAYER_RANGE, ROUND_LIMIT
-from ingest.lake.build import BATCH_BYTES, Done, build, cluster, cut, listing, run
+from ingest.lake.build import BATCH_BYTES, Done, SchedulerUnreachable, build, cluster, cut, listing, run
 from ingest.lake.compact import TARGET_BYTES, PartUnreadable, compact
 from ingest.lake.export import LakeNotEmpty, export
 from ingest.lake.layout import Lake
@@ -68,19 +68,15 @@ class _Events(ProgressColumn):
         return Text(words(say("%(count)s event", "%(count)s events", "count", count=events), self.lang))
 
 
-def _run(
+def _on_cluster(
     title: str,
-    lake: str,
     files: int,
     work: Callable[[Client, Callable[[Done], None]], list[Done]],
     scheduler: str | None,
     workers: int,
+    console: Console,
 ) -> list[Done]:
-    """Do the work on the cluster with a progress bar of ``files`` files; what each
-    batch did. ``title`` names the work on the bar: an English word marked with
-    :func:`~events.said.sentence`, said in the command's language."""
-    console = Console(stderr=True, highlight=False)
-    started = time.perf_counter()
+    """The work done on the cluster, a progress bar of ``files`` files beside it."""
     with cluster(scheduler, workers) as client:
         console.print(escape(told(say("Dask dashboard: %(address)s", address=str(client.dashboard_link)))))
         progress = Progress(
@@ -99,7 +95,26 @@ def _run(
             def on_done(done: Done) -> None:
                 progress.update(task_id, advance=done.files, events=progress.tasks[0].fields["events"] + done.events)
 
-            results = work(client, on_done)
+            return work(client, on_done)
+
+
+def _run(
+    title: str,
+    lake: str,
+    files: int,
+    work: Callable[[Client, Callable[[Done], None]], list[Done]],
+    scheduler: str | None,
+    workers: int,
+) -> list[Done]:
+    """Do the work on the cluster with a progress bar of ``files`` files; what each
+    batch did. ``title`` names the work on the bar: an English word marked with
+    :func:`~events.said.sentence`, said in the command's language."""
+    console = Console(stderr=True, highlight=False)
+    started = time.perf_counter()
+    try:
+        results = _on_cluster(title, files, work, scheduler, workers, console)
+    except SchedulerUnreachable as exc:
+        raise refuse(told(exc.said), 2) from None
     elapsed = time.perf_counter() - started
     written = [r for r in results if not r.skipped]
     events = sum(r.events for r in written)

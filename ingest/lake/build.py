@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 import fsspec
 
-from events.said import Said
+from events.said import Refusal, Said, say
 from ingest.drafts import ACCEPTED
 from ingest.lake.batch import batch_key, write_batch
 from ingest.lake.layout import Lake
@@ -431,6 +431,14 @@ parts had used: a build of 1,000 simulated games peaked at 612 MiB for its tree 
 659 MiB (set in the worker once it was running, the pool had kept it already)."""
 
 
+SCHEDULER_TIMEOUT: Final = "10s"
+"""How long a client tries to reach a scheduler named by ``--scheduler``."""
+
+
+class SchedulerUnreachable(Refusal):
+    """The scheduler ``--scheduler`` names cannot be reached (or is no address at all)."""
+
+
 @contextmanager
 def cluster(scheduler: str | None = None, workers: int = 2) -> Iterator[Client]:
     """A client of the cluster at ``scheduler``, or of a local one with ``workers``
@@ -440,7 +448,15 @@ def cluster(scheduler: str | None = None, workers: int = 2) -> Iterator[Client]:
     from distributed import Client, LocalCluster
 
     if scheduler is not None:
-        with Client(scheduler) as client:  # type: ignore[no-untyped-call]
+        try:
+            reached = Client(scheduler, timeout=SCHEDULER_TIMEOUT)  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError, ValueError, TypeError) as exc:
+            problem = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            said = say(
+                "cannot reach the Dask scheduler at %(address)s: %(problem)s", address=scheduler, problem=problem
+            )
+            raise SchedulerUnreachable(said) from None
+        with reached as client:
             yield client
         return
     with (

@@ -684,3 +684,12 @@ def test_a_dangling_link_or_a_fifo_in_a_folder_is_rejected_as_ingest_rejects_it(
     with duckdb.connect(str(store), read_only=True) as con:
         store_rows = con.execute("SELECT upload_id, name, outcome FROM uploads ORDER BY upload_id").fetchall()
     assert lake_rows == store_rows
+
+
+def test_a_scheduler_that_cannot_be_reached_is_one_line(tmp_path: Path) -> None:
+    """An address that is none (or a scheduler that is down) came out as a 232-line
+    traceback after 30 s."""
+    result = cli("archive", "simulate", "--games", "2", "--to", tmp_path / "lake", "--scheduler", "nonsense")
+    assert result.exit_code == 2, result.output
+    assert "cannot reach the Dask scheduler at nonsense: missing port number" in result.output
+    assert "Traceback" not in result.output
