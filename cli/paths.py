@@ -25,8 +25,11 @@ DUCKDB_MAGIC = b"DUCK"
 
 
 def is_database(path: Path) -> bool:
-    """Whether ``path`` is a DuckDB database file (a store, or any other)."""
+    """Whether ``path`` is a DuckDB database file (a store, or any other). Only a
+    regular file is opened: reading ``/dev/stdout`` or a FIFO would wait for input."""
     try:
+        if not path.is_file():
+            return False
         with path.open("rb") as file:
             head = file.read(12)
     except OSError:

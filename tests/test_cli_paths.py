@@ -4,7 +4,9 @@ refused before anything is done, and an empty path is never the current folder."
 
 from __future__ import annotations
 
+import os
 import shutil
+import threading
 from pathlib import Path
 
 import duckdb
@@ -13,6 +15,7 @@ from typer.testing import CliRunner, Result
 
 from analytics import records
 from cli.main import app
+from cli.paths import is_database
 from events.simulate.tournament import simulate_tournament
 from ingest.pipeline import ingest
 from ingest.store import Store
@@ -124,3 +127,16 @@ def test_a_record_for_a_mistyped_store_makes_no_store(here: Path) -> None:
     with pytest.raises(records.RecordError):
         records.withdraw_penalty(Store(here / "typo.duckdb"), TID, 1, "x")
     assert not (here / "typo.duckdb").exists()
+
+
+def test_an_output_that_is_not_a_regular_file_is_not_read_to_judge_it(tmp_path: Path) -> None:
+    """Whether an output is a store is judged by its first bytes, of a regular file
+    alone: ``-o /dev/stdout`` or a FIFO was opened for reading, and waited for input."""
+    fifo = tmp_path / "out.csv"
+    os.mkfifo(fifo)
+    judged: list[bool] = []
+    worker = threading.Thread(target=lambda: judged.append(is_database(fifo)), daemon=True)
+    worker.start()
+    worker.join(timeout=5)
+    assert judged == [False], "is_database waited on a FIFO"
+    assert not is_database(Path("/dev/null"))
