@@ -3,6 +3,7 @@ typed events, and any tournament stream projected into its read models."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
@@ -119,9 +120,39 @@ def project_tournament(
     return rows
 
 
+class _Twice(ValueError):
+    """A key written twice in one object of a tournament file."""
+
+
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of a tournament file, each key once (:class:`_Twice` otherwise)."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _Twice(key)
+        found[key] = value
+    return found
+
+
+def _key_twice(raw: bytes) -> str | None:
+    """A key a tournament file writes twice in one object, if any: JSON takes the last
+    (a ``cut`` of 6 then 9 was 9, unsaid), where a log's line with one is malformed.
+    Whatever else is wrong with the text is the model's to say."""
+    try:
+        json.loads(raw, object_pairs_hook=_once)
+    except _Twice as twice:
+        return str(twice)
+    except (ValueError, RecursionError):
+        return None
+    return None
+
+
 def prepare_tournament(name: str, raw: bytes, sha: str) -> Prepared:
     if len(raw) > MAX_FILE_BYTES:
         raise UnreadableLog(say("a tournament file of more than 16 MiB"))
+    twice = _key_twice(raw.removeprefix(BOM))
+    if twice is not None:
+        raise UnreadableLog(say("not a tournament file: key %(key)s appears twice in one object", key=repr(twice)))
     try:
         description = TournamentFile.model_validate_json(raw.removeprefix(BOM))  # a BOM, as logs and sheets allow
     except ValidationError as exc:

@@ -536,3 +536,20 @@ def test_r_ts5_a_display_name_is_one_line_of_at_most_200_characters(tmp_path: Pa
     status, found = verdict(players=[{"id": "ann", "name": name}])
     assert status == "unreadable" and found[0][1].startswith("not a tournament file: `players.0.name`"), found
     records.register(store, "cup", [("ann", "W" * 200)])
+
+
+def test_a_key_written_twice_in_a_tournament_file_is_malformed() -> None:
+    """JSON takes the last of a key written twice: a file with ``cut`` 6 then 9 was a
+    cut of 9, unsaid. A log's line with a key twice is malformed; so is such a file."""
+    text = json.dumps(description())
+    doubled = text.replace('"cut": 6', '"cut": 6, "cut": 9', 1)
+    assert doubled != text
+    prepared = prepare_bytes("tournament.json", doubled.encode("utf-8"))
+    report = json.loads(prepared.report)
+    assert prepared.status == "unreadable"
+    assert [v["message"] for v in report["violations"]] == [
+        "not a tournament file: key 'cut' appears twice in one object"
+    ]
+    nested = text.replace('"name": "Ann"', '"name": "Ann", "name": "Anna"', 1)
+    assert nested != text
+    assert prepare_bytes("tournament.json", nested.encode("utf-8")).status == "unreadable"
