@@ -553,3 +553,28 @@ def test_a_key_written_twice_in_a_tournament_file_is_malformed() -> None:
     nested = text.replace('"name": "Ann"', '"name": "Ann", "name": "Anna"', 1)
     assert nested != text
     assert prepare_bytes("tournament.json", nested.encode("utf-8")).status == "unreadable"
+
+
+def test_r_ts5_two_organisers_withdrawing_one_penalty_at_once_record_one_withdrawal(tmp_path: Path) -> None:
+    """A penalty is withdrawn once, also when two organisers (two threads of one server,
+    at one moment) withdraw it at once: judged in the append's own transaction."""
+    store = Store(tmp_path / "s.duckdb")
+    records.create(store, "cup", name="Cup")
+    records.register(store, "cup", [("ann", "Ann")])
+    records.penalty(store, "cup", "ann", 2, "slow play")
+    start = threading.Barrier(4)
+
+    def withdraw(_: int) -> str:
+        start.wait()
+        try:
+            records.withdraw_penalty(store, "cup", 1, "it was someone else")
+        except records.RecordError as exc:
+            return str(exc)
+        return "recorded"
+
+    with ThreadPoolExecutor(4) as pool:
+        said = list(pool.map(withdraw, range(4)))
+    assert said.count("recorded") == 1, said
+    assert set(said) - {"recorded"} == {"penalty 1 was withdrawn already"}
+    with store.connect(read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM events WHERE type = 'penalty_withdrawn'").fetchone() == (1,)
