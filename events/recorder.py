@@ -114,10 +114,13 @@ class Recorder:
             pending = self._pending_reveals(rs)
             if pending:
                 return Due("reveal", rs.reveal_run.player, tuple(pending))
-            # the run is complete: what follows is what the replay makes of it (a gold
-            # turned up that no path reaches ends nothing, R-G1)
-            rs = self._replay.settled().round
-            assert rs is not None
+            if rs.reveal_run.entries:
+                # the run is complete: what follows is what the replay makes of it (a
+                # gold turned up that no path reaches ends nothing, R-G1); a placement
+                # that turned up nothing is as it stands (the copy is of the whole
+                # replay: not made for every placement of every phone)
+                rs = self._replay.settled().round
+                assert rs is not None
         if rs.over:
             return Due("round_end")
         if rs.draw_due:
