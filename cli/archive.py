@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn
+from rich.progress import ProgressColumn, Task
 from rich.text import Text
 
 from cli.errors import refuse
 from cli.options import with_store
 from cli.output import Terminal as Console
+from cli.output import file_progress
 from cli.paths import lake_url, source
 from cli.simulate import BotsOption, lineup, rounds_allowed
 from cli.speech import one_of, speaking, spoken, told
@@ -79,16 +80,7 @@ def _on_cluster(
     """The work done on the cluster, a progress bar of ``files`` files beside it."""
     with cluster(scheduler, workers) as client:
         console.print(escape(told(say("Dask dashboard: %(address)s", address=str(client.dashboard_link)))))
-        progress = Progress(
-            TextColumn(f"[bold]{escape(told(say(title)))}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            _Events(),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-            disable=not console.is_terminal,
-        )
+        progress = file_progress(told(say(title)), console, _Events())
         with progress:
             task_id = progress.add_task(told(say("files")), total=files, events=0)
 

@@ -22,6 +22,7 @@ from events.shown import shown
 
 if TYPE_CHECKING:  # a frame comes from the analytics, which load Polars
     import polars as pl
+    from rich.progress import Progress, ProgressColumn
 
 FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
 """The first characters that make a spreadsheet read a cell as a formula (OWASP)."""
@@ -112,3 +113,23 @@ def finding_words(row: dict[str, Any], lang: str = "en") -> str:
     ]
     message = stored_words(row.get("said"), row["message"], lang)
     return " · ".join([*where, f"{row['code']} ({row['rule']}): {message}"])
+
+
+def file_progress(title: str, console: Console, *counts: ProgressColumn) -> Progress:
+    """A bar of files done out of all, titled ``title`` (already in the reader's
+    language), with ``counts`` beside the files and the time gone by. It shows only on a
+    terminal and leaves nothing behind when done, so a script's output and a log stay
+    clean. (Rich's progress is imported here, by the commands that show one.)"""
+    from rich.markup import escape
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(
+        TextColumn(f"[bold]{escape(title)}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        *counts,
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )

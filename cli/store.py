@@ -13,12 +13,11 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from cli.options import with_store
 from cli.output import Terminal as Console
-from cli.output import finding_words
+from cli.output import file_progress, finding_words
 from cli.paths import input_path
 from cli.speech import OUTCOME_WORDS, speaking, spoken, told
 from events.language import words
@@ -83,15 +82,7 @@ def ingest_command(
     console = Console(stderr=True)
     counts: Counter[str] = Counter()
     noted: list[FileResult] = []
-    progress = Progress(
-        TextColumn(f"[bold]{escape(told(say('ingest')))}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-        disable=not console.is_terminal,
-    )
+    progress = file_progress(told(say("ingest")), console)
     with progress:
         task = progress.add_task(told(say("files")), total=None)
 

@@ -22,6 +22,7 @@ from typing import Final
 
 import orjson
 
+from events.said import Said, say
 from ingest.tables import BigInt, Digest, Row, table
 
 GENESIS: Final = "0" * 64
@@ -168,6 +169,35 @@ def link(prev_hash: str, canonical_json: bytes) -> str:
     """The hash of an event whose predecessor's hash is ``prev_hash``: SHA-256 of the
     previous hash (hex, ASCII) followed by the event's canonical JSON."""
     return hashlib.sha256(prev_hash.encode("ascii") + canonical_json).hexdigest()
+
+
+def broken_link(prev_hash: str, versions: dict[str, int], event: StoredEvent) -> Said | None:
+    """Why ``event`` does not follow in a chain whose last hash is ``prev_hash`` and whose
+    streams stand at ``versions``: it names another event before it (one removed or
+    reordered), its hash is not its own (altered), or its stream skips a version. None
+    when it follows, and then ``versions`` holds its version. The store's ``verify`` and
+    the lake's walk their chains with it, so both judge a link alike."""
+    at = str(event.position)  # a place in the chain, written as the store numbers it
+    if event.prev_hash != prev_hash:
+        return say(
+            "event at position %(position)s does not follow the event before it: removed or reordered", position=at
+        )
+    if link(prev_hash, event.canonical()) != event.hash:
+        return say(
+            "event at position %(position)s (%(stream)s v%(version)s) was altered",
+            position=at,
+            stream=event.stream,
+            version=str(event.version),
+        )
+    if event.version != versions.get(event.stream, 0) + 1:
+        return say(
+            "event at position %(position)s: %(stream)s jumps to version %(version)s",
+            position=at,
+            stream=event.stream,
+            version=str(event.version),
+        )
+    versions[event.stream] = event.version
+    return None
 
 
 @dataclass(frozen=True, slots=True)

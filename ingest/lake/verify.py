@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from events.said import Said, say
-from ingest.chain import GENESIS, StoredEvent, link
+from ingest.chain import GENESIS, StoredEvent, broken_link
 from ingest.lake.compact import PartUnreadable, Placement, placement, read_part
 from ingest.lake.layout import DATASETS, Lake
 from ingest.lake.manifest import Entry, committed
@@ -142,37 +142,17 @@ def _check_events(entry: Entry, tables: list[pa.Table], verdict: LakeVerdict) ->
     prev, position = GENESIS, 0
     versions: dict[str, int] = {}
     for event in _events(tables):
-        where = {"batch": entry.batch, "position": str(event.position)}  # as the lake numbers them
-        if event.position != position + 1 or event.prev_hash != prev:
-            verdict.said.append(
-                say(
-                    "batch %(batch)s: event at position %(position)s does not follow the event before it: "
-                    "removed or reordered",
-                    **where,
-                )
+        broken = (
+            say(
+                "event at position %(position)s does not follow the event before it: removed or reordered",
+                position=str(event.position),  # as the lake numbers them
             )
+            if event.position != position + 1
+            else broken_link(prev, versions, event)
+        )
+        if broken is not None:
+            verdict.said.append(say("batch %(batch)s: %(problem)s", batch=entry.batch, problem=(broken,)))
             return
-        if link(prev, event.canonical()) != event.hash:
-            verdict.said.append(
-                say(
-                    "batch %(batch)s: event at position %(position)s (%(stream)s v%(version)s) was altered",
-                    stream=event.stream,
-                    version=str(event.version),
-                    **where,
-                )
-            )
-            return
-        if event.version != versions.get(event.stream, 0) + 1:
-            verdict.said.append(
-                say(
-                    "batch %(batch)s: event at position %(position)s: %(stream)s jumps to version %(version)s",
-                    stream=event.stream,
-                    version=str(event.version),
-                    **where,
-                )
-            )
-            return
-        versions[event.stream] = event.version
         prev, position = event.hash, event.position
         verdict.events += 1
     if (position, prev) != (entry.head_position, entry.head_hash) or position != entry.events:
