@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from binascii import hexlify
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import count
 from typing import Final
@@ -169,6 +169,25 @@ def link(prev_hash: str, canonical_json: bytes) -> str:
     """The hash of an event whose predecessor's hash is ``prev_hash``: SHA-256 of the
     previous hash (hex, ASCII) followed by the event's canonical JSON."""
     return hashlib.sha256(prev_hash.encode("ascii") + canonical_json).hexdigest()
+
+
+@dataclass
+class ChainVerdict:
+    """What a walk of a chain found wrong: the store's ``verify`` and the lake's each
+    add what they count beside it."""
+
+    said: list[Said] = field(default_factory=list)
+    """What was found wrong, as sentences (:mod:`events.said`): put into the reader's
+    language where they are shown."""
+
+    @property
+    def problems(self) -> list[str]:
+        """What was found wrong, in English."""
+        return [s.english() for s in self.said]
+
+    @property
+    def ok(self) -> bool:
+        return not self.said
 
 
 def broken_link(prev_hash: str, versions: dict[str, int], event: StoredEvent) -> Said | None:

@@ -21,7 +21,7 @@ import duckdb
 import polars as pl
 
 from events.said import Said, problem, say, sentence
-from ingest.chain import GENESIS, broken_link, link
+from ingest.chain import GENESIS, ChainVerdict, broken_link, link
 from ingest.checkpoint import Anchor
 from ingest.readmodels import GAME_TABLES, PROJECTED, ROW_TYPES, TOURNAMENT_TABLES
 from ingest.rebuild import project_store
@@ -32,7 +32,7 @@ COMPARED = (*GAME_TABLES, *TOURNAMENT_TABLES)
 
 
 @dataclass
-class Verdict:
+class Verdict(ChainVerdict):
     """What ``verify`` found."""
 
     events: int = 0
@@ -41,23 +41,11 @@ class Verdict:
     uploads_head: str = GENESIS
     anchored_said: list[Said] = field(default_factory=list)
     """Where each published head was found, as sentences."""
-    said: list[Said] = field(default_factory=list)
-    """What was found wrong, as sentences (:mod:`events.said`): put into the reader's
-    language where they are shown."""
-
-    @property
-    def problems(self) -> list[str]:
-        """What was found wrong, in English."""
-        return [s.english() for s in self.said]
 
     @property
     def anchored(self) -> list[str]:
         """Where each published head was found, in English."""
         return [s.english() for s in self.anchored_said]
-
-    @property
-    def ok(self) -> bool:
-        return not self.said
 
 
 _OUTCOMES: Final = {"rejected": sentence("rejected"), "duplicate": sentence("duplicate")}

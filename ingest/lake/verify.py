@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from events.said import Said, say
-from ingest.chain import GENESIS, StoredEvent, broken_link
+from events.said import say
+from ingest.chain import GENESIS, ChainVerdict, StoredEvent, broken_link
 from ingest.lake.compact import PartUnreadable, Placement, placement, read_part
 from ingest.lake.layout import DATASETS, Lake
 from ingest.lake.manifest import Entry, committed
@@ -31,27 +31,15 @@ from ingest.schema import UploadRow
 
 
 @dataclass
-class LakeVerdict:
+class LakeVerdict(ChainVerdict):
     """What ``archive verify`` found."""
 
     batches: int = 0
     parts: int = 0
     events: int = 0
     games: int = 0
-    said: list[Said] = field(default_factory=list)
-    """What was found wrong, as sentences (:mod:`events.said`): put into the reader's
-    language where they are shown."""
     uncommitted: list[str] = field(default_factory=list)
     """Parts no entry names."""
-
-    @property
-    def problems(self) -> list[str]:
-        """What was found wrong, in English."""
-        return [s.english() for s in self.said]
-
-    @property
-    def ok(self) -> bool:
-        return not self.said
 
 
 def verify(lake: Lake) -> LakeVerdict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from random import Random
@@ -399,6 +400,24 @@ def test_r_ts1_a_tables_game_stored_twice_is_said_even_where_every_seat_matches(
     assert checked.output.count("2 games of this round are at this table") == 2
 
 
+def _four_at_once(record: Callable[[int], object]) -> list[str]:
+    """What each of four threads that start ``record(0)`` … ``record(3)`` at one moment
+    was told: "recorded", or the refusal's words (two organisers, two threads of one
+    server)."""
+    start = threading.Barrier(4)
+
+    def one(kind: int) -> str:
+        start.wait()
+        try:
+            record(kind)
+        except records.RecordError as exc:
+            return str(exc)
+        return "recorded"
+
+    with ThreadPoolExecutor(4) as pool:
+        return list(pool.map(one, range(4)))
+
+
 def test_r_ts5_two_organisers_deciding_one_finding_at_once_record_one_decision(tmp_path: Path) -> None:
     """One finding, one decision, also when two organisers (two threads of one server,
     at one moment) give it a penalty and dismiss it at once: one is recorded, the other
@@ -408,21 +427,14 @@ def test_r_ts5_two_organisers_deciding_one_finding_at_once_record_one_decision(t
     (tmp_path / "r1-t1.csv").write_text(SHEET, encoding="utf-8")
     ingest([tmp_path], store, workers=1)
     (finding,) = open_findings(store, "cup")["finding_id"]
-    start = threading.Barrier(4)
 
-    def decide(kind: int) -> str:
-        start.wait()
-        try:
-            if kind % 2:
-                records.dismiss(store, "cup", finding, "the sheet was right")
-            else:
-                records.penalty_for(store, "cup", finding, 1, "a wrong sheet", player="ann")
-        except records.RecordError as exc:
-            return str(exc)
-        return "recorded"
+    def decide(kind: int) -> None:
+        if kind % 2:
+            records.dismiss(store, "cup", finding, "the sheet was right")
+        else:
+            records.penalty_for(store, "cup", finding, 1, "a wrong sheet", player="ann")
 
-    with ThreadPoolExecutor(4) as pool:
-        said = list(pool.map(decide, range(4)))
+    said = _four_at_once(decide)
     assert said.count("recorded") == 1, said
     with store.connect(read_only=True) as con:
         decided = con.execute(
@@ -562,18 +574,7 @@ def test_r_ts5_two_organisers_withdrawing_one_penalty_at_once_record_one_withdra
     records.create(store, "cup", name="Cup")
     records.register(store, "cup", [("ann", "Ann")])
     records.penalty(store, "cup", "ann", 2, "slow play")
-    start = threading.Barrier(4)
-
-    def withdraw(_: int) -> str:
-        start.wait()
-        try:
-            records.withdraw_penalty(store, "cup", 1, "it was someone else")
-        except records.RecordError as exc:
-            return str(exc)
-        return "recorded"
-
-    with ThreadPoolExecutor(4) as pool:
-        said = list(pool.map(withdraw, range(4)))
+    said = _four_at_once(lambda _: records.withdraw_penalty(store, "cup", 1, "it was someone else"))
     assert said.count("recorded") == 1, said
     assert set(said) - {"recorded"} == {"penalty 1 was withdrawn already"}
     with store.connect(read_only=True) as con:
