@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from events.said import Said, say
+from ingest.scoresheet import line_of
 
 
 def spreadsheet_text(raw: bytes) -> str:
@@ -24,7 +26,7 @@ def spreadsheet_text(raw: bytes) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
+        line = line_of(raw, exc.start)
         said = say(
             "line %(line)s is not UTF-8 (byte 0x%(byte)s): save the file as CSV UTF-8",
             line=line,
@@ -48,7 +50,7 @@ def spreadsheet_rows(text: str, refused: Callable[[int, Said], Exception]) -> tu
     many countries), else at commas. The ``csv`` reader (for its ``line_num``) and its
     records (:func:`csv_rows`)."""
     text = text.removeprefix("\ufeff")
-    first = text.split("\n", 1)[0]
+    first = re.split("\r\n|\r|\n", text, maxsplit=1)[0]
     reader = csv.reader(io.StringIO(text), delimiter=";" if ";" in first and "," not in first else ",")
     return reader, csv_rows(reader, refused)
 

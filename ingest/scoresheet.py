@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -156,13 +157,29 @@ def _records(text: str) -> Iterator[tuple[int, list[str]]]:
         start = reader.line_num + 1
 
 
+LINE_END: Final = re.compile(rb"\r\n|\r|\n")
+"""A line's end as spreadsheets write them, and as the ``csv`` reader counts lines:
+Windows', Unix's, and the old Mac's lone CR (Excel for Mac's "CSV (Macintosh)")."""
+
+
+def line_of(data: bytes, offset: int) -> int:
+    """The line of a CSV file's bytes that byte ``offset`` stands on, counted as the
+    ``csv`` reader counts them (its ``line_num``), so a byte that cannot be read and a
+    value that is wrong are named at the same line.
+
+    >>> line_of(b"a\rb\r\nc\nd", 7)
+    4
+    """
+    return len(LINE_END.findall(data, 0, offset)) + 1
+
+
 def read_sheet(data: bytes) -> list[Entry]:
     """The rows of a score sheet; :class:`UnreadableLog` naming the line and column of
     the first thing that cannot be read."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
+        line = line_of(data, exc.start)
         said = say(
             "line %(line)s: not UTF-8 (byte %(byte)s): save the sheet as CSV in UTF-8", line=line, byte=exc.start + 1
         )

@@ -967,6 +967,18 @@ MALFORMED_SHEETS = {
         8,
         "UTF-8",
     ),
+    "latin_1_with_the_old_macs_line_ends": (  # Excel for Mac's "CSV (Macintosh)": a lone CR ends each line
+        (
+            HEADER
+            + "\n"
+            + "\n".join(_rows({5: GOOD_ROW.format(player="fin", role="selfish_dwarf", points=0, star=0)}))
+            + "\n"
+            + GOOD_ROW.replace(",1,", ",2,").format(player="ana", role="gold_digger", points=0, star=0)
+            + " # Zoë\n"
+        ).replace("\n", "\r"),
+        8,
+        "UTF-8",
+    ),
     "player_not_an_id": (
         HEADER + "\n" + "\n".join(_rows({4: GOOD_ROW.format(player="e li", role="saboteur", points=3, star=1)})) + "\n",
         6,
@@ -1014,7 +1026,7 @@ def test_malformed_score_sheet_is_rejected_naming_the_line(tmp_path: Path, case:
     text, line, column = MALFORMED_SHEETS[case]
     db = tmp_path / "s.duckdb"
     path = tmp_path / f"{case}.csv"
-    path.write_bytes(text.encode("latin-1") if case == "latin_1" else text.encode())
+    path.write_bytes(text.encode("latin-1") if case.startswith("latin_1") else text.encode())
     result = invoke("ingest", path, "--db", db, "--workers", "1")
     assert result.exit_code == 1
     assert summary(result)["rejected"] == 1
