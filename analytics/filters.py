@@ -18,7 +18,7 @@ DEFAULT_MIN_N: Final = 30
 
 _FRAGMENTS: Final = {
     "tournament": "g.tournament = ?",
-    "stage": "g.stage = ?",
+    "stage": "coalesce(g.stage, 'preliminary') = ?",  # a game's stage is preliminary where its header leaves it out
     "ruleset": "g.ruleset = ?",
     "since": "g.started_at >= ?",
     "until": "g.started_at < ?",

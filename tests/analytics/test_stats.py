@@ -302,6 +302,15 @@ def test_filters_choose_the_rounds(
     assert rows(frame, "n", "wins") == ([saboteur_cell] if saboteur_cell else [])
 
 
+def test_a_game_whose_header_names_no_stage_is_a_preliminary_game(hand: duckdb.DuckDBPyConnection) -> None:
+    """The log format: ``stage`` is ``preliminary`` when left out, in a tournament or not
+    (g3, a base game of no tournament, is stored with none)."""
+    preliminary = stats.role_win_rates(hand, Filters(stage="preliminary"))
+    assert rows(preliminary.filter(ruleset="base"), "role", "n", "wins") == [(GD, 1, 1), (SAB, 1, 0)]
+    assert rows(preliminary.filter(ruleset="tournament", role=SAB), "n", "wins") == [(4, 2)]
+    assert stats.role_win_rates(hand, Filters(stage="final")).filter(ruleset="base").is_empty()
+
+
 def test_ruleset_filter_and_clean_only(hand: duckdb.DuckDBPyConnection) -> None:
     base = stats.role_win_rates(hand, Filters(ruleset="base"))
     assert base["ruleset"].unique().to_list() == ["base"]
@@ -311,7 +320,7 @@ def test_ruleset_filter_and_clean_only(hand: duckdb.DuckDBPyConnection) -> None:
 
 def test_where_composes_fixed_fragments_only() -> None:
     clause, params = where(Filters(tournament="x'; DROP TABLE games; --", stage="final", since=datetime(2026, 1, 1)))
-    assert clause == "g.tournament = ? AND g.stage = ? AND g.started_at >= ?"
+    assert clause == "g.tournament = ? AND coalesce(g.stage, 'preliminary') = ? AND g.started_at >= ?"
     assert params == ["x'; DROP TABLE games; --", "final", datetime(2026, 1, 1, tzinfo=UTC)]
 
 
