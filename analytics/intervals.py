@@ -16,7 +16,8 @@ Z95: Final = 1.959963984540054
 
 
 def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float] | None:
-    """The Wilson interval of ``wins`` successes in ``n`` trials (``None`` when n = 0).
+    """The Wilson interval of ``wins`` successes in ``n`` trials (``None`` when n = 0),
+    exactly 0 below at no wins and 1 above at n wins, as the formula gives.
 
     >>> low, high = wilson(8, 10)
     >>> round(low, 4), round(high, 4)
@@ -28,7 +29,9 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float] | None:
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)  # exactly 0 and 1 at the ends, where the
+    high = 1.0 if wins >= n else min(1.0, centre + half)  # floats would leave 3e-17 or 0.99999…
+    return low, high
 
 
 def wilson_sql(wins: str, n: str) -> str:
@@ -43,4 +46,6 @@ def wilson_sql(wins: str, n: str) -> str:
     p = f"({wins}::DOUBLE / nullif({n}, 0))"
     centre = f"(({p} + {z2!r} / (2.0 * {n})) / (1.0 + {z2!r} / {n}))"
     half = f"({Z95!r} / (1.0 + {z2!r} / {n}) * sqrt({p} * (1.0 - {p}) / {n} + {z2!r} / (4.0 * {n} * {n})))"
-    return f"{p} AS rate, greatest(0.0, {centre} - {half}) AS low, least(1.0, {centre} + {half}) AS high"
+    low = f"CASE WHEN {wins} <= 0 THEN 0.0 ELSE greatest(0.0, {centre} - {half}) END"
+    high = f"CASE WHEN {wins} >= {n} THEN 1.0 ELSE least(1.0, {centre} + {half}) END"
+    return f"{p} AS rate, CASE WHEN {n} > 0 THEN {low} END AS low, CASE WHEN {n} > 0 THEN {high} END AS high"

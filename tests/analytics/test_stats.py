@@ -246,6 +246,25 @@ def test_wilson_matches_published_values() -> None:
     assert wilson(0, 0) is None
 
 
+def test_wilson_is_exactly_0_below_at_no_wins_and_1_above_at_every_win() -> None:
+    """At 0 of n the lower bound is 0 and at n of n the upper is 1, exactly: the floats
+    of ``centre ± half`` left 2.8e-17 (0 of 9) and 0.9999999999999999 (10 of 10), which
+    a reader testing ``high == 1`` trips on. The SQL gives what the reference gives."""
+    con = duckdb.connect()
+    cells = [(wins, n) for n in range(0, 200) for wins in sorted({0, n // 2, n})]
+    con.execute("CREATE TABLE cells (wins INTEGER, n INTEGER)")
+    con.executemany("INSERT INTO cells VALUES (?, ?)", cells)
+    sql = con.execute(f"SELECT wins, n, {intervals.wilson_sql('wins', 'n')} FROM cells ORDER BY n, wins").fetchall()
+    for wins, n, _rate, low, high in sql:
+        reference = wilson(wins, n)
+        if n == 0:
+            assert reference is None and (low, high) == (None, None)
+            continue
+        assert (low, high) == pytest.approx(reference, abs=1e-12)
+        assert reference is not None and (low == 0.0) == (wins == 0) == (reference[0] == 0.0)
+        assert (high == 1.0) == (wins == n) == (reference[1] == 1.0)
+
+
 def test_docstring_examples_run() -> None:
     for module in (intervals, filters_module):
         result = doctest.testmod(module)
