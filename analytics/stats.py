@@ -104,6 +104,21 @@ def sheet_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
     return _rounds_where(source, filters, "g.source = 'score_sheet'")
 
 
+DECIDED: Final = "r.winner IS NOT NULL"
+"""The rounds whose winner is known: what a win rate counts. A score sheet's round that
+fits no outcome of the rules (a ``wrong_score`` finding) has none; counted, it would be
+a round lost by every side, where R-W1 always has one win."""
+
+WON_OR_LOST: Final = frozenset({"role_win_rates", "player_stats"})
+"""The statistics that count wins, and so only the :data:`DECIDED` rounds."""
+
+
+def undecided_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
+    """How many of the filtered rounds have no known winner: those the statistics of
+    :data:`WON_OR_LOST` leave out."""
+    return _rounds_where(source, filters, "r.winner IS NULL")
+
+
 def undated_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
     """How many rounds ``filters``' dates (``since``, ``until``) leave out only because
     their game has no time (every ``at`` of a log is optional): 0 with no date given."""
@@ -145,9 +160,11 @@ def role_win_rates(source: Source, filters: Filters = EVERYTHING) -> pl.DataFram
     won (``rounds.winner``): counting every member would claim a certainty the data does
     not have. Each selfish dwarf wins alone, so each selfish dwarf dealt is one trial
     and a win is their own (``round_players.won``). Either way ``rate`` is the chance
-    that a player dealt the role wins the round.
+    that a player dealt the role wins the round. Only the :data:`DECIDED` rounds count.
     """
-    scope, params = _scope(filters, "r.game_id, r.round, r.ruleset, r.players, r.saboteurs, r.selfish_dwarfs, r.winner")
+    scope, params = _scope(
+        filters, "r.game_id, r.round, r.ruleset, r.players, r.saboteurs, r.selfish_dwarfs, r.winner", DECIDED
+    )
     sql = f"""
         WITH {scope},
         dealt AS (
@@ -200,9 +217,9 @@ def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
     dealt at that ruleset, table size and number of saboteurs in play (over every
     player in the same filtered rounds, as the roles' table splits them: a gold digger
     at a base table of three with no saboteur always wins); ``wins_over_expected`` =
-    wins − expected_wins is what they made of it.
+    wins − expected_wins is what they made of it. Only the :data:`DECIDED` rounds count.
     """
-    scope, params = _scope(filters, "r.game_id, r.round, r.ruleset, r.players, r.saboteurs")
+    scope, params = _scope(filters, "r.game_id, r.round, r.ruleset, r.players, r.saboteurs", DECIDED)
     per_role = ",\n".join(
         f"count(*) FILTER (WHERE d.role = '{role}') AS rounds_{role}, "
         f"count(*) FILTER (WHERE d.won AND d.role = '{role}') AS wins_{role}"

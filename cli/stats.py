@@ -349,12 +349,24 @@ def _with_undated(
     source: StatsSource, filters: Filters, notes: dict[str, list[Said]], frames: dict[str, pl.DataFrame]
 ) -> dict[str, list[Said]]:
     """``notes`` and, under every table, how many rounds a date filter left out for
-    having no time at all (a log's ``at`` is optional: without it a game has none)."""
+    having no time at all (a log's ``at`` is optional: without it a game has none);
+    under a statistic of wins, how many rounds it left out for having no known winner."""
     undated = source.read(lambda read: stats.undated_rounds(read, filters))
-    if not undated:
-        return notes
-    said = say("rounds with no time left out by --since/--until: %(rounds)s", rounds=undated)
-    return {name: [*notes.get(name, []), said] for name in frames}
+    wins = [name for name in frames if name in stats.WON_OR_LOST]
+    undecided = source.read(lambda read: stats.undecided_rounds(read, filters)) if wins else 0
+    noted = dict(notes)
+    for name in frames:
+        if undated:
+            said = say("rounds with no time left out by --since/--until: %(rounds)s", rounds=undated)
+            noted[name] = [*noted.get(name, []), said]
+        if undecided and name in wins:
+            said = say(
+                "rounds with no known winner left out (a score sheet's round that fits no outcome of the rules): "
+                "%(rounds)s",
+                rounds=undecided,
+            )
+            noted[name] = [*noted.get(name, []), said]
+    return noted
 
 
 def _left_out_notes(source: StatsSource, filters: Filters, frames: dict[str, pl.DataFrame]) -> dict[str, list[Said]]:

@@ -25,6 +25,8 @@ import pytest
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner, Result
 
+from analytics import stats
+from analytics.filters import Filters
 from cli.main import app
 from events.audit import Audit, audit
 from events.builder import LogBuilder
@@ -895,6 +897,39 @@ def test_score_sheet_with_no_r_w1_outcome_has_wrong_score(tmp_path: Path) -> Non
     ]
     assert query(db, "SELECT round, winner, errors FROM rounds ORDER BY round") == [(1, None, 1), (2, None, 1)]
     assert scalar(db, "SELECT count(*) FROM round_players WHERE replay_points IS NOT NULL") == 0
+
+
+def test_a_sheet_round_with_no_winner_counts_in_no_win_rate(tmp_path: Path) -> None:
+    """A sheet's round that fits no R-W1 outcome has no known winner: the win rates of
+    the roles and players leave it out and say so, rather than count it as a round every
+    side lost (R-W1 always has a winner where a saboteur plays)."""
+    db = tmp_path / "s.duckdb"
+    path = tmp_path / "sheet.csv"
+    decided, undecided = five_player_sheet().strip().split("\n")[1:6], five_player_sheet().strip().split("\n")[6:]
+    undecided = [row.replace(",saboteur,4,1", ",saboteur,5,1") for row in undecided]  # 5 points: no outcome
+    path.write_text("\n".join([HEADER, *decided, *undecided]) + "\n")
+    [result] = ingest_one(path, db)
+    assert result.outcome == "accepted_with_findings"
+    assert query(db, "SELECT round, winner FROM rounds ORDER BY round") == [(1, "gold_diggers"), (2, None)]
+    with Store(db).connect(read_only=True) as con:
+        roles = stats.role_win_rates(con, Filters(min_n=1))
+        players = stats.player_stats(con, Filters(min_n=1))
+        assert stats.undecided_rounds(con) == 1
+    assert sorted(roles.select("role", "n", "wins").iter_rows()) == [
+        ("gold_digger", 1, 1),
+        ("saboteur", 1, 0),
+        ("selfish_dwarf", 1, 0),
+    ]
+    assert sorted(players.select("player", "rounds", "wins").iter_rows()) == [
+        ("ana", 1, 1),
+        ("ben", 1, 1),
+        ("cas", 1, 0),
+        ("dov", 1, 1),
+        ("eli", 1, 0),
+    ]
+    said = invoke("stats", "roles", "--db", db, "--min-n", "1")
+    assert said.exit_code == 0, said.output
+    assert "rounds with no known winner left out" in " ".join(said.output.split())
 
 
 GOOD_ROW = "spring-cup,2,7,spring-cup:r2:t7,1,{player},{role},{points},{star}"
