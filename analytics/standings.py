@@ -361,10 +361,10 @@ totals AS (
 _PRELIMINARY: Final = _sentences(
     _SCORED
     + """
-, draw AS (
-    SELECT tied, places, list_concat(drawn, list_filter(tied, lambda x: NOT list_contains(drawn, x))) AS drawn_order
+, draws AS (
+    SELECT seq, tied, places,
+           list_concat(drawn, list_filter(tied, lambda x: NOT list_contains(drawn, x))) AS drawn_order
     FROM cut_draws WHERE tournament = $tournament AND stage = $stage
-    ORDER BY seq DESC LIMIT 1
 ),
 cut AS (
     -- the preliminaries of a tournament with a semi-final send it its own number of
@@ -373,21 +373,31 @@ cut AS (
                              THEN coalesce(semifinal_cut, cut) ELSE cut END), 6) AS cut
     FROM tournaments WHERE tournament = $tournament
 ),
+ties AS (
+    -- each group of equal points and stars, its players as one list (one a group, not one
+    -- a player: a list a player grows with the square of a group, and every registered
+    -- player yet to play is one 0/0 group), and the places of the cut left to it
+    SELECT points, stars, players,
+           (SELECT cut FROM cut) - (sum(size) OVER (ORDER BY points DESC, stars DESC) - size) AS places
+    FROM (SELECT points, stars, list_sort(list(player)) AS players, count(*) AS size
+          FROM totals GROUP BY points, stars)
+),
 drawn_tie AS (
-    -- the tie a draw was made for: the group of equal points and stars whose players are
-    -- the draw's (one list a group, not one a player: a list a player grows with the
-    -- square of a group, and every registered player yet to play is one 0/0 group)
-    SELECT t.points, t.stars FROM totals t, draw d
-    GROUP BY t.points, t.stars, d.tied HAVING list_sort(list(t.player)) = list_sort(any_value(d.tied))
+    -- the draw made for a tie: its players, for its number of places (R-TS2). The newest
+    -- such draw, however many draws of other ties came since; a draw for the same players
+    -- and other places decides nothing here, and the tie is drawn anew
+    SELECT k.points, k.stars, arg_max(d.drawn_order, d.seq) AS drawn_order, arg_max(d.places, d.seq) AS places
+    FROM ties k JOIN draws d ON list_sort(d.tied) = k.players AND d.places = k.places
+    GROUP BY k.points, k.stars
 ),
 ranked AS (
     SELECT t.*,
            -- a draw places the players of the tie it was made for, and only that tie
-           CASE WHEN k.points IS NOT NULL THEN list_position(d.drawn_order, t.player) END AS drawn_at,
-           d.places AS drawn_places,
+           list_position(k.drawn_order, t.player) AS drawn_at,
+           k.places AS drawn_places,
            rank() OVER (ORDER BY t.points DESC, t.stars DESC)::INTEGER AS rank,
            count(*) OVER (PARTITION BY t.points, t.stars)::INTEGER AS tied
-    FROM totals t LEFT JOIN drawn_tie k ON k.points = t.points AND k.stars = t.stars LEFT JOIN draw d ON true
+    FROM totals t LEFT JOIN drawn_tie k ON k.points = t.points AND k.stars = t.stars
 ),
 placed AS (
     SELECT r.*, row_number() OVER (ORDER BY points DESC, stars DESC, drawn_at NULLS LAST, player)::INTEGER AS place

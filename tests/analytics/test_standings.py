@@ -375,6 +375,51 @@ def test_after_the_cut_draw_no_one_is_left_undrawn(hand: Hand) -> None:
     assert hand.query("SELECT count(*) FROM cut_draws") == [(1,)]
 
 
+def test_a_tie_that_comes_back_is_placed_by_the_draw_made_for_it(hand: Hand) -> None:
+    """R-TS2/R-TS5: the standings are computed from the whole record. The draw made for
+    the tie of cem and lea for one place still places them when that tie comes back
+    after another tie was drawn (only the newest draw was read: the tie showed undrawn,
+    and a second draw could give the place to the other player)."""
+    assert hand.cli("tournament", "cut", TID, "--seed", "1").exit_code == 0  # lea (above)
+    records.penalty(hand.store, TID, "hal", 2, "slow play")  # hal 3/1 joins them, for 2 places
+    assert row(hand.table(), "hal")["cut_tie_undrawn"]
+    assert hand.cli("tournament", "cut", TID, "--seed", "1").exit_code == 0
+    records.withdraw_penalty(hand.store, TID, 1, "it was someone else")
+    table = hand.table()
+    assert not table["cut_tie_undrawn"].any()
+    assert table.filter(pl.col("in_cut"))["player"].to_list() == ["ann", "gus", "bob", "hal", "kim", "lea"]
+    assert row(table, "lea")["why"].endswith("placed by the recorded cut draw (1)")
+    again = hand.cli("tournament", "cut", TID, "--seed", "2")
+    assert again.exit_code == 0 and "a draw" not in again.output, again.output
+    assert hand.query("SELECT tied, places FROM cut_draws ORDER BY seq") == [
+        (["cem", "lea"], 1),
+        (["cem", "hal", "lea"], 2),
+    ]
+
+
+def test_a_draw_for_other_places_does_not_place_its_tie(hand: Hand) -> None:
+    """R-TS2: a draw decides the places it was made for. The tie of cem, hal and lea was
+    drawn for two places; once dia rises above them only one is left, which the draw
+    did not decide: the tie is flagged until drawn again (the draw's order was read on,
+    so the first player drawn took the place unflagged, and a player out of the cut read
+    "placed by the recorded cut draw (2)")."""
+    records.penalty(hand.store, TID, "hal", 2, "slow play")  # hal 3/1 beside cem and lea, for 2 places
+    assert hand.cli("tournament", "cut", TID, "--seed", "1").exit_code == 0
+    records.correct(hand.store, TID, "hand:r1:t1", 1, "dia", 4, "misread the sheet")  # dia 4/0, above them
+    table = hand.table()
+    tied = table.filter(pl.col("player").is_in(["cem", "hal", "lea"]))
+    assert tied["cut_tie_undrawn"].all() and not tied["cut_drawn"].any()
+    assert tied.filter(pl.col("in_cut")).height == 1
+    for player in ("cem", "hal", "lea"):
+        assert row(table, player)["why"].endswith("tied across the cut line: not yet drawn")
+    assert hand.cli("tournament", "cut", TID, "--seed", "1").exit_code == 0
+    assert hand.query("SELECT tied, places FROM cut_draws ORDER BY seq") == [
+        (["cem", "hal", "lea"], 2),
+        (["cem", "hal", "lea"], 1),
+    ]
+    assert not hand.table()["cut_tie_undrawn"].any()
+
+
 def test_final_table_tie_breakers_computed_by_hand(hand: Hand) -> None:
     assert put(hand.store, hand.root / "final.jsonl", final_log().text()) == "accepted"
     at = hand.position()
