@@ -282,7 +282,9 @@ def check_game_rows(game_id: str, entries: list[Entry]) -> None:
     row of it says the same, or the sheet is unreadable at the first row that does not
     (its header is made from its first row, and the rest would go unsaid). And every
     round lists every player of the game, as a log's ``round_ended`` does: a round a
-    row short was judged as a smaller table, whose roles then did not fit."""
+    row short was judged as a smaller table, whose roles then did not fit. Its rounds
+    are 1, 2, … with none left out, as a log's are (a sheet of rounds 1 and 3 was stored
+    as a game of two rounds)."""
     first = entries[0]
     for entry in entries[1:]:
         for column in ("tournament", "tournament_round", "table", "stage"):
@@ -302,7 +304,17 @@ def check_game_rows(game_id: str, entries: list[Entry]) -> None:
     rounds: dict[int, list[Entry]] = {}
     for entry in entries:
         rounds.setdefault(entry.round, []).append(entry)
-    for number, rows in sorted(rounds.items()):
+    for expected, (number, rows) in enumerate(sorted(rounds.items()), start=1):
+        if number != expected:  # a game's rounds are 1, 2, … as a log's are: a round left out is a gap
+            said = say(
+                "line %(line)s: round %(round)s of %(game)s comes without round %(missing)s: "
+                "a game's rounds are numbered 1, 2, … with none left out",
+                line=rows[0].line,
+                round=number,
+                game=game_id,
+                missing=expected,
+            )
+            raise UnreadableLog(said, rows[0].line)
         listed = {e.player for e in rows}
         missing = [p for p in players if p not in listed]
         if missing:

@@ -1047,6 +1047,11 @@ MALFORMED_SHEETS = {
         8,
         "no row for ben",
     ),
+    "a_round_left_out": (
+        HEADER + "\n" + "\n".join([*_rows(), *(r.replace(",1,", ",3,", 1) for r in _rows())]) + "\n",
+        8,
+        "without round 2",
+    ),
     "a_column_twice": (HEADER + ",star\n" + "\n".join(r + ",1" for r in _rows()) + "\n", 1, "columns"),
     "a_game_in_two_tournaments": (
         HEADER + "\n" + "\n".join(_rows({5: _rows()[5].replace("spring-cup,2,", "autumn-cup,2,")})) + "\n",
