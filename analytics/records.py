@@ -407,7 +407,7 @@ def announced(store: Store, tournament: str) -> Announced:
 def stage_refusal(store: Store, tournament: str, stage: str) -> Said | None:
     """Why the standings of ``stage`` cannot be shown, with what to do instead, or
     ``None``: a tournament that does not exist, a stage that is none or was not
-    announced, a stage with no game in yet."""
+    announced, a stage with no game in yet, or none in a round the stage announced."""
     try:
         known = _stage(stage)
         with store.connect(read_only=True) as con:
@@ -419,18 +419,31 @@ def stage_refusal(store: Store, tournament: str, stage: str) -> Said | None:
                 )
             if known == "preliminary":
                 return None
+            rounds = stage_rounds(known, told.preliminary_rounds, told.semifinal)
             played = con.execute(
-                "SELECT count(*) FROM games WHERE tournament = ? AND stage = ?", [tournament, known]
-            ).fetchall()[0][0]
+                "SELECT game_id, list_contains(?, tournament_round) FROM games "
+                "WHERE tournament = ? AND stage = ? ORDER BY game_id",
+                [list(rounds), tournament, known],
+            ).fetchall()
     except RecordError as exc:
         return exc.said
-    if not played:
+    if any(counted for _, counted in played):
+        return None
+    if played:  # in, but numbered as a round the stage did not announce: it counts in no standings (R-TS1)
         return say(
-            "no game of the %(stage)s of %(tournament)s is in yet: ask for an earlier stage's standings",
+            "no game of the %(stage)s of %(tournament)s counts yet: %(games)s is numbered as a round the "
+            "%(stage)s did not announce (the %(stage)s is round %(round)s), and counts in no standings until its "
+            "header is put right (saboteur tournament check names it)",
             stage=known,
             tournament=tournament,
+            games=", ".join(game for game, _ in played),
+            round=rounds.start,
         )
-    return None
+    return say(
+        "no game of the %(stage)s of %(tournament)s is in yet: ask for an earlier stage's standings",
+        stage=known,
+        tournament=tournament,
+    )
 
 
 def _registered(con: duckdb.DuckDBPyConnection, tournament: str) -> set[str]:

@@ -461,6 +461,22 @@ FINAL_ON_PAPER: Final = {
 """The final table of :func:`final_log`, as its scorekeeper writes it on paper."""
 
 
+def test_a_final_numbered_as_another_round_is_said_to_count_in_no_standings(hand: Hand) -> None:
+    """A final's game numbered as a round the final did not announce counts in no
+    standings (R-TS1); the final's standings say so and name it. They said "no players
+    are registered", with twelve registered."""
+    text = sheet("hand:final", FINAL_ON_PAPER, number=1, table="final").splitlines()
+    text = [text[0] + ",stage"] + [line + ",final" for line in text[1:]]
+    put(hand.store, hand.root / "final.csv", "\n".join(text) + "\n")
+    result = hand.cli("standings", TID, "--stage", "final")
+    assert result.exit_code == 1
+    assert " ".join(result.output.split()) == (
+        "no game of the final of hand counts yet: hand:final is numbered as a round the final did not announce "
+        "(the final is round 2), and counts in no standings until its header is put right (saboteur tournament "
+        "check names it)"
+    )
+
+
 def test_a_final_table_on_a_score_sheet_counts_in_the_final(hand: Hand) -> None:
     """A sheet's optional ``stage`` column puts its game in the final, as a log's header
     does: without it a final played on paper was a preliminary game of round 2, its
