@@ -25,8 +25,17 @@ from typing import Final
 import duckdb
 import polars as pl
 
-from events.rules.tournament import IN_TWO_GAMES, MISSING_FROM_GAME, SEATED_ELSEWHERE, UNSEATED
+from events.rules.tournament import (
+    FINAL_ROUNDS,
+    GAME_ROUNDS,
+    IN_TWO_GAMES,
+    MISSING_FROM_GAME,
+    MORE_ROUNDS,
+    SEATED_ELSEWHERE,
+    UNSEATED,
+)
 from events.said import read_stored_all, sentence
+from events.tables import ROUND_LIMIT
 from ingest.rebuild import project_stream
 from ingest.schema import READ_MODELS
 from ingest.scoresheet import allowed_outcomes
@@ -189,6 +198,55 @@ game and player (and the kind, for a missing one): the same after any rebuild, s
 dismissal or a penalty can name it. Computed from the read models, never stored: a
 re-seating that puts the player where they played makes it go away."""
 
+
+def _game_rounds(game: str) -> str:
+    """SQL: the rounds a game of ``game``'s stage plays (an alias with ``stage`` and
+    ``ruleset``, beside the tournament's row as ``t``): the final the rounds the
+    tournament announced (R-TS4, 4 unless told; a base game has 3 at most), every other
+    stage 3 (R-TS1)."""
+    limit = f"CASE {game}.ruleset WHEN 'base' THEN {ROUND_LIMIT['base']} ELSE {ROUND_LIMIT['tournament']} END"
+    return (
+        f"CASE WHEN {game}.stage = 'final' THEN least(coalesce(t.final_rounds, {FINAL_ROUNDS[1]}), {limit}) "
+        f"ELSE {GAME_ROUNDS} END"
+    )
+
+
+ROUND_COUNT: Final = (
+    """
+SELECT substr(sha256(concat_ws('|', 'rounds', g.tournament, g.game_id)), 1, 12) AS finding_id,
+       g.tournament, g.game_id, g.stage, g.tournament_round,
+       'wrong_rounds' AS code, CASE WHEN g.stage = 'final' THEN 'R-TS4' ELSE 'R-TS1' END AS rule,
+       'warning' AS severity,
+       format('{} has {} rounds, but a game of the {} has {}: its rounds after round {} count in no '
+              || 'standings until its file is put right and ingested again (--supersede)',
+              g.game_id, g.played, g.stage_words, g.most, g.most) AS message,
+       json_object('text', {more},
+                   'values', json_object('game', g.game_id, 'rounds', g.played, 'stage', g.stage,
+                                         'expected', g.most))::VARCHAR AS said
+FROM (
+    SELECT g.*, {game_rounds} AS most,
+           CASE g.stage WHEN 'preliminary' THEN 'preliminaries' WHEN 'semifinal' THEN 'semi-final'
+                        ELSE g.stage END AS stage_words
+    FROM (SELECT game_id, tournament, tournament_round, coalesce(stage, 'preliminary') AS stage, ruleset,
+                 coalesce(rounds_planned, rounds_played) AS played
+          FROM games WHERE tournament IS NOT NULL AND tournament_round IS NOT NULL) g
+    LEFT JOIN tournaments t USING (tournament)
+    WHERE {announced}
+) g
+WHERE g.played > g.most
+""".replace("{game_rounds}", _game_rounds("g"))
+    .replace("{announced}", _announced("g"))
+    .replace("{more}", _literal(MORE_ROUNDS))
+)
+"""Every game of an announced round of more rounds than its stage plays (R-TS1: 3;
+R-TS4: the final's, as announced): a ``wrong_rounds`` finding of the game (no player: it
+stands beside each of its players' rows). Only its stage's number of rounds count in the
+standings (:data:`_SCORED`): the rounds after them count nowhere until its file is put
+right and ingested again with ``--supersede``, as a game of a round not announced does;
+a dismissal does not make them count. (A game of fewer rounds is stored and counted as
+played: a log that stops early is ``incomplete`` already.) Its ``finding_id`` is a hash
+of tournament and game; computed, never stored."""
+
 EVERY_FINDING: Final = (
     """(
     SELECT finding_id, game_id, round, line, player, code, rule, severity, message, said FROM findings
@@ -196,10 +254,15 @@ EVERY_FINDING: Final = (
     SELECT finding_id, game_id, NULL, NULL, player, code, rule, severity, message, said FROM ("""
     + MISSEATED
     + """)
+    UNION ALL
+    SELECT finding_id, game_id, NULL, NULL, NULL, code, rule, severity, message, said FROM ("""
+    + ROUND_COUNT
+    + """)
 )"""
 )
-"""Every finding, as a table to select from: the audit's (stored by the ingest) and the
-seating's (:data:`MISSEATED`), in the columns of ``findings``."""
+"""Every finding, as a table to select from: the audit's (stored by the ingest), the
+seating's (:data:`MISSEATED`) and the games' rounds (:data:`ROUND_COUNT`), in the
+columns of ``findings``."""
 
 FINDING_STATUS: Final = """
 CASE WHEN EXISTS (SELECT 1 FROM dismissals d WHERE d.tournament = {tournament} AND d.finding_id = f.finding_id)
@@ -284,8 +347,8 @@ def with_still_wrong(sql: str, con: duckdb.DuckDBPyConnection, tournament: str |
 _SCORED: Final = (
     """
 WITH stage_games AS (
-    SELECT g.game_id, {announced} AS announced
-    FROM (SELECT game_id, tournament, tournament_round, coalesce(stage, 'preliminary') AS stage
+    SELECT g.game_id, {announced} AS announced, {game_rounds} AS most_rounds
+    FROM (SELECT game_id, tournament, tournament_round, coalesce(stage, 'preliminary') AS stage, ruleset
           FROM games WHERE tournament = $tournament) g
     LEFT JOIN tournaments t USING (tournament)
     WHERE g.stage = $stage
@@ -294,8 +357,9 @@ games_t AS (
     -- the stage's games of the rounds it announced (R-TS1, R-TS2): a game of round 5 of
     -- four preliminaries is no preliminary game, whatever its header says, and counts
     -- nowhere until its header is put right; its findings (open_findings) stand beside
-    -- its players' rows all the same
-    SELECT game_id FROM stage_games WHERE announced
+    -- its players' rows all the same. Of each, the stage's rounds (R-TS1: 3, R-TS4: the
+    -- final's): a fourth round of a preliminary game counts nowhere either (ROUND_COUNT)
+    SELECT game_id, most_rounds FROM stage_games WHERE announced
 ),
 corrected AS (SELECT * EXCLUDE (tournament) FROM ({newest_corrections}) WHERE tournament = $tournament),
 accepted AS (SELECT DISTINCT game_id, round FROM accepted_replays WHERE tournament = $tournament),
@@ -308,6 +372,7 @@ scored AS (
     JOIN games_t USING (game_id)
     LEFT JOIN corrected c USING (game_id, round, player)
     LEFT JOIN accepted a USING (game_id, round)
+    WHERE rp.round <= games_t.most_rounds
 ),
 open_findings AS (
     -- every open finding of the stage's games (as the findings list has it), beside the
@@ -353,6 +418,7 @@ totals AS (
     GROUP BY p.player, p.name
 )
 """.replace("{announced}", _announced("g"))
+    .replace("{game_rounds}", _game_rounds("g"))
     .replace("{newest_corrections}", NEWEST_CORRECTIONS)
     .replace("{every_finding}", EVERY_FINDING)
     .replace("{status}", FINDING_STATUS.replace("{tournament}", "$tournament"))

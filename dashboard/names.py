@@ -77,11 +77,13 @@ FINDINGS: Final = {
     "table_incident": N_("the referee noted an incident at the table"),
     "incomplete": N_("the log stops before the game's end"),
     "wrong_table": N_("played at another table than the seating gave"),
+    "wrong_rounds": N_("a game of more rounds than its stage plays"),
     "more_findings": N_("more findings, counted but not listed"),
 }
 """A short plain sentence per finding code (``events.findings.Code``, the count of
-findings a report does not list, and the seating's ``wrong_table``:
-:data:`analytics.standings.MISSEATED`)."""
+findings a report does not list, the seating's ``wrong_table``:
+:data:`analytics.standings.MISSEATED`, and the games' ``wrong_rounds``:
+:data:`analytics.standings.ROUND_COUNT`)."""
 
 TOOLS: Final = {"pick": N_("pickaxe"), "lamp": N_("lamp"), "cart": N_("cart")}
 """The three tools (``events.cards.TOOLS``)."""

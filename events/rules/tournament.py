@@ -65,6 +65,15 @@ IN_TWO_GAMES: Final = sentence(
 of a round with no published seating (where one is published, the game at the wrong
 table is found against it)."""
 
+MORE_ROUNDS: Final = sentence(
+    "%(game)s has %(rounds)s rounds, but a game of the %(stage)s has %(expected)s: its rounds after round "
+    "%(expected)s count in no standings until its file is put right and ingested again (--supersede)"
+)
+"""A ``wrong_rounds`` finding (R-TS1, R-TS4) of a game of more rounds than its stage plays."""
+GAME_ROUNDS: Final = 3
+"""Rounds of every game of a tournament but the final's (R-TS1: "each one game of 3 rounds
+per table"; a semi-final's tables play as the preliminaries' do)."""
+
 
 def _within(value: int, limits: tuple[int, int]) -> bool:
     return limits[0] <= value <= limits[1]

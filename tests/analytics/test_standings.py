@@ -37,10 +37,11 @@ from typer.testing import CliRunner, Result
 
 from analytics import browse, records
 from analytics.records import RecordError
-from analytics.standings import misseated, seating_findings, standings
+from analytics.standings import EVERY_FINDING, misseated, seating_findings, standings
 from cli.main import app
 from events.audit import audit
 from events.builder import LogBuilder
+from events.said import read_stored
 from events.simulate.mutate import mutate
 from events.simulate.tournament import simulate_tournament
 from ingest.pipeline import ingest
@@ -674,6 +675,59 @@ def test_a_game_of_a_round_the_tournament_did_not_announce_is_a_finding_for_each
     records.dismiss(hand.store, TID, ann, "round 2 was added on the day")
     assert row(hand.table(), "ann")["open_findings"] == 0
     assert row(hand.table(), "ann")["points"] == before["ann"][0]
+
+
+def test_a_preliminary_game_of_four_rounds_counts_three_and_is_a_finding(hand_of_two: Hand) -> None:
+    """R-TS1: a preliminary game is 3 rounds. A sheet of four (a table played on, or a
+    tool wrote its header so) counted its fourth round's points, unflagged: now the
+    first three count, and a ``wrong_rounds`` finding of the game stands beside each of
+    its players until its file is put right; a dismissal does not make the round count."""
+    hand = hand_of_two
+    before = {r["player"]: (r["points"], r["rounds"]) for r in hand.table().iter_rows(named=True)}
+    four = {**T1, 4: T1[1]}  # round 1 again: ann 3*, bob 2, dia 2
+    assert put(hand.store, hand.root / "r2-t1.csv", sheet("hand:r2:t1", four, number=2)) == "accepted"
+    table = hand.table()
+    for player in TABLE_1:  # T1's three rounds once more, not its fourth
+        points, rounds = before[player]
+        assert (row(table, player)["points"], row(table, player)["rounds"]) == (2 * points, rounds + 3), player
+        assert row(table, player)["open_findings"] == 1, player
+    assert row(table, "gus")["open_findings"] == 0
+    found = hand.query(
+        f"SELECT finding_id, code, rule, severity, player, message FROM {EVERY_FINDING} f WHERE code = 'wrong_rounds'"
+    )
+    assert [f[1:] for f in found] == [
+        (
+            "wrong_rounds",
+            "R-TS1",
+            "warning",
+            None,
+            "hand:r2:t1 has 4 rounds, but a game of the preliminaries has 3: its rounds after round 3 count in no "
+            "standings until its file is put right and ingested again (--supersede)",
+        )
+    ]
+    listed = hand.cli("findings", TID, "--open", "--format", "csv")
+    assert listed.exit_code == 0 and found[0][0] in listed.output, listed.output
+    records.dismiss(hand.store, TID, found[0][0], "the table played on by mistake")
+    after = hand.table()
+    assert row(after, "ann")["open_findings"] == 0
+    assert row(after, "ann")["points"] == row(table, "ann")["points"]
+
+
+def test_a_final_counts_the_rounds_announced_for_it(tmp_path: Path) -> None:
+    """R-TS4: the final is one game of the rounds the organiser announced (4 unless
+    told): a final of four rounds where two were announced counts two, with a finding."""
+    store = Store(tmp_path / "s.duckdb")
+    told = {**description(TID, PLAYERS), "final_rounds": 2}
+    assert put(store, tmp_path / "tournament.json", json.dumps(told)) == "accepted"
+    assert put(store, tmp_path / "r1-t1.csv", sheet("hand:r1:t1", T1, table="1")) == "accepted"
+    assert put(store, tmp_path / "r1-t2.csv", sheet("hand:r1:t2", T2, table="2")) == "accepted"
+    assert put(store, tmp_path / "final.jsonl", final_log().text()) == "accepted"
+    final = standings(store, TID, stage="final")
+    assert final["rounds"].to_list() == [2] * 6
+    with store.connect(read_only=True) as con:
+        found = con.execute(f"SELECT code, rule, said FROM {EVERY_FINDING} f WHERE code = 'wrong_rounds'").fetchall()
+    assert [(code, rule) for code, rule, _ in found] == [("wrong_rounds", "R-TS4")]
+    assert read_stored(found[0][2]).named == {"game": "hand:final", "rounds": 4, "stage": "final", "expected": 2}
 
 
 def test_a_semi_final_ranks_only_the_players_it_seats_or_who_play_in_it(tmp_path: Path) -> None:
