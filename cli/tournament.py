@@ -610,9 +610,7 @@ def log(tournament: str, store: Store) -> None:
         details = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("tables", "signature"))
         if event.stream != records.stream_of(tournament):
             details = f"{event.stream} · {details}"
-        entries.append(
-            (str(event.position), event.recorded_at.strftime("%Y-%m-%d %H:%M:%S"), event.type, details, str(reason))
-        )
+        entries.append((str(event.position), recorded_text(event.recorded_at), event.type, details, str(reason)))
     title = told(say("%(tournament)s: the record", tournament=tournament))
     shown = Table(title=escape(title), title_justify="left")
     for column in ("#", "recorded", "what", "details", "reason"):
@@ -634,6 +632,18 @@ def log(tournament: str, store: Store) -> None:
         out.print(Text(f"{position}  {recorded}  {what}", style="bold"))
         why = "\n" + told(say("reason: %(reason)s", reason=reason)) if reason else ""
         out.print(Padding(Text(details + why), (0, 0, 0, 4)))
+
+
+def recorded_text(moment: datetime) -> str:
+    """When a record was made, in UTC and marked so, as ``--as-of`` reads it back: the
+    store's clock read in the machine's zone, unmarked, put a record made at 22:44 UTC at
+    07:44 on a machine in Tokyo, and ``--as-of`` (UTC where no zone is given) 9 hours off.
+
+    >>> from datetime import timedelta, timezone
+    >>> recorded_text(datetime(2026, 12, 6, 7, 44, 8, 512, tzinfo=timezone(timedelta(hours=9))))
+    '2026-12-05 22:44:08Z'
+    """
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%SZ")
 
 
 LOG_WIDTHS: Final = {"details": 30, "reason": 20}

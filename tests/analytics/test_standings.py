@@ -21,6 +21,9 @@ make one with ``saboteur tournament create`` and the commands after it.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -28,6 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from random import Random
 from typing import Any, Final
+from zoneinfo import ZoneInfo
 
 import duckdb
 import polars as pl
@@ -1178,6 +1182,22 @@ def test_the_log_lists_every_record_with_its_reason(hand_of_two: Hand) -> None:
     count = hand.query("SELECT count(*) FROM events WHERE stream = 'tournament:hand'")[0][0]
     listed = [line for line in text.splitlines() if line.startswith("│") and line.split("│")[1].strip().isdigit()]
     assert len(listed) == count
+
+
+def test_the_log_gives_each_record_its_time_in_utc_as_as_of_reads_it(hand: Hand) -> None:
+    """On a machine in Tokyo the log showed a record's time in Tokyo's zone, unmarked,
+    and ``--as-of`` read that text as UTC: 9 hours off. Now the time is UTC, marked Z,
+    and as of it the record is in."""
+    env = {**os.environ, "TZ": "Asia/Tokyo", "COLUMNS": "200"}
+    shown = subprocess.run(
+        [sys.executable, "-m", "cli.main", "tournament", "log", TID, "--db", str(hand.db)],
+        env=env, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    (created,) = hand.query("SELECT recorded_at FROM events WHERE stream = 'tournament:hand' AND version = 1")[0]
+    stamp = created.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%SZ")
+    tokyo = created.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%Y-%m-%d %H:%M:%S")
+    assert stamp in shown and tokyo not in shown, shown
+    assert created.replace(microsecond=0) == datetime.fromisoformat(stamp)  # what --as-of reads back
 
 
 def test_check_reports_games_that_differ_from_the_published_seating(hand: Hand) -> None:
