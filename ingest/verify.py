@@ -105,9 +105,45 @@ def _missed(anchor: Anchor) -> Said:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Ends:
+    """Where the chains and the read models stood at one moment, read in one statement
+    (one snapshot): a walk checks the store as it was then. A server appends while a
+    page verifies: read one query at a time, the read models were past the events
+    walked a moment before ("event at position 53 is missing … removed"), and an
+    upload stored since named a head past them."""
+
+    events: int
+    """The last event position."""
+    uploads: int
+    """The last upload id (of an upload or of its link)."""
+    projected: int | None
+    """The last event position the read models reflect."""
+    accepted: tuple[int, ...]
+    """The accepted uploads, in order."""
+
+
+_ENDS: Final = """
+SELECT (SELECT coalesce(max(position), 0) FROM events),
+       greatest((SELECT coalesce(max(upload_id), 0) FROM uploads),
+                (SELECT coalesce(max(upload_id), 0) FROM upload_chain)),
+       (SELECT max(position) FROM projection WHERE name = 'read_models'),
+       (SELECT coalesce(list(upload_id ORDER BY upload_id), []) FROM uploads WHERE outcome LIKE 'accepted%')
+"""
+
+
+def _ends(con: duckdb.DuckDBPyConnection) -> _Ends:
+    row = con.execute(_ENDS).fetchone()
+    assert row is not None
+    events, uploads, projected, accepted = row
+    return _Ends(int(events), int(uploads), None if projected is None else int(projected), tuple(accepted))
+
+
 def check_chain(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict, anchors: Sequence[Anchor] = ()) -> None:
     """Walk the events, then the uploads; then what the chains cannot show of their own
-    end; then the published heads."""
+    end; then the published heads: each as it stood when the walk began (:class:`_Ends`),
+    whatever is appended meanwhile."""
+    ends = _ends(con)
     pins = _Pins(anchors)
     pins.see("events", 0, GENESIS)
     pins.see("uploads", 0, GENESIS)
@@ -119,7 +155,7 @@ def check_chain(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict, 
     versions: dict[str, int] = {}
     uploads: dict[int, int] = {}
     """The first position of the events of each upload."""
-    for event in store.read_all(con):
+    for event in store.read_all(con, until=ends.events):
         position = event.position
         at = str(position)  # a position is a place in the chain, written as the store numbers it
         if position != expected_position:
@@ -144,9 +180,9 @@ def check_chain(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict, 
         expected_position += 1
         verdict.events += 1
     verdict.head = prev
-    _check_tail(store, con, verdict, expected_position - 1, set(uploads))
+    _check_tail(verdict, ends, expected_position - 1, set(uploads))
     if verdict.ok:
-        _check_uploads(store, con, verdict, heads, uploads, pins)
+        _check_uploads(store, con, verdict, heads, uploads, pins, ends.uploads)
     if verdict.ok:
         verdict.said.extend(pins.missed())
     verdict.anchored_said.extend(pins.found)
@@ -159,14 +195,17 @@ def _check_uploads(
     heads: dict[int, str],
     brought: dict[int, int],
     pins: _Pins,
+    last: int,
 ) -> None:
-    """Walk the upload chain: uploads 1, 2, 3… each with its link, each link the hash of
-    its upload as stored now after the link before it, naming an event head the chain
-    holds; the events of an upload only from one accepted."""
+    """Walk the upload chain: uploads 1, 2, 3… up to ``last`` each with its link, each
+    link the hash of its upload as stored now after the link before it, naming an event
+    head the chain holds; the events of an upload only from one accepted."""
     expected = 1
     prev = GENESIS
     for upload, found in store.read_uploads(con):
         number = upload.upload_id if upload is not None else found.upload_id if found is not None else 0
+        if number > last:
+            break  # stored since the walk began
         if number != expected:
             verdict.said.append(say("upload %(upload)s is missing, with its link: removed", upload=str(expected)))
             return
@@ -238,10 +277,10 @@ def _check_uploads(
         )
 
 
-def _check_tail(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict, last: int, uploads: set[int]) -> None:
+def _check_tail(verdict: Verdict, ends: _Ends, last: int, uploads: set[int]) -> None:
     """The chain cannot show its own end cut off: the read models' recorded position
     and the accepted uploads (``uploads``: those the events name) can."""
-    recorded = store.projected(con)
+    recorded = ends.projected
     if recorded is not None and recorded > last:
         verdict.said.append(
             say(
@@ -252,8 +291,7 @@ def _check_tail(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict, 
             )
         )
         return
-    accepted = con.execute("SELECT upload_id FROM uploads WHERE outcome LIKE 'accepted%' ORDER BY upload_id").fetchall()
-    missing = next((upload_id for (upload_id,) in accepted if upload_id not in uploads), None)
+    missing = next((upload_id for upload_id in ends.accepted if upload_id not in uploads), None)
     if missing is not None:
         verdict.said.append(say("the events of accepted upload %(upload)s are missing: removed", upload=str(missing)))
 

@@ -16,16 +16,19 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pyarrow as pa
 import pytest
 
+from analytics import records
 from events.logfile import write_log
 from events.simulate.game import quick_game
 from ingest import gate as gates
 from ingest.drafts import Draft, drafts, read_draft, record_line, start_draft, undo_line
 from ingest.gate import Gate
+from ingest.pipeline import ingest
 from ingest.store import Store
 from ingest.verify import verify
 from tests.ingest.test_drafts import observed_lines
@@ -346,3 +349,51 @@ def test_connections_opened_at_the_same_moment_all_read_arrow(tmp_path: Path) ->
     for _ in range(100):  # each time the file is closed, and the instance made anew
         assert not at_once([job] * 8, timeout=60)
     assert counted == [6] * 800
+
+
+class _AppendedDuringTheWalk(Store):
+    """A store whose events, once walked, are followed by ``append``: run in another
+    thread, as a phone's tap or an organiser's upload is beside a page's verification."""
+
+    def __init__(self, path: Path, append: Callable[[], None]) -> None:
+        super().__init__(path)
+        self.meanwhile = append
+
+    def read_all(self, con: Any, after: int = 0, **options: Any) -> Iterator[Any]:
+        yield from super().read_all(con, after, **options)
+        writer = threading.Thread(target=self.meanwhile)
+        writer.start()
+        writer.join(timeout=60)
+        assert not writer.is_alive()
+
+
+@pytest.mark.parametrize("appended", ["a record", "an upload"])
+def test_verifying_the_chain_while_a_server_appends_finds_nothing_wrong(
+    tmp_path: Path, base_logs: list[str], appended: str
+) -> None:
+    """A server's page verifies the chain while phones and the organiser append through
+    the same open store (``gates.linger``). The walk read the events, then the read
+    models' position and the uploads one query at a time: a commit between them made
+    the verification say "event at position 3 is missing … removed", or name an upload
+    past the end of the chain, on the public Standings page. Now it checks the store as
+    it stood when it began."""
+    store = Store(tmp_path / "s.duckdb")
+    log = tmp_path / "game.jsonl"
+    log.write_text(base_logs[0], encoding="utf-8")
+
+    def append() -> None:
+        if appended == "a record":
+            records.register(store, "cup", [("bob", "Bob")])
+        else:
+            ingest([log], store, workers=1)
+
+    gates.linger(5.0)  # the server's own writes keep its read-write instance open, and its readers join it
+    try:
+        records.create(store, "cup", name="Cup")
+        records.register(store, "cup", [("ann", "Ann")])
+        verdict = verify(_AppendedDuringTheWalk(store.path, append), read_models=False)
+    finally:
+        gates.linger(0.0)
+    assert verdict.problems == []
+    assert verdict.events == 2
+    assert verify(store).problems == []
