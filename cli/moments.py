@@ -28,13 +28,15 @@ def moment(text: str, option: str, *, end: bool = False) -> datetime:
     '2026-11-29T14:00:00+01:00'
     >>> moment("2026-11-29", "--until", end=True).isoformat()
     '2026-11-30T00:00:00+00:00'
+    >>> moment("2026-11-29T14:00:00z", "--as-of").isoformat()
+    '2026-11-29T14:00:00+00:00'
     """
     try:
         if len(text) == 10:
             day = date.fromisoformat(text)
             start = datetime(day.year, day.month, day.day, tzinfo=UTC)
             return start + timedelta(days=1) if end else start
-        read = datetime.fromisoformat(text)
+        read = datetime.fromisoformat(text[:-1] + "Z" if text.endswith("z") else text)  # RFC 3339 allows z
     except ValueError:
         from cli.speech import told
         from events.said import say

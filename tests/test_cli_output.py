@@ -158,6 +158,7 @@ def test_help_shows_flags_by_their_names_not_as_bool(command: tuple[str, ...]) -
 
 def test_times_with_or_without_a_zone_read_the_same(hand: Hand) -> None:
     assert moment("2026-11-29T14:00", "--since") == datetime(2026, 11, 29, 14, tzinfo=UTC)
+    assert moment("2026-11-29T14:00z", "--since") == datetime(2026, 11, 29, 14, tzinfo=UTC)  # RFC 3339's lower z
     zoned = hand.cli("standings", TID, "--format", "json", "--as-of", "2099-01-01T00:00:00Z")
     naive = hand.cli("standings", TID, "--format", "json", "--as-of", "2099-01-01T00:00:00")
     assert naive.exit_code == 0 and json.loads(naive.stdout) == json.loads(zoned.stdout)
