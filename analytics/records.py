@@ -31,7 +31,7 @@ import polars as pl
 from pydantic import TypeAdapter, ValidationError
 
 from analytics.csvrows import spreadsheet_rows
-from analytics.standings import EVERY_FINDING, standings_on, still_wrong
+from analytics.standings import EVERY_FINDING, round_fits, standings_on, still_wrong
 from events.records import dump
 from events.records.tournament import (
     CutDrawn,
@@ -628,6 +628,15 @@ def still_wrong_in(store: Store, tournament: str, game: str, number: int) -> lis
             [game, number],
         ).fetchall()
     return [str(r[0]) for r in rows if str(r[0]) in wrong]
+
+
+def corrected_off_the_rules(store: Store, tournament: str, game: str, number: int) -> bool:
+    """Whether one round as corrected is not what the rules give, though no finding of it
+    says so (:func:`still_wrong_in` tells of those): a correction of a clean round to a
+    score no outcome allows (a losing saboteur given 4) is the organiser's to make, and
+    to be told of."""
+    with store.connect(read_only=True) as con:
+        return not round_fits(con, tournament, game, number)
 
 
 def accept_replay(store: Store, tournament: str, game: str, number: int, reason: str | None = None) -> Recorded:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import groupby
-from typing import Final
+from typing import Any, Final
 
 import duckdb
 import polars as pl
@@ -323,17 +323,42 @@ def still_wrong(con: duckdb.DuckDBPyConnection, tournament: str | None) -> list[
     for finding_id, group in groupby(rows, key=lambda r: str(r[0])):
         seats = list(group)
         source, named = seats[0][1], seats[0][2]
-        if source == "score_sheet":
-            players = [str(r[3]) for r in seats]
-            roles = {str(r[3]): r[4] for r in seats}
-            points = {str(r[3]): int(r[5]) for r in seats}
-            stars = frozenset(str(r[3]) for r in seats if r[7])
-            fits = any(o[2] == points and o[3] == stars for o in allowed_outcomes(players, roles))
-        else:
-            fits = all(r[6] is None or r[5] == r[6] for r in seats if named is None or r[3] == named)
-        if not fits:
+        if not _fits(source, named, [r[3:8] for r in seats]):
             wrong.append(finding_id)
     return wrong
+
+
+def _fits(source: str, named: str | None, seats: Sequence[tuple[Any, ...]]) -> bool:
+    """Whether a round as corrected is what the rules give: ``seats`` are each player's
+    ``(player, role, points, replay_points, star)`` with every correction applied. A
+    log's round is held to its replay (the points of ``named``, or of all); a score
+    sheet's, which has no replay, to the outcomes R-W1 allows for its roles."""
+    if source == "score_sheet":
+        players = [str(r[0]) for r in seats]
+        roles = {str(r[0]): r[1] for r in seats}
+        points = {str(r[0]): int(r[2]) for r in seats}
+        stars = frozenset(str(r[0]) for r in seats if r[4])
+        return any(o[2] == points and o[3] == stars for o in allowed_outcomes(players, roles))
+    return all(r[3] is None or r[2] == r[3] for r in seats if named is None or r[0] == named)
+
+
+_ROUND_AS_CORRECTED: Final = """
+WITH corrected AS ({newest_corrections})
+SELECT g.source, rp.player, rp.role, coalesce(c.points, rp.recorded_points, 0) AS points, rp.replay_points,
+       coalesce(c.star, rp.star, false) AS star
+FROM round_players rp JOIN games g USING (game_id)
+LEFT JOIN corrected c ON c.tournament = $tournament AND c.game_id = rp.game_id AND c.round = rp.round
+                     AND c.player = rp.player
+WHERE rp.game_id = $game AND rp.round = $round
+ORDER BY rp.seat
+""".replace("{newest_corrections}", NEWEST_CORRECTIONS)
+
+
+def round_fits(con: duckdb.DuckDBPyConnection, tournament: str, game: str, number: int) -> bool:
+    """Whether one round, with the tournament's corrections of it applied, is what the
+    rules give (:func:`_fits`); a round with no players stored fits."""
+    rows = con.execute(_ROUND_AS_CORRECTED, {"tournament": tournament, "game": game, "round": number}).fetchall()
+    return not rows or _fits(str(rows[0][0]), None, [r[1:] for r in rows])
 
 
 def with_still_wrong(sql: str, con: duckdb.DuckDBPyConnection, tournament: str | None) -> str:

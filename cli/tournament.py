@@ -392,6 +392,14 @@ def correct(
         say("a correction of %(player)s in %(game)s round %(round)s", player=player, game=game, round=number),
     )
     wrong = records.still_wrong_in(store, tournament, game, number)
+    if not wrong and records.corrected_off_the_rules(store, tournament, game, number):
+        said = say(
+            "round %(round)s of %(game)s as corrected is not what the rules give (R-W1): check the points and stars "
+            "(a correction's reason says why it stands)",
+            round=number,
+            game=game,
+        )
+        console.print(escape(told(said)))
     if wrong:
         said = say(
             "round %(round)s of %(game)s as corrected is still not what the rules give: finding %(findings)s stays "

@@ -863,6 +863,21 @@ def test_a_correction_to_a_score_the_replay_does_not_give_leaves_the_finding_ope
     assert row(hand.table(as_of=at), "fay")["open_findings"] == 1  # as it stood before
 
 
+def test_a_correction_that_makes_a_clean_round_break_the_rules_is_said(hand: Hand) -> None:
+    """A correction is the organiser's to make, and stands; but one that takes a round no
+    finding named to a score no outcome of R-W1 gives (dia, a gold digger of the winning
+    side in round 1 of table 1, given 4 and a star beside ann's 3 and star) is said, as
+    one that leaves a finding's round wrong is. It was recorded without a word."""
+    wrong = ["--player", "dia", "--points", "4", "--star", "--reason", "misread"]
+    said = hand.cli("tournament", "correct", TID, "hand:r1:t1", "1", *wrong)
+    assert said.exit_code == 0, said.output
+    assert "round 1 of hand:r1:t1 as corrected is not what the rules give (R-W1)" in " ".join(said.stdout.split())
+    assert row(hand.table(), "dia")["points"] == 4  # it stands
+    right = ["--player", "dia", "--points", "2", "--no-star", "--reason", "read again"]
+    again = hand.cli("tournament", "correct", TID, "hand:r1:t1", "1", *right)
+    assert again.exit_code == 0 and "not what the rules give" not in again.stdout, again.stdout
+
+
 def test_as_of_a_position_inside_a_transaction_is_as_of_its_start(tmp_path: Path) -> None:
     """R-TS5: the standings as of any moment are the standings someone could have seen
     then. Both tables of round 1 are stored by one ingest, in one transaction: a
