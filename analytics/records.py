@@ -482,6 +482,18 @@ def penalty(
             raise RecordError(
                 say("%(player)s is not registered in %(tournament)s", player=player, tournament=tournament)
             )
+        at_the_stage = _at_stage(con, tournament, known)
+        if at_the_stage and player not in at_the_stage:
+            # the stage's standings rank only whom it seats or who played in it: deducted nowhere
+            raise RecordError(
+                say(
+                    "%(player)s is not in the %(stage)s (it seats %(players)s): a penalty of the %(stage)s counts "
+                    "in its standings alone; give it in a stage %(player)s plays",
+                    player=player,
+                    stage=known,
+                    players=", ".join(sorted(at_the_stage)),
+                )
+            )
     with _shaped():
         event = PenaltyGiven(
             type="penalty_given",
@@ -492,6 +504,20 @@ def penalty(
             **({"finding": finding} if finding is not None else {}),
         )
     return append(store, tournament, [event])
+
+
+def _at_stage(con: duckdb.DuckDBPyConnection, tournament: str, stage: str) -> set[str]:
+    """The players a semi-final or final seats or who played in it, as its standings rank
+    them (none yet: nobody is known to be out of it); none for the preliminaries, which
+    rank every registered player."""
+    if stage == "preliminary":
+        return set()
+    rows = con.execute(
+        "SELECT player FROM seatings WHERE tournament = $t AND stage = $s UNION "
+        "SELECT unnest(player_ids) FROM games WHERE tournament = $t AND stage = $s",
+        {"t": tournament, "s": stage},
+    ).fetchall()
+    return {str(r[0]) for r in rows}
 
 
 @dataclass(frozen=True, slots=True)

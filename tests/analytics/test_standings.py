@@ -539,6 +539,25 @@ def test_penalties_deduct_points_and_change_the_rank(hand: Hand) -> None:
     ]
 
 
+def test_a_penalty_of_the_final_goes_to_a_player_at_the_final(hand: Hand) -> None:
+    """The final's standings rank only whom it seats or who played in it (R-TS3): a final
+    penalty of a player knocked out was recorded and deducted nowhere, unsaid. Before
+    the final is seated or played nobody is known to be out of it."""
+    records.penalty(hand.store, TID, "lea", 1, "before the final", stage="final")
+    assert put(hand.store, hand.root / "final.jsonl", final_log().text()) == "accepted"
+    result = hand.cli("tournament", "penalty", TID, "lea", "--points", "1", "--reason", "late", "--stage", "final")
+    assert result.exit_code == 1
+    assert " ".join(result.output.split()) == (
+        "lea is not in the final (it seats ann, bob, cem, gus, hal, kim): a penalty of the final counts in its "
+        "standings alone; give it in a stage lea plays"
+    )
+    assert (
+        hand.cli("tournament", "penalty", TID, "cem", "--points", "1", "--reason", "late", "--stage", "final").exit_code
+        == 0
+    )
+    assert hand.query("SELECT player FROM penalties WHERE stage = 'final' ORDER BY seq") == [("lea",), ("cem",)]
+
+
 def test_a_star_on_the_wrong_player_is_put_right_by_a_correction(hand_of_two: Hand) -> None:
     """R-TS5 (a wrong score sheet put right by a correction) with R-W1 (the connector's
     star): the sheet gives ann's star to bob; corrections put it back on ann, one
