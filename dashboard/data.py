@@ -373,7 +373,10 @@ def player_rounds(player: str, tournament: str | None = None) -> pl.DataFrame:
 
 
 def player_roles(rounds: pl.DataFrame) -> pl.DataFrame:
-    """Per role: rounds, wins, the win rate with its Wilson 95% interval, points."""
+    """Per role: rounds, wins, the win rate with its Wilson 95% interval, points. The rate
+    is over the rounds whose winner is known (:data:`analytics.stats.DECIDED`, as the
+    statistics count it): a score sheet's round that fits no outcome of the rules counts
+    its points, and is no round lost."""
     grouped = (
         rounds.group_by("role")
         .agg(
@@ -381,15 +384,16 @@ def player_roles(rounds: pl.DataFrame) -> pl.DataFrame:
             wins=pl.col("won").sum(),
             points=pl.col("points").sum(),
             stars=pl.col("star").sum(),
+            decided=pl.col("winner").is_not_null().sum(),
         )
         .sort("role")
     )
-    bounds = [wilson(int(w), int(n)) or (None, None) for w, n in zip(grouped["wins"], grouped["rounds"], strict=True)]
+    bounds = [wilson(int(w), int(n)) or (None, None) for w, n in zip(grouped["wins"], grouped["decided"], strict=True)]
     return grouped.with_columns(
-        rate=pl.col("wins") / pl.col("rounds"),
+        rate=pl.when(pl.col("decided") > 0).then(pl.col("wins") / pl.col("decided")),
         low=pl.Series([b[0] for b in bounds], dtype=pl.Float64),
         high=pl.Series([b[1] for b in bounds], dtype=pl.Float64),
-    )
+    ).drop("decided")
 
 
 # -- rounds ----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from analytics import stats
 from analytics.filters import Filters
+from analytics.intervals import wilson as wilson_of
 from analytics.standings import standings
 from dashboard import data, names
 from dashboard.replay_view import game_view
@@ -213,3 +214,24 @@ def test_a_public_page_names_the_store_without_the_servers_folders(
     at = AppTest.from_file(str(APP), default_timeout=60).run()
     text = page_text(at) + page_text(at.sidebar)
     assert "none.duckdb" in text and str(tmp_path) not in text
+
+
+def test_a_players_win_rate_by_role_counts_the_rounds_whose_winner_is_known() -> None:
+    """The Players page's table by role: a score sheet's round that fits no outcome of the
+    rules has no winner. Its points count; as a round it counts in no win rate, as the
+    statistics count it (it was a round lost, and the rate 1 of 2 where it is 1 of 1)."""
+    rounds = pl.DataFrame(
+        {
+            "role": ["saboteur", "saboteur", "gold_digger"],
+            "won": [True, False, False],
+            "points": [4, 4, 0],
+            "star": [True, True, False],
+            "winner": ["saboteurs", None, None],
+        }
+    )
+    by_role = {r["role"]: r for r in data.player_roles(rounds).iter_rows(named=True)}
+    saboteur = by_role["saboteur"]
+    assert (saboteur["rounds"], saboteur["wins"], saboteur["points"], saboteur["rate"]) == (2, 1, 8, 1.0)
+    assert (saboteur["low"], saboteur["high"]) == pytest.approx(wilson_of(1, 1))
+    digger = by_role["gold_digger"]
+    assert (digger["rounds"], digger["rate"], digger["low"], digger["high"]) == (1, None, None, None)
