@@ -42,6 +42,17 @@ def refused(exc: BaseException) -> bool:
     return False
 
 
+def refusal(exc: BaseException) -> typer.Exit:
+    """The one line (exit 2) of a store or a key that cannot be used (:func:`refused`),
+    in the running command's language where the error holds a sentence."""
+    said = getattr(exc, "line_said", None) or getattr(exc, "said", None)
+    if said is not None:  # a store's error: said in the command's language
+        from cli.speech import told
+
+        return refuse(told(said), 2)
+    return refuse(str(exc), 2)
+
+
 class ReportingGroup(LazyGroup):
     """The root command group: a store or a key that cannot be used ends any command
     with one line naming the file (exit 2)."""
@@ -50,11 +61,6 @@ class ReportingGroup(LazyGroup):
         try:
             return super().invoke(ctx)
         except Exception as exc:
-            if refused(exc):
-                said = getattr(exc, "line_said", None) or getattr(exc, "said", None)
-                if said is not None:  # a store's error: said in the command's language
-                    from cli.speech import told
-
-                    raise refuse(told(said), 2) from None
-                raise refuse(str(exc), 2) from None
+            if refused(exc):  # of a command that speaks no language of its own (see cli.speech.speaking)
+                raise refusal(exc) from None
             raise

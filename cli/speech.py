@@ -17,6 +17,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any, Final
 
+from cli.errors import refusal, refused
 from cli.options import LangOption, language
 from events.language import ENGLISH, words
 from events.said import Said, say, sentence
@@ -55,6 +56,10 @@ def speaking(command: Callable[..., None]) -> Callable[..., None]:
         token = _SPOKEN.set(language(lang))
         try:
             command(*args, **options)
+        except Exception as exc:
+            if refused(exc):  # a store busy, missing or damaged: said while the language is the command's
+                raise refusal(exc) from None
+            raise
         finally:
             _SPOKEN.reset(token)
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, TypeVar
 
 import polars as pl
 import typer
@@ -31,7 +31,7 @@ from cli.options import DbOption, WaitOption, grouped, opened_store
 from cli.output import Terminal as Console
 from cli.output import csv_text
 from cli.paths import lake_url
-from cli.speech import speaking, spoken, told
+from cli.speech import one_of, speaking, spoken, told
 from events.said import Said, say, sentence
 
 app = typer.Typer(
@@ -41,13 +41,26 @@ app = typer.Typer(
 )
 
 
+_Choice = TypeVar("_Choice", bound=StrEnum)
+
+
 class Format(StrEnum):
     table = "table"
     csv = "csv"
     json = "json"
 
 
-FormatOption = Annotated[Format, typer.Option("--format", help="table, csv or json.")]
+def _choice(kind: type[_Choice], text: str, option: str) -> _Choice:
+    """``text`` as one of ``kind``'s values; another is refused in the command's language
+    (read where the command runs: Click's own check of a choice says it in English, and
+    an option's parser runs before the command's language is set)."""
+    try:
+        return kind(text)
+    except ValueError:
+        raise typer.BadParameter(one_of(*kind), param_hint=option) from None
+
+
+FormatOption = Annotated[str, typer.Option("--format", help="table, csv or json.", metavar="FORMAT")]
 
 
 class StageChoice(StrEnum):
@@ -67,10 +80,10 @@ def _filters(
     *,
     tournament: Annotated[str | None, typer.Option("--tournament", help="Only this tournament's games.")] = None,
     stage: Annotated[
-        StageChoice | None, typer.Option("--stage", help="Only this stage: preliminary, semifinal, final.")
+        str | None, typer.Option("--stage", help="Only this stage: preliminary, semifinal, final.", metavar="STAGE")
     ] = None,
     ruleset: Annotated[
-        RulesetChoice | None, typer.Option("--ruleset", help="Only this ruleset: tournament or base.")
+        str | None, typer.Option("--ruleset", help="Only this ruleset: tournament or base.", metavar="RULESET")
     ] = None,
     since: Annotated[
         str | None,
@@ -99,8 +112,8 @@ def _filters(
     values as :class:`~analytics.filters.Filters`."""
     return Filters(
         tournament=tournament,
-        stage=None if stage is None else stage.value,
-        ruleset=None if ruleset is None else ruleset.value,
+        stage=None if stage is None else _choice(StageChoice, stage, "--stage").value,
+        ruleset=None if ruleset is None else _choice(RulesetChoice, ruleset, "--ruleset").value,
         since=None if since is None else moment(since, "--since"),
         until=None if until is None else moment(until, "--until", end=True),
         clean_only=clean_only,
@@ -257,18 +270,20 @@ def _one_table(
     @speaking
     @filtered
     @from_source
-    def command(*, source: StatsSource, filters: Filters, form: FormatOption = Format.table) -> None:
+    def command(*, source: StatsSource, filters: Filters, form: FormatOption = "table") -> None:
+        shown = _choice(Format, form, "--format")
         source.require(filters)
         frames = {table: source.read(lambda read: compute(read, filters))}
-        _print(frames, form, _with_undated(source, filters, {table: [note]} if note else {}, frames))
+        _print(frames, shown, _with_undated(source, filters, {table: [note]} if note else {}, frames))
 
 
 @app.command("roles")
 @speaking
 @filtered
 @from_source
-def roles_command(*, source: StatsSource, filters: Filters, form: FormatOption = Format.table) -> None:
+def roles_command(*, source: StatsSource, filters: Filters, form: FormatOption = "table") -> None:
     """Win rate per role by ruleset × table size × saboteurs in play (Wilson 95%)."""
+    shown = _choice(Format, form, "--format")
     source.require(filters)
     frame, (bots, rounds) = source.read(
         lambda read: (stats.role_win_rates(read, filters), stats.played_by_bots(read, filters))
@@ -276,7 +291,7 @@ def roles_command(*, source: StatsSource, filters: Filters, form: FormatOption =
     frames = {"role_win_rates": frame}
     _print(
         frames,
-        form,
+        shown,
         _with_undated(source, filters, {"role_win_rates": [bots_note(bots, rounds)]} if bots else {}, frames),
     )
 
@@ -317,7 +332,7 @@ def games_command(
     *,
     source: StatsSource,
     filters: Filters,
-    form: FormatOption = Format.table,
+    form: FormatOption = "table",
     only: Annotated[
         list[str] | None,
         typer.Option(
@@ -340,9 +355,10 @@ def games_command(
             ),
             param_hint="--only",
         )
+    shown = _choice(Format, form, "--format")
     source.require(filters)
     frames = source.read(lambda read: stats.round_tables(read, filters, only or None))
-    _print(frames, form, _with_undated(source, filters, _left_out_notes(source, filters, frames), frames))
+    _print(frames, shown, _with_undated(source, filters, _left_out_notes(source, filters, frames), frames))
 
 
 def _with_undated(

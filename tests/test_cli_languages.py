@@ -46,7 +46,7 @@ German *Gold*, Dutch *map*: a folder)."""
 DATA: Final = re.compile(
     r"[\w.-]*[_/:=@|\\][^\s]*|\b[0-9a-f]{12,}\b|sim-open-\d+|--[a-z-]+"
     r"|saboteur (?:tournament |archive |checkpoint |stats |simulate )?[a-z-]+"
-    r"|table, csv, json, parquet, pdf"
+    r"|table, csv, json(?:, parquet, pdf)?|\btournament (?:create|log|cut|seat|penalty|check)\b"
 )
 """Tokens that are data, not words: ids, codes, paths, options and their values,
 hashes, the commands a sentence names."""
@@ -136,12 +136,34 @@ def test_a_refused_option_says_why_in_the_language(day: Day, lang: str) -> None:
         ("simulate", "game", "-o", str(day.logs / "x.jsonl"), "--players", "99"),
         ("standings", day.tournament, "--format", "xml", "--db", str(day.db)),
         ("stats", "roles", "--since", "yesterday", "--db", str(day.db)),
+        ("stats", "roles", "--format", "xml", "--db", str(day.db)),  # a choice: Click said why in English
+        ("stats", "players", "--stage", "semi", "--db", str(day.db)),
     ):
         result = day.run(*command, "--lang", lang)
         assert result.exit_code == 2, result.output
         reason = " ".join(result.output.split()).split("Invalid value for", 1)[1]
         reason = re.sub(r"[│╰─╯]", " ", reason.split(":", 1)[1])
         assert not english_in(reason, lang), (command, reason)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_store_that_cannot_be_used_is_said_in_the_language(day: Day, lang: str, tmp_path: Path) -> None:
+    """A store missing, not a store, or busy ends a command in one line (exit 2), in
+    the language asked for: the line was said after the command's language was put
+    back, in English."""
+    missing = tmp_path / "nowhere.duckdb"
+    not_a_store = tmp_path / "notes.duckdb"
+    not_a_store.write_text("not a database", encoding="utf-8")
+    for command in (
+        ("verify", "--db", str(missing)),
+        ("stats", "roles", "--db", str(missing)),
+        ("standings", day.tournament, "--db", str(not_a_store)),
+        ("findings", "--db", str(not_a_store)),
+    ):
+        result = day.run(*command, "--lang", lang)
+        assert result.exit_code == 2, result.output
+        line = " ".join(result.output.split()).split(".duckdb: ", 1)[1]
+        assert not english_in(line, lang), (command, line)
 
 
 def _command_paths() -> list[tuple[str, ...]]:
