@@ -57,7 +57,7 @@ def _choice(kind: type[_Choice], text: str, option: str) -> _Choice:
     try:
         return kind(text)
     except ValueError:
-        raise typer.BadParameter(one_of(*kind), param_hint=option) from None
+        raise typer.BadParameter(f"{text!r}: {one_of(*kind)}", param_hint=option) from None
 
 
 FormatOption = Annotated[str, typer.Option("--format", help="table, csv or json.", metavar="FORMAT")]
