@@ -274,3 +274,16 @@ def test_stored_payloads_read_and_write_back_byte_for_byte(stream: str) -> None:
         event = adapter.validate_json(payload)
         assert dump(event) == payload
         assert json.loads(dump(event)) == json.loads(payload)
+
+
+def test_the_tournament_file_schema_publishes_the_rules_bounds() -> None:
+    """log-format.md's table gives preliminary rounds 1–20, a cut of 5–10 and a final of
+    1–4 rounds; the published schema said only "integer". A file beyond them is still
+    refused by the rules' own sentence (R-TS1, R-TS3, R-TS4), not the parser's."""
+    result = CliRunner().invoke(app, ["schema", "--stream", "tournament-file"])
+    properties = json.loads(result.stdout)["properties"]
+    bounds = {
+        name: (properties[name]["minimum"], properties[name]["maximum"])
+        for name in ("preliminary_rounds", "cut", "final_rounds")
+    }
+    assert bounds == {"preliminary_rounds": (1, 20), "cut": (5, 10), "final_rounds": (1, 4)}

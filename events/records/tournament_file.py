@@ -25,6 +25,9 @@ from events.records.tournament import (
     TournamentEvent,
 )
 from events.rules.tournament import (
+    CUT_SIZES,
+    FINAL_ROUNDS,
+    PRELIMINARY_ROUNDS,
     check_cut,
     check_cut_draw,
     check_final_rounds,
@@ -51,6 +54,11 @@ class Person(Record):
     name: Name
 
 
+def _bounds(limits: tuple[int, int]) -> dict[str, Any]:
+    """A JSON Schema's ``minimum`` and ``maximum`` of a number the rules bound."""
+    return {"minimum": limits[0], "maximum": limits[1]}
+
+
 class TournamentFile(Record):
     """``tournament.json``: the tournament, its players, the seatings and cut draws
     made so far, and the names of its game files."""
@@ -59,9 +67,11 @@ class TournamentFile(Record):
     id: GameId
     name: Name
     ruleset: Ruleset = "tournament"
-    preliminary_rounds: int
-    cut: int
-    final_rounds: int
+    # the bounds are published in the schema; a file beyond them is refused by
+    # problems(), with the rule's own sentence, rather than by the parser's
+    preliminary_rounds: Annotated[int, Field(json_schema_extra=_bounds(PRELIMINARY_ROUNDS))]
+    cut: Annotated[int, Field(json_schema_extra=_bounds(CUT_SIZES))]
+    final_rounds: Annotated[int, Field(json_schema_extra=_bounds(FINAL_ROUNDS))]
     players: list[Person]
     seatings: list[Seating] = Field(default_factory=list)
     cut_draws: list[CutDraw] = Field(default_factory=list)
