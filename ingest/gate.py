@@ -287,9 +287,34 @@ class Gate:
         self._turns.notify_all()
 
 
+OPENING: Final = threading.Lock()
+"""Held while this process opens a connection to a store file, or closes one that may be
+the last of its DuckDB instance: one instance of a file at a time in a process.
+
+DuckDB locks the file with a POSIX lock, which belongs to the process: closing *any*
+descriptor of the file lets go of it, whichever instance holds it. A new instance
+opens the file twice to read its header before it locks it; an instance closing
+checkpoints and then closes its descriptor. Overlapped in two threads of a server (a
+job's close of the last connection while the next job opens one), the one can let go of
+the lock the other holds while it writes on. That is the likeliest way a penalty a
+command said it recorded beside a busy server was gone (twice in eleven venue loads:
+two processes wrote the file at once, each on its own view, and the chain was whole on
+top; a server was seen holding the file with no lock on it for 126 ms). Opening and
+closing here one at a time, an instance is closed for good before the next is made.
+
+The first connection to a file also makes the process's DuckDB instance, and only then
+registers on it the scan by which a query reads a Python Arrow table (every insert of
+the store goes through one: :mod:`ingest.store.writing`); DuckDB handed the instance to
+another thread's connection opened meanwhile, whose inserts then failed ("Table
+Function with name python_arrow_scan does not exist"). Opening takes milliseconds (a
+try refused by another process's lock returns at once, and the wait before the next is
+outside); closing the last connection, its checkpoint."""
+
+
 def _close(kept: Kept) -> None:
-    """Close a kept connection; one already broken is closed all the same."""
-    with suppress(Exception):
+    """Close a kept connection (maybe its instance's last: :data:`OPENING`); one already
+    broken is closed all the same."""
+    with OPENING, suppress(Exception):
         kept.close()
 
 

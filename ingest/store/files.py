@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import random
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -26,7 +25,7 @@ import duckdb
 
 from events.said import say
 from ingest.chain import GENESIS, StoredEvent
-from ingest.gate import Stamp, gate, stamp
+from ingest.gate import OPENING, Stamp, gate, stamp
 from ingest.readmodels import RefereeCodeRow
 from ingest.schema import LOG_TABLE_NAMES, LOG_TABLES, READ_MODELS, SCHEMA_VERSION, UploadLink
 from ingest.store.chained import links
@@ -67,16 +66,6 @@ WAITING_FRESH: Final = 1.0
 """Seconds a job waiting for the file (:meth:`Store.someone_waiting`) is believed after it
 last said so: it says so at every try to open the file, some five times a second, and
 one that was killed stops saying so."""
-
-
-_OPENING: Final = threading.Lock()
-"""Held while this process opens a connection to a store file. The first connection to a
-file makes the process's DuckDB instance, and only then registers on it the scan by
-which a query reads a Python Arrow table (every insert of the store goes through one:
-:mod:`ingest.store.writing`); DuckDB hands the instance to another thread's connection
-opened meanwhile, whose inserts then failed ("Table Function with name
-python_arrow_scan does not exist"). Opening takes milliseconds (a try refused by
-another process's lock returns at once, and the wait before the next is outside)."""
 
 
 class StoreFile:
@@ -127,7 +116,8 @@ class StoreFile:
                 # a server keeps the instance open a moment (ingest.gate.linger); else the
                 # close is a checkpoint: where a write meets damage the job did not read
                 turns.keep(open_read_only, lambda: self._open(open_read_only))
-                con.close()
+                with OPENING:  # it may be the instance's last connection (ingest.gate.OPENING)
+                    con.close()
             except duckdb.Error as exc:
                 self._wrote(before, read_only=read_only, drafts_only=False)
                 raise self._failure(con, exc) from exc
@@ -151,7 +141,7 @@ class StoreFile:
         waited = False
         while True:
             try:
-                with _OPENING:
+                with OPENING:
                     con = duckdb.connect(str(self.path), read_only=read_only, config=config())
             except duckdb.Error as exc:
                 if not LOCKED.search(str(exc)):
@@ -396,7 +386,7 @@ class StoreFile:
 
 def _close(con: duckdb.DuckDBPyConnection) -> None:
     """Close a connection whose job failed already (a second failure says no more)."""
-    with suppress(duckdb.Error):
+    with OPENING, suppress(duckdb.Error):
         con.close()
 
 

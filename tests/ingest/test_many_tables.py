@@ -397,3 +397,30 @@ def test_verifying_the_chain_while_a_server_appends_finds_nothing_wrong(
     assert verdict.problems == []
     assert verdict.events == 2
     assert verify(store).problems == []
+
+
+def test_a_connection_closing_holds_back_the_next_opening_in_the_process(tmp_path: Path) -> None:
+    """DuckDB's lock on the file is a POSIX lock, the process's: an instance closing (its
+    checkpoint, then its descriptor) beside a new instance opening (which reads the
+    header first) can let go of the lock the other holds, and another process's command
+    then writes the file beside the server. A connection that may be an instance's last
+    is closed while no other opens (``gates.OPENING``): the opening waits."""
+    store = Store(tmp_path / "s.duckdb")
+    records.create(store, "cup", name="Cup")
+    said: list[str] = []
+
+    class Closing:
+        def close(self) -> None:
+            said.append("closing")
+            time.sleep(0.3)
+            said.append("closed")
+
+    closer = threading.Thread(target=gates._close, args=(Closing(),))
+    closer.start()
+    while not said:
+        time.sleep(0.005)
+    con = store._open(read_only=True)
+    said.append("opened")
+    con.close()
+    closer.join()
+    assert said == ["closing", "closed", "opened"]
