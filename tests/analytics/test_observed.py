@@ -186,7 +186,8 @@ def test_a_finding_that_names_nobody_needs_the_player(stores: Stores, tmp_path: 
         records.penalty_for(store, TID, "000000000000", 1, "no such finding")
     with pytest.raises(RecordError, match=r"^a penalty needs a --reason$"):
         records.penalty_for(store, TID, nobody, 1, " ", player="no-one")
-    player = str(browse.query(store, "SELECT min(player) AS p FROM tournament_players")["p"][0])
+    finalists = "SELECT unnest(player_ids) AS player FROM games WHERE stage = 'final'"
+    player = str(browse.query(store, f"SELECT min(player) AS p FROM ({finalists})")["p"][0])  # a final's penalty
     records.penalty_for(store, TID, nobody, 1, "a card shown", player=player, stage="final")
     assert penalties(store) == [
         {"player": player, "stage": "final", "points": 1, "reason": "a card shown", "finding": nobody}
