@@ -25,7 +25,7 @@ import duckdb
 
 from events.said import say
 from ingest.chain import GENESIS, StoredEvent
-from ingest.gate import OPENING, Stamp, gate, stamp
+from ingest.gate import OPENING, Stamp, gate, hold, stamp
 from ingest.readmodels import RefereeCodeRow
 from ingest.schema import LOG_TABLE_NAMES, LOG_TABLES, READ_MODELS, SCHEMA_VERSION, UploadLink
 from ingest.store.chained import links
@@ -105,19 +105,22 @@ class StoreFile:
                 yield con
             except duckdb.Error as exc:
                 failure = self._failure(con, exc)
-                _close(con)
+                _close(con, self.path)
                 self._wrote(before, read_only=read_only, drafts_only=False)
                 raise failure from exc
             except BaseException:
-                _close(con)
+                _close(con, self.path)
                 self._wrote(before, read_only=read_only, drafts_only=False)
                 raise
             try:
                 # a server keeps the instance open a moment (ingest.gate.linger); else the
                 # close is a checkpoint: where a write meets damage the job did not read
-                turns.keep(open_read_only, lambda: self._open(open_read_only))
+                turns.keep(open_read_only, lambda: _Held(self._open(open_read_only), self.path))
                 with OPENING:  # it may be the instance's last connection (ingest.gate.OPENING)
-                    con.close()
+                    try:
+                        con.close()
+                    finally:
+                        hold(self.path).give_back()
             except duckdb.Error as exc:
                 self._wrote(before, read_only=read_only, drafts_only=False)
                 raise self._failure(con, exc) from exc
@@ -139,12 +142,19 @@ class StoreFile:
         deadline = time.monotonic() + self.wait
         pause = 0.02
         waited = False
+        held = hold(self.path)
         while True:
             try:
-                with OPENING:
-                    con = duckdb.connect(str(self.path), read_only=read_only, config=config())
-            except duckdb.Error as exc:
-                if not LOCKED.search(str(exc)):
+                if not held.take(write=not read_only):
+                    raise _HeldElsewhere
+                try:
+                    with OPENING:
+                        con = duckdb.connect(str(self.path), read_only=read_only, config=config())
+                except BaseException:
+                    held.give_back()
+                    raise
+            except (duckdb.Error, _HeldElsewhere) as exc:
+                if isinstance(exc, duckdb.Error) and not LOCKED.search(str(exc)):
                     self._done_waiting(waited)
                     raise unopened(self.path, exc) from exc
                 if time.monotonic() >= deadline:
@@ -384,10 +394,35 @@ class StoreFile:
         return StoreError(self.path, say("the database failed: %(problem)s", problem=detail(self.path, exc)))
 
 
-def _close(con: duckdb.DuckDBPyConnection) -> None:
-    """Close a connection whose job failed already (a second failure says no more)."""
-    with OPENING, suppress(duckdb.Error):
-        con.close()
+def _close(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """Close a connection to the file at ``path`` whose job failed already (a second
+    failure says no more), and give back its hold (:class:`ingest.gate.FileHold`)."""
+    with OPENING:
+        try:
+            with suppress(duckdb.Error):
+                con.close()
+        finally:
+            hold(path).give_back()
+
+
+class _HeldElsewhere(Exception):
+    """Another process holds the file (:class:`ingest.gate.FileHold`): wait, as when
+    DuckDB's own lock refuses."""
+
+
+class _Held:
+    """A connection the gate keeps open between jobs, which gives back its hold on the
+    file when it is closed (:class:`ingest.gate.FileHold`)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, path: Path) -> None:
+        self._con = con
+        self._path = path
+
+    def close(self) -> None:
+        try:
+            self._con.close()
+        finally:
+            hold(self._path).give_back()
 
 
 def tables_of(con: duckdb.DuckDBPyConnection) -> set[str]:

@@ -10,6 +10,7 @@ another process: every append lands once, in order, and nobody sees an error.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -424,3 +425,27 @@ def test_a_connection_closing_holds_back_the_next_opening_in_the_process(tmp_pat
     con.close()
     closer.join()
     assert said == ["closing", "closed", "opened"]
+
+
+def test_another_process_waits_while_this_one_has_the_store_open_whatever_becomes_of_duckdbs_lock(
+    tmp_path: Path,
+) -> None:
+    """DuckDB's lock on the file is a POSIX lock: closing any descriptor of the file lets
+    go of it, and a command in another process then opened the file read-write beside a
+    server that still had it open, and one of them lost what it wrote. The process's
+    hold on ``<store>.lock`` (``gates.FileHold``) stands whatever becomes of DuckDB's
+    lock: the other process waits, and says the store is busy."""
+    store = Store(tmp_path / "s.duckdb")
+    records.create(store, "cup", name="Cup")
+    command = ["tournament", "register", "cup", "bob", "--name", "Bob", "--db", str(store.path), "--wait", "1"]
+    with store.connect() as con:  # a job of this process has the file open
+        os.close(os.open(store.path, os.O_RDONLY))  # and DuckDB's lock on it is gone
+        other = subprocess.run(
+            [sys.executable, "-m", "cli.main", *command], capture_output=True, text=True, timeout=120, check=False
+        )
+        assert con.execute("SELECT count(*) FROM events").fetchone() == (1,)
+    assert other.returncode == 2, other.stdout + other.stderr
+    assert "database busy" in " ".join(other.stderr.split())
+    assert (
+        subprocess.run([sys.executable, "-m", "cli.main", *command], capture_output=True, timeout=120).returncode == 0
+    )
