@@ -361,6 +361,10 @@ class FileHold:
                 try:
                     fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except OSError:
+                    # Linux may let go of the shared lock before it finds the exclusive one
+                    # taken: take the shared one back for the connections still open
+                    with suppress(OSError):
+                        fcntl.flock(self._fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
                     return False
                 self._exclusive = True
             self._count += 1

@@ -449,3 +449,23 @@ def test_another_process_waits_while_this_one_has_the_store_open_whatever_become
     assert (
         subprocess.run([sys.executable, "-m", "cli.main", *command], capture_output=True, timeout=120).returncode == 0
     )
+
+
+def test_a_hold_on_the_file_is_shared_by_readers_and_whole_for_a_writer(tmp_path: Path) -> None:
+    """``gates.FileHold`` as two processes see each other's (a ``flock`` belongs to its
+    descriptor, so two holds of one process stand for two processes here): readers
+    share it; a writer has it alone, and waits (False) while another holds it; a hold
+    is let go when the last connection that took it is given back."""
+    path = tmp_path / "s.duckdb"
+    mine, theirs = gates.FileHold(path), gates.FileHold(path)
+    assert mine.take(write=False) and theirs.take(write=False)  # two readers
+    assert not theirs.take(write=True)  # a writer beside a reader waits ...
+    mine.give_back()
+    assert theirs.take(write=True)  # ... until the reader has gone
+    assert not mine.take(write=False)  # and then has the file alone
+    theirs.give_back()
+    assert not mine.take(write=False)  # while any of its connections is open
+    theirs.give_back()
+    assert mine.take(write=True)
+    mine.give_back()
+    assert (tmp_path / "s.duckdb.lock").exists()
