@@ -332,10 +332,11 @@ class FileHold:
     eleven venue loads). A ``flock`` belongs to its own descriptor, which nothing else
     closes: while the server holds it, no command opens the file, whatever happens to
     DuckDB's lock. Where the lock file cannot be made (a folder one may not write in),
-    DuckDB's lock alone stands, as before."""
+    DuckDB's lock alone stands, as before; a database in memory (an archive batch's
+    store, ``:memory:…``) is the process's alone, and has none."""
 
     def __init__(self, path: Path) -> None:
-        self._path = path.with_name(path.name + ".lock")
+        self._path = None if path.name.startswith(IN_MEMORY) else path.with_name(path.name + ".lock")
         self._lock = threading.Lock()
         self._fd: int | None = None
         self._exclusive = False
@@ -346,6 +347,9 @@ class FileHold:
         when another process holds it (then try again, as when DuckDB's lock refuses)."""
         with self._lock:
             if self._fd is None:
+                if self._path is None:  # in memory: no other process can open it
+                    self._count += 1
+                    return True
                 try:
                     fd = os.open(self._path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
                 except OSError:  # no lock file can be made here: DuckDB's lock alone
@@ -385,8 +389,17 @@ class FileHold:
 _holds: dict[str, FileHold] = {}
 
 
+IN_MEMORY: Final = ":memory:"
+"""How DuckDB names a database in memory (a path beginning so names no file)."""
+_NO_FILE: Final = FileHold(Path(IN_MEMORY))
+"""The hold of every database in memory: it counts, and holds no file."""
+
+
 def hold(path: Path) -> FileHold:
-    """This process's :class:`FileHold` on the file at ``path`` (one for every spelling)."""
+    """This process's :class:`FileHold` on the file at ``path`` (one for every spelling;
+    one that makes no file for every database in memory, which are many and short)."""
+    if path.name.startswith(IN_MEMORY):
+        return _NO_FILE
     key = os.path.realpath(path)
     with _gates_lock:
         found = _holds.get(key)

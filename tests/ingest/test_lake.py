@@ -429,6 +429,17 @@ def test_the_same_simulation_writes_the_same_lake(scheduler: str, tmp_path: Path
     assert [n for (n,) in sizes] == [5, 6, 7, 8, 9, 10]
 
 
+def test_a_batch_store_in_memory_makes_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch's store lives in memory (``:memory:batch…``): the hold other processes see
+    on a store file (``ingest.gate.FileHold``) made a ``:memory:batch….lock`` file in the
+    working folder for every batch of a build."""
+    monkeypatch.chdir(tmp_path)
+    store = BatchStore(first_upload=1)
+    with store.connect() as con:
+        store.append(con, "game:b", 0, events("game:b", "game_started"), rows={})
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_batch_store_reads_the_versions_of_a_stream_held_from_before_it() -> None:
     """A batch's store holds no first event of a stream an earlier batch began: its
     versions come from what is held until the batch appends to it, then from the store."""
