@@ -296,12 +296,11 @@ DuckDB locks the file with a POSIX lock, which belongs to the process: closing *
 descriptor of the file lets go of it, whichever instance holds it. A new instance
 opens the file twice to read its header before it locks it; an instance closing
 checkpoints and then closes its descriptor. Overlapped in two threads of a server (a
-job's close of the last connection while the next job opens one), the one can let go of
-the lock the other holds while it writes on. That is the likeliest way a penalty a
-command said it recorded beside a busy server was gone (twice in eleven venue loads:
-two processes wrote the file at once, each on its own view, and the chain was whole on
-top; a server was seen holding the file with no lock on it for 126 ms). Opening and
-closing here one at a time, an instance is closed for good before the next is made.
+job's close of the last connection while the next job opens one), the one could let go
+of the lock the other holds while it writes on (DuckDB's own connect was seen to wait
+for such a close, but nothing promises it). Opening and closing here one at a time, an
+instance is closed for good before the next is made; :class:`FileHold` keeps other
+processes out whatever becomes of DuckDB's lock.
 
 The first connection to a file also makes the process's DuckDB instance, and only then
 registers on it the scan by which a query reads a Python Arrow table (every insert of
@@ -317,6 +316,10 @@ def _close(kept: Kept) -> None:
     broken is closed all the same."""
     with OPENING, suppress(Exception):
         kept.close()
+
+
+IN_MEMORY: Final = ":memory:"
+"""How DuckDB names a database in memory (a path beginning so names no file)."""
 
 
 class FileHold:
@@ -386,11 +389,23 @@ class FileHold:
         os.close(fd)
 
 
+_gates: dict[str, Gate] = {}
+_gates_lock = threading.Lock()
+
+
+def gate(path: Path, others_waiting: Callable[[], bool] = lambda: False) -> Gate:
+    """The gate of the file at ``path`` (one for every spelling of the same file);
+    ``others_waiting`` tells, when it is first made, whether another process waits for
+    the file."""
+    key = os.path.realpath(path)
+    with _gates_lock:
+        found = _gates.get(key)
+        if found is None:
+            found = _gates[key] = Gate(others_waiting)
+        return found
+
+
 _holds: dict[str, FileHold] = {}
-
-
-IN_MEMORY: Final = ":memory:"
-"""How DuckDB names a database in memory (a path beginning so names no file)."""
 _NO_FILE: Final = FileHold(Path(IN_MEMORY))
 """The hold of every database in memory: it counts, and holds no file."""
 
@@ -405,20 +420,4 @@ def hold(path: Path) -> FileHold:
         found = _holds.get(key)
         if found is None:
             found = _holds[key] = FileHold(Path(key))
-        return found
-
-
-_gates: dict[str, Gate] = {}
-_gates_lock = threading.Lock()
-
-
-def gate(path: Path, others_waiting: Callable[[], bool] = lambda: False) -> Gate:
-    """The gate of the file at ``path`` (one for every spelling of the same file);
-    ``others_waiting`` tells, when it is first made, whether another process waits for
-    the file."""
-    key = os.path.realpath(path)
-    with _gates_lock:
-        found = _gates.get(key)
-        if found is None:
-            found = _gates[key] = Gate(others_waiting)
         return found

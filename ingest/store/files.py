@@ -117,10 +117,7 @@ class StoreFile:
                 # close is a checkpoint: where a write meets damage the job did not read
                 turns.keep(open_read_only, lambda: _Held(self._open(open_read_only), self.path))
                 with OPENING:  # it may be the instance's last connection (ingest.gate.OPENING)
-                    try:
-                        con.close()
-                    finally:
-                        hold(self.path).give_back()
+                    _let_go(con, self.path)
             except duckdb.Error as exc:
                 self._wrote(before, read_only=read_only, drafts_only=False)
                 raise self._failure(con, exc) from exc
@@ -394,15 +391,20 @@ class StoreFile:
         return StoreError(self.path, say("the database failed: %(problem)s", problem=detail(self.path, exc)))
 
 
+def _let_go(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """Close a connection to the file at ``path`` and give back its hold
+    (:class:`ingest.gate.FileHold`), whatever the close did; under
+    :data:`ingest.gate.OPENING`, which the caller holds."""
+    try:
+        con.close()
+    finally:
+        hold(path).give_back()
+
+
 def _close(con: duckdb.DuckDBPyConnection, path: Path) -> None:
-    """Close a connection to the file at ``path`` whose job failed already (a second
-    failure says no more), and give back its hold (:class:`ingest.gate.FileHold`)."""
-    with OPENING:
-        try:
-            with suppress(duckdb.Error):
-                con.close()
-        finally:
-            hold(path).give_back()
+    """Close a connection whose job failed already (a second failure says no more)."""
+    with OPENING, suppress(duckdb.Error):
+        _let_go(con, path)
 
 
 class _HeldElsewhere(Exception):
@@ -412,17 +414,14 @@ class _HeldElsewhere(Exception):
 
 class _Held:
     """A connection the gate keeps open between jobs, which gives back its hold on the
-    file when it is closed (:class:`ingest.gate.FileHold`)."""
+    file when it is closed (by :func:`ingest.gate._close`, under its ``OPENING``)."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, path: Path) -> None:
         self._con = con
         self._path = path
 
     def close(self) -> None:
-        try:
-            self._con.close()
-        finally:
-            hold(self._path).give_back()
+        _let_go(self._con, self._path)
 
 
 def tables_of(con: duckdb.DuckDBPyConnection) -> set[str]:
