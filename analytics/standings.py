@@ -34,7 +34,7 @@ from events.rules.tournament import (
     SEATED_ELSEWHERE,
     UNSEATED,
 )
-from events.said import read_stored_all, sentence
+from events.said import STAGES, read_stored_all, sentence
 from events.tables import ROUND_LIMIT
 from ingest.rebuild import project_stream
 from ingest.schema import READ_MODELS
@@ -225,8 +225,7 @@ SELECT substr(sha256(concat_ws('|', 'rounds', g.tournament, g.game_id)), 1, 12) 
                                          'expected', g.most))::VARCHAR AS said
 FROM (
     SELECT g.*, {game_rounds} AS most,
-           CASE g.stage WHEN 'preliminary' THEN 'preliminaries' WHEN 'semifinal' THEN 'semi-final'
-                        ELSE g.stage END AS stage_words
+           CASE g.stage {stage_words} ELSE g.stage END AS stage_words
     FROM (SELECT game_id, tournament, tournament_round, coalesce(stage, 'preliminary') AS stage, ruleset,
                  coalesce(rounds_planned, rounds_played) AS played
           FROM games WHERE tournament IS NOT NULL AND tournament_round IS NOT NULL) g
@@ -235,6 +234,7 @@ FROM (
 ) g
 WHERE g.played > g.most
 """.replace("{game_rounds}", _game_rounds("g"))
+    .replace("{stage_words}", " ".join(f"WHEN {_literal(k)} THEN {_literal(v)}" for k, v in STAGES.items()))
     .replace("{announced}", _announced("g"))
     .replace("{more}", _literal(MORE_ROUNDS))
 )
