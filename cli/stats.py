@@ -274,7 +274,7 @@ def _one_table(
         shown = _choice(Format, form, "--format")
         source.require(filters)
         frames = {table: source.read(lambda read: compute(read, filters))}
-        _print(frames, shown, _with_undated(source, filters, {table: [note]} if note else {}, frames))
+        _print(frames, shown, _with_counts_left_out(source, filters, {table: [note]} if note else {}, frames))
 
 
 @app.command("roles")
@@ -292,7 +292,7 @@ def roles_command(*, source: StatsSource, filters: Filters, form: FormatOption =
     _print(
         frames,
         shown,
-        _with_undated(source, filters, {"role_win_rates": [bots_note(bots, rounds)]} if bots else {}, frames),
+        _with_counts_left_out(source, filters, {"role_win_rates": [bots_note(bots, rounds)]} if bots else {}, frames),
     )
 
 
@@ -358,10 +358,10 @@ def games_command(
     shown = _choice(Format, form, "--format")
     source.require(filters)
     frames = source.read(lambda read: stats.round_tables(read, filters, only or None))
-    _print(frames, shown, _with_undated(source, filters, _left_out_notes(source, filters, frames), frames))
+    _print(frames, shown, _with_counts_left_out(source, filters, _left_out_notes(source, filters, frames), frames))
 
 
-def _with_undated(
+def _with_counts_left_out(
     source: StatsSource, filters: Filters, notes: dict[str, list[Said]], frames: dict[str, pl.DataFrame]
 ) -> dict[str, list[Said]]:
     """``notes`` and, under every table, how many rounds a date filter left out for
