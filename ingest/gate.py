@@ -360,19 +360,26 @@ class FileHold:
                     return True
                 try:
                     fcntl.flock(fd, (fcntl.LOCK_EX if write else fcntl.LOCK_SH) | fcntl.LOCK_NB)
-                except OSError:
+                except BlockingIOError:  # another process holds it
                     os.close(fd)
                     return False
+                except OSError:  # a file system without flock: DuckDB's lock alone
+                    os.close(fd)
+                    self._count += 1
+                    return True
                 self._fd, self._exclusive = fd, write
             elif write and not self._exclusive:
                 try:
                     fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except OSError:
+                except BlockingIOError:
                     # Linux may let go of the shared lock before it finds the exclusive one
                     # taken: take the shared one back for the connections still open
                     with suppress(OSError):
                         fcntl.flock(self._fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
                     return False
+                except OSError:  # the file system failed it: DuckDB's lock alone, as above
+                    self._count += 1
+                    return True
                 self._exclusive = True
             self._count += 1
             return True

@@ -10,6 +10,8 @@ another process: every append lands once, in order, and nobody sees an error.
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
 import subprocess
 import sys
@@ -469,3 +471,20 @@ def test_a_hold_on_the_file_is_shared_by_readers_and_whole_for_a_writer(tmp_path
     assert mine.take(write=True)
     mine.give_back()
     assert (tmp_path / "s.duckdb.lock").exists()
+
+
+def test_a_file_system_without_flock_leaves_duckdbs_lock_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file system that refuses ``flock`` itself (not because another process holds
+    it) is no store held elsewhere: the hold gives way to DuckDB's own lock, as where no
+    lock file can be made, rather than wait out ``--wait`` and say the store is busy."""
+    path = tmp_path / "s.duckdb"
+    mine, theirs = gates.FileHold(path), gates.FileHold(path)
+    assert theirs.take(write=False)
+
+    def refused(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, "no locks available")
+
+    monkeypatch.setattr(fcntl, "flock", refused)  # the module ingest.gate locks with
+    assert mine.take(write=True)
+    assert theirs.take(write=True)  # an upgrade the file system refuses: the same
+    mine.give_back()
