@@ -366,7 +366,10 @@ class GoalRevealed(Event):
     card: GoalCardCode | None = None
 
 
-GoldCard = Literal[1, 2, 3]
+GoldCard = Annotated[int, Field(ge=1, le=3)]
+"""A nugget card of the base game's supply: 1, 2 or 3. Not ``Literal[1, 2, 3]``: pydantic
+matches a literal by equality even in strict mode, so ``true`` and ``1.0`` passed for the
+card 1, where every other integer field refuses both."""
 
 
 class RoundEnded(Event):

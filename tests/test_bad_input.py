@@ -746,6 +746,20 @@ def test_a_player_missing_from_scores_is_malformed() -> None:
     assert "dia" in malformed(log, "scores").message
 
 
+@pytest.mark.parametrize("card", [True, 1.0])
+def test_a_gold_card_written_as_a_boolean_or_a_fraction_is_malformed(card: object) -> None:
+    """event-log.md: `gold_cards` lists the nugget cards 1, 2, 3, and a wrong value type is
+    malformed, as in every other integer field. ``true`` and ``1.0`` equal 1 in Python,
+    and a literal 1 let both pass: ``true`` was counted as a 1-nugget card."""
+    log = LogBuilder(players=["ann", "bob", "cem"], ruleset="base").deal().pass_out()
+    outcome = log.outcome()
+    (taker,) = [p for p, cards in outcome["gold_cards"].items() if 1 in cards]
+    outcome["gold_cards"][taker] = [card if c == 1 else c for c in outcome["gold_cards"][taker]]
+    log.raw({"type": "round_ended", "round": 1, **outcome})
+    finding = malformed(log)
+    assert (finding.field or "").startswith(f"gold_cards.{taker}."), finding.describe()
+
+
 def test_a_player_missing_from_gold_cards_is_malformed() -> None:
     log = LogBuilder(players=["ann", "bob", "cem"], ruleset="base").deal().pass_out()
     outcome = log.outcome()
