@@ -224,7 +224,7 @@ class Recorder:
             winner=outcome.winner,  # type: ignore[arg-type]
             connector=outcome.connector,
             scores={p: sum(taken[p]) for p in players},
-            gold_cards=taken,  # type: ignore[arg-type]
+            gold_cards=taken,
             roles={p: r for p, r in turned.items() if r is not None},
         )
 
