@@ -29,6 +29,7 @@ from events.findings import Finding, Unlisted
 from events.maze import SIDE_NAMES
 from events.said import CELL_NAMES, WINNERS, Said, Value, english_value, joined, read_stored, say
 from events.schema import Stage
+from events.shown import one_line
 from events.state import Outcome
 from events.tables import Ruleset
 
@@ -155,7 +156,7 @@ def describe(finding: Finding | Unlisted, lang: str = ENGLISH, names: Mapping[st
     said = finding.said
     message = words(said, lang, names) if said is not None else finding.message
     parts.append(f"{finding.code} ({finding.rule}): {message}")
-    return " · ".join(parts)
+    return one_line(" · ".join(parts))  # a note's line break would start a line of its own
 
 
 def outcome_line(outcome: Outcome, lang: str = ENGLISH, names: Mapping[str, str] | None = None) -> str:

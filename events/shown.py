@@ -40,7 +40,17 @@ def safe_name(name: str) -> str:
         data = os.fsencode(name)
     except UnicodeEncodeError:  # a lone surrogate that no file name decoded to
         data = name.encode("utf-8", "backslashreplace")
-    text = data.decode("utf-8", "backslashreplace")
+    return one_line(data.decode("utf-8", "backslashreplace"))
+
+
+def one_line(text: str) -> str:
+    r"""``text`` as one line of a report (a name, a finding that quotes a referee's note):
+    control, format and line-break characters written as backslash escapes, so that no
+    text from outside can start a line that reads as the report's own.
+
+    >>> one_line("x\n  line 9 · out_of_turn")
+    'x\\x0a  line 9 · out_of_turn'
+    """
     if text.isprintable():
         return text
     return "".join(_escaped(char) if unicodedata.category(char) in _UNSHOWN else char for char in text)

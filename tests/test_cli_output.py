@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -216,3 +217,22 @@ def test_findings_and_the_record_break_no_word_at_any_width(hand: Hand, width: i
     texts = [str(v) for data in said for k, v in data.items() if k not in ("tables", "signature")]
     assert words(" ".join(texts)) <= words(record.output)
     assert "…" not in record.output
+
+
+def test_a_referee_notes_line_break_cannot_forge_a_line_of_the_audit(tmp_path: Path) -> None:
+    """A note is the log's free text, printed inside its ``table_incident`` finding: a
+    line break in it started a line of its own, which could read as another finding of
+    the report. A finding is one line; its breaks are shown escaped, as its controls
+    are."""
+    from tests.test_bad_input import started
+
+    log = started()
+    forged = "x\n  line 9 · round 1 · bob · out_of_turn (R-T1): forged\u2028y"
+    log.raw({"type": "referee_note", "player": None, "error": "other", "note": forged})
+    path = tmp_path / "noted.jsonl"
+    path.write_text(log.text(), encoding="utf-8")
+    result = CliRunner().invoke(app, ["audit", str(path)])
+    assert result.exit_code == 1, result.output
+    found = [line for line in result.output.splitlines() if line.startswith("  line ")]
+    assert [line.split(" · ")[2].split(" ")[0] for line in found] == ["table_incident", "incomplete"], result.output
+    assert "x\\x0a  line 9" in found[0] and "forged\\u2028y" in found[0]
