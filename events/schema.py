@@ -152,6 +152,7 @@ CARD_KINDS: Final = {
     "play_tool": sentence("a broken-tool or repair card"),
     "play_rockfall": sentence("a rockfall card"),
     "play_map": sentence("a map card"),
+    "goal_revealed": sentence("a goal card"),
 }
 """What each event's ``card`` must be, for messages ("'map' is not a tunnel card")."""
 GoalCardCode = Literal["goal_gold", "goal_stone_ne", "goal_stone_nw"]

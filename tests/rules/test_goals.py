@@ -88,6 +88,9 @@ def test_r_g1_a_reveal_with_a_wrong_card_is_malformed_but_still_a_reveal(card: o
     lines[at] = json.dumps({**shown, "card": card})
     expected = [("malformed", at + 1)] + ([("missing_reveal", at + 2)] if recording == "observed" else [])
     assert codes(lines) == expected
+    if card in ("goal_silver", "NESW"):  # a code, of no goal card: said so, not "not a card of the deck"
+        (said,) = [f.message for f in errors(lines) if f.code == "malformed"]
+        assert said.endswith(f"{card!r} is not a goal card"), said
 
 
 def test_r_g1_gold_revealed_then_round_ended() -> None:
