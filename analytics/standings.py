@@ -26,6 +26,7 @@ import duckdb
 import polars as pl
 
 from events.rules.tournament import (
+    FEWER_ROUNDS,
     FINAL_ROUNDS,
     GAME_ROUNDS,
     IN_TWO_GAMES,
@@ -217,10 +218,15 @@ SELECT substr(sha256(concat_ws('|', 'rounds', g.tournament, g.game_id)), 1, 12) 
        g.tournament, g.game_id, g.stage, g.tournament_round,
        'wrong_rounds' AS code, CASE WHEN g.stage = 'final' THEN 'R-TS4' ELSE 'R-TS1' END AS rule,
        'warning' AS severity,
-       format('{} has {} rounds, but a game of the {} has {}: its rounds after round {} count in no '
-              || 'standings until its file is put right and ingested again (--supersede)',
-              g.game_id, g.played, g.stage_words, g.most, g.most) AS message,
-       json_object('text', {more},
+       CASE WHEN g.played > g.most
+            THEN format('{} has {} rounds, but a game of the {} has {}: its rounds after round {} count in no '
+                        || 'standings until its file is put right and ingested again (--supersede)',
+                        g.game_id, g.played, g.stage_words, g.most, g.most)
+            ELSE format('{} has {} rounds, but a game of the {} has {}: its rounds count as played; if a round '
+                        || 'is missing, put its file right and ingest it again (--supersede)',
+                        g.game_id, g.played, g.stage_words, g.most)
+       END AS message,
+       json_object('text', CASE WHEN g.played > g.most THEN {more} ELSE {fewer} END,
                    'values', json_object('game', g.game_id, 'rounds', g.played, 'stage', g.stage,
                                          'expected', g.most))::VARCHAR AS said
 FROM (
@@ -232,20 +238,23 @@ FROM (
     LEFT JOIN tournaments t USING (tournament)
     WHERE {announced}
 ) g
-WHERE g.played > g.most
+WHERE g.played <> g.most
 """.replace("{game_rounds}", _game_rounds("g"))
     .replace("{stage_words}", " ".join(f"WHEN {_literal(k)} THEN {_literal(v)}" for k, v in STAGES.items()))
     .replace("{announced}", _announced("g"))
     .replace("{more}", _literal(MORE_ROUNDS))
+    .replace("{fewer}", _literal(FEWER_ROUNDS))
 )
-"""Every game of an announced round of more rounds than its stage plays (R-TS1: 3;
-R-TS4: the final's, as announced): a ``wrong_rounds`` finding of the game (no player: it
-stands beside each of its players' rows). Only its stage's number of rounds count in the
-standings (:data:`_SCORED`): the rounds after them count nowhere until its file is put
-right and ingested again with ``--supersede``, as a game of a round not announced does;
-a dismissal does not make them count. (A game of fewer rounds is stored and counted as
-played: a log that stops early is ``incomplete`` already.) Its ``finding_id`` is a hash
-of tournament and game; computed, never stored."""
+"""Every game of an announced round whose rounds are not its stage's (R-TS1: 3; R-TS4:
+the final's, as announced): a ``wrong_rounds`` finding of the game (no player: it stands
+beside each of its players' rows). Of a game of more, only its stage's number of rounds
+count in the standings (:data:`_SCORED`): the rounds after them count nowhere until its
+file is put right and ingested again with ``--supersede``, as a game of a round not
+announced does; a dismissal does not make them count. A game of fewer (by its header or
+its score sheet) counts the rounds it has, as played: a round may be missing from it,
+which the organiser is told of. (A log that stops before its planned rounds is
+``incomplete`` already, and its planned rounds are what is compared.) Its ``finding_id``
+is a hash of tournament and game; computed, never stored."""
 
 EVERY_FINDING: Final = (
     """(

@@ -77,7 +77,7 @@ FINDINGS: Final = {
     "table_incident": N_("the referee noted an incident at the table"),
     "incomplete": N_("the log stops before the game's end"),
     "wrong_table": N_("played at another table than the seating gave"),
-    "wrong_rounds": N_("a game of more rounds than its stage plays"),
+    "wrong_rounds": N_("a game of more or fewer rounds than its stage plays"),
     "more_findings": N_("more findings, counted but not listed"),
 }
 """A short plain sentence per finding code (``events.findings.Code``, the count of

@@ -30,7 +30,7 @@ def test_findings_lists_ids_that_dismiss_takes_and_open_leaves_settled_ones_out(
     finding = _slip(hand)
     listed = hand.cli("findings", TID, "--format", "json")
     assert listed.exit_code == 0, listed.output
-    (row,) = json.loads(listed.stdout)
+    (row,) = [r for r in json.loads(listed.stdout) if r["code"] != "wrong_rounds"]  # the game's one round
     assert (row["finding_id"], row["game_id"], row["round"], row["player"], row["code"]) == (
         finding,
         "hand:r2:t1",
@@ -48,7 +48,7 @@ def test_findings_lists_ids_that_dismiss_takes_and_open_leaves_settled_ones_out(
     assert json.loads(hand.cli("findings", TID, "--open", "--format", "json").stdout) == []
     assert "no open findings of hand" in hand.cli("findings", TID, "--open").output
     everywhere = json.loads(hand.cli("findings", "--format", "json").stdout)
-    assert [(r["tournament"], r["finding_id"]) for r in everywhere] == [(TID, finding)]
+    assert [(r["tournament"], r["finding_id"]) for r in everywhere if r["code"] != "wrong_rounds"] == [(TID, finding)]
 
 
 def test_findings_of_a_tournament_that_does_not_exist(hand: Hand) -> None:
@@ -60,7 +60,8 @@ def test_a_penalised_finding_is_no_longer_open(hand_of_two: Hand) -> None:
     hand = hand_of_two
     finding = _slip(hand)
     records.penalty_for(hand.store, TID, finding, 1, "slow scoring")
-    assert json.loads(hand.cli("findings", TID, "--format", "json").stdout)[0]["status"] == "penalised"
+    listed = json.loads(hand.cli("findings", TID, "--format", "json").stdout)
+    assert [r["status"] for r in listed if r["finding_id"] == finding] == ["penalised"]
 
 
 def test_ingest_verbose_prints_each_files_findings(hand: Hand) -> None:

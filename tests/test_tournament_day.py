@@ -53,16 +53,17 @@ def simulated(day: Day, number: int, table: int, players: list[str], *, stage: s
 
 
 def score_sheet(day: Day, number: int, table: int, players: list[str]) -> Path:
-    """The score sheet of ``table`` in round ``number``, as its referee fills it in: two
-    rounds, the roles dealt as R-S1 deals them at a table of that size; the saboteurs
-    win the first, the first gold digger connects in the second (R-W1)."""
+    """The score sheet of ``table`` in round ``number``, as its referee fills it in: three
+    rounds (R-TS1), the roles dealt as R-S1 deals them at a table of that size; the
+    saboteurs win the first and the third, the first gold digger connects in the second
+    (R-W1)."""
     kinds: tuple[Role, ...] = ("saboteur", "gold_digger", "selfish_dwarf")  # as TOURNAMENT_ROLES counts them
     dealt = [role for role, count in zip(kinds, TOURNAMENT_ROLES[len(players)], strict=True) for _ in range(count)]
     game = f"{TID}:r{number}:t{table}"
     lines = [HEADER]
-    for turn, roles in enumerate((dealt, dealt[::-1]), start=1):
+    for turn, roles in enumerate((dealt, dealt[::-1], dealt), start=1):
         held = dict(zip(players, roles, strict=True))
-        connector = None if turn == 1 else next(p for p in players if held[p] == "gold_digger")
+        connector = None if turn != 2 else next(p for p in players if held[p] == "gold_digger")
         outcome = tournament_outcome(turn, players, dict(held), connector)
         lines += [
             f"{TID},{number},{table},{game},{turn},{p},{held[p]},{outcome.scores[p]},{int(p in outcome.stars)}"

@@ -70,6 +70,12 @@ MORE_ROUNDS: Final = sentence(
     "%(expected)s count in no standings until its file is put right and ingested again (--supersede)"
 )
 """A ``wrong_rounds`` finding (R-TS1, R-TS4) of a game of more rounds than its stage plays."""
+FEWER_ROUNDS: Final = sentence(
+    "%(game)s has %(rounds)s rounds, but a game of the %(stage)s has %(expected)s: its rounds count as played; "
+    "if a round is missing, put its file right and ingest it again (--supersede)"
+)
+"""A ``wrong_rounds`` finding (R-TS1, R-TS4) of a game of fewer rounds than its stage
+plays, by its header (a log that stops before its planned rounds is ``incomplete``)."""
 GAME_ROUNDS: Final = 3
 """Rounds of every game of a tournament but the final's (R-TS1: "each one game of 3 rounds
 per table"; a semi-final's tables play as the preliminaries' do)."""

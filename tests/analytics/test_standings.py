@@ -566,6 +566,7 @@ def test_a_star_on_the_wrong_player_is_put_right_by_a_correction(hand_of_two: Ha
     slipped = {1: [("ann", G, 3, 0), ("bob", G, 2, 1), *T1[1][2:]]}
     sheet_text = sheet("hand:r2:t1", slipped, number=2, table="1")
     assert put(hand.store, hand.root / "r2-t1.csv", sheet_text) == "accepted_with_findings"
+    let_short_games_be(hand)
     before = hand.table()
     records.correct(hand.store, TID, "hand:r2:t1", 1, "ann", 3, "the star was ann's", star=True)
     result = hand.cli(
@@ -648,9 +649,19 @@ def test_the_newest_correction_wins(hand: Hand) -> None:
     assert hand.query("SELECT count(*) FROM cut_draws") == [(0,)]
 
 
+def let_short_games_be(hand: Hand) -> None:
+    """Dismiss the ``wrong_rounds`` findings of the games of fewer than 3 rounds (R-TS1)
+    that the tests store to be short: each test then sees the finding it is about."""
+    for (short,) in hand.query(f"SELECT finding_id FROM {EVERY_FINDING} f WHERE code = 'wrong_rounds'"):
+        records.dismiss(hand.store, TID, short, "a one-round game, as the tests play it")
+
+
 def _slip(hand: Hand) -> str:
-    """Ingest the game with fay's 3 written as 0; the id of its wrong_score finding."""
+    """Ingest the game with fay's 3 written as 0; the id of its wrong_score finding. The
+    game is one round, short of R-TS1's three: its ``wrong_rounds`` finding is dismissed
+    here, so that the slip is the one finding the tests settle."""
     assert put(hand.store, hand.root / "r2-t1.jsonl", slipped_log().text()) == "accepted_with_findings"
+    let_short_games_be(hand)
     found = hand.query(
         "SELECT finding_id, round, player FROM findings WHERE game_id = 'hand:r2:t1' AND code = 'wrong_score'"
     )
@@ -734,6 +745,31 @@ def test_a_preliminary_game_of_four_rounds_counts_three_and_is_a_finding(hand_of
     after = hand.table()
     assert row(after, "ann")["open_findings"] == 0
     assert row(after, "ann")["points"] == row(table, "ann")["points"]
+
+
+def test_a_preliminary_game_of_two_rounds_counts_them_and_is_a_finding(hand_of_two: Hand) -> None:
+    """R-TS1: a preliminary game is 3 rounds. A sheet (or a log's header) of two was
+    stored and counted without a word: a round left unplayed, or left off the sheet,
+    went unnoticed. Its two rounds count, as played, and a ``wrong_rounds`` finding of
+    the game tells the organiser."""
+    hand = hand_of_two
+    before = {r["player"]: (r["points"], r["rounds"]) for r in hand.table().iter_rows(named=True)}
+    two = {n: T1[n] for n in (1, 2)}
+    assert put(hand.store, hand.root / "r2-t1.csv", sheet("hand:r2:t1", two, number=2)) == "accepted"
+    table = hand.table()
+    for player in TABLE_1:
+        assert row(table, player)["rounds"] == before[player][1] + 2, player
+        assert row(table, player)["open_findings"] == 1, player
+    found = hand.query(f"SELECT code, rule, severity, message FROM {EVERY_FINDING} f WHERE code = 'wrong_rounds'")
+    assert found == [
+        (
+            "wrong_rounds",
+            "R-TS1",
+            "warning",
+            "hand:r2:t1 has 2 rounds, but a game of the preliminaries has 3: its rounds count as played; if a round "
+            "is missing, put its file right and ingest it again (--supersede)",
+        )
+    ]
 
 
 def test_a_final_counts_the_rounds_announced_for_it(tmp_path: Path) -> None:
@@ -1095,6 +1131,7 @@ def test_a_sheet_round_outside_r_w1_has_no_replay_to_accept(hand_of_two: Hand) -
     assert put(hand.store, hand.root / "r2-t2.csv", sheet("hand:r2:t2", slipped, number=2, table="2")) == (
         "accepted_with_findings"
     )
+    let_short_games_be(hand)
     table = hand.table()
     assert {p: row(table, p)["open_findings"] for p in PLAYERS[6:]} == dict.fromkeys(PLAYERS[6:], 1)
     assert row(table, "gus")["points"] == 9
