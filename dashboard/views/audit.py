@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
+from typing import NoReturn
 
 import polars as pl
 import streamlit as st
@@ -21,6 +22,7 @@ from events.rules.tournament import MOST_ROUND_POINTS
 from ingest.store import StoreBusy
 
 NOTICE = "audit_notice"
+REASONS = ("accept_reason", "correct_reason", "dismiss_reason")  # typed for one finding alone
 REPLACE = "--replace --reason …"  # the options that re-seat a published round (the CLI stays English)
 
 
@@ -49,6 +51,34 @@ def _record(action: str, run: Callable[[], Recorded], reason: str | None = None)
             _("Recorded %(action)s (the tournament's record is now at version %(version)d).")
             % {"action": action, "version": version},
         )
+    st.rerun()
+
+
+def _laid_out(form: str, shown: object) -> object:
+    """What a form, laid out now for ``shown`` (what it acts on: a finding; the penalties
+    or the cards it offers), was laid out for in the page's run before.
+
+    A form is sent with the values of its run before, but its action runs in the run it
+    starts: when another organiser (or a command) settled a finding meanwhile, that run
+    opened on the next open finding, and a dismissal or a penalty pressed for the one
+    before went to that one, which nobody chose, in a record nothing is taken out of; a
+    penalty withdrawn meanwhile shifted the list a withdrawal picks from."""
+    key = f"audit_laid_out_{form}"
+    before = st.session_state.get(key)
+    st.session_state[key] = shown
+    return before
+
+
+def _stale(what: str) -> NoReturn:
+    """Record nothing for a form sent for what the page no longer shows; say so."""
+    st.session_state[NOTICE] = (
+        "error",
+        _(
+            "Nothing was recorded: %(what)s changed meanwhile (on another page or by a command) after the page "
+            "showed it. Here it is as it is now: check it and send the form again."
+        )
+        % {"what": what},
+    )
     st.rerun()
 
 
@@ -132,6 +162,7 @@ def _referee_codes(tournament: str) -> None:
             st.caption(_("No code is live: `saboteur tournament referee-codes` issues new ones."))
             return
         cards = {f"{r['tournament_round']}:{r['table']}": r for r in live.iter_rows(named=True)}
+        offered = _laid_out("revoke_code", (tournament, tuple(cards)))
         with st.form("revoke_code"):
             picked = st.selectbox(
                 _("Card"),
@@ -148,6 +179,8 @@ def _referee_codes(tournament: str) -> None:
             )
             why = st.text_input(_("Reason"), key="revoke_reason")
             if st.form_submit_button(_("Revoke the code")) and picked is not None:
+                if offered != (tournament, tuple(cards)):
+                    _stale(_("the list of live codes"))
                 card = cards[picked]
                 _record(
                     _("the revocation of the code of table %(table)s of round %(round)s")
@@ -182,10 +215,13 @@ def _penalties(tournament: str) -> None:
             int(n): f"{n} · {people.get(p, p)} · {points}"
             for n, p, points in given.select("number", "player", "points").iter_rows()
         }
+        offered = _laid_out("withdraw_penalty", (tournament, tuple(described)))
         with st.form("withdraw_penalty"):
             picked = st.selectbox(_("Penalty"), list(described), format_func=described.__getitem__, key="withdraw_pick")
             why = st.text_input(_("Reason"), key="withdraw_reason")
             if st.form_submit_button(_("Withdraw the penalty")) and picked is not None:
+                if offered != (tournament, tuple(described)):
+                    _stale(_("the list of penalties"))
                 number = int(picked)
                 _record(
                     _("the withdrawal of penalty %(number)d") % {"number": number},
@@ -242,6 +278,11 @@ def said_of(r: dict[str, object]) -> str:
 chosen = st.selectbox(_("Finding"), list(rows), format_func=_label, key="audit_finding")
 assert chosen is not None
 row = rows[chosen]
+shown_before = _laid_out("finding", (record_of, chosen))
+fresh = shown_before == (record_of, chosen)
+if not fresh:  # the forms are for another finding now: nothing typed for the one before carries over
+    for key in REASONS:
+        st.session_state[key] = ""
 where = (
     _("line %(line)d of **%(game)s**") % {"line": row["line"], "game": escape(row["game_id"])}
     if row["line"] is not None
@@ -267,6 +308,14 @@ if number is not None:
         column_config={**names.headers(scored.columns), "replay": _("by the replay")},
     )
 
+def _settle(action: str, run: Callable[[], Recorded], reason: str | None = None) -> None:
+    """:func:`_record`, for a form of the finding chosen: never for another one."""
+    if not fresh:
+        gone = shown_before[1] if isinstance(shown_before, tuple) else ""
+        _stale(_("finding %(finding)s") % {"finding": escape(str(gone))})
+    _record(action, run, reason)
+
+
 accept, correct, penalise, dismiss = st.tabs(
     [_("Accept the replay's score"), _("Enter a correction"), _("Give a penalty"), _("Dismiss")]
 )
@@ -277,7 +326,7 @@ with accept:
         with st.form("accept_replay"):
             why = st.text_input(_("Reason (optional)"), key="accept_reason")
             if st.form_submit_button(_("Accept the replay's score for this round")):
-                _record(
+                _settle(
                     _("the replay's score for round %(num)s of %(game)s") % {"num": number, "game": escape(game_id)},
                     lambda: data.accept_replay(record_of, game_id, int(number), why or None),
                 )
@@ -300,7 +349,7 @@ with correct:
             why = st.text_input(_("Reason"), key="correct_reason")
             if st.form_submit_button(_("Record the correction")):
                 starred = {"yes": True, "no": False}.get(str(star))
-                _record(
+                _settle(
                     _("a correction of %(player)s's score in round %(num)s of %(game)s")
                     % {"player": escape(named.get(player, player)), "num": number, "game": escape(game_id)},
                     lambda: data.correct(record_of, game_id, int(number), str(player), int(points), why, starred),
@@ -320,9 +369,11 @@ with penalise, st.form("penalty"):
     found_as = names.finding(row["code"])
     if row["line"] is not None:
         found_as = _("%(finding)s at line %(line)d") % {"finding": found_as, "line": row["line"]}
-    why = st.text_input(_("Reason"), value=f"{found_as}: {said_of(row)}", key="penalty_reason")
+    if not fresh or "penalty_reason" not in st.session_state:  # the reason is the finding shown
+        st.session_state["penalty_reason"] = f"{found_as}: {said_of(row)}"
+    why = st.text_input(_("Reason"), key="penalty_reason")
     if st.form_submit_button(_("Give the penalty for this finding")):
-        _record(
+        _settle(
             _("a penalty of %(points)d for %(player)s for finding %(finding)s")
             % {"points": int(points), "player": escape(named.get(player, player)), "finding": escape(chosen)},
             lambda: data.penalty_for(record_of, chosen, int(points), why, str(player)),
@@ -331,7 +382,7 @@ with penalise, st.form("penalty"):
 with dismiss, st.form("dismissal"):
     why = st.text_input(_("Reason"), key="dismiss_reason")
     if st.form_submit_button(_("Dismiss the finding")):
-        _record(
+        _settle(
             _("the dismissal of finding %(finding)s") % {"finding": escape(chosen)},
             lambda: data.dismiss(record_of, chosen, why),
             why,

@@ -150,6 +150,38 @@ def test_audit_corrects_and_dismisses_with_reasons(open_page: Open, organiser: s
     assert any("No open findings" in s.value for s in at.success)
 
 
+def test_a_form_sent_for_a_finding_settled_meanwhile_records_nothing(open_page: Open, organiser: str, db: Path) -> None:
+    """Two organisers on the Audit page (or one, and a command): the other one dismissed
+    the finding this page shows. The form sent for it here acted on the next open
+    finding, which the page's run had opened on: a dismissal (or a penalty naming it)
+    that nobody chose, in a record nothing is taken out of. Now nothing is recorded, and
+    the page says why."""
+    at = log_in(open_page("audit"), organiser)
+    found = at.dataframe[0].value
+    missed = found[found["code"] == MISSED_DRAW].iloc[0]["finding_id"]
+    at.selectbox(key="audit_finding").set_value(missed).run()
+    data.dismiss(TOURNAMENT, str(missed), "dismissed at the other laptop")
+    count = len(events(db))
+    at.text_input(key="dismiss_reason").input("seen by the referee")
+    at.button(key="FormSubmitter:dismissal-Dismiss the finding").click().run()
+    assert len(events(db)) == count, events(db)[count:]
+    (error,) = at.error
+    assert error.value.startswith("Nothing was recorded: finding " + str(missed)), error.value
+    assert set(at.dataframe[0].value["code"]) == {WRONG_SCORE}  # as the findings are now
+    assert at.text_input(key="dismiss_reason").value == ""  # the reason was for the one before
+
+
+def test_a_penaltys_reason_is_the_finding_chosen(open_page: Open, organiser: str, db: Path) -> None:
+    """The penalty's reason is filled in with the finding it is for: it stayed the first
+    finding's when another was chosen, and went into the record so."""
+    at = log_in(open_page("audit"), organiser)
+    found = at.dataframe[0].value
+    for code in (MISSED_DRAW, WRONG_SCORE, MISSED_DRAW):
+        row = found[found["code"] == code].iloc[0]
+        at.selectbox(key="audit_finding").set_value(row["finding_id"]).run()
+        assert at.text_input(key="penalty_reason").value.startswith(code), at.text_input(key="penalty_reason").value
+
+
 # -- one file cannot sink an upload (issue 10, point 2) ------------------------------------
 
 
