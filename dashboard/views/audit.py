@@ -308,6 +308,7 @@ if number is not None:
         column_config={**names.headers(scored.columns), "replay": _("by the replay")},
     )
 
+
 def _settle(action: str, run: Callable[[], Recorded], reason: str | None = None) -> None:
     """:func:`_record`, for a form of the finding chosen: never for another one."""
     if not fresh:
