@@ -49,7 +49,7 @@ from events.records.tournament import (
     TournamentCreated,
     TournamentEvent,
 )
-from events.records.tournament_file import NAME_MOST
+from events.records.tournament_file import NAME_MOST, one_line
 from events.rules.tournament import (
     CUT,
     check_cut,
@@ -303,10 +303,11 @@ def register(store: Store, tournament: str, players: Sequence[tuple[str, str]]) 
         _valid(_PLAYER_ID, player, "player")
         if not name.strip():
             raise RecordError(say("player %(player)s needs a name", player=player))
-        if len(name.strip()) > NAME_MOST or any(ord(c) < 32 or ord(c) == 127 for c in name):
+        if len(name.strip()) > NAME_MOST or not one_line(name):
             raise RecordError(
                 say(
-                    "player %(player)s: a name is one line of at most %(most)s characters",
+                    "player %(player)s: a name is one line of at most %(most)s characters, with no control or "
+                    "text-direction characters",
                     player=player,
                     most=NAME_MOST,
                 )

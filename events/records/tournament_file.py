@@ -9,6 +9,7 @@ field by field: nothing in the file can choose an event's ``type``.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, StringConstraints, TypeAdapter
@@ -42,9 +43,21 @@ from events.tables import Ruleset
 NAME_MOST: Final = 200
 """The longest display name (a player's, the tournament's): it fits a standings row, a
 card and a printed page."""
-Name = Annotated[str, StringConstraints(min_length=1, max_length=NAME_MOST, pattern=r"^[^\x00-\x1f\x7f]+$")]
-"""A display name: one line of 1 to :data:`NAME_MOST` characters (a newline split a
-standings row in two)."""
+NOT_IN_A_NAME: Final = r"\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+"""What a display name may not hold (a character class's ranges): controls (a newline
+split a standings row in two), the line and paragraph separators, and the marks that
+change the direction of the text after them (an override turned the rest of a
+sentence on the Standings page backwards). Marks that join letters (zero-width joiners,
+which names in some scripts and emoji need) are left."""
+Name = Annotated[str, StringConstraints(min_length=1, max_length=NAME_MOST, pattern=f"^[^{NOT_IN_A_NAME}]+$")]
+"""A display name: one line of 1 to :data:`NAME_MOST` characters, none of
+:data:`NOT_IN_A_NAME`."""
+
+
+def one_line(text: str) -> bool:
+    """Whether ``text`` holds none of :data:`NOT_IN_A_NAME`, as a command checks a name
+    typed (its length aside)."""
+    return re.fullmatch(f"[^{NOT_IN_A_NAME}]*", text) is not None
 
 
 class Person(Record):
