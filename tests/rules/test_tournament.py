@@ -289,8 +289,14 @@ cup,1,1,cup:r1:t1,2,bob,gold_digger,0,0
 cup,1,1,cup:r1:t1,2,cem,selfish_dwarf,0,0
 cup,1,1,cup:r1:t1,2,dia,gold_digger,0,0
 cup,1,1,cup:r1:t1,2,eve,gold_digger,0,0
+cup,1,1,cup:r1:t1,3,ann,gold_digger,2,0
+cup,1,1,cup:r1:t1,3,bob,gold_digger,2,0
+cup,1,1,cup:r1:t1,3,cem,saboteur,0,0
+cup,1,1,cup:r1:t1,3,dia,gold_digger,2,0
+cup,1,1,cup:r1:t1,3,eve,selfish_dwarf,0,0
 """
-"""Round 2: ann, the saboteur, holds out (4 points) but the star is not ticked."""
+"""Round 2: ann, the saboteur, holds out (4 points) but the star is not ticked. Rounds 1
+and 3: cem, the saboteur, connects: the gold diggers 2 each."""
 
 
 def test_r_ts5_a_wrong_score_is_put_right_by_a_correction_and_nothing_is_erased(tmp_path: Path) -> None:
@@ -487,7 +493,7 @@ def test_r_ts5_a_penalty_withdrawn_stays_in_the_record_and_no_longer_counts(tmp_
     table = {
         p: (points, pen) for p, points, pen in standings(store, "cup").select("player", "points", "penalty").rows()
     }
-    assert table["ann"] == (6, 0) and table["bob"] == (1, 1)  # ann 2 + 4; bob 2 + 0 - 1
+    assert table["ann"] == (8, 0) and table["bob"] == (3, 1)  # ann 2 + 4 + 2; bob 2 + 0 + 2 - 1
     assert standings(store, "cup", as_of=given).filter(pl.col("player") == "ann")["penalty"].to_list() == [3]
     assert records.penalty(store, "cup", "bob", 2, "slow play").penalties == 3  # numbers go on from the last
     with pytest.raises(records.RecordError, match=r"^penalty 1 was withdrawn already$"):
@@ -536,18 +542,30 @@ def test_r_ts5_withdraw_penalty_names_the_penalty_as_penalty_and_the_log_number_
 
 
 @pytest.mark.parametrize(
-    "name", ["W" * 201, "Ann\nde Vries", "Ann\tde Vries"], ids=["201-characters", "a-newline", "a-tab"]
+    "name",
+    ["W" * 201, "Ann\nde Vries", "Ann\tde Vries", "Ida \u202eBrown", "\u2066Ida", "Ida\u2028Brown", "Ida\x85"],
+    ids=["201-characters", "a-newline", "a-tab", "an-override", "an-isolate", "a-line-separator", "a-c1-control"],
 )
 def test_r_ts5_a_display_name_is_one_line_of_at_most_200_characters(tmp_path: Path, name: str) -> None:
-    """A name of 1,500 letters broke the standings' PDF (a row taller than a page) and
-    a newline split a standings row in two: refused by the command and in a file."""
+    """A name of 1,500 letters broke the standings' PDF (a row taller than a page), a
+    newline split a standings row in two, and a right-to-left override turned the rest
+    of a sentence about the player backwards on the Standings page: refused by the
+    command and in a file."""
     store = Store(tmp_path / "s.duckdb")
     records.create(store, "cup", name="Cup")
-    with pytest.raises(records.RecordError, match=r"^player ann: a name is one line of at most 200 characters$"):
+    refusal = (
+        r"^player ann: a name is one line of at most 200 characters, with no control or text-direction characters$"
+    )
+    with pytest.raises(records.RecordError, match=refusal):
         records.register(store, "cup", [("ann", name)])
     status, found = verdict(players=[{"id": "ann", "name": name}])
     assert status == "unreadable" and found[0][1].startswith("not a tournament file: `players.0.name`"), found
     records.register(store, "cup", [("ann", "W" * 200)])
+    records.register(
+        store,
+        "cup",
+        [("bob", "Bob \U0001f468\u200d\U0001f469\u200d\U0001f467 \u0627\u0644\u0639\u0631\u0628\u064a\u0629")],
+    )
 
 
 def test_a_key_written_twice_in_a_tournament_file_is_malformed() -> None:
