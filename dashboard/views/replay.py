@@ -23,7 +23,7 @@ import streamlit as st
 
 from dashboard import access, data, i18n, names, sentences, widgets
 from dashboard.card_words import who
-from dashboard.i18n import _
+from dashboard.i18n import N_, _
 from dashboard.markup import escape
 from dashboard.maze_svg import maze_svg
 from dashboard.replay_view import Violation, address
@@ -113,7 +113,12 @@ with top[0]:
 tournament = None if picked == widgets.NONE else picked
 games = data.games(tournament)
 if games.is_empty():
-    st.info(_("No games are stored here."))
+    if tournament is not None:
+        st.info(_("This tournament has no games yet."))
+    elif len(choices) > 1:  # the games of no tournament: none, though tournaments have theirs
+        st.info(_("No game outside a tournament is stored: pick a tournament above."))
+    else:
+        st.info(_("No games are stored here."))
     st.stop()
 labels = {
     str(g["game_id"]): " · ".join(
@@ -161,10 +166,11 @@ shown_round = view.rounds[number]
 
 organiser = access.is_organiser()
 allowed = shown_round.ended or organiser
+VIEWS = {"Public": N_("Public"), "Referee": N_("Referee")}  # the choice's value, and its words to translate
 mode = st.radio(
     _("View"),
-    ["Public", "Referee"],
-    format_func=_,
+    list(VIEWS),
+    format_func=lambda view: _(VIEWS[view]),
     horizontal=True,
     key="replay_view",
     help=_("The referee's view shows the hands, the roles and what the face-down goals hide."),

@@ -158,6 +158,16 @@ def test_rounds_page_opens_a_round_in_replay(open_page: Open) -> None:
     assert at.selectbox(key="replay_round").value == SKIPPED_ROUND
 
 
+def test_replay_of_a_tournament_with_no_games_yet_says_so(open_page: Open, db: Path) -> None:
+    """A tournament created, none of its games in yet: the page said the store held no
+    games, beside a store of dozens."""
+    from analytics import records
+
+    records.create(Store(db), "club", name="Club night")
+    at = open_page("replay", replay_tournament="club")
+    assert [i.value for i in at.info] == ["This tournament has no games yet."]
+
+
 def _frames(db: Path, game_id: str, number: int) -> list[int]:
     """Steps of round ``number`` with findings (the viewer's own fold, for the expected values)."""
     with Store(db).connect(read_only=True) as con:

@@ -86,7 +86,9 @@ def test_the_replay_in_german(db: Path, monkeypatch: pytest.MonkeyPatch) -> None
     said = "\n".join(steps)
     assert "legt die Karte „" in said and " zieht " in said, said
     assert " lays " not in said and " draws " not in said
-    at.radio(key="replay_view").set_value("Referee").run()
+    view = at.radio(key="replay_view")
+    assert view.options == ["Öffentlich", "Schiedsrichter"]  # as the page words them
+    view.set_value("Referee").run()
     assert headings(at)["role"] == "Rolle" and headings(at)["hand"] == "Hand"
     roles = set(at.dataframe[0].value["role"])
     assert roles and roles <= {"Goldgräber", "Saboteur", "egoistischer Zwerg"}
