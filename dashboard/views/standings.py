@@ -205,8 +205,10 @@ def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
     if frame["open_findings"].sum():
         st.caption(
             _(
-                "Open findings: points written down wrong in a player's rounds, and a player's game at another "
-                "table than the seating, not yet settled on the Audit page."
+                "Open findings: the findings of the stage's games not yet settled on the Audit page (a rule "
+                "broken, points written down wrong, a game at another table than the seating or of other than "
+                "its stage's rounds), each beside the player it names, or beside every player of its game if it "
+                "names none."
             )
         )
     called = dict(zip(frame["player"].to_list(), frame["name"].to_list(), strict=True))
