@@ -27,7 +27,8 @@ def card(tournament: str, player: str, rounds: pl.DataFrame) -> None:
         place = _("**Place %(place)s** in the preliminary standings, %(points)s, %(stars)s.")
         scored = ngettext("%(num)d point", "%(num)d points", row["points"]) % {"num": row["points"]}
         stars = ngettext("%(num)d star", "%(num)d stars", row["stars"]) % {"num": row["stars"]}
-        st.markdown(place % {"place": row["place"], "points": scored, "stars": stars})
+        rank = f"{row['rank']}=" if row["shared"] else str(row["rank"])  # as the standings write a shared rank
+        st.markdown(place % {"place": rank, "points": scored, "stars": stars})
         with st.expander(_("Why ranked here")):
             st.markdown(escape(row["why"]))
     names = data.player_names(tournament)

@@ -103,11 +103,21 @@ def test_the_player_page_shows_the_players_rounds(db: Path) -> None:
     cards = markdown_tables(at)
     assert len(cards) == played["game_id"].n_unique()
     assert sum(len(rows) for _, *rows in cards) == played.height
-    assert any(f"Place {leader['place']}" in m.value for m in at.markdown)
+    assert any(f"Place {leader['rank']}" in m.value for m in at.markdown)
     names = browse.player_names(store, TOURNAMENT)
     first = browse.player_games(store, TOURNAMENT, leader["player"]).row(0, named=True)
     assert any(all(names[p] in visible(m.value) for p in first["opponents"]) for m in at.markdown)
     assert at.query_params["player"] == leader["player"]
+
+
+def test_the_player_page_gives_the_rank_the_standings_give(db: Path) -> None:
+    """A player level with others on points and stars stands 3= in the standings; the
+    player's card said "Place 4", the row's place in a list that has to put one first."""
+    table = standings(Store(db), TOURNAMENT)
+    level = table.filter(table["shared"]).row(-1, named=True)  # the last of a shared rank: its place is not it
+    assert level["place"] != level["rank"]
+    at = run_page("players", players_player=level["player"], players_tournament=TOURNAMENT)
+    assert any(f"**Place {level['rank']}=**" in m.value for m in at.markdown), [m.value for m in at.markdown]
 
 
 def test_the_player_page_takes_its_player_from_the_address(db: Path) -> None:
