@@ -71,12 +71,18 @@ st.caption(
         "rejected, or a duplicate of an earlier upload."
     )
 )
-with st.form("upload", clear_on_submit=True):
+# The form's widgets are keyed by the batch: once a batch is ingested, the next run lays
+# out new ones, empty. (A form cleared on every submit also emptied one sent without the
+# reason a supersede needs, and the files had to be chosen again.)
+batch = st.session_state.setdefault("upload_batch", 0)
+with st.form("upload"):
     files = st.file_uploader(
-        _("Files"), type=["jsonl", "gz", "csv", "json"], accept_multiple_files=True, key="upload_files"
+        _("Files"), type=["jsonl", "gz", "csv", "json"], accept_multiple_files=True, key=f"upload_files_{batch}"
     )
-    supersede = st.checkbox(_("Store as the new version of a game already stored (supersede)"))
-    reason = st.text_input(_("Why (needed to supersede)"))
+    supersede = st.checkbox(
+        _("Store as the new version of a game already stored (supersede)"), key=f"upload_supersede_{batch}"
+    )
+    reason = st.text_input(_("Why (needed to supersede)"), key=f"upload_reason_{batch}")
     submitted = st.form_submit_button(_("Ingest"))
 
 if submitted:
@@ -90,6 +96,8 @@ if submitted:
                 [(f.name, f.getvalue()) for f in files], supersede=supersede, reason=reason.strip() or None
             )
         st.session_state["upload_results"] = results
+        st.session_state["upload_batch"] = batch + 1
+        st.rerun()
 
 shown: list[data.UploadResult] = st.session_state.get("upload_results") or []
 if shown:

@@ -182,6 +182,26 @@ def test_a_penaltys_reason_is_the_finding_chosen(open_page: Open, organiser: str
         assert at.text_input(key="penalty_reason").value.startswith(code), at.text_input(key="penalty_reason").value
 
 
+def test_a_supersede_sent_without_its_reason_keeps_the_files_chosen(
+    open_page: Open, organiser: str, sample: Sample, db: Path
+) -> None:
+    """The form was emptied on every press of Ingest: sent with "supersede" ticked and
+    no reason, it said to give one, and the files had to be chosen again. Now it keeps
+    them until they are ingested, and is empty after."""
+    at = log_in(open_page("upload"), organiser)
+    at.file_uploader[0].set_value(("r2-t2.jsonl", sample.held_back.read_bytes(), "application/json"))
+    at.checkbox[0].check()
+    at.button[0].click().run()
+    assert [e.value for e in at.error] == ["Say why the game is superseded."]
+    assert [f.name for f in at.file_uploader[0].value] == ["r2-t2.jsonl"] and at.checkbox[0].value
+    at.text_input[0].input("the table's referee sent it again")
+    at.button[0].click().run()
+    assert not at.error and not at.exception
+    (results,) = (t.value for t in at.dataframe)
+    assert results["file"].tolist() == ["r2-t2.jsonl"]
+    assert not at.file_uploader[0].value and not at.checkbox[0].value and at.text_input[0].value == ""
+
+
 # -- one file cannot sink an upload (issue 10, point 2) ------------------------------------
 
 
