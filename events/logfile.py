@@ -365,10 +365,19 @@ def _salvaged(obj: dict[str, Any], exc: ValidationError) -> Event | None:
     notes = _NOTES.get(kind, _NOTES_OF_ANY)
     claims = CLAIMS.get(kind, ())
     emptied: set[str] = set()
+    whole: list[tuple[str | int, ...]] = []
+    unseen: set[str] = set()
+    unreadable = UNSEEN_IF_UNREAD.get(kind, ())
     for error in exc.errors(include_url=False):
         loc = tuple(error["loc"])
         if loc and loc[0] in EVENT_TYPES:  # the discriminator's own level
             loc = loc[1:]
+        if loc and error["type"] == "int_type" and _whole_number(error["input"]):
+            whole.append(loc)  # 3.0 for 3: the number it records
+            continue
+        if loc and error["type"] == "literal_error" and isinstance(error["input"], str) and loc[0] in unreadable:
+            unseen.add(str(loc[0]))  # a card code that is none: the cards there are counted, not read
+            continue
         if loc and loc[0] in claims:
             if len(loc) == 1 or not isinstance(obj.get(str(loc[0])), dict):
                 emptied.add(str(loc[0]))  # the whole map: nothing claimed
@@ -378,12 +387,17 @@ def _salvaged(obj: dict[str, Any], exc: ValidationError) -> Event | None:
         if not loc or not (error["type"] == "extra_forbidden" or (len(loc) == 1 and loc[0] in notes)):
             return None
         paths.append(loc)
-    paths = [path for path in dict.fromkeys(paths) if str(path[0]) not in emptied]
+    paths = [path for path in dict.fromkeys(paths) if str(path[0]) not in emptied | unseen]
     trimmed = _without(obj, paths)
     if trimmed is None:
         return None
     for name in emptied:
         trimmed[name] = {}
+    for path in whole:
+        if str(path[0]) not in emptied | unseen and not _make_whole(trimmed, path):
+            return None
+    for name in unseen:
+        trimmed[name] = None
     try:
         event = EVENT_ADAPTER.validate_python(trimmed)
     except (ValidationError, RecursionError):
@@ -391,6 +405,43 @@ def _salvaged(obj: dict[str, Any], exc: ValidationError) -> Event | None:
     if event.type == "game_started" or null_fields(event):
         return None
     return event
+
+
+UNSEEN_IF_UNREAD: Final = {"round_started": ("hands", "draw_pile"), "draw": ("card",), "discard": ("card",)}
+"""Where a card code that names no card leaves the line's event standing, with the cards
+there unknown, by the event's type: a deal's hands or pile are then counted, as an
+observed log's are (each card played from them is taken as held, and a draw from the
+pile is not compared with its top), and a drawn or discarded card is whichever card it
+was. Dropped, one mistyped card in a deal threw the whole round away, and every line of
+it was reported as coming before any round_started; one in a draw left the draw unmade
+and the turn reported for a missed draw."""
+
+
+def _whole_number(value: object) -> bool:
+    """A JSON number written with a fraction or an exponent that is a whole number
+    (``3.0``, ``1e0``): an integer field's value as recorded, though ``malformed``."""
+    return type(value) is float and value.is_integer() and abs(value) < 2**63
+
+
+def _make_whole(value: Any, path: tuple[str | int, ...]) -> bool:
+    """Write the whole number at ``path`` of a decoded JSON value as an integer; whether
+    the path led to one."""
+    *inner, last = path
+    for key in inner:
+        if not _holds(value, key):
+            return False
+        value = value[key]
+    if _holds(value, last) and _whole_number(value[last]):
+        value[last] = int(value[last])
+        return True
+    return False
+
+
+def _holds(value: Any, key: str | int) -> bool:
+    """Whether a decoded JSON object has the key, or an array the index."""
+    if isinstance(value, dict):
+        return key in value
+    return isinstance(value, list) and isinstance(key, int) and 0 <= key < len(value)
 
 
 def _without(value: Any, paths: list[tuple[str | int, ...]]) -> Any:

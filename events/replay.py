@@ -27,7 +27,16 @@ from typing import Any, Final
 
 from events import cards
 from events.findings import Breach, Code, Finding, ReplayError, Tally
-from events.logfile import CLAIMS, BlockParser, LogLine, UnreadableLog, parse_block, parse_lines, read_log
+from events.logfile import (
+    CLAIMS,
+    UNSEEN_IF_UNREAD,
+    BlockParser,
+    LogLine,
+    UnreadableLog,
+    parse_block,
+    parse_lines,
+    read_log,
+)
 from events.maze import Maze, tunnel
 from events.rules import actions, ending, goals, placement, scoring, setup, turns
 from events.said import Said, problem, say, sentence
@@ -91,6 +100,7 @@ class Replay:
         self._players: list[str] = []
         self._seated: frozenset[str] = frozenset()
         self._observed = False
+        self._salvaged = False
 
     # -- reporting ---------------------------------------------------------------
 
@@ -137,9 +147,14 @@ class Replay:
             return new
         event = log_line.event
         error = log_line.error
+        self._salvaged = error is not None  # a malformed line whose event still stands: reported once
         if error is not None or event is None:
             self._report(
-                Code.MALFORMED, error.sentence if error else problem("no event"), field=error.field if error else None
+                Code.MALFORMED,
+                error.sentence if error else problem("no event"),
+                field=error.field if error else None,
+                # a deal's own findings name the round it starts, when the line still says which
+                number=getattr(event, "round", None) if event is not None and event.type == "round_started" else None,
             )
             if event is None:
                 return new
@@ -169,9 +184,10 @@ class Replay:
             return self._new
         else:
             problems = context_problems(event, state.game)
-            if error is not None and kind in CLAIMS:
-                # a claim the line's error left out: said once, as that error
-                problems = [(field, message) for field, message in problems if field not in CLAIMS[kind]]
+            if error is not None:
+                # a claim the line's error left out, or cards it left unread: said once, as that error
+                unread = (*CLAIMS.get(kind, ()), *UNSEEN_IF_UNREAD.get(kind, ()))
+                problems = [(field, message) for field, message in problems if field not in unread]
             # a round_started line's findings name the round it starts (a model or a Struct: by its type)
             number: int | None = getattr(event, "round", None) if kind == "round_started" else None
             for field, message in problems:
@@ -526,7 +542,9 @@ class Replay:
         if card is not None and card in hand:
             hand.remove(card)
         elif card is None and hand:
-            hand.pop()  # a card discarded face down: one fewer, whichever it was
+            gone = hand.pop()  # a card discarded face down: one fewer, whichever it was
+            if not self._observed:  # a full log's discard whose card was unreadable: a guess, as below
+                rs.guessed.setdefault(player, []).append(gone)
         elif cards.UNSEEN in hand:
             hand.remove(cards.UNSEEN)  # counted, not seen: any card may be in it
         elif card is not None and hand and card in rs.guessed.get(player, ()):
@@ -549,8 +567,9 @@ class Replay:
         return rs
 
     def _hidden_card(self, event: Discard | Draw) -> None:
-        """A discard's or a draw's ``card`` in the wrong recording (event-log.md)."""
-        if (event.card is None) is not self._observed:
+        """A discard's or a draw's ``card`` in the wrong recording (event-log.md); not
+        said again of a malformed line whose card the replay could not read."""
+        if (event.card is None) is not self._observed and not self._salvaged:
             for field, message in hidden_card_problems(event, self._game()):
                 self._report(Code.MALFORMED, _field_problem(field, message), field=field)
 

@@ -21,7 +21,7 @@ from events.audit import Audit, audit_file
 from events.builder import LogBuilder
 from events.findings import Finding
 from events.logfile import MAX_FILE_BYTES, MAX_LINE_BYTES, UnreadableLog, read_bytes
-from tests.conftest import codes, run
+from tests.conftest import codes, errors, run
 
 MiB = 1024 * 1024
 SIX = ["ann", "bob", "cem", "dia", "eve", "fay"]
@@ -519,8 +519,32 @@ def test_a_missing_field_is_malformed() -> None:
 
 @pytest.mark.parametrize("value", ["1", True, 1.0, 1.5, None, 51])
 def test_a_wrong_value_for_an_integer_is_malformed(value: object) -> None:
+    log = LogBuilder(players=6, ruleset="tournament").deal(start="ann", hands={"ann": ["EW"]})
     line = {"type": "play_path", "player": "ann", "card": "EW", "x": value, "y": 0, "rotated": False}
-    malformed(started().raw(line), "x")
+    malformed(log.raw(line), "x")
+
+
+@pytest.mark.parametrize("field", ["x", "round", "scores"])
+def test_a_whole_number_written_with_a_fraction_is_malformed_and_applied_as_recorded(field: str) -> None:
+    """event-log.md: the replay goes on "with the event as recorded wherever the event
+    can still be applied". ``1.0`` is a wrong type for an integer, and still records 1:
+    dropped, a placement written so left every later card of the maze with no path to
+    the start, and a deal so left every line of its round reported as coming before any
+    round_started (15 findings for one)."""
+    log = LogBuilder(players=6, ruleset="tournament", rounds=1)
+    log.deal(start="ann", hands={"ann": ["EW"], "bob": ["EW"]})
+    log.path("ann", "EW", 1, 0).path("bob", "EW", 2, 0)
+    log.pass_out().end_round().end_game()
+    lines = list(log.lines)
+    at = {"x": 2, "round": 1, "scores": len(lines) - 2}[field]  # the first placement, the deal, the claim
+    shown = json.loads(lines[at])
+    if field == "scores":
+        shown["scores"] = {p: float(v) for p, v in shown["scores"].items()}
+    else:
+        shown[field] = float(shown[field])
+    lines[at] = json.dumps(shown)
+    assert codes(lines) == [("malformed", at + 1)], [f.describe() for f in errors(lines)]
+    assert run(lines).outcomes == run(log.lines).outcomes
 
 
 @pytest.mark.parametrize("value", [1, 0, "true", None])
@@ -966,3 +990,46 @@ def test_a_report_is_always_unicode_text() -> None:
     result = run(log)
     one_finding(result, "malformed", 3)
     json.dumps(result.report().model_dump(), ensure_ascii=False).encode("utf-8")
+
+
+def _a_played_round() -> LogBuilder:
+    """Round 1 of six: two placements with their draws, then passes to the round's end."""
+    log = LogBuilder(players=6, ruleset="tournament", rounds=1)
+    log.deal(start="ann", hands={"ann": ["EW"], "bob": ["EW"]})
+    log.path("ann", "EW", 1, 0).path("bob", "EW", 2, 0)
+    return log.pass_out().end_round().end_game()
+
+
+@pytest.mark.parametrize("field", ["hands", "draw_pile"])
+def test_a_deal_with_a_card_code_that_is_none_is_malformed_and_its_round_still_played(field: str) -> None:
+    """event-log.md: unknown codes are malformed, and the replay goes on with the event
+    wherever it can still be applied. A deal with one mistyped card threw the whole
+    round away: every line of it was reported as coming before any round_started, and
+    the game as ended after none of its rounds. Now the round is played with those
+    cards counted, not read, as an observed log's are."""
+    log = _a_played_round()
+    lines = list(log.lines)
+    deal = json.loads(lines[1])
+    if field == "hands":
+        deal["hands"]["cem"][0] = "joker"
+    else:
+        deal["draw_pile"][-1] = "NESW "
+    lines[1] = json.dumps(deal)
+    assert codes(lines) == [("malformed", 2)], [f.describe() for f in errors(lines)]
+    (finding,) = errors(lines)
+    assert finding.round == 1 and (finding.field or "").startswith(field)
+    assert run(lines).outcomes == run(log.lines).outcomes
+
+
+@pytest.mark.parametrize("kind", ["draw", "discard"])
+def test_a_drawn_or_discarded_card_code_that_is_none_is_malformed_and_the_card_still_moves(kind: str) -> None:
+    """A draw whose card is no code of the deck was dropped: the turn was reported for a
+    missed draw, and each later draw for not taking the pile's top card. It is a draw of
+    whichever card was on top (a discard: of whichever card it was)."""
+    log = _a_played_round()
+    lines = list(log.lines)
+    at = next(i for i, line in enumerate(lines) if json.loads(line)["type"] == kind)
+    shown = json.loads(lines[at])
+    lines[at] = json.dumps({**shown, "card": "jocker"})
+    assert codes(lines) == [("malformed", at + 1)], [f.describe() for f in errors(lines)]
+    assert run(lines).outcomes == run(log.lines).outcomes
