@@ -6,6 +6,7 @@ parameters) and open the store only for the query.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
@@ -311,6 +312,33 @@ def findings(store: Store, tournament: str | None = None) -> pl.DataFrame:
     dismisses or penalises it by."""
     scope, params = ("g.tournament = ?", [tournament]) if tournament is not None else ("TRUE", [])
     return _findings(store, scope, params, tournament)
+
+
+def uploads(store: Store, most: int = 500) -> pl.DataFrame:
+    """The files received, the newest first (``most`` of them): what each was, what
+    became of it, why, and its audit's counts of errors and warnings (from the report
+    kept with it: a file refused whole has no findings rows). Every upload is kept, a
+    refused one too: this is the history an organiser looks a file up in."""
+    return query(
+        store,
+        """
+        SELECT upload_id, received_at, name, kind, outcome, status, game_ids, duplicate_of, supersedes, reason,
+               coalesce(TRY_CAST(json_extract(report, '$.errors') AS INTEGER), 0) AS errors,
+               coalesce(TRY_CAST(json_extract(report, '$.warnings') AS INTEGER), 0) AS warnings
+        FROM uploads ORDER BY upload_id DESC LIMIT ?
+        """,
+        [most],
+    )
+
+
+def upload_report(store: Store, upload_id: int) -> dict[str, Any] | None:
+    """The audit report kept with an upload (``saboteur audit --json``'s object), or
+    ``None`` if there is no such upload."""
+    found = query(store, "SELECT report FROM uploads WHERE upload_id = ?", [upload_id])
+    if found.is_empty():
+        return None
+    report = json.loads(str(found["report"][0]))
+    return report if isinstance(report, dict) else None
 
 
 def upload_findings(store: Store, uploads: Sequence[int]) -> pl.DataFrame:

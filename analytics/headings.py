@@ -72,6 +72,7 @@ COLUMNS: Final[dict[str, str | Said]] = {
     "corrected": sentence("corrected"),
     "replay_accepted": sentence("replay accepted"),
     "file": sentence("file"),
+    "received": sentence("received"),
     "outcome": sentence("outcome"),
     "kind": sentence("kind"),
     "games": sentence("games"),

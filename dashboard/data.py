@@ -496,6 +496,23 @@ def player_names(tournament: str) -> Mapping[str, str]:
 # -- organiser: uploads and records --------------------------------------------------------
 
 
+def received_uploads(most: int) -> pl.DataFrame:
+    """:func:`analytics.browse.uploads`: the files received, the newest first."""
+    return _of_the_records(browse.uploads, most)
+
+
+def received_findings(upload_id: int) -> tuple[dict[str, Any], ...]:
+    """The findings of one upload's audit, as the Upload page lists a file's: from the
+    store's rows (with the sentence it keeps, to be said in the page's language), or for
+    a file refused whole, which has none, from the report kept with it (English)."""
+    stored = _of_the_records(browse.upload_findings, (upload_id,))
+    if not stored.is_empty():
+        return tuple(stored.to_dicts())
+    report = _of_the_records(browse.upload_report, upload_id)
+    listed = (report or {}).get("violations")
+    return tuple(f for f in listed if isinstance(f, dict)) if isinstance(listed, list) else ()
+
+
 @dataclass(frozen=True, slots=True)
 class UploadResult:
     """What became of one uploaded file (the ingest's own result), with the findings of

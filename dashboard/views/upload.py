@@ -3,6 +3,7 @@ audit and writer as ``saboteur ingest``."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
 import polars as pl
@@ -21,6 +22,34 @@ OUTCOME_MARKS: Final = {
     "duplicate": ":gray[:material/content_copy:]",
 }
 WRONG_TABLE_MARK: Final = ":orange[:material/event_seat:]"
+
+
+RECEIVED_SHOWN: Final = 500
+"""The files received the history lists, the newest first (a season's worth of a club)."""
+
+
+def list_findings(findings: Sequence[dict[str, Any]]) -> None:
+    """A file's findings, one line each: where, the finding in words, its rule and what
+    it says (in the page's language where the store keeps the sentence)."""
+    for found in findings:
+        where = _("line %(num)s") % {"num": found.get("line")}
+        if found.get("round") is not None:
+            where += " · " + _("round %(num)s") % {"num": found["round"]}
+        if found.get("player"):
+            where += f" · {escape(str(found['player']))}"
+        plain = escape(names.finding(found.get("code")))
+        message = sentences.stored(found.get("said"), found.get("message"))
+        st.markdown(f"- {where} · {plain} ({escape(str(found.get('rule')))}): {escape(message)}")
+
+
+def received_note(row: dict[str, Any]) -> str:
+    """Why an upload came to what it did, in a few words: the reason it was refused or
+    superseded with, or the upload it repeats."""
+    if row["outcome"] == "duplicate" and row["duplicate_of"] is not None:
+        return _("the same content as upload %(upload)s") % {"upload": row["duplicate_of"]}
+    if row["supersedes"] is not None:
+        return _("supersedes upload %(upload)s: %(reason)s") % {"upload": row["supersedes"], "reason": row["reason"]}
+    return str(row["reason"] or "")
 
 
 def misseated_line(seat: dict[str, Any]) -> str:
@@ -131,12 +160,50 @@ if shown:
             count = len(result.findings)
             heading = ngettext("%(num)d finding in %(file)s", "%(num)d findings in %(file)s", count)
             with st.expander(heading % {"num": count, "file": escape(sent.name)}):
-                for found in result.findings:
-                    where = _("line %(num)s") % {"num": found.get("line")}
-                    if found.get("round") is not None:
-                        where += " · " + _("round %(num)s") % {"num": found["round"]}
-                    if found.get("player"):
-                        where += f" · {escape(found['player'])}"
-                    plain = escape(names.finding(found.get("code")))
-                    message = sentences.stored(found.get("said"), found.get("message"))
-                    st.markdown(f"- {where} · {plain} ({found.get('rule')}): {escape(message)}")
+                list_findings(result.findings)
+
+arrived = data.received_uploads(RECEIVED_SHOWN)
+if not arrived.is_empty():
+    st.subheader(_("Files received"))
+    st.caption(
+        _(
+            "Every file the store has received, the newest first (the last %(most)d), with what became of it: "
+            "refused files and duplicates too. Each is kept byte for byte."
+        )
+        % {"most": arrived.height}
+        if arrived.height >= RECEIVED_SHOWN
+        else _(
+            "Every file the store has received, the newest first, with what became of it: refused files and "
+            "duplicates too. Each is kept byte for byte."
+        )
+    )
+    history = pl.DataFrame(
+        {
+            "upload": arrived["upload_id"],
+            "received": arrived["received_at"],
+            "file": arrived["name"],
+            "kind": [names.kind(k) for k in arrived["kind"]],
+            "outcome": [names.outcome(o) for o in arrived["outcome"]],
+            "games": [", ".join(g or []) for g in arrived["game_ids"].to_list()],
+            "errors": arrived["errors"],
+            "warnings": arrived["warnings"],
+            "note": [received_note(r) for r in arrived.iter_rows(named=True)],
+        }
+    )
+    st.dataframe(history, hide_index=True, width="stretch", column_config=names.headers(history.columns))
+    rows = {int(r["upload_id"]): r for r in arrived.iter_rows(named=True)}
+    picked = st.selectbox(
+        _("The audit of one file"),
+        list(rows),
+        format_func=lambda n: f"{n} · {rows[n]['name']} · {names.outcome(rows[n]['outcome'])}",
+        key="upload_received",
+    )
+    if picked is not None:
+        chosen = rows[int(picked)]
+        found = data.received_findings(int(picked)) if chosen["outcome"] != "duplicate" else ()
+        if found:
+            list_findings(found)
+        elif chosen["outcome"] == "duplicate":
+            st.caption(_("The same content as upload %(upload)s.") % {"upload": chosen["duplicate_of"]})
+        else:
+            st.caption(_("No findings: the audit found the file clean."))

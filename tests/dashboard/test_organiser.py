@@ -79,7 +79,7 @@ def test_upload_ingests_logs_like_the_cli_and_reports_duplicates(
     )
     at.button[0].click().run()
     assert not at.exception
-    (results,) = (t.value for t in at.dataframe)
+    results = at.dataframe[0].value  # this upload's files; the files received before are below
     assert results["file"].tolist() == ["r2-t2.jsonl", "notes.jsonl"]
     assert results["outcome"].tolist() == ["accepted", "rejected"]
     assert results["games"].tolist() == ["sim-open-1:r2:t2", ""]
@@ -91,7 +91,7 @@ def test_upload_ingests_logs_like_the_cli_and_reports_duplicates(
 
     at.file_uploader[0].set_value(("again.jsonl", raw, "application/json"))
     at.button[0].click().run()
-    (results,) = (t.value for t in at.dataframe)
+    results = at.dataframe[0].value  # this upload's files; the files received before are below
     assert results["outcome"].tolist() == ["duplicate"]
     assert "the same content as upload" in results["note"][0]
 
@@ -197,9 +197,38 @@ def test_a_supersede_sent_without_its_reason_keeps_the_files_chosen(
     at.text_input[0].input("the table's referee sent it again")
     at.button[0].click().run()
     assert not at.error and not at.exception
-    (results,) = (t.value for t in at.dataframe)
+    results = at.dataframe[0].value  # this upload's files; the files received before are below
     assert results["file"].tolist() == ["r2-t2.jsonl"]
     assert not at.file_uploader[0].value and not at.checkbox[0].value and at.text_input[0].value == ""
+
+
+def test_the_files_received_before_are_listed_with_their_audits(
+    open_page: Open, organiser: str, sample: Sample, db: Path
+) -> None:
+    """The page showed only the files sent in this visit: an organiser coming back, or
+    the one at the next laptop, could not see that a file was refused, nor why. Every
+    upload the store holds is listed, the newest first, and each one's audit shown on
+    demand: a refused file's finding from the report kept with it."""
+    at = log_in(open_page("upload"), organiser)
+    at.file_uploader[0].set_value(
+        [("r2-t2.jsonl", sample.held_back.read_bytes(), "application/json"), ("notes.jsonl", b"hello\n", "x")]
+    )
+    at.button[0].click().run()
+
+    again = log_in(open_page("upload"), organiser)  # another visit: nothing sent in it
+    assert [h.value for h in again.subheader] == ["Files received"]
+    (history,) = (t.value for t in again.dataframe)
+    with Store(db).connect(read_only=True) as con:
+        stored = con.execute("SELECT upload_id, name, outcome FROM uploads ORDER BY upload_id DESC").fetchall()
+    assert history["upload"].tolist() == [u for u, _, _ in stored]
+    assert history["file"].tolist()[:2] == ["notes.jsonl", "r2-t2.jsonl"]
+    assert history["outcome"].tolist()[:2] == [names.outcome("rejected"), names.outcome("accepted")]
+    refused = stored[0][0]
+    again.selectbox(key="upload_received").set_value(refused).run()
+    said = [m.value for m in again.markdown if m.value.startswith("- line 1")]
+    assert len(said) == 1 and names.finding("malformed") in said[0], said
+    again.selectbox(key="upload_received").set_value(stored[1][0]).run()
+    assert "No findings: the audit found the file clean." in [c.value for c in again.caption]
 
 
 # -- one file cannot sink an upload (issue 10, point 2) ------------------------------------
@@ -210,7 +239,7 @@ def upload(at: AppTest, files: list[tuple[str, bytes]]) -> dict[str, dict[str, A
     at.file_uploader[0].set_value([(name, raw, "application/octet-stream") for name, raw in files])
     at.button[0].click().run()
     assert not at.exception, [e.value for e in at.exception]
-    (table,) = (t.value for t in at.dataframe)
+    table = at.dataframe[0].value  # this upload's files; the files received before are below
     return {str(row["file"]): row for row in table.to_dict("records")}
 
 
