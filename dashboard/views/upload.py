@@ -24,8 +24,7 @@ OUTCOME_MARKS: Final = {
 WRONG_TABLE_MARK: Final = ":orange[:material/event_seat:]"
 
 
-RECEIVED_SHOWN: Final = 500
-"""The files received the history lists, the newest first (a season's worth of a club)."""
+RECEIVED_SHOWN: Final = 500  # the files received the history lists, the newest first (a club's season)
 
 
 def list_findings(findings: Sequence[dict[str, Any]]) -> None:
