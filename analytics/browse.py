@@ -314,6 +314,34 @@ def findings(store: Store, tournament: str | None = None) -> pl.DataFrame:
     return _findings(store, scope, params, tournament)
 
 
+def round_moments(store: Source, tournament: str, stage: str) -> pl.DataFrame:
+    """For each tournament round of a stage, the moment its last game came into the
+    store: the end of the ingest that stored it (the store never stood halfway through
+    one), as the event ``position`` the standings can be projected to
+    (``standings(as_of=...)``), and its time. Rounds stored in one ingest share their
+    moment; a round's games stored out of order (one of round 3 before round 2's last)
+    are in as of that moment, as they were. Only the moments once the tournament was
+    created: before, it had no standings."""
+    return query(
+        store,
+        """
+        SELECT r.tournament_round, max(x.position) AS position, any_value(x.recorded_at) AS recorded_at
+        FROM (
+            SELECT g.tournament_round, max(e.position) AS last
+            FROM games g JOIN events e ON e.stream = 'game:' || g.game_id
+            WHERE g.tournament = ? AND coalesce(g.stage, 'preliminary') = ? AND g.tournament_round IS NOT NULL
+            GROUP BY g.tournament_round
+        ) r
+        JOIN events l ON l.position = r.last
+        JOIN events x ON x.recorded_at = l.recorded_at
+        GROUP BY r.tournament_round
+        HAVING max(x.position) >= (SELECT min(position) FROM events WHERE stream = 'tournament:' || ?)
+        ORDER BY r.tournament_round
+        """,
+        [tournament, stage, tournament],
+    )
+
+
 def uploads(store: Store, most: int = 500) -> pl.DataFrame:
     """The files received, the newest first (``most`` of them): what each was, what
     became of it, why, and its audit's counts of errors and warnings (from the report

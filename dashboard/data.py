@@ -226,6 +226,21 @@ def _standings(db: str, when: Stamp, tournament: str, stage: str) -> pl.DataFram
     return standings_of(_store_at(db), tournament, stage=stage)
 
 
+def _standings_then(store_: Store, tournament: str, stage: str, position: int) -> pl.DataFrame:
+    return standings_of(store_, tournament, stage=stage, as_of=position)
+
+
+def standings_as_of(tournament: str, stage: str, position: int) -> pl.DataFrame:
+    """:func:`analytics.standings.standings` as they stood at an event position (the
+    records as they were then, projected afresh)."""
+    return _of_the_records(_standings_then, tournament, stage, position)
+
+
+def round_moments(tournament: str, stage: str) -> pl.DataFrame:
+    """:func:`analytics.browse.round_moments`: when each round's last game came in."""
+    return _of_the_records(browse.round_moments, tournament, stage)
+
+
 def standings(tournament: str, stage: str) -> pl.DataFrame:
     """:func:`analytics.standings.standings` now."""
     return _standings(*_records_key(), tournament, stage)

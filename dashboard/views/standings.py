@@ -176,28 +176,68 @@ def seating_notice(tournament: str) -> None:
     )
 
 
+def moment_picked(tournament: str, stage: str) -> tuple[int, str] | None:
+    """The moment the reader asks the standings as of (R-TS5: they can be replayed):
+    after any round of the stage came in; ``None`` for now. The position and its words."""
+    choices: dict[int, str] = {  # rounds stored at once share a moment: it is named for the last of them
+        int(m["position"]): _("as they stood when round %(num)s's last game came in (%(time)s UTC)")
+        % {"num": m["tournament_round"], "time": f"{m['recorded_at']:%Y-%m-%d %H:%M}"}
+        for m in data.round_moments(tournament, stage).iter_rows(named=True)
+    }
+    if len(choices) < 2:  # one moment: as of it is now, or near enough to say nothing
+        return None
+    options = [0, *choices]  # 0: now
+    widgets.keep_choice("standings_as_of", options)
+    picked = st.selectbox(
+        _("Standings"),
+        options,
+        format_func=lambda p: choices.get(p, _("as they stand now")),
+        key="standings_as_of",
+    )
+    return (int(picked), choices[int(picked)]) if picked else None
+
+
 @live
 def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
     """The standings as they stand now: a game taken in shows at the next run."""
     frame = sentences.with_reasons(data.standings(tournament, stage))  # "why" in the page's language
+    shown(tournament, stage, row, frame)
+
+
+def standings_then(tournament: str, stage: str, row: dict[str, Any], moment: tuple[int, str]) -> None:
+    """The standings as they stood at a moment: the records and the games as they were
+    then, projected afresh (what the organiser would have printed then)."""
+    position, words = moment
+    st.info(
+        _("The standings %(moment)s: games and records that came later are not counted.") % {"moment": words},
+        icon=":material/history:",
+    )
+    frame = sentences.with_reasons(data.standings_as_of(tournament, stage, position))
+    shown(tournament, stage, row, frame, position)
+
+
+def shown(tournament: str, stage: str, row: dict[str, Any], frame: pl.DataFrame, then: int | None = None) -> None:
+    """The standings ``frame`` with what goes with them; ``then``: the position they are
+    as of (now if ``None``), which leaves out what only the record as it is now says
+    (the seating notice, the penalties' reasons, the cut's draw) and the printout."""
     games, rounds = data.stage_counts(tournament, stage)
     players = int(frame.height)
 
-    with st.container(horizontal=True):  # on a phone, the four numbers in a row or two, not a screen
-        st.metric(_("Players"), players)
-        st.metric(_("Games"), games)
-        st.metric(_("Rounds"), rounds)
-        cut, goes_to = cut_of(row, stage)
-        st.metric(_("Cut"), _("top %(cut)d") % {"cut": cut} if stage != "final" else _("final table"))
-
-    seating_notice(tournament)
+    cut, goes_to = cut_of(row, stage)
+    if then is None:
+        with st.container(horizontal=True):  # on a phone, the four numbers in a row or two, not a screen
+            st.metric(_("Players"), players)
+            st.metric(_("Games"), games)
+            st.metric(_("Rounds"), rounds)
+            st.metric(_("Cut"), _("top %(cut)d") % {"cut": cut} if stage != "final" else _("final table"))
+        seating_notice(tournament)
     if frame.is_empty() or (stage == "final" and games == 0):
         nothing = _("No %(stage)s games of %(tournament)s are stored yet.")
         st.info(nothing % {"stage": names.stage(stage), "tournament": escape(row["name"])})
         return
     with st.container(key=FINAL_TABLE if stage == "final" else PRELIMINARY_TABLE):  # named for the phone's style
         st.markdown(final_table(frame) if stage == "final" else preliminary_table(frame, cut, goes_to))
-    if stage != "final" and frame["cut_tie_undrawn"].any():
+    if then is None and stage != "final" and frame["cut_tie_undrawn"].any():
         tied = ", ".join(escape(name) for name in frame.filter(pl.col("cut_tie_undrawn"))["name"])
         undrawn = _("A tie across the cut line is not drawn yet (%(tied)s). This draws it and records the draw:")
         st.warning(undrawn % {"tied": tied})
@@ -211,6 +251,9 @@ def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
                 "names none."
             )
         )
+    if then is not None:
+        _why_and_csv(frame, tournament, stage, then)
+        return
     called = dict(zip(frame["player"].to_list(), frame["name"].to_list(), strict=True))
     taken = data.penalties(tournament).filter(pl.col("stage") == stage)
     for player, points, reason in unheld(frame, taken):  # the record and the file disagree: say so
@@ -234,20 +277,30 @@ def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
                 ),
             )
         )
+    _why_and_csv(frame, tournament, stage)
+    printout.pdf_download(tournament, stage, frame, row)
+
+
+def _why_and_csv(frame: pl.DataFrame, tournament: str, stage: str, then: int | None = None) -> None:
+    """Why each player is ranked where they are, and the standings as CSV (named for the
+    moment they are as of)."""
     with st.expander(_("Why each player is ranked here")):
         for item in frame.select("place", "name", "why").iter_rows(named=True):
             st.markdown(f"{item['place']}. **{escape(item['name'])}**: {escape(item['why'])}")
     st.download_button(
         _("Download the standings (CSV)"),
         frame.write_csv(),
-        file_name=f"standings-{tournament}-{stage}.csv",
+        file_name=f"standings-{tournament}-{stage}" + (f"-as-of-{then}" if then is not None else "") + ".csv",
         mime="text/csv",
         icon=":material/download:",
     )
-    printout.pdf_download(tournament, stage, frame, row)
 
 
-standings_now(tournament, stage, row)
+moment = moment_picked(tournament, stage)
+if moment is None:
+    standings_now(tournament, stage, row)
+else:
+    standings_then(tournament, stage, row, moment)
 
 st.divider()
 st.subheader(_("The record's integrity"))

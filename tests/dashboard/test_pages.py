@@ -67,6 +67,40 @@ def test_standings_show_points_the_cut_line_ties_and_why(open_page: Open, db: Pa
     assert sum(counted) == expected["open_findings"].sum()
 
 
+def test_standings_as_they_stood_when_a_round_came_in(
+    open_page: Open, sample: Sample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The standings "as of any moment": the command line had them (``--as-of``), the
+    page only now. After each round of the stage came in, projected afresh (the sample's
+    store took every file in one ingest: one moment there, which is now)."""
+    from analytics.browse import round_moments
+    from ingest.pipeline import ingest
+    from tests.dashboard.conftest import in_use
+
+    assert round_moments(Store(sample.db), TOURNAMENT, "preliminary")["position"].n_unique() == 1
+    store = Store(tmp_path / "played.duckdb")
+    for files in ("tournament.json", "r1-*.jsonl", "r2-*.jsonl"):  # as a tournament day goes
+        ingest(sorted(sample.logs.glob(files)), store, workers=1)
+    db = in_use(store.path, tmp_path / "ledger.duckdb", monkeypatch)
+    moments = round_moments(Store(db), TOURNAMENT, "preliminary")
+    assert moments["tournament_round"].to_list() == [1, 2]
+    first = int(moments["position"][0])
+    then = standings(Store(db), TOURNAMENT, as_of=first)
+    assert then["points"].to_list() != standings(Store(db), TOURNAMENT)["points"].to_list()
+    at = open_page()
+    at.selectbox(key="standings_as_of").set_value(first).run()
+    assert not at.exception
+    notes = [i.value for i in at.info]
+    assert any(n.startswith("The standings as they stood when round 1's last game came in") for n in notes), notes
+    ((columns, *rows),) = markdown_tables(at)
+    listed = [dict(zip(columns, cells, strict=True)) for cells in rows if not cells[1].startswith("cut line")]
+    assert [(r["player"], int(r["points"])) for r in listed] == list(then.select("name", "points").iter_rows())
+    assert [m.label for m in at.metric] == ["Events"]  # the record's; not now's numbers beside the standings then
+    at.selectbox(key="standings_as_of").set_value(0).run()
+    assert metric(at, "Games") == str(len(list(sample.logs.glob("r*.jsonl"))))
+    assert not any(i.value.startswith("The standings as they stood") for i in at.info)
+
+
 def test_standings_show_the_records_integrity(open_page: Open, db: Path) -> None:
     at = open_page()
     store = Store(db)
