@@ -300,7 +300,10 @@ st.markdown(
 game_id = str(row["game_id"])
 number = row["round"]
 if number is not None:
-    scored = data.round_scores(record_of, game_id, int(number)).with_columns(names.plain("role", names.ROLES))
+    scored = data.round_scores(record_of, game_id, int(number)).with_columns(
+        names.plain("role", names.ROLES),
+        pl.col("player").replace_strict(named, default=pl.col("player"), return_dtype=pl.String),  # by name
+    )
     st.dataframe(
         scored,
         hide_index=True,

@@ -63,6 +63,10 @@ st.caption(shown)
 
 
 links = [replay_link(t, str(g), int(r)) for t, g, r in listed.select("tournament", "game_id", "round").iter_rows()]
+known = {t: data.player_names(t) for t in listed["tournament"].unique().to_list() if t is not None}
+connectors = [  # by display name, as everywhere a player is shown; nobody: blank, not "None"
+    known.get(t, {}).get(c, c) if c is not None else "" for t, c in listed.select("tournament", "connector").iter_rows()
+]
 where = ["replay", "verdict", "tournament", "stage", "tournament_round", "table", "game_id", "round", "players"]
 columns = [*where, "winner", "connector", "ended_by", "turns", "errors", "warnings", "codes"]
 st.dataframe(
@@ -71,6 +75,7 @@ st.dataframe(
         verdict=pl.Series([names.verdict(e, w) for e, w in listed.select("errors", "warnings").iter_rows()]),
         stage=names.plain("stage", names.STAGES),
         winner=names.plain("winner", names.WINNERS),
+        connector=pl.Series(connectors, dtype=pl.String),
         ended_by=names.plain("ended_by", names.ENDINGS),
         codes=pl.Series([[names.finding(c) for c in found] for found in listed["codes"]], dtype=pl.List(pl.String)),
     ).select(columns),

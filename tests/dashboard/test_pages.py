@@ -167,6 +167,8 @@ def test_rounds_page_lists_every_finished_round_with_its_verdict(open_page: Open
     assert len(table) == 13  # three preliminary games of 3 rounds and the final's 4; the unfinished round is not
     assert "test:unfinished" not in set(table["game_id"])
     assert sorted(set(table["verdict"])) == ["1 violation", "clean"]
+    people = set(data.player_names(TOURNAMENT).values())
+    assert set(table["connector"]) - {""} <= people and "" in set(table["connector"])  # by name; nobody: blank
     at.selectbox(key="rounds_code").set_value("wrong_score").run()
     (row,) = at.dataframe[0].value.to_dict("records")
     assert (row["game_id"], row["round"], row["verdict"]) == ("sim-open-1:r1:t1", 1, "1 violation")
