@@ -12,6 +12,7 @@ import streamlit as st
 from dashboard import access, data, names, sentences
 from dashboard.i18n import _, ngettext
 from dashboard.markup import escape
+from ingest.limits import MAX_UPLOAD_MIB
 
 # Each outcome's mark: a Material icon in a colour, drawn by Streamlit's own icon font
 # (an emoji shows as an empty box where no emoji font is installed).
@@ -114,8 +115,14 @@ with st.form("upload"):
     submitted = st.form_submit_button(_("Ingest"))
 
 if submitted:
-    if not files:
-        st.warning(_("Choose files to upload first."))
+    if not files:  # none chosen, or the file box refused each one (its kind, its size) before sending it
+        st.warning(
+            _(
+                "No file to ingest: choose game logs (.jsonl, .jsonl.gz), score sheets (.csv) or tournament files "
+                "(.json) of at most %(most)d MiB each. The file box refuses any other file before it is sent."
+            )
+            % {"most": MAX_UPLOAD_MIB}
+        )
     elif supersede and not reason.strip():
         st.error(_("Say why the game is superseded."))
     else:

@@ -203,6 +203,15 @@ def test_a_supersede_sent_without_its_reason_keeps_the_files_chosen(
     assert not at.file_uploader[0].value and not at.checkbox[0].value and at.text_input[0].value == ""
 
 
+def test_ingest_with_no_file_says_which_files_the_box_takes(open_page: Open, organiser: str) -> None:
+    """The file box refuses a file of another kind or over the limit before it is sent:
+    "Choose files to upload first" told an organiser who had chosen one nothing."""
+    at = log_in(open_page("upload"), organiser)
+    at.button[0].click().run()
+    (warning,) = [w.value for w in at.warning]
+    assert warning.startswith("No file to ingest") and ".jsonl.gz" in warning and "64 MiB" in warning
+
+
 def test_the_files_received_before_are_listed_with_their_audits(
     open_page: Open, organiser: str, sample: Sample, db: Path
 ) -> None:
