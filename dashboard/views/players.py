@@ -18,6 +18,28 @@ from dashboard.i18n import _, ngettext
 from dashboard.markup import escape, table
 
 
+def later_stages(tournament: str, player: str) -> None:
+    """Where the player stands in a semi-final or at the final table they played in,
+    once that stage has games: a finalist's card told the preliminary place alone."""
+    for stage in data.stages(tournament)[1:]:
+        if not data.stage_counts(tournament, stage)[0]:
+            continue
+        found = data.standings(tournament, stage).filter(pl.col("player") == player)
+        if found.is_empty():
+            continue
+        row = found.row(0, named=True)
+        final = stage == "final"
+        points, stars = (row["final_points"], row["final_stars"]) if final else (row["points"], row["stars"])
+        said = (
+            _("**Place %(place)s** at the final table, %(points)s, %(stars)s.")
+            if final
+            else _("**Place %(place)s** in the semi-final standings, %(points)s, %(stars)s.")
+        )
+        scored = ngettext("%(num)d point", "%(num)d points", points) % {"num": points}
+        starred = ngettext("%(num)d star", "%(num)d stars", stars) % {"num": stars}
+        st.markdown(said % {"place": row["place"], "points": scored, "stars": starred})
+
+
 def card(tournament: str, player: str, rounds: pl.DataFrame) -> None:
     """The player's card in one tournament: standing, then each table they sat at
     (``rounds``: the player's finished rounds there)."""
@@ -31,6 +53,7 @@ def card(tournament: str, player: str, rounds: pl.DataFrame) -> None:
         st.markdown(place % {"place": rank, "points": scored, "stars": stars})
         with st.expander(_("Why ranked here")):
             st.markdown(escape(row["why"]))
+    later_stages(tournament, player)
     names = data.player_names(tournament)
     counted = pl.concat([data.scored_rounds(tournament, stage) for stage in data.stages(tournament)])
     points = {

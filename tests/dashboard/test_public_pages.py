@@ -120,6 +120,17 @@ def test_the_player_page_gives_the_rank_the_standings_give(db: Path) -> None:
     assert any(f"**Place {level['rank']}=**" in m.value for m in at.markdown), [m.value for m in at.markdown]
 
 
+def test_a_finalists_card_gives_the_place_at_the_final_table(db: Path) -> None:
+    """The tournament's winner was told "Place 3 in the preliminary standings" and no
+    word of the final."""
+    final = standings(Store(db), TOURNAMENT, stage="final")
+    winner = final.row(0, named=True)
+    at = run_page("players", players_player=winner["player"], players_tournament=TOURNAMENT)
+    said = [m.value for m in at.markdown if "at the final table" in m.value]
+    assert said and said[0].startswith("**Place 1** at the final table"), said
+    assert f"{winner['final_points']} point" in said[0]
+
+
 def test_the_player_page_takes_its_player_from_the_address(db: Path) -> None:
     player = standings(Store(db), TOURNAMENT)["player"][3]
     at = AppTest.from_file(str(APP), default_timeout=60)
