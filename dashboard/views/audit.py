@@ -341,10 +341,9 @@ with correct:
         scores = data.round_scores(record_of, game_id, int(number))
         people = scores["player"].to_list()
         with st.form("correction"):
-            default = people.index(row["player"]) if row["player"] in people else 0
-            player = st.selectbox(
-                _("Player"), people, index=default, format_func=lambda p: named.get(p, p), key="correct_player"
-            )
+            if not fresh or st.session_state.get("correct_player") not in people:  # the finding's player
+                st.session_state["correct_player"] = row["player"] if row["player"] in people else people[0]
+            player = st.selectbox(_("Player"), people, format_func=lambda p: named.get(p, p), key="correct_player")
             points = st.number_input(
                 _("Points for the round"), min_value=0, max_value=MOST_ROUND_POINTS, step=1, key="correct_points"
             )
@@ -362,13 +361,9 @@ with correct:
 with penalise, st.form("penalty"):
     seated = data.game_players(game_id)
     accused = row["player"]
-    player = st.selectbox(
-        _("Player"),
-        seated,
-        index=seated.index(accused) if accused in seated else 0,
-        format_func=lambda p: named.get(p, p),
-        key="penalty_player",
-    )
+    if not fresh or st.session_state.get("penalty_player") not in seated:  # the player the finding names
+        st.session_state["penalty_player"] = accused if accused in seated else seated[0]
+    player = st.selectbox(_("Player"), seated, format_func=lambda p: named.get(p, p), key="penalty_player")
     points = st.number_input(_("Points deducted"), min_value=1, max_value=100, step=1, key="penalty_points")
     found_as = names.finding(row["code"])
     if row["line"] is not None:

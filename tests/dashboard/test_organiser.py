@@ -172,15 +172,21 @@ def test_a_form_sent_for_a_finding_settled_meanwhile_records_nothing(open_page: 
     assert at.text_input(key="dismiss_reason").value == ""  # the reason was for the one before
 
 
-def test_a_penaltys_reason_is_the_finding_chosen(open_page: Open, organiser: str, db: Path) -> None:
-    """The penalty's reason is filled in with the finding it is for: it stayed the first
-    finding's when another was chosen, and went into the record so."""
+def test_a_penaltys_reason_and_player_are_the_finding_chosen(open_page: Open, organiser: str, db: Path) -> None:
+    """The penalty's reason and player, and the correction's player, are filled in with
+    the finding they are for: they stayed the first finding's when another was chosen,
+    and went into the record so (a penalty for one player, with another's incident as
+    its reason)."""
     at = log_in(open_page("audit"), organiser)
     found = at.dataframe[0].value
+    ids = {name: player for player, name in data.player_names(TOURNAMENT).items()}
     for code in (MISSED_DRAW, WRONG_SCORE, MISSED_DRAW):
         row = found[found["code"] == code].iloc[0]
         at.selectbox(key="audit_finding").set_value(row["finding_id"]).run()
         assert at.text_input(key="penalty_reason").value.startswith(code), at.text_input(key="penalty_reason").value
+        named = ids.get(row["player"], row["player"])  # the table shows the player by name
+        assert at.selectbox(key="penalty_player").value == named
+        assert at.selectbox(key="correct_player").value == named
 
 
 def test_a_supersede_sent_without_its_reason_keeps_the_files_chosen(
