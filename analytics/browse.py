@@ -318,19 +318,24 @@ def round_moments(store: Source, tournament: str, stage: str) -> pl.DataFrame:
     """For each tournament round of a stage, the moment its last game came into the
     store: the end of the ingest that stored it (the store never stood halfway through
     one), as the event ``position`` the standings can be projected to
-    (``standings(as_of=...)``), and its time. Rounds stored in one ingest share their
-    moment; a round's games stored out of order (one of round 3 before round 2's last)
-    are in as of that moment, as they were. Only the moments once the tournament was
-    created: before, it had no standings."""
+    (``standings(as_of=...)``), and its time. A game came in when its first version did:
+    one superseded after the next rounds were in moved its round's moment after theirs.
+    Rounds stored in one ingest share their moment; a round's games stored out of order
+    (one of round 3 before round 2's last) are in as of that moment, as they were. Only
+    the moments once the tournament was created: before, it had no standings."""
     return query(
         store,
         """
         SELECT r.tournament_round, max(x.position) AS position, any_value(x.recorded_at) AS recorded_at
         FROM (
-            SELECT g.tournament_round, max(e.position) AS last
-            FROM games g JOIN events e ON e.stream = 'game:' || g.game_id
-            WHERE g.tournament = ? AND coalesce(g.stage, 'preliminary') = ? AND g.tournament_round IS NOT NULL
-            GROUP BY g.tournament_round
+            SELECT tournament_round, max(came) AS last
+            FROM (
+                SELECT g.game_id, g.tournament_round, min(e.position) AS came
+                FROM games g JOIN events e ON e.stream = 'game:' || g.game_id
+                WHERE g.tournament = ? AND coalesce(g.stage, 'preliminary') = ? AND g.tournament_round IS NOT NULL
+                GROUP BY g.game_id, g.tournament_round
+            )
+            GROUP BY tournament_round
         ) r
         JOIN events l ON l.position = r.last
         JOIN events x ON x.recorded_at = l.recorded_at

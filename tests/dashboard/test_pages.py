@@ -4,6 +4,7 @@ the analytics and ingest functions it lays out."""
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -81,9 +82,20 @@ def test_standings_as_they_stood_when_a_round_came_in(
     store = Store(tmp_path / "played.duckdb")
     for files in ("tournament.json", "r1-*.jsonl", "r2-*.jsonl"):  # as a tournament day goes
         ingest(sorted(sample.logs.glob(files)), store, workers=1)
+    before = round_moments(store, TOURNAMENT, "preliminary")
+    again = json.loads((sample.logs / "r1-t1.jsonl").read_text().splitlines()[0])  # round 1's game, put right later
+    text = (
+        (sample.logs / "r1-t1.jsonl").read_text()
+        + json.dumps({"type": "referee_note", "player": None, "error": "other", "note": "resent"})
+        + "\n"
+    )
+    copy = tmp_path / "r1-t1.jsonl"
+    copy.write_text(text)
+    assert ingest([copy], store, workers=1, supersede=True, reason="the note was left out")[0].outcome != "rejected"
     db = in_use(store.path, tmp_path / "ledger.duckdb", monkeypatch)
     moments = round_moments(Store(db), TOURNAMENT, "preliminary")
-    assert moments["tournament_round"].to_list() == [1, 2]
+    assert moments["tournament_round"].to_list() == [1, 2] and again["tournament_round"] == 1
+    assert moments["position"].to_list() == before["position"].to_list()  # a game came in when it first did
     first = int(moments["position"][0])
     then = standings(Store(db), TOURNAMENT, as_of=first)
     assert then["points"].to_list() != standings(Store(db), TOURNAMENT)["points"].to_list()
