@@ -222,6 +222,14 @@ def column(code: str) -> str:
     return headings.heading(code, language())
 
 
+def ranks(frame: pl.DataFrame) -> list[str]:
+    """Each row's rank as the standings write it, ``3=`` where others share it (by the
+    ``rank`` column: a final table has no ``shared`` one)."""
+    counts = frame["rank"].value_counts()
+    shared = {r for r, n in counts.iter_rows() if n > 1}
+    return [f"{r}=" if r in shared else str(r) for r in frame["rank"]]
+
+
 def headers(columns: Iterable[str]) -> dict[str, str]:
     """Each column's heading, for ``st.dataframe(column_config=...)`` (a label string
     is a column's whole configuration there)."""

@@ -24,7 +24,8 @@ def later_stages(tournament: str, player: str) -> None:
     for stage in data.stages(tournament)[1:]:
         if not data.stage_counts(tournament, stage)[0]:
             continue
-        found = data.standings(tournament, stage).filter(pl.col("player") == player)
+        standing = data.standings(tournament, stage)
+        found = standing.with_columns(shown=pl.Series(words.ranks(standing))).filter(pl.col("player") == player)
         if found.is_empty():
             continue
         row = found.row(0, named=True)
@@ -37,7 +38,7 @@ def later_stages(tournament: str, player: str) -> None:
         )
         scored = ngettext("%(num)d point", "%(num)d points", points) % {"num": points}
         starred = ngettext("%(num)d star", "%(num)d stars", stars) % {"num": stars}
-        st.markdown(said % {"place": row["place"], "points": scored, "stars": starred})
+        st.markdown(said % {"place": row["shown"], "points": scored, "stars": starred})
 
 
 def card(tournament: str, player: str, rounds: pl.DataFrame) -> None:

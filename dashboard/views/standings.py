@@ -135,13 +135,13 @@ def final_table(frame: pl.DataFrame) -> str:
     """The final table's standings as one Markdown table of text."""
     columns = [
         names.column(c)
-        for c in ("place", "player", "points", "stars", "preliminary_points", "preliminary_stars", "penalty")
+        for c in ("rank", "player", "points", "stars", "preliminary_points", "preliminary_stars", "penalty")
     ]
     return table(
         columns,
         (
             [
-                item["place"],
+                rank,  # 2= for two level on every tie-breaker, as in the preliminaries
                 item["name"],
                 item["final_points"],
                 item["final_stars"],
@@ -149,7 +149,7 @@ def final_table(frame: pl.DataFrame) -> str:
                 item["preliminary_stars"],
                 penalty(item["penalty"]),
             ]
-            for item in frame.iter_rows(named=True)
+            for rank, item in zip(names.ranks(frame), frame.iter_rows(named=True), strict=True)
         ),
     )
 

@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from analytics import browse, records
 from analytics.standings import standings
+from dashboard import data, names
 from ingest.store import Store
 from tests.dashboard.conftest import APP, HOSTILE_NAMES, TOURNAMENT, Hostile, markdown_tables, run_page, visible
 from tests.dashboard.test_hostile_text import plain_text
@@ -129,6 +130,24 @@ def test_a_finalists_card_gives_the_place_at_the_final_table(db: Path) -> None:
     said = [m.value for m in at.markdown if "at the final table" in m.value]
     assert said and said[0].startswith("**Place 1** at the final table"), said
     assert f"{winner['final_points']} point" in said[0]
+
+
+def test_players_level_at_the_final_table_share_their_rank_there(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two finalists level on every tie-breaker stand 2= (the command line ranks both 2):
+    the page's final table and their cards gave them places 2 and 3."""
+    final = standings(Store(db), TOURNAMENT, stage="final")
+    level = final.with_columns(rank=pl.when(pl.col("place") == 3).then(2).otherwise(pl.col("rank")))
+    monkeypatch.setattr(
+        data,
+        "standings",
+        lambda tournament, stage: level if stage == "final" else standings(Store(db), TOURNAMENT, stage=stage),
+    )
+    second, third = level.row(1, named=True), level.row(2, named=True)
+    for finalist in (second, third):
+        at = run_page("players", players_player=finalist["player"], players_tournament=TOURNAMENT)
+        said = [m.value for m in at.markdown if "at the final table" in m.value]
+        assert said and said[0].startswith("**Place 2=** at the final table"), said
+    assert names.ranks(level)[:4] == ["1", "2=", "2=", "4"]
 
 
 def test_the_player_page_takes_its_player_from_the_address(db: Path) -> None:
