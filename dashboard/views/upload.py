@@ -132,6 +132,9 @@ if submitted:
             )
         st.session_state["upload_results"] = results
         st.session_state["upload_batch"] = batch + 1
+        newest = [r.file.upload_id for r in results if r.file.upload_id is not None]
+        if newest:  # the history below opens on this batch's last file, not the one looked at before
+            st.session_state["upload_received"] = max(newest)
         st.rerun()
 
 shown: list[data.UploadResult] = st.session_state.get("upload_results") or []

@@ -245,6 +245,11 @@ def test_the_files_received_before_are_listed_with_their_audits(
     assert len(said) == 1 and names.finding("malformed") in said[0], said
     again.selectbox(key="upload_received").set_value(stored[1][0]).run()
     assert "No findings: the audit found the file clean." in [c.value for c in again.caption]
+    again.file_uploader[0].set_value(("r2-t2 again.jsonl", sample.held_back.read_bytes(), "application/json"))
+    again.button[0].click().run()  # a duplicate: the history opens on it, not on the file looked at before
+    with Store(db).connect(read_only=True) as con:
+        (newest,) = con.execute("SELECT max(upload_id) FROM uploads").fetchone() or (None,)
+    assert again.selectbox(key="upload_received").value == newest
 
 
 # -- one file cannot sink an upload (issue 10, point 2) ------------------------------------
