@@ -187,6 +187,8 @@ def moment_picked(tournament: str, stage: str) -> tuple[int, str] | None:
     if len(choices) < 2:  # one moment: as of it is now, or near enough to say nothing
         return None
     options = [0, *choices]  # 0: now
+    asked = st.query_params.get("as_of", "")
+    widgets.open_on("standings_as_of", options, int(asked) if asked.isdigit() else 0)  # a link names the moment
     widgets.keep_choice("standings_as_of", options)
     picked = st.selectbox(
         _("Standings"),
@@ -194,6 +196,10 @@ def moment_picked(tournament: str, stage: str) -> tuple[int, str] | None:
         format_func=lambda p: choices.get(p, _("as they stand now")),
         key="standings_as_of",
     )
+    if picked:
+        st.query_params["as_of"] = str(picked)  # the address names the moment shown, to be shared
+    else:
+        st.query_params.pop("as_of", None)
     return (int(picked), choices[int(picked)]) if picked else None
 
 

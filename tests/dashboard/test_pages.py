@@ -108,7 +108,13 @@ def test_standings_as_they_stood_when_a_round_came_in(
     listed = [dict(zip(columns, cells, strict=True)) for cells in rows if not cells[1].startswith("cut line")]
     assert [(r["player"], int(r["points"])) for r in listed] == list(then.select("name", "points").iter_rows())
     assert [m.label for m in at.metric] == ["Events"]  # the record's; not now's numbers beside the standings then
+    assert at.query_params["as_of"] == str(first)  # a link to the standings then
+    linked = AppTest.from_file(str(APP), default_timeout=60)
+    linked.query_params.update({"tournament": TOURNAMENT, "as_of": str(first)})
+    linked.run()
+    assert linked.selectbox(key="standings_as_of").value == first
     at.selectbox(key="standings_as_of").set_value(0).run()
+    assert "as_of" not in at.query_params
     assert metric(at, "Games") == str(len(list(sample.logs.glob("r*.jsonl"))))
     assert not any(i.value.startswith("The standings as they stood") for i in at.info)
 
