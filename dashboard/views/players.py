@@ -8,6 +8,8 @@ player's card can be shared."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 import streamlit as st
 
@@ -18,40 +20,45 @@ from dashboard.i18n import _, ngettext
 from dashboard.markup import escape, table
 
 
+def standing_of(tournament: str, stage: str, player: str) -> dict[str, Any] | None:
+    """The player's row of a stage's standings (with ``why``), its rank written as the
+    standings write it (``shown``: ``3=`` where shared), or ``None``."""
+    standing = sentences.with_reasons(data.standings(tournament, stage))
+    found = standing.with_columns(shown=pl.Series(words.ranks(standing))).filter(pl.col("player") == player)
+    return found.row(0, named=True) if found.height else None
+
+
+def standing_line(said: str, row: dict[str, Any], points: int, stars: int) -> None:
+    """``said`` ("**Place %(place)s** …, %(points)s, %(stars)s.") filled in for ``row``."""
+    scored = ngettext("%(num)d point", "%(num)d points", points) % {"num": points}
+    starred = ngettext("%(num)d star", "%(num)d stars", stars) % {"num": stars}
+    st.markdown(said % {"place": row["shown"], "points": scored, "stars": starred})
+
+
 def later_stages(tournament: str, player: str) -> None:
     """Where the player stands in a semi-final or at the final table they played in,
     once that stage has games: a finalist's card told the preliminary place alone."""
     for stage in data.stages(tournament)[1:]:
         if not data.stage_counts(tournament, stage)[0]:
             continue
-        standing = data.standings(tournament, stage)
-        found = standing.with_columns(shown=pl.Series(words.ranks(standing))).filter(pl.col("player") == player)
-        if found.is_empty():
+        row = standing_of(tournament, stage, player)
+        if row is None:
             continue
-        row = found.row(0, named=True)
-        final = stage == "final"
-        points, stars = (row["final_points"], row["final_stars"]) if final else (row["points"], row["stars"])
-        said = (
-            _("**Place %(place)s** at the final table, %(points)s, %(stars)s.")
-            if final
-            else _("**Place %(place)s** in the semi-final standings, %(points)s, %(stars)s.")
-        )
-        scored = ngettext("%(num)d point", "%(num)d points", points) % {"num": points}
-        starred = ngettext("%(num)d star", "%(num)d stars", stars) % {"num": stars}
-        st.markdown(said % {"place": row["shown"], "points": scored, "stars": starred})
+        if stage == "final":
+            said = _("**Place %(place)s** at the final table, %(points)s, %(stars)s.")
+            standing_line(said, row, row["final_points"], row["final_stars"])
+        else:
+            said = _("**Place %(place)s** in the semi-final standings, %(points)s, %(stars)s.")
+            standing_line(said, row, row["points"], row["stars"])
 
 
 def card(tournament: str, player: str, rounds: pl.DataFrame) -> None:
     """The player's card in one tournament: standing, then each table they sat at
     (``rounds``: the player's finished rounds there)."""
-    standing = sentences.with_reasons(data.standings(tournament, "preliminary")).filter(pl.col("player") == player)
-    if standing.height:
-        row = standing.row(0, named=True)
-        place = _("**Place %(place)s** in the preliminary standings, %(points)s, %(stars)s.")
-        scored = ngettext("%(num)d point", "%(num)d points", row["points"]) % {"num": row["points"]}
-        stars = ngettext("%(num)d star", "%(num)d stars", row["stars"]) % {"num": row["stars"]}
-        rank = f"{row['rank']}=" if row["shared"] else str(row["rank"])  # as the standings write a shared rank
-        st.markdown(place % {"place": rank, "points": scored, "stars": stars})
+    row = standing_of(tournament, "preliminary", player)
+    if row is not None:
+        said = _("**Place %(place)s** in the preliminary standings, %(points)s, %(stars)s.")
+        standing_line(said, row, row["points"], row["stars"])
         with st.expander(_("Why ranked here")):
             st.markdown(escape(row["why"]))
     later_stages(tournament, player)
