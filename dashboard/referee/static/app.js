@@ -519,6 +519,8 @@ function linkStatus() {
     cls = "stuck";
   } else if (waiting) {
     text = _("Sending %(num)s…", { num: waiting });
+  } else if (app.closed) {
+    text = _("Online · no table open"); // nothing is recorded through a code that opens none
   } else {
     text = app.online ? _("Online · all recorded") : _("Opening…");
   }
