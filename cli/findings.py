@@ -19,10 +19,11 @@ from rich.table import Table
 from rich.text import Text
 
 from analytics import browse, headings
+from analytics.spreadsheet import csv_text
 from cli.errors import refuse
 from cli.options import with_store
 from cli.output import Terminal as Console
-from cli.output import csv_text, finding_words, fits
+from cli.output import finding_words, fits
 from cli.speech import one_of, speaking, spoken
 from events.language import stored_words, words
 from events.said import Said, say

@@ -1,11 +1,6 @@
 """Output as the command line writes it: CSV for spreadsheets, which run what looks like
-a formula, and tables for terminals, which are often narrower than the table.
-
-Display names, player ids and reasons come from uploaded files, so a cell such as
-``=HYPERLINK("http://…","win")`` would become a live link, or worse, in the organiser's
-spreadsheet. Every CSV the product writes goes through :func:`csv_text`, which follows
-OWASP's advice on CSV injection: a text cell that starts like a formula gets a leading
-``'``, which spreadsheets show as text and do not display. Numbers stay numbers.
+a formula (:func:`analytics.spreadsheet.csv_text`, shared with the dashboard's
+downloads), and tables for terminals, which are often narrower than the table.
 """
 
 from __future__ import annotations
@@ -21,11 +16,7 @@ from rich.table import Table
 from events.shown import shown
 
 if TYPE_CHECKING:  # a frame comes from the analytics, which load Polars
-    import polars as pl
     from rich.progress import Progress, ProgressColumn
-
-FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
-"""The first characters that make a spreadsheet read a cell as a formula (OWASP)."""
 
 
 class Terminal(Console):
@@ -54,32 +45,6 @@ class Terminal(Console):
             segment if segment.control or segment.text.isprintable() else Segment(shown(segment.text), segment.style)
             for segment in buffer
         )
-
-
-def neutralised(text: str) -> str:
-    """``text`` as a cell no spreadsheet runs.
-
-    >>> neutralised('=HYPERLINK("http://evil.example","win")')
-    '\\'=HYPERLINK("http://evil.example","win")'
-    >>> neutralised("ann")
-    'ann'
-    """
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
-
-
-def csv_text(frame: pl.DataFrame) -> str:
-    """``frame`` as CSV, its column names and every text cell :func:`neutralised`."""
-    import polars as pl
-
-    texts = [name for name, kind in frame.schema.items() if kind == pl.String]
-    safe = frame.with_columns(
-        pl.when(pl.any_horizontal(pl.col(name).str.starts_with(start) for start in FORMULA_STARTS))
-        .then(pl.lit("'") + pl.col(name))
-        .otherwise(pl.col(name))
-        .alias(name)
-        for name in texts
-    )
-    return safe.rename(neutralised).write_csv()
 
 
 def fits(console: Console, table: Table) -> bool:

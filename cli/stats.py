@@ -25,11 +25,11 @@ from rich.table import Table
 from analytics import headings, stats
 from analytics.filters import DEFAULT_MIN_N, Filters
 from analytics.lake import connect as lake_tables
+from analytics.spreadsheet import csv_text
 from cli.errors import refuse
 from cli.moments import moment
 from cli.options import DbOption, WaitOption, grouped, opened_store
 from cli.output import Terminal as Console
-from cli.output import csv_text
 from cli.paths import lake_url
 from cli.speech import one_of, speaking, spoken, told
 from events.said import Said, say, sentence

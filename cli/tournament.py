@@ -23,13 +23,14 @@ from analytics.csvrows import NotUtf8, spreadsheet_text
 from analytics.penalty_notes import penalty_notes, unheld
 from analytics.records import RecordError
 from analytics.seating import SeatingError, labelled_seating_csv, seat_final, seat_round
+from analytics.spreadsheet import csv_text
 from analytics.standings import seating_findings, standings
 from cli import referee_cards
 from cli.errors import refuse
 from cli.moments import ZONES, moment
 from cli.options import with_store, with_writing_store
 from cli.output import Terminal as Console
-from cli.output import csv_text, fits
+from cli.output import fits
 from cli.paths import checked_output, output_path, write_output
 from cli.speech import one_of, speaking, spoken, told
 from events.language import words

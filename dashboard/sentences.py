@@ -67,8 +67,9 @@ def reasons(text: object) -> str:
 
 def with_reasons(frame: pl.DataFrame) -> pl.DataFrame:
     """The standings as a page shows or hands them out: ``why`` in the session's
-    language, the sentences it was made from (``reasons``) left out."""
+    language, beside the sentences it was made from (``reasons``, for a program that
+    reads the download, as in the command line's CSV)."""
     if "reasons" not in frame.columns:
         return frame
     said = [reasons(text) for text in frame["reasons"].to_list()]
-    return frame.with_columns(pl.Series("why", said, dtype=pl.String)).drop("reasons")
+    return frame.with_columns(pl.Series("why", said, dtype=pl.String))

@@ -4,7 +4,8 @@ why each player stands where they do; beneath, the record's integrity.
 The standings are one table of text (Markdown, every name through
 :func:`dashboard.markup.table`), not a grid drawn on a canvas: full names on a phone,
 found by the browser's search, printed as they show; the cut line is a row inside it.
-The download holds every row and column, "why" included.
+The download holds every row and column, "why" and its ``reasons`` included, as the
+command line's CSV does, a cell written like a formula kept text for the spreadsheet.
 
 The standings follow the store by themselves (``dashboard.live``): a game that ends at
 its table shows here at the next run, with the tournament and stage chosen kept. The
@@ -21,6 +22,7 @@ import streamlit as st
 
 from analytics.browse import cut_of
 from analytics.penalty_notes import unheld
+from analytics.spreadsheet import csv_text
 from dashboard import data, i18n, names, printout, sentences, widgets
 from dashboard.i18n import _, ngettext
 from dashboard.live import live
@@ -295,7 +297,7 @@ def _why_and_csv(frame: pl.DataFrame, tournament: str, stage: str, then: int | N
             st.markdown(f"{item['place']}. **{escape(item['name'])}**: {escape(item['why'])}")
     st.download_button(
         _("Download the standings (CSV)"),
-        frame.write_csv(),
+        csv_text(frame),  # a name written like a formula stays text in the spreadsheet
         file_name=f"standings-{tournament}-{stage}" + (f"-as-of-{then}" if then is not None else "") + ".csv",
         mime="text/csv",
         icon=":material/download:",

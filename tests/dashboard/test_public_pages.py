@@ -64,7 +64,12 @@ def test_the_round_page_shows_names_as_typed(hostile: Hostile) -> None:
     assert all(name in text for name in HOSTILE_NAMES)
 
 
+FORMULA = '=HYPERLINK("http://example.invalid","win")'
+
+
 def test_the_standings_download_holds_every_row(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    leader = standings(Store(db), TOURNAMENT).row(0, named=True)
+    records.register(Store(db), TOURNAMENT, [(leader["player"], FORMULA)])  # a name a spreadsheet would run
     offered: list[object] = []
     original = st.download_button
 
@@ -78,8 +83,11 @@ def test_the_standings_download_holds_every_row(db: Path, monkeypatch: pytest.Mo
     assert isinstance(csv, str) and callable(pdf)
     downloaded = pl.read_csv(io.StringIO(csv))
     expected = standings(Store(db), TOURNAMENT)
-    assert downloaded["name"].to_list() == expected["name"].to_list()  # below the cut too
+    # below the cut too; a name written like a formula stays text (a leading ')
+    assert downloaded["name"].to_list() == ["'" + FORMULA, *expected["name"].to_list()[1:]]
+    assert expected["name"][0] == FORMULA
     assert downloaded["why"].to_list() == expected["why"].to_list()
+    assert downloaded["reasons"].to_list() == expected["reasons"].to_list()  # as in the command line's CSV
 
 
 def test_the_standings_show_full_names_and_the_reasons_of_penalties(db: Path) -> None:

@@ -22,8 +22,8 @@ import polars as pl
 import pytest
 from typer.testing import Result
 
+from analytics.spreadsheet import csv_text
 from cli import dashboard
-from cli.output import csv_text
 from events.logfile import BOM
 from events.simulate.tournament import simulate_tournament
 from ingest.limits import MAX_UPLOAD_BYTES, MAX_UPLOAD_MIB
