@@ -10,16 +10,21 @@ import polars as pl
 
 def penalty_notes(frame: pl.DataFrame, penalties: pl.DataFrame) -> tuple[dict[str, list[int]], list[str]]:
     """Each penalised player's note numbers, and the notes: who, how many points, why
-    (in the order the penalties were given; only players the standings penalise)."""
+    (in the order the penalties were given; only players the standings penalise).
+
+    A note is numbered by its penalty's own number, the one ``withdraw-penalty`` takes:
+    numbered 1, 2, 3… down the page, a withdrawal made the notes' numbers differ from
+    the penalties', and the organiser who withdrew "penalty 2" as printed withdrew
+    another player's."""
     names = dict(zip(frame["player"].to_list(), frame["name"].to_list(), strict=True))
     penalised = set(frame.filter(pl.col("penalty") != 0)["player"].to_list())
     marks: dict[str, list[int]] = {}
     notes: list[str] = []
-    for player, points, reason in penalties.select("player", "points", "reason").iter_rows():
+    for number, player, points, reason in penalties.select("number", "player", "points", "reason").iter_rows():
         if player not in penalised:
             continue
-        notes.append(f"[{len(notes) + 1}] {names.get(player, player)}: -{points}. {reason}")
-        marks.setdefault(player, []).append(len(notes))
+        notes.append(f"[{number}] {names.get(player, player)}: -{points}. {reason}")
+        marks.setdefault(player, []).append(int(number))
     return marks, notes
 
 

@@ -116,7 +116,9 @@ def test_a_long_tournament_runs_over_pages_numbered_with_the_headings_again() ->
             "cut_tie_undrawn": [False] * rows,
         }
     )
-    empty = pl.DataFrame(schema={"player": pl.String, "stage": pl.String, "points": pl.Int64, "reason": pl.String})
+    empty = pl.DataFrame(
+        schema={"number": pl.Int64, "player": pl.String, "stage": pl.String, "points": pl.Int64, "reason": pl.String}
+    )
     pages, text = text_of(
         standings_pdf(frame, tournament="Big Open", stage="preliminary", as_of="now", cut=8, penalties=empty)
     )

@@ -496,6 +496,11 @@ def test_r_ts5_a_penalty_withdrawn_stays_in_the_record_and_no_longer_counts(tmp_
     assert table["ann"] == (8, 0) and table["bob"] == (3, 1)  # ann 2 + 4 + 2; bob 2 + 0 + 2 - 1
     assert standings(store, "cup", as_of=given).filter(pl.col("player") == "ann")["penalty"].to_list() == [3]
     assert records.penalty(store, "cup", "bob", 2, "slow play").penalties == 3  # numbers go on from the last
+    # the standings' notes (under --why, and in the PDF) name each penalty by its number,
+    # the one withdraw-penalty takes: not 1 and 2 down the page
+    why = CliRunner().invoke(app, ["standings", "cup", "--why", "--db", str(store.path)], env={"COLUMNS": "200"})
+    assert "[2] " in why.output and "[3] " in why.output and "[1] " not in why.output, why.output
+    assert "-1. late" in why.output.split("[2] ")[1].split("\n")[0], why.output
     with pytest.raises(records.RecordError, match=r"^penalty 1 was withdrawn already$"):
         records.withdraw_penalty(store, "cup", 1, "again")
     with pytest.raises(records.RecordError, match=r"^no penalty 4: the tournament has been given 3$"):
