@@ -96,7 +96,10 @@ _PLAYER_ROUNDS: Final = """
 SELECT g.tournament, coalesce(g.stage, '') AS stage, g.tournament_round, g.table_label AS table, r.ruleset,
        rp.game_id, rp.round, coalesce(r.started_at, g.started_at) AS started_at, rp.seat, rp.role,
        coalesce(rp.replay_points, rp.recorded_points) AS points, rp.recorded_points, rp.replay_points,
-       rp.star, rp.won, rp.connector, r.winner
+       rp.star, rp.connector,
+       -- a round ended before it was over has no winner to count (analytics.stats.DECIDED)
+       CASE WHEN r.ended_by = 'early' THEN NULL ELSE rp.won END AS won,
+       CASE WHEN r.ended_by = 'early' THEN NULL ELSE r.winner END AS winner
 FROM round_players rp
 JOIN rounds r ON r.game_id = rp.game_id AND r.round = rp.round
 JOIN games g ON g.game_id = rp.game_id

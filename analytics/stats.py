@@ -104,10 +104,13 @@ def sheet_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
     return _rounds_where(source, filters, "g.source = 'score_sheet'")
 
 
-DECIDED: Final = "r.winner IS NOT NULL"
+DECIDED: Final = "(r.winner IS NOT NULL AND r.ended_by IS DISTINCT FROM 'early')"
 """The rounds whose winner is known: what a win rate counts. A score sheet's round that
 fits no outcome of the rules (a ``wrong_score`` finding) has none; counted, it would be
-a round lost by every side, where R-W1 always has one win."""
+a round lost by every side, where R-W1 always has one win. Nor has a round a log ended
+before it was over (R-E1, R-E2: the gold not reached, cards still in hand; a
+``wrong_score`` finding, "stopped early" in the round endings): the rules' "the gold was
+not reached" would make it the saboteurs' win, a win nobody played out."""
 
 WON_OR_LOST: Final = frozenset({"role_win_rates", "player_stats"})
 """The statistics that count wins, and so only the :data:`DECIDED` rounds."""
@@ -116,7 +119,7 @@ WON_OR_LOST: Final = frozenset({"role_win_rates", "player_stats"})
 def undecided_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
     """How many of the filtered rounds have no known winner: those the statistics of
     :data:`WON_OR_LOST` leave out."""
-    return _rounds_where(source, filters, "r.winner IS NULL")
+    return _rounds_where(source, filters, f"NOT {DECIDED}")
 
 
 def undated_rounds(source: Source, filters: Filters = EVERYTHING) -> int:

@@ -377,8 +377,8 @@ def _with_counts_left_out(
             noted[name] = [*noted.get(name, []), said]
         if undecided and name in wins:
             said = say(
-                "rounds with no known winner left out (a score sheet's round that fits no outcome of the rules): "
-                "%(rounds)s",
+                "rounds with no known winner left out (a round ended before it was over, or a score sheet's round "
+                "that fits no outcome of the rules): %(rounds)s",
                 rounds=undecided,
             )
             noted[name] = [*noted.get(name, []), said]

@@ -243,9 +243,12 @@ def verdict(errors: int, warnings: int) -> str:
     return _("clean, with warnings") if warnings else _("clean")
 
 
-def result(won: bool, star: bool) -> str:
-    """A player's round: "won, star", "won" or "lost"."""
+def result(won: bool | None, star: bool) -> str:
+    """A player's round: "won, star", "won" or "lost"; "no winner" for a round with
+    none to count (ended before it was over, or a score sheet's that fits no outcome)."""
     parts = [word for word, on in ((_("won"), won), (_("star"), star)) if on]
+    if won is None:
+        return ", ".join([_("no winner"), *parts])
     return ", ".join(parts) or _("lost")
 
 

@@ -658,3 +658,31 @@ def test_rounds_played_by_bots_are_counted_and_said(hand_db: Path, sim_db: Path)
     assert "bots" not in invoke("stats", "roles", "--db", hand_db).output
     as_json = invoke("stats", "roles", "--db", sim_db, "--format", "json")
     json.loads(as_json.stdout)  # the note goes to the standard error; the output stays data
+
+
+def test_a_round_ended_before_it_was_over_is_won_by_nobody_in_the_statistics(tmp_path: Path) -> None:
+    """A ``round_ended`` logged while the gold is not reached and every hand holds cards
+    (a ``wrong_score``, "stopped early" in the round endings): R-W1's "the gold was not
+    reached" would make it the saboteurs' win, with their points and stars, though
+    nobody played it out. The statistics of wins leave it out and say so; the round
+    endings count it; the player's rounds show no winner."""
+    from events.builder import LogBuilder
+
+    log = LogBuilder(players=5, ruleset="tournament", game_id="early:1")
+    log.deal(start="ann")
+    log.end_round(winner="gold_diggers")  # claimed at once, every hand full
+    (tmp_path / "early.jsonl").write_text("".join(line + "\n" for line in log.lines), encoding="utf-8")
+    store = Store(tmp_path / "early.duckdb")
+    ingest([tmp_path / "early.jsonl"], store, workers=1)
+    with store.connect(read_only=True) as con:
+        assert scalar(con, "SELECT ended_by FROM rounds") == "early"
+        assert scalar(con, "SELECT winner FROM rounds") == "saboteurs"  # what R-W1 alone would say
+        assert stats.role_win_rates(con).is_empty()
+        assert stats.player_stats(con).filter(pl.col("rounds") > 0).is_empty()
+        assert stats.undecided_rounds(con, Filters()) == 1
+        endings = stats.round_tables(con, Filters(), ["round_endings"])["round_endings"]
+        assert endings.filter(pl.col("ending") == "early")["rounds"].to_list() == [1]
+    played = browse.player_rounds(store, "ann")
+    assert played["won"].to_list() == [None] and played["winner"].to_list() == [None]
+    said = " ".join(invoke("stats", "roles", "--db", store.path).output.split())
+    assert "rounds with no known winner left out (a round ended before it was over" in said, said
