@@ -403,7 +403,10 @@ def round_scores(store: Store, tournament: str, game_id: str, number: int) -> pl
         """
         SELECT rp.player, rp.role, rp.recorded_points AS recorded, rp.replay_points AS replay,
                (SELECT arg_max(c.points, c.seq) FROM corrections c WHERE c.tournament = ? AND c.game_id = rp.game_id
-                AND c.round = rp.round AND c.player = rp.player) AS corrected,
+                AND c.round = rp.round AND c.player = rp.player
+                -- a replay accepted since replaces it (analytics.standings.NEWEST_CORRECTIONS)
+                AND c.seq > coalesce((SELECT max(a.seq) FROM accepted_replays a WHERE a.tournament = c.tournament
+                                      AND a.game_id = c.game_id AND a.round = c.round), 0)) AS corrected,
                EXISTS (SELECT 1 FROM accepted_replays a WHERE a.tournament = ? AND a.game_id = rp.game_id
                        AND a.round = rp.round) AS replay_accepted
         FROM round_players rp WHERE rp.game_id = ? AND rp.round = ? ORDER BY rp.seat

@@ -667,7 +667,9 @@ def corrected_off_the_rules(store: Store, tournament: str, game: str, number: in
 
 
 def accept_replay(store: Store, tournament: str, game: str, number: int, reason: str | None = None) -> Recorded:
-    """The replay's outcome replaces what the score sheet said, for one round."""
+    """The replay's outcome replaces what the score sheet said, for one round, and
+    any correction of it made before (the newest decision on a round counts); refused
+    when the replay is the round's newest decision already."""
     with store.connect(read_only=True) as con:
         rows = _round_of(con, tournament, game, number)
         (source,) = con.execute("SELECT source FROM games WHERE game_id = ?", [game]).fetchone() or ("log",)
@@ -681,6 +683,16 @@ def accept_replay(store: Store, tournament: str, game: str, number: int, reason:
         if any(r[2] is None for r in rows):
             raise RecordError(
                 say("the replay of round %(round)s of %(game)s does not settle every score", round=number, game=game)
+            )
+        (accepted, corrected) = con.execute(
+            "SELECT (SELECT max(seq) FROM accepted_replays WHERE tournament = $t AND game_id = $g AND round = $r), "
+            "(SELECT max(seq) FROM corrections WHERE tournament = $t AND game_id = $g AND round = $r)",
+            {"t": tournament, "g": game, "r": number},
+        ).fetchone() or (None, None)
+        if accepted is not None and (corrected is None or corrected < accepted):
+            # the newest decision on the round is this one already: a second would record nothing new
+            raise RecordError(
+                say("the replay of round %(round)s of %(game)s is accepted already", round=number, game=game)
             )
     with _shaped():
         event = ReplayAccepted(

@@ -295,11 +295,17 @@ findings list and the standings' open findings never disagree. ``{still_wrong}``
 the list :func:`still_wrong` gives, written in by :func:`with_still_wrong`."""
 
 NEWEST_CORRECTIONS: Final = """
-    SELECT tournament, game_id, round, player, arg_max(points, seq) AS points,
-           arg_max(star, seq) FILTER (WHERE star IS NOT NULL) AS star
-    FROM corrections GROUP BY ALL"""
+    SELECT c.tournament, c.game_id, c.round, c.player, arg_max(c.points, c.seq) AS points,
+           arg_max(c.star, c.seq) FILTER (WHERE c.star IS NOT NULL) AS star
+    FROM corrections c
+    WHERE c.seq > coalesce((SELECT max(a.seq) FROM accepted_replays a
+                            WHERE a.tournament = c.tournament AND a.game_id = c.game_id AND a.round = c.round), 0)
+    GROUP BY ALL"""
 """Each player's round as corrected, by tournament: the newest correction's points, and
-the newest star a correction gave (R-TS5: the newest correction counts)."""
+the newest star a correction gave (R-TS5: the newest correction counts). The newest
+decision on a round counts: a replay accepted after a correction replaces it (the
+round's points are the replay's, its stars the rules'), and a correction after the
+acceptance counts over the replay."""
 
 _CORRECTED_ROUNDS: Final = """
 WITH named AS (

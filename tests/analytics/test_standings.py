@@ -1405,8 +1405,10 @@ def fold(store: Store, tournament: str) -> dict[str, tuple[int, int, int, int]]:
             penalties[data["player"]] += data["points"]
         elif kind == "score_corrected":
             corrections[(data["game_id"], data["round"], data["player"])] = data["points"]  # the newest wins
-        elif kind == "replay_accepted":
+        elif kind == "replay_accepted":  # the newest decision on a round counts: it replaces the corrections
             accepted.add((data["game_id"], data["round"]))
+            for key in [k for k in corrections if k[:2] == (data["game_id"], data["round"])]:
+                del corrections[key]
     for stream, events in streams.items():
         if not stream.startswith("game:") or not events:
             continue
@@ -1477,6 +1479,35 @@ def test_an_independent_fold_agrees_with_the_sql_standings(tmp_path: Path, seed:
     assert len(expected_table) == 13
     assert sql(store, tid) == expected_table
     assert row(standings(store, tid), people[0])["penalty"] == 2
+
+
+def test_the_newest_decision_on_a_round_counts_a_correction_or_the_replay(hand_of_two: Hand) -> None:
+    """R-TS5 ("the newest correction counts"): the organiser who corrects fay's round and
+    then accepts its replay means the replay; a correction after the acceptance counts
+    over it. Accepting the replay that is the round's newest decision already records
+    nothing (it is refused: the record would say it twice)."""
+    hand = hand_of_two
+    _slip(hand)
+
+    def fay() -> tuple[int, int]:
+        found = row(hand.table(), "fay")
+        return found["points"], found["stars"]
+
+    records.correct(hand.store, TID, "hand:r2:t1", 1, "fay", 1, "a guess")
+    assert fay() == (1, 1)
+    records.accept_replay(hand.store, TID, "hand:r2:t1", 1, "the log is right after all")
+    assert fay() == (3, 1)  # the replay's 3, the correction before it replaced
+    scores = browse.round_scores(hand.store, TID, "hand:r2:t1", 1)
+    assert scores.filter(pl.col("player") == "fay")[["corrected", "replay_accepted"]].row(0) == (None, True)
+    with pytest.raises(records.RecordError, match=r"^the replay of round 1 of hand:r2:t1 is accepted already$"):
+        records.accept_replay(hand.store, TID, "hand:r2:t1", 1)
+    again = hand.cli("tournament", "accept-replay", TID, "hand:r2:t1", "1")
+    assert again.exit_code == 1 and "is accepted already" in again.output, again.output
+    records.correct(hand.store, TID, "hand:r2:t1", 1, "fay", 2, "the judge's ruling")
+    assert fay() == (2, 1)  # a correction after the acceptance counts
+    records.accept_replay(hand.store, TID, "hand:r2:t1", 1, "the ruling was withdrawn")  # newest again: taken
+    assert fay() == (3, 1)
+    assert sql(hand.store, TID) == fold(hand.store, TID)
 
 
 def test_the_fold_agrees_on_the_hand_tournament_with_every_record(hand_of_two: Hand) -> None:
