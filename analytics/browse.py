@@ -352,13 +352,16 @@ def round_moments(store: Source, tournament: str, stage: str) -> pl.DataFrame:
 
 def uploads(store: Store, most: int = 500) -> pl.DataFrame:
     """The files received, the newest first (``most`` of them): what each was, what
-    became of it, why, and its audit's counts of errors and warnings (from the report
+    became of it, why (``reason``, and ``reason_said``: the sentence kept in the report
+    of a file refused since it was kept), and its audit's counts of errors and warnings (from the report
     kept with it: a file refused whole has no findings rows). Every upload is kept, a
     refused one too: this is the history an organiser looks a file up in."""
     return query(
         store,
         """
         SELECT upload_id, received_at, name, kind, outcome, status, game_ids, duplicate_of, supersedes, reason,
+               -- why a file was refused, as a sentence to say in the reader's language
+               json_extract_string(report, '$.rejected_said') AS reason_said,
                coalesce(TRY_CAST(json_extract(report, '$.errors') AS INTEGER), 0) AS errors,
                coalesce(TRY_CAST(json_extract(report, '$.warnings') AS INTEGER), 0) AS warnings
         FROM uploads ORDER BY upload_id DESC LIMIT ?

@@ -760,7 +760,7 @@ def publish_seating(
     return append(store, tournament, [event])
 
 
-def _unfinished(con: duckdb.DuckDBPyConnection, told: Announced, stage: Stage) -> list[str]:
+def _unfinished(con: duckdb.DuckDBPyConnection, told: Announced, stage: Stage) -> list[Said]:
     """What of ``stage`` is not in yet, a line each: a round neither seated nor
     played, the seated tables of a round without their game. A round played without
     a published seating counts as in (a ``tournament.json`` need not seat)."""
@@ -780,12 +780,23 @@ def _unfinished(con: duckdb.DuckDBPyConnection, told: Announced, stage: Stage) -
     missing = []
     for number in stage_rounds(stage, told.preliminary_rounds, told.semifinal):
         if number not in tables and number not in rounds_played:
-            missing.append(f"round {number} is not played")
+            missing.append(say("round %(round)s is not played", round=number))
             continue
         absent = sorted(set(tables.get(number, ())) - {str(t) for n, t in played if n == number}, key=_table_order)
         if absent:
-            missing.append(f"round {number} has no game in from table {', '.join(absent)}")
+            missing.append(
+                say("round %(round)s has no game in from table %(tables)s", round=number, tables=", ".join(absent))
+            )
     return missing
+
+
+def _in_turn(parts: list[Said]) -> Said:
+    """``parts`` as one sentence, each after the other with a semicolon (each is
+    translated on its own: one part may hold a list of its own, "table 1, 2")."""
+    whole = parts[0]
+    for part in parts[1:]:
+        whole = say("%(before)s; %(after)s", before=(whole,), after=(part,))
+    return whole
 
 
 def _table_order(label: str) -> tuple[int, str]:
@@ -833,13 +844,14 @@ def begin_cut(store: Store, tournament: str, stage: str, *, forced: str | None =
                 "the tie; ingest the missing games, or cut now with --force --reason",
                 stage=known,
                 tournament=tournament,
-                missing="; ".join(missing),
+                missing=(_in_turn(missing),),
             )
         )
     if not forced.strip():
         raise RecordError(say("a forced cut needs a --reason"))
     with _shaped():
-        event = CutForced(type="cut_forced", stage=known, missing=missing, reason=forced.strip())
+        # the record keeps what was missing in English, as every record's text is kept
+        event = CutForced(type="cut_forced", stage=known, missing=[m.english() for m in missing], reason=forced.strip())
     return append(store, tournament, [event])
 
 
@@ -893,7 +905,7 @@ def seating_players(store: Store, tournament: str, number: int, stage: str, *, r
                     "%(missing)s. Ingest the missing games and cut (%(command)s), or cut now with --force --reason",
                     stage=known,
                     earlier=before,
-                    missing="; ".join(missing),
+                    missing=(_in_turn(missing),),
                     command=f"saboteur tournament cut --stage {before}",
                 )
             )

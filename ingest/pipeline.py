@@ -27,7 +27,7 @@ import duckdb
 
 from events.findings import Code, Finding
 from events.logfile import MAX_FILE_BYTES, UnreadableLog
-from events.said import Said, say
+from events.said import Said, say, stored
 from ingest.readmodels import GameRow, Tables, as_columns
 from ingest.revisions import current, kept_records, marker, stood_on
 from ingest.schema import UploadRow
@@ -302,6 +302,8 @@ class _Decided:
     appends: list[Append] = field(default_factory=list)
     rows: Tables = field(default_factory=dict)
     revisions: dict[str, int] = field(default_factory=dict)
+    said: Said | None = None
+    """The upload's ``reason`` as a sentence, for another language."""
 
 
 class _Batch:
@@ -397,7 +399,7 @@ class Writer:
         for prepared, decision in zip(taken, decided, strict=True):
             upload = decision.upload
             message = prepared.message or upload.reason or ""
-            said = prepared.said if prepared.message else None
+            said = prepared.said if prepared.message else decision.said
             if upload.outcome == "duplicate":
                 said = (
                     say("the same content as upload %(upload)s", upload=str(upload.duplicate_of))
@@ -511,14 +513,20 @@ class Writer:
         if prepared.sha256:
             batch.seen[prepared.sha256] = upload_id
         if prepared.status == "unreadable":
-            return _Decided(upload("rejected", reason=prepared.message))
+            report = _with_reason(prepared.report, prepared.said) if prepared.said is not None else prepared.report
+            return _Decided(upload("rejected", reason=prepared.message, report=report))
         taken = [s for s in prepared.streams if s in batch.claimed]
         if taken and not self.supersede:
             what = ", ".join(s.split(":", 1)[1] for s in taken)
-            reason = f'{what} is already stored; to replace it, ingest again with --supersede --reason "…"'
-            return _Decided(upload("rejected", reason=reason, report=_with_reason(prepared.report, reason)))
+            said = say(
+                '%(games)s is already stored; to replace it, ingest again with --supersede --reason "…"', games=what
+            )
+            reason = said.english()
+            return _Decided(upload("rejected", reason=reason, report=_with_reason(prepared.report, said)), said=said)
         if taken and not self.reason:
-            return _Decided(upload("rejected", reason="--supersede needs a --reason"))
+            said = say("--supersede needs a --reason")
+            reason = said.english()
+            return _Decided(upload("rejected", reason=reason, report=_with_reason(prepared.report, said)), said=said)
         appends: list[Append] = []
         revisions: dict[str, int] = {}
         supersedes = None
@@ -581,9 +589,13 @@ def _stamped(
     return columns
 
 
-def _with_reason(report: str, reason: str) -> str:
+def _with_reason(report: str, said: Said) -> str:
+    """The audit report kept with a file refused for ``said``: why, in English
+    (``rejected``), and as the sentence a page says in its reader's language
+    (``rejected_said``, :func:`events.said.stored`)."""
     data = json.loads(report)
-    data["rejected"] = reason
+    data["rejected"] = said.english()
+    data["rejected_said"] = stored(said)
     return json.dumps(data, ensure_ascii=False)
 
 

@@ -12,17 +12,20 @@ underscore (``table_incident``), paths, hashes, and the values typed by people.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+import duckdb
 import pytest
 from click.testing import Result
 from typer.testing import CliRunner
 
 from cli.main import app
+from events.said import read_stored
 from events.simulate.recording import NOTE_WORDS
 from events.simulate.tournament import simulate_tournament
 
@@ -144,6 +147,39 @@ def test_a_refused_option_says_why_in_the_language(day: Day, lang: str) -> None:
         reason = " ".join(result.output.split()).split("Invalid value for", 1)[1]
         reason = re.sub(r"[│╰─╯]", " ", reason.split(":", 1)[1])
         assert not english_in(reason, lang), (command, reason)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_refused_file_and_an_early_cut_say_why_in_the_language(lang: str, tmp_path: Path) -> None:
+    """Why a file was refused (another version of a game stored already, a file that
+    cannot be read) and what a cut waits for were English in every language: written
+    as text where the rest of the line was a sentence."""
+    made = simulate_tournament(tmp_path / "logs", players=12, preliminary_rounds=2, seed=3)
+    db = ("--db", str(tmp_path / "s.duckdb"))
+    runner = CliRunner()
+
+    def run(*args: str) -> Result:
+        return runner.invoke(app, [*args, *db, "--lang", lang], env={"COLUMNS": "400"})
+
+    first = tmp_path / "logs" / "r1-t1.jsonl"
+    assert run("ingest", str(tmp_path / "logs" / "tournament.json"), str(first)).exit_code == 0
+    other = tmp_path / "other" / "r1-t1.jsonl"  # the same game, written down otherwise
+    other.parent.mkdir()
+    text = first.read_text(encoding="utf-8")
+    other.write_text(re.sub(r'"at":"20(\d\d)', r'"at":"19\1', text, count=1), encoding="utf-8")
+    for command in (
+        ("ingest", str(other), "--workers", "1"),
+        ("ingest", str(tmp_path / "missing.jsonl"), "--workers", "1"),
+        ("tournament", "cut", made.id),
+    ):
+        result = run(*command)
+        assert result.exit_code == 1, result.output
+        assert "--supersede" in result.output or "missing" in result.output or "cut" in command, result.output
+        assert not english_in(result.output.replace("No such file or directory", ""), lang), (command, result.output)
+    report = json.loads(
+        duckdb.connect(db[1], read_only=True).execute("SELECT report FROM uploads ORDER BY upload_id").fetchall()[2][0]
+    )
+    assert read_stored(report["rejected_said"]).english() == report["rejected"]  # a page says it in its language
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

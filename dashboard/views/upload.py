@@ -49,7 +49,7 @@ def received_note(row: dict[str, Any]) -> str:
         return _("the same content as upload %(upload)s") % {"upload": row["duplicate_of"]}
     if row["supersedes"] is not None:
         return _("supersedes upload %(upload)s: %(reason)s") % {"upload": row["supersedes"], "reason": row["reason"]}
-    return str(row["reason"] or "")
+    return sentences.stored(row.get("reason_said"), row["reason"] or "")  # in the page's language
 
 
 def misseated_line(seat: dict[str, Any]) -> str:

@@ -81,6 +81,7 @@ def prepare(path: Path) -> Prepared:
             "unreadable",
             report_json(name, "unreadable", [finding]),
             message=finding.message,
+            said=finding.said,
         )
     return prepare_bytes(name, raw)
 

@@ -137,3 +137,28 @@ def test_the_record_page_in_dutch(db: Path, organiser: str, monkeypatch: pytest.
     assert "Notitie van de scheidsrechter (R-C1)" in [e.label for e in at.expander]
     text = shown(at)
     assert no_codes(text) == [], no_codes(text)
+
+
+def test_the_upload_pages_history_says_why_a_file_was_refused_in_dutch(
+    db: Path, organiser: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file refused for a game stored already (by the command line, or a visit to the
+    page before this one) is in the page's list of files received; why was its English
+    sentence whatever the page spoke."""
+    from ingest.pipeline import ingest
+    from ingest.store import Store
+
+    with duckdb.connect(str(db), read_only=True) as con:
+        (game, text) = con.execute(
+            "SELECT g.game_id, u.raw FROM games g JOIN uploads u USING (upload_id) WHERE g.source = 'log' LIMIT 1"
+        ).fetchone() or (None, None)
+    assert game is not None and text is not None
+    other = tmp_path / "again.jsonl"  # the same game, written down otherwise
+    other.write_bytes(bytes(text).replace(b'"at":"20', b'"at":"19', 1))
+    (result,) = ingest([other], Store(db), workers=1)
+    assert result.outcome == "rejected" and "--supersede" in result.message
+    at = log_in(opened("upload", "nl"), organiser)
+    speak(monkeypatch, "nl")
+    (history,) = (t.value for t in at.dataframe)
+    note = history["note"].tolist()[0]
+    assert note.startswith(game) and "is al opgeslagen" in note and "already" not in note, note
