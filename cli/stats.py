@@ -32,6 +32,7 @@ from cli.options import DbOption, WaitOption, grouped, opened_store
 from cli.output import Terminal as Console
 from cli.paths import lake_url
 from cli.speech import one_of, speaking, spoken, told
+from events.language import number_words
 from events.said import Said, say, sentence
 
 app = typer.Typer(
@@ -177,14 +178,15 @@ from_source = grouped("source", _source)
 
 def _cell(column: str, value: Any) -> str:
     """A cell as a person reads it: a code by its words (:func:`analytics.headings.cell`),
-    a rate with three digits, nothing for a missing value."""
+    a number as the command's language writes it (a rate with three digits), nothing
+    for a missing value."""
     if value is None:
         return ""
     worded = headings.cell(column, value, spoken())
     if worded is not None:
         return escape(worded)
-    if isinstance(value, float):
-        return f"{value:.3f}"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return number_words(value, spoken())
     return escape(str(value))
 
 

@@ -299,9 +299,9 @@ def verify_command(
     if not problems:
         heads = say(
             "%(events)s events, chain head %(head)s; %(uploads)s uploads, uploads head %(uploads_head)s",
-            events=str(verdict.events),
+            events=verdict.events,  # a count, its thousands marked as the language marks them
             head=verdict.head,
-            uploads=str(verdict.uploads),
+            uploads=verdict.uploads,
             uploads_head=verdict.uploads_head,
         )
         console.print(f"[green]{escape(told(say('ok')))}[/green]: {escape(told(heads))}")

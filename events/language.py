@@ -205,6 +205,21 @@ def stored_words(said: str | None, english: str, lang: str) -> str:
         return english
 
 
+def number_words(value: int | float, lang: str = ENGLISH, *, digits: int = 3) -> str:
+    """A number as ``lang`` writes it in a table: a count with its thousands marked, a
+    rate or a mean with ``digits`` decimals (``1,500`` and ``0.600`` in English are
+    ``1.500`` and ``0,600`` in German and Dutch: a German reading ``1.500`` reads one
+    thousand five hundred).
+
+    >>> number_words(1.5, "de"), number_words(0.6), number_words(26219, "nb")
+    ('1,500', '0.600', '26\xa0219')
+    """
+    from babel.numbers import format_decimal
+
+    shape = "#,##0" if isinstance(value, int) else "#,##0." + "0" * digits
+    return format_decimal(value, format=shape, locale=_locale(lang))
+
+
 def _locale(lang: str) -> str:
     return {"nb": "nb_NO", "en": "en"}.get(lang, lang)
 

@@ -247,3 +247,19 @@ def test_every_help_speaks_the_language_asked_for(lang: str) -> None:
         control = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "400"})
         assert english_in(HELP_DATA.sub(" ", control.output), lang), path
     assert not left, left
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_numbers_are_written_as_the_language_writes_them(day: Day, lang: str) -> None:
+    """docs/languages.md: a rate of 0.600 is ``0,600`` in Dutch, German and Norwegian,
+    and a German reading ``1.500`` reads fifteen hundred; the store's counts have their
+    thousands marked as the language marks them."""
+    roles = day.run("stats", "roles", "--db", str(day.db), "--lang", lang).output
+    assert re.search(r"\b0,\d{3}\b", roles) and not re.search(r"\b0\.\d{3}\b", roles), roles
+    checked = day.run("verify", "--db", str(day.db), "--lang", lang).output
+    with duckdb.connect(str(day.db), read_only=True) as con:
+        (events,) = con.execute("SELECT count(*) FROM events").fetchone() or (0,)
+    assert events >= 1000 and f"{events}" not in checked, checked
+    assert {"nl": f"{events:,}".replace(",", "."), "de": f"{events:,}".replace(",", ".")}.get(
+        lang, f"{events:,}".replace(",", "\xa0")
+    ) in checked, checked
