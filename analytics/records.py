@@ -19,7 +19,7 @@ import hmac
 import json
 import re
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from random import Random
@@ -316,6 +316,21 @@ def register(store: Store, tournament: str, players: Sequence[tuple[str, str]]) 
     if not events:
         raise RecordError(say("no players to register"))
     return append(store, tournament, events)
+
+
+def namesakes(store: Store, tournament: str, players: Collection[str]) -> list[tuple[str, list[str]]]:
+    """Each name that ``players`` share with another registered player of
+    ``tournament`` (as a person reads a name: case and Unicode's two ways to write "é"
+    aside), with every player registered under it, by id. The standings tell such
+    players apart by their ids; a name of their own is clearer to read out."""
+    with store.connect(read_only=True) as con:
+        rows = con.execute(
+            "SELECT any_value(name ORDER BY player), list(player ORDER BY player) FROM tournament_players "
+            "WHERE tournament = ? GROUP BY lower(nfc_normalize(name)) HAVING count(*) > 1 ORDER BY 1",
+            [tournament],
+        ).fetchall()
+    wanted = set(players)
+    return [(str(name), [str(p) for p in ids]) for name, ids in rows if wanted & set(ids)]
 
 
 def _refused_at(line: int, said: Said) -> RecordError:

@@ -438,12 +438,20 @@ people AS (
     SELECT DISTINCT s.player, NULL FROM scored s
     WHERE s.player NOT IN (SELECT player FROM tournament_players WHERE tournament = $tournament)
 ),
+namesakes AS (
+    -- players registered under one name (as a person reads it: case and Unicode's two
+    -- ways to write "é" aside) are told apart by their ids wherever the standings name them
+    SELECT player, count(*) OVER (PARTITION BY lower(nfc_normalize(name))) AS same
+    FROM tournament_players WHERE tournament = $tournament
+),
 penalty AS (
     SELECT player, sum(points) AS penalty FROM penalties
     WHERE tournament = $tournament AND stage = $stage AND withdrawn_seq IS NULL GROUP BY player
 ),
 totals AS (
-    SELECT p.player, coalesce(p.name, p.player) AS name,
+    SELECT p.player,
+           CASE WHEN coalesce(any_value(ns.same), 1) > 1 THEN concat(p.name, ' (', p.player, ')')
+                ELSE coalesce(p.name, p.player) END AS name,
            coalesce(sum(s.points), 0)::INTEGER AS round_points,
            coalesce(any_value(pen.penalty), 0)::INTEGER AS penalty,
            (coalesce(sum(s.points), 0) - coalesce(any_value(pen.penalty), 0))::INTEGER AS points,
@@ -455,6 +463,7 @@ totals AS (
     LEFT JOIN scored s USING (player)
     LEFT JOIN penalty pen USING (player)
     LEFT JOIN open_findings o USING (player)
+    LEFT JOIN namesakes ns USING (player)
     GROUP BY p.player, p.name
 )
 """.replace("{announced}", _announced("g"))

@@ -134,6 +134,21 @@ def register(
 ) -> None:
     """Register a player (a second registration renames)."""
     _done(_run(lambda: records.register(store, tournament, [(player, name)])), say("player %(player)s", player=player))
+    _namesakes(store, tournament, [player])
+
+
+def _namesakes(store: Store, tournament: str, players: Sequence[str]) -> None:
+    """Say which of ``players`` now share a name with another player: the standings
+    show each with their id, and a referee reading the seating out cannot tell them
+    apart."""
+    for name, ids in records.namesakes(store, tournament, players):
+        said = say(
+            "%(players)s are all registered as %(name)s: the standings tell them apart by their ids; a name of "
+            "their own (saboteur tournament register) is clearer to read out",
+            players=tuple(ids),
+            name=name,
+        )
+        console.print(f"[yellow]{escape(told(said))}[/yellow]")
 
 
 @app.command("import-players")
@@ -157,6 +172,7 @@ def import_players(
         raise refuse(f"{csv_file}: {told(exc.said)}", 1) from None
     registered = say("%(count)s player", "%(count)s players", "count", count=len(people))
     _done(_run(lambda: records.register(store, tournament, people)), registered)
+    _namesakes(store, tournament, [player for player, _ in people])
 
 
 def named(names: Mapping[str, str], player: str) -> str:

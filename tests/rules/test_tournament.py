@@ -602,3 +602,26 @@ def test_r_ts5_two_organisers_withdrawing_one_penalty_at_once_record_one_withdra
     assert set(said) - {"recorded"} == {"penalty 1 was withdrawn already"}
     with store.connect(read_only=True) as con:
         assert con.execute("SELECT count(*) FROM events WHERE type = 'penalty_withdrawn'").fetchone() == (1,)
+
+
+def test_r_ts2_players_registered_under_one_name_are_told_apart_by_their_ids(tmp_path: Path) -> None:
+    """Two players registered as "José" (one written with a combining accent, as some
+    keyboards write it, and one in capitals) stood in the standings, the PDF and the
+    "why" sentences as three Josés: nobody could tell which one made the cut. The
+    standings give each such name its id; registering one says so."""
+    store = Store(tmp_path / "s.duckdb")
+    (tmp_path / "tournament.json").write_text(json.dumps(description()), encoding="utf-8")
+    (tmp_path / "r1-t1.csv").write_text(SHEET, encoding="utf-8")
+    ingest([tmp_path], store, workers=1)
+    runner = CliRunner()
+    db = ["--db", str(store.path)]
+    assert runner.invoke(app, ["tournament", "register", "cup", "ann", "--name", "José", *db]).exit_code == 0
+    told = runner.invoke(app, ["tournament", "register", "cup", "bob", "--name", "JOSE\u0301", *db])
+    assert told.exit_code == 0, told.output
+    assert "ann and bob are all registered as" in " ".join(told.output.split()), told.output
+    names = dict(standings(store, "cup").select("player", "name").iter_rows())
+    assert names["ann"] == "José (ann)" and names["bob"] == "JOSE\u0301 (bob)"
+    assert all("(" not in name for player, name in names.items() if player not in ("ann", "bob"))
+    why = " ".join(standings(store, "cup")["why"])
+    assert "José (ann)" in why or "JOSE\u0301 (bob)" in why, why
+    assert records.namesakes(store, "cup", ["cem"]) == []
