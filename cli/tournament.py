@@ -742,8 +742,9 @@ def check(tournament: str, store: Store) -> None:
             what = say("no seating is published for this table")
         elif row["at_table"] > 1:
             what = say(
-                "%(count)s games of this round are at this table: one game a table (supersede or "
-                "dismiss the one too many)",
+                "%(count)s games of this round are at this table: one game a table. Both count until the one "
+                "too many is superseded by its log put right (saboteur ingest --supersede --reason): the table it "
+                "was played at, or, for a copy stored twice, a header without its tournament",
                 count=row["at_table"],
             )
         elif not row["not_listed"]:

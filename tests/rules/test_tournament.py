@@ -404,6 +404,19 @@ def test_r_ts1_a_tables_game_stored_twice_is_said_even_where_every_seat_matches(
     checked = CliRunner().invoke(app, ["tournament", "check", "cup", *db])
     assert checked.exit_code == 1
     assert checked.output.count("2 games of this round are at this table") == 2
+    assert "a header without its tournament" in " ".join(checked.output.split())  # what takes the copy out
+    rounds = standings(store, "cup").filter(pl.col("player") == TEN[5])["rounds"].item()
+    # as check says: the copy superseded by its log with no tournament in its header
+    copy = LogBuilder(players=list(TEN[5:]), game_id="cup:r1:t7-again")
+    copy.deal().pass_out()
+    copy.end_round()
+    copy.end_game()
+    (tmp_path / "again.jsonl").write_text(copy.text(), encoding="utf-8")
+    (result,) = ingest([tmp_path / "again.jsonl"], store, workers=1, supersede=True, reason="stored twice")
+    assert result.outcome.startswith("accepted"), result
+    assert standings(store, "cup").filter(pl.col("player") == TEN[5])["rounds"].item() == rounds // 2
+    assert CliRunner().invoke(app, ["tournament", "check", "cup", *db]).exit_code == 0
+    assert open_findings(store, "cup").filter(pl.col("code") == "wrong_table").is_empty()
 
 
 def _four_at_once(record: Callable[[int], object]) -> list[str]:
