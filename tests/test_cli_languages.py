@@ -263,3 +263,17 @@ def test_numbers_are_written_as_the_language_writes_them(day: Day, lang: str) ->
     assert {"nl": f"{events:,}".replace(",", "."), "de": f"{events:,}".replace(",", ".")}.get(
         lang, f"{events:,}".replace(",", "\xa0")
     ) in checked, checked
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_two_columns_share_a_head_in_the_language(lang: str) -> None:
+    """Dutch called a finding's line and its rule both "regel", and every language
+    called a player's seat and their rank by one word: a table with both read as two
+    columns of the same thing. Heads that differ in English differ in every language
+    (a singular and its plural aside: "game" and "games" are one word in Norwegian)."""
+    from analytics.headings import COLUMNS, heading
+
+    shared: dict[str, set[str]] = {}
+    for column in COLUMNS:
+        shared.setdefault(heading(column, lang), set()).add(heading(column).removesuffix("s"))
+    assert {head: english for head, english in shared.items() if len(english) > 1} == {}
