@@ -95,10 +95,14 @@ class _Sheet(FPDF):
         self.footer_text = footer
         self.lang = lang
         self.full_unicode = fonts.regular is not None
+        self.glyphs: frozenset[int] = frozenset()
         if fonts.regular is not None and fonts.bold is not None:
             self.add_font(_FAMILY, "", str(fonts.regular))
             self.add_font(_FAMILY, "B", str(fonts.bold))
             self.face = _FAMILY
+            # what both weights can draw: a letter one lacks (an emoji in a name) fpdf
+            # drops with a warning on the standard error, and the name prints short
+            self.glyphs = frozenset(self.fonts[_FAMILY].cmap).intersection(self.fonts[_FAMILY + "B"].cmap)
         else:
             self.face = "helvetica"
         self.set_margins(15, 15, 15)
@@ -106,9 +110,13 @@ class _Sheet(FPDF):
         self.alias_nb_pages()
 
     def text_of(self, value: object) -> str:
-        """``value`` as text this document's font can set."""
+        """``value`` as text this document's font can set: a letter it has no glyph for
+        is ``?`` (Latin-1's letters alone in the built-in fallback)."""
         text = "" if value is None else str(value)
-        return text if self.full_unicode else text.encode("latin-1", "replace").decode("latin-1")
+        if not self.full_unicode:
+            return text.encode("latin-1", "replace").decode("latin-1")
+        glyphs = self.glyphs
+        return "".join(c if ord(c) in glyphs or c in "\n\t" else "?" for c in text)
 
     def footer(self) -> None:
         self.set_y(-13)

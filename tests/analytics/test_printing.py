@@ -146,6 +146,36 @@ def test_without_a_unicode_font_the_pdf_says_so(accented: Accented, monkeypatch:
     assert "Bjørn Østergård" in text and "?ukasz ?ó??" in text  # Latin-1 kept, the rest marked
 
 
+def test_a_letter_the_font_cannot_draw_prints_as_a_question_mark(caplog: pytest.LogCaptureFixture) -> None:
+    """A name with an emoji: DejaVu Sans has no die, and fpdf dropped it with a warning
+    on the standard error ("Fay  Dwerg"); the README promises a ``?``."""
+    if printing.find_fonts().regular is None:
+        pytest.skip("no DejaVu Sans on this machine")
+    frame = pl.DataFrame(
+        {
+            "place": [1],
+            "rank": [1],
+            "shared": [False],
+            "player": ["fay"],
+            "name": ["Fay \N{GAME DIE} Dwerg Ørsted"],
+            "points": [3],
+            "stars": [1],
+            "rounds": [3],
+            "penalty": [0],
+            "open_findings": [0],
+            "in_cut": [True],
+            "cut_tie_undrawn": [False],
+        }
+    )
+    empty = pl.DataFrame(
+        schema={"number": pl.Int64, "player": pl.String, "stage": pl.String, "points": pl.Int64, "reason": pl.String}
+    )
+    with caplog.at_level("WARNING"):
+        pdf = standings_pdf(frame, tournament="Die Open", stage="preliminary", as_of="now", cut=6, penalties=empty)
+    assert "Fay ? Dwerg Ørsted" in text_of(pdf)[1]
+    assert not [r for r in caplog.records if "glyph" in r.getMessage()]
+
+
 def test_a_font_named_by_the_setting_is_used(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     found = printing.find_fonts()
     if found.regular is None:
