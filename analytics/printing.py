@@ -21,6 +21,7 @@ from typing import Any, Final
 import polars as pl
 from fpdf import FPDF, FontFace
 from fpdf.enums import TableCellFillMode
+from fpdf.fonts import TTFFont
 
 from analytics.penalty_notes import penalty_notes
 from events.language import ENGLISH, words
@@ -102,7 +103,9 @@ class _Sheet(FPDF):
             self.face = _FAMILY
             # what both weights can draw: a letter one lacks (an emoji in a name) fpdf
             # drops with a warning on the standard error, and the name prints short
-            self.glyphs = frozenset(self.fonts[_FAMILY].cmap).intersection(self.fonts[_FAMILY + "B"].cmap)
+            regular, bold = self.fonts[_FAMILY], self.fonts[_FAMILY + "B"]
+            if isinstance(regular, TTFFont) and isinstance(bold, TTFFont):
+                self.glyphs = frozenset(regular.cmap).intersection(bold.cmap)
         else:
             self.face = "helvetica"
         self.set_margins(15, 15, 15)
