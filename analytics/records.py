@@ -598,6 +598,13 @@ def penalty_for(
     return penalty(store, tournament, who, points, reason, stage or found.stage, finding=finding)
 
 
+def named_by(store: Store, tournament: str, finding: str) -> str | None:
+    """The player a finding of ``tournament`` names (``None``: it names nobody); a
+    :class:`RecordError` for a finding that is not the tournament's."""
+    with store.connect(read_only=True) as con:
+        return _finding(con, tournament, finding).player
+
+
 def _round_of(con: duckdb.DuckDBPyConnection, tournament: str, game: str, number: int) -> list[tuple[Any, ...]]:
     _require(con, tournament)
     game_rows = con.execute("SELECT tournament FROM games WHERE game_id = ?", [game]).fetchall()

@@ -350,6 +350,15 @@ def penalty(
     given = recorded.events[0]
     assert isinstance(given, PenaltyGiven)
     number = recorded.penalties
+    named = records.named_by(store, tournament, finding) if finding is not None and player is not None else None
+    if named is not None and named != given.player:  # as asked, but said: a typo gives another player's points
+        said = say(
+            "finding %(finding)s names %(named)s: the penalty goes to %(player)s, as asked",
+            finding=finding,
+            named=named,
+            player=given.player,
+        )
+        console.print(f"[yellow]{escape(told(said))}[/yellow]")
     _done(
         recorded,
         say(

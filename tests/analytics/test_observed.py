@@ -213,6 +213,22 @@ def test_the_command_line_gives_a_penalty_for_a_finding_as_it_dismisses_one(stor
     nameless = cli("tournament", "penalty", TID, "--points", "1", "--reason", "r", "--db", store.path)
     assert nameless.exit_code == 1 and "name the player, or the finding" in nameless.output
     assert len(penalties(store)) == 1
+    # another player than the finding names: as asked, and said (a typo gives another's points)
+    other = next(p for p in browse.query(store, "SELECT player FROM tournament_players")["player"] if p != player)
+    given = cli(
+        "tournament", "penalty", TID, other, "--finding", found[None], "--points", "1", "--reason", "r",
+        "--db", store.path,
+    )  # fmt: skip
+    assert given.exit_code == 0 and "names" not in given.output, given.output  # names nobody: nothing to say
+    dismissed = cli("tournament", "withdraw-penalty", TID, "1", "--reason", "to give it again", "--db", store.path)
+    assert dismissed.exit_code == 0, dismissed.output
+    moved = cli(
+        "tournament", "penalty", TID, other, "--finding", found[player], "--points", "1", "--reason", "r",
+        "--db", store.path,
+    )  # fmt: skip
+    assert moved.exit_code == 0, moved.output
+    said = " ".join(moved.output.split())
+    assert f"finding {found[player]} names {player}: the penalty goes to {other}, as asked" in said, said
 
 
 def test_penalties_recorded_before_the_finding_field_read_and_write_as_they_did() -> None:
