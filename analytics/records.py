@@ -233,7 +233,7 @@ def _one_of(text: str, allowed: tuple[T, ...], refusal: Said) -> T:
 
 
 def _stage(text: str) -> Stage:
-    return _one_of(text, STAGES, say("the stage is preliminary, semifinal or final"))
+    return _one_of(text, STAGES, say("%(given)s is no stage: preliminary, semifinal or final", given=repr(text)))
 
 
 _NOT_VALID: Final = {
@@ -270,7 +270,7 @@ def create(
     with a semi-final, ``semifinal_cut`` players go on to it from the preliminaries
     (``None``: the cut), and its own top ``cut`` to the final."""
     _valid(_TOURNAMENT_ID, tournament, "tournament")
-    known = _one_of(ruleset, RULESETS, say("the ruleset is tournament or base"))
+    known = _one_of(ruleset, RULESETS, say("%(given)s is no ruleset: tournament or base", given=repr(ruleset)))
     if semifinal_cut is not None and not semifinal:
         raise RecordError(say("a semi-final cut needs a semi-final (--semifinal)"))
     checks = [check_preliminary_rounds(preliminary_rounds), check_cut(cut), check_final_rounds(final_rounds)]

@@ -61,6 +61,7 @@ def ingest_command(
         int | None,
         typer.Option(
             "--workers",
+            min=1,
             help=(
                 "Processes auditing files (default: one per core and one per 2 MiB of files at most;"
                 " never more than the files, nor than the files audited ahead can keep busy)."

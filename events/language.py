@@ -66,9 +66,16 @@ NOBODY: Final = "nobody"
 
 
 def chosen(lang: str | None) -> str:
-    """The language asked for (``--lang``), else ``$SABOTEUR_LANG``, else English; a
-    :class:`ValueError` naming the languages there are for any other."""
+    """The language asked for (``--lang``), else ``$SABOTEUR_LANG``, else English (a
+    locale, ``nl_NL.UTF-8`` or ``de-AT``, by its language); a :class:`ValueError`
+    naming the languages there are for any other.
+
+    >>> chosen("de-AT"), chosen("nl_NL.UTF-8"), chosen("no"), chosen("NB")
+    ('de', 'nl', 'nb', 'nb')
+    """
     picked = (lang or os.environ.get(ENVIRONMENT) or ENGLISH).strip().lower()
+    if picked not in LANGUAGES:  # a locale as the system writes it, nl_NL.UTF-8 or de-AT: its language
+        picked = picked.replace("-", "_").split(".", 1)[0].split("_", 1)[0]
     picked = {"no": "nb", "nn": "nb"}.get(picked, picked)
     if picked not in LANGUAGES:
         raise ValueError(f"{picked!r} is not a language of Saboteur Ledger: {', '.join(LANGUAGES)}")

@@ -388,3 +388,14 @@ def test_simulate_refuses_an_id_or_a_name_the_format_refuses_before_writing(
     assert result.exit_code == 2 and f"Invalid value for {option}" in result.output, result.output
     assert "ValidationError" not in result.output
     assert not (tmp_path / "made").exists() and not (tmp_path / "g.jsonl").exists()
+
+
+def test_no_worker_is_no_way_to_ingest(tmp_path: Path) -> None:
+    """``ingest --workers 0`` was taken (``audit`` refused it): a usage error, and the
+    store is not made."""
+    log = tmp_path / "g.jsonl"
+    log.write_text(LogBuilder(players=5).deal().text(), encoding="utf-8")
+    for command in (["ingest", "--db", str(tmp_path / "s.duckdb")], ["audit"]):
+        result = CliRunner().invoke(app, [*command, str(log), "--workers", "0"])
+        assert result.exit_code == 2 and "--workers" in result.output, (command, result.output)
+    assert not (tmp_path / "s.duckdb").exists()

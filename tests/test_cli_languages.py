@@ -277,3 +277,16 @@ def test_no_two_columns_share_a_head_in_the_language(lang: str) -> None:
     for column in COLUMNS:
         shared.setdefault(heading(column, lang), set()).add(heading(column).removesuffix("s"))
     assert {head: english for head, english in shared.items() if len(english) > 1} == {}
+
+
+def test_a_language_may_be_named_as_a_locale(day: Day, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``SABOTEUR_LANG=nl_NL`` or ``de-AT`` (as a system names its locale, and as the
+    dashboard takes a browser's) was refused, exit 2: it is the language it names."""
+    from events.language import chosen
+
+    assert [chosen(code) for code in ("nl_NL", "de-AT", "nb_NO.UTF-8", "NO", "en_GB")] == ["nl", "de", "nb", "nb", "en"]
+    with pytest.raises(ValueError, match="'fr' is not a language"):
+        chosen("fr_FR")
+    monkeypatch.setenv("SABOTEUR_LANG", "de-AT")
+    result = day.run("findings", day.tournament, "--db", str(day.db))
+    assert result.exit_code == 0 and not english_in(result.output, "de"), result.output

@@ -142,7 +142,7 @@ def test_a_round_the_tournament_did_not_announce_is_refused(day: Day, number: st
 def test_a_stage_that_is_none_or_not_announced_is_refused(day: Day) -> None:
     day.refused(
         *seat("--round", "3", "--stage", "semi"),
-        says="the stage is preliminary, semifinal or final",
+        says="'semi' is no stage: preliminary, semifinal or final",
     )
     day.refused(*seat("--round", "3", "--stage", "semifinal"), says="the tournament announced no semi-final")
     day.refused(
@@ -329,7 +329,7 @@ def test_a_correction_beyond_the_rulesets_points_is_refused(day: Day) -> None:
 def test_standings_say_why_they_cannot_be_shown(day: Day, tmp_path: Path) -> None:
     day.refused("standings", TID, "--stage", "semifinal", says="day announced no semi-final: ask for the preliminary")
     day.refused("standings", TID, "--stage", "final", says="no game of the final of day is in yet")
-    day.refused("standings", TID, "--stage", "semi", says="the stage is preliminary, semifinal or final")
+    day.refused("standings", TID, "--stage", "semi", says="'semi' is no stage: preliminary, semifinal or final")
     day.refused("standings", "nope", says="no tournament nope: create it first")
     assert "Åsa Berg" in day.ok("standings", TID).output
 
