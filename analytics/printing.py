@@ -24,6 +24,7 @@ from fpdf.enums import TableCellFillMode
 from fpdf.fonts import TTFFont
 
 from analytics.penalty_notes import penalty_notes
+from analytics.standings import above_the_cut
 from events.language import ENGLISH, words
 from events.said import say, sentence
 
@@ -217,7 +218,7 @@ def standings_pdf(
 
     marks, notes = penalty_notes(frame, penalties)
     columns = _FINAL if stage == "final" else _PRELIMINARY
-    in_cut = int(frame["in_cut"].sum()) if "in_cut" in frame.columns else frame.height
+    in_cut = above_the_cut(frame)
     pdf.set_font(pdf.face, "", 9)
     with pdf.table(
         col_widths=[width for _, _, width in columns],

@@ -40,6 +40,8 @@ from events.records.tournament import (
     PenaltyGiven,
     PenaltyWithdrawn,
     PlayerRegistered,
+    PlayerReturned,
+    PlayerWithdrawn,
     RefereeCodeIssued,
     RefereeCodeRevoked,
     ReplayAccepted,
@@ -316,6 +318,52 @@ def register(store: Store, tournament: str, players: Sequence[tuple[str, str]]) 
     if not events:
         raise RecordError(say("no players to register"))
     return append(store, tournament, events)
+
+
+def withdraw_player(store: Store, tournament: str, player: str, reason: str) -> Recorded:
+    """A player who leaves the tournament, with why (:class:`PlayerWithdrawn`): their
+    rounds stand, no later round seats them, and a cut passes them over."""
+    if not reason.strip():
+        raise RecordError(say("a withdrawal needs a --reason"))
+    with store.connect(read_only=True) as con:
+        _require(con, tournament)
+        if player not in _registered(con, tournament):
+            raise RecordError(
+                say("%(player)s is not registered in %(tournament)s", player=player, tournament=tournament)
+            )
+        if player in _withdrawn(con, tournament):
+            raise RecordError(say("%(player)s has withdrawn already", player=player))
+    event = PlayerWithdrawn(type="player_withdrawn", player=player, reason=reason.strip())
+    return append(store, tournament, [event])
+
+
+def return_player(store: Store, tournament: str, player: str, reason: str) -> Recorded:
+    """A withdrawn player back in the tournament, with why (:class:`PlayerReturned`)."""
+    if not reason.strip():
+        raise RecordError(say("a return needs a --reason"))
+    with store.connect(read_only=True) as con:
+        _require(con, tournament)
+        if player not in _withdrawn(con, tournament):
+            raise RecordError(
+                say("%(player)s has not withdrawn from %(tournament)s", player=player, tournament=tournament)
+            )
+    event = PlayerReturned(type="player_returned", player=player, reason=reason.strip())
+    return append(store, tournament, [event])
+
+
+def _withdrawn(con: duckdb.DuckDBPyConnection, tournament: str) -> dict[str, str]:
+    """The players withdrawn from ``tournament``, each with why."""
+    rows = con.execute(
+        "SELECT player, withdrawn_reason FROM tournament_players WHERE tournament = ? AND withdrawn_seq IS NOT NULL",
+        [tournament],
+    ).fetchall()
+    return {str(player): str(reason) for player, reason in rows}
+
+
+def withdrawn(store: Store, tournament: str) -> dict[str, str]:
+    """The players withdrawn from ``tournament`` (and not back), each with why."""
+    with store.connect(read_only=True) as con:
+        return _withdrawn(con, tournament)
 
 
 def namesakes(store: Store, tournament: str, players: Collection[str]) -> list[tuple[str, list[str]]]:
@@ -767,8 +815,18 @@ def publish_seating(
     with store.connect(read_only=True) as con:
         _require(con, tournament)
         breach = check_seating(tables, _registered(con, tournament), labels=named)
+        gone = sorted({player for table in tables for player in table} & _withdrawn(con, tournament).keys())
     if breach is not None:
         raise RecordError(breach.said)
+    if gone:
+        raise RecordError(
+            say(
+                "%(players)s withdrew from %(tournament)s: a seating leaves them out, unless their return is "
+                "recorded first (saboteur tournament return-player)",
+                players=tuple(gone),
+                tournament=tournament,
+            )
+        )
     with _shaped():
         event = SeatingPublished(
             type="seating_published",
@@ -885,9 +943,10 @@ def seating_players(store: Store, tournament: str, number: int, stage: str, *, r
     - The round is one the tournament announced for the stage (R-TS1, R-TS3, R-TS4).
     - A round already seated is seated anew only with the ``replace`` reason (the
       seating it replaces stays in the record).
-    - The preliminaries seat every registered player; a semi-final or the final seats
-      the cut of the stage before it (R-TS3), made once that stage is over (or the cut
-      forced, :func:`begin_cut`) and with no tie at the cut line left undrawn.
+    - The preliminaries seat every registered player who has not withdrawn; a
+      semi-final or the final seats the cut of the stage before it (R-TS3), made once
+      that stage is over (or the cut forced, :func:`begin_cut`) and with no tie at the
+      cut line left undrawn (a cut passes a withdrawn player over).
     """
     known = _stage(stage)
     with store.connect(read_only=True) as con:
@@ -917,8 +976,8 @@ def seating_players(store: Store, tournament: str, number: int, stage: str, *, r
         if replace is not None and not replace.strip():
             raise RecordError(say("a replaced seating needs a --reason"))
         before = stage_before(known, told.semifinal)
-        if before is None:
-            return sorted(_registered(con, tournament))
+        if before is None:  # every registered player who has not withdrawn
+            return sorted(_registered(con, tournament) - set(_withdrawn(con, tournament)))
         missing = _unfinished(con, told, before)
         if missing and not _forced(store, con, tournament, before):
             raise RecordError(

@@ -59,6 +59,7 @@ REASONS: Final = {
     "drawn": sentence("placed by the recorded cut draw (%(place)s)"),
     "drawn_out": sentence("not drawn at the recorded cut draw: below the players it drew"),
     "undrawn": sentence("tied across the cut line: not yet drawn"),
+    "withdrew": sentence("withdrew from the tournament: the cut passes over them"),
     "final_top": sentence("top of the final table"),
     "final_below": sentence("below %(name)s on final points"),
     "final_fewer_stars": sentence("level on final points with %(name)s, fewer final stars"),
@@ -429,13 +430,13 @@ open_findings AS (
 people AS (
     -- every registered player in the preliminaries; in a later stage those it seats or
     -- who played in it (the players knocked out are not ranked there, nor drawn at its cut)
-    SELECT player, name FROM tournament_players
+    SELECT player, name, withdrawn_seq IS NOT NULL AS withdrawn FROM tournament_players
     WHERE tournament = $tournament
       AND ($stage = 'preliminary'
            OR player IN (SELECT player FROM scored)
            OR player IN (SELECT player FROM seatings WHERE tournament = $tournament AND stage = $stage))
     UNION ALL
-    SELECT DISTINCT s.player, NULL FROM scored s
+    SELECT DISTINCT s.player, NULL, false FROM scored s
     WHERE s.player NOT IN (SELECT player FROM tournament_players WHERE tournament = $tournament)
 ),
 namesakes AS (
@@ -458,13 +459,14 @@ totals AS (
            coalesce(sum(s.star::INTEGER), 0)::INTEGER AS stars,
            count(s.round)::INTEGER AS rounds,
            count(DISTINCT s.game_id)::INTEGER AS games,
-           coalesce(any_value(o.open_findings), 0)::INTEGER AS open_findings
+           coalesce(any_value(o.open_findings), 0)::INTEGER AS open_findings,
+           p.withdrawn
     FROM people p
     LEFT JOIN scored s USING (player)
     LEFT JOIN penalty pen USING (player)
     LEFT JOIN open_findings o USING (player)
     LEFT JOIN namesakes ns USING (player)
-    GROUP BY p.player, p.name
+    GROUP BY p.player, p.name, p.withdrawn
 )
 """.replace("{announced}", _announced("g"))
     .replace("{game_rounds}", _game_rounds("g"))
@@ -491,11 +493,12 @@ cut AS (
 ties AS (
     -- each group of equal points and stars, its players as one list (one a group, not one
     -- a player: a list a player grows with the square of a group, and every registered
-    -- player yet to play is one 0/0 group), and the places of the cut left to it
+    -- player yet to play is one 0/0 group), and the places of the cut left to it; a
+    -- player withdrawn from the tournament is in no group: the cut passes them over
     SELECT points, stars, players,
            (SELECT cut FROM cut) - (sum(size) OVER (ORDER BY points DESC, stars DESC) - size) AS places
     FROM (SELECT points, stars, list_sort(list(player)) AS players, count(*) AS size
-          FROM totals GROUP BY points, stars)
+          FROM totals WHERE NOT withdrawn GROUP BY points, stars)
 ),
 drawn_tie AS (
     -- the draw made for a tie: its players, for its number of places (R-TS2). The newest
@@ -512,23 +515,26 @@ ranked AS (
            k.places AS drawn_places,
            rank() OVER (ORDER BY t.points DESC, t.stars DESC)::INTEGER AS rank,
            count(*) OVER (PARTITION BY t.points, t.stars)::INTEGER AS tied
-    FROM totals t LEFT JOIN drawn_tie k ON k.points = t.points AND k.stars = t.stars
+    FROM totals t LEFT JOIN drawn_tie k ON k.points = t.points AND k.stars = t.stars AND NOT t.withdrawn
 ),
 placed AS (
-    SELECT r.*, row_number() OVER (ORDER BY points DESC, stars DESC, drawn_at NULLS LAST, player)::INTEGER AS place
+    SELECT r.*, row_number() OVER (ORDER BY points DESC, stars DESC, drawn_at NULLS LAST, player)::INTEGER AS place,
+           -- the place the cut counts: among the players who have not withdrawn
+           CASE WHEN NOT withdrawn THEN row_number() OVER (PARTITION BY withdrawn
+               ORDER BY points DESC, stars DESC, drawn_at NULLS LAST, player) END AS cut_place
     FROM ranked r
 ),
 lined AS (
     SELECT r.*, c.cut,
            lag(name) OVER w AS above, lag(points) OVER w AS above_points, lag(stars) OVER w AS above_stars,
            lead(name) OVER w AS below, lead(points) OVER w AS below_points, lead(stars) OVER w AS below_stars,
-           bool_or(place <= c.cut) OVER (PARTITION BY points, stars) AND bool_or(place > c.cut)
-               OVER (PARTITION BY points, stars) AS straddles
+           NOT withdrawn AND bool_or(cut_place <= c.cut) OVER (PARTITION BY points, stars, withdrawn)
+               AND bool_or(cut_place > c.cut) OVER (PARTITION BY points, stars, withdrawn) AS straddles
     FROM placed r, cut c
     WINDOW w AS (ORDER BY place)
 )
 SELECT place, rank, tied > 1 AS shared, player, name, points, stars, rounds, games, penalty, open_findings,
-       place <= cut AS in_cut,
+       coalesce(cut_place <= cut, false) AS in_cut, withdrawn,
        straddles AND drawn_at IS NULL AS cut_tie_undrawn,
        straddles AND drawn_at IS NOT NULL AS cut_drawn,
        to_json(list_filter([
@@ -548,7 +554,8 @@ SELECT place, rank, tied > 1 AS shared, player, name, points, stars, rounds, gam
                      THEN json_object('text', {drawn}, 'values', json_object('place', drawn_at))
                 WHEN straddles AND drawn_at IS NOT NULL
                      THEN json_object('text', {drawn_out}, 'values', json_object())
-                WHEN straddles THEN json_object('text', {undrawn}, 'values', json_object()) END
+                WHEN straddles THEN json_object('text', {undrawn}, 'values', json_object()) END,
+           CASE WHEN withdrawn THEN json_object('text', {withdrew}, 'values', json_object()) END
        ], lambda reason: reason IS NOT NULL))::VARCHAR AS reasons
 FROM lined
 ORDER BY place
@@ -591,6 +598,17 @@ ORDER BY place
 class Query:
     tournament: str
     stage: str = "preliminary"
+
+
+def above_the_cut(frame: pl.DataFrame) -> int:
+    """How many rows of the standings ``frame`` (in place order) stand above the cut
+    line: every row down to the last one in the cut. A player who withdrew stands where
+    their points put them, above the line too, and is passed over: the line falls under
+    one more player. 0 where nobody is in the cut, every row where the frame has no cut."""
+    if "in_cut" not in frame.columns:
+        return frame.height
+    inside = frame["in_cut"].to_list()
+    return max((index + 1 for index, taken in enumerate(inside) if taken), default=0)
 
 
 def _run(con: duckdb.DuckDBPyConnection, sql: str, tournament: str, stage: str) -> pl.DataFrame:

@@ -182,14 +182,26 @@ def named(names: Mapping[str, str], player: str) -> str:
     return f"{name} ({player})" if name else player
 
 
-def _outside_the_cut(names: Mapping[str, str], players: Sequence[str], stage: str) -> dict[str, Said]:
+def _outside_the_cut(
+    names: Mapping[str, str], players: Sequence[str], stage: str, gone: Mapping[str, str]
+) -> dict[str, Said]:
     """The registered players a seating by hand of ``stage`` may not seat, each with
-    why: the preliminaries seat everyone, a later stage only ``players``, the cut of
-    the stage before (:func:`analytics.records.seating_players`)."""
+    why: a player withdrawn from the tournament (``gone``, with why), and in a later
+    stage than the preliminaries whoever is not in ``players``, the cut of the stage
+    before (:func:`analytics.records.seating_players`)."""
+    outside = {
+        player: say(
+            "%(written)s has withdrawn from the tournament (%(reason)s): a seating leaves them out, unless "
+            "their return is recorded first (saboteur tournament return-player)",
+            written=player,
+            reason=why,
+        )
+        for player, why in gone.items()
+    }
     if stage == "preliminary":
-        return {}
+        return outside
     cut = ", ".join(named(names, p) for p in players)
-    return {
+    return outside | {
         player: say(
             "%(written)s is not in the cut: the %(stage)s seats the cut of the stage before (%(cut)s); "
             "seat those players, or leave --from-csv out to draw their seats",
@@ -197,7 +209,7 @@ def _outside_the_cut(names: Mapping[str, str], players: Sequence[str], stage: st
             stage=stage,
             cut=cut,
         )
-        for player in names.keys() - set(players)
+        for player in names.keys() - set(players) - gone.keys()
     }
 
 
@@ -248,7 +260,8 @@ def seat(
     store: Store,
 ) -> None:
     """Seat a tournament round in tables of 5–10, print it and record it: the
-    preliminaries seat every registered player, a semi-final or the final the cut."""
+    preliminaries seat every registered player who has not withdrawn, a semi-final or
+    the final the cut."""
     if method not in ("mixed", "swiss", "random"):
         raise typer.BadParameter(one_of("mixed", "swiss", "random"), param_hint="--method")
     if reason is not None and not replace:
@@ -264,7 +277,9 @@ def seat(
     try:
         if from_csv is not None:
             text = spreadsheet_text(from_csv.read_bytes())
-            labels, tables = labelled_seating_csv(text, players, outside=_outside_the_cut(names, players, stage))
+            gone = records.withdrawn(store, tournament)
+            outside = _outside_the_cut(names, players, stage, gone)
+            labels, tables = labelled_seating_csv(text, players, outside=outside)
             method = "by hand"  # as the record keeps it
         elif stage == "final":
             tables = seat_final(players, seed=seed)
@@ -392,6 +407,43 @@ def withdraw_penalty(
     _done(
         _run(lambda: records.withdraw_penalty(store, tournament, penalty, reason)),
         say("the withdrawal of penalty %(number)s", number=penalty),
+    )
+
+
+@app.command("withdraw-player")
+@speaking
+@with_writing_store
+def withdraw_player(
+    tournament: str,
+    player: Annotated[str, typer.Argument(help="The player's id.")],
+    reason: Annotated[str, typer.Option(help="Why they leave (gone home, taken ill).")],
+    *,
+    store: Store,
+) -> None:
+    """Withdraw a player from the tournament, with a reason: the rounds they played
+    stand and they keep their place in the standings, but no later round seats them
+    and a cut passes them over (the next player goes through)."""
+    _done(
+        _run(lambda: records.withdraw_player(store, tournament, player, reason)),
+        say("the withdrawal of %(player)s", player=player),
+    )
+
+
+@app.command("return-player")
+@speaking
+@with_writing_store
+def return_player(
+    tournament: str,
+    player: Annotated[str, typer.Argument(help="The player's id.")],
+    reason: Annotated[str, typer.Option(help="Why they are back.")],
+    *,
+    store: Store,
+) -> None:
+    """A withdrawn player back in the tournament, with a reason: seated and cut as
+    every other player from then on."""
+    _done(
+        _run(lambda: records.return_player(store, tournament, player, reason)),
+        say("the return of %(player)s", player=player),
     )
 
 
@@ -995,5 +1047,9 @@ def _standings_table(
         rank = f"{row['rank']}=" if row.get("shared") else str(row["rank"])
         cells = [rank if c == "rank" else escape(str(row[c])) for c in columns]
         style = "yellow" if row.get("cut_tie_undrawn") else None
+        if row.get("withdrawn"):  # where their points put them, and passed over by the cut
+            gone = say("%(name)s (withdrew)", name=str(row["name"]))
+            cells = [escape(words(gone, lang)) if c == "name" else cell for c, cell in zip(columns, cells, strict=True)]
+            style = "dim"
         shown.add_row(*cells, style=style, end_section=row["place"] == last_in)
     return shown

@@ -186,11 +186,16 @@ class TournamentRow(Row):
 
 @table("tournament_players", key=("tournament", "player"))
 class TournamentPlayerRow(Row):
-    """A registered player (the newest registration's name)."""
+    """A registered player (the newest registration's name), and whether they have
+    withdrawn from the tournament (``player_withdrawn``, unless a ``player_returned``
+    came after it)."""
 
     tournament: str
     player: str
     name: str
+    withdrawn_seq: int | None = None
+    """The record that withdrew the player (its ``seq``); null while they play on."""
+    withdrawn_reason: str | None = None
 
 
 @table("seatings")

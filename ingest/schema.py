@@ -17,7 +17,8 @@ read model (``referee_codes``); 5, the events' hashes as bytes; 6, no unique key
 stream's versions; 7, each finding's sentence and values (``findings.said``), so a page
 can say it in the reader's language; 8, a correction's star; 9, a tournament's
 semi-final cut, and no key on the events' position; 10, each penalty's number and its
-withdrawal (``penalty_withdrawn``). A store of an older version is upgraded by the
+withdrawal (``penalty_withdrawn``); 11, a player's withdrawal from the tournament
+(``tournament_players.withdrawn_seq``, ``player_withdrawn``). A store of an older version is upgraded by the
 first command that writes to it (:meth:`ingest.store.Store.connect`): from 1 it links
 every upload it holds; from 2 its read models take the new columns; from 3 it gets the
 new table, empty; from 6 its findings take the new column, filled in as a rebuild
@@ -46,7 +47,7 @@ __all__ = [
     "UploadRow",
 ]
 
-SCHEMA_VERSION: Final = 10
+SCHEMA_VERSION: Final = 11
 
 
 @table("meta", key=("key",), frozen=True)

@@ -385,3 +385,21 @@ def test_a_record_command_upgrades_a_store_of_an_older_schema(day: Day) -> None:
     with duckdb.connect(str(day.db), read_only=True) as con:
         assert con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall() == [(str(SCHEMA_VERSION),)]
     assert day.cli("verify").exit_code == 0
+
+
+def test_a_store_of_version_10_takes_the_players_withdrawals(day: Day) -> None:
+    """Schema version 11: ``tournament_players`` takes a player's withdrawal. A store
+    written before it has neither column; the first command that records adds them,
+    null for every player (none could withdraw), and ``verify`` finds the read models
+    as the events give them."""
+    with duckdb.connect(str(day.db)) as con:
+        con.execute("ALTER TABLE tournament_players DROP COLUMN withdrawn_seq")
+        con.execute("ALTER TABLE tournament_players DROP COLUMN withdrawn_reason")
+        con.execute("UPDATE meta SET value = '10' WHERE key = 'schema_version'")
+    player = next(iter(PLAYERS))
+    day.ok("tournament", "withdraw-player", TID, player, "--reason", "gone home")
+    with duckdb.connect(str(day.db), read_only=True) as con:
+        assert con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall() == [(str(SCHEMA_VERSION),)]
+        withdrawn = con.execute("SELECT player FROM tournament_players WHERE withdrawn_seq IS NOT NULL").fetchall()
+    assert withdrawn == [(player,)]
+    assert day.cli("verify").exit_code == 0

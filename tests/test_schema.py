@@ -204,6 +204,8 @@ def test_saboteur_schema_prints_each_stream(stream: str) -> None:
             {
                 "tournament_created",
                 "player_registered",
+                "player_withdrawn",
+                "player_returned",
                 "seating_published",
                 "penalty_given",
                 "penalty_withdrawn",

@@ -23,6 +23,7 @@ import streamlit as st
 from analytics.browse import cut_of
 from analytics.penalty_notes import unheld
 from analytics.spreadsheet import csv_text
+from analytics.standings import above_the_cut
 from dashboard import data, i18n, names, printout, sentences, widgets
 from dashboard.i18n import _, ngettext
 from dashboard.live import live
@@ -83,8 +84,11 @@ st.html(PHONE_CSS)
 
 
 def notes(item: dict[str, Any]) -> str:
-    """What a row of the preliminary standings needs said: its tie, its open findings."""
+    """What a row of the preliminary standings needs said: a withdrawal, its tie, its
+    open findings."""
     said = []
+    if item.get("withdrawn"):
+        said.append(_("withdrew: the cut passes over them"))
     if item["cut_tie_undrawn"]:
         said.append(_("tied across the cut: not drawn"))
     elif item["cut_drawn"]:
@@ -118,7 +122,7 @@ def preliminary_table(frame: pl.DataFrame, cut: int, goes_to: str = "final") -> 
         ]
         for item in frame.iter_rows(named=True)
     ]
-    above = int(frame["in_cut"].sum())
+    above = above_the_cut(frame)
     shown = table(columns, lines[:above])
     if above < len(lines):
         # our own words, bold: the only cells of the table that are not user text escaped

@@ -2,8 +2,9 @@
 
 A tournament is created, its players registered and its rounds seated, from a
 ``tournament.json`` (:mod:`events.records.tournament_file`) or by the organiser's
-commands; penalties (and their withdrawal), corrections, accepted replays, dismissed
-findings, draws at the cut line and cuts forced before their stage was over follow
+commands; players withdrawn (and back), penalties (and their withdrawal), corrections,
+accepted replays, dismissed findings, draws at the cut line and cuts forced before
+their stage was over follow
 (R-TS5: nothing is edited, every change is a new event with its reason), each
 checkpoint of the store's chain the organiser publishes, and the referee codes that open
 a table's recording (by their hash: the record is public, the codes are not).
@@ -68,6 +69,27 @@ class PlayerRegistered(TournamentEvent):
     type: Literal["player_registered"]
     player: PlayerId
     name: Text
+
+
+class PlayerWithdrawn(TournamentEvent):
+    """A player who leaves the tournament (gone home, taken ill), and why. The rules are
+    silent on it; what a tournament does: the rounds they played stand, and they stay in
+    the standings where their points put them, but no later round seats them and a cut
+    passes them over (the next player goes through in their place). ``player_returned``
+    takes it back."""
+
+    type: Literal["player_withdrawn"]
+    player: PlayerId
+    reason: Text
+
+
+class PlayerReturned(TournamentEvent):
+    """A withdrawn player back in the tournament (withdrawn in error, or back from the
+    doctor's), and why: seated and cut as every other player from then on."""
+
+    type: Literal["player_returned"]
+    player: PlayerId
+    reason: Text
 
 
 TableLabel = Annotated[str, StringConstraints(min_length=1, max_length=64)]
@@ -260,6 +282,8 @@ class RefereeCodeRevoked(TournamentEvent):
 AnyTournamentEvent = Annotated[
     TournamentCreated
     | PlayerRegistered
+    | PlayerWithdrawn
+    | PlayerReturned
     | SeatingPublished
     | PenaltyGiven
     | PenaltyWithdrawn

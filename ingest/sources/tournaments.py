@@ -68,7 +68,22 @@ def project_tournament(
                 tid = event.tournament
                 rows["tournaments"] = [TournamentRow(upload_id=upload_id, **event.model_dump(exclude={"type"}))]
             case tournament_stream.PlayerRegistered():
-                players[event.player] = TournamentPlayerRow(tournament=tid, player=event.player, name=event.name)
+                known = players.get(event.player)  # a second registration renames, and withdraws no one
+                players[event.player] = TournamentPlayerRow(
+                    tournament=tid,
+                    player=event.player,
+                    name=event.name,
+                    withdrawn_seq=known.withdrawn_seq if known else None,
+                    withdrawn_reason=known.withdrawn_reason if known else None,
+                )
+            case tournament_stream.PlayerWithdrawn():
+                gone = players.get(event.player)
+                if gone is not None and gone.withdrawn_seq is None:
+                    gone.withdrawn_seq, gone.withdrawn_reason = seq, event.reason
+            case tournament_stream.PlayerReturned():
+                back = players.get(event.player)
+                if back is not None:
+                    back.withdrawn_seq = back.withdrawn_reason = None
             case tournament_stream.SeatingPublished():
                 seatings[(event.tournament_round, event.stage)] = (seq, event)
             case tournament_stream.PenaltyGiven():

@@ -278,7 +278,9 @@ class StoreFile:
         events' position (:func:`_events_as_declared`), and a tournament's semi-final
         cut, null in every tournament created before (its semi-final took the cut); 9
         to 10: each penalty's number, in the order given, and its withdrawal, null in
-        every penalty given before (none could be withdrawn)."""
+        every penalty given before (none could be withdrawn); 10 to 11: a player's
+        withdrawal from the tournament, null for every player registered before (none
+        could withdraw)."""
         with transaction(con):
             if version < 2:
                 con.execute(create_table(UploadLink, if_not_exists=True))
@@ -300,6 +302,8 @@ class StoreFile:
                 con.execute("ALTER TABLE tournaments ADD COLUMN IF NOT EXISTS semifinal_cut INTEGER")
             if version < 10 and "penalties" in tables_of(con):
                 con.execute(_PENALTY_NUMBERS)
+            if version < 11 and "tournament_players" in tables_of(con):
+                con.execute(_PLAYER_WITHDRAWALS)
             con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION)])
 
     def _findings_said(self, con: duckdb.DuckDBPyConnection) -> None:
@@ -465,6 +469,12 @@ WHERE p.tournament = n.tournament AND p.seq = n.seq;
 """
 """What schema version 10 changed in the read models: each penalty's number, as the
 projection gives it (its place among its tournament's penalties), and its withdrawal."""
+_PLAYER_WITHDRAWALS: Final = """
+ALTER TABLE tournament_players ADD COLUMN IF NOT EXISTS withdrawn_seq INTEGER;
+ALTER TABLE tournament_players ADD COLUMN IF NOT EXISTS withdrawn_reason VARCHAR;
+"""
+"""What schema version 11 changed in the read models: a player's withdrawal, null for
+every player of an older store (no record could withdraw one)."""
 _RECORDING: Final = """
 UPDATE games g SET recording = coalesce(
     (SELECT json_extract_string(e.payload, '$.recording') FROM events e

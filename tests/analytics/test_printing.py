@@ -234,3 +234,31 @@ def test_a_language_the_ledger_does_not_speak_is_refused_by_name(accented: Accen
     result = CliRunner().invoke(app, ["standings", TID, "--db", str(accented.db), "--lang", "fr"])
     assert result.exit_code == 2
     assert "'fr' is not a language of Saboteur Ledger" in " ".join(result.output.split())
+
+
+def test_the_cut_line_falls_under_the_last_player_going_on() -> None:
+    """A withdrawn player stands where their points put them, above the line, and is
+    passed over: the line falls under one more row than the cut's size."""
+    rows = 8
+    frame = pl.DataFrame(
+        {
+            "place": list(range(1, rows + 1)),
+            "rank": list(range(1, rows + 1)),
+            "shared": [False] * rows,
+            "player": [f"p{n}" for n in range(rows)],
+            "name": [f"Player {n}" for n in range(rows)],
+            "points": list(range(rows, 0, -1)),
+            "stars": [1] * rows,
+            "rounds": [3] * rows,
+            "penalty": [0] * rows,
+            "open_findings": [0] * rows,
+            "in_cut": [True, True, False, True, True, True, True, False],
+            "cut_tie_undrawn": [False] * rows,
+        }
+    )
+    empty = pl.DataFrame(
+        schema={"number": pl.Int64, "player": pl.String, "stage": pl.String, "points": pl.Int64, "reason": pl.String}
+    )
+    _, text = text_of(standings_pdf(frame, tournament="Cup", stage="preliminary", as_of="now", cut=6, penalties=empty))
+    flat = " ".join(text.split())
+    assert flat.index("Player 6") < flat.index("cut line") < flat.index("Player 7"), flat

@@ -1558,3 +1558,68 @@ def test_standings_of_thousands_of_players_level_on_nothing_stay_in_bounded_memo
     table = standings(store, "big")
     assert table.height == 3000 and set(table["rank"]) == {1}
     assert table["cut_tie_undrawn"].sum() == 3000  # all tied across the cut line, none drawn
+
+
+# -- a player who withdraws ---------------------------------------------------------------
+
+
+def test_a_player_who_withdraws_keeps_their_rounds_and_the_cut_passes_them_over(tmp_path: Path) -> None:
+    """The rules are silent on a player who goes home after round 2; a tournament keeps
+    their rounds and their place, seats them no more, and sends the next player on in
+    their place. A withdrawal is a record with a reason, and a return takes it back."""
+    from analytics.standings import above_the_cut
+
+    made = simulate_tournament(tmp_path / "t", players=13, preliminary_rounds=3, seed=4)
+    tid = made.id
+    store = Store(tmp_path / "s.duckdb")
+    ingest([tmp_path / "t"], store, workers=1)
+    before = standings(store, tid)
+    third = before.row(2, named=True)
+    cut_before = before.filter(pl.col("in_cut"))["player"].to_list()
+    assert third["player"] in cut_before and len(cut_before) == 6
+    with store.connect(read_only=True) as con:
+        (moment,) = con.execute("SELECT max(position) FROM events").fetchone() or (None,)
+
+    said = CliRunner().invoke(
+        app, ["tournament", "withdraw-player", tid, third["player"], "--reason", "gone home", "--db", str(store.path)]
+    )
+    assert said.exit_code == 0 and f"recorded the withdrawal of {third['player']}" in said.output, said.output
+    after = standings(store, tid)
+    gone = row(after, third["player"])
+    assert (gone["place"], gone["points"], gone["rounds"]) == (third["place"], third["points"], third["rounds"])
+    assert gone["withdrawn"] and not gone["in_cut"]
+    assert "withdrew from the tournament: the cut passes over them" in gone["why"]
+    seventh = before.row(6, named=True)["player"]
+    assert after.filter(pl.col("in_cut"))["player"].to_list() == [p for p in cut_before if p != third["player"]] + [
+        seventh
+    ]
+    assert above_the_cut(after) == 7  # the line falls under the seventh row: the sixth player going on
+    assert not row(standings(store, tid, as_of=moment), third["player"])["withdrawn"]  # as it stood before
+
+    # no later seating takes them: the organiser's seat leaves them out, a seating by hand is refused
+    seated = records.seating_players(store, tid, 2, "preliminary", replace="a player went home")
+    assert third["player"] not in seated and len(seated) == 12
+    final = records.seating_players(store, tid, 4, "final", replace="a finalist went home")
+    assert sorted(final) == sorted(after.filter(pl.col("in_cut"))["player"].to_list())
+    with pytest.raises(RecordError, match=rf"^{third['player']} withdrew from {tid}: a seating leaves them out"):
+        records.publish_seating(
+            store, tid, 2, [before["player"].to_list()[:7], before["player"].to_list()[7:]],
+            stage="preliminary", method="by hand", seed=None, reason="a try",
+        )  # fmt: skip
+    moved = records.cuts_moved(store, tid)  # the final was seated with them: check says so
+    assert [(m.stage, m.seated_outside, m.left_out) for m in moved] == [("final", (third["player"],), (seventh,))]
+
+    with pytest.raises(RecordError, match=rf"^{third['player']} has withdrawn already$"):
+        records.withdraw_player(store, tid, third["player"], "again")
+    with pytest.raises(RecordError, match=r"^a withdrawal needs a --reason$"):
+        records.withdraw_player(store, tid, seventh, " ")
+    with pytest.raises(RecordError, match=rf"^nobody is not registered in {tid}$"):
+        records.withdraw_player(store, tid, "nobody", "gone")
+    with pytest.raises(RecordError, match=rf"^{seventh} has not withdrawn from {tid}$"):
+        records.return_player(store, tid, seventh, "never left")
+    assert CliRunner().invoke(app, ["verify", "--db", str(store.path)]).exit_code == 0  # read models as events give
+
+    table = CliRunner().invoke(app, ["standings", tid, "--db", str(store.path)], env={"COLUMNS": "200"})
+    assert f"{third['name']} (withdrew)" in table.output, table.output
+    records.return_player(store, tid, third["player"], "back from the doctor's")
+    assert_frame_equal(standings(store, tid).drop("why", "reasons"), before.drop("why", "reasons"))

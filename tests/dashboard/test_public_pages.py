@@ -186,3 +186,15 @@ def test_the_player_card_shows_names_as_typed(hostile: Hostile) -> None:
     for player, name in zip(hostile.players, HOSTILE_NAMES, strict=True):
         text = plain_text(run_page("players", players_player=player, players_tournament=TOURNAMENT))
         assert name in text and "Round 1" in text
+
+
+def test_a_withdrawn_player_stands_above_the_cut_line_and_is_passed_over(db: Path) -> None:
+    """The cut line falls under the last player going on: a withdrawn third is above it
+    where their points put them, said in the notes, and the seventh goes on."""
+    third = standings(Store(db), TOURNAMENT).row(2, named=True)
+    records.withdraw_player(Store(db), TOURNAMENT, third["player"], "gone home")
+    (columns, *rows) = markdown_tables(run_page())[0]
+    line = next(index for index, cells in enumerate(rows) if cells[1].startswith("cut line"))
+    assert line == 7, rows  # six players go on, one above them withdrew
+    mine = next(cells for cells in rows if cells[columns.index("player")] == third["name"])
+    assert "withdrew: the cut passes over them" in mine[columns.index("notes")]
