@@ -711,6 +711,21 @@ def withdraw_penalty(tournament: str, number: int, reason: str) -> records.Recor
     return _recording(records.withdraw_penalty, tournament, number, reason)
 
 
+def withdrawn_players(tournament: str) -> dict[str, str]:
+    """:func:`analytics.records.withdrawn`: the players withdrawn from a tournament, with why."""
+    return _of_the_records(records.withdrawn, tournament)
+
+
+def withdraw_player(tournament: str, player: str, reason: str) -> records.Recorded:
+    """:func:`analytics.records.withdraw_player`: an appended event."""
+    return _recording(records.withdraw_player, tournament, player, reason)
+
+
+def return_player(tournament: str, player: str, reason: str) -> records.Recorded:
+    """:func:`analytics.records.return_player`: an appended event."""
+    return _recording(records.return_player, tournament, player, reason)
+
+
 def dismiss(tournament: str, finding_id: str, reason: str) -> records.Recorded:
     """:func:`analytics.records.dismiss`: an appended event."""
     return _recording(records.dismiss, tournament, finding_id, reason)

@@ -1,9 +1,10 @@
 """Audit (organiser): the open findings, and what to do about each — accept the
 replay's score, enter a correction, give a penalty for it (a ``table_incident`` the
 referee noted, R-C1), or dismiss it with a reason; the tournament's penalties, any of
-which may be withdrawn with a reason; and its referee codes, any of which may be
-revoked with a reason. Each is an event appended to the
-tournament's record; nothing is edited."""
+which may be withdrawn with a reason; its referee codes, any of which may be revoked
+with a reason; and its players, any of whom may be withdrawn when they leave (and their
+return recorded), with a reason. Each is an event appended to the tournament's record;
+nothing is edited."""
 
 from __future__ import annotations
 
@@ -230,9 +231,62 @@ def _penalties(tournament: str) -> None:
                 )
 
 
+def _withdrawals(tournament: str) -> None:
+    """The players withdrawn from the tournament, and the forms to withdraw a player
+    who leaves or record one's return, each with a reason (the rules are silent: the
+    rounds played stand, no later round seats the player, the cut passes them over)."""
+    people = data.player_names(tournament)
+    if not people:
+        return
+    gone = data.withdrawn_players(tournament)
+    with st.expander(_("Withdrawn players (%(num)d)") % {"num": len(gone)}):
+        if gone:
+            st.markdown(
+                table(
+                    [names.column(c) for c in ("player", "reason")],
+                    ([people.get(p, p), why] for p, why in sorted(gone.items())),
+                )
+            )
+        playing = sorted((p for p in people if p not in gone), key=lambda p: (people[p].casefold(), p))
+        offered = _laid_out("withdraw_player", (tournament, tuple(playing)))
+        with st.form("withdraw_player"):
+            picked = st.selectbox(
+                _("Player who leaves"), playing, format_func=lambda p: f"{people[p]} ({p})", key="leave_pick"
+            )
+            why = st.text_input(_("Reason"), key="leave_reason")
+            if st.form_submit_button(_("Withdraw the player")) and picked is not None:
+                if offered != (tournament, tuple(playing)):
+                    _stale(_("the list of players"))
+                player = str(picked)
+                _record(
+                    _("the withdrawal of %(player)s") % {"player": escape(people.get(player, player))},
+                    lambda: data.withdraw_player(tournament, player, why),
+                    why,
+                )
+        if not gone:
+            return
+        back = sorted(gone)
+        returned = _laid_out("return_player", (tournament, tuple(back)))
+        with st.form("return_player"):
+            chosen = st.selectbox(
+                _("Player who is back"), back, format_func=lambda p: f"{people.get(p, p)} ({p})", key="back_pick"
+            )
+            reason = st.text_input(_("Reason"), key="back_reason")
+            if st.form_submit_button(_("Record the return")) and chosen is not None:
+                if returned != (tournament, tuple(back)):
+                    _stale(_("the list of withdrawn players"))
+                player = str(chosen)
+                _record(
+                    _("the return of %(player)s") % {"player": escape(people.get(player, player))},
+                    lambda: data.return_player(tournament, player, reason),
+                    reason,
+                )
+
+
 if tournament is not None:
     _referee_codes(tournament)
     _penalties(tournament)
+    _withdrawals(tournament)
 found = data.open_findings(tournament)
 st.metric(_("Open findings"), found.height)
 if found.is_empty():

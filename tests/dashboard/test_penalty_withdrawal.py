@@ -48,3 +48,41 @@ def test_the_organiser_withdraws_a_penalty_given_in_error(open_page: Open, organ
     assert (counted[first], counted[second]) == (0, 1)
     assert [e.label for e in at.expander if e.label.startswith("Penalties")] == ["Penalties (1)"]
     assert at.selectbox(key="withdraw_pick").options == [f"2 · {second_name} · 1"]
+
+
+LEAVE = "FormSubmitter:withdraw_player-Withdraw the player"
+BACK = "FormSubmitter:return_player-Record the return"
+
+
+def test_the_organiser_withdraws_a_player_who_leaves_and_records_the_return(
+    open_page: Open, organiser: str, db: Path
+) -> None:
+    """A player goes home: the organiser withdraws them with a reason on the Audit page
+    (their rounds stand, the cut passes them over), and records their return the same
+    way; each an event appended to the record."""
+    store = Store(db)
+    (player, name) = standings(store, TOURNAMENT).select("player", "name").row(2)
+    at = log_in(open_page("audit"), organiser)
+    assert [e.label for e in at.expander if e.label.startswith("Withdrawn")] == ["Withdrawn players (0)"]
+    assert f"{name} ({player})" in at.selectbox(key="leave_pick").options  # as the box words them
+
+    at.selectbox(key="leave_pick").set_value(player)
+    at.button(key=LEAVE).click().run()
+    assert any("Give a reason" in e.value for e in at.error), page_text(at)
+    assert records.withdrawn(store, TOURNAMENT) == {}
+
+    at.selectbox(key="leave_pick").set_value(player)
+    at.text_input(key="leave_reason").input("went home *ill*")
+    at.button(key=LEAVE).click().run()
+    assert any(f"Recorded the withdrawal of {name}" in s.value for s in at.success), page_text(at)
+    assert records.withdrawn(store, TOURNAMENT) == {player: "went home *ill*"}
+    assert "went home \\*ill\\*" in page_text(at)  # the reason is text, not Markdown
+    assert f"{name} ({player})" not in at.selectbox(key="leave_pick").options
+    assert standings(store, TOURNAMENT).filter(standings(store, TOURNAMENT)["player"] == player)["withdrawn"].item()
+
+    at.selectbox(key="back_pick").set_value(player)
+    at.text_input(key="back_reason").input("back for the next round")
+    at.button(key=BACK).click().run()
+    assert any(f"Recorded the return of {name}" in s.value for s in at.success), page_text(at)
+    assert records.withdrawn(store, TOURNAMENT) == {}
+    assert [e.label for e in at.expander if e.label.startswith("Withdrawn")] == ["Withdrawn players (0)"]
