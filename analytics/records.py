@@ -320,6 +320,15 @@ def register(store: Store, tournament: str, players: Sequence[tuple[str, str]]) 
     return append(store, tournament, events)
 
 
+def registered_before(store: Store, tournament: str, player: str) -> str | None:
+    """The name ``player`` was registered under before their newest registration (a
+    second registration renames), or ``None`` for a first one."""
+    with store.connect(read_only=True) as con:
+        events, _, _ = _stream_events(store, con, stream_of(tournament))
+    names = [e["name"] for e in events if e["type"] == "player_registered" and e["player"] == player]
+    return str(names[-2]) if len(names) > 1 else None
+
+
 def withdraw_player(store: Store, tournament: str, player: str, reason: str) -> Recorded:
     """A player who leaves the tournament, with why (:class:`PlayerWithdrawn`): their
     rounds stand, no later round seats them, and a cut passes them over."""

@@ -133,7 +133,15 @@ def register(
     store: Store,
 ) -> None:
     """Register a player (a second registration renames)."""
-    _done(_run(lambda: records.register(store, tournament, [(player, name)])), say("player %(player)s", player=player))
+    recorded = _run(lambda: records.register(store, tournament, [(player, name)]))
+    before = records.registered_before(store, tournament, player)
+    renamed = before is not None and before != name.strip()  # said: a typo in the id renames someone else
+    _done(
+        recorded,
+        say("player %(player)s, renamed from %(before)s", player=player, before=before)
+        if renamed
+        else say("player %(player)s", player=player),
+    )
     _namesakes(store, tournament, [player])
 
 

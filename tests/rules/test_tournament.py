@@ -638,3 +638,7 @@ def test_r_ts2_players_registered_under_one_name_are_told_apart_by_their_ids(tmp
     why = " ".join(standings(store, "cup")["why"])
     assert "José (ann)" in why or "JOSE\u0301 (bob)" in why, why
     assert records.namesakes(store, "cup", ["cem"]) == []
+    renamed = runner.invoke(app, ["tournament", "register", "cup", "bob", "--name", "Bob", *db])
+    assert "recorded player bob, renamed from JOSÉ" in " ".join(renamed.output.split()), renamed.output
+    again = runner.invoke(app, ["tournament", "register", "cup", "bob", "--name", "Bob", *db])
+    assert "renamed" not in again.output and "recorded player bob" in again.output, again.output
