@@ -235,3 +235,39 @@ def test_ten_phones_record_while_the_organiser_ingests_and_seats_the_round_anew(
     with Store(server.db).connect(read_only=True) as con:
         (games,) = con.execute("SELECT count(*) FROM games").fetchone() or (0,)
     assert games == len(list(organisers_logs.iterdir()))
+
+
+def test_an_entry_taken_as_its_code_is_revoked_is_named_on_the_phone(server: Server) -> None:
+    """The organiser revokes a table's code mid-round (the card went home with a
+    player): the entry the referee tapped after it is refused, and the page said only
+    "This card opens no table", the entry kept on the phone where nobody could see it.
+    It names the entries not recorded, to enter again with the table's new card."""
+    from playwright.async_api import async_playwright
+
+    from analytics import records
+
+    (table,) = morning(server.db, 1)
+    server.start()
+    entries = table_entries(table.players)
+
+    async def day() -> tuple[RefereePhone, str]:
+        async with async_playwright() as playwright:
+            browser = await launched(playwright)
+            phone = await RefereePhone.opened(browser, server.address, table.code)
+            await phone.begin()
+            await phone.tap(entries[0], wait_recorded=True)  # the deal
+            await phone.all_sent()
+            await asyncio.to_thread(
+                records.revoke_referee_code, Store(server.db, wait=60), TOURNAMENT, ROUND, table.label, "card lost"
+            )
+            await phone.tap(entries[1])
+            await phone.page.wait_for_selector("#stranded")
+            shown = await phone.page.locator("#stranded").inner_text()
+            await browser.close()
+            return phone, shown
+
+    phone, shown = asyncio.run(day())
+    assert "Not recorded: 1 entry, kept on this phone" in shown, shown
+    assert "enter them again" in shown
+    assert phone.log.errors == []
+    assert stored_types(server.db, table) == ["round_started"]

@@ -540,8 +540,16 @@ function render() {
 
 function page() {
   if (app.closed) {
-    return [h("h1", { text: _("This card opens no table") }),
+    const closed = [h("h1", { text: _("This card opens no table") }),
       h("p", { text: _("Its code was revoked or mistyped. Ask the organiser for the table's card.") })];
+    if (app.queue.length) { // taken on this phone before the code was revoked: named, never lost unsaid
+      closed.push(h("div", { class: "box bad", role: "alert", id: "stranded" },
+        h("strong", { text: ngettext("Not recorded: %(num)s entry, kept on this phone",
+          "Not recorded: %(num)s entries, kept on this phone", app.queue.length) }),
+        h("ol", {}, app.queue.map((e) => h("li", { text: e.said }))),
+        h("p", { text: _("This card records nothing more: open the table's new card and enter them again.") })));
+    }
+    return closed;
   }
   if (!app.table) {
     return [h("p", { text: app.online === false ? _("The server cannot be reached yet: this page tries again.") : _("Opening the table…") })];
