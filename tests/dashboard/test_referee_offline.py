@@ -271,3 +271,33 @@ def test_an_entry_taken_as_its_code_is_revoked_is_named_on_the_phone(server: Ser
     assert "enter them again" in shown
     assert phone.log.errors == []
     assert stored_types(server.db, table) == ["round_started"]
+
+
+def test_a_warning_heard_and_recorded_is_not_said_again_as_an_offline_finding(server: Server) -> None:
+    """"It happened: record it" after the rules' warning: the entry is recorded, and it
+    was listed again under "The rules found, in entries recorded while offline", online
+    as it was, with an Undo beside it that took back another entry."""
+    from playwright.async_api import async_playwright
+
+    from tests.venue.tablet import referee_game
+
+    (table,) = morning(server.db, 1)
+    server.start()
+    entries = referee_game(table.players, rounds=1)
+    warned = next(i for i, e in enumerate(entries) if "#record-anyway" in e.then)
+
+    async def day() -> tuple[RefereePhone, int]:
+        async with async_playwright() as playwright:
+            browser = await launched(playwright)
+            phone = await RefereePhone.opened(browser, server.address, table.code)
+            for entry in entries[: warned + 1]:
+                await phone.tap(entry)
+                await phone.all_sent()
+            boxes = await phone.page.locator("#findings").count()
+            await browser.close()
+            return phone, boxes
+
+    phone, boxes = asyncio.run(day())
+    assert boxes == 0
+    assert phone.log.errors == []
+    assert stored_types(server.db, table)[-1] == "play_path"

@@ -236,7 +236,7 @@ async function pump() {
         app.queue.shift();
         app.recorded += 1;
         keepState(answer.state);
-        if (answer.findings && answer.findings.length) {
+        if (answer.findings && answer.findings.length && !head.heard) {
           app.notices.push({ said: answer.said || head.said, findings: answer.findings, lines: answer.state.lines });
         }
       } else if (answer.status === "closed") {
@@ -295,6 +295,7 @@ async function decide(choice) {
   if (!head) return;
   if (choice === "record") { // the rules' warning heard: record it as it happened
     head.check = false;
+    head.heard = true; // what the rules say of it was shown already: not said again once recorded
     delete head.stop;
   } else if (choice === "after") { // mine after theirs: each entry asked again in its new place
     let base = app.server.version;
