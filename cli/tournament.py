@@ -915,8 +915,9 @@ def standings_command(
         return
     if output_format == "csv":
         text = csv_text(frame)
-    elif output_format == "json":
-        text = json.dumps(frame.to_dicts(), ensure_ascii=False, default=str, indent=1)
+    elif output_format == "json":  # the reasons as JSON of their own, not a string of it to decode again
+        rows = [{**row, "reasons": json.loads(row["reasons"])} if "reasons" in row else row for row in frame.to_dicts()]
+        text = json.dumps(rows, ensure_ascii=False, default=str, indent=1)
     else:
         text = ""
     if text:

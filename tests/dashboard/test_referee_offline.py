@@ -274,7 +274,7 @@ def test_an_entry_taken_as_its_code_is_revoked_is_named_on_the_phone(server: Ser
 
 
 def test_a_warning_heard_and_recorded_is_not_said_again_as_an_offline_finding(server: Server) -> None:
-    """"It happened: record it" after the rules' warning: the entry is recorded, and it
+    """ "It happened: record it" after the rules' warning: the entry is recorded, and it
     was listed again under "The rules found, in entries recorded while offline", online
     as it was, with an Undo beside it that took back another entry."""
     from playwright.async_api import async_playwright
