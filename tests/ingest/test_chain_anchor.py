@@ -105,7 +105,7 @@ def test_every_upload_has_its_link_and_verify_prints_both_heads(store_file: Path
     assert sql(store_file, "SELECT DISTINCT position, head FROM upload_chain") == [(position, digest)]
     code, output = verify(store_file)
     assert code == 0, output
-    assert f"{position} events, chain head {digest}" in output
+    assert f"{position:,} events, chain head {digest}" in output
     assert f"5 uploads, uploads head {uploads_head(store_file)}" in output
 
 
