@@ -133,6 +133,28 @@ class _Sheet(FPDF):
         self.cell(0, 5, self.text_of(page), align="R")
 
 
+_PADDING: Final = 2.5
+"""Millimetres of a table's cell its text does not take (fpdf's padding, both sides)."""
+
+
+def _heading_size(pdf: _Sheet, heads: list[str], widths: list[int], largest: float = 9, smallest: float = 6) -> float:
+    """The largest bold size, down to ``smallest``, at which every word of every head
+    fits its column whole: a word wider than its column is broken mid-word ("open
+    bevindin-gen", "Vorr.-Punkt-e"), where German and Dutch heads run longer than the
+    English ones the widths were made for."""
+    size = largest
+    while size > smallest:
+        pdf.set_font(pdf.face, "B", size)
+        if all(
+            pdf.get_string_width(word) <= width - _PADDING
+            for head, width in zip(heads, widths, strict=True)
+            for word in head.split()
+        ):
+            break
+        size -= 0.5
+    return size
+
+
 def _rank(item: dict[str, Any]) -> str:
     return f"{item['rank']}=" if item.get("shared") else str(item["rank"])
 
@@ -219,18 +241,21 @@ def standings_pdf(
     marks, notes = penalty_notes(frame, penalties)
     columns = _FINAL if stage == "final" else _PRELIMINARY
     in_cut = above_the_cut(frame)
+    heads = [pdf.text_of(words(say(head), lang)) for head, _, _ in columns]
     pdf.set_font(pdf.face, "", 9)
     with pdf.table(
         col_widths=[width for _, _, width in columns],
         text_align=["RIGHT", "LEFT", *["RIGHT"] * (len(columns) - 2)],
-        headings_style=FontFace(emphasis="BOLD", fill_color=(225, 225, 225)),
+        headings_style=FontFace(
+            emphasis="BOLD", fill_color=(225, 225, 225), size_pt=_heading_size(pdf, heads, [w for _, _, w in columns])
+        ),
         cell_fill_color=(245, 245, 245),
         cell_fill_mode=TableCellFillMode.ROWS,
         line_height=5.5,
         first_row_as_headings=True,
         repeat_headings=1,
     ) as table:
-        table.row([pdf.text_of(words(say(head), lang)) for head, _, _ in columns])
+        table.row(heads)
         for place, item in enumerate(frame.iter_rows(named=True)):
             if place == in_cut:
                 line = table.row()

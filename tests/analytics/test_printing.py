@@ -19,6 +19,8 @@ from analytics import browse, printing, records
 from analytics.printing import FALLBACK_NOTE, Fonts, standings_pdf
 from analytics.standings import standings
 from cli.main import app
+from events.language import words
+from events.said import say
 from events.simulate.tournament import simulate_tournament
 from ingest.pipeline import ingest
 from ingest.store import Store
@@ -262,3 +264,38 @@ def test_the_cut_line_falls_under_the_last_player_going_on() -> None:
     _, text = text_of(standings_pdf(frame, tournament="Cup", stage="preliminary", as_of="now", cut=6, penalties=empty))
     flat = " ".join(text.split())
     assert flat.index("Player 6") < flat.index("cut line") < flat.index("Player 7"), flat
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de", "nb"])
+@pytest.mark.parametrize("stage", ["preliminary", "final"])
+def test_no_head_is_broken_mid_word_in_any_language(lang: str, stage: str) -> None:
+    """The columns were made for the English heads: Dutch "bevindingen" printed as
+    "bevindin" over "gen", German "Vorr.-Punkte" as "Vorr.-Punkt" over "e". Each head
+    prints a size smaller where a word of it would not fit its column."""
+    if printing.find_fonts().regular is None:
+        pytest.skip("no DejaVu Sans on this machine: the fallback's widths differ")
+    rows = 3
+    frame = pl.DataFrame(
+        {
+            "place": [1, 2, 3],
+            "rank": [1, 2, 3],
+            "shared": [False] * rows,
+            "player": ["a", "b", "c"],
+            "name": ["Ann", "Bob", "Cem"],
+            **{c: [3, 2, 1] for c in ("points", "final_points", "preliminary_points")},
+            **{c: [1, 1, 1] for c in ("stars", "final_stars", "preliminary_stars", "rounds")},
+            "penalty": [0] * rows,
+            "open_findings": [0] * rows,
+            "in_cut": [True] * rows,
+            "cut_tie_undrawn": [False] * rows,
+        }
+    )
+    empty = pl.DataFrame(
+        schema={"number": pl.Int64, "player": pl.String, "stage": pl.String, "points": pl.Int64, "reason": pl.String}
+    )
+    pdf = standings_pdf(frame, tournament="Cup", stage=stage, as_of="now", cut=6, penalties=empty, lang=lang)
+    printed = set(text_of(pdf)[1].split())
+    columns = printing._FINAL if stage == "final" else printing._PRELIMINARY
+    for head, _, _ in columns:
+        for word in words(say(head), lang).split() if head != "#" else ():
+            assert word in printed, (word, sorted(printed))
