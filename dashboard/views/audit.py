@@ -9,7 +9,8 @@ nothing is edited."""
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import NoReturn
 
 import polars as pl
@@ -248,39 +249,61 @@ def _withdrawals(tournament: str) -> None:
                 )
             )
         playing = sorted((p for p in people if p not in gone), key=lambda p: (people[p].casefold(), p))
-        offered = _laid_out("withdraw_player", (tournament, tuple(playing)))
-        with st.form("withdraw_player"):
-            picked = st.selectbox(
-                _("Player who leaves"), playing, format_func=lambda p: f"{people[p]} ({p})", key="leave_pick"
+        leaving = PlayerForm(
+            form="withdraw_player",
+            key="leave",
+            label=_("Player who leaves"),
+            button=_("Withdraw the player"),
+            listed=_("the list of players"),
+            action=_("the withdrawal of %(player)s"),
+            record=data.withdraw_player,
+        )
+        _player_form(tournament, people, leaving, playing)
+        if gone:
+            returning = PlayerForm(
+                form="return_player",
+                key="back",
+                label=_("Player who is back"),
+                button=_("Record the return"),
+                listed=_("the list of withdrawn players"),
+                action=_("the return of %(player)s"),
+                record=data.return_player,
             )
-            why = st.text_input(_("Reason"), key="leave_reason")
-            if st.form_submit_button(_("Withdraw the player")) and picked is not None:
-                if offered != (tournament, tuple(playing)):
-                    _stale(_("the list of players"))
-                player = str(picked)
-                _record(
-                    _("the withdrawal of %(player)s") % {"player": escape(people.get(player, player))},
-                    lambda: data.withdraw_player(tournament, player, why),
-                    why,
-                )
-        if not gone:
-            return
-        back = sorted(gone)
-        returned = _laid_out("return_player", (tournament, tuple(back)))
-        with st.form("return_player"):
-            chosen = st.selectbox(
-                _("Player who is back"), back, format_func=lambda p: f"{people.get(p, p)} ({p})", key="back_pick"
+            _player_form(tournament, people, returning, sorted(gone))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerForm:
+    # One of the withdrawals' two forms: its name and its widgets' keys' start, its
+    # words, and the record it makes of (tournament, player, reason). (A comment: a
+    # page's bare string is written on the page.)
+    form: str
+    key: str
+    label: str
+    button: str
+    listed: str
+    action: str
+    record: Callable[[str, str, str], Recorded]
+
+
+def _player_form(tournament: str, people: Mapping[str, str], shape: PlayerForm, players: list[str]) -> None:
+    """A form to pick one of ``players`` and record ``shape.record`` for them with a
+    reason; nothing recorded for a list that changed meanwhile (:func:`_laid_out`)."""
+    offered = _laid_out(shape.form, (tournament, tuple(players)))
+    with st.form(shape.form):
+        picked = st.selectbox(
+            shape.label, players, format_func=lambda p: f"{people.get(p, p)} ({p})", key=f"{shape.key}_pick"
+        )
+        why = st.text_input(_("Reason"), key=f"{shape.key}_reason")
+        if st.form_submit_button(shape.button) and picked is not None:
+            if offered != (tournament, tuple(players)):
+                _stale(shape.listed)
+            player = str(picked)
+            _record(
+                shape.action % {"player": escape(people.get(player, player))},
+                lambda: shape.record(tournament, player, why),
+                why,
             )
-            reason = st.text_input(_("Reason"), key="back_reason")
-            if st.form_submit_button(_("Record the return")) and chosen is not None:
-                if returned != (tournament, tuple(back)):
-                    _stale(_("the list of withdrawn players"))
-                player = str(chosen)
-                _record(
-                    _("the return of %(player)s") % {"player": escape(people.get(player, player))},
-                    lambda: data.return_player(tournament, player, reason),
-                    reason,
-                )
 
 
 if tournament is not None:

@@ -9,6 +9,7 @@ import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pypdf
@@ -72,6 +73,34 @@ def text_of(pdf: bytes) -> tuple[int, str]:
     return len(reader.pages), "\n".join(page.extract_text() for page in reader.pages)
 
 
+NO_PENALTIES = pl.DataFrame(
+    schema={"number": pl.Int64, "player": pl.String, "stage": pl.String, "points": pl.Int64, "reason": pl.String}
+)
+
+
+def ranked(names: list[str], **columns: list[Any]) -> pl.DataFrame:
+    """A standings frame of ``names`` in place order, one point apart, everyone in the
+    cut, both stages' columns; ``columns`` set others."""
+    rows = len(names)
+    return pl.DataFrame(
+        {
+            "place": list(range(1, rows + 1)),
+            "rank": list(range(1, rows + 1)),
+            "shared": [False] * rows,
+            "player": [f"p{n}" for n in range(rows)],
+            "name": names,
+            **{c: list(range(rows, 0, -1)) for c in ("points", "final_points", "preliminary_points")},
+            **{c: [1] * rows for c in ("stars", "final_stars", "preliminary_stars")},
+            "rounds": [3] * rows,
+            "penalty": [0] * rows,
+            "open_findings": [0] * rows,
+            "in_cut": [True] * rows,
+            "cut_tie_undrawn": [False] * rows,
+            **columns,
+        }
+    )
+
+
 def render(db: Path, stage: str = "preliminary") -> tuple[pl.DataFrame, bytes]:
     """The standings of ``stage`` and their PDF, as the dashboard's button makes it."""
     store = Store(db)
@@ -103,26 +132,12 @@ def test_the_pdf_holds_every_player_with_their_accents_the_cut_and_the_penalty(a
 
 def test_a_long_tournament_runs_over_pages_numbered_with_the_headings_again() -> None:
     rows = 130
-    frame = pl.DataFrame(
-        {
-            "rank": list(range(1, rows + 1)),
-            "shared": [False] * rows,
-            "player": [f"p{n}" for n in range(rows)],
-            "name": [f"Spieler Nummer {n} Öz" for n in range(rows)],
-            "points": list(range(rows, 0, -1)),
-            "stars": [1] * rows,
-            "rounds": [6] * rows,
-            "penalty": [0] * rows,
-            "open_findings": [0] * rows,
-            "in_cut": [n < 8 for n in range(rows)],
-            "cut_tie_undrawn": [False] * rows,
-        }
+    frame = ranked(
+        [f"Spieler Nummer {n} Öz" for n in range(rows)], rounds=[6] * rows, in_cut=[n < 8 for n in range(rows)]
     )
-    empty = pl.DataFrame(
-        schema={"number": pl.Int64, "player": pl.String, "stage": pl.String, "points": pl.Int64, "reason": pl.String}
-    )
+
     pages, text = text_of(
-        standings_pdf(frame, tournament="Big Open", stage="preliminary", as_of="now", cut=8, penalties=empty)
+        standings_pdf(frame, tournament="Big Open", stage="preliminary", as_of="now", cut=8, penalties=NO_PENALTIES)
     )
     assert pages >= 3
     for n in range(rows):
@@ -153,27 +168,12 @@ def test_a_letter_the_font_cannot_draw_prints_as_a_question_mark(caplog: pytest.
     on the standard error ("Fay  Dwerg"); the README promises a ``?``."""
     if printing.find_fonts().regular is None:
         pytest.skip("no DejaVu Sans on this machine")
-    frame = pl.DataFrame(
-        {
-            "place": [1],
-            "rank": [1],
-            "shared": [False],
-            "player": ["fay"],
-            "name": ["Fay \N{GAME DIE} Dwerg Ørsted"],
-            "points": [3],
-            "stars": [1],
-            "rounds": [3],
-            "penalty": [0],
-            "open_findings": [0],
-            "in_cut": [True],
-            "cut_tie_undrawn": [False],
-        }
-    )
-    empty = pl.DataFrame(
-        schema={"number": pl.Int64, "player": pl.String, "stage": pl.String, "points": pl.Int64, "reason": pl.String}
-    )
+    frame = ranked(["Fay \N{GAME DIE} Dwerg Ørsted"])
+
     with caplog.at_level("WARNING"):
-        pdf = standings_pdf(frame, tournament="Die Open", stage="preliminary", as_of="now", cut=6, penalties=empty)
+        pdf = standings_pdf(
+            frame, tournament="Die Open", stage="preliminary", as_of="now", cut=6, penalties=NO_PENALTIES
+        )
     assert "Fay ? Dwerg Ørsted" in text_of(pdf)[1]
     assert not [r for r in caplog.records if "glyph" in r.getMessage()]
 
@@ -241,27 +241,12 @@ def test_a_language_the_ledger_does_not_speak_is_refused_by_name(accented: Accen
 def test_the_cut_line_falls_under_the_last_player_going_on() -> None:
     """A withdrawn player stands where their points put them, above the line, and is
     passed over: the line falls under one more row than the cut's size."""
-    rows = 8
-    frame = pl.DataFrame(
-        {
-            "place": list(range(1, rows + 1)),
-            "rank": list(range(1, rows + 1)),
-            "shared": [False] * rows,
-            "player": [f"p{n}" for n in range(rows)],
-            "name": [f"Player {n}" for n in range(rows)],
-            "points": list(range(rows, 0, -1)),
-            "stars": [1] * rows,
-            "rounds": [3] * rows,
-            "penalty": [0] * rows,
-            "open_findings": [0] * rows,
-            "in_cut": [True, True, False, True, True, True, True, False],
-            "cut_tie_undrawn": [False] * rows,
-        }
+    in_cut = [True, True, False, True, True, True, True, False]
+    frame = ranked([f"Player {n}" for n in range(len(in_cut))], in_cut=in_cut)
+
+    _, text = text_of(
+        standings_pdf(frame, tournament="Cup", stage="preliminary", as_of="now", cut=6, penalties=NO_PENALTIES)
     )
-    empty = pl.DataFrame(
-        schema={"number": pl.Int64, "player": pl.String, "stage": pl.String, "points": pl.Int64, "reason": pl.String}
-    )
-    _, text = text_of(standings_pdf(frame, tournament="Cup", stage="preliminary", as_of="now", cut=6, penalties=empty))
     flat = " ".join(text.split())
     assert flat.index("Player 6") < flat.index("cut line") < flat.index("Player 7"), flat
 
@@ -274,26 +259,9 @@ def test_no_head_is_broken_mid_word_in_any_language(lang: str, stage: str) -> No
     prints a size smaller where a word of it would not fit its column."""
     if printing.find_fonts().regular is None:
         pytest.skip("no DejaVu Sans on this machine: the fallback's widths differ")
-    rows = 3
-    frame = pl.DataFrame(
-        {
-            "place": [1, 2, 3],
-            "rank": [1, 2, 3],
-            "shared": [False] * rows,
-            "player": ["a", "b", "c"],
-            "name": ["Ann", "Bob", "Cem"],
-            **{c: [3, 2, 1] for c in ("points", "final_points", "preliminary_points")},
-            **{c: [1, 1, 1] for c in ("stars", "final_stars", "preliminary_stars", "rounds")},
-            "penalty": [0] * rows,
-            "open_findings": [0] * rows,
-            "in_cut": [True] * rows,
-            "cut_tie_undrawn": [False] * rows,
-        }
-    )
-    empty = pl.DataFrame(
-        schema={"number": pl.Int64, "player": pl.String, "stage": pl.String, "points": pl.Int64, "reason": pl.String}
-    )
-    pdf = standings_pdf(frame, tournament="Cup", stage=stage, as_of="now", cut=6, penalties=empty, lang=lang)
+    frame = ranked(["Ann", "Bob", "Cem"])
+
+    pdf = standings_pdf(frame, tournament="Cup", stage=stage, as_of="now", cut=6, penalties=NO_PENALTIES, lang=lang)
     printed = set(text_of(pdf)[1].split())
     columns = printing._FINAL if stage == "final" else printing._PRELIMINARY
     for head, _, _ in columns:
