@@ -50,6 +50,7 @@ from analytics.standings import scored_rounds as scored_rounds_of
 from analytics.standings import standings as standings_of
 from dashboard.replay_view import GameView, game_view
 from dashboard.table_view import TableView, table_view
+from events.logfile import UnreadableLog
 from events.recorder import NotObserved
 from events.said import Said, say
 from ingest import gate as gates
@@ -485,7 +486,7 @@ def _table_view(db: str, game_id: str, version: int, _lines: tuple[str, ...]) ->
     """A draft's table at one version (a stream only grows: the version names its lines)."""
     try:
         return table_view(_lines)
-    except NotObserved:
+    except (NotObserved, UnreadableLog):  # a draft no log's reader takes breaks no page: it is left out
         return None
 
 

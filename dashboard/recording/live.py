@@ -40,6 +40,13 @@ def log_name(game_id: str) -> str:
     return game_id.replace(":", "-") + ".observed.jsonl"
 
 
+def header_read(game: GameStarted) -> None:
+    """Raise :class:`~events.logfile.UnreadableLog` unless ``game``'s line is a first
+    line a log's reader takes (the model takes a tournament game of 4 players; the
+    reader, R-TS1, does not)."""
+    Recorder([dump_event(game)])
+
+
 def in_play(store: Store) -> list[str]:
     """The games being recorded (begun, not finished), by id."""
     return [draft.game_id for draft in drafts(store)]
@@ -57,7 +64,10 @@ class Live:
     @classmethod
     def begin(cls, store: Store, game: GameStarted) -> Live:
         """Begin recording ``game``; one another phone began already is taken up
-        where it stands."""
+        where it stands. A header no log's reader takes (:func:`header_read`) is
+        refused before anything is stored: begun, it broke every page that reads the
+        tables in play."""
+        header_read(game)
         try:
             draft = start_draft(store, game.game_id, dump_event(game))
         except DraftMoved as moved:
@@ -66,7 +76,9 @@ class Live:
 
     @classmethod
     def resume(cls, store: Store, game_id: str) -> Live | None:
-        """The recording of ``game_id`` as the store has it; ``None`` if none began."""
+        """The recording of ``game_id`` as the store has it; ``None`` if none began.
+        An :class:`~events.logfile.UnreadableLog` for a draft whose first line no log's
+        reader takes (begun before the pages refused such a header)."""
         draft = read_draft(store, game_id)
         return cls(store, draft, Recorder(draft.lines)) if draft is not None else None
 

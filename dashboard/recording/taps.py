@@ -22,12 +22,13 @@ from pydantic import ValidationError
 from dashboard import access, data, sentences
 from dashboard.i18n import _
 from dashboard.recording import entries
-from dashboard.recording.live import Live
+from dashboard.recording.live import Live, header_read
 from dashboard.recording.maze_chart import SELECTION
 from dashboard.recording.steps import SLOTS, Deal, Ending, Pick
 from dashboard.recording.table import Table
 from events import cards
 from events.findings import Code, Finding
+from events.logfile import UnreadableLog
 from events.schema import Event, NoteKind, Slot
 from ingest.drafts import DraftError, DraftMoved
 from ingest.store import StoreBusy, StoreError
@@ -191,10 +192,14 @@ def begin(table: Table) -> None:
         return
     try:
         game = table.game_started(entries.now())
+        header_read(game)  # as a log's reader reads it: a tournament game of 4 is no log
     except ValidationError as refused:
         st.session_state[NOTICE] = "; ".join(
             f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in refused.errors(include_url=False)
         )
+        return
+    except UnreadableLog as refused:  # refused before anything is stored: no draft begun
+        st.session_state[NOTICE] = sentences.said(refused.said, refused.message)
         return
     st.session_state[LIVE] = Live.begin(data.store(), game)
     st.session_state[TABLE] = table
@@ -205,7 +210,11 @@ def begin(table: Table) -> None:
 def resume(game_id: str) -> None:
     if not _permitted():
         return
-    live = Live.resume(data.store(), game_id)
+    try:
+        live = Live.resume(data.store(), game_id)
+    except UnreadableLog as broken:  # a draft begun before such a header was refused: said, not a traceback
+        st.session_state[NOTICE] = sentences.said(broken.said, broken.message)
+        return
     if live is not None:
         st.session_state[LIVE] = live
         st.session_state.pop(TABLE, None)

@@ -56,7 +56,7 @@ from events.schema import (
     dump_event,
 )
 from events.tables import Role
-from ingest.drafts import read_draft
+from ingest.drafts import read_draft, start_draft
 from ingest.store import Store
 from tests.dashboard.conftest import (
     APP,
@@ -421,6 +421,33 @@ def test_a_game_of_no_tournament_begun_by_naming_its_players(referee: Referee, d
         assert con.execute(
             "SELECT ruleset, recording, tournament FROM games WHERE game_id = 'club-night:1'"
         ).fetchone() == ("base", "observed", None)
+
+
+def test_a_tournament_game_of_four_is_refused_before_anything_is_stored(referee: Referee, db: Path) -> None:
+    """A tournament game seats 5–10 (R-TS1): the form took four, began a draft that no
+    log's reader takes, and the page turned into a traceback; so did the public Tables
+    page, for everyone, until the draft was taken out of the store by hand. The page
+    says why and stores nothing; a draft begun so before is left off the tables in
+    play, and resuming it says why."""
+    ref = referee
+    ref.at.text_input(key="record_new_game").input("club-night:4")
+    ref.at.radio(key="record_new_ruleset").set_value("tournament")
+    ran(ref.at.text_area(key="record_new_players").input("ann bob cas dirk"))
+    ref.tap("record_new_begin")
+    said = " ".join(e.value for e in ref.at.error) + " ".join(w.value for w in ref.at.warning)
+    assert "a tournament game seats 5–10 players, not 4" in said, said
+    assert read_draft(Store(db), "club-night:4") is None
+    assert not ref.at.exception
+
+    header = '{"type":"game_started","format":"saboteur-log/1","game_id":"club-night:5","ruleset":"tournament",'
+    start_draft(Store(db), "club-night:5", header + '"players":["ann","bob","cas","dirk"],"rounds":3}')  # as before
+    tables = AppTest.from_file(str(APP), default_timeout=60)
+    tables.switch_page("views/tables.py").run()
+    assert not tables.exception, [e.value for e in tables.exception]
+    ref.at.run()
+    ref.tap("record_resume_club-night:5")
+    said = " ".join(e.value for e in ref.at.error) + " ".join(w.value for w in ref.at.warning)
+    assert not ref.at.exception and "not 4" in said, said
 
 
 def test_someone_else_plays_out_of_turn_and_the_table_is_told(referee: Referee) -> None:
