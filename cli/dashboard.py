@@ -63,6 +63,10 @@ def command(port: int, db: Path, address: str = LOOPBACK, lake: str | None = Non
         "false",
         "--client.toolbarMode",
         "viewer",
+        # a fault's traceback (the server's paths, a store's text) is the server's log's,
+        # not every visitor's: the page says an error of what type happened, no more
+        "--client.showErrorDetails",
+        "type",
         "--server.maxUploadSize",  # the limit `saboteur ingest` keeps to
         str(MAX_UPLOAD_MIB),
         # a server at a venue runs some ten pages a second (the phones' taps, the

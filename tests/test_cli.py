@@ -399,3 +399,17 @@ def test_no_worker_is_no_way_to_ingest(tmp_path: Path) -> None:
         result = CliRunner().invoke(app, [*command, str(log), "--workers", "0"])
         assert result.exit_code == 2 and "--workers" in result.output, (command, result.output)
     assert not (tmp_path / "s.duckdb").exists()
+
+
+def test_the_dashboard_shows_no_visitor_a_traceback() -> None:
+    """A fault on a public page showed every visitor its traceback: the server's paths
+    and the text that broke it. The server is started to say the error's type only (the
+    traceback goes to its own log)."""
+    from cli.dashboard import command
+
+    started = command(8501, Path("ledger.duckdb"))
+    shown = started.index("--client.showErrorDetails")
+    assert started[shown + 1] == "type"
+    from streamlit import config
+
+    assert "type" in config._config_options_template["client.showErrorDetails"].description  # a value it takes
