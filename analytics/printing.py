@@ -51,7 +51,7 @@ _PRELIMINARY: Final = (
     (sentence("open findings"), "open_findings", 18),
 )
 _FINAL: Final = (
-    ("#", "place", 12),
+    ("#", "rank", 12),  # 2= for two level on every tie-breaker, as the page and the command write it
     (sentence("player"), "name", 66),
     (sentence("points"), "final_points", 18),
     (sentence("stars"), "final_stars", 16),
@@ -209,6 +209,8 @@ def standings_pdf(
     ``goes_to`` (:func:`analytics.browse.cut_of`), ``penalties`` the
     stage's penalties (player, points, reason; :func:`analytics.browse.penalties`). The
     names, the reasons and the moment are printed as they are given."""
+    if "shared" not in frame.columns:  # the final table's ranks say nothing of it: a rank two hold is shared
+        frame = frame.with_columns(shared=pl.len().over("rank") > 1)
     fonts = find_fonts()
     title = words(say(_STAGES.get(stage, _STAGES["preliminary"]), tournament=tournament), lang)
     moment = words(say("as of %(moment)s", moment=as_of), lang)

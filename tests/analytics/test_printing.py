@@ -267,3 +267,12 @@ def test_no_head_is_broken_mid_word_in_any_language(lang: str, stage: str) -> No
     for head, _, _ in columns:
         for word in words(say(head), lang).split() if head != "#" else ():
             assert word in printed, (word, sorted(printed))
+
+
+def test_the_final_tables_pdf_shares_a_rank_as_the_page_does() -> None:
+    """Five finalists level on every tie-breaker: the page and the command line rank
+    them 2=, the PDF numbered them 2 to 6 (its first column was the row's place)."""
+    frame = ranked(["Sven", "Dirk", "Hanna", "Jonas", "Nils", "Yara"], rank=[1, 2, 2, 2, 2, 2]).drop("shared")
+    flat = " ".join(text_of(standings_pdf(frame, tournament="Cup", stage="final", as_of="now", cut=6,
+                                          penalties=NO_PENALTIES))[1].split())  # fmt: skip
+    assert "1 Sven" in flat and all(f"2= {name}" in flat for name in ("Dirk", "Hanna", "Jonas", "Nils", "Yara")), flat
