@@ -273,6 +273,6 @@ def test_the_final_tables_pdf_shares_a_rank_as_the_page_does() -> None:
     """Five finalists level on every tie-breaker: the page and the command line rank
     them 2=, the PDF numbered them 2 to 6 (its first column was the row's place)."""
     frame = ranked(["Sven", "Dirk", "Hanna", "Jonas", "Nils", "Yara"], rank=[1, 2, 2, 2, 2, 2]).drop("shared")
-    flat = " ".join(text_of(standings_pdf(frame, tournament="Cup", stage="final", as_of="now", cut=6,
-                                          penalties=NO_PENALTIES))[1].split())  # fmt: skip
+    pdf = standings_pdf(frame, tournament="Cup", stage="final", as_of="now", cut=6, penalties=NO_PENALTIES)
+    flat = " ".join(text_of(pdf)[1].split())
     assert "1 Sven" in flat and all(f"2= {name}" in flat for name in ("Dirk", "Hanna", "Jonas", "Nils", "Yara")), flat
