@@ -30,6 +30,7 @@ from cli.errors import refuse
 from cli.moments import moment
 from cli.options import DbOption, WaitOption, grouped, opened_store
 from cli.output import Terminal as Console
+from cli.output import fits
 from cli.paths import lake_url
 from cli.speech import one_of, speaking, spoken, told
 from events.language import number_words
@@ -199,7 +200,9 @@ def _table(frame: pl.DataFrame, title: str) -> Table:
     numeric = {name for name, kind in frame.schema.items() if kind.is_numeric()}
     for name in frame.columns:
         head = headings.heading(name, spoken(), short=True)
-        table.add_column(escape(head), justify="right" if name in numeric else "left", overflow="fold")
+        table.add_column(
+            escape(head), justify="right" if name in numeric else "left", overflow="fold", no_wrap=name in numeric
+        )  # a number is never broken: "0.53" over "3" read as two numbers
     for row in frame.iter_rows(named=True):  # printing only: the counting is done
         table.add_row(*(_cell(name, row[name]) for name in frame.columns), style="dim" if row.get("flagged") else None)
     return table
@@ -244,11 +247,29 @@ def _print(frames: dict[str, pl.DataFrame], form: Format, notes: dict[str, list[
             if not console.is_terminal and "COLUMNS" not in os.environ:  # piped: as wide as the table needs
                 needed = Console(width=1_000_000).measure(table).maximum
                 out = Console(highlight=False, width=max(console.width, needed))
-            out.print(table)
+            if fits(out, table):
+                out.print(table)
+            else:  # too narrow for the table without breaking its numbers: a row a few lines
+                out.print(escape(headings.title(name, spoken())))
+                for line in _rows_as_lines(_on_screen(name, frame)):
+                    out.print(line)
             if frame.is_empty():
                 out.print(f"[dim]{escape(told(say('nothing to show')))}[/dim]")
             for note in notes.get(name, []):
                 out.print(escape(told(note)))
+
+
+def _rows_as_lines(frame: pl.DataFrame) -> list[str]:
+    """Each row of ``frame`` as one paragraph for a terminal too narrow for its table:
+    its first cell, then each other column's head and cell (a cell left empty left out)."""
+    heads = {name: headings.heading(name, spoken(), short=True) for name in frame.columns}
+    lines = []
+    for row in frame.iter_rows(named=True):
+        first, *rest = frame.columns
+        # a head and its cell kept on one line (a no-break space): "dwarf" at a line's end, "0/1" under it, read apart
+        cells = [f"{escape(heads[name])}\u00a0{_cell(name, row[name])}" for name in rest if _cell(name, row[name])]
+        lines.append(f"[bold]{_cell(first, row[first])}[/bold] · " + " · ".join(cells))
+    return lines
 
 
 POINTS_NOTE: Final = say(

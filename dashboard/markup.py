@@ -65,6 +65,23 @@ def escape(value: object) -> str:
     return _LIST_START.sub(r"\1\\\2", text, count=1)
 
 
+_ID: Final = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
+"""The characters of a game, tournament or player id (the log's ``GameId``, ``PlayerId``)."""
+
+
+def ident(value: object) -> str:
+    """An id (a game's, a tournament's, a player's) as code: shown as typed, and copied
+    as typed into a command. :func:`escape` parts ``sim-open:r1:t2`` with invisible word
+    joiners after its colons, and a command given the copy knew no such game. Text that
+    is no id goes through :func:`escape`.
+
+    >>> print(ident("sim-open-5:r1:t2"), ident("Ann *x*"))
+    `sim-open-5:r1:t2` Ann \\*x\\*
+    """
+    text = str(value)
+    return f"`{text}`" if _ID.fullmatch(text) else escape(text)
+
+
 def row(cells: Sequence[object]) -> str:
     """One row of a Markdown table, each cell shown as it is (``None``: an empty cell).
 

@@ -19,7 +19,7 @@ import streamlit as st
 from analytics.records import Recorded, RecordError
 from dashboard import access, data, names, sentences, widgets
 from dashboard.i18n import N_, _
-from dashboard.markup import escape, table
+from dashboard.markup import escape, ident, table
 from events.rules.tournament import MOST_ROUND_POINTS
 from ingest.store import StoreBusy
 
@@ -361,9 +361,9 @@ if not fresh:  # the forms are for another finding now: nothing typed for the on
     for key in REASONS:
         st.session_state[key] = ""
 where = (
-    _("line %(line)d of **%(game)s**") % {"line": row["line"], "game": escape(row["game_id"])}
+    _("line %(line)d of **%(game)s**") % {"line": row["line"], "game": ident(row["game_id"])}
     if row["line"] is not None
-    else f"**{escape(row['game_id'])}**"
+    else f"**{ident(row['game_id'])}**"
 )
 if row["round"] is not None:
     where += ", " + _("round %(num)s") % {"num": row["round"]}
@@ -408,7 +408,7 @@ with accept:
             why = st.text_input(_("Reason (optional)"), key="accept_reason")
             if st.form_submit_button(_("Accept the replay's score for this round")):
                 _settle(
-                    _("the replay's score for round %(num)s of %(game)s") % {"num": number, "game": escape(game_id)},
+                    _("the replay's score for round %(num)s of %(game)s") % {"num": number, "game": ident(game_id)},
                     lambda: data.accept_replay(record_of, game_id, int(number), why or None),
                 )
 with correct:
@@ -431,7 +431,7 @@ with correct:
                 starred = {"yes": True, "no": False}.get(str(star))
                 _settle(
                     _("a correction of %(player)s's score in round %(num)s of %(game)s")
-                    % {"player": escape(named.get(player, player)), "num": number, "game": escape(game_id)},
+                    % {"player": escape(named.get(player, player)), "num": number, "game": ident(game_id)},
                     lambda: data.correct(record_of, game_id, int(number), str(player), int(points), why, starred),
                     why,
                 )
@@ -451,7 +451,7 @@ with penalise, st.form("penalty"):
     if st.form_submit_button(_("Give the penalty for this finding")):
         _settle(
             _("a penalty of %(points)d for %(player)s for finding %(finding)s")
-            % {"points": int(points), "player": escape(named.get(player, player)), "finding": escape(chosen)},
+            % {"points": int(points), "player": escape(named.get(player, player)), "finding": ident(chosen)},
             lambda: data.penalty_for(record_of, chosen, int(points), why, str(player)),
             why,
         )
@@ -459,7 +459,7 @@ with dismiss, st.form("dismissal"):
     why = st.text_input(_("Reason"), key="dismiss_reason")
     if st.form_submit_button(_("Dismiss the finding")):
         _settle(
-            _("the dismissal of finding %(finding)s") % {"finding": escape(chosen)},
+            _("the dismissal of finding %(finding)s") % {"finding": ident(chosen)},
             lambda: data.dismiss(record_of, chosen, why),
             why,
         )

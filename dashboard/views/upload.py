@@ -11,7 +11,7 @@ import streamlit as st
 
 from dashboard import access, data, names, sentences
 from dashboard.i18n import _, ngettext
-from dashboard.markup import escape
+from dashboard.markup import escape, ident
 from ingest.limits import MAX_UPLOAD_MIB
 
 # Each outcome's mark: a Material icon in a colour, drawn by Streamlit's own icon font
@@ -56,10 +56,10 @@ def misseated_line(seat: dict[str, Any]) -> str:
     """A player at the wrong table, as the organiser reads it under the file: who,
     where seated, where played, and the finding to settle on the Audit page."""
     said = {
-        "player": f"**{escape(seat['name'])}** ({escape(seat['player'])})",
+        "player": f"**{escape(seat['name'])}** ({ident(seat['player'])})",
         "round": seat["tournament_round"],
         "seated": escape(seat["seated_table"]),
-        "game": escape(seat["game_id"]),
+        "game": ident(seat["game_id"]),
         "table": escape(seat["table"]),
         "finding": f"`{seat['finding_id']}`",
     }

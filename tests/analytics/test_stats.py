@@ -572,6 +572,21 @@ def test_cli_table_dims_flagged_rows_and_refuses_a_missing_store(hand_db: Path, 
     assert invoke("stats", "games", "--db", hand_db, "--only", "nonsense").exit_code == 2
 
 
+@pytest.mark.parametrize("width", ["60", "80"])
+def test_a_narrow_terminal_breaks_no_number(sim_db: Path, width: str) -> None:
+    """At 80 columns ``stats players`` squeezed its table until rates broke across
+    lines ("0.53" over "3", a different number); a table too wide for the terminal is
+    shown a row a paragraph, each number whole beside its head."""
+    rates = json.loads(invoke("stats", "players", "--db", sim_db, "--format", "json").stdout)
+    narrow = CliRunner().invoke(app, ["stats", "players", "--db", str(sim_db)], env={"COLUMNS": width})
+    assert narrow.exit_code == 0, narrow.output
+    assert max(len(line) for line in narrow.output.splitlines()) <= int(width)
+    for row in rates:
+        assert f"win rate\u00a0{row['win_rate']:.3f}" in narrow.output, (row["name"], narrow.output)
+    wide = CliRunner().invoke(app, ["stats", "players", "--db", str(sim_db)], env={"COLUMNS": "300"})
+    assert "win rate" in wide.output and "\u00a0" not in wide.output  # a table where it fits
+
+
 # -- a store of simulated games ---------------------------------------------------------
 
 

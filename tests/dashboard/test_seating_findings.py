@@ -146,9 +146,11 @@ def test_the_upload_page_names_the_player_at_the_wrong_table(wrong: Seated) -> N
     # fay plays at table 1, seated at 2; gus, seated at 1, is in no game stored yet: both are said
     assert results["outcome"].tolist() == ["accepted"] and results["wrong table"].tolist() == [2]
     (said, missing) = [m.value for m in at.markdown if "is seated at table" in m.value]
-    assert said.startswith(":orange[:material/event_seat:] **Fay** (fay) is seated at table 2 in round 1")
+    assert said.startswith(":orange[:material/event_seat:] **Fay** (`fay`) is seated at table 2 in round 1")
+    # ids as code: copied into a command as typed (escaped, they held invisible word joiners)
+    assert "the game `hand:r1:t1` has them" in said and "\u2060" not in said
     assert "has them at table 1" in said and f"finding `{seating_id('fay', 'hand:r1:t1')}`" in said
-    assert missing.startswith(":orange[:material/event_seat:] **Gus** (gus) is seated at table 1 in round 1")
+    assert missing.startswith(":orange[:material/event_seat:] **Gus** (`gus`) is seated at table 1 in round 1")
     assert "at that table does not have them" in missing and "hand" in missing
 
 
@@ -169,7 +171,7 @@ def test_the_upload_page_names_a_player_in_two_games_of_one_round(
     assert not at.exception
     said = [m.value for m in at.markdown if "more than one game of round 1" in m.value]
     assert len(said) == len(T1[1]) and said[0].startswith(":orange[:material/event_seat:] **")
-    assert all("t3 has them at table 3. Stored as played" in line for line in said), said  # the id escaped
+    assert all("t3` has them at table 3. Stored as played" in line for line in said), said  # the id as code
     assert all("(penalty or dismissal)" in line for line in said), said
 
 
@@ -306,7 +308,9 @@ def test_the_upload_outcomes_are_material_icons(wrong: Seated) -> None:
 def test_stats_players_labels_its_points_as_round_points(wrong: Seated) -> None:
     wrong.cli("ingest", str(wrong.files))
     records.penalty(wrong.store, TID, "ann", 2, "slow play")
-    shown = CliRunner().invoke(app, ["stats", "players", "--tournament", TID, "--db", str(wrong.db)])
+    shown = CliRunner().invoke(
+        app, ["stats", "players", "--tournament", TID, "--db", str(wrong.db)], env={"COLUMNS": "200"}
+    )  # as wide as the table: at 80 columns (one process, no terminal) it is folded to "…"
     assert shown.exit_code == 0, shown.output
     assert "round points" in shown.output and "before corrections and penalties" in shown.output
     assert "saboteur standings" in shown.output
