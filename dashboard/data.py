@@ -53,6 +53,7 @@ from dashboard.table_view import TableView, table_view
 from events.logfile import UnreadableLog
 from events.recorder import NotObserved
 from events.said import Said, say
+from events.said import stored as stored_said
 from ingest import gate as gates
 from ingest.drafts import Draft, drafts
 from ingest.gate import stamp as file_stamp
@@ -526,7 +527,9 @@ def received_findings(upload_id: int) -> tuple[dict[str, Any], ...]:
         return tuple(stored.to_dicts())
     report = _of_the_records(browse.upload_report, upload_id)
     listed = (report or {}).get("violations")
-    return tuple(f for f in listed if isinstance(f, dict)) if isinstance(listed, list) else ()
+    found = tuple(f for f in listed if isinstance(f, dict)) if isinstance(listed, list) else ()
+    unreadable = (report or {}).get("status") == "unreadable"  # else the refusal is no finding (a supersede)
+    return _refused_in_words(found, (report or {}).get("rejected_said") if unreadable else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -576,14 +579,24 @@ def _with_sentences(findings: tuple[dict[str, Any], ...], item: Prepared) -> tup
     from the file's ``findings`` rows), so the page can say it in its language; a
     finding with no row (a file refused whole) keeps its English message alone."""
     rows = item.rows.get(FindingRow.TABLE)
-    if rows is None or "said" not in rows:
-        return findings
+    if rows is None or "said" not in rows:  # an unreadable file's one finding is the refusal's sentence
+        unreadable = item.status == "unreadable" and item.said is not None
+        return _refused_in_words(findings, stored_said(item.said) if unreadable and item.said else None)
     key = zip(rows.values("line"), rows.values("code"), rows.values("message"), strict=True)
     sentence = dict(zip(key, rows.values("said"), strict=True))
     return tuple(
         {**found, "said": sentence.get((found.get("line"), found.get("code"), found.get("message")))}
         for found in findings
     )
+
+
+def _refused_in_words(findings: tuple[dict[str, Any], ...], said: object) -> tuple[dict[str, Any], ...]:
+    """The one finding of a file refused whole, with the refusal's sentence as the store
+    keeps it (``said``: the same words), so the page says it in its language; any other
+    findings as they are."""
+    if len(findings) != 1 or not isinstance(said, str) or findings[0].get("said"):
+        return findings
+    return ({**findings[0], "said": said},)
 
 
 def _with_misseated(results: list[UploadResult]) -> list[UploadResult]:

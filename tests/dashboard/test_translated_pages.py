@@ -162,3 +162,23 @@ def test_the_upload_pages_history_says_why_a_file_was_refused_in_dutch(
     (history,) = (t.value for t in at.dataframe)
     note = history["note"].tolist()[0]
     assert note.startswith(game) and "is al opgeslagen" in note and "already" not in note, note
+
+
+def test_an_unreadable_files_finding_is_said_in_german(
+    db: Path, organiser: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file refused whole (its first line no game_started): the result line was German,
+    its one finding English, on the upload and in the list of files received."""
+    from tests.dashboard.test_organiser import upload
+
+    at = log_in(opened("upload", "de"), organiser)
+    speak(monkeypatch, "de")
+    upload(at, [("kaputt.jsonl", b'{"type": "game_started", nope\n')])
+    german = translations("de").gettext
+    listed = [m.value for m in at.markdown if m.value.startswith("- ")]
+    assert listed and all("the first line is not a valid" not in line for line in listed), listed
+    assert all("die erste Zeile ist kein gültiges" in line for line in listed), listed
+    assert any(german("line %(num)s") % {"num": 1} in line for line in listed), listed
+    at.selectbox(key="upload_received").set_value(at.selectbox(key="upload_received").options[0]).run()
+    again = [m.value for m in at.markdown if m.value.startswith("- ")]
+    assert again and all("die erste Zeile ist kein gültiges" in line for line in again), again
