@@ -128,6 +128,7 @@ def test_a_language_change_keeps_the_audit_page_s_choices(browser_on: tuple[str,
     settled(page)
     page.get_by_role("combobox", name="Finding").click()
     options = page.locator('[role="option"]')
+    options.nth(1).wait_for()  # the list opens a moment after the click: on a busy machine, counted too soon
     assert options.count() >= 2
     second = str(options.nth(1).inner_text())
     options.nth(1).click()

@@ -19,7 +19,7 @@ REVOKE = "FormSubmitter:revoke_code-Revoke the code"
 
 def test_without_codes_the_audit_page_shows_none(open_page: Open, organiser: str) -> None:
     at = log_in(open_page("audit"), organiser)
-    assert not at.expander
+    assert not [e for e in at.expander if e.label.startswith("Referee codes")]
     assert "Referee codes" not in page_text(at)
 
 
@@ -27,7 +27,7 @@ def test_the_organiser_revokes_a_tables_code_with_a_reason(open_page: Open, orga
     store = Store(db)
     first, second, *_ = issued = records.issue_referee_codes(store, TOURNAMENT, 1)
     at = log_in(open_page("audit"), organiser)
-    (expander,) = at.expander
+    (expander,) = [e for e in at.expander if e.label.startswith("Referee codes")]
     assert expander.label == f"Referee codes ({len(issued)} live)"
     listed = at.dataframe[0].value
     assert list(listed["fingerprint"]) == [code.fingerprint for code in reversed(issued)]
