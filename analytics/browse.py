@@ -352,10 +352,11 @@ def round_moments(store: Source, tournament: str, stage: str) -> pl.DataFrame:
 
 def uploads(store: Store, most: int = 500) -> pl.DataFrame:
     """The files received, the newest first (``most`` of them): what each was, what
-    became of it, why (``reason``, and ``reason_said``: the sentence kept in the report
-    of a file refused since it was kept), and its audit's counts of errors and warnings (from the report
-    kept with it: a file refused whole has no findings rows). Every upload is kept, a
-    refused one too: this is the history an organiser looks a file up in."""
+    became of it, why (``reason`` in English, and ``reason_said``: its sentence, which
+    a refused file's report keeps since schema version 11; null in older ones), and its
+    audit's counts of errors and warnings (from the report kept with it: a file refused
+    whole has no findings rows). Every upload is kept, a refused one too: this is the
+    history an organiser looks a file up in."""
     return query(
         store,
         """
