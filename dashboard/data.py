@@ -703,6 +703,16 @@ def _recording(command: Callable[..., records.Recorded], *args: Any, **options: 
         clear()
 
 
+def round_still_off(tournament: str, game_id: str, number: int) -> tuple[list[str], bool]:
+    """After a correction of one round: the ``wrong_score`` findings it leaves open
+    (:func:`analytics.records.still_wrong_in`), and whether the round as corrected is
+    not what the rules give though no finding says so
+    (:func:`analytics.records.corrected_off_the_rules`) — what the command line tells
+    the organiser who corrects, and the page tells too."""
+    wrong = records.still_wrong_in(store(), tournament, game_id, number)
+    return wrong, not wrong and records.corrected_off_the_rules(store(), tournament, game_id, number)
+
+
 def accept_replay(tournament: str, game_id: str, number: int, reason: str | None) -> records.Recorded:
     """:func:`analytics.records.accept_replay`: an appended event."""
     return _recording(records.accept_replay, tournament, game_id, number, reason)

@@ -24,6 +24,7 @@ from events.rules.tournament import MOST_ROUND_POINTS
 from ingest.store import StoreBusy
 
 NOTICE = "audit_notice"
+CAUTION = "audit_caution"  # a recorded correction's round still not what the rules give: said under the notice
 REASONS = ("accept_reason", "correct_reason", "dismiss_reason")  # typed for one finding alone
 REPLACE = "--replace --reason …"  # the options that re-seat a published round (the CLI stays English)
 
@@ -92,6 +93,9 @@ notice = st.session_state.pop(NOTICE, None)
 if notice is not None:
     kind, text = notice
     (st.success if kind == "success" else st.error)(text)
+caution = st.session_state.pop(CAUTION, None)
+if caution is not None and notice is not None and notice[0] == "success":
+    st.warning(caution)
 
 tournaments = data.tournaments()
 titles = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
@@ -397,6 +401,25 @@ def _settle(action: str, run: Callable[[], Recorded], reason: str | None = None)
     _record(action, run, reason)
 
 
+def _corrected(game_id: str, number: int, player: str, points: int, why: str, star: bool | None) -> Recorded:
+    """Record the correction; then, as the command line does, say under the notice when
+    the round as corrected is still not what the rules give (a finding left open, or a
+    round no outcome of R-W1 allows)."""
+    recorded = data.correct(record_of, game_id, number, player, points, why, star)
+    wrong, off = data.round_still_off(record_of, game_id, number)
+    if wrong:
+        st.session_state[CAUTION] = _(
+            "Round %(round)s of %(game)s as corrected is still not what the rules give: finding %(findings)s stays "
+            "open."
+        ) % {"round": number, "game": ident(game_id), "findings": ", ".join(ident(f) for f in wrong)}
+    elif off:
+        st.session_state[CAUTION] = _(
+            "Round %(round)s of %(game)s as corrected is not what the rules give (R-W1): check the points and "
+            "stars (the correction's reason says why it stands)."
+        ) % {"round": number, "game": ident(game_id)}
+    return recorded
+
+
 accept, correct, penalise, dismiss = st.tabs(
     [_("Accept the replay's score"), _("Enter a correction"), _("Give a penalty"), _("Dismiss")]
 )
@@ -420,6 +443,10 @@ with correct:
         with st.form("correction"):
             if not fresh or st.session_state.get("correct_player") not in people:  # the finding's player
                 st.session_state["correct_player"] = row["player"] if row["player"] in people else people[0]
+                # their points as they count now, not 0: a correction changes what it must
+                now = scores.filter(pl.col("player") == st.session_state["correct_player"]).row(0, named=True)
+                counted = next((now[c] for c in ("corrected", "recorded") if now[c] is not None), 0)
+                st.session_state["correct_points"] = min(max(int(counted), 0), MOST_ROUND_POINTS)
             player = st.selectbox(_("Player"), people, format_func=lambda p: named.get(p, p), key="correct_player")
             points = st.number_input(
                 _("Points for the round"), min_value=0, max_value=MOST_ROUND_POINTS, step=1, key="correct_points"
@@ -432,7 +459,7 @@ with correct:
                 _settle(
                     _("a correction of %(player)s's score in round %(num)s of %(game)s")
                     % {"player": escape(named.get(player, player)), "num": number, "game": ident(game_id)},
-                    lambda: data.correct(record_of, game_id, int(number), str(player), int(points), why, starred),
+                    lambda: _corrected(game_id, int(number), str(player), int(points), why, starred),
                     why,
                 )
 with penalise, st.form("penalty"):

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -149,6 +150,30 @@ def test_audit_corrects_and_dismisses_with_reasons(open_page: Open, organiser: s
     assert any("Recorded the dismissal" in s.value for s in at.success)
     assert events(db)[-1] == (f"tournament:{TOURNAMENT}", "finding_dismissed")
     assert any("No open findings" in s.value for s in at.success)
+
+
+def test_a_correction_starts_at_the_points_that_count_and_says_when_the_round_is_still_wrong(
+    open_page: Open, organiser: str, db: Path
+) -> None:
+    """The correction form started at 0 points whatever the player had, and a correction
+    to another wrong score was recorded with no word, where the command line says the
+    round is still not what the rules give (and the finding stays open)."""
+    at = log_in(open_page("audit"), organiser)
+    found = at.dataframe[0].value
+    wrong = found[found["code"] == WRONG_SCORE].iloc[0]
+    at.selectbox(key="audit_finding").set_value(wrong["finding_id"]).run()
+    scores = data.round_scores(TOURNAMENT, wrong["game_id"], int(wrong["round"]))
+    player = at.selectbox(key="correct_player").value
+    mine = scores.filter(pl.col("player") == player).row(0, named=True)
+    assert at.number_input(key="correct_points").value == mine["recorded"]  # as it counts now
+    off = 4 if mine["replay"] != 4 else 3  # not the replay's: the round stays wrong
+    at.number_input(key="correct_points").set_value(off)
+    at.text_input(key="correct_reason").input("a slip of the pen")
+    at.button(key="FormSubmitter:correction-Record the correction").click().run()
+    assert any("Recorded a correction" in s.value for s in at.success), page_text(at)
+    (caution,) = [w.value for w in at.warning if "as corrected" in w.value]
+    assert "still not what the rules give" in caution and str(wrong["finding_id"]) in caution, caution
+    assert wrong["finding_id"] in set(at.dataframe[0].value["finding_id"])  # open still
 
 
 def test_a_form_sent_for_a_finding_settled_meanwhile_records_nothing(open_page: Open, organiser: str, db: Path) -> None:
