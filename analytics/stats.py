@@ -252,7 +252,10 @@ def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
                    avg(d.points) FILTER (WHERE d.ruleset = 'tournament') AS points_per_round,
                    sum(d.points) FILTER (WHERE d.ruleset = 'base')::BIGINT AS nuggets,
                    avg(d.points) FILTER (WHERE d.ruleset = 'base') AS nuggets_per_round,
-                   count(*) FILTER (WHERE d.star) AS stars, sum(e.chance) AS expected_wins
+                   count(*) FILTER (WHERE d.star) AS stars,
+                   -- to 1e-9: a sum of floats in another order (a rebuild, the lake) differed in
+                   -- its last bits, and players level on wins over expected swapped places
+                   round(sum(e.chance), 9) AS expected_wins
             FROM dealt d LEFT JOIN expected e
                 ON e.ruleset = d.ruleset AND e.players = d.players AND e.role = d.role
                AND e.saboteurs IS NOT DISTINCT FROM d.saboteurs
@@ -262,7 +265,7 @@ def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
         SELECT t.player, coalesce(n.name, t.player) AS name, rounds, wins, wins / rounds AS win_rate,
                {role_rates},
                points, points_per_round, nuggets, nuggets_per_round, stars, expected_wins,
-               wins - expected_wins AS wins_over_expected,
+               round(wins - expected_wins, 9) AS wins_over_expected,
                rounds < ? AS flagged
         FROM totals t LEFT JOIN names n ON n.player = t.player
         ORDER BY wins_over_expected DESC NULLS LAST, t.player
