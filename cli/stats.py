@@ -112,12 +112,17 @@ def _filters(
 ) -> Filters:
     """The filter options every ``stats`` command takes, declared once, here: their
     values as :class:`~analytics.filters.Filters`."""
+    start = None if since is None else moment(since, "--since")
+    end = None if until is None else moment(until, "--until", end=True)
+    if start is not None and end is not None and start > end:  # no round is both: a typo, not a statistic
+        said = say("--since %(since)s is after --until %(until)s: no round lies between", since=since, until=until)
+        raise typer.BadParameter(told(said), param_hint="--since")
     return Filters(
         tournament=tournament,
         stage=None if stage is None else _choice(StageChoice, stage, "--stage").value,
         ruleset=None if ruleset is None else _choice(RulesetChoice, ruleset, "--ruleset").value,
-        since=None if since is None else moment(since, "--since"),
-        until=None if until is None else moment(until, "--until", end=True),
+        since=start,
+        until=end,
         clean_only=clean_only,
         min_n=min_n,
     )

@@ -701,3 +701,12 @@ def test_a_round_ended_before_it_was_over_is_won_by_nobody_in_the_statistics(tmp
     assert played["won"].to_list() == [None] and played["winner"].to_list() == [None]
     said = " ".join(invoke("stats", "roles", "--db", store.path).output.split())
     assert "rounds with no known winner left out (a round ended before it was over" in said, said
+
+
+def test_a_since_after_the_until_is_refused(hand_db: Path) -> None:
+    """``--since 2026-03-01 --until 2026-01-01`` matched no round and printed empty
+    tables, exit 0: a typo taken for a statistic of nothing."""
+    result = invoke("stats", "roles", "--db", hand_db, "--since", "2026-03-01", "--until", "2026-01-01")
+    assert result.exit_code == 2
+    assert "--since 2026-03-01 is after --until 2026-01-01" in " ".join(result.output.split()), result.output
+    assert invoke("stats", "roles", "--db", hand_db, "--since", "2026-01-01", "--until", "2026-01-01").exit_code == 0
