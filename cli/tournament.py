@@ -701,7 +701,11 @@ def log(tournament: str, store: Store) -> None:
         if event.type == "penalty_given":
             given += 1
             data = {"penalty": given, **data}
-        details = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("tables", "signature"))
+        details = ", ".join(  # each value as the record's JSON writes it (false, a list), not Python's (False, None)
+            f"{k}={v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)}"
+            for k, v in data.items()
+            if k not in ("tables", "signature") and v is not None
+        )
         if event.stream != records.stream_of(tournament):
             details = f"{event.stream} · {details}"
         entries.append((str(event.position), recorded_text(event.recorded_at), event.type, details, str(reason)))

@@ -557,6 +557,8 @@ def test_r_ts5_withdraw_penalty_names_the_penalty_as_penalty_and_the_log_number_
     assert again.exit_code == 1 and "penalty 1 was withdrawn already" in again.output, again.output
     log = runner.invoke(app, ["tournament", "log", "cup", *db], env={"COLUMNS": "300"})
     assert "penalty=1, player=ann, points=2" in log.output and "penalty_withdrawn" in log.output, log.output
+    # values as the record's JSON writes them, a field it left empty left out (not Python's False, None)
+    assert "semifinal=false" in log.output and "None" not in log.output and "False" not in log.output, log.output
 
 
 @pytest.mark.parametrize(
