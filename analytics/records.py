@@ -145,6 +145,7 @@ def append(store: Store, tournament: str, new: Sequence[TournamentEvent], *, cre
                 if not creating and not events:
                     raise RecordError(_no_tournament(tournament))
                 _one_decision(events, new)
+                _one_state(events, new, tournament)
                 appended = [NewEvent(stream, e.type, dump(e)) for e in new]
                 rows = project_tournament([*events, *new], created_by)
                 store.append(con, stream, version, appended, rows=rows)
@@ -199,6 +200,57 @@ def _judge(kind: str, finding: Any, number: Any, decided: Mapping[str, str], giv
             )
         if number in withdrawn:
             raise RecordError(say("penalty %(number)s was withdrawn already", number=number))
+
+
+def _one_state(record: Sequence[Mapping[str, Any]], new: Sequence[TournamentEvent], tournament: str) -> None:
+    """A :class:`RecordError` if a record in ``new`` contradicts the state the ``record``
+    left: a player withdrawn who has withdrawn already, or returned who has not; a
+    seating that seats a withdrawn player; a replay accepted for a round whose newest
+    decision is that replay already. Judged in the append's own transaction, as
+    :func:`_one_decision` is: two organisers withdrawing a player (or accepting a replay)
+    at once record it once, and a seating made as a player withdraws cannot seat them."""
+    gone: set[str] = set()
+    newest: dict[tuple[str, int], str] = {}  # each round's newest decision: a correction or the replay
+    for index, event in enumerate([*record, *(e.model_dump() for e in new)]):
+        kind, player = str(event["type"]), str(event.get("player"))
+        round_of = (str(event.get("game_id")), int(event.get("round") or 0))
+        if index >= len(record):
+            _judge_state(event, gone, newest.get(round_of), tournament)
+        if kind == "player_withdrawn":
+            gone.add(player)
+        elif kind == "player_returned":
+            gone.discard(player)
+        elif kind in ("score_corrected", "replay_accepted"):
+            newest[round_of] = kind
+
+
+def _judge_state(event: Mapping[str, Any], gone: set[str], newest: str | None, tournament: str) -> None:
+    """One new record judged on the state before it (:func:`_one_state`)."""
+    kind, player = str(event["type"]), str(event.get("player"))
+    if kind == "player_withdrawn" and player in gone:
+        raise RecordError(say("%(player)s has withdrawn already", player=player))
+    if kind == "player_returned" and player not in gone:
+        raise RecordError(say("%(player)s has not withdrawn from %(tournament)s", player=player, tournament=tournament))
+    if kind == "replay_accepted" and newest == "replay_accepted":  # a second would record nothing new
+        raise RecordError(
+            say(
+                "the replay of round %(round)s of %(game)s is accepted already",
+                round=event["round"],
+                game=event["game_id"],
+            )
+        )
+    seated = (
+        {p for table in event.get("tables") or () for p in table["players"]} if kind == "seating_published" else set()
+    )
+    if seated & gone:
+        raise RecordError(
+            say(
+                "%(players)s withdrew from %(tournament)s: a seating leaves them out, unless their return is "
+                "recorded first (saboteur tournament return-player)",
+                players=tuple(sorted(seated & gone)),
+                tournament=tournament,
+            )
+        )
 
 
 def history(store: Store, tournament: str) -> list[StoredEvent]:
@@ -340,9 +392,8 @@ def withdraw_player(store: Store, tournament: str, player: str, reason: str) -> 
             raise RecordError(
                 say("%(player)s is not registered in %(tournament)s", player=player, tournament=tournament)
             )
-        if player in _withdrawn(con, tournament):
-            raise RecordError(say("%(player)s has withdrawn already", player=player))
-    event = PlayerWithdrawn(type="player_withdrawn", player=player, reason=reason.strip())
+    with _shaped():
+        event = PlayerWithdrawn(type="player_withdrawn", player=player, reason=reason.strip())
     return append(store, tournament, [event])
 
 
@@ -350,13 +401,8 @@ def return_player(store: Store, tournament: str, player: str, reason: str) -> Re
     """A withdrawn player back in the tournament, with why (:class:`PlayerReturned`)."""
     if not reason.strip():
         raise RecordError(say("a return needs a --reason"))
-    with store.connect(read_only=True) as con:
-        _require(con, tournament)
-        if player not in _withdrawn(con, tournament):
-            raise RecordError(
-                say("%(player)s has not withdrawn from %(tournament)s", player=player, tournament=tournament)
-            )
-    event = PlayerReturned(type="player_returned", player=player, reason=reason.strip())
+    with _shaped():
+        event = PlayerReturned(type="player_returned", player=player, reason=reason.strip())
     return append(store, tournament, [event])
 
 
@@ -763,16 +809,6 @@ def accept_replay(store: Store, tournament: str, game: str, number: int, reason:
             raise RecordError(
                 say("the replay of round %(round)s of %(game)s does not settle every score", round=number, game=game)
             )
-        (accepted, corrected) = con.execute(
-            "SELECT (SELECT max(seq) FROM accepted_replays WHERE tournament = $t AND game_id = $g AND round = $r), "
-            "(SELECT max(seq) FROM corrections WHERE tournament = $t AND game_id = $g AND round = $r)",
-            {"t": tournament, "g": game, "r": number},
-        ).fetchone() or (None, None)
-        if accepted is not None and (corrected is None or corrected < accepted):
-            # the newest decision on the round is this one already: a second would record nothing new
-            raise RecordError(
-                say("the replay of round %(round)s of %(game)s is accepted already", round=number, game=game)
-            )
     with _shaped():
         event = ReplayAccepted(
             type="replay_accepted", game_id=game, round=number, reason=(reason or "").strip() or None
@@ -824,18 +860,8 @@ def publish_seating(
     with store.connect(read_only=True) as con:
         _require(con, tournament)
         breach = check_seating(tables, _registered(con, tournament), labels=named)
-        gone = sorted({player for table in tables for player in table} & _withdrawn(con, tournament).keys())
     if breach is not None:
         raise RecordError(breach.said)
-    if gone:
-        raise RecordError(
-            say(
-                "%(players)s withdrew from %(tournament)s: a seating leaves them out, unless their return is "
-                "recorded first (saboteur tournament return-player)",
-                players=tuple(gone),
-                tournament=tournament,
-            )
-        )
     with _shaped():
         event = SeatingPublished(
             type="seating_published",

@@ -464,6 +464,47 @@ def test_r_ts5_two_organisers_deciding_one_finding_at_once_record_one_decision(t
     assert decided == (1,)
 
 
+def test_r_ts5_two_organisers_withdrawing_a_player_or_accepting_a_replay_at_once_record_it_once(
+    tmp_path: Path,
+) -> None:
+    """A player withdrawn (or a round's replay accepted) by two organisers at one moment
+    was recorded twice: the check stood outside the append's transaction. One is
+    recorded, the others refused; a seating made as the player withdraws seats them
+    only if it came first."""
+    store = Store(tmp_path / "s.duckdb")
+    (tmp_path / "tournament.json").write_text(json.dumps(description()), encoding="utf-8")
+    (tmp_path / "r1-t1.csv").write_text(SHEET, encoding="utf-8")
+    ingest([tmp_path], store, workers=1)
+
+    said = _four_at_once(lambda _: records.withdraw_player(store, "cup", "ann", "gone home"))
+    assert said.count("recorded") == 1 and said.count("ann has withdrawn already") == 3, said
+    said = _four_at_once(lambda _: records.return_player(store, "cup", "ann", "back"))
+    assert said.count("recorded") == 1 and said.count("ann has not withdrawn from cup") == 3, said
+    log = LogBuilder(players=list(TEN[5:]), game_id="cup:r1:t7", tournament="cup", tournament_round=1, table="7")
+    log.deal().pass_out()
+    log.end_round()
+    log.end_game()
+    (tmp_path / "t7.jsonl").write_text(log.text(), encoding="utf-8")
+    ingest([tmp_path / "t7.jsonl"], store, workers=1)
+    game, number = "cup:r1:t7", 1  # a log's round: it has a replay to accept
+    said = _four_at_once(lambda _: records.accept_replay(store, "cup", game, number))
+    assert said.count("recorded") == 1, said
+    assert said.count(f"the replay of round {number} of {game} is accepted already") == 3, said
+
+    def seat_or_leave(kind: int) -> None:
+        if kind % 2:
+            records.withdraw_player(store, "cup", "ann", "gone home")
+        else:
+            records.publish_seating(store, "cup", 2, [TEN[:5], TEN[5:]], stage="preliminary", method="x", seed=None)
+
+    said = _four_at_once(seat_or_leave)
+    kinds = [event.type for event in records.history(store, "cup")]
+    withdrawn_at = kinds.index("player_withdrawn", kinds.index("player_returned"))
+    assert "seating_published" not in kinds[withdrawn_at:], (said, kinds)  # none seats her after she left
+    assert kinds.count("player_withdrawn") == 2  # once before the return, once now
+    assert CliRunner().invoke(app, ["verify", "--db", str(store.path)]).exit_code == 0
+
+
 def test_r_ts5_records_without_their_reason_are_refused(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.duckdb")
     records.create(store, "cup", name="Cup")
