@@ -580,8 +580,8 @@ def _with_sentences(findings: tuple[dict[str, Any], ...], item: Prepared) -> tup
     finding with no row (a file refused whole) keeps its English message alone."""
     rows = item.rows.get(FindingRow.TABLE)
     if rows is None or "said" not in rows:  # an unreadable file's one finding is the refusal's sentence
-        unreadable = item.status == "unreadable" and item.said is not None
-        return _refused_in_words(findings, stored_said(item.said) if unreadable and item.said else None)
+        refusal = item.said if item.status == "unreadable" else None
+        return _refused_in_words(findings, stored_said(refusal) if refusal is not None else None)
     key = zip(rows.values("line"), rows.values("code"), rows.values("message"), strict=True)
     sentence = dict(zip(key, rows.values("said"), strict=True))
     return tuple(

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from dashboard import access, data, sentences
 from dashboard.i18n import _
 from dashboard.recording import entries
-from dashboard.recording.live import Live, header_read
+from dashboard.recording.live import Live
 from dashboard.recording.maze_chart import SELECTION
 from dashboard.recording.steps import SLOTS, Deal, Ending, Pick
 from dashboard.recording.table import Table
@@ -192,7 +192,7 @@ def begin(table: Table) -> None:
         return
     try:
         game = table.game_started(entries.now())
-        header_read(game)  # as a log's reader reads it: a tournament game of 4 is no log
+        live = Live.begin(data.store(), game)  # read first as a log's reader reads it: a tournament game of 4 is none
     except ValidationError as refused:
         st.session_state[NOTICE] = "; ".join(
             f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in refused.errors(include_url=False)
@@ -201,7 +201,7 @@ def begin(table: Table) -> None:
     except UnreadableLog as refused:  # refused before anything is stored: no draft begun
         st.session_state[NOTICE] = sentences.said(refused.said, refused.message)
         return
-    st.session_state[LIVE] = Live.begin(data.store(), game)
+    st.session_state[LIVE] = live
     st.session_state[TABLE] = table
     fresh_steps()
     seen()
