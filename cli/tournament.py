@@ -134,7 +134,7 @@ def register(
 ) -> None:
     """Register a player (a second registration renames)."""
     recorded = _run(lambda: records.register(store, tournament, [(player, name)]))
-    before = records.registered_before(store, tournament, player)
+    before = _run(lambda: records.registered_before(store, tournament, player))
     renamed = before is not None and before != name.strip()  # said: a typo in the id renames someone else
     _done(
         recorded,
@@ -149,7 +149,7 @@ def _namesakes(store: Store, tournament: str, players: Sequence[str]) -> None:
     """Say which of ``players`` now share a name with another player: the standings
     show each with their id, and a referee reading the seating out cannot tell them
     apart."""
-    for name, ids in records.namesakes(store, tournament, players):
+    for name, ids in _run(lambda: records.namesakes(store, tournament, players)):
         said = say(
             "%(players)s are all registered as %(name)s: the standings tell them apart by their ids; a name of "
             "their own (saboteur tournament register) is clearer to read out",
@@ -285,7 +285,7 @@ def seat(
     try:
         if from_csv is not None:
             text = spreadsheet_text(from_csv.read_bytes())
-            gone = records.withdrawn(store, tournament)
+            gone = _run(lambda: records.withdrawn(store, tournament))
             outside = _outside_the_cut(names, players, stage, gone)
             labels, tables = labelled_seating_csv(text, players, outside=outside)
             method = "by hand"  # as the record keeps it
@@ -373,7 +373,8 @@ def penalty(
     given = recorded.events[0]
     assert isinstance(given, PenaltyGiven)
     number = recorded.penalties
-    named = records.named_by(store, tournament, finding) if finding is not None and player is not None else None
+    asked = finding if player is not None else None  # the finding, where the player was named too
+    named = _run(lambda: records.named_by(store, tournament, asked)) if asked is not None else None
     if named is not None and named != given.player:  # as asked, but said: a typo gives another player's points
         said = say(
             "finding %(finding)s names %(named)s: the penalty goes to %(player)s, as asked",
