@@ -396,7 +396,7 @@ def draw_panel(recorder: Recorder, names: dict[str, str], due: Due) -> None:
         turn_panel(recorder, names, Due("turn"), choose_player=True)
 
 
-def reveal_panel(recorder: Recorder, due: Due) -> None:
+def reveal_panel(recorder: Recorder, names: dict[str, str], due: Due) -> None:
     slot = due.slots[0]
     rs = recorder.round
     assert rs is not None
@@ -420,6 +420,13 @@ def reveal_panel(recorder: Recorder, due: Due) -> None:
         on_click=lambda o: taps.reveal(slot, *o),  # type: ignore[arg-type]
         row="record_reveal_row",
     )
+    # the table left it face down: what came next is recorded as it happened, and the
+    # rules' word on it (missing_reveal) is said before it is
+    with st.expander(_("It stays face down (as it happened)")):
+        if recorder.pile_count() and due.player is not None:
+            draw_panel(recorder, names, Due("draw", due.player))
+        else:
+            turn_panel(recorder, names, Due("turn"), choose_player=True)
 
 
 def end_panel(recorder: Recorder, names: dict[str, str], number: int) -> None:

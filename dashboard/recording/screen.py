@@ -170,7 +170,7 @@ def _recording(live: Live) -> None:
     elif due.kind == "draw":
         panels.draw_panel(recorder, names, due)
     elif due.kind == "reveal":
-        panels.reveal_panel(recorder, due)
+        panels.reveal_panel(recorder, names, due)
     elif due.kind == "round_end":
         panels.end_panel(recorder, names, number)
     elif due.kind == "game_end":

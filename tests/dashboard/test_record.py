@@ -478,6 +478,33 @@ def test_someone_else_plays_out_of_turn_and_the_table_is_told(referee: Referee) 
     assert ref.live.draft.text() == ref.expected_text()
 
 
+def test_a_goal_the_table_leaves_face_down_is_recorded_as_it_happened(referee: Referee) -> None:
+    """R-G1: a path reaches a goal and the table goes on without turning it up. Beside
+    the goal's faces the page offers what came next instead; the rules' word on it
+    (``missing_reveal``) comes before anything is written, and the referee records it
+    as it happened: the draw, and the turn goes on."""
+    ref = referee
+    ref.open_table()
+    a, *_ = ref.live.recorder.game.players
+    ref.deal(1, a, [], "NESW")
+    for card, x in (("EW", 1), ("EW", 2), ("NEW", 3), ("NEW", 5), ("NESW", 6)):
+        ref.path(card, (x, 0))
+    placer = ref.due_player
+    ref.path("EW", (7, 0), draw=False)  # the path reaches the middle goal
+    assert ref.live.recorder.due().kind == "reveal"
+    version = ref.live.draft.version
+    ref.tap("record_draw")  # under "It stays face down (as it happened)"
+    names = ref.at.session_state[TABLE].names
+    (error,) = [e.value for e in ref.at.error]
+    assert error.startswith(escape(f"R-G1 {plain_finding('missing_reveal')}: {names[placer]}")), error
+    assert ref.live.draft.version == version  # nothing written before the referee's word
+    ref.tap("record_confirm")
+    ref.expect(Draw(type="draw", at=AT, player=placer, card=None))
+    assert ref.live.draft.text() == ref.expected_text()
+    assert ref.live.recorder.due().kind == "turn"
+    assert [f.code.value for f in ref.live.recorder.findings] == ["missing_reveal"]
+
+
 # -- two phones, a reload, a card ---------------------------------------------------------
 
 

@@ -644,7 +644,8 @@ function panel(state) {
   if (step.kind === "note") return notePanel();
   if (step.kind === "end_round" || state.due.kind === "round_end" && !step.kind) return endPanel(state);
   if (step.kind === "deal" || state.due.kind === "round" && !step.kind) return dealPanel(state);
-  if (step.kind === "reveal" || state.due.kind === "reveal" && !step.kind) return revealPanel(state);
+  // a goal left face down (as it happened): the turn goes on, the rules' word on it comes from the server
+  if (step.kind === "reveal" || state.due.kind === "reveal" && !step.kind && !step.faceDown) return revealPanel(state);
   if (state.due.kind === "game_end" && !step.kind) {
     return [button(_("Record the end of the game"), () => take({ kind: "end_game" }, _("the end of the game")), { class: "primary", id: "end-game" })];
   }
@@ -666,19 +667,23 @@ function more(state) {
 function turnPanel(state) {
   const due = state.due;
   const step = app.step;
-  const player = step.player || due.player;
+  // a goal left face down: its placer draws next, or with the pile empty whoever plays
+  const drawDue = due.kind === "draw" || due.kind === "reveal" && step.faceDown && state.pile > 0;
+  const player = step.player || (due.kind === "reveal" && !drawDue ? undefined : due.player);
   const parts = [];
   if (!player || step.kind === "player") {
+    // a card without the draw due before it (as it happened): the same player's second card
+    // in the turn is theirs to record too, so the draw is not offered again for it
     parts.push(h("p", { text: _("Who plays?") }), h("div", { class: "row" },
-      players().map((p) => button(nameOf(p), () => setStep({ kind: undefined, player: p })))));
+      players().map((p) => button(nameOf(p), () => setStep({ kind: undefined, player: p, noDraw: drawDue }), { "data-player": p }))));
     parts.push(more(state));
     return parts;
   }
-  if (due.kind === "draw" && !step.kind && player === due.player) {
+  if (drawDue && !step.kind && !step.noDraw && player === due.player) {
     const draws = _("%(player)s draws a card", { player: nameOf(player) });
     parts.push(button(draws, () => take({ kind: "event", event: { type: "draw", player, card: null } }, draws),
       { class: "primary", id: "draw" }));
-    parts.push(h("div", { class: "row" }, button(_("No draw: the next turn"), () => setStep({ kind: "player" }))));
+    parts.push(h("div", { class: "row" }, button(_("No draw: the next turn"), () => setStep({ kind: "player" }), { id: "no-draw" })));
     parts.push(more(state));
     return parts;
   }
@@ -715,6 +720,13 @@ function freeCells(state) { // offline, or "as it happened": every free cell sho
   return free;
 }
 
+function allCells(state) { // every cell shown, taken or free
+  const [x0, x1, y0, y1] = bounds(state.maze);
+  const all = [];
+  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) all.push([x, y]);
+  return all;
+}
+
 function maze(state, marks, onCell, picked) {
   const [x0, x1, y0, y1] = bounds(state.maze, picked);
   const at = new Map(state.maze.map((c) => [c.x + "," + c.y, c]));
@@ -742,15 +754,18 @@ function pathPanel(state, player) {
     Object.keys(app.table.tunnels).map((code) => cardButton(code, false,
       () => setStep({ card: code, cell: undefined, rotated: false }), step.card === code)))];
   if (!step.card) return parts;
-  const places = state.legal && !step.anywhere ? state.legal[step.card] || [] : freeCells(state);
+  // the cells the server counted are a turn's; a card laid while a draw or a goal is due
+  // (as it happened) may go to any free cell, the rules' word coming before it is recorded
+  const legal = state.due && state.due.kind === "turn" ? state.legal : null;
+  const places = legal && !step.anywhere ? legal[step.card] || [] : freeCells(state);
   const marks = {};
   for (const [x, y, rotated] of places) (marks[x + "," + y] = marks[x + "," + y] || []).push(rotated);
   parts.push(h("p", { class: "muted", text: step.anywhere
     ? _("Every free cell: the rules say what they make of it before it is recorded.")
-    : state.legal
+    : legal
       ? (places.length ? _("Tap where it is laid (the cells it fits are marked).") : _("It fits nowhere by the rules."))
       : _("Tap where it is laid: the rules check it when it is sent.") }));
-  if (state.legal && !step.anywhere) {
+  if (legal && !step.anywhere) {
     parts.push(button(_("Another cell (as it happened)"), () => setStep({ anywhere: true, cell: undefined }), { id: "any-cell" }));
   }
   parts.push(maze(state, marks, (x, y) => {
@@ -774,7 +789,7 @@ function actionPanel(state, player) {
   const actions = Object.keys(app.table.card_names).filter((c) => !(c in app.table.tunnels));
   const parts = [h("p", { text: _("Which action card?") }), h("div", { class: "row" },
     actions.map((code) => button(app.table.card_names[code], () => setStep({ card: code, target: undefined, tool: undefined,
-      cell: undefined, slot: undefined }), { class: step.card === code ? "chosen" : "", "data-card": code })))];
+      cell: undefined, slot: undefined, anywhere: undefined }), { class: step.card === code ? "chosen" : "", "data-card": code })))];
   const card = step.card;
   if (!card) return parts;
   const named = app.table.card_names[card];
@@ -785,11 +800,15 @@ function actionPanel(state, player) {
     return parts;
   }
   if (card === "rockfall") {
+    // the path cards it may take away; "as it happened", every cell (the start, a goal, an
+    // empty one): the rules' word on it comes from the server before it is recorded
     const marks = {};
-    state.maze.filter((c) => !c.goal && !(c.x === 0 && c.y === 0)).forEach((c) => { marks[c.x + "," + c.y] = [false]; });
+    const cells = step.anywhere ? allCells(state) : state.maze.filter((c) => !c.goal && !(c.x === 0 && c.y === 0)).map((c) => [c.x, c.y]);
+    cells.forEach(([x, y]) => { marks[x + "," + y] = [false]; });
     parts.push(h("p", { text: _("Tap the path card it takes away.") }), maze(state, marks, (x, y) =>
       take({ kind: "event", event: { type: "play_rockfall", player, card, x, y } },
         _("%(player)s lays a rockfall at %(cell)s", { player: nameOf(player), cell: `${x},${y}` }))));
+    if (!step.anywhere) parts.push(button(_("Another cell (as it happened)"), () => setStep({ anywhere: true }), { id: "any-cell" }));
     return parts;
   }
   parts.push(h("p", { text: _("%(card)s: at whom?", { card: named }) }), h("div", { class: "row" },
@@ -833,6 +852,10 @@ function revealPanel(state) {
       { goal: _(SLOTS[slot] || slot), card: _(GOAL_CARDS.find((g) => g[0] === step.card)[1]) });
     parts.push(button(_("Record: %(entry)s", { entry: said }), () => take({ kind: "event", event: { type: "goal_revealed", goal: slot, rotated,
       card: step.card } }, said), { class: "primary", id: "record" }));
+  }
+  if (state.due.kind === "reveal" && !step.kind) {
+    parts.push(button(_("It stays face down (as it happened)"), () => setStep({ kind: undefined, slot: undefined, card: undefined, faceDown: true }),
+      { id: "face-down" }));
   }
   return parts.concat(cancel());
 }
