@@ -114,11 +114,13 @@ class Replay:
         line: int | None = None,
         field: str | None = None,
         number: int | None = None,
+        outside: bool = False,
     ) -> None:
         """Report a finding at ``line`` (this line by default), in round ``number`` (by
         default the round in play: a ``round_started`` line's own findings name the
-        round it starts, as the findings of its deal do)."""
-        if number is None:
+        round it starts, as the findings of its deal do), or in none (``outside``: the
+        game's own, at ``game_ended``)."""
+        if number is None and not outside:
             rs = self.state.round
             number = rs.number if rs is not None else None
         finding = Finding(code, line or self._line, said.english(), number, player, rule, field, said)
@@ -127,10 +129,14 @@ class Replay:
         if self.strict and finding.severity == "error":
             raise ReplayError(finding)
 
-    def _breach(self, breach: Breach | None, player: str | None = None, line: int | None = None) -> bool:
+    def _breach(
+        self, breach: Breach | None, player: str | None = None, line: int | None = None, *, outside: bool = False
+    ) -> bool:
         if breach is None:
             return False
-        self._report(breach.code, breach.said, player=breach.player or player, rule=breach.rule, line=line)
+        self._report(
+            breach.code, breach.said, player=breach.player or player, rule=breach.rule, line=line, outside=outside
+        )
         return True
 
     # -- feeding -----------------------------------------------------------------
@@ -479,9 +485,12 @@ class Replay:
                     rounds=game.rounds,
                 ),
                 rule="R-W3",
+                outside=True,
             )
+        # the game's own findings belong to no round: its last round, played by the
+        # rules, stays clean (``stats --clean-only`` keeps it)
         for breach in scoring.check_totals(state.totals(), event.totals):
-            self._breach(breach)
+            self._breach(breach, outside=True)
         state.ended = True
 
     # -- turns -------------------------------------------------------------------

@@ -727,6 +727,21 @@ def test_r_w3_game_ended_with_a_round_open_is_wrong_score(six: LogBuilder) -> No
     six.discard(six.turn)
     six.raw({"type": "game_ended", "totals": zeros(six)})
     assert codes(six) == [("wrong_score", six.line)]
+    assert [f.round for f in errors(six)] == [1]  # the round left open is the one named
+
+
+def test_r_w3_the_games_own_findings_belong_to_no_round() -> None:
+    """Totals that disagree with the rounds, and a game ended before its planned rounds,
+    are the game's, not its last round's: their ``round`` is null, and round 2 — played
+    and scored by the rules — has no error (``stats --clean-only`` keeps it)."""
+    short = tournament_game(2, planned=3)
+    short.raw({"type": "game_ended", "totals": {**TOURNAMENT_TOTALS, "eve": 0}})
+    audited = run(short)
+    assert [(f.code.value, f.line, f.round) for f in audited.findings] == [
+        ("wrong_score", short.line, None),
+        ("wrong_score", short.line, None),
+    ]
+    assert audited.errors_by_round[2] == 0 and audited.errors_by_round[None] == 2
 
 
 def test_r_w3_a_round_over_whose_round_ended_is_missing_still_counts() -> None:
