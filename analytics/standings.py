@@ -281,8 +281,14 @@ CASE WHEN EXISTS (SELECT 1 FROM dismissals d WHERE d.tournament = {tournament} A
                   WHERE p.tournament = {tournament} AND p.finding = f.finding_id AND p.withdrawn_seq IS NULL)
           THEN 'penalised'
      WHEN f.code = 'wrong_score' AND (
+          -- the round's replay accepted, and no correction since of a player it names
           EXISTS (SELECT 1 FROM accepted_replays a
-                  WHERE a.tournament = {tournament} AND a.game_id = f.game_id AND a.round = f.round)
+                  WHERE a.tournament = {tournament} AND a.game_id = f.game_id AND a.round = f.round
+                    AND NOT EXISTS (SELECT 1 FROM corrections c
+                                    WHERE c.tournament = a.tournament AND c.game_id = a.game_id
+                                      AND c.round = a.round AND c.seq > a.seq
+                                      AND (f.player IS NULL OR c.player = f.player)))
+          -- or corrected, and the round as it counts now is what the rules give
        OR (EXISTS (SELECT 1 FROM corrections c
                    WHERE c.tournament = {tournament} AND c.game_id = f.game_id AND c.round = f.round
                      AND (f.player IS NULL OR c.player = f.player))
@@ -293,7 +299,10 @@ CASE WHEN EXISTS (SELECT 1 FROM dismissals d WHERE d.tournament = {tournament} A
 the tournament ``{tournament}`` stands for: ``open``, ``dismissed``, ``penalised`` or
 ``settled`` (:data:`analytics.browse.FINDING_STATUSES`). One definition, so the
 findings list and the standings' open findings never disagree. ``{still_wrong}`` is
-the list :func:`still_wrong` gives, written in by :func:`with_still_wrong`."""
+the list :func:`still_wrong` gives, written in by :func:`with_still_wrong`. The newest
+decision on a round counts (:data:`NEWEST_CORRECTIONS`): a correction after the
+replay's acceptance reopens the finding of the player it corrects unless the round as
+corrected is what the rules give."""
 
 NEWEST_CORRECTIONS: Final = """
     SELECT c.tournament, c.game_id, c.round, c.player, arg_max(c.points, c.seq) AS points,
@@ -308,6 +317,18 @@ decision on a round counts: a replay accepted after a correction replaces it (th
 round's points are the replay's, its stars the rules'), and a correction after the
 acceptance counts over the replay."""
 
+POINTS_AS_COUNTED: Final = """coalesce(
+    c.points,
+    CASE WHEN EXISTS (SELECT 1 FROM accepted_replays a
+                      WHERE a.tournament = {tournament} AND a.game_id = rp.game_id AND a.round = rp.round)
+         THEN rp.replay_points END,
+    rp.recorded_points, 0)"""
+"""A player's points for a round ``rp`` (a row of ``round_players``) as the standings
+count them, ``c`` the newest correction of it (:data:`NEWEST_CORRECTIONS`, its column
+``points``, or null): the correction's, else the replay's once it is accepted, else the
+points recorded: one definition for the standings and for the findings a correction
+leaves open."""
+
 _CORRECTED_ROUNDS: Final = """
 WITH named AS (
     SELECT f.finding_id, f.game_id, f.round, f.player, g.source, g.tournament
@@ -318,13 +339,15 @@ WITH named AS (
 ),
 corrected AS ({newest_corrections})
 SELECT n.finding_id, n.source, n.player AS named, rp.player, rp.role,
-       coalesce(c.points, rp.recorded_points, 0) AS points, rp.replay_points, coalesce(c.star, rp.star, false) AS star
+       {points_as_counted} AS points, rp.replay_points, coalesce(c.star, rp.star, false) AS star
 FROM named n
 JOIN round_players rp ON rp.game_id = n.game_id AND rp.round = n.round
 LEFT JOIN corrected c ON c.tournament = n.tournament AND c.game_id = rp.game_id AND c.round = rp.round
                      AND c.player = rp.player
 ORDER BY n.finding_id, rp.seat
-""".replace("{newest_corrections}", NEWEST_CORRECTIONS)
+""".replace("{newest_corrections}", NEWEST_CORRECTIONS).replace(
+    "{points_as_counted}", POINTS_AS_COUNTED.replace("{tournament}", "n.tournament")
+)
 
 
 def still_wrong(con: duckdb.DuckDBPyConnection, tournament: str | None) -> list[str]:
@@ -360,14 +383,16 @@ def _fits(source: str, named: str | None, seats: Sequence[tuple[Any, ...]]) -> b
 
 _ROUND_AS_CORRECTED: Final = """
 WITH corrected AS ({newest_corrections})
-SELECT g.source, rp.player, rp.role, coalesce(c.points, rp.recorded_points, 0) AS points, rp.replay_points,
+SELECT g.source, rp.player, rp.role, {points_as_counted} AS points, rp.replay_points,
        coalesce(c.star, rp.star, false) AS star
 FROM round_players rp JOIN games g USING (game_id)
 LEFT JOIN corrected c ON c.tournament = $tournament AND c.game_id = rp.game_id AND c.round = rp.round
                      AND c.player = rp.player
 WHERE rp.game_id = $game AND rp.round = $round
 ORDER BY rp.seat
-""".replace("{newest_corrections}", NEWEST_CORRECTIONS)
+""".replace("{newest_corrections}", NEWEST_CORRECTIONS).replace(
+    "{points_as_counted}", POINTS_AS_COUNTED.replace("{tournament}", "$tournament")
+)
 
 
 def round_fits(con: duckdb.DuckDBPyConnection, tournament: str, game: str, number: int) -> bool:
@@ -403,16 +428,11 @@ games_t AS (
     SELECT game_id, most_rounds FROM stage_games WHERE announced
 ),
 corrected AS (SELECT * EXCLUDE (tournament) FROM ({newest_corrections}) WHERE tournament = $tournament),
-accepted AS (SELECT DISTINCT game_id, round FROM accepted_replays WHERE tournament = $tournament),
 scored AS (
-    SELECT rp.player, rp.game_id, rp.round,
-           coalesce(c.points, CASE WHEN a.game_id IS NOT NULL THEN rp.replay_points END, rp.recorded_points, 0)
-               AS points,
-           coalesce(c.star, rp.star) AS star
+    SELECT rp.player, rp.game_id, rp.round, {points_as_counted} AS points, coalesce(c.star, rp.star) AS star
     FROM round_players rp
     JOIN games_t USING (game_id)
     LEFT JOIN corrected c USING (game_id, round, player)
-    LEFT JOIN accepted a USING (game_id, round)
     WHERE rp.round <= games_t.most_rounds
 ),
 open_findings AS (
@@ -471,6 +491,7 @@ totals AS (
 """.replace("{announced}", _announced("g"))
     .replace("{game_rounds}", _game_rounds("g"))
     .replace("{newest_corrections}", NEWEST_CORRECTIONS)
+    .replace("{points_as_counted}", POINTS_AS_COUNTED.replace("{tournament}", "$tournament"))
     .replace("{every_finding}", EVERY_FINDING)
     .replace("{status}", FINDING_STATUS.replace("{tournament}", "$tournament"))
 )

@@ -1491,16 +1491,28 @@ def test_the_newest_decision_on_a_round_counts_a_correction_or_the_replay(hand_o
     over it. Accepting the replay that is the round's newest decision already records
     nothing (it is refused: the record would say it twice)."""
     hand = hand_of_two
-    _slip(hand)
+    slip = _slip(hand)
 
     def fay() -> tuple[int, int]:
         found = row(hand.table(), "fay")
         return found["points"], found["stars"]
 
+    def slip_is() -> tuple[str, int, list[str]]:
+        """The slip's status in the findings list, fay's open findings in the standings,
+        and what a correction just recorded is told stays open."""
+        status = browse.findings(hand.store, TID).filter(pl.col("finding_id") == slip)["status"].item()
+        return (
+            status,
+            row(hand.table(), "fay")["open_findings"],
+            records.still_wrong_in(hand.store, TID, "hand:r2:t1", 1),
+        )
+
     records.correct(hand.store, TID, "hand:r2:t1", 1, "fay", 1, "a guess")
     assert fay() == (1, 1)
+    assert slip_is() == ("open", 1, [slip])  # 1 is not the replay's 3
     records.accept_replay(hand.store, TID, "hand:r2:t1", 1, "the log is right after all")
     assert fay() == (3, 1)  # the replay's 3, the correction before it replaced
+    assert slip_is() == ("settled", 0, [])
     scores = browse.round_scores(hand.store, TID, "hand:r2:t1", 1)
     assert scores.filter(pl.col("player") == "fay")[["corrected", "replay_accepted"]].row(0) == (None, True)
     with pytest.raises(records.RecordError, match=r"^the replay of round 1 of hand:r2:t1 is accepted already$"):
@@ -1509,8 +1521,14 @@ def test_the_newest_decision_on_a_round_counts_a_correction_or_the_replay(hand_o
     assert again.exit_code == 1 and "is accepted already" in again.output, again.output
     records.correct(hand.store, TID, "hand:r2:t1", 1, "fay", 2, "the judge's ruling")
     assert fay() == (2, 1)  # a correction after the acceptance counts
+    assert slip_is() == ("open", 1, [slip])  # …and puts the round off the rules again: the slip is open
+    records.correct(hand.store, TID, "hand:r2:t1", 1, "bob", 2, "bob's points")  # another player's: fay's stays
+    assert slip_is() == ("open", 1, [slip])
+    records.correct(hand.store, TID, "hand:r2:t1", 1, "fay", 3, "the replay's after all")
+    assert slip_is() == ("settled", 0, [])
     records.accept_replay(hand.store, TID, "hand:r2:t1", 1, "the ruling was withdrawn")  # newest again: taken
     assert fay() == (3, 1)
+    assert slip_is() == ("settled", 0, [])
     assert sql(hand.store, TID) == fold(hand.store, TID)
 
 
