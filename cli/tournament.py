@@ -946,6 +946,8 @@ def standings_command(
         left_out.append(column)
         table = _standings_table(frame, heading, why, speaks, left_out)
     shown.print(table)
+    for notice in _standings_notices(store, tournament, stage, frame, as_of):  # in words, not colour alone
+        shown.print(f"[yellow]{escape(words(notice, speaks))}[/yellow]")
     if left_out:
         heads = tuple(headings.heading(c, speaks, short=True) for c in left_out)
         narrow = say("too narrow for %(columns)s: widen the terminal, or --format csv", columns=heads)
@@ -974,6 +976,38 @@ def standings_command(
             column=headings.heading("penalty", speaks, short=True),
         )
         shown.print(f"[dim]{escape(words(taken, speaks))}[/dim]")
+
+
+def _standings_notices(store: Store, tournament: str, stage: str, frame: pl.DataFrame, as_of: str | None) -> list[Said]:
+    """Under the standings, in words (a colour is lost in a pipe or a printout): a tie
+    across the cut line not drawn yet, and, as the record stands now, the players who
+    played at another table than the published seating gave them (the dashboard says
+    the same above its table)."""
+    notices: list[Said] = []
+    if "cut_tie_undrawn" in frame.columns and frame["cut_tie_undrawn"].any():
+        notices.append(
+            say(
+                "%(players)s are tied across the cut line: draw the tie first (%(command)s)",
+                players=tuple(frame.filter(pl.col("cut_tie_undrawn"))["name"].to_list()),
+                command=f"saboteur tournament cut --stage {stage}",
+            )
+        )
+    if as_of is None:
+        found = browse.findings(store, tournament)
+        misplaced = found.filter((pl.col("code") == "wrong_table") & (pl.col("status") == "open")).height
+        if misplaced:
+            notices.append(
+                say(
+                    "%(count)s player played at another table than the published seating: their games count as "
+                    "played until the organiser settles it (saboteur findings %(tournament)s --open)",
+                    "%(count)s players played at another table than the published seating: their games count as "
+                    "played until the organiser settles it (saboteur findings %(tournament)s --open)",
+                    "count",
+                    count=misplaced,
+                    tournament=tournament,
+                )
+            )
+    return notices
 
 
 def _stage_penalties(store: Store, tournament: str, stage: str) -> pl.DataFrame:

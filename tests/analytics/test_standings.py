@@ -369,6 +369,19 @@ def test_the_cut_draw_is_recorded_and_puts_the_drawn_player_in(hand: Hand) -> No
     assert table.filter(pl.col("in_cut"))["player"].to_list() == ["ann", "gus", "bob", "hal", "kim", "lea"]
 
 
+def test_the_command_line_says_in_words_when_a_tie_across_the_cut_is_not_drawn(hand: Hand) -> None:
+    """The table marks the tied rows in colour, which a pipe, a file or a printout
+    loses: a line under it names them and the command that draws the tie."""
+    said = " ".join(hand.cli("standings", TID).output.split())
+    names = dict(hand.query(f"SELECT player, name FROM tournament_players WHERE tournament = '{TID}'"))
+    assert (
+        f"{names['cem']} and {names['lea']} are tied across the cut line: draw the tie first "
+        "(saboteur tournament cut --stage preliminary)" in said
+    ), said
+    hand.cli("tournament", "cut", TID, "--seed", "7")
+    assert "tied across the cut line" not in hand.cli("standings", TID).output
+
+
 def test_after_the_cut_draw_no_one_is_left_undrawn(hand: Hand) -> None:
     assert hand.cli("tournament", "cut", TID, "--seed", "1").exit_code == 0
     table = hand.table()

@@ -195,6 +195,21 @@ def test_the_standings_page_shows_a_seating_notice_above_the_table(wrong: Seated
     assert "2 open findings" not in page_text(at) and "1 open finding" in page_text(at)
 
 
+def test_the_command_line_standings_say_so_under_the_table(wrong: Seated) -> None:
+    """The same notice under ``saboteur standings``' table, until it is settled: its
+    count of open findings alone did not say what they were."""
+    wrong.cli("ingest", str(wrong.files))
+    said = wrong.cli("standings", TID).output
+    assert (
+        "2 players played at another table than the published seating: their games count as played until the "
+        f"organiser settles it (saboteur findings {TID} --open)" in " ".join(said.split())
+    ), said
+    records.publish_seating(
+        wrong.store, TID, 1, RIGHT, stage="preliminary", method="by hand", seed=None, reason="as played"
+    )
+    assert "published seating" not in wrong.cli("standings", TID).output
+
+
 def test_no_seating_notice_and_no_seating_list_when_games_match(right: Seated) -> None:
     right.cli("ingest", str(right.files))
     assert not [w for w in run_page("standings").warning if "Seating" in w.value]
