@@ -352,6 +352,12 @@ class _Batch:
         return self.revisions[stream]
 
 
+def already_stored(games: str) -> Said:
+    """Why a file of ``games`` stored before is rejected, ``--supersede`` not given (a
+    lake's build says it its own way: :func:`ingest.lake.build.as_a_lake_says`)."""
+    return say('%(games)s is already stored; to replace it, ingest again with --supersede --reason "…"', games=games)
+
+
 class Writer:
     """Decides outcomes and writes batches; one per ingest run.
 
@@ -518,9 +524,7 @@ class Writer:
         taken = [s for s in prepared.streams if s in batch.claimed]
         if taken and not self.supersede:
             what = ", ".join(s.split(":", 1)[1] for s in taken)
-            said = say(
-                '%(games)s is already stored; to replace it, ingest again with --supersede --reason "…"', games=what
-            )
+            said = already_stored(what)
             reason = said.english()
             return _Decided(upload("rejected", reason=reason, report=_with_reason(prepared.report, said)), said=said)
         if taken and not self.reason:

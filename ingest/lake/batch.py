@@ -31,13 +31,13 @@ from typing import Any, Final
 import duckdb
 import pyarrow as pa
 
-from events.said import Said, problem
+from events.said import Said, problem, say
 from ingest.arrays import array, repeated
 from ingest.chain import GENESIS, StoredEvent, canonical, link, moment_text
 from ingest.lake.layout import DATASETS, LEFT_OUT, Lake
 from ingest.lake.ledger import Held, preferred
 from ingest.lake.manifest import Entry, Part, SourceFile, commit, write_part
-from ingest.pipeline import Writer, write_all
+from ingest.pipeline import Writer, already_stored, write_all
 from ingest.sources import Prepared
 from ingest.store import Store
 from ingest.tables import columns, names
@@ -85,6 +85,18 @@ class BatchStore(Store):
         return earlier | self._versions(con, held) | super().stream_versions(con, new)
 
 
+def as_a_lake_says(said: Said) -> Said:
+    """Why a file was rejected, as a lake's build says it: a game stored before is
+    rejected as ``saboteur ingest`` rejects it (the lake's uploads keep the store's
+    reason, row for row), but ``archive build`` has no ``--supersede`` to offer."""
+    if said.text == already_stored("").text:
+        return say(
+            "%(games)s is already in the lake, which keeps the first version of a game it took",
+            games=said.named["games"],
+        )
+    return said
+
+
 def batch_key(*parts: object) -> str:
     """A batch's key from what defines it (its files' names and sizes, or a
     simulation's seed and settings): the same batch has the same key in every run."""
@@ -111,7 +123,7 @@ def write_batch(
         writer = Writer(store)
         for result in write_all(prepared, writer):
             if rejected is not None and result.outcome == "rejected":
-                rejected.append((result.name, result.said or problem(result.message)))
+                rejected.append((result.name, as_a_lake_says(result.said or problem(result.message))))
         parts: list[Part] = []
         count, head = 0, (0, GENESIS)
         for events in _rechained(con, at):  # a part at a time: a batch of 16 MiB logs holds millions

@@ -200,6 +200,10 @@ def test_files_met_again_in_other_batches_are_decided_as_ingest_decides_them(
     lake = tmp_path / "lake"
     built = cli("archive", "build", twice, "--to", lake, "--scheduler", scheduler, "--batch-files", "1")
     assert built.exit_code == 1, built.output
+    # the build has no --supersede to offer: it says why the lake keeps what it took
+    told = " ".join(built.output.split())
+    assert "is already in the lake, which keeps the first version of a game it took" in told, built.output
+    assert "--supersede" not in told
     # the file that is no log, met again, is rejected again (a content rejected is never a duplicate)
     assert "5 accepted, 1 accepted with findings, 5 rejected, 2 duplicate" in built.output, built.output
     assert Counter(r.outcome for r in results) == {
