@@ -31,7 +31,7 @@ import polars as pl
 from pydantic import TypeAdapter, ValidationError
 
 from analytics.csvrows import spreadsheet_rows
-from analytics.standings import EVERY_FINDING, round_fits, standings_on, still_wrong
+from analytics.standings import EVERY_FINDING, FINDING_STATUS, round_fits, standings_on, with_still_wrong
 from events.records import dump
 from events.records.tournament import (
     CutDrawn,
@@ -769,17 +769,22 @@ def correct(
     return append(store, tournament, [event])
 
 
+_OPEN_WRONG_SCORES: Final = """
+SELECT f.finding_id FROM findings f
+WHERE f.game_id = $game AND f.round = $round AND f.code = 'wrong_score' AND {status} = 'open'
+ORDER BY f.line""".replace("{status}", FINDING_STATUS.replace("{tournament}", "$tournament"))
+
+
 def still_wrong_in(store: Store, tournament: str, game: str, number: int) -> list[str]:
-    """The ``wrong_score`` findings of one round that its corrections have not put right
-    (:func:`analytics.standings.still_wrong`): they stay open, and the organiser who
-    just corrected the round is told so."""
+    """The ``wrong_score`` findings of one round still open after a correction, as the
+    findings list has them (:data:`analytics.standings.FINDING_STATUS`): those its
+    corrections have not put right, a correction of another player leaving them as they
+    were, and not one dismissed or penalised. The organiser who just corrected the round
+    is told of them."""
     with store.connect(read_only=True) as con:
-        wrong = set(still_wrong(con, tournament))
-        rows = con.execute(
-            "SELECT finding_id FROM findings WHERE game_id = ? AND round = ? AND code = 'wrong_score' ORDER BY line",
-            [game, number],
-        ).fetchall()
-    return [str(r[0]) for r in rows if str(r[0]) in wrong]
+        sql = with_still_wrong(_OPEN_WRONG_SCORES, con, tournament)
+        rows = con.execute(sql, {"tournament": tournament, "game": game, "round": number}).fetchall()
+    return [str(r[0]) for r in rows]
 
 
 def corrected_off_the_rules(store: Store, tournament: str, game: str, number: int) -> bool:

@@ -1545,6 +1545,19 @@ def test_the_newest_decision_on_a_round_counts_a_correction_or_the_replay(hand_o
     assert sql(hand.store, TID) == fold(hand.store, TID)
 
 
+def test_a_correction_is_told_of_the_rounds_findings_still_open_and_of_no_other(hand_of_two: Hand) -> None:
+    """After a correction the organiser is told which of the round's ``wrong_score``
+    findings stay open, as the findings list has them: one whose player another
+    correction left as it was, and not one dismissed (it is not open)."""
+    hand = hand_of_two
+    slip = _slip(hand)
+    records.correct(hand.store, TID, "hand:r2:t1", 1, "bob", 0, "bob's points")
+    assert records.still_wrong_in(hand.store, TID, "hand:r2:t1", 1) == [slip]  # fay's 0 is still wrong
+    records.dismiss(hand.store, TID, slip, "the table agreed on 0")
+    records.correct(hand.store, TID, "hand:r2:t1", 1, "fay", 1, "a guess")
+    assert records.still_wrong_in(hand.store, TID, "hand:r2:t1", 1) == []  # dismissed: not open, not said to be
+
+
 def test_the_fold_agrees_on_the_hand_tournament_with_every_record(hand_of_two: Hand) -> None:
     hand = hand_of_two
     _slip(hand)
