@@ -354,7 +354,7 @@ class _Batch:
 
 def already_stored(games: str) -> Said:
     """Why a file of ``games`` stored before is rejected, ``--supersede`` not given (a
-    lake's build says it its own way: :func:`ingest.lake.build.as_a_lake_says`)."""
+    lake's build says it its own way: :func:`ingest.lake.batch.as_a_lake_says`)."""
     return say('%(games)s is already stored; to replace it, ingest again with --supersede --reason "…"', games=games)
 
 
