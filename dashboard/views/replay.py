@@ -31,6 +31,17 @@ from dashboard.replay_view import Violation, address
 STEP = "replay_step"
 ADDRESS = "replay_address"  # the address this page last wrote: one that differs was typed or followed a link
 
+# On a phone the four step buttons show their icons only: their words ("Volgende",
+# "Zurück") were cut to "Volg…" and "Z…" in a row of four. The words stay for screen
+# readers and as each button's tooltip. (A comment: a page's bare string is written on it.)
+PHONE_CSS = """<style>
+@media screen and (max-width: 640px) {
+  .st-key-replay_steps [data-testid="stMarkdownContainer"] {
+    position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap;
+  }
+}
+</style>"""
+
 
 def _restart() -> None:
     st.session_state[STEP] = 0
@@ -215,6 +226,7 @@ if wanted_step is not None:
 if int(st.session_state.get(STEP, 0)) > last:
     st.session_state[STEP] = 0
 # one row, also on a phone (columns would stack there and push the maze below the fold)
+st.html(PHONE_CSS)
 with st.container(horizontal=True, wrap=False, gap="small", key="replay_steps"):
     for label, icon, by in (
         (_("First"), ":material/first_page:", -last - 1),

@@ -33,6 +33,18 @@ def test_a_shared_replay_address_on_a_phone(db: Path, tmp_path: Path) -> None:
         assert max(b["y"] for b in boxes if b) - min(b["y"] for b in boxes if b) < 2, boxes  # one row
         assert all(b["x"] + b["width"] <= PHONE["width"] for b in boxes if b), boxes
 
-        page.get_by_role("button", name="Next").click()
+        page.get_by_role("button", name="Next").click()  # found by its words, shown or not
         page.get_by_text("Step 4 of").wait_for()
         expect(page).to_have_url(f"{served}/{replay_link(TOURNAMENT, GAME, 1, 4)}")
+
+        # in Dutch the words were cut to "E…", "T…", "Volg…", "La…" in the row of four: the
+        # buttons show their icons on a phone, their words kept for screen readers
+        page.goto(f"{served}/{replay_link(TOURNAMENT, GAME, 1, 3)}&lang=nl")
+        page.get_by_role("button", name="Volgende").wait_for()
+        page.get_by_text("Stap 3 van").wait_for()
+        cut = steps.evaluate_all(
+            """buttons => buttons.map((b) => b.querySelector('[data-testid="stMarkdownContainer"]'))
+                 .filter((w) => w.getBoundingClientRect().width > 1 && w.scrollWidth > w.clientWidth)
+                 .map((w) => w.textContent)"""
+        )
+        assert cut == [], cut
