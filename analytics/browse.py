@@ -14,7 +14,7 @@ from typing import Any, Final
 
 import polars as pl
 
-from analytics.standings import EVERY_FINDING, FINDING_STATUS, with_still_wrong
+from analytics.standings import EVERY_FINDING, FINDING_STATUS, NEWEST_CORRECTIONS, POINTS_AS_COUNTED, with_still_wrong
 from analytics.stats import Source, connection
 from events.logfile import LogLine, UnreadableLog, parse_numbered
 from events.observe import AlreadyObserved, observe_lines
@@ -400,23 +400,27 @@ def open_findings(store: Store, tournament: str | None) -> pl.DataFrame:
     return found.filter(pl.col("status") == "open").drop("tournament", "status")
 
 
+_ROUND_SCORES: Final = """
+WITH asked AS (SELECT ?::VARCHAR AS tournament, ?::VARCHAR AS game_id, ?::INTEGER AS round),
+corrected AS ({newest_corrections})
+SELECT rp.player, rp.role, rp.recorded_points AS recorded, rp.replay_points AS replay, c.points AS corrected,
+       EXISTS (SELECT 1 FROM accepted_replays a WHERE a.tournament = asked.tournament AND a.game_id = rp.game_id
+               AND a.round = rp.round) AS replay_accepted,
+       {points_as_counted} AS counted
+FROM round_players rp JOIN asked USING (game_id, round)
+LEFT JOIN corrected c ON c.tournament = asked.tournament AND c.game_id = rp.game_id AND c.round = rp.round
+                     AND c.player = rp.player
+ORDER BY rp.seat
+""".replace("{newest_corrections}", NEWEST_CORRECTIONS).replace(
+    "{points_as_counted}", POINTS_AS_COUNTED.replace("{tournament}", "asked.tournament")
+)
+
+
 def round_scores(store: Store, tournament: str, game_id: str, number: int) -> pl.DataFrame:
-    """Each player's recorded, replayed and corrected points in one round."""
-    return query(
-        store,
-        """
-        SELECT rp.player, rp.role, rp.recorded_points AS recorded, rp.replay_points AS replay,
-               (SELECT arg_max(c.points, c.seq) FROM corrections c WHERE c.tournament = ? AND c.game_id = rp.game_id
-                AND c.round = rp.round AND c.player = rp.player
-                -- a replay accepted since replaces it (analytics.standings.NEWEST_CORRECTIONS)
-                AND c.seq > coalesce((SELECT max(a.seq) FROM accepted_replays a WHERE a.tournament = c.tournament
-                                      AND a.game_id = c.game_id AND a.round = c.round), 0)) AS corrected,
-               EXISTS (SELECT 1 FROM accepted_replays a WHERE a.tournament = ? AND a.game_id = rp.game_id
-                       AND a.round = rp.round) AS replay_accepted
-        FROM round_players rp WHERE rp.game_id = ? AND rp.round = ? ORDER BY rp.seat
-        """,
-        [tournament, tournament, game_id, number],
-    )
+    """Each player's recorded, replayed and corrected points in one round (the newest
+    correction, one made before a replay accepted since replaced by it), and the points
+    that count (:data:`analytics.standings.POINTS_AS_COUNTED`, the standings' own)."""
+    return query(store, _ROUND_SCORES, [tournament, game_id, number])
 
 
 def penalties(store: Store, tournament: str) -> pl.DataFrame:

@@ -71,6 +71,7 @@ COLUMNS: Final[dict[str, str | Said]] = {
     "recorded": sentence("written down"),
     "corrected": sentence("corrected"),
     "replay_accepted": sentence("replay accepted"),
+    "counted": sentence("counts"),
     "file": sentence("file"),
     "received": sentence("received"),
     "outcome": sentence("outcome"),

@@ -444,9 +444,8 @@ with correct:
             if not fresh or st.session_state.get("correct_player") not in people:  # the finding's player
                 st.session_state["correct_player"] = row["player"] if row["player"] in people else people[0]
                 # their points as they count now, not 0: a correction changes what it must
-                now = scores.filter(pl.col("player") == st.session_state["correct_player"]).row(0, named=True)
-                counted = next((now[c] for c in ("corrected", "recorded") if now[c] is not None), 0)
-                st.session_state["correct_points"] = min(max(int(counted), 0), MOST_ROUND_POINTS)
+                now = scores.filter(pl.col("player") == st.session_state["correct_player"])["counted"].item()
+                st.session_state["correct_points"] = min(max(int(now), 0), MOST_ROUND_POINTS)
             player = st.selectbox(_("Player"), people, format_func=lambda p: named.get(p, p), key="correct_player")
             points = st.number_input(
                 _("Points for the round"), min_value=0, max_value=MOST_ROUND_POINTS, step=1, key="correct_points"

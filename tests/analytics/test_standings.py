@@ -1528,12 +1528,16 @@ def test_the_newest_decision_on_a_round_counts_a_correction_or_the_replay(hand_o
     assert slip_is() == ("settled", 0, [])
     scores = browse.round_scores(hand.store, TID, "hand:r2:t1", 1)
     assert scores.filter(pl.col("player") == "fay")[["corrected", "replay_accepted"]].row(0) == (None, True)
+    # what counts, as the standings count it: the replay's 3 (the Audit page's form starts there)
+    assert scores.filter(pl.col("player") == "fay")[["recorded", "counted"]].row(0) == (0, 3)
     with pytest.raises(records.RecordError, match=r"^the replay of round 1 of hand:r2:t1 is accepted already$"):
         records.accept_replay(hand.store, TID, "hand:r2:t1", 1)
     again = hand.cli("tournament", "accept-replay", TID, "hand:r2:t1", "1")
     assert again.exit_code == 1 and "is accepted already" in again.output, again.output
     records.correct(hand.store, TID, "hand:r2:t1", 1, "fay", 2, "the judge's ruling")
     assert fay() == (2, 1)  # a correction after the acceptance counts
+    counted = browse.round_scores(hand.store, TID, "hand:r2:t1", 1).filter(pl.col("player") == "fay")
+    assert counted[["corrected", "counted"]].row(0) == (2, 2)
     assert slip_is() == ("open", 1, [slip])  # …and puts the round off the rules again: the slip is open
     records.correct(hand.store, TID, "hand:r2:t1", 1, "bob", 2, "bob's points")  # another player's: fay's stays
     assert slip_is() == ("open", 1, [slip])
