@@ -353,6 +353,16 @@ def test_r_ts5_the_standings_count_the_open_findings_the_findings_list_has(tmp_p
     assert standings(store, "cup")["penalty"].sum() == 1
 
 
+def _table_seven(store: Store, folder: Path, game_id: str = "cup:r1:t7") -> None:
+    """Table 7's game of round 1 of "cup" (its five players pass out one round), ingested."""
+    log = LogBuilder(players=list(TEN[5:]), game_id=game_id, tournament="cup", tournament_round=1, table="7")
+    log.deal().pass_out()
+    log.end_round()
+    log.end_game()
+    (folder / f"{game_id}.jsonl").write_text(log.text(), encoding="utf-8")
+    ingest([folder / f"{game_id}.jsonl"], store, workers=1)
+
+
 def test_r_ts1_a_seating_by_hand_keeps_the_halls_table_labels(tmp_path: Path) -> None:
     """`seat --from-csv` with tables labelled 3 and 7, as the hall numbers them: the
     seating keeps those labels (it numbered them 1 and 2), so the log of table 7 matches
@@ -368,12 +378,7 @@ def test_r_ts1_a_seating_by_hand_keeps_the_halls_table_labels(tmp_path: Path) ->
     with store.connect(read_only=True) as con:
         tables = con.execute("SELECT DISTINCT table_label FROM seatings ORDER BY ALL").fetchall()
     assert tables == [("3",), ("7",)]
-    log = LogBuilder(players=list(TEN[5:]), game_id="cup:r1:t7", tournament="cup", tournament_round=1, table="7")
-    log.deal().pass_out()
-    log.end_round()
-    log.end_game()
-    (tmp_path / "t7.jsonl").write_text(log.text(), encoding="utf-8")
-    ingest([tmp_path / "t7.jsonl"], store, workers=1)
+    _table_seven(store, tmp_path)
     checked = CliRunner().invoke(app, ["tournament", "check", "cup", *db])
     assert checked.exit_code == 0, checked.output
     assert "every game matches its published seating" in checked.output
@@ -392,12 +397,7 @@ def test_r_ts1_a_tables_game_stored_twice_is_said_even_where_every_seat_matches(
     by_hand.write_text("table,player\n" + "".join(f"{3 if i < 5 else 7},{p}\n" for i, p in enumerate(TEN)))
     assert CliRunner().invoke(app, ["tournament", "seat", "cup", "--round", "1", "--from-csv", str(by_hand), *db])
     for game_id in ("cup:r1:t7", "cup:r1:t7-again"):
-        log = LogBuilder(players=list(TEN[5:]), game_id=game_id, tournament="cup", tournament_round=1, table="7")
-        log.deal().pass_out()
-        log.end_round()
-        log.end_game()
-        (tmp_path / f"{game_id}.jsonl").write_text(log.text(), encoding="utf-8")
-        ingest([tmp_path / f"{game_id}.jsonl"], store, workers=1)
+        _table_seven(store, tmp_path, game_id)
     twice = open_findings(store, "cup").filter(pl.col("code") == "wrong_table")
     assert sorted(twice["player"]) == sorted(TEN[5:] * 2)
     assert standings(store, "cup").filter(pl.col("open_findings") > 0)["player"].sort().to_list() == sorted(TEN[5:])
@@ -480,12 +480,7 @@ def test_r_ts5_two_organisers_withdrawing_a_player_or_accepting_a_replay_at_once
     assert said.count("recorded") == 1 and said.count("ann has withdrawn already") == 3, said
     said = _four_at_once(lambda _: records.return_player(store, "cup", "ann", "back"))
     assert said.count("recorded") == 1 and said.count("ann has not withdrawn from cup") == 3, said
-    log = LogBuilder(players=list(TEN[5:]), game_id="cup:r1:t7", tournament="cup", tournament_round=1, table="7")
-    log.deal().pass_out()
-    log.end_round()
-    log.end_game()
-    (tmp_path / "t7.jsonl").write_text(log.text(), encoding="utf-8")
-    ingest([tmp_path / "t7.jsonl"], store, workers=1)
+    _table_seven(store, tmp_path)
     game, number = "cup:r1:t7", 1  # a log's round: it has a replay to accept
     said = _four_at_once(lambda _: records.accept_replay(store, "cup", game, number))
     assert said.count("recorded") == 1, said
