@@ -5,10 +5,12 @@ The page offers first what the rules expect; for each of these the referee can s
 record what the table did, hears the rules' word on it before it is recorded, and
 says it happened:
 
-- a player lays a second card in the same turn, before drawing (``extra_play``);
-- a rockfall laid on the start card (``impossible_action``);
+- a player lays a second card in the same turn, before drawing (R-T1, ``extra_play``);
+- a rockfall laid on the start card (R-A5, ``impossible_action``);
 - a path reaches a goal and the table goes on without turning it up
-  (``missing_reveal``).
+  (R-G1, ``missing_reveal``).
+
+Each finding is checked with its code and line in the stored draft's audit.
 """
 
 from __future__ import annotations
