@@ -411,10 +411,10 @@ class GameViewBuilder(ReplayVisitor[GameView]):
         if isinstance(event, PlayRockfall) and (event.x, event.y) == self.setup_cell:
             self.setup_cell = None
 
-    def round_ended(self, line: int, event: RoundEnded, rs: RoundState, outcome: Outcome) -> None:
+    def round_ended(self, line: int, event: RoundEnded, rs: RoundState, outcome: Outcome | None) -> None:
         if self.current is None:
             return
-        self.outcome = Result.of(outcome)
+        self.outcome = None if outcome is None else Result.of(outcome)
         self.current.ended = True
 
     def game_ended(self, line: int, event: GameEnded, state: GameState) -> None:

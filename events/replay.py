@@ -402,12 +402,23 @@ class Replay:
         if self._observed and event.roles is not None:
             # The roles are turned up now: R-S1 is judged on them, and the round scored.
             rs.roles = {p: event.roles.get(p) for p in game.players}
-            for breach in setup.check_roles_turned_up(game, event.roles):
-                self._breach(breach)
+            if all(role is not None for role in rs.roles.values()):  # a map short of a player is malformed
+                for breach in setup.check_roles_turned_up(game, event.roles):
+                    self._breach(breach)
         not_over = ending.check_round_over(rs, game.players)
         if not_over is not None:
             rs.ended_early = True
             self._breach(not_over)
+        if any(rs.roles.get(player) is None for player in game.players):
+            # An observed round whose roles were not all turned up (the line is malformed):
+            # it ended, but the rules cannot score it, and no winner is made up from
+            # unknown roles; every total is unknown from here on, as after a lost
+            # round_ended. The gold cards claimed have left the supply all the same.
+            state.unscored += 1
+            for values in (event.gold_cards or {}).values():
+                state.gold_supply -= Counter(values)
+            self._close(rs)
+            return
         connector = rs.connector if rs.gold_found else None
         outcome: Outcome
         if game.ruleset == "tournament":
@@ -426,9 +437,8 @@ class Replay:
         for breach in breaches:
             self._breach(breach)
         state.outcomes.append(outcome)
-        rs.ended = True
-        rs.over = True
-        state.last_round_last_player = rs.last_card_player
+        rs.outcome = outcome
+        self._close(rs)
 
     def _count_unclaimed(self, rs: RoundState) -> None:
         """A round over by the rules (R-E1, R-E2) whose ``round_ended`` the log lacks,
@@ -451,7 +461,7 @@ class Replay:
             return
         if any(rs.roles.get(player) is None for player in game.players):
             self.state.unscored += 1
-            self._close_unclaimed(rs)
+            self._close(rs)
             return
         connector = rs.connector if rs.gold_found else None
         if game.ruleset == "tournament":
@@ -459,9 +469,11 @@ class Replay:
         else:
             outcome = scoring.base_outcome(rs.number, game, rs.roles, connector, self.state.gold_supply, {})
         self.state.outcomes.append(outcome)
-        self._close_unclaimed(rs)
+        rs.outcome = outcome
+        self._close(rs)
 
-    def _close_unclaimed(self, rs: RoundState) -> None:
+    def _close(self, rs: RoundState) -> None:
+        """The round ended, with or without its outcome: only a new deal may follow."""
         rs.ended = True
         rs.over = True
         self.state.last_round_last_player = rs.last_card_player

@@ -90,6 +90,10 @@ class RoundState:
     """A ``round_ended`` line closed the round."""
     ended_early: bool = False
     """The ``round_ended`` came while the round was not over by the rules."""
+    outcome: Outcome | None = None
+    """The rules' verdict once the round has ended; ``None`` while it is open, and for a
+    round that ended with a role unknown (an observed log's roles not turned up), which
+    nothing can score."""
     last_card_player: str | None = None
     turns: int = 0
     laid: Counter[str] | None = None

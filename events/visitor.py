@@ -54,9 +54,10 @@ class ReplayVisitor(ABC, Generic[R]):
         """A line that plays a card, whether or not the rules let it stand: ``state``
         says where the table is after it."""
 
-    def round_ended(self, line: int, event: RoundEnded, rs: RoundState, outcome: Outcome) -> None:
+    def round_ended(self, line: int, event: RoundEnded, rs: RoundState, outcome: Outcome | None) -> None:
         """A ``round_ended`` line, the round in play having ended (by this line, or by an
-        earlier one that this line repeats); ``outcome`` is the rules' verdict on it."""
+        earlier one that this line repeats); ``outcome`` is the rules' verdict on it,
+        ``None`` for a round nothing can score (a role not turned up)."""
 
     def game_ended(self, line: int, event: GameEnded, state: GameState) -> None:
         """A ``game_ended`` line."""
@@ -146,7 +147,7 @@ def _tell(visitor: ReplayVisitor[Any], line: int, event: Event, state: GameState
     elif kind == "round_ended":
         rs = state.round
         if rs is not None and rs.ended:
-            visitor.round_ended(line, cast(RoundEnded, event), rs, state.outcomes[-1])
+            visitor.round_ended(line, cast(RoundEnded, event), rs, rs.outcome)
     elif kind == "game_ended":
         visitor.game_ended(line, cast(GameEnded, event), state)
 

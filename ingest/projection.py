@@ -253,7 +253,7 @@ class Projector(ReplayVisitor[tuple[Audit, GameRows]]):
                 note.maps += 1
             self.rows.cards.add(event, line, note.turns, rs.number)
 
-    def round_ended(self, line: int, event: RoundEnded, rs: RoundState, outcome: Outcome) -> None:
+    def round_ended(self, line: int, event: RoundEnded, rs: RoundState, outcome: Outcome | None) -> None:
         note = self.notes.get(rs.number)
         if note is not None and note.claim is None:
             note.claim = event

@@ -44,7 +44,8 @@ class Recorder(ReplayVisitor[list[tuple[Any, ...]]]):
     def card_played(self, line: int, event: CardPlay, state: GameState) -> None:
         self.calls.append(("card_played", line, event.type))
 
-    def round_ended(self, line: int, event: RoundEnded, rs: RoundState, outcome: Outcome) -> None:
+    def round_ended(self, line: int, event: RoundEnded, rs: RoundState, outcome: Outcome | None) -> None:
+        assert outcome is not None
         self.calls.append(("round_ended", line, outcome.round, outcome.winner))
 
     def game_ended(self, line: int, event: GameEnded, state: GameState) -> None:

@@ -347,6 +347,26 @@ def test_roles_at_round_ended_are_for_observed_logs_only() -> None:
     assert malformed_fields(edit(lines, ended, roles=partial)) == [(ended, "roles")]
 
 
+@pytest.mark.parametrize("turned_up", ["none", "all but one"])
+def test_a_round_ended_without_its_roles_ends_the_round_unscored(turned_up: str) -> None:
+    """R-W1, R-W3: in an observed log only the roles turned up at round_ended can score
+    the round. Without them (or without one of them) the line is malformed and the
+    round ends, but the rules give it no outcome: no winner is made up from unknown
+    roles (it said "nobody won … not the gold diggers" and "the rules give 0" for each
+    player's points), and no total is judged from then on, as for a round whose
+    round_ended is lost."""
+    lines = HAND_WRITTEN
+    roles = json.loads(lines[18])["roles"]
+    if turned_up == "none":
+        edited = edit(lines, 19, drop_roles=True)
+    else:
+        edited = edit(lines, 19, roles=dict(list(roles.items())[:-1]))
+    result = run(edited)
+    assert [(f.code.value, f.line, f.field) for f in result.findings] == [("malformed", 19, "roles")]
+    assert result.outcomes == []
+    assert result.rounds_over == 1
+
+
 def test_a_note_of_an_unknown_kind_or_over_500_characters_is_malformed() -> None:
     lines = gold_round().lines
     note = {"type": "referee_note", "player": "ann", "error": "face_up_discard", "note": "x" * 500}
