@@ -322,7 +322,9 @@ def _game_rows(
         roles = note.roles
         claim = note.claim
         counted = Counter(r for r in roles.values())
-        ended_by = "gold" if outcome.connector else ("hands_empty" if note.over_before_end else "early")
+        # a round counted without its round_ended is one the rules had over (R-E2)
+        over = note.over_before_end or claim is None
+        ended_by = "gold" if outcome.connector else ("hands_empty" if over else "early")
         rows.rounds.append(
             RoundRow(
                 game_id=game_id,

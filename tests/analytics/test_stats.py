@@ -703,6 +703,31 @@ def test_a_round_ended_before_it_was_over_is_won_by_nobody_in_the_statistics(tmp
     assert "rounds with no known winner left out (a round ended before it was over" in said, said
 
 
+def test_a_round_played_out_whose_round_ended_is_lost_counts_as_the_cards_ran_out(tmp_path: Path) -> None:
+    """R-E2, R-W3: a round whose hands are played out and whose ``round_ended`` line is
+    lost still counts, with the outcome the rules give (the audit's ``rounds`` have
+    it). Its ending is the cards running out, not "stopped early": taken as early, the
+    saboteurs' win left the statistics of wins and the player's round showed no winner."""
+    from events.builder import LogBuilder
+
+    log = LogBuilder(players=5, ruleset="tournament", game_id="lost:1", rounds=2)
+    log.deal(start="ann")
+    log.pass_out()  # every hand played out: the saboteurs win (R-W1)
+    log.deal(start="bob")  # round 1's round_ended never written
+    log.pass_out().end_round().end_game()
+    (tmp_path / "lost.jsonl").write_text("".join(line + "\n" for line in log.lines), encoding="utf-8")
+    store = Store(tmp_path / "lost.duckdb")
+    ingest([tmp_path / "lost.jsonl"], store, workers=1)
+    with store.connect(read_only=True) as con:
+        assert con.execute("SELECT round, winner, ended_by FROM rounds ORDER BY round").fetchall() == [
+            (1, "saboteurs", "hands_empty"),
+            (2, "saboteurs", "hands_empty"),
+        ]
+        assert stats.undecided_rounds(con, Filters()) == 0
+    played = browse.player_rounds(store, "ann")
+    assert played["winner"].to_list() == ["saboteurs", "saboteurs"]
+
+
 def test_a_since_after_the_until_is_refused(hand_db: Path) -> None:
     """``--since 2026-03-01 --until 2026-01-01`` matched no round and printed empty
     tables, exit 0: a typo taken for a statistic of nothing."""
