@@ -215,6 +215,10 @@ class Replay:
         if rs is not None and rs.reveal_run is not None:
             self._close_run(rs, None)
         if not self.state.ended:
+            if rs is not None:
+                # a round the rules had over (R-E1, R-E2) is finished without its
+                # round_ended, and counts, as it does when the next deal follows
+                self._count_unclaimed(rs)
             done = self.state.rounds_over
             self._report(
                 Code.INCOMPLETE,
@@ -442,7 +446,8 @@ class Replay:
 
     def _count_unclaimed(self, rs: RoundState) -> None:
         """A round over by the rules (R-E1, R-E2) whose ``round_ended`` the log lacks,
-        found when the next round starts or the game ends (and reported there): it
+        found when the next round starts or the game ends (and reported there), or when
+        the file stops there (``incomplete``): it
         counts, with the outcome the rules give and nothing claimed (the audit report's
         ``rounds`` hold "every round that ended, whatever the log claimed"). Left out,
         a game whose first round lost its last line was said to end after 2 of its 3

@@ -144,6 +144,22 @@ def test_r_g1_nothing_due_past_the_end_of_the_file() -> None:
     assert [f.code.value for f in run(log).findings] == ["incomplete"]
 
 
+def test_r_e1_a_file_that_stops_after_the_gold_is_revealed_still_counts_the_round() -> None:
+    """R-E1, event-log.md: the gold revealed, the round is over ("ends at once"); a file
+    that stops there, before its round_ended, is ``incomplete`` and "the finished
+    rounds still count": the report's ``rounds`` give this one as the rules score it,
+    as they do when the next deal follows a lost round_ended (it said "0 finished
+    rounds" and left the round out)."""
+    log = game(ROW)
+    corridor(log, 6)
+    player, _ = reach(log, "NESW", 7, 0, reveals=[("middle", False)])
+    result = run(log)
+    assert [(f.code.value, f.line) for f in result.findings] == [("incomplete", log.line)]
+    assert "1 finished round still counts" in result.findings[0].message
+    [outcome] = result.outcomes
+    assert (outcome.round, outcome.winner, outcome.connector) == (1, "gold_diggers", player)
+
+
 def test_r_g1_two_goals_reached_by_one_placement_reveal_both_in_slot_order() -> None:
     """R-G1: Two goals reached by one placement reveal both in slot order."""
     log = game(DOUBLE, goals=GOLD_BOTTOM)

@@ -214,6 +214,18 @@ def test_r_t2_file_ending_mid_turn_is_only_incomplete() -> None:
     assert [(f.code.value, f.line) for f in run(log).findings] == [("incomplete", 3)]
 
 
+def test_r_e2_a_file_that_stops_once_every_hand_is_played_out_still_counts_the_round() -> None:
+    """R-E2, event-log.md: every hand played out, the round is over; a file that stops
+    there, before its round_ended, is ``incomplete`` and the round counts, scored by
+    the rules, as it does when the next deal follows."""
+    log = three(start="ann").pass_out()
+    result = run(log)
+    assert [(f.code.value, f.line) for f in result.findings] == [("incomplete", log.line)]
+    assert [(o.round, o.winner) for o in result.outcomes] == [(1, log.outcome()["winner"])]
+    assert log.outcome()["winner"] in ("saboteurs", "nobody")  # the gold was not reached
+    assert result.rounds_over == 1
+
+
 def test_r_t2_wrong_card_drawn() -> None:
     """R-T2: the drawn card is not the top of the pile."""
     log = three(start="ann", pile=["NS", "EW"])
