@@ -104,7 +104,11 @@ def sheet_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
     return _rounds_where(source, filters, "g.source = 'score_sheet'")
 
 
-DECIDED: Final = "(r.winner IS NOT NULL AND r.ended_by IS DISTINCT FROM 'early')"
+PLAYED_OUT: Final = "r.ended_by IS DISTINCT FROM 'early'"
+"""The rounds not ended by their log before the rules had them over (R-E1, R-E2): what
+a statistic of how rounds went counts (the gold was not reached in a round stopped
+early, but nobody played it out)."""
+DECIDED: Final = f"(r.winner IS NOT NULL AND {PLAYED_OUT})"
 """The rounds whose winner is known: what a win rate counts. A score sheet's round that
 fits no outcome of the rules (a ``wrong_score`` finding) has none; counted, it would be
 a round lost by every side, where R-W1 always has one win. Nor has a round a log ended
@@ -114,12 +118,24 @@ not reached" would make it the saboteurs' win, a win nobody played out."""
 
 WON_OR_LOST: Final = frozenset({"role_win_rates", "player_stats"})
 """The statistics that count wins, and so only the :data:`DECIDED` rounds."""
+PLAYED_OUT_ONLY: Final = frozenset({"seat_advantage", "gold_slots"})
+"""The per-round statistics that count a round's result (a seat's win, the gold reached)
+and so only the :data:`PLAYED_OUT` rounds; their other rounds (score sheets, observed
+logs) they leave out already."""
 
 
 def undecided_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
     """How many of the filtered rounds have no known winner: those the statistics of
     :data:`WON_OR_LOST` leave out."""
     return _rounds_where(source, filters, f"NOT {DECIDED}")
+
+
+def stopped_early(source: Source, filters: Filters = EVERYTHING, name: str = "seat_advantage") -> int:
+    """How many of the filtered rounds the statistic ``name`` (one of
+    :data:`PLAYED_OUT_ONLY`) leaves out for having ended before they were over: of the
+    rounds it reads at all (logs; for :data:`HIDDEN_CARDS`, full logs)."""
+    seen = f" AND {_SEEN}" if name in HIDDEN_CARDS else ""
+    return _rounds_where(source, filters, f"NOT {PLAYED_OUT} AND g.source = 'log'{seen}")
 
 
 def undated_rounds(source: Source, filters: Filters = EVERYTHING) -> int:
@@ -282,10 +298,14 @@ def seat_advantage(source: Source, filters: Filters = EVERYTHING) -> pl.DataFram
     Columns: ``ruleset``, ``players``, ``position`` (1 = the starting player, 2 = the
     next clockwise…), ``n`` (player-rounds), ``wins``, ``rate``, ``low``, ``high``,
     ``points_per_round``, ``flagged``. Rounds without a known starting seat (score
-    sheets) are left out. Each position occurs once a round, so its trials are rounds.
+    sheets) are left out, and rounds a log ended before they were over (:data:`PLAYED_OUT`:
+    counted, "the gold was not reached" made them the saboteurs' seats' wins). Each
+    position occurs once a round, so its trials are rounds.
     """
     scope, params = _scope(
-        filters, "r.game_id, r.round, r.ruleset, r.players, r.start_seat", "r.start_seat IS NOT NULL"
+        filters,
+        "r.game_id, r.round, r.ruleset, r.players, r.start_seat",
+        f"r.start_seat IS NOT NULL AND {DECIDED}",
     )
     sql = f"""
         WITH {scope},
@@ -310,9 +330,11 @@ def gold_slots(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
     ``rate``, ``low``, ``high``, ``flagged``.
 
     Observed rounds are left out (:data:`HIDDEN_CARDS`): their log shows the gold only
-    where it was turned up, so they would count nearly every slot as reached.
+    where it was turned up, so they would count nearly every slot as reached. So are
+    rounds a log ended before they were over (:data:`PLAYED_OUT`): their gold was not
+    reached because nobody played on.
     """
-    scope, params = _scope(filters, "r.gold_slot, r.connector", f"r.gold_slot IS NOT NULL AND {_SEEN}")
+    scope, params = _scope(filters, "r.gold_slot, r.connector", f"r.gold_slot IS NOT NULL AND {_SEEN} AND {PLAYED_OUT}")
     sql = f"""
         WITH {scope},
         cells AS (

@@ -394,7 +394,8 @@ def _with_counts_left_out(
 ) -> dict[str, list[Said]]:
     """``notes`` and, under every table, how many rounds a date filter left out for
     having no time at all (a log's ``at`` is optional: without it a game has none);
-    under a statistic of wins, how many rounds it left out for having no known winner."""
+    under a statistic of wins, how many rounds it left out for having no known winner;
+    under one of a round's result, how many it left out for having ended early."""
     undated = source.read(lambda read: stats.undated_rounds(read, filters))
     wins = [name for name in frames if name in stats.WON_OR_LOST]
     undecided = source.read(lambda read: stats.undecided_rounds(read, filters)) if wins else 0
@@ -402,6 +403,10 @@ def _with_counts_left_out(
     for name in frames:
         if undated:
             said = say("rounds with no time left out by --since/--until: %(rounds)s", rounds=undated)
+            noted[name] = [*noted.get(name, []), said]
+        early = _stopped_early(source, filters, name) if name in stats.PLAYED_OUT_ONLY else 0
+        if early:
+            said = say("rounds a log ended before they were over left out: %(rounds)s", rounds=early)
             noted[name] = [*noted.get(name, []), said]
         if undecided and name in wins:
             said = say(
@@ -411,6 +416,11 @@ def _with_counts_left_out(
             )
             noted[name] = [*noted.get(name, []), said]
     return noted
+
+
+def _stopped_early(source: StatsSource, filters: Filters, name: str) -> int:
+    """:func:`analytics.stats.stopped_early`, read from the store or the lake."""
+    return int(source.read(lambda read: stats.stopped_early(read, filters, name)))
 
 
 def _left_out_notes(source: StatsSource, filters: Filters, frames: dict[str, pl.DataFrame]) -> dict[str, list[Said]]:

@@ -703,6 +703,32 @@ def test_a_round_ended_before_it_was_over_is_won_by_nobody_in_the_statistics(tmp
     assert "rounds with no known winner left out (a round ended before it was over" in said, said
 
 
+def test_a_round_ended_before_it_was_over_is_no_seat_s_win_and_no_gold_slot_s_miss(tmp_path: Path) -> None:
+    """The same round in the seats' win rates and the gold's slots: counted, "the gold was
+    not reached" made each saboteur's seat a win and the gold's slot a miss, though
+    nobody played the round out. Both leave it out and say so under the table."""
+    from events.builder import LogBuilder
+
+    log = LogBuilder(players=5, ruleset="tournament", game_id="early:2", rounds=2)
+    log.deal(start="ann")
+    log.end_round(winner="saboteurs")  # claimed at once, every hand full
+    log.deal(start="bob")
+    log.pass_out().end_round().end_game()  # round 2 played out: the saboteurs' win
+    (tmp_path / "early.jsonl").write_text("".join(line + "\n" for line in log.lines), encoding="utf-8")
+    store = Store(tmp_path / "early.duckdb")
+    ingest([tmp_path / "early.jsonl"], store, workers=1)
+    with store.connect(read_only=True) as con:
+        seats = stats.seat_advantage(con)
+        assert seats["n"].to_list() == [1] * 5  # round 2 alone
+        saboteurs = scalar(con, "SELECT saboteurs FROM rounds WHERE round = 2")
+        assert saboteurs >= 1 and seats["wins"].sum() == saboteurs  # its saboteurs' seats won
+        assert stats.gold_slots(con)["rounds"].sum() == 1
+        assert stats.stopped_early(con, Filters(), "seat_advantage") == 1
+        assert stats.stopped_early(con, Filters(), "gold_slots") == 1
+    said = " ".join(invoke("stats", "games", "--db", store.path, "--only", "seat_advantage").output.split())
+    assert "rounds a log ended before they were over left out: 1" in said, said
+
+
 def test_a_round_played_out_whose_round_ended_is_lost_counts_as_the_cards_ran_out(tmp_path: Path) -> None:
     """R-E2, R-W3: a round whose hands are played out and whose ``round_ended`` line is
     lost still counts, with the outcome the rules give (the audit's ``rounds`` have
