@@ -155,11 +155,12 @@ def _rounds_where(source: Source, filters: Filters, condition: str) -> int:
 
 
 def played_by_bots(source: Source, filters: Filters = EVERYTHING) -> tuple[int, int]:
-    """How many of the filtered rounds the simulator's bots played, and how many rounds
-    there are: a win rate over bots' rounds says as much about the bots as about the
-    game. The simulator marks its games by their ids (:mod:`events.simulate.ids`)."""
+    """How many of the filtered rounds a win rate counts (:data:`DECIDED`) the simulator's
+    bots played, and how many such rounds there are: a win rate over bots' rounds says
+    as much about the bots as about the game. The simulator marks its games by their ids
+    (:mod:`events.simulate.ids`)."""
     marked = " OR ".join("starts_with(r.game_id, ?)" for _ in PREFIXES)
-    scope, params = _scope(filters, f"r.round, ({marked}) AS by_bots")
+    scope, params = _scope(filters, f"r.round, ({marked}) AS by_bots", DECIDED)
     counted = _query(
         source,
         f"WITH {scope} SELECT count(*) FILTER (WHERE by_bots) AS bots, count(*) AS rounds FROM scope",

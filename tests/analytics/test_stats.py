@@ -706,10 +706,12 @@ def test_a_round_ended_before_it_was_over_is_won_by_nobody_in_the_statistics(tmp
 def test_a_round_ended_before_it_was_over_is_no_seat_s_win_and_no_gold_slot_s_miss(tmp_path: Path) -> None:
     """The same round in the seats' win rates and the gold's slots: counted, "the gold was
     not reached" made each saboteur's seat a win and the gold's slot a miss, though
-    nobody played the round out. Both leave it out and say so under the table."""
+    nobody played the round out. Both leave it out and say so under the table. The
+    note that bots played the rounds of the roles' rates counts theirs alone (it said
+    "all 2 rounds" under a table of 1)."""
     from events.builder import LogBuilder
 
-    log = LogBuilder(players=5, ruleset="tournament", game_id="early:2", rounds=2)
+    log = LogBuilder(players=5, ruleset="tournament", game_id="sim:early:2", rounds=2)
     log.deal(start="ann")
     log.end_round(winner="saboteurs")  # claimed at once, every hand full
     log.deal(start="bob")
@@ -725,6 +727,7 @@ def test_a_round_ended_before_it_was_over_is_no_seat_s_win_and_no_gold_slot_s_mi
         assert stats.gold_slots(con)["rounds"].sum() == 1
         assert stats.stopped_early(con, Filters(), "seat_advantage") == 1
         assert stats.stopped_early(con, Filters(), "gold_slots") == 1
+        assert stats.played_by_bots(con, Filters()) == (1, 1)  # of the rounds the roles' rates count
     said = " ".join(invoke("stats", "games", "--db", store.path, "--only", "seat_advantage").output.split())
     assert "rounds a log ended before they were over left out: 1" in said, said
 
