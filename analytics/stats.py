@@ -235,8 +235,9 @@ def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
     Roles are dealt, not chosen, so raw win rates mostly measure the luck of the deal.
     ``expected_wins`` sums, over the player's rounds, the win rate of the role they were
     dealt at that ruleset, table size and number of saboteurs in play (over every
-    player in the same filtered rounds, as the roles' table splits them: a gold digger
-    at a base table of three with no saboteur always wins); ``wins_over_expected`` =
+    player in the same filtered rounds, as the roles' table splits them: at a base table
+    of three with no saboteur in play, a gold digger loses only when nobody reaches the
+    gold, R-W2's "nobody gets gold"); ``wins_over_expected`` =
     wins − expected_wins is what they made of it. Only the :data:`DECIDED` rounds count.
     """
     scope, params = _scope(filters, "r.game_id, r.round, r.ruleset, r.players, r.saboteurs", DECIDED)
