@@ -372,7 +372,9 @@ def allowed_outcomes(
 
 
 def audit_record(record: RoundRecorded) -> tuple[list[Finding], dict[str, Any] | None]:
-    """Findings of one round on a sheet (R-S1, R-W1), and the outcome it matches."""
+    """Findings of one round on a sheet (R-S1, R-W1), and the outcome it matches: its
+    winner, its connector (``None`` where the sheet does not say who) and the
+    connector's role (known where every outcome that fits has the same)."""
     results = record.results
     players = [r.player for r in results]
     roles: dict[str, Role | None] = {r.player: r.role for r in results}
@@ -414,4 +416,7 @@ def audit_record(record: RoundRecorded) -> tuple[list[Finding], dict[str, Any] |
     winner, connector, _, _ = matches[0]
     if len({(m[0], m[1]) for m in matches}) > 1:
         connector = None  # e.g. any saboteur could have connected: the sheet does not say who
-    return findings, {"winner": winner, "connector": connector}
+    # but the role of whoever did, where every outcome that fits has one (the round endings)
+    connected = {roles.get(m[1]) if m[1] is not None else None for m in matches}
+    connector_role = connected.pop() if len(connected) == 1 else None
+    return findings, {"winner": winner, "connector": connector, "connector_role": connector_role}

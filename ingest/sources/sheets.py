@@ -45,7 +45,7 @@ def project_sheet_game(
                 winner=matched["winner"] if matched else None,
                 claimed_winner=None,
                 connector=matched["connector"] if matched else None,
-                connector_role=roles.get(matched["connector"]) if matched and matched["connector"] else None,
+                connector_role=matched["connector_role"] if matched else None,
                 gold_slot=None,
                 ended_by="score_sheet",
                 turns=None,

@@ -932,6 +932,30 @@ def test_a_sheet_round_with_no_winner_counts_in_no_win_rate(tmp_path: Path) -> N
     assert "rounds with no known winner left out" in " ".join(said.output.split())
 
 
+def test_a_sheet_round_a_saboteur_connected_at_a_table_of_two_saboteurs_ends_by_a_saboteur(tmp_path: Path) -> None:
+    """R-W1's ruling: the connector a saboteur, every gold digger 2 points, no star. At a
+    table of two saboteurs the sheet does not say which of them connected, but either
+    way a saboteur reached the gold: the round endings said "not known", which they
+    keep for a sheet that fits no outcome of the rules."""
+    db = tmp_path / "s.duckdb"
+    path = tmp_path / "sheet.csv"
+    results = [
+        ("ana", "gold_digger", 2, False),
+        ("ben", "saboteur", 0, False),
+        ("cas", "gold_digger", 2, False),
+        ("dov", "saboteur", 0, False),
+        ("eli", "gold_digger", 2, False),
+        ("fay", "selfish_dwarf", 0, False),
+    ]
+    path.write_text(sheet([("spring-cup:r2:t5", 1, "5", results)]))
+    [result] = ingest_one(path, db)
+    assert result.outcome == "accepted"
+    assert query(db, "SELECT winner, connector, connector_role FROM rounds") == [("gold_diggers", None, "saboteur")]
+    with Store(db).connect(read_only=True) as con:
+        endings = stats.round_endings(con)
+    assert endings.select("ending", "rounds").rows() == [("gold:saboteur", 1)]
+
+
 GOOD_ROW = "spring-cup,2,7,spring-cup:r2:t7,1,{player},{role},{points},{star}"
 
 
