@@ -28,7 +28,7 @@ from ingest.pipeline import FileResult, ingest
 from ingest.rebuild import rebuild as rebuild_read_models
 from ingest.sources import safe_name
 from ingest.stats import IngestStats
-from ingest.store import Store
+from ingest.store import Store, ctrl_c_noted, interrupted
 
 _OUTCOME_STYLE = {
     "accepted": "green",
@@ -75,13 +75,48 @@ def ingest_command(
     """Audit files and store them in the append-only event store.
 
     Exit status 0, or 1 if any file was rejected (2 when the database is busy or cannot
-    be used).
+    be used; 130 when stopped with Ctrl-C: the files told stand, the batch being
+    written is not stored).
     """
     if supersede and not reason:
         raise typer.BadParameter(told(say('say why with --reason "…"')), param_hint="--supersede")
+    counts: Counter[str] = Counter()
+    try:
+        with ctrl_c_noted():
+            try:
+                code = _ingest_and_tell(paths, store, supersede, reason, workers, verbose, counts)
+            except Exception as error:
+                if not interrupted(error):
+                    raise
+                raise KeyboardInterrupt from error
+    except KeyboardInterrupt:
+        Console(soft_wrap=True).print(_summary(store, counts))
+        stop = say(
+            "stopped (Ctrl-C) after %(count)s file, stored as the table counts it; the batch being written when "
+            "you stopped is not. The same command again takes the rest (a file stored comes back as a duplicate)",
+            "stopped (Ctrl-C) after %(count)s files, stored as the table counts them; the batch being written when "
+            "you stopped is not. The same command again takes the rest (a file stored comes back as a duplicate)",
+            "count",
+            count=sum(counts.values()),
+        )
+        Console(stderr=True).print(escape(told(stop)))
+        raise typer.Exit(130) from None
+    raise typer.Exit(code)
+
+
+def _ingest_and_tell(
+    paths: list[Path],
+    store: Store,
+    supersede: bool,
+    reason: str | None,
+    workers: int | None,
+    verbose: bool,
+    counts: Counter[str],
+) -> int:
+    """``saboteur ingest``'s run and what it prints; its exit status. ``counts`` counts
+    the files' outcomes as they are told (what a Ctrl-C leaves stored)."""
     speaks = spoken()
     console = Console(stderr=True)
-    counts: Counter[str] = Counter()
     noted: list[FileResult] = []
     progress = file_progress(told(say("ingest")), console)
     with progress:
@@ -129,11 +164,7 @@ def ingest_command(
     if verbose:
         _print_findings(out, store, noted, speaks)
     _print_misseated(out, store, results, speaks)
-    summary = Table(title=told(say("ingested into %(store)s", store=escape(safe_name(str(store.path))))))
-    for outcome in ("accepted", "accepted_with_findings", "rejected", "duplicate"):
-        summary.add_column(told(say(OUTCOME_WORDS[outcome])), justify="right")
-    summary.add_row(*(str(counts[o]) for o in ("accepted", "accepted_with_findings", "rejected", "duplicate")))
-    out.print(summary)
+    out.print(_summary(store, counts))
     if results:
         cores = say(
             "audited on %(count)s core (--workers; default: one per core, one per 2 MiB at most)",
@@ -144,7 +175,16 @@ def ingest_command(
         out.print(escape(told(cores)))
     if not results:
         Console(stderr=True).print(told(say("no files found (looked for .jsonl, .jsonl.gz, .csv and .json)")))
-    raise typer.Exit(1 if counts["rejected"] else 0)
+    return 1 if counts["rejected"] else 0
+
+
+def _summary(store: Store, counts: Counter[str]) -> Table:
+    """How many files came to each outcome, under the store's name."""
+    summary = Table(title=told(say("ingested into %(store)s", store=escape(safe_name(str(store.path))))))
+    for outcome in ("accepted", "accepted_with_findings", "rejected", "duplicate"):
+        summary.add_column(told(say(OUTCOME_WORDS[outcome])), justify="right")
+    summary.add_row(*(str(counts[o]) for o in ("accepted", "accepted_with_findings", "rejected", "duplicate")))
+    return summary
 
 
 def _print_findings(out: Console, store: Store, noted: list[FileResult], lang: str) -> None:

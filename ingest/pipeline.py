@@ -42,6 +42,7 @@ from ingest.store import (
     Store,
     StoreError,
     checkpoint_unmerged,
+    interrupted,
     one_thread,
     settle,
     streaming,
@@ -727,7 +728,9 @@ def _write_isolated(
         results = writer.write(batch, first_run=first_run)
     except StoreError:
         raise
-    except Exception:
+    except Exception as exc:
+        if interrupted(exc):  # Ctrl-C: no file's fault, and the user asked to stop
+            raise KeyboardInterrupt from exc
         items = batch.rest()
         _LOGGER.exception("writing a batch of %d files failed; writing them one by one", len(items))
         for item in items:
@@ -736,6 +739,8 @@ def _write_isolated(
             except StoreError:
                 raise
             except Exception as exc:
+                if interrupted(exc):
+                    raise KeyboardInterrupt from exc
                 _LOGGER.exception("writing %s failed unexpectedly", item.name)
                 (result,) = writer.write([_rejected(item, unforeseen(exc, "storing"))])
             if on_file is not None:

@@ -7,6 +7,7 @@ and nothing of the store, imports none of DuckDB, Polars or pyarrow.
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -57,8 +58,13 @@ def process_pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
         return
     from concurrent.futures import ProcessPoolExecutor  # a run on one core needs no pool
 
-    with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
+    try:
         yield pool
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)  # Ctrl-C or a failure: the files not begun stay so
+        raise
+    pool.shutdown(wait=True)
 
 
 WORKER_NICENESS: Final = 10
@@ -70,8 +76,13 @@ with the workers at niceness 5 or 10)."""
 
 
 def _start_worker() -> None:
-    """A worker's start: it dies with the ingest and yields the processor to it."""
+    """A worker's start: it dies with the ingest, yields the processor to it, and leaves
+    Ctrl-C to it. The terminal sends the signal to every process of the command: a
+    worker that took it died mid-task with a traceback of its own, and the ingest could
+    wait for it for ever; now the ingest stops the run, and its workers with it."""
     _die_with_parent()
+    with suppress(ValueError):  # not the main thread: no signal handlers there
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     with suppress(OSError, AttributeError):  # no nice(): not a Unix
         os.nice(WORKER_NICENESS)
 

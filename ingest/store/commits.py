@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import signal
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -160,12 +162,61 @@ def transaction(
         yield
         started = time.perf_counter()
         con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
+    except BaseException as error:
+        try:
+            con.execute("ROLLBACK")
+        except duckdb.Error:
+            if not interrupted(error):
+                raise
+            # DuckDB ended the interrupted query's transaction itself: nothing of it stands
+        if interrupted(error):
+            raise KeyboardInterrupt from error
         raise
     if stats is not None:
         checkpointed = wal is not None and not os.path.exists(wal)
         stats.add(CHECKPOINTED_COMMIT if checkpointed else "commit", time.perf_counter() - started)
+
+
+_CTRL_C: Final = threading.Event()
+"""Set by the handler :func:`ctrl_c_noted` installs, when the user presses Ctrl-C."""
+
+
+@contextmanager
+def ctrl_c_noted() -> Iterator[None]:
+    """While a command writes, note a Ctrl-C before Python raises its
+    ``KeyboardInterrupt``, so that :func:`interrupted` knows whatever error DuckDB made
+    of it. (Only the main thread can set a handler; elsewhere nothing is noted.)"""
+    _CTRL_C.clear()
+    try:
+        before = signal.signal(signal.SIGINT, _note_ctrl_c)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+        _CTRL_C.clear()
+
+
+def _note_ctrl_c(signum: int, frame: object) -> None:
+    _CTRL_C.set()
+    raise KeyboardInterrupt
+
+
+def interrupted(error: BaseException) -> bool:
+    """Whether ``error`` is DuckDB's word for a Ctrl-C. A query running when the signal
+    comes stops with ``InterruptException`` (from some calls, a ``RuntimeError`` saying
+    "Query interrupted"; while it reads a Python object by name, a ``CatalogException``
+    that the object does not exist), and Python's ``KeyboardInterrupt`` is spent on it:
+    taken for a failure, it had a batch written again file by file, or a store reported
+    broken ("cannot rollback - no transaction is active"), where the user had asked to
+    stop. Under :func:`ctrl_c_noted`, any error after a Ctrl-C is one."""
+    return (
+        _CTRL_C.is_set()
+        or isinstance(error, duckdb.InterruptException)
+        or (isinstance(error, RuntimeError) and str(error) == "Query interrupted")
+    )
 
 
 CHECKPOINTED_COMMIT: Final = "commit + DuckDB's checkpoint"

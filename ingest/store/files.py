@@ -29,7 +29,7 @@ from ingest.gate import OPENING, Stamp, gate, hold, stamp
 from ingest.readmodels import RefereeCodeRow
 from ingest.schema import LOG_TABLE_NAMES, LOG_TABLES, READ_MODELS, SCHEMA_VERSION, UploadLink
 from ingest.store.chained import links
-from ingest.store.commits import config, transaction
+from ingest.store.commits import config, interrupted, transaction
 from ingest.store.errors import (
     DAMAGE,
     INVALIDATED,
@@ -104,6 +104,10 @@ class StoreFile:
                 self._prepare(con, read_only=read_only, read_models=read_models)
                 yield con
             except duckdb.Error as exc:
+                if interrupted(exc):  # Ctrl-C, not a broken store
+                    _close(con, self.path)
+                    self._wrote(before, read_only=read_only, drafts_only=False)
+                    raise KeyboardInterrupt from exc
                 failure = self._failure(con, exc)
                 _close(con, self.path)
                 self._wrote(before, read_only=read_only, drafts_only=False)
