@@ -68,6 +68,7 @@ REASONS: Final = {
         "level on the final and preliminary points with %(name)s, fewer preliminary stars"
     ),
     "final_shared": sentence("level with %(name)s on every tie-breaker: rank shared"),
+    "final_withdrew": sentence("withdrew from the tournament"),
 }
 """Why a player stands where they do against their neighbours: the sentences the
 standings' ``reasons`` hold (a JSON list of :func:`events.said.stored` sentences, the
@@ -590,11 +591,12 @@ prelim AS (SELECT * FROM ($prelim))
 SELECT row_number() OVER w::INTEGER AS place,
        rank() OVER (ORDER BY f.points DESC, f.stars DESC, coalesce(p.points, 0) DESC,
                     coalesce(p.stars, 0) DESC)::INTEGER AS rank,
+       count(*) OVER (PARTITION BY f.points, f.stars, coalesce(p.points, 0), coalesce(p.stars, 0)) > 1 AS shared,
        f.player, f.name,
        f.points AS final_points, f.stars AS final_stars,
        coalesce(p.points, 0) AS preliminary_points, coalesce(p.stars, 0) AS preliminary_stars,
-       f.rounds, f.penalty, f.open_findings,
-       to_json([
+       f.rounds, f.penalty, f.open_findings, f.withdrawn,
+       to_json(list_filter([
            CASE WHEN lag(f.name) OVER w IS NULL THEN json_object('text', {final_top}, 'values', json_object())
                 WHEN f.points < lag(f.points) OVER w
                      THEN json_object('text', {final_below}, 'values', json_object('name', lag(f.name) OVER w))
@@ -605,8 +607,9 @@ SELECT row_number() OVER w::INTEGER AS place,
                 WHEN coalesce(p.stars, 0) < lag(coalesce(p.stars, 0)) OVER w
                      THEN json_object('text', {final_fewer_prelim_stars}, 'values',
                                       json_object('name', lag(f.name) OVER w))
-                ELSE json_object('text', {final_shared}, 'values', json_object('name', lag(f.name) OVER w)) END
-       ])::VARCHAR AS reasons
+                ELSE json_object('text', {final_shared}, 'values', json_object('name', lag(f.name) OVER w)) END,
+           CASE WHEN f.withdrawn THEN json_object('text', {final_withdrew}, 'values', json_object()) END
+       ], lambda reason: reason IS NOT NULL))::VARCHAR AS reasons
 FROM final_scores f LEFT JOIN prelim p USING (player)
 WHERE f.rounds > 0
 WINDOW w AS (ORDER BY f.points DESC, f.stars DESC, coalesce(p.points, 0) DESC, coalesce(p.stars, 0) DESC, f.player)

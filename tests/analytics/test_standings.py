@@ -516,6 +516,44 @@ def test_a_final_table_on_a_score_sheet_counts_in_the_final(hand: Hand) -> None:
     assert hand.table()["rounds"].max() == 3  # nothing of it counted in the preliminaries
 
 
+def test_a_shared_rank_and_a_withdrawal_at_the_final_table_are_said(hand: Hand) -> None:
+    """R-TS4, R-TS3: at the final table a rank two players hold on every tie-breaker is
+    shown ``1=`` and a player who withdrew is said to have, as in the preliminaries:
+    the command line printed ``1`` twice (the PDF alone worked the sharing out) and the
+    name alone."""
+    paper = dict(FINAL_ON_PAPER)  # ann connects in round 1 and plays round 4 as gus does: level on all
+    paper[1] = [
+        ("ann", G, 3, 1),
+        ("bob", G, 2, 0),
+        ("cem", S, 0, 0),
+        ("gus", G, 2, 0),
+        ("hal", D, 0, 0),
+        ("kim", S, 0, 0),
+    ]
+    paper[4] = [
+        ("ann", G, 2, 0),
+        ("bob", D, 0, 0),
+        ("cem", S, 0, 0),
+        ("gus", G, 2, 0),
+        ("hal", G, 2, 0),
+        ("kim", S, 0, 0),
+    ]
+    text = sheet("hand:final", paper, number=2, table="final").splitlines()
+    text = [text[0] + ",stage"] + [line + ",final" for line in text[1:]]
+    assert put(hand.store, hand.root / "final.csv", "\n".join(text) + "\n") == "accepted"
+    records.withdraw_player(hand.store, TID, "cem", "went home after the final")
+    final = hand.table(stage="final")
+    top = final.filter(pl.col("player").is_in(["ann", "gus"]))
+    assert top.select("rank", "shared", "final_points", "final_stars").rows() == [(1, True, 7, 1), (1, True, 7, 1)]
+    assert final.filter(~pl.col("player").is_in(["ann", "gus"]))["shared"].to_list() == [False] * 4
+    assert final.filter(pl.col("withdrawn"))["player"].to_list() == ["cem"]
+    assert "withdrew from the tournament" in final.filter(pl.col("player") == "cem")["why"].item()
+    printed = hand.cli("standings", TID, "--stage", "final").output
+    lines = [" ".join(line.split()) for line in printed.splitlines()]
+    assert sum(line.startswith(("1 1= ", "2 1= ")) for line in lines) == 2, printed
+    assert any("(withdrew)" in line for line in lines), printed
+
+
 # -- records -----------------------------------------------------------------------------
 
 
