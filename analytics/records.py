@@ -401,6 +401,12 @@ def return_player(store: Store, tournament: str, player: str, reason: str) -> Re
     """A withdrawn player back in the tournament, with why (:class:`PlayerReturned`)."""
     if not reason.strip():
         raise RecordError(say("a return needs a --reason"))
+    with store.connect(read_only=True) as con:
+        _require(con, tournament)
+        if player not in _registered(con, tournament):  # not "has not withdrawn", as if they might
+            raise RecordError(
+                say("%(player)s is not registered in %(tournament)s", player=player, tournament=tournament)
+            )
     with _shaped():
         event = PlayerReturned(type="player_returned", player=player, reason=reason.strip())
     return append(store, tournament, [event])

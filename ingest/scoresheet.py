@@ -77,8 +77,14 @@ def _quoted(text: str) -> str:
 
 def _int(text: str, column: str, line: int, low: int, high: int) -> int:
     """A whole number written in the digits 0-9 alone: Python's ``int`` also reads
-    ``+2``, ``0_3`` and full-width ``３``, which no score sheet means."""
+    ``+2``, ``0_3`` and full-width ``３``, which no score sheet means. A negative one
+    (``-3``) is said to be out of the column's range, which it is."""
     digits = text.strip()
+    negative = digits.startswith("-") and digits[1:].isascii() and digits[1:].isdigit()
+    if negative and low >= 0:  # a whole number all the same: said out of range below, not "not a number"
+        digits, sign = digits[1:], -1
+    else:
+        sign = 1
     if not (digits.isascii() and digits.isdigit()):
         said = say(
             "line %(line)s: `%(column)s` must be a whole number, not %(given)s",
@@ -87,7 +93,7 @@ def _int(text: str, column: str, line: int, low: int, high: int) -> int:
             given=_quoted(text),
         )
         raise UnreadableLog(said, line)
-    value = int(digits)
+    value = sign * int(digits)
     if not low <= value <= high:
         said = say(
             "line %(line)s: `%(column)s` must be %(low)s–%(high)s, not %(given)s",

@@ -1707,6 +1707,8 @@ def test_a_player_who_withdraws_keeps_their_rounds_and_the_cut_passes_them_over(
         records.withdraw_player(store, tid, "nobody", "gone")
     with pytest.raises(RecordError, match=rf"^{seventh} has not withdrawn from {tid}$"):
         records.return_player(store, tid, seventh, "never left")
+    with pytest.raises(RecordError, match=rf"^nobody is not registered in {tid}$"):  # not "has not withdrawn"
+        records.return_player(store, tid, "nobody", "back")
     assert CliRunner().invoke(app, ["verify", "--db", str(store.path)]).exit_code == 0  # read models as events give
 
     table = CliRunner().invoke(app, ["standings", tid, "--db", str(store.path)], env={"COLUMNS": "200"})

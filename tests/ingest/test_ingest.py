@@ -995,6 +995,15 @@ MALFORMED_SHEETS = {
         3,
         "role",
     ),
+    # a negative number is a number, out of range: it said "`points` must be a whole number, not '-3'"
+    "points_negative": (
+        HEADER
+        + "\n"
+        + "\n".join(_rows({2: GOOD_ROW.format(player="cas", role="gold_digger", points="-3", star=0)}))
+        + "\n",
+        4,
+        "`points` must be 0–100, not -3",
+    ),
     "player_twice_in_a_round": (HEADER + "\n" + "\n".join([*_rows(), _rows()[0]]) + "\n", 8, "twice"),
     "bad_star": (
         HEADER
