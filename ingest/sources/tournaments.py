@@ -173,7 +173,11 @@ def prepare_tournament(name: str, raw: bytes, sha: str) -> Prepared:
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"])
-        said = say("not a tournament file: `%(field)s`: %(problem)s", field=where, problem=str(first["msg"]))
+        said = (
+            say("not a tournament file: `%(field)s`: %(problem)s", field=where, problem=str(first["msg"]))
+            if where
+            else say("not a tournament file: %(problem)s", problem=str(first["msg"]))  # not JSON: no field to name
+        )
         raise UnreadableLog(said) from None
     problems = description.problems()
     if problems:

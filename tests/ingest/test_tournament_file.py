@@ -115,6 +115,19 @@ def test_a_cut_draw_that_is_no_draw_gets_a_clear_rejection(
     assert stored(victim, "SELECT count(*) FROM events WHERE stream = 'tournament:other'") == [(0,)]
 
 
+def test_a_tournament_file_that_is_not_json_is_rejected_without_an_empty_field_name(
+    tmp_path: Path, victim: Path
+) -> None:
+    """It said "not a tournament file: ``: Invalid JSON: …", a field named by nothing."""
+    path = tmp_path / "tournament.json"
+    path.write_text('{"format": "saboteur-tournament/1", "id": ', encoding="utf-8")
+    result = cli("ingest", "--db", victim, path)
+    assert result.exit_code == 1, result.output
+    report = json.loads(stored(victim, "SELECT report FROM uploads WHERE outcome = 'rejected'")[0][0])
+    (violation,) = report["violations"]
+    assert violation["message"].startswith("not a tournament file: Invalid JSON: "), violation
+
+
 def test_a_recorded_draw_is_stored_as_the_simulator_writes_it(tmp_path: Path) -> None:
     db = tmp_path / "store.duckdb"
     path = tmp_path / "tournament.json"
