@@ -307,7 +307,8 @@ def parse_line(number: int, raw: bytes | str) -> LogLine:
         obj = _decode(data)
     except _DuplicateKey as exc:
         key = repr(str(exc))
-        return LogLine(number, None, _wrong(say("key %(key)s appears twice in one object", key=key), str(exc)))
+        twice = _wrong(say("key %(key)s appears twice in one object", key=key), str(exc))
+        return LogLine(number, _twice_the_same(data), twice)
     except RecursionError:
         return LogLine(number, None, _wrong(say("JSON nested too deeply")))
     except ValueError as exc:  # json.JSONDecodeError is a ValueError
@@ -405,6 +406,41 @@ def _salvaged(obj: dict[str, Any], exc: ValidationError) -> Event | None:
     if event.type == "game_started" or null_fields(event):
         return None
     return event
+
+
+def _twice_the_same(data: bytes) -> Event | None:
+    """The event a line with a key written twice still states, or ``None``: where every
+    key written twice (at any depth) holds the same value each time (``"round":1`` twice
+    over), the line says one thing, malformed but applied (event-log.md: the replay goes
+    on "with the event as recorded wherever the event can still be applied"). Dropped, a
+    deal written so threw its whole round away, each of its lines then reported as
+    coming before any round_started. Two values differ, and the line says nothing sure."""
+    same = True
+
+    def once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal same
+        obj: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in obj and _as_written(obj[key]) != _as_written(value):
+                same = False
+            obj[key] = value
+        return obj
+
+    try:
+        obj = json.JSONDecoder(object_pairs_hook=once, parse_constant=_no_constant).decode(data.decode("utf-8"))
+        if not same or not isinstance(obj, dict):
+            return None
+        event = EVENT_ADAPTER.validate_python(obj)
+    except (ValueError, RecursionError):  # a ValidationError is a ValueError
+        return None
+    if event.type == "game_started" or null_fields(event):
+        return None
+    return event
+
+
+def _as_written(value: Any) -> str:
+    """A decoded JSON value as one text, keys sorted: ``1``, ``1.0`` and ``true`` apart."""
+    return json.dumps(value, sort_keys=True)
 
 
 UNSEEN_IF_UNREAD: Final = {"round_started": ("hands", "draw_pile"), "draw": ("card",), "discard": ("card",)}

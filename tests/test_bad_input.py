@@ -559,7 +559,40 @@ def test_a_number_as_a_string_in_round_started_is_malformed() -> None:
 
 
 def test_duplicate_keys_are_malformed() -> None:
-    malformed(started().raw('{"type":"discard","player":"ann","card":"map","card":"map"}'), "card")
+    malformed(started().raw('{"type":"discard","player":"ann","card":"map","card":"EW"}'), "card")
+
+
+def test_a_key_written_twice_with_one_value_is_malformed_and_its_event_applied() -> None:
+    """event-log.md: a key twice in one object is ``malformed``; written twice with the
+    same value, the line still states its event, and the replay goes on "with the event
+    as recorded wherever the event can still be applied". A deal written so was thrown
+    away, and every line of its round reported as coming before any round_started (106
+    findings for one slip); a discard, and the turn's draw and the next turns went
+    wrong after it."""
+    log = started()
+    card = log.hand("ann")[0]
+    log.raw(f'{{"type":"discard","player":"ann","card":"{card}","card":"{card}"}}')
+    log.draw("ann").discard(log.turn)
+    assert codes(log) == [("malformed", 3)]
+    assert names(one_finding(run(log), "malformed", 3), "card")
+
+    deal = LogBuilder(players=5, ruleset="tournament", rounds=1)
+    deal.deal(start="ann").pass_out().end_round().end_game()
+    lines = list(deal.lines)
+    lines[1] = (
+        lines[1].replace('"round": 1,', '"round": 1, "round": 1,', 1).replace('"round":1,', '"round":1,"round":1,', 1)
+    )
+    assert lines[1] != deal.lines[1]
+    result = run(lines)
+    assert [(f.code.value, f.line) for f in result.findings] == [("malformed", 2)]
+    assert [o.round for o in result.outcomes] == [1]
+
+    differ = (
+        lines[1]
+        .replace('"round": 1, "round": 1,', '"round": 1, "round": 2,', 1)
+        .replace('"round":1,"round":1,', '"round":1,"round":2,', 1)
+    )
+    assert ("malformed", 3) in codes([lines[0], differ, *lines[2:]])  # two values: no deal to apply
 
 
 def test_duplicate_keys_in_a_nested_object_are_malformed() -> None:
