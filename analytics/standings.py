@@ -33,6 +33,7 @@ from events.rules.tournament import (
     MISSING_FROM_GAME,
     MORE_ROUNDS,
     SEATED_ELSEWHERE,
+    UNREGISTERED,
     UNSEATED,
 )
 from events.said import STAGES, read_stored_all, sentence
@@ -117,13 +118,19 @@ SELECT substr(sha256(concat_ws('|', 'seating', p.tournament, p.tournament_round,
        coalesce(n.name, p.player) AS name, s.table_label AS seated_table,
        CASE WHEN s.table_label IS NULL THEN 'unseated' ELSE 'elsewhere' END AS kind,
        'wrong_table' AS code, 'R-TS1' AS rule, 'warning' AS severity,
-       CASE WHEN s.table_label IS NULL
+       CASE WHEN s.table_label IS NULL AND n.player IS NULL
+            THEN format('{} plays at table {} in round {} but is not registered in the tournament: '
+                        || 'a mistyped id, or a player to register',
+                        p.player, coalesce(p.table_label, '?'), p.tournament_round)
+            WHEN s.table_label IS NULL
             THEN format('{} plays at table {} but is not in the published seating of round {}',
                         coalesce(n.name, p.player), coalesce(p.table_label, '?'), p.tournament_round)
             ELSE format('{} is seated at table {} in round {} but plays at table {}',
                         coalesce(n.name, p.player), s.table_label, p.tournament_round, coalesce(p.table_label, '?'))
        END AS message,
-       json_object('text', CASE WHEN s.table_label IS NULL THEN {unseated} ELSE {seated_elsewhere} END,
+       n.player IS NOT NULL AS registered,
+       json_object('text', CASE WHEN s.table_label IS NULL AND n.player IS NULL THEN {unregistered}
+                                WHEN s.table_label IS NULL THEN {unseated} ELSE {seated_elsewhere} END,
                    'values', CASE WHEN s.table_label IS NULL
                                   THEN json_object('player', p.player, 'table', coalesce(p.table_label, '?'),
                                                    'round', p.tournament_round)
@@ -147,6 +154,7 @@ SELECT substr(sha256(concat_ws('|', 'seating-missing', g.tournament, g.tournamen
        'wrong_table' AS code, 'R-TS1' AS rule, 'warning' AS severity,
        format('{} is seated at table {} in round {} but is not in its game {}',
               coalesce(n.name, s.player), s.table_label, g.tournament_round, g.game_id) AS message,
+       true AS registered,
        json_object('text', {missing},
                    'values', json_object('player', s.player, 'table', s.table_label, 'round', g.tournament_round,
                                          'game', g.game_id))::VARCHAR AS said
@@ -166,6 +174,7 @@ SELECT substr(sha256(concat_ws('|', 'seating-twice', p.tournament, p.tournament_
        'wrong_table' AS code, 'R-TS1' AS rule, 'warning' AS severity,
        format('{} plays at table {} in round {} and in another game of that round',
               coalesce(n.name, p.player), coalesce(p.table_label, '?'), p.tournament_round) AS message,
+       n.player IS NOT NULL AS registered,
        json_object('text', {twice},
                    'values', json_object('player', p.player, 'table', coalesce(p.table_label, '?'),
                                          'round', p.tournament_round))::VARCHAR AS said
@@ -179,6 +188,7 @@ WHERE p.games_in_round > 1 AND {announced}
 """.replace("{seats}", _SEATS)
     .replace("{announced}", _announced("p"))
     .replace("{unseated}", _literal(UNSEATED))
+    .replace("{unregistered}", _literal(UNREGISTERED))
     .replace("{seated_elsewhere}", _literal(SEATED_ELSEWHERE))
     .replace("{missing}", _literal(MISSING_FROM_GAME))
     .replace("{twice}", _literal(IN_TWO_GAMES))

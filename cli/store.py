@@ -231,6 +231,12 @@ def _print_misseated(out: Console, store: Store, results: list[FileResult], lang
                 if row["kind"] == "missing"
                 else say("in another game of round %(round)s too, at table %(table)s in this one (%(game)s)", **where)
                 if row["kind"] == "twice"
+                else say(
+                    "not registered in the tournament (a mistyped id, or a player to register), but played at "
+                    "table %(table)s (round %(round)s, %(game)s)",
+                    **where,
+                )
+                if row["seated_table"] is None and not row["registered"]
                 else say("not seated, but played at table %(table)s (round %(round)s, %(game)s)", **where)
                 if row["seated_table"] is None
                 else say(

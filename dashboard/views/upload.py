@@ -74,6 +74,12 @@ def misseated_line(seat: dict[str, Any]) -> str:
             "%(player)s plays in more than one game of round %(round)s: the game %(game)s has them at table "
             "%(table)s. Stored as played: finding %(finding)s is open on the Audit page (penalty or dismissal)."
         )
+    elif seat["seated_table"] is None and not seat.get("registered", True):
+        text = _(
+            "%(player)s is not registered in the tournament, but the game %(game)s has them at table %(table)s "
+            "in round %(round)s: a mistyped id, or a player to register. Stored as played: finding %(finding)s "
+            "is open on the Audit page (re-seat, penalty or dismissal)."
+        )
     elif seat["seated_table"] is None:
         text = _(
             "%(player)s is not in the seating of round %(round)s, but the game %(game)s has them at table "

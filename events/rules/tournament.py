@@ -50,6 +50,13 @@ MOST_ROUND_POINTS: Final = max(ROUND_POINTS.values())
 """The most points of a round under any ruleset: the bound of a form that knows no ruleset."""
 UNSEATED: Final = sentence("%(player)s plays at table %(table)s but is not in the published seating of round %(round)s")
 """A ``wrong_table`` finding (R-TS1) of a player the published seating does not seat."""
+UNREGISTERED: Final = sentence(
+    "%(player)s plays at table %(table)s in round %(round)s but is not registered in the tournament: "
+    "a mistyped id, or a player to register"
+)
+"""A ``wrong_table`` finding (R-TS1) of a player the seating does not seat because the
+tournament does not know them: said apart, since the organiser looks for a typo, not
+for a seat."""
 SEATED_ELSEWHERE: Final = sentence(
     "%(player)s is seated at table %(seated)s in round %(round)s but plays at table %(table)s"
 )

@@ -94,6 +94,43 @@ def test_ingest_names_the_player_at_the_wrong_table_and_still_stores_the_game(wr
     assert "Fay (fay)" not in verbose.output  # each file its own players
 
 
+def test_a_player_the_tournament_does_not_know_is_said_to_be_unregistered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mistyped id on a score sheet (zed for fay): the game is stored as played, and
+    the finding says zed is not registered, not that zed "is not in the published
+    seating", which sent the organiser to the seating for a typo. The command line, the
+    stored finding and the Upload page say it alike."""
+    for where in ("cli", "page"):
+        right = seated(tmp_path / where, monkeypatch, RIGHT)
+        typo = right.files / "r1-t1.csv"
+        typo.write_text(typo.read_text(encoding="utf-8").replace(",fay,", ",zed,"), encoding="utf-8")
+        if where == "page":
+            at = log_in(run_page("upload"), PASSWORD)
+            at.file_uploader[0].set_value([("r1-t1.csv", typo.read_bytes(), "text/csv")])
+            at.button[0].click().run()
+            assert not at.exception
+            (line,) = [m.value for m in at.markdown if "**zed** (`zed`)" in m.value]
+            assert "is not registered in the tournament" in line, line
+            assert "a mistyped id, or a player to register" in line, line
+            continue
+        result = right.cli("ingest", str(typo))
+        assert result.exit_code == 0, result.output
+        said = " ".join(result.output.split())
+        assert (
+            "zed (zed): not registered in the tournament (a mistyped id, or a player to register), but played at "
+            "table 1 (round 1, hand:r1:t1)"
+        ) in said, said
+        found = misseated(right.store, tournament=TID)
+        zed = found.filter(pl.col("player") == "zed").row(0, named=True)
+        assert (zed["kind"], zed["registered"]) == ("unseated", False)
+        assert zed["message"] == (
+            "zed plays at table 1 in round 1 but is not registered in the tournament: "
+            "a mistyped id, or a player to register"
+        )
+        assert found.filter(pl.col("player") == "fay")["kind"].to_list() == ["missing"]
+
+
 def test_a_game_that_matches_its_seating_gives_no_finding(right: Seated) -> None:
     result = right.cli("ingest", str(right.files))
     assert result.exit_code == 0 and "wrong table" not in result.output
