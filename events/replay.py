@@ -119,8 +119,10 @@ class Replay:
         """Report a finding at ``line`` (this line by default), in round ``number`` (by
         default the round in play: a ``round_started`` line's own findings name the
         round it starts, as the findings of its deal do), or in none (``outside``: the
-        game's own, at ``game_ended``)."""
-        if number is None and not outside:
+        game's own, at ``game_ended``, and every finding after it). A finding outside
+        the rounds leaves every round clean: a stray line after game_ended made the
+        last round one with errors, which ``stats --clean-only`` then left out."""
+        if number is None and not outside and not self.state.ended:  # after game_ended: no round's
             rs = self.state.round
             number = rs.number if rs is not None else None
         finding = Finding(code, line or self._line, said.english(), number, player, rule, field, said)
@@ -161,6 +163,7 @@ class Replay:
                 field=error.field if error else None,
                 # a deal's own findings name the round it starts, when the line still says which
                 number=getattr(event, "round", None) if event is not None and event.type == "round_started" else None,
+                outside=event is not None and event.type == "game_ended",  # the game's line, no round's
             )
             if event is None:
                 return new
@@ -197,7 +200,13 @@ class Replay:
             # a round_started line's findings name the round it starts (a model or a Struct: by its type)
             number: int | None = getattr(event, "round", None) if kind == "round_started" else None
             for field, message in problems:
-                self._report(Code.MALFORMED, _field_problem(field, message), field=field, number=number)
+                self._report(
+                    Code.MALFORMED,
+                    _field_problem(field, message),
+                    field=field,
+                    number=number,
+                    outside=kind == "game_ended",
+                )
             if any(field in _ACTORS for field, _ in problems):
                 return self._new  # a player who is not at the table cannot act
         _HANDLERS[kind](self, event)

@@ -936,9 +936,23 @@ def test_round_ended_for_another_round_is_malformed() -> None:
     ],
 )
 def test_anything_after_game_ended_is_malformed(line: dict[str, Any] | str) -> None:
+    """Malformed, and of no round: the game is over. It named the last round, which
+    then counted as a round with errors (``stats --clean-only`` left it out for a stray
+    line after the game)."""
     log = LogBuilder(players=6, rounds=1).deal().pass_out().end_round().end_game()
     assert codes(log) == []
-    malformed(log.raw(line))
+    finding = malformed(log.raw(line))
+    assert finding.round is None
+    assert not run(log).errors_by_round.get(1)
+
+
+def test_a_game_ended_line_s_own_malformed_finding_is_of_no_round() -> None:
+    """The game_ended line belongs to the game, as its wrong totals do (round ``null``):
+    a malformed one (a total of a player missing) left the last round with an error."""
+    log = LogBuilder(players=6, rounds=1).deal().pass_out().end_round()
+    totals = {p: t for p, t in log.state.totals().items() if p != SIX[-1]}
+    finding = malformed(log.raw({"type": "game_ended", "totals": totals}), "totals")
+    assert finding.round is None
 
 
 def test_a_file_that_stops_mid_turn_is_only_incomplete() -> None:
