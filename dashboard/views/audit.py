@@ -385,6 +385,9 @@ if number is not None:
         names.plain("role", names.ROLES),
         pl.col("player").replace_strict(named, default=pl.col("player"), return_dtype=pl.String),  # by name
     )
+    # no correction (or no replay, for a score sheet) is a dash, not Streamlit's grey "None"
+    blank = [c for c in ("recorded", "replay", "corrected") if c in scored.columns and scored[c].null_count()]
+    scored = scored.with_columns(pl.col(c).cast(pl.String).fill_null("–") for c in blank)
     st.dataframe(
         scored,
         hide_index=True,

@@ -108,6 +108,7 @@ def test_audit_accepts_the_replays_score_as_an_appended_event(open_page: Open, o
     at.selectbox(key="audit_finding").set_value(wrong["finding_id"]).run()
     scores = at.dataframe[1].value
     assert {"recorded", "replay", "corrected"} <= set(scores.columns)
+    assert set(scores["corrected"]) == {"–"}  # none yet: a dash, not "None"
     assert set(scores["player"]) <= set(data.player_names(TOURNAMENT).values())  # by name, not id
     before = standings(Store(db), TOURNAMENT)
     count = len(events(db))
