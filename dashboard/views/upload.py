@@ -12,7 +12,9 @@ import streamlit as st
 from dashboard import access, data, names, sentences
 from dashboard.i18n import _, ngettext
 from dashboard.markup import escape, ident
+from events.said import Said, read_stored
 from ingest.limits import MAX_UPLOAD_MIB
+from ingest.pipeline import already_stored
 
 # Each outcome's mark: a Material icon in a colour, drawn by Streamlit's own icon font
 # (an emoji shows as an empty box where no emoji font is installed).
@@ -42,6 +44,21 @@ def list_findings(findings: Sequence[dict[str, Any]]) -> None:
         st.markdown(f"- {where} · {plain} ({escape(str(found.get('rule')))}): {escape(message)}")
 
 
+ALREADY_STORED: Final = already_stored("").text
+"""The sentence of a game stored before, which tells the command line's user to "ingest
+again with --supersede": on this page the checkbox above does it."""
+
+
+def said_here(sentence: Said | None, english: str) -> str:
+    """A file's note in the page's language, the way to supersede as this page offers it."""
+    if sentence is not None and sentence.text == ALREADY_STORED:
+        return _(
+            "%(games)s is already stored; to replace it, tick “Store as the new version of a game already "
+            "stored”, say why, and send the file again"
+        ) % {"games": sentence.named.get("games")}
+    return sentences.said(sentence, english)
+
+
 def received_note(row: dict[str, Any]) -> str:
     """Why an upload came to what it did, in a few words: the reason it was refused or
     superseded with, or the upload it repeats."""
@@ -49,7 +66,13 @@ def received_note(row: dict[str, Any]) -> str:
         return _("the same content as upload %(upload)s") % {"upload": row["duplicate_of"]}
     if row["supersedes"] is not None:
         return _("supersedes upload %(upload)s: %(reason)s") % {"upload": row["supersedes"], "reason": row["reason"]}
-    return sentences.stored(row.get("reason_said"), row["reason"] or "")  # in the page's language
+    kept = row.get("reason_said")
+    if isinstance(kept, str) and kept:
+        try:
+            return said_here(read_stored(kept), row["reason"] or "")  # in the page's language
+        except (ValueError, TypeError, KeyError):
+            pass  # a sentence that cannot be read: its English, as sentences.stored shows it
+    return sentences.stored(kept, row["reason"] or "")
 
 
 def misseated_line(seat: dict[str, Any]) -> str:
@@ -156,14 +179,14 @@ if shown:
             "upload": [f.upload_id for f in received],
             "findings": [len(r.findings) for r in shown],
             "wrong table": [len(r.misseated) for r in shown],
-            "note": [sentences.said(f.said, f.message) for f in received],
+            "note": [said_here(f.said, f.message) for f in received],
         }
     )
     st.dataframe(received_table, hide_index=True, width="stretch", column_config=names.headers(received_table.columns))
     for result in shown:
         sent = result.file
         line = f"{OUTCOME_MARKS.get(sent.outcome, '')} **{escape(sent.name)}**: {names.outcome(sent.outcome)}"
-        said = sentences.said(sent.said, sent.message)  # in the page's language
+        said = said_here(sent.said, sent.message)  # in the page's language
         if sent.outcome == "duplicate":
             line += f" ({escape(said)})" if sent.message else " (" + _("already received") + ")"
         elif sent.message:

@@ -235,6 +235,28 @@ def test_a_supersede_sent_without_its_reason_keeps_the_files_chosen(
     assert not at.file_uploader[0].value and not at.checkbox[0].value and at.text_input[0].value == ""
 
 
+def test_a_game_stored_before_is_refused_with_this_page_s_way_to_supersede(
+    open_page: Open, organiser: str, sample: Sample
+) -> None:
+    """Another version of a stored game, "supersede" not ticked: the page said what the
+    command line says ("ingest again with --supersede --reason"), where its own checkbox
+    does it. The files received below say it the page's way too."""
+    at = log_in(open_page("upload"), organiser)
+    raw = sample.held_back.read_bytes()
+    at.file_uploader[0].set_value(("r2-t2.jsonl", raw, "application/json"))
+    at.button[0].click().run()
+    first, rest = raw.split(b"\n", 1)
+    at.file_uploader[0].set_value(("r2-t2-again.jsonl", first + b" \n" + rest, "application/json"))
+    at.button[0].click().run()
+    assert not at.exception
+    results = at.dataframe[0].value
+    assert results["outcome"].tolist() == ["rejected"]
+    (note,) = results["note"].tolist()
+    assert "tick “Store as the new version of a game already stored”" in note and "--supersede" not in note
+    history = at.dataframe[1].value
+    assert "--supersede" not in " ".join(history["note"].tolist())
+
+
 def test_ingest_with_no_file_says_which_files_the_box_takes(open_page: Open, organiser: str) -> None:
     """The file box refuses a file of another kind or over the limit before it is sent:
     "Choose files to upload first" told an organiser who had chosen one nothing."""
