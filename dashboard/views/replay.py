@@ -238,6 +238,8 @@ with st.container(horizontal=True, wrap=False, gap="small", key="replay_steps"):
 step = st.slider(_("Step"), min_value=0, max_value=last, key=STEP) if last > 0 else 0
 frame = frames[step]
 shown_at = address(tournament, game_id, number, step)
+if "lang" in st.query_params:  # the language the address names stays in it, as on every page
+    shown_at = {**shown_at, "lang": st.query_params["lang"]}
 st.query_params.from_dict(shown_at)  # the address names the step shown: copy it to share it
 st.session_state[ADDRESS] = shown_at
 

@@ -58,6 +58,14 @@ def test_an_address_opens_its_game_round_and_step_and_follows_each_step(db: Path
     assert at.query_params["round"] == "3" and at.query_params["step"] == "0"
 
 
+def test_the_address_keeps_its_language_as_the_steps_go(db: Path) -> None:
+    """``?lang=de`` stays in the address the page writes for the step it shows: it was
+    dropped there (the page's every run writes it), and the shared link opened in
+    English."""
+    at = at_address(game=GAME, round="2", step="3", lang="de")
+    assert at.query_params == {"tournament": TOURNAMENT, "game": GAME, "round": "2", "step": "3", "lang": "de"}
+
+
 @pytest.mark.parametrize(
     ("query", "notice", "expected"),
     [
