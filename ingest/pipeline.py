@@ -35,6 +35,7 @@ from ingest.sources import LogEvents, Prepared, prepare, project_tournament, unf
 from ingest.sources.files import counted
 from ingest.stats import IngestStats, lap
 from ingest.store import (
+    ROOM_FROM,
     ROW_GROUP,
     Append,
     Appending,
@@ -44,6 +45,7 @@ from ingest.store import (
     checkpoint_unmerged,
     interrupted,
     one_thread,
+    room_for,
     settle,
     streaming,
 )
@@ -392,13 +394,18 @@ class Writer:
                 return []
             with self.store.connect() as con, one_thread(con):
                 streaming(con)
+                roomy = False  # DuckDB's ceiling raised for a large file (room_for)
                 with self.store.appending(con, keep=False, stats=self.stats) as appending:
                     state = _Batch(self.store, con, appending)
                     while run is not None:
+                        roomy = room_for(con, max(len(p.raw) for p in run)) or roomy
                         decided.extend(self._append_run(run, state, appending))
                         taken.extend(run)
                         run = next(runs, None)
-                if appending.appended >= ROW_GROUP:  # its row groups left as written
+                if roomy:  # stored now, while there is room: not left to the next write's checkpoint
+                    con.execute("CHECKPOINT")
+                    streaming(con)
+                elif appending.appended >= ROW_GROUP:  # its row groups left as written
                     with lap(self.stats, "checkpoint (no vacuum)"):
                         checkpoint_unmerged(con)
                     self.unmerged = True
@@ -697,7 +704,14 @@ class _Taken:
             self.taken.append(item)
             self.events += sum(len(e) for e in item.streams.values())
             self.held += weight(item)
-            self.full = len(self.taken) >= self.files or self.events >= BATCH_EVENTS or self.held >= BATCH_BYTES
+            # a file too large for DuckDB's streaming ceiling ends its batch (room_for): two
+            # of 60 MiB in one took the ingest to 766 MiB
+            self.full = (
+                len(self.taken) >= self.files
+                or self.events >= BATCH_EVENTS
+                or self.held >= BATCH_BYTES
+                or len(item.raw) > ROOM_FROM
+            )
             yield item
 
     def rest(self) -> list[Prepared]:

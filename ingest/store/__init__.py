@@ -31,12 +31,14 @@ from __future__ import annotations
 from ingest.store.chained import Append, EventRuns, NewEvent, Run
 from ingest.store.commits import (
     CHECKPOINTED_COMMIT,
+    ROOM_FROM,
     ROW_GROUP,
     STREAMING_MEMORY,
     checkpoint_unmerged,
     ctrl_c_noted,
     interrupted,
     one_thread,
+    room_for,
     settle,
     streaming,
 )
@@ -49,6 +51,7 @@ __all__ = [
     "CHECKPOINTED_COMMIT",
     "DEFAULT_DB",
     "OPEN_RETRY",
+    "ROOM_FROM",
     "ROW_GROUP",
     "STREAMING_MEMORY",
     "WAITING_FRESH",
@@ -73,6 +76,7 @@ __all__ = [
     "insert_rows",
     "interrupted",
     "one_thread",
+    "room_for",
     "settle",
     "streaming",
 ]

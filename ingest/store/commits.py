@@ -121,6 +121,25 @@ is a cache of blocks already read, which a lower ceiling costs it no time
 as fast with 384MB)."""
 
 
+ROOM_FROM: Final = 16 * 1024 * 1024
+"""A file larger than this (any log is at most 16 MiB; a refused file up to the upload
+limit is kept byte for byte too) gets DuckDB the memory to store it (:func:`room_for`)."""
+
+
+def room_for(con: duckdb.DuckDBPyConnection, size: int) -> bool:
+    """Let DuckDB hold a value of ``size`` bytes: its commit and checkpoint allocate a
+    block of that size whole, twice over, which a streaming job's ceiling
+    (:data:`STREAMING_MEMORY`) cannot hold for a file of 60 MiB ("could not allocate
+    block of size 60.0 MiB"): the batch failed, and the write-ahead log it left failed
+    every write after it. Whether the ceiling was raised (only for a file over
+    :data:`ROOM_FROM`, and not under ``$SABOTEUR_DB_MEMORY``, the user's own)."""
+    if size <= ROOM_FROM or os.environ.get("SABOTEUR_DB_MEMORY"):
+        return False
+    needed = 128 + 3 * -(-size // (1024 * 1024))  # MiB: the streaming ceiling, and three times the value
+    con.execute(f"SET memory_limit = '{needed}MB'")
+    return True
+
+
 def streaming(con: duckdb.DuckDBPyConnection) -> None:
     """Lower DuckDB's memory ceiling to :data:`STREAMING_MEMORY` for a streaming job,
     unless ``$SABOTEUR_DB_MEMORY`` chose one."""
@@ -163,12 +182,11 @@ def transaction(
         started = time.perf_counter()
         con.execute("COMMIT")
     except BaseException as error:
-        try:
+        # DuckDB may have ended the transaction itself (an interrupted query, one out of
+        # memory): nothing of it stands, and the first error says why ("cannot rollback
+        # - no transaction is active" said the store had failed)
+        with contextlib.suppress(duckdb.Error):
             con.execute("ROLLBACK")
-        except duckdb.Error:
-            if not interrupted(error):
-                raise
-            # DuckDB ended the interrupted query's transaction itself: nothing of it stands
         if interrupted(error):
             raise KeyboardInterrupt from error
         raise

@@ -79,6 +79,30 @@ def sheet_row(tournament: str = "spring-cup", table: str = "4", player: str = "a
 # -- point 2: one bad file does not sink the run ---------------------------------------
 
 
+def test_a_refused_file_of_60_mib_fails_alone_and_the_store_takes_the_next_write(tmp_path: Path) -> None:
+    """A 60 MiB file that is no log, beside a good one: it is refused and kept byte for
+    byte, the good one stored, and the next ingest and ``verify`` work. DuckDB's
+    streaming ceiling (128 MB) could not hold the value: the whole batch failed ("the
+    database failed: cannot rollback - no transaction is active", nothing stored), and a
+    file of it alone left a write-ahead log that failed every write after it."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    big = folder / "big.jsonl"
+    big.write_bytes(b"x" * (60 * 2**20))
+    beside_a_log(folder)
+    db = tmp_path / "s.duckdb"
+    counted = summary(ingest_cli(folder, db=db))
+    assert (counted["accepted"], counted["rejected"]) == (1, 1)
+    assert_neighbour_stored(db)
+    assert scalar(db, "SELECT octet_length(raw) FROM uploads WHERE name LIKE '%big.jsonl'") == 60 * 2**20
+    assert not db.with_name(db.name + ".wal").exists()  # stored, not left to the next write
+    other = tmp_path / "other.jsonl"
+    write_game(other, "hostile:next", seed=4)
+    assert summary(ingest_cli(other, db=db))["accepted"] == 1
+    verified = invoke("verify", "--db", db)
+    assert verified.exit_code == 0, verified.output
+
+
 def test_score_sheet_field_over_128_kib_is_malformed_at_its_line(tmp_path: Path) -> None:
     sheet = tmp_path / "wide.csv"
     sheet.write_text("\n".join([HEADER, sheet_row(), sheet_row(player="x" * (200 * 1024))]) + "\n")
