@@ -137,15 +137,19 @@ def read_bytes(path: Path) -> bytes:
     return inflate(raw, path.name)
 
 
-def open_regular(path: Path) -> io.BufferedReader:
+def open_regular(path: Path, *, follow_links: bool = True) -> io.BufferedReader:
     """``path`` opened for reading, refused unless it is a regular file.
 
     A FIFO, a device or a socket named on the command line would block a plain
     ``open`` (or never end), so the file is opened without blocking and judged by what
     was opened, not by a name that could change in between. Raises :class:`OSError`
-    (``strerror`` says why) for anything that is not a regular file.
+    (``strerror`` says why) for anything that is not a regular file, and without
+    ``follow_links`` for a symbolic link (whatever it points to is not opened).
     """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    if not follow_links and os.path.islink(path):
+        raise OSError(0, "a symbolic link: not followed (name the file it points to)")
+    nofollow = 0 if follow_links else getattr(os, "O_NOFOLLOW", 0)  # a link put in its place meanwhile
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | nofollow)
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):

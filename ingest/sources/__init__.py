@@ -56,11 +56,14 @@ def prepare(path: Path) -> Prepared:
     """Read and audit one file (in a worker); never raises for bad input.
 
     The file is opened as :func:`~events.logfile.open_regular` opens a log (a FIFO or a
-    device is refused at once, not waited on) and measured before it is read: one over
-    the upload limit is refused with its true size, unread."""
+    device is refused at once, not waited on; a symbolic link is not followed) and
+    measured before it is read: one over the upload limit is refused with its true
+    size, unread."""
     name = safe_name(str(path))
     try:
-        with open_regular(path) as stream:
+        # a link is not followed: one under a folder could hand the store (which keeps
+        # every file received, for good) a file from anywhere, /etc/shadow included
+        with open_regular(path, follow_links=False) as stream:
             size = os.fstat(stream.fileno()).st_size
             if size > MAX_UPLOAD_BYTES:
                 return unreadable(name, kind_of(name), too_large(size), size=size)

@@ -355,11 +355,35 @@ def test_a_folder_walked_rejects_what_it_cannot_read_instead_of_passing_it_over(
     db = tmp_path / "s.duckdb"
     result = run_with_deadline(60, "ingest", folder, "--db", db, "--workers", "1")
     assert result.exit_code == 1, result.output
-    for name, why in [("pipe.jsonl", "not a regular file"), ("dangling.jsonl", "No such"), ("loop-a.jsonl", "levels")]:
+    links = "a symbolic link: not followed"
+    for name, why in [("pipe.jsonl", "not a regular file"), ("dangling.jsonl", links), ("loop-a.jsonl", links)]:
         upload = outcome_of(db, name)
         assert (upload["outcome"], upload["status"]) == ("rejected", "unreadable"), name
         assert why in str(only_finding(upload)["message"]), name
     assert_neighbour_stored(db)
+
+
+def test_a_link_is_not_followed_so_no_file_from_elsewhere_is_kept(tmp_path: Path) -> None:
+    """A link in a folder (or named) to a file outside it: refused unread. It was
+    followed, and the store, which keeps every file received for good, kept what it
+    pointed to: a link to /etc/shadow put the password hashes in ``uploads.raw``."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:$6$hash:19000:0:99999:7:::\n", encoding="utf-8")
+    folder = tmp_path / "day"
+    folder.mkdir()
+    (folder / "shadow.jsonl").symlink_to(secret)
+    log = beside_a_log(folder)
+    (tmp_path / "named.jsonl").symlink_to(log)
+    db = tmp_path / "s.duckdb"
+    result = ingest_cli(folder, tmp_path / "named.jsonl", db=db)
+    assert result.exit_code == 1, result.output
+    for name in ("shadow.jsonl", "named.jsonl"):
+        upload = outcome_of(db, name)
+        assert (upload["outcome"], upload["status"]) == ("rejected", "unreadable"), name
+        assert "a symbolic link: not followed" in str(only_finding(upload)["message"]), name
+        assert not upload["raw"], name
+    assert_neighbour_stored(db)
+    assert not query(db, "SELECT 1 FROM uploads WHERE contains(decode(raw), '$6$')")
 
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
