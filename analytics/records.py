@@ -134,6 +134,8 @@ def append(store: Store, tournament: str, new: Sequence[TournamentEvent], *, cre
     never merged unseen. A record of a tournament that a file not yet made cannot
     hold is refused before the file is made (a mistyped ``--db`` made an empty store)."""
     stream = stream_of(tournament)
+    for event in new:
+        _one_line_reason(event)
     if not creating and not store.path.exists():
         raise RecordError(_no_tournament(tournament))
     for attempt in range(_ATTEMPTS):
@@ -154,6 +156,29 @@ def append(store: Store, tournament: str, new: Sequence[TournamentEvent], *, cre
             if attempt == _ATTEMPTS - 1:
                 raise
     raise AssertionError("unreachable")
+
+
+REASON_MOST: Final = 1_000
+"""The longest reason a record keeps: a paragraph. One of 20 KB made the standings' PDF
+six pages of it, and the penalties' table wider than the page."""
+
+
+def _one_line_reason(event: TournamentEvent) -> None:
+    """Refuse a record's reason that holds a control character, a line break or a mark
+    that turns the text after it backwards (as a display name may not: a reason shows on
+    the Standings page, the PDF and the command line), or that is over
+    :data:`REASON_MOST` characters."""
+    reason = getattr(event, "reason", None)
+    if not isinstance(reason, str):
+        return
+    if not one_line(reason):
+        raise RecordError(
+            say("a reason is one line of text: no line break, control character or mark that turns the text")
+        )
+    if len(reason) > REASON_MOST:
+        raise RecordError(
+            say("a reason of %(length)s characters: at most %(most)s", length=len(reason), most=REASON_MOST)
+        )
 
 
 _ATTEMPTS: Final = 5

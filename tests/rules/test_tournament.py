@@ -521,6 +521,27 @@ def _penalties(store: Store) -> list[tuple[Any, ...]]:
         return con.execute("SELECT number, player, points, withdrawn_reason FROM penalties ORDER BY number").fetchall()
 
 
+@pytest.mark.parametrize(
+    "reason",
+    ["late\nsecond line", "bidi \u202eevil", "escape \x1b[2J", "R" * 1_001],
+    ids=["line break", "bidi override", "control", "too long"],
+)
+def test_r_ts5_a_reason_is_one_line_of_text(tmp_path: Path, reason: str) -> None:
+    """R-TS5's reasons show on the Standings page, in the PDF and on the command line, as
+    a display name does: one that turned the text after it backwards ("bidienil itlum
+    live"), printed a line of its own, or ran to 20 KB is refused, and nothing recorded."""
+    store = Store(tmp_path / "s.duckdb")
+    (tmp_path / "tournament.json").write_text(json.dumps(description()), encoding="utf-8")
+    ingest([tmp_path], store, workers=1)
+    before = len(records.history(store, "cup"))
+    with pytest.raises(records.RecordError, match=r"^a reason "):
+        records.penalty(store, "cup", "ann", 1, reason)
+    with pytest.raises(records.RecordError, match=r"^a reason "):
+        records.withdraw_player(store, "cup", "ann", reason)
+    assert len(records.history(store, "cup")) == before
+    assert records.penalty(store, "cup", "ann", 1, "slow play: 20 minutes late ‘again’").penalties == 1
+
+
 def test_r_ts5_a_penalty_withdrawn_stays_in_the_record_and_no_longer_counts(tmp_path: Path) -> None:
     """A penalty given in error (the wrong player, the wrong points) is taken back by a
     record of its own, with a reason: the penalty stays, numbered as it was given, and
