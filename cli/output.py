@@ -13,7 +13,7 @@ from rich.measure import Measurement
 from rich.segment import Segment
 from rich.table import Table
 
-from events.shown import shown
+from events.shown import one_line, shown
 
 if TYPE_CHECKING:  # a frame comes from the analytics, which load Polars
     from rich.progress import Progress, ProgressColumn
@@ -77,7 +77,9 @@ def finding_words(row: dict[str, Any], lang: str = "en") -> str:
         *([row["player"]] if row["player"] is not None else []),
     ]
     message = stored_words(row.get("said"), row["message"], lang)
-    return " · ".join([*where, f"{row['code']} ({row['rule']}): {message}"])
+    # one line whatever it quotes: a referee's note with a line break printed a line that
+    # read as the tool's own
+    return one_line(" · ".join([*where, f"{row['code']} ({row['rule']}): {message}"]))
 
 
 def file_progress(title: str, console: Console, *counts: ProgressColumn) -> Progress:

@@ -36,6 +36,7 @@ from cli.speech import one_of, speaking, spoken, told
 from events.language import words
 from events.records.tournament import CutDrawn, PenaltyGiven
 from events.said import Said, say, sentence
+from events.shown import one_line
 from ingest.store import Store
 
 app = typer.Typer(
@@ -709,7 +710,16 @@ def log(tournament: str, store: Store) -> None:
         )
         if event.stream != records.stream_of(tournament):
             details = f"{event.stream} · {details}"
-        entries.append((str(event.position), recorded_text(event.recorded_at), event.type, details, str(reason)))
+        # one line each, whatever a record or a log wrote (a line break printed a line of its own)
+        entries.append(
+            (
+                str(event.position),
+                recorded_text(event.recorded_at),
+                event.type,
+                one_line(details),
+                one_line(str(reason)),
+            )
+        )
     title = told(say("%(tournament)s: the record", tournament=tournament))
     shown = Table(title=escape(title), title_justify="left")
     for column in ("#", "recorded", "what", "details", "reason"):

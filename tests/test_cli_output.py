@@ -237,3 +237,6 @@ def test_a_referee_notes_line_break_cannot_forge_a_line_of_the_audit(tmp_path: P
     found = [line for line in result.output.splitlines() if line.startswith("  line ")]
     assert [line.split(" · ")[2].split(" ")[0] for line in found] == ["table_incident", "incomplete"], result.output
     assert "x\\x0a  line 9" in found[0] and "forged\\u2028y" in found[0]
+    stored = CliRunner().invoke(app, ["ingest", "-v", str(path), "--db", str(tmp_path / "s.duckdb")])
+    assert "x\\x0a  line 9" in stored.output, stored.output  # ingest -v lists it as one line too
+    assert not any(line.lstrip().startswith("line 9 ·") for line in stored.output.splitlines()), stored.output
