@@ -93,15 +93,18 @@ def _int(text: str, column: str, line: int, low: int, high: int) -> int:
             given=_quoted(text),
         )
         raise UnreadableLog(said, line)
-    value = sign * int(digits)
-    if not low <= value <= high:
+    # more digits than any column's range holds: out of it, said so (a number of thousands
+    # of digits is more than Python reads, and the file's audit "failed unexpectedly")
+    long = len(digits.lstrip("0")) > 9
+    value = 0 if long else sign * int(digits)
+    if long or not low <= value <= high:
         said = say(
             "line %(line)s: `%(column)s` must be %(low)s–%(high)s, not %(given)s",
             line=line,
             column=column,
             low=low,
             high=high,
-            given=str(value),
+            given=_quoted(text.strip()) if long else str(value),
         )
         raise UnreadableLog(said, line)
     return value

@@ -1004,6 +1004,15 @@ MALFORMED_SHEETS = {
         4,
         "`points` must be 0–100, not -3",
     ),
+    # thousands of digits: more than Python reads; the audit "failed unexpectedly (ValueError)"
+    "points_of_5000_digits": (
+        HEADER
+        + "\n"
+        + "\n".join(_rows({2: GOOD_ROW.format(player="cas", role="gold_digger", points="9" * 5000, star=0)}))
+        + "\n",
+        4,
+        "`points` must be 0–100, not '9999",
+    ),
     "player_twice_in_a_round": (HEADER + "\n" + "\n".join([*_rows(), _rows()[0]]) + "\n", 8, "twice"),
     "bad_star": (
         HEADER
