@@ -43,12 +43,15 @@ from events.tables import Ruleset
 NAME_MOST: Final = 200
 """The longest display name (a player's, the tournament's): it fits a standings row, a
 card and a printed page."""
-NOT_IN_A_NAME: Final = r"\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+NOT_IN_A_NAME: Final = r"\x00-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff"
 """What a display name may not hold (a character class's ranges): controls (a newline
-split a standings row in two), the line and paragraph separators, and the marks that
+split a standings row in two), the line and paragraph separators, the marks that
 change the direction of the text after them (an override turned the rest of a
-sentence on the Standings page backwards). Marks that join letters (zero-width joiners,
-which names in some scripts and emoji need) are left."""
+sentence on the Standings page backwards; the left-to-right, right-to-left and Arabic
+letter marks), and the invisible spaces (zero-width space, word joiner, byte order
+mark: "Wout Ols\u200ben" stood beside "Wout Olsen" as a second, identical-looking name,
+without the ids two equal names are shown with). Marks that join letters (the
+zero-width joiner and non-joiner, which names in some scripts and emoji need) are left."""
 Name = Annotated[str, StringConstraints(min_length=1, max_length=NAME_MOST, pattern=f"^[^{NOT_IN_A_NAME}]+$")]
 """A display name: one line of 1 to :data:`NAME_MOST` characters, none of
 :data:`NOT_IN_A_NAME`."""

@@ -620,8 +620,28 @@ def test_r_ts5_withdraw_penalty_names_the_penalty_as_penalty_and_the_log_number_
 
 @pytest.mark.parametrize(
     "name",
-    ["W" * 201, "Ann\nde Vries", "Ann\tde Vries", "Ida \u202eBrown", "\u2066Ida", "Ida\u2028Brown", "Ida\x85"],
-    ids=["201-characters", "a-newline", "a-tab", "an-override", "an-isolate", "a-line-separator", "a-c1-control"],
+    [
+        "W" * 201,
+        "Ann\nde Vries",
+        "Ann\tde Vries",
+        "Ida \u202eBrown",
+        "\u2066Ida",
+        "Ida\u2028Brown",
+        "Ida\x85",
+        "Wout Ols\u200ben",
+        "Ida\u200f",
+    ],
+    ids=[
+        "201-characters",
+        "a-newline",
+        "a-tab",
+        "an-override",
+        "an-isolate",
+        "a-line-separator",
+        "a-c1-control",
+        "a-zero-width-space",
+        "a-direction-mark",
+    ],
 )
 def test_r_ts5_a_display_name_is_one_line_of_at_most_200_characters(tmp_path: Path, name: str) -> None:
     """A name of 1,500 letters broke the standings' PDF (a row taller than a page), a
