@@ -30,16 +30,19 @@ WRONG_TABLE_MARK: Final = ":orange[:material/event_seat:]"
 RECEIVED_SHOWN: Final = 500  # the files received the history lists, the newest first (a club's season)
 
 
-def list_findings(findings: Sequence[dict[str, Any]]) -> None:
+def list_findings(findings: Sequence[dict[str, Any]], kind: str = "log") -> None:
     """A file's findings, one line each: where, the finding in words, its rule and what
-    it says (in the page's language where the store keeps the sentence)."""
+    it says (in the page's language where the store keeps the sentence). A file of
+    another ``kind`` than a log (a score sheet, a tournament file) that cannot be read
+    is said to be so, not "a line of the log"."""
     for found in findings:
         where = _("line %(num)s") % {"num": found.get("line")}
         if found.get("round") is not None:
             where += " · " + _("round %(num)s") % {"num": found["round"]}
         if found.get("player"):
             where += f" · {escape(str(found['player']))}"
-        plain = escape(names.finding(found.get("code")))
+        code = found.get("code")
+        plain = escape(_("the file cannot be read") if code == "malformed" and kind != "log" else names.finding(code))
         message = sentences.stored(found.get("said"), found.get("message"))
         st.markdown(f"- {where} · {plain} ({escape(str(found.get('rule')))}): {escape(message)}")
 
@@ -198,7 +201,7 @@ if shown:
             count = len(result.findings)
             heading = ngettext("%(num)d finding in %(file)s", "%(num)d findings in %(file)s", count)
             with st.expander(heading % {"num": count, "file": escape(sent.name)}):
-                list_findings(result.findings)
+                list_findings(result.findings, sent.kind)
 
 arrived = data.received_uploads(RECEIVED_SHOWN)
 if not arrived.is_empty():
@@ -240,7 +243,7 @@ if not arrived.is_empty():
         chosen = rows[int(picked)]
         found = data.received_findings(int(picked)) if chosen["outcome"] != "duplicate" else ()
         if found:
-            list_findings(found)
+            list_findings(found, str(chosen["kind"]))
         elif chosen["outcome"] == "duplicate":
             st.caption(_("The same content as upload %(upload)s.") % {"upload": chosen["duplicate_of"]})
         else:

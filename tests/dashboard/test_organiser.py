@@ -257,6 +257,21 @@ def test_a_game_stored_before_is_refused_with_this_page_s_way_to_supersede(
     assert "--supersede" not in " ".join(history["note"].tolist())
 
 
+def test_a_tournament_file_that_cannot_be_read_is_not_said_to_be_a_line_of_a_log(
+    open_page: Open, organiser: str
+) -> None:
+    """A broken tournament.json's finding read "a line of the log cannot be read"."""
+    at = log_in(open_page("upload"), organiser)
+    at.file_uploader[0].set_value(
+        ("tournament.json", b'{"format": "saboteur-tournament/1", "id": ', "application/json")
+    )
+    at.button[0].click().run()
+    assert not at.exception
+    found = [m.value for m in at.markdown if m.value.startswith("- line 1")]
+    assert found and all("the file cannot be read" in line for line in found), found
+    assert not any(names.finding("malformed") in line for line in found), found
+
+
 def test_ingest_with_no_file_says_which_files_the_box_takes(open_page: Open, organiser: str) -> None:
     """The file box refuses a file of another kind or over the limit before it is sent:
     "Choose files to upload first" told an organiser who had chosen one nothing."""
