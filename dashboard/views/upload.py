@@ -47,9 +47,10 @@ def list_findings(findings: Sequence[dict[str, Any]], kind: str = "log") -> None
         st.markdown(f"- {where} · {plain} ({escape(str(found.get('rule')))}): {escape(message)}")
 
 
+# The sentence of a game stored before, which tells the command line's user to "ingest
+# again with --supersede": on this page the checkbox above does it. (A page script's bare
+# string would be written on the page: Streamlit's magic.)
 ALREADY_STORED: Final = already_stored("").text
-"""The sentence of a game stored before, which tells the command line's user to "ingest
-again with --supersede": on this page the checkbox above does it."""
 
 
 def said_here(sentence: Said | None, english: str) -> str:

@@ -161,7 +161,8 @@ def test_the_upload_pages_history_says_why_a_file_was_refused_in_dutch(
     speak(monkeypatch, "nl")
     (history,) = (t.value for t in at.dataframe)
     note = history["note"].tolist()[0]
-    assert note.startswith(game) and "is al opgeslagen" in note and "already" not in note, note
+    assert note.startswith(game) and "is al bewaard" in note and "already" not in note, note
+    assert "vink „Bewaar als nieuwe versie" in note and "--supersede" not in note, note  # this page's way
 
 
 def test_an_unreadable_files_finding_is_said_in_german(
