@@ -435,7 +435,9 @@ def _twice_the_same(data: bytes) -> Event | None:
         if not same or not isinstance(obj, dict):
             return None
         event = EVENT_ADAPTER.validate_python(obj)
-    except (ValueError, RecursionError):  # a ValidationError is a ValueError
+    except ValidationError as exc:  # wrong in another way too: what any malformed line still states
+        return _salvaged(obj, exc)
+    except (ValueError, RecursionError):
         return None
     if event.type == "game_started" or null_fields(event):
         return None

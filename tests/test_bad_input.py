@@ -595,6 +595,17 @@ def test_a_key_written_twice_with_one_value_is_malformed_and_its_event_applied()
     assert ("malformed", 3) in codes([lines[0], differ, *lines[2:]])  # two values: no deal to apply
 
 
+def test_a_key_written_twice_beside_an_unknown_field_is_applied_as_any_malformed_line_is() -> None:
+    """The key written twice to one value, and a field the format does not know: the
+    line still states its event, as a line with the unknown field alone does
+    (``events.logfile._salvaged``); one ``malformed`` finding, the turn goes on."""
+    log = started()
+    card = log.hand("ann")[0]
+    log.raw(f'{{"type":"discard","player":"ann","card":"{card}","card":"{card}","comment":"x"}}')
+    log.draw("ann").discard(log.turn)
+    assert codes(log) == [("malformed", 3)]
+
+
 def test_duplicate_keys_in_a_nested_object_are_malformed() -> None:
     log = LogBuilder(players=6).deal()
     deal = log.lines.pop()
