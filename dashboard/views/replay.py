@@ -258,9 +258,10 @@ with facts:
     st.markdown(f"### {escape(frame.told(people, referee=referee))}")
     if frame.result:
         st.success(escape(frame.result.words(people)) if referee or shown_round.ended else _("The round is over."))
-    to_act = escape(who(frame.turn, people))
-    over = _("%(player)s (the round is over)") % {"player": to_act} if frame.over else to_act
-    st.markdown("**" + _("To act:") + "** " + over)
+    if frame.over:  # nobody acts in a round that is over: naming the last to act said both
+        st.markdown("**" + _("To act:") + "** " + _("nobody, the round is over"))
+    else:
+        st.markdown("**" + _("To act:") + "** " + escape(who(frame.turn, people)))
     counts = st.columns(2)
     counts[0].metric(_("Draw pile"), i18n.number(frame.pile))
     counts[1].metric(_("Discards"), i18n.number(frame.discards))
@@ -270,7 +271,7 @@ with facts:
 table: dict[str, list[object]] = {
     "seat": list(range(1, len(view.players) + 1)),
     "player": [who(p, people) for p in view.players],
-    "to act": [_("to act") if p == frame.turn else "" for p in view.players],
+    "to act": [_("to act") if p == frame.turn and not frame.over else "" for p in view.players],
 }
 if referee:
     unknown = _("unknown") if view.observed else ""
@@ -289,7 +290,7 @@ st.dataframe(
         **names.headers(table),
         "seat": st.column_config.NumberColumn(names.column("seat"), width=40),
         "player": st.column_config.TextColumn(names.column("player"), pinned=True),
-        "to act": st.column_config.TextColumn("", width=60),
+        "to act": st.column_config.TextColumn(_("to act"), width=60),
         "cards": st.column_config.NumberColumn(names.column("cards in hand"), width=50),
     },
 )

@@ -134,3 +134,15 @@ def test_the_docstring_examples_of_the_words_run() -> None:
     for module in (card_words, replay_view, recording_words):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
+
+
+def test_the_last_step_of_a_round_names_nobody_to_act(db: Path) -> None:
+    """A round that is over has nobody to act: the last step said "To act: bob (the
+    round is over)" and marked bob in the table, under a column with no heading."""
+    at = at_address(game=GAME, round="1", step="99999")  # falls back to the last step
+    (to_act,) = [m.value for m in at.markdown if m.value.startswith("**To act:**")]
+    assert to_act == "**To act:** nobody, the round is over"
+    seats = at.dataframe[0].value
+    assert set(seats["to act"]) == {""}
+    first = at_address(game=GAME, round="1", step="1")
+    assert list(first.dataframe[0].value["to act"]).count("to act") == 1
