@@ -114,6 +114,15 @@ if asked_tournament is not None and "players_tournament" not in st.session_state
 elif asked in names and "players_tournament" not in st.session_state:
     # a link to a player alone shows all their rounds, not those of the newest tournament
     st.session_state["players_tournament"] = EVERY_GAME
+if "players_player" not in st.session_state:
+    # the page opens on the tournament the picker opens on: open on a player of it, not on
+    # the first name of every tournament ("no finished rounds of this player" at once)
+    opening = st.session_state.get("players_tournament")
+    if opening is None:
+        opening = next(iter(widgets.newest_first(data.tournaments().filter(pl.col("games") > 0))), None)
+    if opening is not None and opening != EVERY_GAME:
+        played = set(data.player_stats(Filters(tournament=opening))["player"].to_list())
+        widgets.open_on("players_player", [p for p in ordered if p in played] or ordered)
 with top[0]:
     widgets.keep_choice("players_player", ordered)
     player = st.selectbox(_("Player"), ordered, format_func=lambda p: f"{names[p]} ({p})", key="players_player")

@@ -19,9 +19,11 @@ from analytics.intervals import wilson as wilson_of
 from analytics.standings import standings
 from dashboard import data, names
 from dashboard.replay_view import game_view
+from events.simulate.tournament import simulate_tournament
+from ingest.pipeline import ingest
 from ingest.sources import stored_lines
 from ingest.store import Store
-from tests.dashboard.conftest import APP, TOURNAMENT, Sample, markdown_tables, maze, page_text, visible
+from tests.dashboard.conftest import APP, TOURNAMENT, Sample, markdown_tables, maze, page_text, run_page, visible
 
 SKIPPED_GAME = "sim-open-1:final"
 SKIPPED_ROUND = 3
@@ -177,6 +179,24 @@ def test_players_page_shows_one_players_rounds_roles_and_points(open_page: Open,
     assert len(at.get("vega_lite_chart")) == 1
     # only finished rounds: the players of the unfinished game are nobody's to pick
     assert "ann" not in at.selectbox(key="players_player").options
+
+
+def test_players_page_opens_on_a_player_of_the_tournament_it_opens_on(db: Path, tmp_path: Path) -> None:
+    """The page opens on the newest tournament: it opened on the first name of every
+    tournament, there "No finished rounds of this player in this tournament"."""
+    later = tmp_path / "later"
+    simulate_tournament(
+        later, players=6, preliminary_rounds=1, seed=2, tournament_id="sim-later", cut=6, final_rounds=1
+    )
+    ingest([later], Store(db), workers=1)
+    everyone = stats.player_stats(Store(db)).sort("name")
+    played = set(stats.player_stats(Store(db), Filters(tournament="sim-later"))["player"])
+    assert everyone["player"][0] not in played  # the first name of all is not at the newest tournament
+    at = run_page("players")
+    assert at.selectbox(key="players_tournament").value == "sim-later"
+    assert at.selectbox(key="players_player").value in played
+    assert not at.info, [i.value for i in at.info]
+    assert int(metric(at, "Rounds")) > 0
 
 
 def test_rounds_page_lists_every_finished_round_with_its_verdict(open_page: Open, sample: Sample) -> None:
