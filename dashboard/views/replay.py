@@ -111,6 +111,9 @@ if goto is not None:
 elif st.query_params.to_dict() not in ({}, st.session_state.get(ADDRESS)):
     wanted_round, wanted_step = _follow_address(choices)
 
+# open on the tournament every other page opens on: the newest with games
+opening = widgets.newest_first(tournaments.filter(pl.col("games") > 0))
+widgets.open_on("replay_tournament", [*opening, *([] if data.games(None).is_empty() else [widgets.NONE]), *choices])
 widgets.keep_choice("replay_tournament", choices)
 top = st.columns([2, 3, 1])
 with top[0]:

@@ -19,6 +19,8 @@ from dashboard.markup import escape
 from dashboard.recording import words as recording_words
 from dashboard.replay_view import game_view, replay_link
 from events.schema import PlayPath
+from events.simulate.tournament import simulate_tournament
+from ingest.pipeline import ingest
 from ingest.sources import stored_lines
 from ingest.store import Store
 from tests.dashboard.conftest import APP, TOURNAMENT, Sample, page_text, run_page, visible
@@ -146,3 +148,18 @@ def test_the_last_step_of_a_round_names_nobody_to_act(db: Path) -> None:
     assert set(seats["to act"]) == {""}
     first = at_address(game=GAME, round="1", step="1")
     assert list(first.dataframe[0].value["to act"]).count("to act") == 1
+
+
+def test_the_replay_opens_on_the_tournament_the_other_pages_open_on(db: Path, tmp_path: Path) -> None:
+    """With no address, the newest tournament with games, as on Standings and Players:
+    Replay opened on the first tournament by id, another than the rest of the site."""
+    later = tmp_path / "later"
+    simulate_tournament(later, players=6, preliminary_rounds=1, seed=2, tournament_id="z-later", cut=6, final_rounds=1)
+    ingest([later], Store(db), workers=1)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.switch_page("views/replay.py")
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="replay_tournament").value == "z-later"
+    standings_page = run_page("standings")
+    assert standings_page.selectbox(key="standings_tournament").value == "z-later"
