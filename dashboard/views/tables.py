@@ -60,10 +60,11 @@ def order(table: TableView) -> tuple[str, int, bool, int, str, str]:
 
 
 def seats_table(table: TableView, name: Callable[[str | None], str]) -> str:
-    """The seats as a Markdown table: seat, player (▶ whose turn), cards in hand, broken
-    tools. (Not a dataframe: every spectator's page draws every table every few seconds,
+    """The seats as a Markdown table: seat, player (▶ whose turn), cards (in hand: the
+    shorter heading lets the table fit its column beside the maze in every language),
+    broken tools. (Not a dataframe: every spectator's page draws every table every few seconds,
     and a dataframe's conversion took a third of the server's time.)"""
-    heads = [plain.column(c) for c in ("seat", "player", "cards in hand", "broken")]
+    heads = [plain.column(c) for c in ("seat", "player", "cards", "broken")]
     rows = [
         "| " + " | ".join(escape(h) for h in heads) + " |",
         "|" + " --- |" * len(heads),
@@ -137,6 +138,17 @@ def lay_out(table: TableView, names: Mapping[str, str], tournament_name: str | N
                 st.caption(_("What each one says shows on the Replay page once the game is stored."))
 
 
+# On a phone the seats' table is set a little smaller: in Dutch and German its words
+# ("gereedschap", "Werkzeuge") and the players' names made it 3–20 px wider than the
+# screen's box. (A comment: a page's bare string is written on it.)
+PHONE_CSS = """<style>
+@media screen and (max-width: 640px) {
+  [data-testid="stMarkdownContainer"] table { font-size: 0.875rem; }
+  [data-testid="stMarkdownContainer"] th, [data-testid="stMarkdownContainer"] td { padding: 0.25rem 0.3rem; }
+}
+</style>"""
+
+
 @live
 def tables_now() -> None:
     """The tables, filtered by what the user chose; read again at every run."""
@@ -185,4 +197,5 @@ def tables_now() -> None:
 
 
 st.title(_("Tables in play"))
+st.html(PHONE_CSS)
 tables_now()

@@ -126,3 +126,33 @@ def test_a_public_page_shows_without_error_and_fits(
         assert width["main"] <= width["main_client"] + SLACK, (
             width
         )  # Streamlit scrolls its main column, not the document
+
+
+def tables_past_their_box(page: Any) -> list[dict[str, int]]:
+    """Each Markdown table wider than the block it stands in, by how many pixels."""
+    return list(
+        page.evaluate(
+            """() => [...document.querySelectorAll('[data-testid="stMarkdownContainer"] table')]
+                .map(t => ({
+                    table: Math.round(t.getBoundingClientRect().width),
+                    box: Math.round(t.closest('[data-testid="stMarkdownContainer"]').getBoundingClientRect().width),
+                }))
+                .filter(w => w.table > w.box)"""
+        )
+    )
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", ["de", "nl", "nb"])
+def test_the_seats_of_a_table_in_play_fit_their_column_in_every_language(
+    lang: str, size: str, address: str, browser_page: Any, tmp_path: Path
+) -> None:
+    """The seats' headings are longer in German and Dutch ("Karten auf der Hand",
+    "kaputte Werkzeuge"): the table ran 17–43 px past its column, under the counts."""
+    page = browser_page
+    page.set_viewport_size(SIZES[size])
+    page.goto(f"{address}/tables?lang={lang}")
+    page.locator('[data-testid="stMarkdownContainer"] table').first.wait_for()
+    finished(page, {"de": "Tische im Spiel", "nl": "Tafels in spel", "nb": "Bord i spill"}[lang])
+    screenshot(page, tmp_path, f"tables-{lang}-{size}.png")
+    assert tables_past_their_box(page) == []

@@ -126,7 +126,7 @@ def test_a_table_in_play_shows_its_maze_whose_turn_and_the_counts(db: Path, samp
     assert seats["cards"] == [str(n) for n in recorder.hand_counts().values()]
     assert metric(at, "Draw pile") == str(recorder.pile_count())
     assert metric(at, "Round") == "1 of 3"
-    assert [visible(h) for h in markdown_tables(at)[0][0]] == ["seat", "player", "cards in hand", "broken tools"]
+    assert [visible(h) for h in markdown_tables(at)[0][0]] == ["seat", "player", "cards", "broken tools"]
 
     # the same picture the Replay draws of that step, goals face down
     frames = game_view(parse_lines(lines)).rounds[1].frames
