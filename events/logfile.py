@@ -170,17 +170,47 @@ def inflate(raw: bytes, name: str) -> bytes:
         raise UnreadableLog(say("%(size)s bytes: more than 16 MiB, the limit of a log", size=len(raw)))
     if not name.lower().endswith(".gz"):  # a name in capitals too: LOG.JSONL.GZ
         return raw
-    chunks, size = [], 0
-    try:
-        with gzip.GzipFile(fileobj=io.BytesIO(raw)) as stream:
-            while chunk := stream.read(1 << 20):
-                size += len(chunk)
-                if size > MAX_FILE_BYTES:
-                    raise UnreadableLog(say("decompresses to more than 16 MiB, the limit of a log"))
-                chunks.append(chunk)
-    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
-        raise UnreadableLog(say("not a gzip file (%(problem)s)", problem=str(exc))) from None
-    return b"".join(chunks)
+    return _gunzip(raw)
+
+
+GZIP_MAGIC: Final = b"\x1f\x8b"
+
+
+def _gunzip(raw: bytes) -> bytes:
+    """The text of a gzip file: its members one after another (zero bytes between them
+    or at the end are padding, as gzip writes them), inflated a mebibyte at a time.
+
+    A file cut short (a copy or an upload broken off) is read as far as it goes, as a
+    plain log cut short is: the lines before the cut are audited, and the file ends
+    there, before ``game_ended`` (``incomplete``). A file that is not gzip, or whose
+    stream is damaged, cannot be read as a log."""
+    chunks: list[bytes] = []
+    size = 0
+    rest = raw
+    while True:
+        if not rest.startswith(GZIP_MAGIC):
+            problem = f"Not a gzipped file ({rest[:2]!r})"
+            raise UnreadableLog(say("not a gzip file (%(problem)s)", problem=problem))
+        member = zlib.decompressobj(wbits=31)
+        tail = rest
+        while not member.eof:
+            try:
+                chunk = member.decompress(tail, 1 << 20)
+            except zlib.error as exc:
+                raise UnreadableLog(say("not a gzip file (%(problem)s)", problem=str(exc))) from None
+            tail = member.unconsumed_tail
+            size += len(chunk)
+            if size > MAX_FILE_BYTES:
+                raise UnreadableLog(say("decompresses to more than 16 MiB, the limit of a log"))
+            chunks.append(chunk)
+            if not chunk and not tail:  # the bytes ran out inside the member: cut short
+                if not size:
+                    problem = "Compressed file ended before the end-of-stream marker was reached"
+                    raise UnreadableLog(say("not a gzip file (%(problem)s)", problem=problem))
+                return b"".join(chunks)
+        rest = member.unused_data.lstrip(b"\0")
+        if not rest:
+            return b"".join(chunks)
 
 
 def split_lines(data: bytes) -> Iterator[tuple[int, bytes]]:

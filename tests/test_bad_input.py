@@ -11,6 +11,7 @@ import gzip
 import json
 import os
 import tracemalloc
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -248,9 +249,37 @@ def test_a_gz_file_that_is_not_gzip_is_unreadable(tmp_path: Path) -> None:
     unreadable(audit_file(write(tmp_path, text(started()), "game.jsonl.gz")))
 
 
-def test_a_gzip_file_that_is_cut_short_is_unreadable(tmp_path: Path) -> None:
-    packed = gzip.compress(text(started().discard("ann")))
-    unreadable(audit_file(write(tmp_path, packed[: len(packed) // 2], "game.jsonl.gz")))
+def test_a_gzip_file_cut_short_is_read_as_far_as_it_goes_as_a_plain_log_cut_there(tmp_path: Path) -> None:
+    """A copy or an upload broken off: "a file whose game_started is valid is never
+    unreadable", so the lines before the cut are audited and the file ends there, as the
+    same lines in a plain file would be (it was unreadable, whatever it held)."""
+    plain = text(started().discard("ann").discard("bob").discard("cem"))
+    packed = gzip.compress(plain)
+    read_on = 0
+    for cut in range(1, len(packed)):
+        gz = audit_file(write(tmp_path, packed[:cut], "game.jsonl.gz"))
+        inflated = zlib.decompressobj(wbits=31).decompress(packed[:cut])
+        if not inflated:
+            unreadable(gz, line=None)
+            assert "not a gzip file" in gz.findings[0].message
+            continue
+        same = audit_file(write(tmp_path, inflated, "game.jsonl"))
+        assert (gz.status, [(f.code, f.line) for f in gz.findings]) == (
+            same.status,
+            [(f.code, f.line) for f in same.findings],
+        ), cut
+        read_on += gz.status != "unreadable"
+    assert read_on > len(packed) // 2  # most cuts fall after game_started: audited, not refused
+
+
+def test_a_gzip_file_with_damaged_bytes_or_something_else_after_it_is_unreadable(tmp_path: Path) -> None:
+    packed = bytearray(gzip.compress(text(started().discard("ann"))))
+    packed[len(packed) // 2] ^= 0xFF
+    unreadable(audit_file(write(tmp_path, bytes(packed), "flipped.jsonl.gz")))
+    tail = gzip.compress(text(started())) + b"PK\x03\x04 a zip after it"
+    unreadable(audit_file(write(tmp_path, tail, "tail.jsonl.gz")))
+    padded = gzip.compress(text(started())) + b"\0" * 512 + gzip.compress(b"")  # padding and an empty member: read
+    assert audit_file(write(tmp_path, padded, "padded.jsonl.gz")).status == "clean"
 
 
 @pytest.mark.parametrize("name", ["game.jsonl.gz", "GAME.JSONL.GZ", "game.jsonl.Gz"])
