@@ -119,7 +119,10 @@ def dashboard_command(
     It listens on this machine only unless `--address` opens it to a network.
     """
     path = (db if db is not None else default_path()).resolve()
-    proxies = _networks(trusted_proxy or [])
+    given, hint = trusted_proxy or [], "--trusted-proxy"
+    if not given and os.environ.get(PROXIES_VARIABLE, "").strip():  # the same, comma-separated: checked alike
+        given, hint = [part for part in os.environ[PROXIES_VARIABLE].split(",") if part.strip()], f"${PROXIES_VARIABLE}"
+    proxies = _networks(given, hint)
     # the server keeps the store open between its jobs for a moment (ingest.gate): a
     # phone's tap then costs no opening and closing of the file
     env = {LINGER_VARIABLE: str(LINGER), **os.environ, "SABOTEUR_DB": str(path)}
@@ -154,9 +157,10 @@ def dashboard_command(
     raise typer.Exit(code)
 
 
-def _networks(given: list[str]) -> list[str]:
-    """``--trusted-proxy`` values as networks (``10.0.0.7`` is ``10.0.0.7/32``), or a usage
-    error naming the one that is none."""
+def _networks(given: list[str], hint: str) -> list[str]:
+    """``--trusted-proxy`` values (or ``$SABOTEUR_TRUSTED_PROXIES``'s, ``hint`` says which)
+    as networks (``10.0.0.7`` is ``10.0.0.7/32``), or a usage error naming the one that
+    is none: a server started with a setting it cannot use believed no proxy at all."""
     import ipaddress
 
     found = []
@@ -165,5 +169,5 @@ def _networks(given: list[str]) -> list[str]:
             found.append(str(ipaddress.ip_network(text.strip(), strict=False)))
         except ValueError:
             said = say("%(written)s is not an address or a network (CIDR)", written=repr(text))
-            raise typer.BadParameter(told(said), param_hint="--trusted-proxy") from None
+            raise typer.BadParameter(told(said), param_hint=hint) from None
     return found

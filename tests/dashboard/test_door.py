@@ -244,6 +244,25 @@ def test_trusted_proxies_are_given_to_the_server_and_checked(monkeypatch: pytest
     assert refused.exit_code == 2 and "is not an address or a network" in refused.output
 
 
+def test_trusted_proxies_set_in_the_environment_are_checked_alike(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``$SABOTEUR_TRUSTED_PROXIES`` is "the same" as ``--trusted-proxy``: a value that
+    is no network stops the start with the same usage error (the server started, and
+    believed no proxy), and good values reach the server as networks."""
+    started = serving(monkeypatch)
+    db = str(tmp_path / "ledger.duckdb")
+    monkeypatch.setenv(access.PROXIES_SETTING, "10.0.0.7, ::1")
+    result = CliRunner().invoke(app, ["dashboard", "--db", db])
+    assert isinstance(result.exception, Served)
+    assert started[-1][1][access.PROXIES_SETTING] == "10.0.0.7/32,::1/128"
+    monkeypatch.setenv(access.PROXIES_SETTING, "10.0.0.7,my-proxy")
+    refused = CliRunner().invoke(app, ["dashboard", "--db", db])
+    said = " ".join(refused.output.replace("│", " ").split())
+    assert refused.exit_code == 2
+    assert "Invalid value for $SABOTEUR_TRUSTED_PROXIES: 'my-proxy' is not an address or a network" in said
+
+
 def test_a_trusted_proxies_setting_that_is_no_network_believes_no_header(
     open_page: Open, organiser: str, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
