@@ -2,7 +2,8 @@
 
 The log format has no field that says who played a game, and a log must stay exactly
 what the format allows. So every game id the simulator makes begins with ``sim:`` (one
-game, a simulated tournament's tables) or ``sim-`` (a simulated archive), and the
+game; a tournament given its own id) or ``sim-`` (a simulated tournament's default id,
+``sim-open-7``; a simulated archive), and the
 statistics count the rounds of such games as played by bots. A game given an id of
 one's own (``simulate game --game-id``) is not marked.
 """
