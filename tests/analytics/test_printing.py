@@ -218,7 +218,7 @@ def test_standings_pdf_in_dutch_and_why_in_german(accented: Accented, tmp_path: 
     pages, text = text_of(out.read_bytes())
     flat = " ".join(text.split())
     assert "Simulated Open 1: stand, voorronde" in flat and "Stand van " in flat
-    assert "finalegrens: de beste 6 gaan door naar de finale" in flat and f"pagina 1 van {pages}" in flat
+    assert "cutlijn: de beste 6 gaan door naar de finale" in flat and f"pagina 1 van {pages}" in flat
     assert "Straffen" in flat and REASON in flat and all(name in flat for name in NAMES)
     assert "standings" not in flat and "cut line" not in flat and "page 1" not in flat
 

@@ -28,9 +28,9 @@ def test_the_standings_asked_for_in_german_speak_german(db: Path) -> None:
     assert [t.value for t in at.title] == ["Rangliste"]
     ((columns, *rows),) = markdown_tables(at)
     assert columns == ["Platz", "Spieler", "Punkte", "Sterne", "Runden", "Strafe", "Hinweise"]
-    assert [cells[1] for cells in rows if "Finalgrenze" in cells[1]] == ["Finalgrenze: die besten 6 kommen ins Finale"]
+    assert [cells[1] for cells in rows if "Cut-Linie" in cells[1]] == ["Cut-Linie: die besten 6 kommen ins Finale"]
     assert "geteilter Platz" in {cells[-1] for cells in rows}
-    assert {m.label for m in at.metric} >= {"Spieler", "Partien", "Runden", "Ins Finale"}
+    assert {m.label for m in at.metric} >= {"Spieler", "Partien", "Runden", "Cut"}
     assert at.radio(key="standings_stage").options == ["Vorrunde", "Finale"]
     assert at.radio(key="standings_stage").value == "preliminary"  # the address keeps the code
     text = page_text(at)
@@ -46,10 +46,10 @@ def test_the_final_standings_in_norwegian(db: Path) -> None:
     at = in_language("nb")
     at.radio(key="standings_stage").set_value("finale").run()  # the test sets a choice by its words
     assert [t.value for t in at.title] == ["Resultatliste"]
-    assert {str(m.value) for m in at.metric if m.label == "Til finalen"} == {"finalebord"}
+    assert {str(m.value) for m in at.metric if m.label == "Cut"} == {"finalebord"}
     ((columns, *rows),) = markdown_tables(at)
     assert columns == ["plass", "spiller", "poeng", "stjerner", "innl. poeng", "innl. stjerner", "straff"]
-    assert rows and not any("finalestrek" in cells[1] for cells in rows)
+    assert rows and not any("cutlinje" in cells[1] for cells in rows)
 
 
 def test_the_sidebar_and_the_login_in_dutch(db: Path, organiser: str) -> None:

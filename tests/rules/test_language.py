@@ -276,7 +276,7 @@ def test_cli_verify_rebuild_log_and_checkpoint_speak_the_language_asked_for(tmp_
     rebuilt = runner.invoke(app, ["rebuild", "--db", db, "--lang", "de"])
     assert rebuilt.exit_code == 0 and "neu aufgebaut bis Ereignis" in rebuilt.output
     log = runner.invoke(app, ["tournament", "log", "sim-open-4", "--db", db, "--lang", "de"], env={"COLUMNS": "300"})
-    assert log.exit_code == 0 and "sim-open-4: das Protokoll" in log.output and "Einzelheiten" in log.output
+    assert log.exit_code == 0 and "sim-open-4: die Turnierakte" in log.output and "Einzelheiten" in log.output
     key = tmp_path / "organiser.key"
     made = runner.invoke(app, ["checkpoint", "keygen", "--key", str(key), "--lang", "nb"])
     assert made.exit_code == 0 and "nøkkelens fingeravtrykk" in made.output
