@@ -328,7 +328,8 @@ def verify_command(
     lake: Annotated[str, typer.Argument(help="The lake: a folder or an fsspec URL.", parser=lake_url)],
 ) -> None:
     """Check every committed batch against its manifest entry. Exit status 0 when all
-    is well, 1 when anything is wrong."""
+    is well, 1 when anything is wrong, 2 when the lake or one of its records cannot be
+    read."""
     require_lake(Lake.at(lake), lake)
     verdict = verify(Lake.at(lake))
     out = Console(highlight=False, soft_wrap=True)

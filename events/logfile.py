@@ -257,7 +257,7 @@ def _describe_validation(exc: ValidationError) -> LineError:
         return _wrong(say("unknown field `%(field)s`", field=str(field)), field)
     said = problem(str(first["msg"]).removeprefix("Value error, "))  # pydantic's own (English) words
     if kind == "literal_error" and loc and (loc[-1] == "card" or loc[0] in ("hands", "draw_pile", "setup_card")):
-        deck = sentence("a card of the deck (cards.md)")
+        deck = sentence("a card code of the game (docs/log-format.md, Card codes)")
         wanted = CARD_KINDS.get(event_type or "", deck) if loc[-1] == "card" else deck
         said = say("%(given)s is not %(wanted)s", given=repr(first["input"]), wanted=(say(wanted),))
     elif kind == "string_pattern_mismatch":

@@ -148,7 +148,7 @@ def check_deck(deal: RoundStarted) -> list[Breach]:
         Breach(
             Code.BAD_DECK,
             "R-S3",
-            say("hands, pile and setup card are not the deck of cards.md: %(difference)s", difference=(difference,)),
+            say("hands, pile and setup card are not the game's deck: %(difference)s", difference=(difference,)),
         )
     ]
 
