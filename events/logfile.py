@@ -326,6 +326,29 @@ _NOT_AN_OBJECT: Final[dict[type, str]] = {
 """What a line holds instead of an object, by its decoded type (an int is a number too)."""
 
 
+_JSON_PROBLEMS: Final[dict[str, str]] = {
+    "Expecting value": sentence("a value was expected"),
+    "Expecting property name enclosed in double quotes": sentence("a key in double quotes was expected"),
+    "Expecting ',' delimiter": sentence("a comma was expected"),
+    "Expecting ':' delimiter": sentence("a colon was expected"),
+    "Unterminated string starting at": sentence("a string starting here is not closed"),
+    "Invalid control character at": sentence("a control character inside a string"),
+    "Extra data": sentence("more follows the JSON value"),
+    "Invalid \\escape": sentence("a backslash escape that JSON does not have"),
+    "Invalid \\uXXXX escape": sentence("a \\u escape without four hexadecimal digits"),
+}
+"""The standard decoder's reasons, in words a catalogue translates: its own English
+stood inside a Dutch or German sentence."""
+
+
+def _not_json(exc: ValueError) -> Said:
+    """Why a line is not JSON, and where: the column the decoder stopped at."""
+    if isinstance(exc, json.JSONDecodeError) and exc.msg in _JSON_PROBLEMS:
+        why = _JSON_PROBLEMS[exc.msg]
+        return say("not JSON at column %(column)s: %(problem)s", column=exc.colno, problem=(say(why),))
+    return say("not JSON: %(problem)s", problem=str(exc))
+
+
 def parse_line(number: int, raw: bytes | str) -> LogLine:
     """One line as an event, or the reason it is not one (never raises)."""
     data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
@@ -348,7 +371,7 @@ def parse_line(number: int, raw: bytes | str) -> LogLine:
     except ValueError as exc:  # json.JSONDecodeError is a ValueError
         if "integer string conversion" in str(exc):  # valid JSON: an integer Python will not read
             return LogLine(number, None, _wrong(say("a number of more than 4,300 digits: no field holds one")))
-        return LogLine(number, None, _wrong(say("not JSON: %(problem)s", problem=str(exc))))
+        return LogLine(number, None, _wrong(_not_json(exc)))
     if not isinstance(obj, dict):
         return LogLine(number, None, _wrong(say(_NOT_AN_OBJECT.get(type(obj), _NOT_AN_OBJECT[float]))))
     try:

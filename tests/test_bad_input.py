@@ -21,6 +21,7 @@ import events.logfile
 from events.audit import Audit, audit_file
 from events.builder import LogBuilder
 from events.findings import Finding
+from events.language import words
 from events.logfile import MAX_FILE_BYTES, MAX_LINE_BYTES, UnreadableLog, read_bytes
 from tests.conftest import codes, errors, run
 
@@ -1120,3 +1121,22 @@ def test_a_drawn_or_discarded_card_code_that_is_none_is_malformed_and_the_card_s
     lines[at] = json.dumps({**shown, "card": "jocker"})
     assert codes(lines) == [("malformed", at + 1)], [f.describe() for f in errors(lines)]
     assert run(lines).outcomes == run(log.lines).outcomes
+
+
+@pytest.mark.parametrize(
+    ("line", "english", "german"),
+    [
+        (b"hello", "not JSON at column 1: a value was expected", "kein JSON in Spalte 1: ein Wert wurde erwartet"),
+        (b'{"type" "x"}', "not JSON at column 9: a colon was expected", "kein JSON in Spalte 9: ein Doppelpunkt"),
+        (b'{"type":"discard"} x', "not JSON at column 20: more follows the JSON value", "nach dem JSON-Wert"),
+    ],
+)
+def test_a_line_that_is_not_json_says_where_and_why_in_the_readers_language(
+    tmp_path: Path, line: bytes, english: str, german: str
+) -> None:
+    """The decoder's own English ("Expecting ':' delimiter: line 1 column 9 (char 8)")
+    stood inside the German sentence: its reasons are the catalogue's now."""
+    result = audit_file(write(tmp_path, text(started()) + line + b"\n"))
+    (found,) = [f for f in result.findings if f.code.value == "malformed"]
+    assert found.message == english
+    assert found.said is not None and german in words(found.said, "de")

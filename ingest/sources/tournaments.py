@@ -4,6 +4,7 @@ typed events, and any tournament stream projected into its read models."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
@@ -162,6 +163,10 @@ def _key_twice(raw: bytes) -> str | None:
     return None
 
 
+_JSON_AT: Final = re.compile(r"at line (\d+) column (\d+)$")
+"""Where pydantic's JSON reader stopped, at the end of its reason."""
+
+
 def prepare_tournament(name: str, raw: bytes, sha: str) -> Prepared:
     if len(raw) > MAX_FILE_BYTES:
         raise UnreadableLog(say("a tournament file of more than 16 MiB"))
@@ -173,6 +178,11 @@ def prepare_tournament(name: str, raw: bytes, sha: str) -> Prepared:
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"])
+        at = _JSON_AT.search(str(first.get("ctx", {}).get("error", ""))) if first["type"] == "json_invalid" else None
+        if at is not None:  # the decoder's English reason stood inside a translated sentence: its place says enough
+            line, column = at.groups()
+            said = say("not a tournament file: not JSON at line %(line)s, column %(column)s", line=line, column=column)
+            raise UnreadableLog(said) from None
         said = (
             say("not a tournament file: `%(field)s`: %(problem)s", field=where, problem=str(first["msg"]))
             if where

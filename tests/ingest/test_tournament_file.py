@@ -118,14 +118,18 @@ def test_a_cut_draw_that_is_no_draw_gets_a_clear_rejection(
 def test_a_tournament_file_that_is_not_json_is_rejected_without_an_empty_field_name(
     tmp_path: Path, victim: Path
 ) -> None:
-    """It said "not a tournament file: ``: Invalid JSON: …", a field named by nothing."""
+    """It said "not a tournament file: ``: Invalid JSON: …", a field named by nothing;
+    then "…: Invalid JSON: EOF while parsing…", the reader's English in any language.
+    Where the JSON stops is said in the reader's words."""
     path = tmp_path / "tournament.json"
     path.write_text('{"format": "saboteur-tournament/1", "id": ', encoding="utf-8")
     result = cli("ingest", "--db", victim, path)
     assert result.exit_code == 1, result.output
     report = json.loads(stored(victim, "SELECT report FROM uploads WHERE outcome = 'rejected'")[0][0])
     (violation,) = report["violations"]
-    assert violation["message"].startswith("not a tournament file: Invalid JSON: "), violation
+    assert violation["message"] == "not a tournament file: not JSON at line 1, column 42", violation
+    again = cli("ingest", "--db", victim, "--lang", "nl", path)  # judged again, and said in Dutch
+    assert "geen toernooibestand: geen JSON op regel 1, kolom 42" in " ".join(again.output.split()), again.output
 
 
 def test_a_recorded_draw_is_stored_as_the_simulator_writes_it(tmp_path: Path) -> None:
