@@ -11,6 +11,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated, Final
 
@@ -146,13 +147,14 @@ def _entries(to: str) -> dict[str, Entry]:
 
 
 @contextmanager
-def _locked(to: str, command: str) -> Iterator[None]:
-    """The lake's lock held for the block (:mod:`ingest.lake.lock`); a lake another run
-    is writing is refused, saying who and since when (exit 2, as ``ingest`` says a busy
-    store: 1 is a file rejected)."""
+def _locked(to: str, command: str) -> Iterator[str]:
+    """The lake's lock held for the block (:mod:`ingest.lake.lock`), its token given to
+    the block for each commit to check; a lake another run is writing is refused, saying
+    who and since when, and a run whose lock was taken over while it was stopped ends
+    (exit 2, as ``ingest`` says a busy store: 1 is a file rejected)."""
     try:
-        with holding(Lake.at(to), command):
-            yield
+        with holding(Lake.at(to), command) as holder:
+            yield holder.token
     except LakeBusy as busy:
         raise refuse(str(busy), 2) from None
 
@@ -197,12 +199,12 @@ def build_command(
     cuts = cut(listing(sources), batch_files, batch_mib * 2**20)  # the listing read once, not held
     if not cuts.files:
         raise refuse(told(say("no files found (looked for .jsonl, .jsonl.gz, .csv and .json)")), 1)
-    with _locked(to, "archive build"):  # numbered from the lake as it stands: no other run may add meanwhile
+    with _locked(to, "archive build") as lock:  # numbered from the lake as it stands: no other run may add meanwhile
         entries = _entries(to)
         batches = cuts.batches(listing(sources), datetime.now(UTC), entries)  # read again as the build takes them
 
         def work(client: Client, on_done: Callable[[Done], None]) -> list[Done]:
-            return build(client, to, batches, entries, on_done)
+            return build(client, to, batches, entries, on_done, lock)
 
         results = _run(sentence("archive"), to, cuts.files, work, scheduler, workers)
     counts = _outcomes(results)
@@ -255,11 +257,12 @@ def simulate_command(
         raise typer.BadParameter(one_of(*PLAYER_RANGE), param_hint="--ruleset")
     if rounds > ROUND_LIMIT[ruleset]:
         raise typer.BadParameter(told(rounds_allowed(ruleset)), param_hint="--rounds")
-    with _locked(to, "archive simulate"):
+    with _locked(to, "archive simulate") as lock:
         entries = _entries(to)  # upload numbers the lake holds already are not taken again
-        jobs = simulations(
+        planned = simulations(
             games, seed=seed, ruleset=ruleset, rounds=rounds, batch_games=batch_games, bots=chosen, entries=entries
         )
+        jobs = [replace(job, lock=lock) for job in planned]
 
         def work(client: Client, on_done: Callable[[Done], None]) -> list[Done]:
             return run(client, to, jobs, run_simulation, on_done)

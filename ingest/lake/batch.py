@@ -112,10 +112,12 @@ def write_batch(
     at: datetime,
     held: Held | None = None,
     rejected: list[tuple[str, Said]] | None = None,
+    lock: str | None = None,
 ) -> Entry:
     """Write a batch's parts, then commit its manifest entry; the entry. ``held``: what
     the files before the batch hold of its contents and streams; ``rejected`` is given
-    each file rejected, by name, with why (the entry keeps outcomes, not reasons)."""
+    each file rejected, by name, with why (the entry keeps outcomes, not reasons);
+    ``lock``: the run's lock token, the entry committed only while the run holds it."""
     store = BatchStore(first_upload, held)
     tables: dict[str, pa.Table] = {}
     with store.connect() as con:
@@ -154,7 +156,7 @@ def write_batch(
         for result, (item_sha, size) in zip(writer.results, contents, strict=True)
     )
     entry = Entry(batch=key, files=files, parts=tuple(parts), events=count, head_position=head[0], head_hash=head[1])
-    commit(lake, entry)
+    commit(lake, entry, lock)
     return entry
 
 

@@ -52,6 +52,7 @@ from ingest.drafts import ACCEPTED
 from ingest.lake.batch import batch_key, write_batch
 from ingest.lake.layout import Lake
 from ingest.lake.ledger import Held, Ledger
+from ingest.lake.lock import LakeLost
 from ingest.lake.manifest import Entry, SourceFile, committed, entry_of
 from ingest.pipeline import SUFFIXES, weight
 from ingest.sources import Prepared, prepare, prepare_bytes
@@ -112,6 +113,16 @@ class Done:
     sources: tuple[SourceFile, ...] = ()
     rejected: tuple[tuple[str, Said], ...] = ()
     """Each file rejected, by name, with why: for the command to say, as ``ingest`` does."""
+    lost: str | None = None
+    """Why the batch was not committed: the run's lock was taken over
+    (:class:`~ingest.lake.lock.LakeLost`, raised by the client: a task that raised it
+    had its worker log a traceback of it)."""
+
+    def ended(self) -> Done:
+        """This, unless the run lost its lock: then :class:`~ingest.lake.lock.LakeLost`."""
+        if self.lost is not None:
+            raise LakeLost(self.lost)
+        return self
 
     @classmethod
     def of(cls, entry: Entry, *, skipped: bool = False) -> Done:
@@ -400,19 +411,31 @@ def claims(audited: Audited) -> frozenset[str]:
     return frozenset({p.sha256 for p in files if p.sha256} | {s for p in files for s in p.streams})
 
 
-def run_batch(lake_url: str, batch: Batch, held: Held | None = None, audited: Audited | None = None) -> Done:
+def run_batch(
+    lake_url: str, batch: Batch, held: Held | None = None, audited: Audited | None = None, lock: str | None = None
+) -> Done:
     """A task: write the batch's files, audited already or read now, into the lake,
     ``held`` being what came before them (unless a run before committed the batch:
-    then what its entry says)."""
+    then what its entry says), committed while the run holds the lake's ``lock``."""
     lake = Lake.at(lake_url)
     entry = entry_of(lake, batch.key)
     if entry is not None:
         return Done.of(entry, skipped=True)
     files = audited.files if audited is not None else map(_prepared, batch.sources)
     rejected: list[tuple[str, Said]] = []
-    entry = write_batch(
-        lake, batch.key, files, first_upload=batch.first_upload, at=batch.at, held=held, rejected=rejected
-    )
+    try:
+        entry = write_batch(
+            lake,
+            batch.key,
+            files,
+            first_upload=batch.first_upload,
+            at=batch.at,
+            held=held,
+            rejected=rejected,
+            lock=lock,
+        )
+    except LakeLost as lost:
+        return Done(batch.key, len(batch.sources), 0, 0, lost=str(lost))
     return replace(Done.of(entry), rejected=tuple(rejected))
 
 
@@ -495,7 +518,7 @@ def run(
         if batch.key not in done_before
     ]
     for future in as_completed(futures):  # type: ignore[no-untyped-call]
-        result = replace(future.result(), sources=())
+        result = replace(future.result().ended(), sources=())
         results.append(result)
         if on_done is not None:
             on_done(result)
@@ -521,6 +544,7 @@ def build(
     batches: Iterable[Batch],
     entries: Mapping[str, Entry],
     on_done: Callable[[Done], None] | None = None,
+    lock: str | None = None,
 ) -> list[Done]:
     """Write the batches not among ``entries`` (the lake's committed batches) on
     ``client``'s cluster, each told of what came before it (see the module); what each
@@ -547,7 +571,7 @@ def build(
     threads = max(1, sum(client.nthreads().values()))  # type: ignore[no-untyped-call]
     ahead = _Ahead(max(8, AHEAD * threads), AHEAD_BYTES * threads, threads)
     with Ledger(entries.values()) as ledger:
-        for done in _Build(client, lake_url, todo(), ledger, ahead).run():
+        for done in _Build(client, lake_url, todo(), ledger, ahead, lock).run():
             did(replace(done, sources=()))
     return results
 
@@ -585,7 +609,9 @@ class _Build:
     ``ahead`` has room for, and of those written only what the ledger records of their
     files."""
 
-    def __init__(self, client: Client, lake_url: str, todo: Iterator[Batch], ledger: Ledger, ahead: _Ahead) -> None:
+    def __init__(
+        self, client: Client, lake_url: str, todo: Iterator[Batch], ledger: Ledger, ahead: _Ahead, lock: str | None
+    ) -> None:
         from distributed import as_completed
 
         self.client = client
@@ -593,6 +619,7 @@ class _Build:
         self.todo = todo
         self.ledger = ledger
         self.ahead = ahead
+        self.lock = lock
         self.flow = as_completed()  # type: ignore[no-untyped-call]
         self.tasks: dict[str, tuple[str, int]] = {}
         """Each future's key: whether it brings a batch's claims or its write, and which."""
@@ -616,7 +643,7 @@ class _Build:
                 self.claimed[index] = future.result()
                 self._index()
             else:
-                done: Done = future.result()
+                done: Done = future.result().ended()
                 self._written(index, done)
                 yield done
             self._write_ready()
@@ -653,7 +680,9 @@ class _Build:
             del self.waiting[index]
             batch = self.flying[index]
             held = self.ledger.before(batch.first_upload, self.claimed[index])
-            future = self._submit("archive", index, run_batch, self.lake_url, batch, held, self.audited[index])
+            future = self._submit(
+                "archive", index, run_batch, self.lake_url, batch, held, self.audited[index], self.lock
+            )
             self.tasks[str(future.key)] = ("write", index)
             self.flow.add(future)  # type: ignore[no-untyped-call]
 

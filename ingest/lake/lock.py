@@ -55,6 +55,11 @@ class LakeBusy(Exception):
     """Another run holds the lake's lock; the message says who, since when, and what to do."""
 
 
+class LakeLost(LakeBusy):
+    """This run's lock was taken over while it was stopped (suspended, or cut off for
+    longer than :data:`STALE_SECONDS`: thought dead): it commits nothing more."""
+
+
 @dataclass(frozen=True)
 class Holder:
     """Who holds the lock: a token of its own, where it runs, what, since when, last seen."""
@@ -176,6 +181,22 @@ def renew(lake: Lake, holder: Holder, *, clock: Callable[[], float] = time.time)
         renewed = Holder(holder.token, holder.host, holder.pid, holder.command, holder.since, clock())
         lake.write(LOCK, renewed.dumps())
     return renewed
+
+
+def still_held(lake: Lake, token: str) -> None:
+    """Raise :class:`LakeLost` unless the lock still holds ``token``: asked before each
+    commit (on whichever worker makes it), so a run stopped for longer than
+    :data:`STALE_SECONDS` — ``kill -STOP``, Ctrl-Z, a laptop's lid shut — and taken over
+    meanwhile commits nothing when it goes on. It numbered its uploads from the lake as
+    it stood when it began; another run has added to it since, and each batch it went on
+    to commit stored again what that run had (games and upload ids twice)."""
+    held = _current(lake)
+    if held is None or held.token != token:
+        now = f"{held.said()} holds it now" if held is not None else "nobody holds it now"
+        raise LakeLost(
+            f"the lake {lake.url}: this run's lock was taken over while it was stopped ({now}): it commits "
+            f"nothing more; what it committed before stands, and a run started anew adds the rest"
+        )
 
 
 def release(lake: Lake, holder: Holder) -> None:

@@ -101,8 +101,14 @@ def write_part(lake: Lake, dataset: str, table: pa.Table) -> Part:
     return Part(dataset=dataset, path=path, rows=table.num_rows, sha256=hashlib.sha256(data).hexdigest())
 
 
-def commit(lake: Lake, entry: Entry) -> None:
-    """Record ``entry``: the batch's parts must all be written before."""
+def commit(lake: Lake, entry: Entry, lock: str | None = None) -> None:
+    """Record ``entry``: the batch's parts must all be written before. With ``lock``
+    (the token of the run's lock), only while the run still holds it
+    (:func:`ingest.lake.lock.still_held`)."""
+    if lock is not None:
+        from ingest.lake.lock import still_held
+
+        still_held(lake, lock)
     lake.write(entry_path(entry.batch), entry.model_dump_json(indent=1).encode("utf-8"))
 
 

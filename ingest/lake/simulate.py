@@ -25,6 +25,7 @@ from ingest.lake.batch import batch_key, write_batch
 from ingest.lake.build import Done, first_upload
 from ingest.lake.layout import Lake
 from ingest.lake.ledger import Held, Ledger
+from ingest.lake.lock import LakeLost
 from ingest.lake.manifest import Entry, is_committed
 from ingest.sources import Prepared, prepare_bytes
 
@@ -51,6 +52,8 @@ class Simulation:
     """The batch's games the lake holds already (a run of fewer games, or cut into
     other batches, before): each is rejected as a game stored before, as ``saboteur
     ingest`` rejects it, never stored twice."""
+    lock: str | None = None
+    """The run's lock token: the batch is committed only while the run holds the lock."""
 
     def game_ids(self) -> list[str]:
         """The ids of the batch's games, in order."""
@@ -112,5 +115,10 @@ def run_simulation(lake_url: str, batch: Simulation) -> Done:
     if is_committed(lake, batch.key):
         return Done(batch.key, batch.size, 0, 0, skipped=True)
     first = batch.first_upload or batch.first + 1
-    entry = write_batch(lake, batch.key, simulated(batch), first_upload=first, at=SIMULATED_AT, held=batch.held)
+    try:
+        entry = write_batch(
+            lake, batch.key, simulated(batch), first_upload=first, at=SIMULATED_AT, held=batch.held, lock=batch.lock
+        )
+    except LakeLost as lost:
+        return Done(batch.key, batch.size, 0, 0, lost=str(lost))
     return Done.of(entry)

@@ -164,3 +164,48 @@ def test_processes_taking_a_folder_s_lock_at_the_same_instant_leave_one_holder(t
     runs = [subprocess.Popen([sys.executable, "-c", script]) for _ in range(4)]
     codes = sorted(run.wait(timeout=60) for run in runs)
     assert codes == [0, 3, 3, 3]
+
+
+def test_a_run_whose_lock_was_taken_over_while_it_was_stopped_commits_nothing_more(tmp_path: Path) -> None:
+    """A build stopped (Ctrl-Z, ``kill -STOP``, a lid shut) past the stale time, its lock
+    taken over by another run: going on, it committed batch after batch numbered from the
+    lake as it was, so games and upload ids stood in the lake twice. Each commit asks the
+    lock now, and the run ends (exit 2) with nothing more committed."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from events.simulate.tournament import simulate_tournament
+    from ingest.lake.manifest import committed
+
+    logs = tmp_path / "logs"
+    simulate_tournament(logs, players=12, preliminary_rounds=2, seed=3)
+    target = tmp_path / "lake"
+    build = [sys.executable, "-m", "cli.main", "archive", "build", str(logs), "--to", str(target)]
+    run = subprocess.Popen([*build, "--workers", "1", "--batch-files", "1"], stderr=subprocess.PIPE, text=True)
+    lake = Lake.at(str(target))
+    deadline = time.monotonic() + 60
+    while not lake.exists(lock.LOCK) and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.kill(run.pid, signal.SIGSTOP)  # the build stops, holding its lock
+    try:
+        before = len(committed(lake)) if lake.exists("_manifest") else 0
+        later = Clock()
+        later.now = time.time() + lock.STALE_SECONDS + 1  # as if it had been stopped past the stale time
+        intruder = lock.take(lake, "archive build", clock=later, settle=0)
+    finally:
+        os.kill(run.pid, signal.SIGCONT)
+    _, said = run.communicate(timeout=120)
+    assert run.returncode == 2, said
+    assert "lock was taken over while it was stopped" in " ".join(said.split())
+    assert "Traceback" not in said
+    assert len(committed(lake)) == before  # nothing committed once the lock was another's
+    held = lock.Holder.loads(lake.read(lock.LOCK))
+    assert held is not None and held.token == intruder.token  # and the other run's lock is left alone
+    lock.release(lake, intruder)
+    again = subprocess.run(build, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    checked = subprocess.run([sys.executable, "-m", "cli.main", "archive", "verify", str(target)], capture_output=True)
+    assert checked.returncode == 0, checked.stdout
