@@ -98,7 +98,7 @@ def as_a_lake_says(said: Said) -> Said:
 
 
 def batch_key(*parts: object) -> str:
-    """A batch's key from what defines it (its files' names and sizes, or a
+    """A batch's key from what defines it (its files' names, sizes and versions, or a
     simulation's seed and settings): the same batch has the same key in every run."""
     return hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8", "backslashreplace")).hexdigest()[:32]
 

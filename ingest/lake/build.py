@@ -1,19 +1,21 @@
 """``saboteur archive build``: files audited into the lake as Dask tasks.
 
 The client lists the files (a folder, or an fsspec URL) and cuts the listing into
-batches, each keyed by its files' names and sizes (:func:`~ingest.lake.batch.batch_key`),
-so the same listing gives the same batches in every run; their uploads are numbered on
+batches, each keyed by its files' names, sizes and versions (when each was last written;
+:func:`~ingest.lake.batch.batch_key`), so the same listing gives the same batches in
+every run, and a file written anew since makes its batch another; their uploads are numbered on
 from the lake's last (:func:`plan`). The client holds neither the listing nor its
 batches whole: it reads the listing once to cut it (:func:`cut`: each batch's key and
 the place of its first file, and how many files), and again for the batches' files,
 taken a few at a time as the cluster is ready for them (:meth:`Cuts.batches`). A batch
 already in the manifest is skipped. Every
-other one is two tasks, run on any worker of the cluster (a local one of worker
+other one is three tasks, run on any worker of the cluster (a local one of worker
 processes, or an existing one at a scheduler's address):
 
 1. :func:`survey` reads and audits the batch's files, and keeps them in the worker's
-   memory; the client is sent only their :func:`claims`: content hashes and streams.
-2. :func:`run_batch` writes them (:mod:`ingest.lake.batch`): its parts, then its entry.
+   memory;
+2. :func:`claims` sends the client only what they claim: content hashes and streams;
+3. :func:`run_batch` writes them (:mod:`ingest.lake.batch`): its parts, then its entry.
    The client submits it with what came before the batch (:class:`~ingest.lake.ledger.Held`),
    so the writer decides each file as ``saboteur ingest`` would, given the same files in
    the same order: a content seen before is a duplicate, a game stored before rejected.
@@ -80,6 +82,14 @@ class Job(Protocol):
     def size(self) -> int: ...
 
 
+Listed = tuple[str, int] | tuple[str, int, str]
+"""A file as the listing finds it: its path or URL, its size (-1: unknown) and, where the
+file system tells it, its version (the time it was last written, or an object store's
+ETag). A batch's key is made of them (:func:`_key`): a file written anew since a batch
+was committed — at the same size, a game id corrected — makes another batch, audited as
+``saboteur ingest`` would audit it, not one skipped as committed."""
+
+
 @dataclass(frozen=True)
 class Batch:
     """A batch of the listing: its key, its files (paths or URLs), the upload id of its
@@ -134,7 +144,7 @@ class Done:
         return cls(entry.batch, len(files), entry.events, games, False, tuple(f.outcome for f in files), files)
 
 
-def listing(sources: Sequence[str]) -> Iterator[tuple[str, int]]:
+def listing(sources: Sequence[str]) -> Iterator[Listed]:
     """Every file named or under the folders named, with its size, in the order
     ``saboteur ingest`` takes them (:func:`ingest.pipeline.collect`): local paths, or
     fsspec URLs (``s3://bucket/logs/``), each URL's files after the local ones.
@@ -150,10 +160,10 @@ def listing(sources: Sequence[str]) -> Iterator[tuple[str, int]]:
     found = chain(
         _local([Path(s.removeprefix("file://")) for s in local]), *map(_remote, (s for s in sources if s not in local))
     )
-    return ((name, size) for name, size in found if name.lower().endswith(SUFFIXES) or name in named)
+    return (file for file in found if file[0].lower().endswith(SUFFIXES) or file[0] in named)
 
 
-def _local(paths: Sequence[Path]) -> Iterator[tuple[str, int]]:
+def _local(paths: Sequence[Path]) -> Iterator[Listed]:
     """What :func:`ingest.pipeline.collect` gives of ``paths``, in its order (the
     ``.json`` files first, then the others, each by their paths as strings), with the
     files' sizes."""
@@ -162,7 +172,7 @@ def _local(paths: Sequence[Path]) -> Iterator[tuple[str, int]]:
         named = sorted(str(p) for p, folder in folders if not folder and _is_json(p.name) == first)
         walks = [_walk(path, first) for path, folder in folders if folder]
         for name in heapq.merge(iter(named), *walks):
-            yield name, _size(name)
+            yield name, *_size_and_version(name)
 
 
 def _walk(folder: Path, json: bool) -> Iterator[str]:
@@ -217,50 +227,64 @@ def _is_json(name: str) -> bool:
     return name.lower().endswith(".json")
 
 
-def _size(path: str) -> int:
+def _size_and_version(path: str) -> tuple[int, str]:
+    """A file's size and the time it was last written (-1 and none if it cannot be
+    looked at: it is rejected with why when read)."""
     try:
-        return os.stat(path).st_size
+        found = os.stat(path)
     except OSError:
-        return -1
+        return -1, ""
+    return found.st_size, str(found.st_mtime_ns)
 
 
-def _remote(url: str) -> Iterator[tuple[str, int]]:
+def _remote(url: str) -> Iterator[Listed]:
     """The files of an fsspec URL: the file it names, or those under it, the ``.json``
     ones first, then the others, each by name (as :meth:`fsspec.AbstractFileSystem.find`
     and a sort would give them), with their sizes."""
     fs, root = fsspec.core.url_to_fs(url)
     protocol = url.split("://", 1)[0]
     if not fs.isdir(root):
-        yield f"{protocol}://{root}", int(fs.info(root)["size"])
+        info = fs.info(root)
+        yield f"{protocol}://{root}", int(info["size"]), _version(info)
         return
     for first in (True, False):
-        for path, size in _remote_walk(fs, root, first):
-            yield f"{protocol}://{path}", size
+        for path, *rest in _remote_walk(fs, root, first):
+            yield (f"{protocol}://{path}", *rest)
 
 
-def _remote_walk(fs: Any, folder: str, json: bool) -> Iterator[tuple[str, int]]:
+_VERSIONS: Final = ("ETag", "etag", "md5Hash", "mtime", "LastModified", "updated", "created")
+"""Where fsspec's file systems say which version of a file they hold (S3's ETag, GCS's
+hash, a local or SFTP file's time), the first one given counting."""
+
+
+def _version(info: Mapping[str, Any]) -> str:
+    """The version of a file as its file system's listing describes it ("" if none)."""
+    return next((str(info[field]) for field in _VERSIONS if info.get(field) is not None), "")
+
+
+def _remote_walk(fs: Any, folder: str, json: bool) -> Iterator[Listed]:
     """:func:`_walk` on a filesystem of fsspec: a directory's listing at a time, let go
     of by the filesystem's cache once read (an object store's client would keep every
     listing of the tree)."""
-    entries: list[tuple[str, int]] = []
+    entries: list[Listed] = []
     for info in fs.ls(folder, detail=True):
         name = str(info["name"])
         if info["type"] == "directory":
             if name.rstrip("/") != folder.rstrip("/"):
                 entries.append((name.rstrip("/") + "/", 0))
         elif _is_json(name) == json:
-            entries.append((name, int(info["size"])))
+            entries.append((name, int(info["size"]), _version(info)))
     fs.invalidate_cache(folder)
     entries.sort()
-    for name, size in entries:
-        if name.endswith("/"):
-            yield from _remote_walk(fs, name[:-1], json)
+    for entry in entries:
+        if entry[0].endswith("/"):
+            yield from _remote_walk(fs, entry[0][:-1], json)
         else:
-            yield name, size
+            yield entry
 
 
 def plan(
-    files: Iterable[tuple[str, int]],
+    files: Iterable[Listed],
     at: datetime,
     batch_files: int = BATCH_FILES,
     entries: Mapping[str, Entry] | None = None,
@@ -311,7 +335,7 @@ class Cuts:
         holds are all it reads)."""
         return first_upload(entries, [(key, start) for key, start in self if key in entries])
 
-    def batches(self, files: Iterable[tuple[str, int]], at: datetime, entries: Mapping[str, Entry]) -> Iterator[Batch]:
+    def batches(self, files: Iterable[Listed], at: datetime, entries: Mapping[str, Entry]) -> Iterator[Batch]:
         """The batches (see :func:`plan`), ``files`` the listing read again: one at a
         time, as they are asked for.
 
@@ -331,14 +355,16 @@ class Cuts:
                 changed = True  # this batch's first file numbered past the lake's uploads and this run's before it
                 past = 1 + max((f.upload_id for e in entries.values() for f in e.files), default=0)
                 first = max(first, past - start)
-            yield Batch(key, tuple(name for name, _ in chunk), first + start, at, sum(max(n, 0) for _, n in chunk))
+            yield Batch(
+                key, tuple(file[0] for file in chunk), first + start, at, sum(max(file[1], 0) for file in chunk)
+            )
 
 
 _KEY: Final = 16
 """Bytes of a batch's key (32 hex digits)."""
 
 
-def cut(files: Iterable[tuple[str, int]], batch_files: int = BATCH_FILES, batch_bytes: int = BATCH_BYTES) -> Cuts:
+def cut(files: Iterable[Listed], batch_files: int = BATCH_FILES, batch_bytes: int = BATCH_BYTES) -> Cuts:
     """The listing's batches (:func:`_cuts`), read once and held as :class:`Cuts`."""
     keys = bytearray()
     starts = array("q")
@@ -350,18 +376,16 @@ def cut(files: Iterable[tuple[str, int]], batch_files: int = BATCH_FILES, batch_
     return Cuts(count, batch_files, batch_bytes, bytes(keys), starts)
 
 
-def _key(start: int, chunk: Sequence[tuple[str, int]]) -> str:
-    return batch_key("files", start, *(f"{name}|{size}" for name, size in chunk))
+def _key(start: int, chunk: Sequence[Listed]) -> str:
+    return batch_key("files", start, *("|".join(map(str, file)) for file in chunk))
 
 
-def _cuts(
-    files: Iterable[tuple[str, int]], batch_files: int, batch_bytes: int
-) -> Iterator[tuple[int, tuple[tuple[str, int], ...]]]:
+def _cuts(files: Iterable[Listed], batch_files: int, batch_bytes: int) -> Iterator[tuple[int, tuple[Listed, ...]]]:
     """The listing's batches, each with the place of its first file: a batch ends before
     the file that would make it ``batch_files`` files or more than ``batch_bytes``
     bytes (a file larger than that is a batch of its own; a size unknown counts 0).
     One batch at a time: the listing is read as it comes."""
-    chunk: list[tuple[str, int]] = []
+    chunk: list[Listed] = []
     start = held = 0
     for index, file in enumerate(files):
         size = max(file[1], 0)

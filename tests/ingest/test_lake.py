@@ -381,6 +381,36 @@ def test_a_listing_grown_since_its_build_adds_its_new_files_after_the_lake_s(
     assert uploads[-2:] == [(14, "duplicate", 7), (15, "accepted", None)]
 
 
+def test_a_file_written_anew_at_the_same_size_is_built_again_not_skipped(
+    files: Path, lake: Path, scheduler: str, tmp_path: Path
+) -> None:
+    """A log corrected in place (a game id fixed, one letter for another): batches were
+    keyed by their files' names and sizes, so its batch counted as committed and the
+    new game was never stored, where ``saboteur ingest`` stores it. The time each file
+    was last written is in the key now: its batch is built again, as ingest would."""
+    target = Path(shutil.copytree(lake, tmp_path / "lake"))
+    log = next(p for p in sorted(files.glob("r*.jsonl")))
+    text = log.read_text(encoding="utf-8")
+    game = json.loads(text.splitlines()[0])["game_id"]
+    fixed = game[:-1] + ("x" if game[-1] != "x" else "y")
+    changed = files / log.name
+    original = changed.read_bytes(), changed.stat()
+    try:
+        changed.write_text(text.replace(game, fixed), encoding="utf-8")
+        os.utime(changed, ns=(original[1].st_atime_ns, original[1].st_mtime_ns + 10**9))
+        assert changed.stat().st_size == original[1].st_size
+        built = cli("archive", "build", files, "--to", target, "--scheduler", scheduler, "--batch-files", "2")
+    finally:
+        changed.write_bytes(original[0])
+        os.utime(changed, ns=(original[1].st_atime_ns, original[1].st_mtime_ns))
+    assert "1 batches written" in built.output and "3 already committed" in built.output, built.output
+    assert "1 accepted, 0 accepted with findings" in built.output, built.output  # the corrected game, stored
+    with connect(str(target)) as con:
+        stored = {g for (g,) in con.execute("SELECT game_id FROM games").fetchall()}
+    assert fixed in stored and game in stored
+    assert verify(Lake.at(str(target))).ok
+
+
 def test_files_built_into_a_store_s_export_are_what_the_store_holds_already(
     files: Path, store: Path, scheduler: str, tmp_path: Path
 ) -> None:

@@ -246,8 +246,10 @@ def test_the_listing_comes_in_the_order_collect_gives(tmp_path: Path, monkeypatc
         [str(root / "deep"), str(root / "tournament.json"), str(root / "deep")],
     ):
         listed = _listed(sources)
-        assert list(listing(sources)) == listed, sources
+        found = list(listing(sources))
+        assert [(name, size) for name, size, *_ in found] == listed, sources
         assert len(listed) > 1
+        assert all(rest[0] for _, size, *rest in found if size >= 0)  # when each was written: in the batch's key
 
 
 def test_a_url_is_listed_as_find_lists_it(tmp_path: Path) -> None:
@@ -262,8 +264,10 @@ def test_a_url_is_listed_as_find_lists_it(tmp_path: Path) -> None:
             ["memory://plan-test/a", str(tmp_path / "logs"), "memory://plan-test/deep/er/g.jsonl"],
         ):
             listed = _listed(sources)
-            assert list(listing(sources)) == listed, sources
+            found = list(listing(sources))
+            assert [(name, size) for name, size, *_ in found] == listed, sources
             assert any(name.startswith("memory://") for name, _ in listed)
+            assert all(rest[0] for _, _, *rest in found)
     finally:
         fs.rm("/plan-test", recursive=True)
 
