@@ -108,6 +108,13 @@ def _run(
         results = _on_cluster(title, files, work, scheduler, workers, console)
     except SchedulerUnreachable as exc:
         raise refuse(told(exc.said), 2) from None
+    except KeyboardInterrupt:  # its workers leave Ctrl-C to it (ingest.lake.quiet): one line, as ingest's
+        said = say(
+            "%(lake)s: stopped (Ctrl-C); every batch committed stands, the batches being written are not "
+            "read (archive verify names their parts), and the same command run again adds the rest",
+            lake=lake,
+        )
+        raise refuse(told(said), 130) from None
     elapsed = time.perf_counter() - started
     written = [r for r in results if not r.skipped]
     events = sum(r.events for r in written)
@@ -194,7 +201,8 @@ def build_command(
     before is skipped.
 
     Exit status 0, or 1 if any file audited was rejected, 2 when the lake is busy or
-    cannot be used (as `saboteur ingest`).
+    cannot be used (as `saboteur ingest`), 130 when stopped with Ctrl-C (the batches
+    committed stand).
     """
     cuts = cut(listing(sources), batch_files, batch_mib * 2**20)  # the listing read once, not held
     if not cuts.files:

@@ -37,6 +37,7 @@ build writes a lake at a time.
 from __future__ import annotations
 
 import heapq
+import logging
 import os
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -471,6 +472,9 @@ def _prepared(source: str) -> Prepared:
         return prepare_bytes(source, stream.read())
 
 
+QUIET_WORKER: Final = "ingest.lake.quiet"
+"""The preload that has a local cluster's workers leave Ctrl-C to the command."""
+
 WORKER_ENV: Final = {"ARROW_DEFAULT_MEMORY_POOL": "system"}
 """The environment of a local cluster's workers: their Arrow buffers from the C
 library's allocator, not Arrow's own pool (mimalloc), which kept what each batch's
@@ -508,7 +512,13 @@ def cluster(scheduler: str | None = None, workers: int = 2) -> Iterator[Client]:
         return
     with (
         LocalCluster(  # type: ignore[no-untyped-call]
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0", env=dict(WORKER_ENV)
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            env=dict(WORKER_ENV),
+            preload=[QUIET_WORKER],  # Ctrl-C is the command's (ingest.lake.quiet)
+            silence_logs=logging.ERROR,  # its warnings of tasks cancelled as a run ends are not the reader's
         ) as local,
         Client(local) as client,  # type: ignore[no-untyped-call]
     ):

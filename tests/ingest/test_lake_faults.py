@@ -196,3 +196,29 @@ def test_a_worker_killed_mid_build_of_files_met_again_stores_each_once(
         assert con.execute(uploads).fetchall() == stored.execute(uploads).fetchall()
         games = "SELECT game_id, upload_id FROM games ORDER BY ALL"
         assert con.execute(games).fetchall() == stored.execute(games).fetchall()
+
+
+def test_ctrl_c_in_the_terminal_ends_a_build_on_its_own_cluster_in_one_line(logs: Path, tmp_path: Path) -> None:
+    """The terminal sends Ctrl-C to every process of the command, the local cluster's
+    workers too: each printed a traceback of its own (four for one keypress), with Dask's
+    warnings of tasks cancelled, and nothing said what stood. Now the workers leave it to
+    the command, which says in one line what stands (exit 130); run again, it completes."""
+    lake = tmp_path / "lake"
+    command = [sys.executable, "-m", "cli.main", "archive", "build", str(logs), "--to", str(lake), "--batch-files", "1"]
+    build = subprocess.Popen(
+        [*command, "--workers", "2"],
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # a process group of its own, as a terminal's command has
+    )
+    _wait_for_commits(lake, 2, build)
+    os.killpg(build.pid, signal.SIGINT)  # what Ctrl-C in the terminal does
+    _, err = build.communicate(timeout=120)
+    said = " ".join(err.decode().split())
+    assert build.returncode == 130, said
+    assert "stopped (Ctrl-C); every batch committed stands" in said
+    assert "Traceback" not in said and "WARNING" not in said, said
+    again = subprocess.run(command, env=ENV, capture_output=True, timeout=300)
+    assert again.returncode == 0, again.stderr.decode()
+    _every_game_once(lake)
