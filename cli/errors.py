@@ -60,7 +60,20 @@ class ReportingGroup(LazyGroup):
     def invoke(self, ctx: Any) -> Any:  # Any: Typer's own click's Context, which it does not export
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:
+            raise  # the reader of the output went away (``| head``): nothing to say to it
+        except OSError as exc:  # a file or folder the system refuses (permissions, a file for a folder)
+            raise refuse(_system_said(exc), 2) from None
         except Exception as exc:
             if refused(exc):  # of a command that speaks no language of its own (see cli.speech.speaking)
                 raise refusal(exc) from None
             raise
+
+
+def _system_said(exc: OSError) -> str:
+    """What the operating system refused, with the file it names, as one line: a lake's
+    folder that is read-only, a manifest no one may read, a file where a folder must be.
+    (Its words are the system's own: they name the cause exactly.)"""
+    where = exc.filename if exc.filename is not None else None
+    why = exc.strerror or str(exc)
+    return f"{where}: {why}" if where is not None else why

@@ -85,6 +85,12 @@ def lake_url(raw: str) -> str:
     refused, which would be the current folder."""
     if not raw:
         raise typer.BadParameter(told(say("an empty lake: name its folder or URL")))
+    if any(sign in raw for sign in "[]*?"):  # a lake there was made once, and read by nothing after
+        said = say("%(lake)s: a lake's path may not hold [ ] * or ?, which its readers take for patterns", lake=raw)
+        raise typer.BadParameter(told(said))
+    local = Path(raw.removeprefix("file://")) if "://" not in raw or raw.startswith("file://") else None
+    if local is not None and local.exists() and not local.is_dir():
+        raise typer.BadParameter(told(say("%(lake)s: a file, not a lake's folder", lake=raw)))
     return raw
 
 

@@ -167,7 +167,8 @@ def compact(lake: Lake, *, target_bytes: int = TARGET_BYTES) -> Compacted:
     where = placement(lake)
     done = Compacted()
     files: list[CompactedFile] = []
-    for dataset, group in _groups(lake, entries, where, target_bytes):
+    groups = list(_groups(lake, entries, where, target_bytes))  # every part looked at before a file is written
+    for dataset, group in groups:
         for file in _write(lake, dataset, group):
             files.append(file)
             done.parts += len(file.holds)
@@ -197,7 +198,10 @@ def _groups(
         group: list[Part] = []
         size = 0
         for part in parts:
-            bytes_ = int(lake.fs.size(lake.path(part.path)))
+            try:
+                bytes_ = int(lake.fs.size(lake.path(part.path)))
+            except FileNotFoundError:  # a part its entry names, gone: nothing is compacted
+                raise PartUnreadable(part.path) from None
             if group and size + bytes_ > target_bytes:
                 yield dataset, group
                 group, size = [], 0
@@ -216,7 +220,10 @@ def _write(lake: Lake, dataset: str, parts: list[Part]) -> Iterator[CompactedFil
     writer: pq.ParquetWriter | None = None
     holds: list[tuple[Part, pa.Table]] = []
     for part in parts:
-        data = lake.read(part.path)
+        try:
+            data = lake.read(part.path)
+        except FileNotFoundError:  # a part its entry names, gone: archive verify names it
+            raise PartUnreadable(part.path) from None
         if hashlib.sha256(data).hexdigest() != part.sha256:
             raise PartUnreadable(part.path)
         table = pq.read_table(io.BytesIO(data))
