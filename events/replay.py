@@ -401,7 +401,8 @@ class Replay:
             self._close_run(rs, self._line)
         if rs.unseen_goals and not rs.gold_found:
             _gold_claimed(rs, event.connector)
-        self._breach(turns.check_missed_draw(rs))
+        if rs.draw_due:
+            self._missed_draw(rs)
         if event.round != rs.number:
             self._report(
                 Code.MALFORMED,
@@ -552,8 +553,7 @@ class Replay:
             # The turn ended without its draw. Nothing is implied between the lines
             # (event-log.md, "File"): the card stays on the pile and out of the hand, and
             # the lines after are judged against that table.
-            self._breach(turns.check_missed_draw(rs))
-            rs.draw_due = False
+            self._missed_draw(rs)
         out_of_turn = turns.check_turn_order(players, rs, player)
         if out_of_turn is not None:
             self._breach(out_of_turn, player)
@@ -700,14 +700,17 @@ class Replay:
             return
         player = event.player
         if rs.played and player == rs.turn:
-            if rs.draw_due:  # the draw after the turn's card
+            if rs.draw_due:  # the draw after the turn's card (another's between them: reported as out of turn)
                 self._take(rs, player, event.card)
                 rs.drew = True
                 rs.draw_due = False
+                rs.draw_due_at = None
             else:
                 self._breach(turns.check_one_draw(rs, player) or turns.check_draw_from_pile(rs, player), player)
                 self._take_anyway(rs, player, event.card)
             return
+        if rs.draw_due and rs.draw_due_at is None:
+            rs.draw_due_at = self._line  # where the turn's own draw was due: if it never comes, reported here
         out_of_place = turns.check_draw_in_turn(self._players, rs, player) or turns.check_one_draw(rs, player)
         if self._breach(out_of_place, player):
             self._take_anyway(rs, player, event.card)
@@ -720,6 +723,13 @@ class Replay:
         if rs.pile:
             self._take(rs, player, event.card)
             rs.early_draw = True
+
+    def _missed_draw(self, rs: RoundState) -> None:
+        """R-T2: the turn ended without its due draw; reported at the line that stood
+        where it was due (event-log.md): another player's draw there, else this line."""
+        self._breach(turns.check_missed_draw(rs), line=rs.draw_due_at)
+        rs.draw_due = False
+        rs.draw_due_at = None
 
     def _take_anyway(self, rs: RoundState, player: str, card: str | None) -> None:
         """A draw out of place (a second draw, a draw in another's turn), reported: the
@@ -806,6 +816,7 @@ class Replay:
             rs.connector = run.player
             rs.over = True
             rs.draw_due = False
+            rs.draw_due_at = None
 
 
 def _gold_claimed(rs: RoundState, connector: str | None) -> None:
@@ -826,6 +837,7 @@ def _gold_claimed(rs: RoundState, connector: str | None) -> None:
     rs.connector = connector
     rs.over = True
     rs.draw_due = False
+    rs.draw_due_at = None
 
 
 SeenDeal = tuple[dict[str, list[str]], list[str], Counter[str] | None]

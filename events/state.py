@@ -80,6 +80,10 @@ class RoundState:
     drew: bool = False
     draw_due: bool = False
     """A card was played while the pile had cards and no draw has followed yet (R-T2)."""
+    draw_due_at: int | None = None
+    """The first line that stood where the due draw was: another player's draw. A draw
+    the turn ends without is reported there (event-log.md), not at the card that ended
+    the turn; ``None`` while nothing has stood in its place."""
     early_draw: bool = False
     reveal_run: RevealRun | None = None
     gold_found: bool = False

@@ -123,6 +123,29 @@ def test_r_t1_draw_by_another_player_while_the_draw_is_due_is_out_of_turn() -> N
     assert codes(log) == [("out_of_turn", bad)]
 
 
+def test_r_t2_a_draw_missed_where_another_player_drew_is_reported_at_that_draw() -> None:
+    """R-T2: ann played and is to draw; bob draws instead, then plays. ann's draw never
+    comes: it is missed at the line that stood where it was due, bob's draw (event-log.md),
+    not at bob's card after it."""
+    log = three(start="ann")
+    log.discard("ann", draw=False)
+    log.draw("bob")
+    stood = log.line
+    log.discard("bob", draw=False)
+    assert codes(log) == [("out_of_turn", stood), ("missed_draw", stood)]
+
+
+def test_r_t2_a_draw_missed_where_another_player_drew_at_the_round_s_end() -> None:
+    """The same when the round ends there: reported at bob's draw."""
+    log = three(start="ann")
+    log.discard("ann", draw=False)
+    log.draw("bob")
+    stood = log.line
+    log.raw({"type": "round_ended", "round": 1, "winner": "saboteurs", "connector": None, "scores": {}})
+    found = [(code, line) for code, line in codes(log) if code in ("out_of_turn", "missed_draw")]
+    assert found == [("out_of_turn", stood), ("missed_draw", stood)]
+
+
 def test_r_t1_out_of_turn_in_a_later_round() -> None:
     """R-T1: the starting player of round 2 plays first there too."""
     log = LogBuilder(players=3, ruleset="base", options={"next_round_starter": "any"})
@@ -299,10 +322,10 @@ def test_r_t1_a_draw_in_anothers_turn_still_takes_its_card_from_the_pile() -> No
     log.draw("bob", "NS")
     out_of_turn = log.line
     log.discard("bob", draw=False)
-    missed = log.line
     log.draw("bob", "EW").discard("cem", draw=False).draw("cem", "NESW")
     assert len(log.round.pile) == dealt - 3
-    assert codes(log) == [("out_of_turn", out_of_turn), ("missed_draw", missed)]
+    # ann's draw is missed where it was due: at bob's draw, which stood in its place
+    assert codes(log) == [("out_of_turn", out_of_turn), ("missed_draw", out_of_turn)]
 
 
 def test_r_t1_extra_play_with_the_draw_due() -> None:
