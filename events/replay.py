@@ -533,6 +533,8 @@ class Replay:
             return None
         if rs.reveal_run is not None:
             self._close_run(rs, self._line)
+        if kind == "draw" and rs.gold_found and player == rs.connector and self._line in rs.late_reveals.values():
+            return None  # the connector's draw where the gold's reveal was due: the missing reveal says it
         if self._breach(ending.check_round_open(rs, kind) or ending.check_round_not_over(rs, kind), player):
             return None
         return rs
@@ -781,6 +783,19 @@ class Replay:
         if rs.reveal_run is not None:
             rs.reveal_run.entries.append((event.goal, event.rotated, self._line, card))
             return
+        if rs.late_reveals.pop(event.goal, None) is not None:
+            # the reveal reported missing where it was due, come late: one slip, reported
+            # once; in an observed log it names the card the table could not see till now
+            if card is not None and rs.maze.goal_card(event.goal) == cards.UNSEEN:
+                reached_by = rs.unseen_goals.pop(event.goal, None)
+                rs.maze.learn_goal(event.goal, card)
+                if card == cards.GOLD and reached_by is not None:
+                    rs.gold_found = True
+                    rs.connector = reached_by
+                    rs.over = True
+                    rs.draw_due = False
+                    rs.draw_due_at = None
+            return
         if not rs.maze.face_down(event.goal):
             said = say(
                 "the %(slot)s goal is already face up: goals are turned up right after the placement that reaches them",
@@ -808,6 +823,9 @@ class Replay:
         breaches, turned = goals.close_reveal_run(rs.maze, run, next_line)
         for line, breach in sorted(breaches, key=lambda pair: pair[0]):
             self._breach(breach, line=line)
+        named = {slot for slot, *_ in run.entries}
+        if next_line is not None:
+            rs.late_reveals.update((slot, next_line) for slot in turned if slot not in named)
         for slot in turned:
             if rs.maze.goal_card(slot) == cards.UNSEEN:
                 rs.unseen_goals[slot] = run.player

@@ -103,6 +103,10 @@ class RoundState:
     laid: Counter[str] | None = None
     """The cards laid face up so far, counted where the deal is not seen (an observed
     log), to judge R-S3 card by card; ``None`` where the deal shows the whole deck."""
+    late_reveals: dict[str, int] = field(default_factory=dict)
+    """Goals the rules turned up where the log's ``goal_revealed`` was missing (slot →
+    the line that stood where it was due, its ``missing_reveal`` reported there): their
+    reveal coming later is that reveal, late — not a second, false one."""
     unseen_goals: dict[str, str] = field(default_factory=dict)
     """Goals the rules turned up without a ``goal_revealed`` in an observed log, whose
     card nobody named (slot → the player whose card reached it): unknown, until the

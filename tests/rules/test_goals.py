@@ -110,6 +110,39 @@ def test_r_g1_missing_reveal_at_the_draw_standing_where_it_was_due() -> None:
     assert codes(log) == [("missing_reveal", log.line)]
 
 
+@pytest.mark.parametrize("recording", ["full", "observed"])
+def test_r_g1_a_reveal_come_late_is_the_missing_one_not_a_false_one(recording: str) -> None:
+    """R-G1: the stone turned up a line late, after the draw: one slip, one finding. The
+    late reveal was a second finding, ``false_reveal`` ("already face up"), though a
+    path reaches the goal (the replay had turned it up where its reveal was due)."""
+    log = game(ROW, goals=STONE_MIDDLE)
+    corridor(log, 6)
+    lay(log, "NESW", 7, 0)  # the draw follows at once
+    due = log.line
+    log.reveal("middle", False)
+    lines = observe(log.text().encode()).decode().splitlines() if recording == "observed" else list(log.lines)
+    assert codes(lines) == [("missing_reveal", due)]
+
+
+@pytest.mark.parametrize("recording", ["full", "observed"])
+def test_r_g1_the_gold_revealed_late_after_the_connector_s_draw_is_one_slip(recording: str) -> None:
+    """R-G1, R-E1: the gold reached, the connector draws, then turns the gold up: the
+    reveal is missing at the draw, which stood where it was due, and that is all (the
+    draw was also "after the round was over", and the reveal "already face up")."""
+    log = game(ROW)
+    corridor(log, 6)
+    player, _ = reach(log, "NESW", 7, 0)
+    log.raw({"type": "draw", "player": player, "card": log.round.pile[-1] if recording == "full" else None})
+    due = log.line
+    log.reveal("middle", False)
+    log.end_round()
+    lines = observe(log.text().encode()).decode().splitlines() if recording == "observed" else list(log.lines)
+    result = run(lines)
+    assert [(f.code.value, f.line) for f in result.findings if f.severity == "error"] == [("missing_reveal", due)]
+    outcome = result.outcomes[0]
+    assert (outcome.winner, outcome.connector) == ("gold_diggers", player)
+
+
 def test_r_g1_missing_reveal_at_the_next_card() -> None:
     """R-G1: whatever event stands where the reveal was due carries the finding; here
     the next player's card, where the connector's draw was due as well (R-T2)."""
