@@ -24,7 +24,14 @@ def _role_phrase(saboteurs: int, diggers: int, dwarfs: int | None = None) -> tup
 
 
 def check_roles(game: GameStarted, roles: Mapping[str, str], set_aside_role: str | None) -> list[Breach]:
-    """R-S1: the roles dealt (and, in base, the one set aside) fit the table size."""
+    """R-S1: the roles dealt (and, in base, the one set aside) fit the table size. One
+    deal is one finding: its first cause (a selfish dwarf in base, a card set aside or
+    not), the counts only when nothing else is wrong — they follow from the cause, and
+    said beside it they were counted without the card it named."""
+    return _role_breaches(game, roles, set_aside_role)[:1]
+
+
+def _role_breaches(game: GameStarted, roles: Mapping[str, str], set_aside_role: str | None) -> list[Breach]:
     n = len(game.players)
     dealt = Counter(roles.values())
     found = (dealt["saboteur"], dealt["gold_digger"], dealt["selfish_dwarf"])
