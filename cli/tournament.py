@@ -121,6 +121,30 @@ def create(
     except RecordError as exc:
         raise refuse(told(exc.said), 1) from None
     _done(recorded, say("tournament %(tournament)s", tournament=tournament))
+    if ruleset == "tournament":
+        for said in _departures(preliminary_rounds, cut, final_rounds):
+            console.print(f"[yellow]{escape(told(said))}[/yellow]")
+
+
+def _departures(preliminary_rounds: int, cut: int, final_rounds: int) -> list[Said]:
+    """Where a tournament's announcement departs from the tournament rules (R-TS1: 4 or
+    5 preliminary rounds; R-TS3: the best 6 go on; R-TS4: a final of 4 rounds). Taken
+    as announced — a short club evening, a larger final — and said, so a typo is seen."""
+    found = []
+    if preliminary_rounds not in (4, 5):
+        found.append(
+            say(
+                "note: %(count)s preliminary rounds, where the tournament rules announce 4 or 5 (R-TS1)",
+                count=preliminary_rounds,
+            )
+        )
+    if cut != 6:
+        found.append(say("note: the best %(count)s go on, where the tournament rules take 6 (R-TS3)", count=cut))
+    if final_rounds != 4:
+        found.append(
+            say("note: a final of %(count)s rounds, where the tournament rules play 4 (R-TS4)", count=final_rounds)
+        )
+    return found
 
 
 @app.command()

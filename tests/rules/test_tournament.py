@@ -199,6 +199,35 @@ def test_r_ts1_preliminary_rounds_announced_within_limits(rounds: int) -> None:
     assert verdict(preliminary_rounds=rounds) == malformed("preliminary_rounds", message)
 
 
+@pytest.mark.parametrize(
+    ("options", "notes"),
+    [
+        ([], []),
+        (["--preliminary-rounds", "5"], []),
+        (["--preliminary-rounds", "3"], ["note: 3 preliminary rounds, where the tournament rules announce 4 or 5"]),
+        (
+            ["--cut", "8", "--final-rounds", "3"],
+            [
+                "the best 8 go on, where the tournament rules take 6 (R-TS3)",
+                "a final of 3 rounds, where the tournament rules play 4 (R-TS4)",
+            ],
+        ),
+    ],
+)
+def test_r_ts1_3_4_a_tournament_announced_otherwise_is_created_with_a_note(
+    tmp_path: Path, options: list[str], notes: list[str]
+) -> None:
+    """R-TS1, R-TS3, R-TS4: 4 or 5 preliminary rounds, the best 6, a final of 4 rounds.
+    An organiser may announce otherwise (a club evening of 3 rounds, a final of 8): the
+    tournament is created as announced, and each departure is said, so a typo is seen."""
+    db = tmp_path / "ledger.duckdb"
+    result = CliRunner().invoke(app, ["tournament", "create", "cup", "--name", "Cup", "--db", str(db), *options])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert all(note in said for note in notes), said
+    assert said.count("note:") == len(notes)
+
+
 # -- R-TS2: the ranking and the draw at the cut line ----------------------------------------
 
 
