@@ -11,10 +11,19 @@ import pytest
 
 from ingest.lake.layout import Lake
 from tests.ingest.conftest import cli
+from tests.ingest.dask_cluster import bare_main
 
 
 def said(output: str) -> str:
     return " ".join(output.replace("│", " ").split())
+
+
+def simulated(lake: Path, games: int) -> None:
+    """A lake of ``games`` simulated games, on a local cluster started whatever
+    ``__main__`` an earlier test left (:func:`~tests.ingest.dask_cluster.bare_main`)."""
+    with bare_main():
+        result = cli("archive", "simulate", "--games", str(games), "--to", lake, "--workers", "1")
+    assert result.exit_code == 0, result.output
 
 
 @pytest.mark.parametrize("command", [["build", "GAME"], ["simulate", "--games", "1"]])
@@ -42,7 +51,7 @@ def test_a_file_of_the_lake_the_system_refuses_is_one_line(tmp_path: Path, monke
     """A manifest entry no one may read (``chmod 000``, as another user): verify and the
     statistics said it with a traceback. (Root reads any file, so the refusal is made here.)"""
     lake = tmp_path / "lake"
-    assert cli("archive", "simulate", "--games", "2", "--to", lake, "--workers", "1").exit_code == 0
+    simulated(lake, 2)
 
     def refused_read(self: Lake, relative: str) -> bytes:
         raise PermissionError(13, "Permission denied", self.path(relative))
@@ -61,7 +70,7 @@ def test_a_file_of_the_lake_the_system_refuses_is_one_line(tmp_path: Path, monke
 
 def test_a_compaction_that_meets_a_part_gone_writes_nothing(tmp_path: Path) -> None:
     lake = tmp_path / "lake"
-    assert cli("archive", "simulate", "--games", "4", "--to", lake, "--workers", "1").exit_code == 0
+    simulated(lake, 4)
     gone = sorted((lake / "games").glob("part-*.parquet"))[0]
     gone.unlink()
     result = cli("archive", "compact", lake)
