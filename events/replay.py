@@ -784,17 +784,13 @@ class Replay:
             rs.reveal_run.entries.append((event.goal, event.rotated, self._line, card))
             return
         if rs.late_reveals.pop(event.goal, None) is not None:
-            # the reveal reported missing where it was due, come late: one slip, reported
-            # once; in an observed log it names the card the table could not see till now
+            # R-G1: the reveal reported missing where it was due, come late: one slip,
+            # reported once; in an observed log it names the card the table could not see till now
             if card is not None and rs.maze.goal_card(event.goal) == cards.UNSEEN:
                 reached_by = rs.unseen_goals.pop(event.goal, None)
                 rs.maze.learn_goal(event.goal, card)
                 if card == cards.GOLD and reached_by is not None:
-                    rs.gold_found = True
-                    rs.connector = reached_by
-                    rs.over = True
-                    rs.draw_due = False
-                    rs.draw_due_at = None
+                    _gold_reached(rs, reached_by)
             return
         if not rs.maze.face_down(event.goal):
             said = say(
@@ -830,11 +826,7 @@ class Replay:
             if rs.maze.goal_card(slot) == cards.UNSEEN:
                 rs.unseen_goals[slot] = run.player
         if ending.gold_turned_up(rs.maze, turned):
-            rs.gold_found = True
-            rs.connector = run.player
-            rs.over = True
-            rs.draw_due = False
-            rs.draw_due_at = None
+            _gold_reached(rs, run.player)
 
 
 def _gold_claimed(rs: RoundState, connector: str | None) -> None:
@@ -851,6 +843,12 @@ def _gold_claimed(rs: RoundState, connector: str | None) -> None:
         return
     rs.maze.learn_goal(reached[0], cards.GOLD)
     del rs.unseen_goals[reached[0]]
+    _gold_reached(rs, connector)
+
+
+def _gold_reached(rs: RoundState, connector: str) -> None:
+    """R-E1: the gold turned up by ``connector``'s card: the round is over at once, and
+    no draw is due after the card that reached it."""
     rs.gold_found = True
     rs.connector = connector
     rs.over = True
