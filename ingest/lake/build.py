@@ -518,7 +518,10 @@ def cluster(scheduler: str | None = None, workers: int = 2) -> Iterator[Client]:
             dashboard_address=":0",
             env=dict(WORKER_ENV),
             preload=[QUIET_WORKER],  # Ctrl-C is the command's (ingest.lake.quiet)
-            silence_logs=logging.ERROR,  # its warnings of tasks cancelled as a run ends are not the reader's
+            # tasks cancelled and heartbeats cut as a run ends are not the reader's (an
+            # ERROR with a traceback when Ctrl-C closed the cluster); a task that fails
+            # raises in the command, which says so
+            silence_logs=logging.CRITICAL,
         ) as local,
         Client(local) as client,  # type: ignore[no-untyped-call]
     ):
