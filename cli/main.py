@@ -258,13 +258,13 @@ def main() -> None:
     app()
 
 
-if __name__ == "__main__":
-    main()
-
-
 def _told(said: Said, lang: str) -> str:
     """``said`` (a sentence of :mod:`events.said`) in ``lang``; the language module is
     loaded only here, where a command speaks."""
     from events.language import words
 
     return str(words(said, lang))
+
+
+if __name__ == "__main__":  # last: what it runs is all defined by then
+    main()
