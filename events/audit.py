@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from events.findings import Code, Finding, ReplayError, Tally
+from events.folders import walk as walk_folder
 from events.logfile import UnreadableLog, parse_structs_block
 from events.replay import Replay, Source
 from events.shown import safe_name
@@ -146,11 +147,14 @@ def audit_file(path: Path, *, strict: bool = False) -> Audit:
 
 def log_files(paths: Iterable[Path]) -> Iterator[Path]:
     """The files named, and every ``*.jsonl`` / ``*.jsonl.gz`` under the folders named,
-    in a stable order. A path that does not exist is passed on (its audit says so)."""
+    in a stable order. A path that does not exist is passed on (its audit says so), and
+    so is a folder that cannot be read (:func:`events.folders.walk`)."""
     for path in paths:
         if path.is_dir():
-            # every entry but a folder: one that cannot be read is said so, not passed over
-            found = sorted(p for p in path.rglob("*") if p.name.lower().endswith(LOG_SUFFIXES) and not p.is_dir())
-            yield from found
+            yield from map(Path, walk_folder(path, _is_log))
         else:
             yield path
+
+
+def _is_log(name: str) -> bool:
+    return name.lower().endswith(LOG_SUFFIXES)

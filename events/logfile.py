@@ -26,6 +26,7 @@ import orjson
 from pydantic import ValidationError
 
 from events import structs
+from events.folders import cannot_read
 from events.said import Said, problem, say, sentence
 from events.schema import (
     CARD_KINDS,
@@ -133,7 +134,7 @@ def read_bytes(path: Path) -> bytes:
                 raise UnreadableLog(say("%(size)s bytes: more than 16 MiB, the limit of a log", size=size))
             raw = stream.read(size + 1)
     except OSError as exc:
-        raise UnreadableLog(say("cannot read the file: %(problem)s", problem=str(exc.strerror or exc))) from None
+        raise UnreadableLog(cannot_read(path, exc)) from None
     return inflate(raw, path.name)
 
 

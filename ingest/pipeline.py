@@ -26,6 +26,7 @@ from typing import Final
 import duckdb
 
 from events.findings import Code, Finding
+from events.folders import walk
 from events.logfile import MAX_FILE_BYTES, UnreadableLog
 from events.said import Said, say, stored
 from ingest.readmodels import GameRow, Tables, as_columns
@@ -142,11 +143,16 @@ def collect(paths: Iterable[Path]) -> list[Path]:
     for path in paths:
         if path.is_dir():
             # every entry but a folder: a FIFO, a dangling link or a loop of links is
-            # rejected with its reason, as it is when named, not passed over unsaid
-            found.extend(sorted(p for p in path.rglob("*") if p.name.lower().endswith(SUFFIXES) and not p.is_dir()))
+            # rejected with its reason, as it is when named, not passed over unsaid; and
+            # so is a folder that cannot be read
+            found.extend(map(Path, walk(path, _taken)))
         else:
             found.append(path)
     return sorted(found, key=lambda p: (not p.name.lower().endswith(".json"), str(p)))
+
+
+def _taken(name: str) -> bool:
+    return name.lower().endswith(SUFFIXES)
 
 
 def _prepared(

@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 import fsspec
 
+from events.folders import walk
 from events.said import Refusal, Said, say
 from ingest.drafts import ACCEPTED
 from ingest.lake.batch import batch_key, write_batch
@@ -156,12 +157,10 @@ def listing(sources: Sequence[str]) -> Iterator[Listed]:
     files (which come first) and once for the others. A URL's tree is walked the same
     way, one listing of a directory (a prefix, on an object store) at a time, that
     listing whole."""
-    named = set(sources)
     local = [s for s in sources if "://" not in s or s.startswith("file://")]
-    found = chain(
+    return chain(
         _local([Path(s.removeprefix("file://")) for s in local]), *map(_remote, (s for s in sources if s not in local))
     )
-    return (file for file in found if file[0].lower().endswith(SUFFIXES) or file[0] in named)
 
 
 def _local(paths: Sequence[Path]) -> Iterator[Listed]:
@@ -171,57 +170,16 @@ def _local(paths: Sequence[Path]) -> Iterator[Listed]:
     folders = [(path, path.is_dir()) for path in paths]  # a path named twice is taken twice, as collect takes it
     for first in (True, False):
         named = sorted(str(p) for p, folder in folders if not folder and _is_json(p.name) == first)
-        walks = [_walk(path, first) for path, folder in folders if folder]
+        # a folder that cannot be read is given once, with the logs, as collect gives it
+        walks = [walk(path, _taker(first), unreadable=not first) for path, folder in folders if folder]
         for name in heapq.merge(iter(named), *walks):
             yield name, *_size_and_version(name)
 
 
-def _walk(folder: Path, json: bool) -> Iterator[str]:
-    """The files under ``folder`` as ``collect`` finds them (those of :data:`SUFFIXES`;
-    folders linked to are not entered), the ``.json`` ones or the others, in the order
-    of their paths as strings: each directory's entries sorted by name, a directory's
-    name with the ``/`` its files' paths go on with (``a.jsonl`` < ``a/…`` < ``a0``)."""
-    within = str(folder / "-")[:-1]  # what its files' paths begin with (none for ".")
-    for entry in _entries_of(folder, json):
-        if entry.endswith("/"):
-            yield from _walk(folder / entry[:-1], json)
-        else:
-            yield within + entry  # str(folder / entry), without a Path (which interns each name for good)
-
-
-def _entries_of(folder: Path, json: bool) -> list[str]:
-    """A directory's folders (``name/``) and files taken, sorted (:func:`_walk`); none
-    if it cannot be read (as :meth:`pathlib.Path.rglob` skips it)."""
-    entries: list[str] = []
-    try:
-        with os.scandir(folder) as scan:
-            for entry in scan:
-                name = entry.name
-                if _is_real_dir(entry):
-                    entries.append(name + "/")
-                elif name.lower().endswith(SUFFIXES) and _is_json(name) == json and not _is_dir(entry):
-                    # every entry but a folder, as ingest.pipeline.collect takes them: a
-                    # FIFO or a dangling link is rejected with its reason, not passed over
-                    entries.append(name)
-    except PermissionError:
-        return []
-    entries.sort()
-    return entries
-
-
-def _is_real_dir(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir() and not entry.is_symlink()
-    except OSError:
-        return False
-
-
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    """A folder, or a link to one (not entered, as ``collect`` enters none)."""
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False
+def _taker(json: bool) -> Callable[[str], bool]:
+    """Which names ``collect`` takes (those of :data:`SUFFIXES`), the ``.json`` ones or
+    the others."""
+    return lambda name: name.lower().endswith(SUFFIXES) and _is_json(name) == json
 
 
 def _is_json(name: str) -> bool:
@@ -264,7 +222,7 @@ def _version(info: Mapping[str, Any]) -> str:
 
 
 def _remote_walk(fs: Any, folder: str, json: bool) -> Iterator[Listed]:
-    """:func:`_walk` on a filesystem of fsspec: a directory's listing at a time, let go
+    """:func:`events.folders.walk` on a filesystem of fsspec: a directory's listing at a time, let go
     of by the filesystem's cache once read (an object store's client would keep every
     listing of the tree)."""
     entries: list[Listed] = []
@@ -273,7 +231,7 @@ def _remote_walk(fs: Any, folder: str, json: bool) -> Iterator[Listed]:
         if info["type"] == "directory":
             if name.rstrip("/") != folder.rstrip("/"):
                 entries.append((name.rstrip("/") + "/", 0))
-        elif _is_json(name) == json:
+        elif _taker(json)(name):
             entries.append((name, int(info["size"]), _version(info)))
     fs.invalidate_cache(folder)
     entries.sort()

@@ -20,6 +20,7 @@ import os
 from pathlib import Path
 
 from events.findings import Code, Finding
+from events.folders import cannot_read
 from events.logfile import UnreadableLog, open_regular
 from events.said import say
 from ingest.limits import MAX_UPLOAD_BYTES
@@ -69,12 +70,8 @@ def prepare(path: Path) -> Prepared:
                 return unreadable(name, kind_of(name), too_large(size), size=size)
             raw = stream.read(MAX_UPLOAD_BYTES + 1)  # one byte more shows a file that grew
     except OSError as exc:
-        finding = Finding(
-            Code.MALFORMED,
-            1,
-            f"cannot read the file: {exc.strerror or exc}",
-            said=say("cannot read the file: %(problem)s", problem=str(exc.strerror or exc)),
-        )
+        said = cannot_read(path, exc)
+        finding = Finding(Code.MALFORMED, 1, said.english(), said=said)
         return Prepared(
             name,
             "",
