@@ -28,7 +28,8 @@ import duckdb
 from events.findings import Code, Finding
 from events.folders import walk
 from events.logfile import MAX_FILE_BYTES, UnreadableLog
-from events.said import Said, say, stored
+from events.said import Said, problem, say, stored
+from ingest.differences import difference
 from ingest.readmodels import GameRow, Tables, as_columns
 from ingest.revisions import current, kept_records, marker, stood_on
 from ingest.schema import UploadRow
@@ -361,10 +362,27 @@ class _Batch:
         return self.revisions[stream]
 
 
-def already_stored(games: str) -> Said:
-    """Why a file of ``games`` stored before is rejected, ``--supersede`` not given (a
-    lake's build says it its own way: :func:`ingest.lake.batch.as_a_lake_says`)."""
-    return say('%(games)s is already stored; to replace it, ingest again with --supersede --reason "…"', games=games)
+def already_stored(games: str, differing: Said | None = None) -> Said:
+    """Why a file of ``games`` stored before is rejected, ``--supersede`` not given,
+    with where it differs from the stored version when that is known
+    (:func:`ingest.differences.difference`; a lake's build says it its own way:
+    :func:`ingest.lake.batch.as_a_lake_says`)."""
+    if differing is None:
+        return say(
+            '%(games)s is already stored; to replace it, ingest again with --supersede --reason "…"', games=games
+        )
+    return say(
+        "%(games)s is already stored, and this file differs from the stored version %(difference)s; "
+        'to replace it, ingest again with --supersede --reason "…"',
+        games=games,
+        difference=(differing,),
+    )
+
+
+def is_already_stored(said: Said | None) -> bool:
+    """Whether ``said`` is :func:`already_stored`'s sentence (said otherwise where
+    ``--supersede`` is not how to replace a game)."""
+    return said is not None and said.text in {already_stored("").text, already_stored("", problem("")).text}
 
 
 class Writer:
@@ -418,8 +436,8 @@ class Writer:
         results = []
         for prepared, decision in zip(taken, decided, strict=True):
             upload = decision.upload
-            message = prepared.message or upload.reason or ""
             said = prepared.said if prepared.message else decision.said
+            message = prepared.message or (said.english() if said is not None else upload.reason or "")
             if upload.outcome == "duplicate":
                 said = (
                     say("the same content as upload %(upload)s", upload=str(upload.duplicate_of))
@@ -480,6 +498,16 @@ class Writer:
         _add(appending, decisions)
         return decided
 
+    @staticmethod
+    def _difference(batch: _Batch, stream: str, prepared: Prepared) -> Said | None:
+        """Where ``prepared`` differs from the version of ``stream`` stored (``None``:
+        its file is not at hand, as in a lake's batch, or a command wrote it)."""
+        newest = batch.newest.get(stream)
+        stored = batch.store.upload_file(batch.con, newest) if newest else None
+        if stored is None:
+            return None
+        return difference(stored, (prepared.name, prepared.raw), prepared.kind)
+
     def _decide(self, prepared: Prepared, batch: _Batch) -> _Decided:
         """The outcome of one file: a duplicate, rejected, or accepted with its events
         appended at the versions claimed so far (a game stored before gets a marker
@@ -538,9 +566,13 @@ class Writer:
         taken = [s for s in prepared.streams if s in batch.claimed]
         if taken and not self.supersede:
             what = ", ".join(s.split(":", 1)[1] for s in taken)
-            said = already_stored(what)
-            reason = said.english()
-            return _Decided(upload("rejected", reason=reason, report=_with_reason(prepared.report, said)), said=said)
+            # where the file differs is said to whoever sent it, not stored: the upload's
+            # reason is the one a lake's build records, row for row, without the bytes
+            # of the version it holds (ingest.lake.batch)
+            kept = already_stored(what)
+            said = already_stored(what, self._difference(batch, taken[0], prepared))
+            report = _with_reason(prepared.report, kept)
+            return _Decided(upload("rejected", reason=kept.english(), report=report), said=said)
         if taken and not self.reason:
             said = say("--supersede needs a --reason")
             reason = said.english()

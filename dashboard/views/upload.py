@@ -14,7 +14,7 @@ from dashboard.i18n import _, ngettext
 from dashboard.markup import escape, ident
 from events.said import Said, read_stored
 from ingest.limits import MAX_UPLOAD_MIB
-from ingest.pipeline import already_stored
+from ingest.pipeline import is_already_stored
 
 # Each outcome's mark: a Material icon in a colour, drawn by Streamlit's own icon font
 # (an emoji shows as an empty box where no emoji font is installed).
@@ -47,19 +47,23 @@ def list_findings(findings: Sequence[dict[str, Any]], kind: str = "log") -> None
         st.markdown(f"- {where} · {plain} ({escape(str(found.get('rule')))}): {escape(message)}")
 
 
-# The sentence of a game stored before, which tells the command line's user to "ingest
-# again with --supersede": on this page the checkbox above does it. (A page script's bare
-# string would be written on the page: Streamlit's magic.)
-ALREADY_STORED: Final = already_stored("").text
-
-
 def said_here(sentence: Said | None, english: str) -> str:
-    """A file's note in the page's language, the way to supersede as this page offers it."""
-    if sentence is not None and sentence.text == ALREADY_STORED:
+    """A file's note in the page's language, the way to supersede as this page offers it
+    (the command line's sentence says to "ingest again with --supersede": here the
+    checkbox above does it)."""
+    if sentence is not None and is_already_stored(sentence):
+        games = sentence.named.get("games")
+        differing = sentence.named.get("difference")
+        if isinstance(differing, tuple) and differing and isinstance(differing[0], Said):
+            return _(
+                "%(games)s is already stored, and this file differs from the stored version %(difference)s; to "
+                "replace it, tick “Store as the new version of a game already stored”, say why, and send the file "
+                "again"
+            ) % {"games": games, "difference": sentences.said(differing[0], differing[0].english())}
         return _(
             "%(games)s is already stored; to replace it, tick “Store as the new version of a game already "
             "stored”, say why, and send the file again"
-        ) % {"games": sentence.named.get("games")}
+        ) % {"games": games}
     return sentences.said(sentence, english)
 
 

@@ -37,7 +37,7 @@ from ingest.chain import GENESIS, StoredEvent, canonical, link, moment_text
 from ingest.lake.layout import DATASETS, LEFT_OUT, Lake
 from ingest.lake.ledger import Held, preferred
 from ingest.lake.manifest import Entry, Part, SourceFile, commit, write_part
-from ingest.pipeline import Writer, already_stored, write_all
+from ingest.pipeline import Writer, is_already_stored, write_all
 from ingest.sources import Prepared
 from ingest.store import Store
 from ingest.tables import columns, names
@@ -89,7 +89,7 @@ def as_a_lake_says(said: Said) -> Said:
     """Why a file was rejected, as a lake's build says it: a game stored before is
     rejected as ``saboteur ingest`` rejects it (the lake's uploads keep the store's
     reason, row for row), but ``archive build`` has no ``--supersede`` to offer."""
-    if said.text == already_stored("").text:
+    if is_already_stored(said):
         return say(
             "%(games)s is already in the lake, which keeps the first version of a game it took",
             games=said.named["games"],

@@ -182,6 +182,14 @@ class Reading:
         ).fetchall()
         return {str(s): (int(v), int(u) if u is not None else 0) for s, v, u in rows}
 
+    def upload_file(self, con: duckdb.DuckDBPyConnection, upload_id: int) -> tuple[str, bytes] | None:
+        """The name and bytes of an upload as received (``None``: no such upload, or
+        one kept without its bytes)."""
+        row = one(con, "SELECT name, raw FROM uploads WHERE upload_id = ?", [upload_id])
+        if row is None or row[1] is None:
+            return None
+        return str(row[0]), bytes(row[1])
+
     def next_upload_id(self, con: duckdb.DuckDBPyConnection) -> int:
         """The id the next upload recorded must have."""
         return int(one(con, "SELECT coalesce(max(upload_id), 0) FROM uploads")[0]) + 1  # type: ignore[index]

@@ -253,6 +253,7 @@ def test_a_game_stored_before_is_refused_with_this_page_s_way_to_supersede(
     assert results["outcome"].tolist() == ["rejected"]
     (note,) = results["note"].tolist()
     assert "tick “Store as the new version of a game already stored”" in note and "--supersede" not in note
+    assert "this file differs from the stored version first at line 1;" in note  # which is the referee's to judge
     history = at.dataframe[1].value
     assert "--supersede" not in " ".join(history["note"].tolist())
 

@@ -9,6 +9,7 @@ Every test works on a real DuckDB file in ``tmp_path``, through the Python API
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import json
 import re
@@ -492,6 +493,50 @@ def test_game_already_stored_is_rejected_beside_a_new_file(tmp_path: Path) -> No
     assert row["raw"] == t2.encode()
     assert event_count(db) == len(lines_of(t1)) + len(lines_of(other_text))
     assert query(db, "SELECT upload_id, revision FROM games WHERE game_id = 'spring-cup:r1:t3'") == [(1, 1)]
+
+
+def test_a_game_already_stored_is_refused_saying_where_the_file_differs(tmp_path: Path) -> None:
+    """The referee told only "already stored" could not see whether the file was the
+    corrected log they meant or another table's under the same game id."""
+    db = tmp_path / "s.duckdb"
+    v1, v2, t1, _ = _two_versions(tmp_path)
+    ingest_one(v1, db)
+    [refused] = ingest_one(v2, db)
+    assert refused.outcome == "rejected"
+    assert refused.message == (
+        "spring-cup:r1:t3 is already stored, and this file differs from the stored version first at line 1; "
+        'to replace it, ingest again with --supersede --reason "…"'
+    )
+    lines = t1.splitlines(keepends=True)
+    longer = tmp_path / "longer.jsonl.gz"
+    longer.write_bytes(gzip.compress("".join([*lines, lines[-1]]).encode()))
+    shorter = tmp_path / "shorter.jsonl"
+    shorter.write_text("".join([*lines[:6], lines[6].replace('"at"', '"at" '), *lines[7:]]))
+    crlf = tmp_path / "crlf.jsonl"
+    crlf.write_text(t1.replace("\n", "\r\n"))
+    said = {
+        Path(r.name).name: r.message.split(", and this file differs from the stored version ")[-1]
+        for r in ingest_one([longer, shorter, crlf], db)
+    }
+    assert said["longer.jsonl.gz"].startswith(f"first at line {len(lines) + 1};")  # a compressed file as its text
+    assert said["shorter.jsonl"].startswith("first at line 7;")
+    assert said["crlf.jsonl"].startswith("only in its bytes: its lines are the same;")
+
+
+def test_a_tournament_already_stored_is_refused_naming_the_fields_that_differ(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    simulate_tournament(tmp_path / "logs", players=12, preliminary_rounds=1, seed=3)
+    ingest_one(tmp_path / "logs" / "tournament.json", db)
+    described = json.loads((tmp_path / "logs" / "tournament.json").read_text())
+    described["name"] += " (corrected)"
+    described["players"][0]["name"] = "Someone Else"
+    (tmp_path / "v2").mkdir()
+    (tmp_path / "v2" / "tournament.json").write_text(json.dumps(described))
+    result = invoke("--lang", "de", "ingest", tmp_path / "v2", "--db", db, "--workers", "1", env={"COLUMNS": "400"})
+    assert result.exit_code == 1
+    said = uploads(db)[-1]["reason"]  # stored as a lake's build stores it, without the file it compares with
+    assert said == 'sim-open-3 is already stored; to replace it, ingest again with --supersede --reason "…"', said
+    assert "diese Datei weicht von der gespeicherten Version ab, in name und players;" in result.output
 
 
 def test_rejected_file_is_accepted_when_ingested_again_with_supersede(tmp_path: Path) -> None:
