@@ -15,7 +15,7 @@ from typing import Any, Final
 import polars as pl
 
 from analytics.standings import EVERY_FINDING, FINDING_STATUS, NEWEST_CORRECTIONS, POINTS_AS_COUNTED, with_still_wrong
-from analytics.stats import Source, connection
+from analytics.stats import DECIDED, Source, connection
 from events.logfile import LogLine, UnreadableLog, parse_numbered
 from events.observe import AlreadyObserved, observe_lines
 from ingest.revisions import current
@@ -97,15 +97,16 @@ SELECT g.tournament, coalesce(g.stage, '') AS stage, g.tournament_round, g.table
        rp.game_id, rp.round, coalesce(r.started_at, g.started_at) AS started_at, rp.seat, rp.role,
        coalesce(rp.replay_points, rp.recorded_points) AS points, rp.recorded_points, rp.replay_points,
        rp.star, rp.connector,
-       -- a round ended before it was over has no winner to count (analytics.stats.DECIDED)
-       CASE WHEN r.ended_by = 'early' THEN NULL ELSE rp.won END AS won,
-       CASE WHEN r.ended_by = 'early' THEN NULL ELSE r.winner END AS winner
+       -- a round ended before it was over, or a score sheet's that fits no outcome of the
+       -- rules, has no winner to count: won or lost, as the statistics count it
+       CASE WHEN {decided} THEN rp.won END AS won,
+       CASE WHEN {decided} THEN r.winner END AS winner
 FROM round_players rp
 JOIN rounds r ON r.game_id = rp.game_id AND r.round = rp.round
 JOIN games g ON g.game_id = rp.game_id
 WHERE rp.player = ? AND {scope}
 ORDER BY coalesce(r.started_at, g.started_at) NULLS LAST, rp.game_id, rp.round
-"""
+""".replace("{decided}", DECIDED)
 
 
 def player_rounds(store: Store, player: str, tournament: str | None = None) -> pl.DataFrame:

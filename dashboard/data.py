@@ -390,27 +390,32 @@ def player_rounds(player: str, tournament: str | None = None) -> pl.DataFrame:
 
 
 def player_roles(rounds: pl.DataFrame) -> pl.DataFrame:
-    """Per role: rounds, wins, the win rate with its Wilson 95% interval, points. The rate
-    is over the rounds whose winner is known (:data:`analytics.stats.DECIDED`, as the
-    statistics count it): a score sheet's round that fits no outcome of the rules counts
-    its points, and is no round lost."""
+    """Per role: rounds, the trials of the win rate (the rounds whose winner is known,
+    :data:`analytics.stats.DECIDED`, as the statistics count them: a round ended before
+    it was over, or a score sheet's that fits no outcome of the rules, is no round
+    lost), wins, the rate with its Wilson 95% interval, the tournament rounds' points,
+    the base game's nuggets apart (never added to points; only where the player played
+    it), and stars."""
+    base = pl.col("ruleset") == "base"
     grouped = (
         rounds.group_by("role")
         .agg(
             rounds=pl.len(),
+            n=pl.col("won").is_not_null().sum(),
             wins=pl.col("won").sum(),
-            points=pl.col("points").sum(),
+            round_points=pl.col("points").filter(~base).sum(),
+            nuggets=pl.col("points").filter(base).sum(),
             stars=pl.col("star").sum(),
-            decided=pl.col("winner").is_not_null().sum(),
         )
         .sort("role")
     )
-    bounds = [wilson(int(w), int(n)) or (None, None) for w, n in zip(grouped["wins"], grouped["decided"], strict=True)]
-    return grouped.with_columns(
-        rate=pl.when(pl.col("decided") > 0).then(pl.col("wins") / pl.col("decided")),
+    bounds = [wilson(int(w), int(n)) or (None, None) for w, n in zip(grouped["wins"], grouped["n"], strict=True)]
+    table = grouped.with_columns(
+        rate=pl.when(pl.col("n") > 0).then(pl.col("wins") / pl.col("n")),
         low=pl.Series([b[0] for b in bounds], dtype=pl.Float64),
         high=pl.Series([b[1] for b in bounds], dtype=pl.Float64),
-    ).drop("decided")
+    ).select("role", "rounds", "n", "wins", "rate", "low", "high", "round_points", "nuggets", "stars")
+    return table if rounds.filter(base).height else table.drop("nuggets")
 
 
 # -- rounds ----------------------------------------------------------------------------

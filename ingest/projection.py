@@ -360,7 +360,9 @@ def _game_rows(
                     role=role,
                     recorded_points=claim.scores.get(player) if claim else None,
                     replay_points=outcome.scores.get(player),
-                    star=player in outcome.stars,
+                    # a round its log ended before it was over has no winner (R-E1, R-E2):
+                    # the replay's "gold not reached" gives the saboteurs no star
+                    star=player in outcome.stars and ended_by != "early",
                     won=won(player, role, winner=outcome.winner, connector=outcome.connector),
                     connector=player == outcome.connector,
                 )

@@ -47,7 +47,7 @@ __all__ = [
     "UploadRow",
 ]
 
-SCHEMA_VERSION: Final = 11
+SCHEMA_VERSION: Final = 12
 
 
 @table("meta", key=("key",), frozen=True)

@@ -284,7 +284,8 @@ class StoreFile:
         to 10: each penalty's number, in the order given, and its withdrawal, null in
         every penalty given before (none could be withdrawn); 10 to 11: a player's
         withdrawal from the tournament, null for every player registered before (none
-        could withdraw)."""
+        could withdraw); 11 to 12: no star in a round its log ended before it was over
+        (its winner unknown), as the projection now gives it."""
         with transaction(con):
             if version < 2:
                 con.execute(create_table(UploadLink, if_not_exists=True))
@@ -308,6 +309,8 @@ class StoreFile:
                 con.execute(_PENALTY_NUMBERS)
             if version < 11 and "tournament_players" in tables_of(con):
                 con.execute(_PLAYER_WITHDRAWALS)
+            if version < 12 and {"round_players", "rounds"} <= tables_of(con):
+                con.execute(_NO_STAR_WHEN_STOPPED_EARLY)
             con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION)])
 
     def _findings_said(self, con: duckdb.DuckDBPyConnection) -> None:
@@ -473,6 +476,11 @@ WHERE p.tournament = n.tournament AND p.seq = n.seq;
 """
 """What schema version 10 changed in the read models: each penalty's number, as the
 projection gives it (its place among its tournament's penalties), and its withdrawal."""
+_NO_STAR_WHEN_STOPPED_EARLY: Final = """
+UPDATE round_players SET star = false
+WHERE star AND (game_id, round) IN (SELECT game_id, round FROM rounds WHERE ended_by = 'early')
+"""
+
 _PLAYER_WITHDRAWALS: Final = """
 ALTER TABLE tournament_players ADD COLUMN IF NOT EXISTS withdrawn_seq INTEGER;
 ALTER TABLE tournament_players ADD COLUMN IF NOT EXISTS withdrawn_reason VARCHAR;

@@ -680,7 +680,8 @@ def test_a_round_ended_before_it_was_over_is_won_by_nobody_in_the_statistics(tmp
     (a ``wrong_score``, "stopped early" in the round endings): R-W1's "the gold was not
     reached" would make it the saboteurs' win, with their points and stars, though
     nobody played it out. The statistics of wins leave it out and say so; the round
-    endings count it; the player's rounds show no winner."""
+    endings count it; the player's rounds show no winner, and no star (the standings
+    counted the saboteurs' stars of it)."""
     from events.builder import LogBuilder
 
     log = LogBuilder(players=5, ruleset="tournament", game_id="early:1")
@@ -692,6 +693,7 @@ def test_a_round_ended_before_it_was_over_is_won_by_nobody_in_the_statistics(tmp
     with store.connect(read_only=True) as con:
         assert scalar(con, "SELECT ended_by FROM rounds") == "early"
         assert scalar(con, "SELECT winner FROM rounds") == "saboteurs"  # what R-W1 alone would say
+        assert scalar(con, "SELECT count(*) FROM round_players WHERE star") == 0  # nor its stars: no winner
         assert stats.role_win_rates(con).is_empty()
         assert stats.player_stats(con).filter(pl.col("rounds") > 0).is_empty()
         assert stats.undecided_rounds(con, Filters()) == 1
@@ -701,6 +703,31 @@ def test_a_round_ended_before_it_was_over_is_won_by_nobody_in_the_statistics(tmp
     assert played["won"].to_list() == [None] and played["winner"].to_list() == [None]
     said = " ".join(invoke("stats", "roles", "--db", store.path).output.split())
     assert "rounds with no known winner left out (a round ended before it was over" in said, said
+
+
+def test_a_store_of_version_11_loses_the_stars_of_a_round_stopped_early(tmp_path: Path) -> None:
+    """Schema version 12: a round its log ended before it was over gives no star (its
+    winner unknown). A store written before holds the saboteurs' stars of it; the next
+    command that writes takes them away, and ``verify`` finds the read models as the
+    events give them."""
+    from events.builder import LogBuilder
+
+    log = LogBuilder(players=5, ruleset="tournament", game_id="early:1")
+    log.deal(start="ann")
+    log.end_round(winner="gold_diggers")
+    (tmp_path / "early.jsonl").write_text("".join(line + "\n" for line in log.lines), encoding="utf-8")
+    db = tmp_path / "early.duckdb"
+    ingest([tmp_path / "early.jsonl"], Store(db), workers=1)
+    with duckdb.connect(str(db)) as con:
+        con.execute(
+            "UPDATE round_players SET star = true WHERE role = 'saboteur'"  # as version 11 projected it
+        )
+        con.execute("UPDATE meta SET value = '11' WHERE key = 'schema_version'")
+    assert invoke("ingest", tmp_path / "early.jsonl", "--db", db, "--workers", "1").exit_code == 0  # a duplicate
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM round_players WHERE star").fetchall() == [(0,)]
+        assert con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall() == [("12",)]
+    assert invoke("verify", "--db", db).exit_code == 0
 
 
 def test_a_round_ended_before_it_was_over_is_no_seat_s_win_and_no_gold_slot_s_miss(tmp_path: Path) -> None:

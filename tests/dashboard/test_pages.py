@@ -302,20 +302,26 @@ def test_a_public_page_names_the_store_without_the_servers_folders(
 
 def test_a_players_win_rate_by_role_counts_the_rounds_whose_winner_is_known() -> None:
     """The Players page's table by role: a score sheet's round that fits no outcome of the
-    rules has no winner. Its points count; as a round it counts in no win rate, as the
-    statistics count it (it was a round lost, and the rate 1 of 2 where it is 1 of 1)."""
+    rules has no winner (``won`` null, as :func:`analytics.browse.player_rounds` gives
+    it). Its points count; as a round it counts in no win rate, as the statistics count
+    it (it was a round lost, and the rate 1 of 2 where it is 1 of 1), and the table says
+    the rate's trials beside the rounds. The base game's nuggets are counted apart, never
+    added to the points (a saboteur's 4 points and 3 nuggets made 7 points)."""
     rounds = pl.DataFrame(
         {
-            "role": ["saboteur", "saboteur", "gold_digger"],
-            "won": [True, False, False],
-            "points": [4, 4, 0],
-            "star": [True, True, False],
-            "winner": ["saboteurs", None, None],
+            "ruleset": ["tournament", "tournament", "tournament", "base"],
+            "role": ["saboteur", "saboteur", "gold_digger", "saboteur"],
+            "won": [True, None, None, True],
+            "points": [4, 4, 0, 3],
+            "star": [True, True, False, False],
+            "winner": ["saboteurs", None, None, "saboteurs"],
         }
     )
     by_role = {r["role"]: r for r in data.player_roles(rounds).iter_rows(named=True)}
     saboteur = by_role["saboteur"]
-    assert (saboteur["rounds"], saboteur["wins"], saboteur["points"], saboteur["rate"]) == (2, 1, 8, 1.0)
-    assert (saboteur["low"], saboteur["high"]) == pytest.approx(wilson_of(1, 1))
+    assert (saboteur["rounds"], saboteur["n"], saboteur["wins"], saboteur["rate"]) == (3, 2, 2, 1.0)
+    assert (saboteur["round_points"], saboteur["nuggets"], saboteur["stars"]) == (8, 3, 2)
+    assert (saboteur["low"], saboteur["high"]) == pytest.approx(wilson_of(2, 2))
     digger = by_role["gold_digger"]
-    assert (digger["rounds"], digger["rate"], digger["low"], digger["high"]) == (1, None, None, None)
+    assert (digger["rounds"], digger["n"], digger["rate"], digger["low"], digger["high"]) == (1, 0, None, None, None)
+    assert "nuggets" not in data.player_roles(rounds.filter(pl.col("ruleset") == "tournament")).columns

@@ -26,7 +26,7 @@ import pytest
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner, Result
 
-from analytics import stats
+from analytics import browse, stats
 from analytics.filters import Filters
 from cli.main import app
 from events.audit import Audit, audit
@@ -975,6 +975,8 @@ def test_a_sheet_round_with_no_winner_counts_in_no_win_rate(tmp_path: Path) -> N
     said = invoke("stats", "roles", "--db", db, "--min-n", "1")
     assert said.exit_code == 0, said.output
     assert "rounds with no known winner left out" in " ".join(said.output.split())
+    played = browse.player_rounds(Store(db), "ana")  # the Players page: no round lost, as the statistics count it
+    assert played.select("round", "won", "winner").rows() == [(1, True, "gold_diggers"), (2, None, None)]
 
 
 def test_a_sheet_round_a_saboteur_connected_at_a_table_of_two_saboteurs_ends_by_a_saboteur(tmp_path: Path) -> None:
