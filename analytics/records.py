@@ -1087,7 +1087,7 @@ class CutMoved:
     """In the cut now, but not seated."""
     undrawn: tuple[str, ...] = ()
     """Tied across the cut line and not drawn: the cut is not settled until the tie is
-    drawn (R-TS2), and who it gives is not known (in name order, above, meanwhile)."""
+    drawn (R-TS2), and who it gives is not known (in the cut, none of them, meanwhile)."""
     stage_before: str = "preliminary"
 
 

@@ -561,13 +561,17 @@ lined AS (
            lag(name) OVER w AS above, lag(points) OVER w AS above_points, lag(stars) OVER w AS above_stars,
            lead(name) OVER w AS below, lead(points) OVER w AS below_points, lead(stars) OVER w AS below_stars,
            NOT withdrawn AND bool_or(cut_place <= c.cut) OVER (PARTITION BY points, stars, withdrawn)
-               AND bool_or(cut_place > c.cut) OVER (PARTITION BY points, stars, withdrawn) AS straddles
+               AND bool_or(cut_place > c.cut) OVER (PARTITION BY points, stars, withdrawn) AS straddles,
+           count(*) FILTER (WHERE cut_place <= c.cut) OVER (PARTITION BY points, stars, withdrawn) AS group_in_cut
     FROM placed r, cut c
     WINDOW w AS (ORDER BY place)
 )
 SELECT place, rank, tied > 1 AS shared, player, name, points, stars, rounds, games, penalty, open_findings,
-       coalesce(cut_place <= cut, false) AS in_cut, withdrawn,
+       -- a tie across the cut line that no draw settles (R-TS2): who of it is in is not known
+       CASE WHEN straddles AND drawn_at IS NULL THEN NULL ELSE coalesce(cut_place <= cut, false) END AS in_cut,
+       withdrawn,
        straddles AND drawn_at IS NULL AS cut_tie_undrawn,
+       CASE WHEN straddles AND drawn_at IS NULL THEN group_in_cut END::INTEGER AS cut_tie_places,
        straddles AND drawn_at IS NOT NULL AS cut_drawn,
        to_json(list_filter([
            CASE WHEN above IS NULL THEN json_object('text', {top}, 'values', json_object())
@@ -638,11 +642,16 @@ def above_the_cut(frame: pl.DataFrame) -> int:
     """How many rows of the standings ``frame`` (in place order) stand above the cut
     line: every row down to the last one in the cut. A player who withdrew stands where
     their points put them, above the line too, and is passed over: the line falls under
-    one more player. 0 where nobody is in the cut, every row where the frame has no cut."""
+    one more player. A tie across the line that no draw settles is cut where the places
+    it shares end (who of it is in is not known: each of its rows says so). 0 where
+    nobody is in the cut, every row where the frame has no cut."""
     if "in_cut" not in frame.columns:
         return frame.height
     inside = frame["in_cut"].to_list()
-    return max((index + 1 for index, taken in enumerate(inside) if taken), default=0)
+    shared = frame["cut_tie_places"].to_list() if "cut_tie_places" in frame.columns else [None] * frame.height
+    line = max((index + 1 for index, taken in enumerate(inside) if taken), default=0)
+    tied = next(((index, places) for index, places in enumerate(shared) if places is not None), None)
+    return max(line, tied[0] + int(tied[1])) if tied is not None else line
 
 
 def _run(con: duckdb.DuckDBPyConnection, sql: str, tournament: str, stage: str) -> pl.DataFrame:

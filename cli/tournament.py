@@ -24,7 +24,7 @@ from analytics.penalty_notes import penalty_notes, unheld
 from analytics.records import RecordError
 from analytics.seating import SeatingError, labelled_seating_csv, seat_final, seat_round
 from analytics.spreadsheet import csv_text
-from analytics.standings import seating_findings, standings
+from analytics.standings import above_the_cut, seating_findings, standings
 from cli import referee_cards
 from cli.errors import refuse
 from cli.moments import ZONES, moment
@@ -587,9 +587,7 @@ def cut(
     open_tie = table.filter(pl.col("cut_tie_undrawn"))
     if not open_tie.is_empty():
         tied = sorted(open_tie["player"].to_list())
-        above = table.filter(pl.col("in_cut") & ~pl.col("cut_tie_undrawn")).height
-        size = table.filter(pl.col("in_cut")).height
-        places = size - above
+        places = int(open_tie["cut_tie_places"][0])  # the places of the cut the tie shares
         recorded = _run(
             lambda: records.cut_draw(
                 store,
@@ -1124,7 +1122,8 @@ def _standings_table(
             no_wrap=not text,
             min_width=12 if text else None,
         )
-    last_in = frame.filter(pl.col("in_cut"))["place"].max() if "in_cut" in frame.columns else None
+    above = above_the_cut(frame) if "in_cut" in frame.columns else 0
+    last_in = frame["place"][above - 1] if above else None
     for row in frame.iter_rows(named=True):
         rank = f"{row['rank']}=" if row.get("shared") else str(row["rank"])
         cells = [rank if c == "rank" else escape(str(row[c])) for c in columns]

@@ -41,7 +41,7 @@ from typer.testing import CliRunner, Result
 
 from analytics import browse, records
 from analytics.records import RecordError
-from analytics.standings import EVERY_FINDING, misseated, seating_findings, standings
+from analytics.standings import EVERY_FINDING, above_the_cut, misseated, seating_findings, standings
 from cli.main import app
 from events.audit import audit
 from events.builder import LogBuilder
@@ -148,7 +148,7 @@ def expected(text: str) -> list[dict[str, Any]]:
                 "games": int(counts.get("games", 1)),
                 "penalty": int(counts.get("penalty", 0)),
                 "open_findings": int(counts.get("open", 0)),
-                "in_cut": "in" in marks,
+                "in_cut": None if "undrawn" in marks else "in" in marks,  # not known until drawn
                 "cut_tie_undrawn": "undrawn" in marks,
                 "cut_drawn": "drawn" in marks,
             }
@@ -382,6 +382,25 @@ def test_the_command_line_says_in_words_when_a_tie_across_the_cut_is_not_drawn(h
     assert "tied across the cut line" not in hand.cli("standings", TID).output
 
 
+def test_a_tie_across_the_cut_not_yet_drawn_is_neither_in_nor_out_of_the_cut(hand: Hand) -> None:
+    """R-TS2: a tie at the cut line is settled by the recorded draw alone. Until it is
+    drawn, ``in_cut`` said the first of it by id was in (cem) and the others out, which
+    a reader of the CSV or JSON took for the cut; it is not known (null), and the places
+    the tie shares are said. The table's line stays where the cut's places end."""
+    table = hand.table()
+    tied = table.filter(pl.col("cut_tie_undrawn"))
+    assert tied.select("player", "in_cut", "cut_tie_places").rows() == [("cem", None, 1), ("lea", None, 1)]
+    assert table.filter(pl.col("in_cut"))["player"].to_list() == ["ann", "gus", "bob", "hal", "kim"]
+    assert above_the_cut(table) == 6
+    exported = json.loads(hand.cli("standings", TID, "--format", "json").stdout)
+    rows = exported["standings"] if isinstance(exported, dict) else exported
+    assert {r["player"]: r["in_cut"] for r in rows if r["player"] in ("cem", "lea", "kim")} == {
+        "cem": None,
+        "lea": None,
+        "kim": True,
+    }
+
+
 def test_after_the_cut_draw_no_one_is_left_undrawn(hand: Hand) -> None:
     assert hand.cli("tournament", "cut", TID, "--seed", "1").exit_code == 0
     table = hand.table()
@@ -427,7 +446,7 @@ def test_a_draw_for_other_places_does_not_place_its_tie(hand: Hand) -> None:
     table = hand.table()
     tied = table.filter(pl.col("player").is_in(["cem", "hal", "lea"]))
     assert tied["cut_tie_undrawn"].all() and not tied["cut_drawn"].any()
-    assert tied.filter(pl.col("in_cut")).height == 1
+    assert tied["in_cut"].is_null().all() and tied["cut_tie_places"].to_list() == [1, 1, 1]  # who: not known
     for player in ("cem", "hal", "lea"):
         assert row(table, player)["why"].endswith("tied across the cut line: not yet drawn")
     assert hand.cli("tournament", "cut", TID, "--seed", "1").exit_code == 0
