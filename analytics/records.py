@@ -31,7 +31,7 @@ import polars as pl
 from pydantic import TypeAdapter, ValidationError
 
 from analytics.csvrows import spreadsheet_rows
-from analytics.standings import EVERY_FINDING, FINDING_STATUS, round_fits, standings_on, with_still_wrong
+from analytics.standings import EVERY_FINDING, FINDING_STATUS, NAME_KEY, round_fits, standings_on, with_still_wrong
 from events.records import dump
 from events.records.tournament import (
     CutDrawn,
@@ -454,13 +454,14 @@ def withdrawn(store: Store, tournament: str) -> dict[str, str]:
 
 def namesakes(store: Store, tournament: str, players: Collection[str]) -> list[tuple[str, list[str]]]:
     """Each name that ``players`` share with another registered player of
-    ``tournament`` (as a person reads a name: case and Unicode's two ways to write "é"
-    aside), with every player registered under it, by id. The standings tell such
-    players apart by their ids; a name of their own is clearer to read out."""
+    ``tournament`` (as a person reads a name: :data:`analytics.standings.NAME_KEY`),
+    with every player registered under it, by id. The standings tell such players apart
+    by their ids; a name of their own is clearer to read out."""
+    key = NAME_KEY.replace("{name}", "name")
     with store.connect(read_only=True) as con:
         rows = con.execute(
             "SELECT any_value(name ORDER BY player), list(player ORDER BY player) FROM tournament_players "
-            "WHERE tournament = ? GROUP BY lower(nfc_normalize(name)) HAVING count(*) > 1 ORDER BY 1",
+            f"WHERE tournament = ? GROUP BY {key} HAVING count(*) > 1 ORDER BY 1",
             [tournament],
         ).fetchall()
     wanted = set(players)

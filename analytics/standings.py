@@ -315,6 +315,12 @@ decision on a round counts (:data:`NEWEST_CORRECTIONS`): a correction after the
 replay's acceptance reopens the finding of the player it corrects unless the round as
 corrected is what the rules give."""
 
+NAME_KEY: Final = "replace(regexp_replace(trim(lower(nfc_normalize({name}))), '\\s+', ' ', 'g'), 'ß', 'ss')"
+"""A player's name as a person reads it, in SQL (``{name}``: the column): letter case,
+Unicode's two ways to write "é", spaces around and between the words, and "ß" for
+"ss" aside. Two players whose names give one key are namesakes: the standings tell
+them apart by their ids."""
+
 NEWEST_CORRECTIONS: Final = """
     SELECT c.tournament, c.game_id, c.round, c.player, arg_max(c.points, c.seq) AS points,
            arg_max(c.star, c.seq) FILTER (WHERE c.star IS NOT NULL) AS star
@@ -471,9 +477,9 @@ people AS (
     WHERE s.player NOT IN (SELECT player FROM tournament_players WHERE tournament = $tournament)
 ),
 namesakes AS (
-    -- players registered under one name (as a person reads it: case and Unicode's two
-    -- ways to write "é" aside) are told apart by their ids wherever the standings name them
-    SELECT player, count(*) OVER (PARTITION BY lower(nfc_normalize(name))) AS same
+    -- players registered under one name (as a person reads it, NAME_KEY) are told apart
+    -- by their ids wherever the standings name them
+    SELECT player, count(*) OVER (PARTITION BY {name_key}) AS same
     FROM tournament_players WHERE tournament = $tournament
 ),
 penalty AS (
@@ -504,6 +510,7 @@ totals AS (
     .replace("{newest_corrections}", NEWEST_CORRECTIONS)
     .replace("{points_as_counted}", POINTS_AS_COUNTED.replace("{tournament}", "$tournament"))
     .replace("{every_finding}", EVERY_FINDING)
+    .replace("{name_key}", NAME_KEY.replace("{name}", "name"))
     .replace("{status}", FINDING_STATUS.replace("{tournament}", "$tournament"))
 )
 

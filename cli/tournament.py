@@ -176,8 +176,8 @@ def _namesakes(store: Store, tournament: str, players: Sequence[str]) -> None:
     apart."""
     for name, ids in _run(lambda: records.namesakes(store, tournament, players)):
         said = say(
-            "%(players)s are all registered as %(name)s: the standings tell them apart by their ids; a name of "
-            "their own (saboteur tournament register) is clearer to read out",
+            "%(players)s are registered under one name, %(name)s: the standings tell them apart by their ids; a "
+            "name of their own (saboteur tournament register) is clearer to read out",
             players=tuple(ids),
             name=name,
         )

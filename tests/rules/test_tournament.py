@@ -739,10 +739,16 @@ def test_r_ts2_players_registered_under_one_name_are_told_apart_by_their_ids(tmp
     assert runner.invoke(app, ["tournament", "register", "cup", "ann", "--name", "José", *db]).exit_code == 0
     told = runner.invoke(app, ["tournament", "register", "cup", "bob", "--name", "JOSE\u0301", *db])
     assert told.exit_code == 0, told.output
-    assert "ann and bob are all registered as" in " ".join(told.output.split()), told.output
+    assert "ann and bob are registered under one name, José:" in " ".join(told.output.split()), told.output
     names = dict(standings(store, "cup").select("player", "name").iter_rows())
     assert names["ann"] == "José (ann)" and names["bob"] == "JOSE\u0301 (bob)"
     assert all("(" not in name for player, name in names.items() if player not in ("ann", "bob"))
+    # spaces around and between the words, and "ß" for "ss", are no other name either
+    spaced = runner.invoke(app, ["tournament", "register", "cup", "cy", "--name", " josé ", *db])
+    assert "ann, bob and cy are registered under one name" in " ".join(spaced.output.split()), spaced.output
+    runner.invoke(app, ["tournament", "register", "cup", "dan", "--name", "Straße", *db])
+    sharp = runner.invoke(app, ["tournament", "register", "cup", "eve", "--name", "STRASSE", *db])
+    assert "dan and eve are registered under one name" in " ".join(sharp.output.split()), sharp.output
     why = " ".join(standings(store, "cup")["why"])
     assert "José (ann)" in why or "JOSE\u0301 (bob)" in why, why
     assert records.namesakes(store, "cup", ["cem"]) == []
