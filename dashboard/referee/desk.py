@@ -134,6 +134,20 @@ def tunnel_pictures() -> dict[str, tuple[str, str]]:
     return {code: (picture_key(tunnel(code, False)), picture_key(tunnel(code, True))) for code in cards.TUNNEL_CARDS}
 
 
+def card_names() -> dict[str, str]:
+    """Each card's name in the phone's language, and each path card's turned round under
+    ``CODE~turned`` (by the sides it opens as it lies: the page reads a card laid turned
+    by it).
+
+    >>> names = card_names()
+    >>> names["NE"], names["NE~turned"], names["map"]
+    ('curve (north–east)', 'curve (south–west), turned', 'map')
+    """
+    names = {code: card_name(code) for code in sorted(cards.DECK_CARDS)}
+    names.update({f"{code}~turned": card_name(code, rotated=True) for code in sorted(cards.TUNNEL_CARDS)})
+    return names
+
+
 # -- the game as the page draws it --------------------------------------------------------------
 
 
@@ -305,7 +319,7 @@ class Desk:
             stored=state is None and self._stored(table.game_id),
             state=state,
             tunnels=tunnel_pictures(),
-            card_names={code: card_name(code) for code in sorted(cards.DECK_CARDS)},
+            card_names=card_names(),
             tools={
                 **{code: [tool] for code, tool in cards.BREAK_CARDS.items()},
                 **{code: list(tools) for code, tools in cards.REPAIR_CARDS.items()},

@@ -24,6 +24,9 @@ const ASKED = new URLSearchParams(location.search).get("lang") || "";
 const API = "/referee/api/";
 const RETRY_MS = [500, 1000, 2000, 3000, 5000];
 const POLL_MS = 4000;
+// A screen just drawn takes no tap meant for the one before it: a double tap's second
+// tap, or a tap whose finger went down on the screen before (ms)
+const SETTLE_MS = 350;
 
 const app = {
   table: null, // what the code opens (TableView)
@@ -38,6 +41,7 @@ const app = {
   failures: 0,
   problem: "",
   scoring: null, // the round's end as the server counts it
+  taking: false, // an entry is being taken: the screen is about to be drawn anew
   taken: 0, // entries taken on this page since it opened (the page's witnesses for a test: body[data-taken])
   recorded: 0, // answers "recorded" this page had (body[data-recorded])
   lang: "", // the language the server answers in
@@ -68,6 +72,7 @@ async function loadWords() {
     // offline: the words kept with the table serve
   }
   document.documentElement.lang = app.lang || "en";
+  document.title = _("Saboteur Ledger · the table's record");
 }
 
 // -- keeping it on the phone --------------------------------------------------------------
@@ -259,8 +264,24 @@ async function pump() {
   render();
 }
 
+// One entry taken at a time: a second tap on the screen an entry is leaving (two clicks
+// faster than the phone keeps the first) is not a second entry.
+async function once(work) {
+  if (app.taking) return;
+  app.taking = true;
+  try {
+    await work();
+  } finally {
+    app.taking = false;
+  }
+}
+
 // An entry is taken: kept on the phone, shown, then sent.
-async function take(tap, said) {
+function take(tap, said) {
+  return once(() => taken(tap, said));
+}
+
+async function taken(tap, said) {
   const base = app.queue.length ? app.queue[app.queue.length - 1].base + 1 : app.server.version;
   const entry = {
     entry: newId(), base, check: app.online !== false, at: new Date().toISOString(), tap, said,
@@ -274,23 +295,30 @@ async function take(tap, said) {
   pump();
 }
 
-async function undo() {
+function undo() {
   // an entry never sent is taken back here, and never leaves the phone; one sent (it may
   // be recorded, its answer lost) is taken back by an entry of its own, after it
-  const last = app.queue[app.queue.length - 1];
-  if (last && !last.tried) {
-    app.queue.pop();
-    app.taken += 1;
-    app.step = {};
-    await save();
-    render();
-    return;
-  }
-  await take({ kind: "undo" }, _("take back the last entry"));
+  return once(async () => {
+    const last = app.queue[app.queue.length - 1];
+    if (last && !last.tried) {
+      app.queue.pop();
+      app.taken += 1;
+      app.step = {};
+      await save();
+      render();
+      return;
+    }
+    await taken({ kind: "undo" }, _("take back the last entry"));
+  });
 }
 
-// The referee's word on an entry the queue stopped at.
-async function decide(choice) {
+// The referee's word on an entry the queue stopped at (once: "Drop it" tapped twice
+// drops one entry).
+function decide(choice) {
+  return once(() => decided(choice));
+}
+
+async function decided(choice) {
   const head = app.queue[0];
   if (!head) return;
   if (choice === "record") { // the rules' warning heard: record it as it happened
@@ -383,6 +411,7 @@ function predict(server, queue) {
     if (entry.stop === "refused" || entry.stop === "warning" && entry.check) break;
     const tap = entry.tap;
     state.guessed = true;
+    state.nearGoal = false; // the last entry laid a path card beside a goal still face down
     state.legal = null;
     state.lines += 1;
     state.recent = [entry.said, ...state.recent].slice(0, 6);
@@ -411,6 +440,7 @@ function predict(server, queue) {
         state.hands = null;
         break;
       case "play_path":
+        state.nearGoal = state.maze.some((c) => c.goal && c.face_down && Math.abs(c.x - event.x) + Math.abs(c.y - event.y) === 1);
         state.maze.push({ x: event.x, y: event.y, card: event.card, goal: false, face_down: false,
           picture: app.table.tunnels[event.card][event.rotated ? 1 : 0] });
         afterCard(state, player);
@@ -490,14 +520,95 @@ function button(label, onclick, extra) {
   return h("button", Object.assign({ type: "button", onclick, text: label }, extra || {}));
 }
 
+// One of a set to choose from: the one chosen is said (aria-pressed), not only drawn.
+function choice(label, onclick, chosen, extra) {
+  return button(label, onclick, Object.assign({}, extra, { class: chosen ? "chosen" : "", "aria-pressed": chosen ? "true" : "false" }));
+}
+
+// A button kept in its place while it is not offered: what comes after it never moves
+// when it comes (a tap must never land where another button just was).
+function keptPlace(label) {
+  return h("button", { type: "button", class: "kept", text: label, disabled: true, tabindex: "-1", "aria-hidden": "true" });
+}
+
 function pictureUrl(key) {
   return "/referee/picture/" + encodeURIComponent(key) + ".svg"; // a face-down goal's key holds a "?"
 }
 
+// chosen: undefined for a card that is not one of a set to choose from
 function cardButton(code, rotated, onclick, chosen) {
   const key = app.table.tunnels[code][rotated ? 1 : 0];
-  return h("button", { type: "button", class: "card" + (chosen ? " chosen" : ""), onclick, title: app.table.card_names[code] || code,
-    "data-card": code }, h("img", { src: pictureUrl(key), alt: app.table.card_names[code] || code }));
+  const name = cardName(code, rotated);
+  return h("button", { type: "button", class: "card" + (chosen ? " chosen" : ""), onclick, title: name, "data-card": code,
+    "aria-pressed": chosen === undefined ? undefined : String(!!chosen) }, h("img", { src: pictureUrl(key), alt: name }));
+}
+
+// A card's name in the page's language; a path card turned, by the sides it opens as it lies.
+function cardName(code, rotated) {
+  const names = app.table.card_names;
+  if (!rotated) return names[code] || code;
+  return names[code + "~turned"] || _("%(card)s, turned", { card: names[code] || code });
+}
+
+function actionCards() { // the action cards (the names hold the path cards too, upright and turned)
+  return Object.keys(app.table.card_names).filter((c) => !(c in app.table.tunnels) && !c.includes("~"));
+}
+
+const SLOT_AT = { "-2": "top", 0: "middle", 2: "bottom" };
+
+// A cell of the maze as it is read out: what lies there, and where.
+function cellName(cell, x, y) {
+  let what;
+  if (!cell) what = _("empty cell");
+  else if (cell.goal) {
+    const goal = _(SLOTS[SLOT_AT[y]] || "middle");
+    const found = GOAL_CARDS.find((g) => g[0] === cell.card);
+    what = cell.face_down || !found ? _("%(goal)s goal, face down", { goal }) : _("%(goal)s goal: %(card)s", { goal, card: _(found[1]) });
+  } else if (cell.card === "start") what = _("start card");
+  else what = cardName(cell.card, !!cell.picture && cell.picture.split("~")[2] === "1");
+  return what + ", " + _("column %(x)d, row %(y)d", { x, y });
+}
+
+// -- taps meant for the screen before ---------------------------------------------------------------
+//
+// A screen drawn anew (SETTLE_MS ago or less) takes no tap that was meant for the one
+// before: the second tap of a double tap (its button gone, the next screen's is under
+// the finger: Pass, then Draw), nor one whose finger went down on another button than
+// the one it lands on. A tap after the settle time is the referee's: taken.
+const tapping = { shownAt: 0, down: null, last: null };
+
+function controlKey(node) { // the same control on the screen drawn anew: its id, data, words
+  if (!node) return "";
+  return [node.tagName, node.id, JSON.stringify(Object.assign({}, node.dataset)), node.getAttribute("aria-label") || "",
+    node.textContent].join("|");
+}
+
+document.addEventListener("pointerdown", (event) => {
+  const control = event.target instanceof Element ? event.target.closest("button") : null;
+  tapping.down = { at: performance.now(), x: event.clientX, y: event.clientY, type: event.pointerType, key: controlKey(control) };
+}, true);
+
+document.addEventListener("click", (event) => {
+  const control = event.target instanceof Element ? event.target.closest("#main button") : null;
+  if (!control) return;
+  const down = tapping.down;
+  tapping.down = null;
+  if (strayTap(event, control, down)) {
+    event.stopImmediatePropagation();
+    event.preventDefault();
+    return;
+  }
+  if (down) tapping.last = { at: down.at, x: down.x, y: down.y };
+}, true);
+
+function strayTap(event, control, down) {
+  if (app.taking) return true; // the screen is being left for the next one
+  if (performance.now() - tapping.shownAt >= SETTLE_MS) return false;
+  if (event.detail > 1) return true; // a double tap's second tap
+  if (event.detail === 0 || !down) return false; // the keyboard
+  if (down.at < tapping.shownAt && down.key !== controlKey(control)) return true; // went down on another button
+  const last = tapping.last; // a finger's second tap where the last one was, on a new screen
+  return down.type !== "mouse" && last !== null && down.at - last.at < SETTLE_MS && Math.hypot(down.x - last.x, down.y - last.y) < 32;
 }
 
 function setStep(change) {
@@ -530,13 +641,49 @@ function linkStatus() {
   link.dataset.waiting = String(waiting);
 }
 
+// The page drawn anew. Focus stays where the referee was: on the same control if it is
+// still there, on the turn's heading when the turn changed (a screen reader says it) or
+// the control is gone; a turn changed without the referee's focus in the page is said
+// in a polite live region.
 function render() {
   linkStatus();
   document.body.dataset.taken = String(app.taken);
   document.body.dataset.recorded = String(app.recorded);
   document.body.dataset.finished = String(!!(app.server && app.server.finished));
   const main = document.getElementById("main");
+  const focused = document.activeElement;
+  const inside = !!focused && focused !== main && main.contains(focused);
+  const key = inside ? controlKey(focused) : "";
+  const field = inside && "selectionStart" in focused && focused.tagName === "TEXTAREA"
+    ? [focused.selectionStart, focused.selectionEnd] : null;
+  const heading = document.getElementById("due");
+  const turnBefore = heading ? heading.textContent : null;
+  const before = main.innerHTML;
   main.replaceChildren(...page().flat().filter((part) => part !== null && part !== undefined && part !== false));
+  if (main.innerHTML !== before) tapping.shownAt = performance.now();
+  const due = document.getElementById("due");
+  const turnChanged = !!due && due.textContent !== turnBefore;
+  if (inside) {
+    const same = [...main.querySelectorAll("button, select, textarea, input, h1")].find((n) => controlKey(n) === key);
+    const formField = same && same.tagName !== "BUTTON" && same.tagName !== "H1";
+    const target = same && (!turnChanged || formField) ? same : due || main.querySelector("h1") || same;
+    if (target) {
+      if (target.tagName === "H1" && !target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+      target.focus({ preventScroll: true });
+      if (field && target.tagName === "TEXTAREA") target.setSelectionRange(field[0], field[1]);
+    }
+  } else if (turnChanged && turnBefore !== null) {
+    say(due.textContent);
+  }
+}
+
+function say(words) {
+  let region = document.getElementById("said");
+  if (!region) {
+    region = h("div", { id: "said", class: "unseen", "aria-live": "polite" });
+    document.body.append(region);
+  }
+  region.textContent = words;
 }
 
 function page() {
@@ -571,7 +718,8 @@ function page() {
   const state = predict(app.server, app.queue);
   parts.push(...stopped());
   const due = state.due;
-  parts.push(h("h1", { id: "due", text: state.guessed ? dueWords(due) : due.words }));
+  const turn = askingServer(state) ? _("What happened next?") : state.guessed ? dueWords(due) : due.words;
+  parts.push(h("h1", { id: "due", tabindex: "-1", text: turn }));
   parts.push(seats(state));
   if (!state.finished) parts.push(...panel(state));
   parts.push(h("div", { class: "row" },
@@ -681,8 +829,9 @@ function turnPanel(state) {
   }
   if (drawDue && !step.kind && !step.noDraw && player === due.player) {
     const draws = _("%(player)s draws a card", { player: nameOf(player) });
-    parts.push(button(draws, () => take({ kind: "event", event: { type: "draw", player, card: null } }, draws),
-      { class: "primary", id: "draw" }));
+    parts.push(askingServer(state)
+      ? button(_("Does the path reach a goal? The server answers…"), null, { class: "primary", id: "draw-waits", disabled: true })
+      : button(draws, () => take({ kind: "event", event: { type: "draw", player, card: null } }, draws), { class: "primary", id: "draw" }));
     parts.push(h("div", { class: "row" }, button(_("No draw: the next turn"), () => setStep({ kind: "player" }), { id: "no-draw" })));
     parts.push(more(state));
     return parts;
@@ -701,6 +850,14 @@ function turnPanel(state) {
   parts.push(h("div", { class: "row" }, button(_("Back"), () => { app.step = {}; render(); })));
   if (step.kind === "path") return parts.concat(pathPanel(state, player));
   return parts.concat(actionPanel(state, player));
+}
+
+// A path card laid beside a goal still face down, its answer on its way: the server says
+// whether a goal is to be turned up before the draw, which is not offered until then
+// (offline, or the queue stopped, the draw is offered: "A goal turned up" is beside it).
+function askingServer(state) {
+  return !!state.guessed && !!state.nearGoal && state.due.kind === "draw" && app.online === true
+    && app.queue.length > 0 && app.queue[0].stop === undefined;
 }
 
 function bounds(cells, extra) {
@@ -730,17 +887,19 @@ function allCells(state) { // every cell shown, taken or free
 function maze(state, marks, onCell, picked) {
   const [x0, x1, y0, y1] = bounds(state.maze, picked);
   const at = new Map(state.maze.map((c) => [c.x + "," + c.y, c]));
-  const grid = h("div", { class: "maze", style: `grid-template-columns: repeat(${x1 - x0 + 1}, 1fr)` });
+  const choosing = onCell && Object.keys(marks).length > 0; // cells not offered are drawn as such
+  const grid = h("div", { class: "maze" + (choosing ? " choosing" : ""), style: `grid-template-columns: repeat(${x1 - x0 + 1}, 1fr)` });
   for (let y = y0; y <= y1; y++) {
     for (let x = x0; x <= x1; x++) {
       const key = x + "," + y;
       const cell = at.get(key);
       const mark = marks[key];
       const cls = "cell" + (mark ? " mark" : "") + (picked && picked[0] === x && picked[1] === y ? " picked" : "");
-      const props = { type: "button", class: cls, "data-cell": key, title: `${x},${y}`, disabled: !mark };
+      const name = cellName(cell, x, y);
+      const props = { type: "button", class: cls, "data-cell": key, title: name, "aria-label": name, disabled: !mark };
       if (mark && onCell) props.onclick = () => onCell(x, y);
       const node = h("button", props);
-      if (cell && cell.picture) node.append(h("img", { src: pictureUrl(cell.picture), alt: cell.card }));
+      if (cell && cell.picture) node.append(h("img", { src: pictureUrl(cell.picture), alt: "" }));
       else if (cell) node.textContent = cell.face_down ? "?" : cell.card;
       grid.append(node);
     }
@@ -760,18 +919,20 @@ function pathPanel(state, player) {
   const places = legal && !step.anywhere ? legal[step.card] || [] : freeCells(state);
   const marks = {};
   for (const [x, y, rotated] of places) (marks[x + "," + y] = marks[x + "," + y] || []).push(rotated);
-  parts.push(h("p", { class: "muted", text: step.anywhere
-    ? _("Every free cell: the rules say what they make of it before it is recorded.")
-    : legal
-      ? (places.length ? _("Tap where it is laid (the cells it fits are marked).") : _("It fits nowhere by the rules."))
-      : _("Tap where it is laid: the rules check it when it is sent.") }));
-  if (legal && !step.anywhere) {
-    parts.push(button(_("Another cell (as it happened)"), () => setStep({ anywhere: true, cell: undefined }), { id: "any-cell" }));
-  }
+  // the board first, what is said of it and "Another cell" beneath, each in a place of its
+  // own whether the cells are the server's or guessed: the server's answer arriving while
+  // the referee taps changes the cells offered, never where the board is
   parts.push(maze(state, marks, (x, y) => {
     const ways = marks[x + "," + y] || [false];
     setStep({ cell: [x, y], rotated: ways.includes(step.rotated) ? step.rotated : ways[0] });
   }, step.cell));
+  parts.push(h("p", { class: "muted hint", text: step.anywhere
+    ? _("Every free cell: the rules say what they make of it before it is recorded.")
+    : legal
+      ? (places.length ? _("Tap where it is laid (the cells it fits are marked).") : _("It fits nowhere by the rules."))
+      : _("Tap where it is laid: the rules check it when it is sent.") }));
+  const another = _("Another cell (as it happened)");
+  parts.push(legal && !step.anywhere ? button(another, () => setStep({ anywhere: true, cell: undefined }), { id: "any-cell" }) : keptPlace(another));
   if (step.cell) {
     const [x, y] = step.cell;
     parts.push(h("div", { class: "row" }, cardButton(step.card, step.rotated, () => setStep({ rotated: !step.rotated })),
@@ -786,10 +947,10 @@ function pathPanel(state, player) {
 
 function actionPanel(state, player) {
   const step = app.step;
-  const actions = Object.keys(app.table.card_names).filter((c) => !(c in app.table.tunnels));
+  const actions = actionCards();
   const parts = [h("p", { text: _("Which action card?") }), h("div", { class: "row" },
-    actions.map((code) => button(app.table.card_names[code], () => setStep({ card: code, target: undefined, tool: undefined,
-      cell: undefined, slot: undefined, anywhere: undefined }), { class: step.card === code ? "chosen" : "", "data-card": code })))];
+    actions.map((code) => choice(app.table.card_names[code], () => setStep({ card: code, target: undefined, tool: undefined,
+      cell: undefined, slot: undefined, anywhere: undefined }), step.card === code, { "data-card": code })))];
   const card = step.card;
   if (!card) return parts;
   const named = app.table.card_names[card];
@@ -812,12 +973,12 @@ function actionPanel(state, player) {
     return parts;
   }
   parts.push(h("p", { text: _("%(card)s: at whom?", { card: named }) }), h("div", { class: "row" },
-    players().map((p) => button(nameOf(p), () => setStep({ target: p }), { class: step.target === p ? "chosen" : "", "data-target": p }))));
+    players().map((p) => choice(nameOf(p), () => setStep({ target: p }), step.target === p, { "data-target": p }))));
   if (!step.target) return parts;
   const tools = app.table.tools[card] || [];
   if (card.startsWith("repair_") && tools.length > 1) {
     parts.push(h("p", { text: _("Which tool is mended?") }), h("div", { class: "row" },
-      tools.map((t) => button(_(TOOL_WORDS[t] || t), () => setStep({ tool: t }), { class: step.tool === t ? "chosen" : "" }))));
+      tools.map((t) => choice(_(TOOL_WORDS[t] || t), () => setStep({ tool: t }), step.tool === t))));
     if (!step.tool) return parts;
   }
   const event = { type: "play_tool", player, card, target: step.target };
@@ -832,10 +993,10 @@ function revealPanel(state) {
   const slots = state.due.kind === "reveal" && state.due.slots && state.due.slots.length ? state.due.slots : ["top", "middle", "bottom"];
   const slot = step.slot || (slots.length === 1 ? slots[0] : undefined);
   const parts = [h("p", { text: _("Which goal is turned up?") }), h("div", { class: "row" },
-    slots.map((s) => button(_(SLOTS[s] || s), () => setStep({ kind: "reveal", slot: s }), { class: slot === s ? "chosen" : "" })))];
+    slots.map((s) => choice(_(SLOTS[s] || s), () => setStep({ kind: "reveal", slot: s }), slot === s)))];
   if (!slot) return parts.concat(cancel());
   parts.push(h("p", { text: _("What does it show?") }), h("div", { class: "row" },
-    GOAL_CARDS.map(([card, words]) => button(_(words), () => setStep({ kind: "reveal", slot, card }), { class: step.card === card ? "chosen" : "", "data-goal": card }))));
+    GOAL_CARDS.map(([card, words]) => choice(_(words), () => setStep({ kind: "reveal", slot, card }), step.card === card, { "data-goal": card }))));
   if (step.card) {
     // the ways the card may lie and join the path (R-G2), as the server counts them; none
     // known (a goal no path reaches, or offline), both are offered
@@ -870,11 +1031,11 @@ function dealPanel(state) {
   const tournament = app.table.ruleset === "tournament";
   const parts = [app.step.kind ? h("h2", { text: _("Deal round %(round)s", { round: number }) }) : null,
     h("p", { text: _("Who starts?") }), h("div", { class: "row" },
-    players().map((p) => button(nameOf(p), () => setStep({ kind: "deal", start: p }), { class: step.start === p ? "chosen" : "", "data-start": p })))];
+    players().map((p) => choice(nameOf(p), () => setStep({ kind: "deal", start: p }), step.start === p, { "data-start": p })))];
   if (tournament) {
     const turned = step.turned || [];
     parts.push(h("p", { text: _("The setup card (R-S7), and the action cards turned over before it:") }));
-    parts.push(h("div", { class: "row" }, Object.keys(app.table.card_names).filter((c) => !(c in app.table.tunnels)).map((c) =>
+    parts.push(h("div", { class: "row" }, actionCards().map((c) =>
       button("+ " + app.table.card_names[c], () => setStep({ kind: "deal", turned: [...turned, c] })))));
     if (turned.length) parts.push(h("p", { class: "muted", text: _("Turned over: %(cards)s", { cards: turned.map((c) => app.table.card_names[c]).join(", ") }) }),
       button(_("None after all"), () => setStep({ kind: "deal", turned: [] })));
@@ -899,8 +1060,8 @@ function endPanel(state) {
   const parts = [h("h2", { text: _("Round %(round)s is over: turn up the roles", { round: state.round }) })];
   for (const p of players()) {
     parts.push(h("div", { class: "row" }, h("strong", { text: nameOf(p) + ": " }),
-      choices.map(([role, words]) => button(_(words), () => { app.scoring = null; setStep({ kind: "end_round", roles: { ...roles, [p]: role } }); },
-        { class: roles[p] === role ? "chosen" : "", "data-role": p + ":" + role }))));
+      choices.map(([role, words]) => choice(_(words), () => { app.scoring = null; setStep({ kind: "end_round", roles: { ...roles, [p]: role } }); },
+        roles[p] === role, { "data-role": p + ":" + role }))));
     if (base) {
       parts.push(h("div", { class: "row" }, [1, 2, 3].map((v) => button(_("+%(num)s gold", { num: v }), () => {
         app.scoring = null; setStep({ kind: "end_round", gold: { ...gold, [p]: [...(gold[p] || []), v] } });
@@ -935,7 +1096,9 @@ function notePanel() {
     players().map((p) => h("option", { value: p, text: nameOf(p) })));
   who.value = step.notePlayer || "";
   who.addEventListener("change", () => { app.step.notePlayer = who.value; });
-  return [h("h2", { text: _("Note an incident (R-C1)") }), who, kind, text,
+  const label = (words, field) => h("label", { class: "field", for: field, text: words });
+  return [h("h2", { text: _("Note an incident (R-C1)") }), label(_("Player"), "note-player"), who,
+    label(_("What happened"), "note-kind"), kind, label(_("Note"), "note-text"), text,
     button(_("Record the note"), () => {
       const player = app.step.notePlayer || null;
       take({ kind: "event", event: { type: "referee_note", player, error: app.step.error || "other", note: (app.step.note || "").slice(0, 500) } },
@@ -947,5 +1110,6 @@ function notePanel() {
 
 window.addEventListener("online", () => { app.failures = 0; pump(); refresh(); });
 window.addEventListener("offline", () => { app.online = false; render(); });
+say(""); // the live region there before anything is said in it
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/referee/sw.js", { scope: "/referee" }).catch(() => {});
 openTable();
