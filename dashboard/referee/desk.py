@@ -91,12 +91,12 @@ _GAME: Final = GameStarted(
     type="game_started",
     format=FORMAT,
     game_id="g",
-    ruleset="tournament",
+    ruleset="base",
     players=["ann", "bob", "cem"],
     rounds=3,
     recording="observed",
 )
-"""A game for the examples."""
+"""A game for the examples (:func:`stamp`'s: the suite runs them)."""
 
 
 # -- the cards' pictures ---------------------------------------------------------------------
@@ -107,7 +107,7 @@ def picture_key(placed: Placed, *, setup: bool = False) -> str:
     itself: its key is the same whatever it is).
 
     >>> picture_key(tunnel("NES", True))
-    'NES~tunnel~1~7~1~1~0'
+    'NES~tunnel~1~13~1~1~0'
     """
     card = cards.UNSEEN if placed.is_face_down_goal else placed.card
     flags = (int(placed.rotated), placed.sides, int(placed.passable), int(placed.face_up), int(setup))

@@ -380,3 +380,14 @@ def test_a_game_begun_before_its_round_was_seated_anew_keeps_its_own_players(ven
     assert view is not None
     assert [seat.player for seat in view.seats] == list(table.players)
     assert view.seats[0].name == f"Player {table.players[0][1:]}"
+
+
+def test_the_docstring_examples_run() -> None:
+    """They were run by nobody, and two had gone stale (a card's sides as the picture's
+    name holds them; a game the rules refuse to begin)."""
+    import doctest
+
+    from dashboard.referee import desk
+
+    result = doctest.testmod(desk)
+    assert result.failed == 0 and result.attempted >= 3
