@@ -172,7 +172,7 @@ Windows', Unix's, and the old Mac's lone CR (Excel for Mac's "CSV (Macintosh)").
 
 
 def line_of(data: bytes, offset: int) -> int:
-    """The line of a CSV file's bytes that byte ``offset`` stands on, counted as the
+    r"""The line of a CSV file's bytes that byte ``offset`` stands on, counted as the
     ``csv`` reader counts them (its ``line_num``), so a byte that cannot be read and a
     value that is wrong are named at the same line.
 
