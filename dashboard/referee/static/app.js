@@ -22,7 +22,11 @@
 const CODE = new URLSearchParams(location.search).get("code") || "";
 const ASKED = new URLSearchParams(location.search).get("lang") || "";
 const API = "/referee/api/";
-const RETRY_MS = [500, 1000, 2000, 3000, 5000];
+// waits between sends the server did not answer: never more than 2 s, so entries made
+// while the server was down (a laptop's lid, a restart) go within 2 s of its return
+// (5 s at most kept ten phones' referees waiting up to 12 s after it); a phone's few
+// bytes every 2 s are nothing to a server, or a venue's network
+const RETRY_MS = [500, 1000, 2000];
 const POLL_MS = 4000;
 // A screen just drawn takes no tap meant for the one before it: a double tap's second
 // tap, or a tap whose finger went down on the screen before (ms)
