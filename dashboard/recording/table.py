@@ -9,6 +9,8 @@ recording"): a referee sees only what the table shows.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
@@ -16,7 +18,7 @@ from typing import Final
 import polars as pl
 
 from analytics.records import RefereeAccess, SeatedPlayer
-from events.schema import FORMAT, GameStarted
+from events.schema import FORMAT, GAME_ID_CHARACTERS, GameStarted
 
 GAME_ROUNDS: Final = 3
 """The rounds of a tournament table's game (R-TS1); a final plays the tournament's
@@ -26,10 +28,23 @@ GAME_ROUNDS: Final = 3
 def seated_game_id(tournament: str, tournament_round: int, table: str) -> str:
     """The game id of a seated table, as the simulator names its games.
 
+    A seating's table labels are the hall's ("Table 2", "Tisch Nord"): any text, where a
+    game id takes letters, digits and ``_.:-`` alone (event-log.md). Such a label's
+    other characters become ``-``, and a digest of the label keeps two labels that
+    would read alike apart ("Table 2" and "Table-2"); the game's ``table`` keeps the
+    label as it is. (The referee's page answered "Table 2" with a server error.)
+
     >>> seated_game_id("nl-open-2026", 2, "3")
     'nl-open-2026:r2:t3'
+    >>> seated_game_id("nl-open-2026", 2, "Table 2")
+    'nl-open-2026:r2:tTable-2-f7b6a62f'
     """
-    return f"{tournament}:r{tournament_round}:t{table}"
+    game = f"{tournament}:r{tournament_round}:t{table}"
+    if re.fullmatch(GAME_ID_CHARACTERS, game):
+        return game
+    label = re.sub(r"[^A-Za-z0-9_.\-]", "-", table)[:40]
+    digest = hashlib.sha256(table.encode("utf-8")).hexdigest()[:8]
+    return f"{tournament}:r{tournament_round}:t{label}-{digest}"
 
 
 @dataclass(frozen=True, slots=True)

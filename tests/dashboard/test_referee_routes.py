@@ -13,9 +13,11 @@ import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
+from dashboard.recording.table import seated_game_id
 from dashboard.referee.desk import picture_key
 from dashboard.referee.routes import Referee
 from dashboard.referee.wire import MAX_BODY
+from events.logfile import parse_line
 from events.maze import tunnel
 from ingest.drafts import read_draft
 from ingest.store import Store
@@ -172,3 +174,40 @@ def test_a_phone_is_answered_in_its_language(client: TestClient, seated: tuple[P
     assert dutch["due"]["words"] != english["due"]["words"] and "ronde 1" in dutch["due"]["words"].lower()
     refused = client.get("/referee/api/table", params={"code": "", "lang": "de"})
     assert refused.status_code == 403 and "Diese Karte öffnet keinen Tisch" in refused.json()["problem"]
+
+
+def test_a_table_labelled_as_the_hall_labels_it_is_recorded(store: Store, seated: tuple[Path, Table]) -> None:
+    """A seating's labels are the hall's: "Table 2" made a game id with a space, which
+    no log may have, and beginning the table answered a server error (500). The game
+    id takes the label's other characters as "-" (and a digest, so "Table-2" is another
+    game); the log keeps the label as it is."""
+    from analytics.records import issue_referee_codes
+    from tests.venue.morning import ROUND, TOURNAMENT, organiser
+
+    everyone = [f"p{n:02d}" for n in range(1, 37)]  # the morning's round 1: six tables of six
+    seating = store.path.parent / "hall.csv"
+    seating.write_text(
+        "table,player\n" + "".join(f"Table {i // 6 + 1},{p}\n" for i, p in enumerate(everyone)), encoding="utf-8"
+    )
+    organiser(
+        "tournament",
+        "seat",
+        TOURNAMENT,
+        "--round",
+        str(ROUND),
+        "--from-csv",
+        seating,
+        "--replace",
+        "--reason",
+        "the hall's labels",
+        "--db",
+        store.path,
+    )
+    [code] = issue_referee_codes(store, TOURNAMENT, ROUND, ["Table 1"])
+    client = TestClient(Starlette(routes=Referee(lambda: store).routes()), raise_server_exceptions=False)
+    begun = client.post("/referee/api/begin", json={"code": code.code})
+    assert begun.status_code == 200 and begun.json()["status"] == "recorded", begun.text
+    game_id = seated_game_id(TOURNAMENT, ROUND, "Table 1")
+    assert game_id.startswith(f"{TOURNAMENT}:r{ROUND}:tTable-1-")
+    header = parse_line(1, read_draft(store, game_id).lines[0]).event
+    assert header.table == "Table 1" and list(header.players) == everyone[:6]
