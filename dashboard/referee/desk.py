@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC
 from functools import lru_cache
@@ -120,7 +121,7 @@ def picture(key: str) -> str | None:
     parts = key.split("~")
     if len(parts) != 7 or parts[0] not in _PICTURE_CARDS or parts[1] not in _KINDS:
         return None
-    if not all(part.isdigit() and len(part) <= 2 for part in parts[2:]):
+    if not all(part.isascii() and part.isdigit() and len(part) <= 2 for part in parts[2:]):  # "²" is a digit too
         return None
     rotated, sides, passable, face_up, setup = (int(part) for part in parts[2:])
     if sides > 15 or max(rotated, passable, face_up, setup) > 1:
@@ -541,7 +542,8 @@ def stamp(recorder: Recorder, at: str | None, sent_at: str | None, arrived: str)
     """
     moment = parse_timestamp(arrived)
     if at is not None and sent_at is not None:
-        moment = min(moment, moment - (parse_timestamp(sent_at) - parse_timestamp(at)))
+        with suppress(OverflowError):  # a phone's clock at year 1 or 9999: its times tell nothing
+            moment = min(moment, moment - (parse_timestamp(sent_at) - parse_timestamp(at)))
     last = _last_at(recorder)
     if last is not None and moment.replace(microsecond=0) < parse_timestamp(last):
         return last

@@ -285,6 +285,10 @@ def test_an_entry_is_timed_on_the_servers_clock_and_never_before_the_line_before
     assert moved == "2099-01-01T10:00:00Z"
     # a phone whose clock says the entry was made before the last line was: that line's time
     assert stamp(recorder, "2000-01-01T00:00:00Z", "2000-01-01T00:00:00Z", "2000-01-01T00:00:00Z") == last.at
+    # a phone's clock at the ends of time tells nothing (it was a server error): the arrival
+    assert stamp(recorder, "0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "2099-01-01T10:00:30Z") == (
+        "2099-01-01T10:00:30Z"
+    )
 
 
 def test_a_cards_picture_is_drawn_from_its_key_and_a_key_that_names_no_card_draws_nothing() -> None:

@@ -61,6 +61,9 @@ def test_a_cards_picture_is_kept_for_good_and_a_made_up_one_is_not_found(client:
     goal = client.get("/referee/picture/%3F~goal~0~0~1~0~0.svg")  # a face-down goal's key holds a "?"
     assert goal.status_code == 200
     assert client.get("/referee/picture/%3Cscript%3E~tunnel~0~7~1~1~0.svg").status_code == 404
+    # digits of other scripts ("²", "①") are digits to str.isdigit, not to int(): no server error
+    for odd in ("NES~tunnel~0~%C2%B2~1~1~0", "NES~tunnel~0~%E2%91%A0~1~1~0"):
+        assert client.get(f"/referee/picture/{odd}.svg").status_code == 404
 
 
 def test_a_code_that_opens_no_table_is_told_so(client: TestClient) -> None:
