@@ -15,7 +15,9 @@ if set, else a random one of this server process, so restarting the server signs
 everyone out. Logging out revokes the token for the whole process and clears the
 cookie. Streamlit reads cookies but cannot set them: a tiny script of our own
 (``st.html`` with JavaScript allowed, in the page itself) writes ``document.cookie``
-(:func:`keep_cookie`).
+(:func:`keep_cookie`). Another tells the browser the page's language
+(:func:`keep_language`): Streamlit's page says ``<html lang="en">`` whatever it shows,
+and a screen reader read Dutch, German and Norwegian with an English voice.
 
 Guessing is held back per client — its address where Streamlit knows it, else its
 session (a browser on the same machine has no address) — by one :class:`Door` for the
@@ -49,6 +51,7 @@ from typing import Final
 
 import streamlit as st
 
+from dashboard import i18n
 from dashboard.i18n import _, ngettext
 from dashboard.session import Revoked, Session, issue, read, session_key
 
@@ -319,7 +322,10 @@ def log_out() -> None:
     st.session_state[_FLAG] = False
 
 
-_COOKIE_SCRIPT: Final = """<script>
+# Each script is a block of its own: Streamlit runs a script again in the same document
+# whenever its text changes, and a second top-level ``const`` of the same name is a
+# SyntaxError there (the language picked a second time was never told).
+_COOKIE_SCRIPT: Final = """<script>{
 const name = %(name)s, value = %(value)s, expires = %(expires)s, stale = %(stale)s;
 const now = document.cookie.split("; ").find((c) => c.startsWith(name + "="));
 if (stale === null || stale.some((token) => now === name + "=" + token)) {
@@ -327,7 +333,24 @@ if (stale === null || stale.some((token) => now === name + "=" + token)) {
   const secure = location.protocol === "https:" ? "; Secure" : "";
   document.cookie = name + "=" + value + "; Path=/; Max-Age=" + age + "; SameSite=Strict" + secure;
 }
-</script>"""
+}</script>"""
+
+
+_LANGUAGE_SCRIPT: Final = """<script>{
+const lang = %(lang)s;
+if (document.documentElement.lang !== lang) document.documentElement.lang = lang;
+}</script>"""
+
+
+def keep_language() -> None:
+    """Tell the browser the language the page speaks (``<html lang>``): a screen reader
+    reads the page in its voice, the browser hyphenates and translates by it. Laid out
+    on every run of every page (the app calls it through :func:`keep_cookie`, before
+    the page itself runs, so a page that stops early is told too); Streamlit runs it
+    again when its text changes (another language picked), and setting the same
+    language again changes nothing."""
+    script = _LANGUAGE_SCRIPT % {"lang": _js(i18n.language())}
+    st.html(script, unsafe_allow_javascript=True)  # our own text only: one of the languages spoken
 
 
 def keep_cookie() -> None:
@@ -335,7 +358,9 @@ def keep_cookie() -> None:
     that no longer signs in (logged out, expired). A cookie the browser changed since
     this session began is left alone when clearing (another tab may have signed in).
     The script is laid out on every run that needs it: writing the same cookie twice
-    does no harm, and a run cut short cannot lose it."""
+    does no harm, and a run cut short cannot lose it. The page's language is kept
+    first (:func:`keep_language`): every page of the app calls this one."""
+    keep_language()
     brought = st.context.cookies.get(COOKIE)
     token = st.session_state.get(_TOKEN) if is_organiser() else None
     if isinstance(token, str):

@@ -1,5 +1,10 @@
 """Altair charts of the dashboard: pure functions from frames to chart specifications,
-their titles and role names in the session's language (:mod:`dashboard.i18n`)."""
+their titles and role names in the session's language (:mod:`dashboard.i18n`).
+
+A chart is drawn as one image: its ``description`` (in the session's language) is the
+name a screen reader gives it. The roles are told apart by the marks' shapes as well as
+their colours, and each colour stands at least 3:1 against the white page (WCAG 1.4.11),
+as does the outline of a hollow point."""
 
 from __future__ import annotations
 
@@ -11,11 +16,19 @@ import polars as pl
 from dashboard import names
 from dashboard.i18n import _
 
-ROLE_COLOURS: Final = {"gold_digger": "#d4ac0d", "saboteur": "#943126", "selfish_dwarf": "#1f618d"}
+ROLE_COLOURS: Final = {"gold_digger": "#9a7d0a", "saboteur": "#943126", "selfish_dwarf": "#1f618d"}
+"""Dark gold, red and blue: each at least 3:1 against white."""
+ROLE_SHAPES: Final = {"gold_digger": "circle", "saboteur": "triangle-up", "selfish_dwarf": "square"}
+"""Each role's mark, so the roles read without their colours."""
 
 
 def _role_scale() -> alt.Scale:
     return alt.Scale(domain=[names.role(r) for r in ROLE_COLOURS], range=list(ROLE_COLOURS.values()))
+
+
+def _role_shapes() -> alt.Shape:
+    scale = alt.Scale(domain=[names.role(r) for r in ROLE_SHAPES], range=list(ROLE_SHAPES.values()))
+    return alt.Shape("role:N", scale=scale, title=names.column("role"))
 
 
 def _named_roles(frame: pl.DataFrame) -> pl.DataFrame:
@@ -25,7 +38,8 @@ def _named_roles(frame: pl.DataFrame) -> pl.DataFrame:
 
 def role_win_rates(frame: pl.DataFrame) -> alt.LayerChart | alt.FacetChart:
     """Win rate per role by table (size and saboteurs), each with its Wilson 95%
-    interval as an error bar; hollow points where the sample is too small to read."""
+    interval as an error bar; hollow points where the sample is too small to read (the
+    cells ``flagged``)."""
     data = _named_roles(
         frame.select("table", "players", "saboteurs", "role", "n", "wins", "rate", "low", "high", "flagged")
     )
@@ -44,9 +58,9 @@ def role_win_rates(frame: pl.DataFrame) -> alt.LayerChart | alt.FacetChart:
         ),
         y2="high:Q",
     )
-    points = base.mark_point(size=70, filled=True).encode(
+    points = base.encode(
         y="rate:Q",
-        opacity=alt.condition("datum.flagged", alt.value(0.35), alt.value(1.0)),
+        shape=_role_shapes(),
         tooltip=[
             alt.Tooltip("table:N", title=names.column("table")),
             alt.Tooltip("role:N", title=names.column("role")),
@@ -57,7 +71,17 @@ def role_win_rates(frame: pl.DataFrame) -> alt.LayerChart | alt.FacetChart:
             alt.Tooltip("high:Q", format=".1%", title=names.bound("high")),
         ],
     )
-    return alt.layer(bars, points).properties(height=360)
+    solid = points.mark_point(size=70, filled=True, opacity=1).transform_filter("!datum.flagged")
+    hollow = points.mark_point(size=70, filled=False, strokeWidth=2, opacity=1).transform_filter("datum.flagged")
+    return alt.layer(bars, solid, hollow).properties(
+        height=360,
+        title=_("Win rate by role and table"),
+        description=_(
+            "Each role's win rate at each size of table, with its Wilson interval; hollow marks have fewer "
+            "trials than the minimum. The roles are told apart by the shape of their marks: a circle for the "
+            "gold digger, a triangle for the saboteur, a square for the selfish dwarf."
+        ),
+    )
 
 
 def points_over_time(rounds: pl.DataFrame) -> alt.LayerChart | alt.FacetChart:
@@ -77,11 +101,12 @@ def points_over_time(rounds: pl.DataFrame) -> alt.LayerChart | alt.FacetChart:
     )
     dots = (
         alt.Chart()
-        .mark_circle(size=60)
+        .mark_point(size=60, filled=True, opacity=1)
         .encode(
             x="number:Q",
             y="cumulative:Q",
             color=alt.Color("role:N", scale=_role_scale(), title=names.column("role")),
+            shape=_role_shapes(),
             tooltip=[
                 alt.Tooltip(f"{name}:{kind}", title=names.column(name))
                 for name, kind in (
@@ -95,7 +120,11 @@ def points_over_time(rounds: pl.DataFrame) -> alt.LayerChart | alt.FacetChart:
             ],
         )
     )
+    described = _(
+        "The player's points so far after each round played, one mark per round: a circle where they "
+        "played a gold digger, a triangle a saboteur, a square a selfish dwarf."
+    )
     layered = alt.layer(line, dots, data=data).properties(height=300)
     if data["ruleset"].n_unique() < 2:
-        return layered
-    return layered.properties(height=240).facet(row=alt.Row("ruleset:N", title=None))
+        return layered.properties(description=described)
+    return layered.properties(height=240).facet(row=alt.Row("ruleset:N", title=None)).properties(description=described)

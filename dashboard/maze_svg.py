@@ -11,6 +11,17 @@ with its tunnels.
 Nothing here draws with Streamlit: the replay page passes the SVG to ``st.html`` and the
 tests read it as XML. The words on the cards and in their titles (a tooltip) go through
 the catalogue (:mod:`dashboard.names`), in the reader's language.
+
+For a reader who cannot see it the picture is one image (``role="img"``) named in the
+reader's language ("The maze: 5 cards"), whose description (its ``<desc>``, which a
+screen reader reads after the name) lays the cards out in words, row by row from the top
+left: each card by its name and by the column and row the picture labels
+(:func:`layout`). It says what the picture shows, no more: a face-down goal stays face
+down in the public view.
+
+The colours keep to WCAG's contrast: the coordinates and the words on the cards at least
+4.5:1 against what they lie on, and the outline of the cell the step acted on a dark ring
+around a bright one, one of which stands 3:1 against any card or cell beside it.
 """
 
 from __future__ import annotations
@@ -20,7 +31,8 @@ from html import escape
 from typing import Final
 
 from dashboard import names
-from dashboard.i18n import _
+from dashboard.card_words import place_words
+from dashboard.i18n import _, ngettext
 from events import cards
 from events.maze import Placed
 
@@ -47,7 +59,10 @@ _COLOURS: Final = {
     "gold": "#f4d03f",
     "stone": "#aab7b8",
     "empty": "#f7f3ea",
-    "highlight": "#e67e22",
+    "highlight": "#f39c12",
+    "highlight_edge": "#1b1b1b",
+    "coordinates": "#5f5f5f",
+    "gold_word": "#5c4a00",
 }
 
 
@@ -117,17 +132,67 @@ def _label(
     )
 
 
+def _card_words(cell: Cell, placed: Placed, where: str, setup: bool, show_goals: bool) -> str:
+    """A card in words, at ``where`` (the title's ``(x, y)``, or the layout's column and
+    row): what the picture shows of it, a face-down goal's card only to the referee."""
+    if placed.kind == "goal" and not placed.face_up:
+        slot = cards.SLOT_AT.get(cell, "")
+        words = _("face-down %(goal)s goal at %(where)s") % {"goal": names.goal(slot), "where": where}
+        words = words.replace("  ", " ")
+        if show_goals and placed.card != cards.UNSEEN:
+            words += f" ({names.card(placed.card)})"
+        return words
+    if placed.kind == "goal":
+        return _("%(card)s at %(where)s") % {"card": names.card(placed.card), "where": where}
+    if placed.kind == "start":
+        return _("the start card at %(where)s") % {"where": where}
+    words = _("%(card)s at %(where)s") % {"card": names.card(placed.card, placed.rotated), "where": where}
+    return _("%(card)s (the card in the middle)") % {"card": words} if setup else words
+
+
+def _laid_words(cell: Cell, placed: Placed, setup: bool, show_goals: bool) -> str:
+    """A card as the layout names it, after its place: what the picture shows of it."""
+    if placed.kind == "goal" and not placed.face_up:
+        words = _("%(goal)s goal, face down") % {"goal": names.goal(cards.SLOT_AT.get(cell, ""))}
+        if show_goals and placed.card != cards.UNSEEN:
+            words += f" ({names.card(placed.card)})"
+    elif placed.kind == "goal":
+        words = names.card(placed.card)
+    elif placed.kind == "start":
+        words = _("start card")
+    else:
+        words = names.card(placed.card, placed.rotated)
+        if setup:
+            words = _("%(card)s (the card in the middle)") % {"card": words}
+    return _("%(place)s: %(card)s") % {"place": place_words(cell), "card": words}
+
+
+def layout(cells: Mapping[Cell, Placed], *, setup_cell: Cell | None = None, show_goals: bool = False) -> list[str]:
+    """Every card of the maze in words, row by row from the top left, each after the
+    column and row the picture labels it with: the picture's text alternative.
+
+    >>> from events.maze import Maze, tunnel
+    >>> maze = Maze.dealt({"top": "goal_stone_ne", "middle": "goal_gold", "bottom": "goal_stone_nw"})
+    >>> maze.place((1, 0), tunnel("NESW", rotated=False))
+    >>> layout(maze.cells)[:2]
+    ['column 8, row -2: top goal, face down', 'column 0, row 0: start card']
+    >>> layout(maze.cells)[2:4]
+    ['column 1, row 0: crossroads', 'column 8, row 0: middle goal, face down']
+    """
+    return [
+        _laid_words(cell, cells[cell], cell == setup_cell, show_goals)
+        for cell in sorted(cells, key=lambda c: (c[1], c[0]))
+    ]
+
+
 def _card(cell: Cell, placed: Placed, left: float, top: float, size: int, setup: bool, show_goals: bool) -> str:
     """One card's group: its face (or back), tunnels and marks."""
     x, y = cell
     inset = 2
     w = size - 2 * inset
     body: list[str] = []
-    where = f"({x}, {y})"
+    title = _card_words(cell, placed, f"({x}, {y})", setup, show_goals)
     if placed.kind == "goal" and not placed.face_up:
-        slot = cards.SLOT_AT.get(cell, "")
-        title = _("face-down %(goal)s goal at %(where)s") % {"goal": names.goal(slot), "where": where}
-        title = title.replace("  ", " ")
         body.append(
             f'<rect x="{left + inset}" y="{top + inset}" width="{w}" height="{w}" rx="5" '
             f'fill="{_COLOURS["back"]}" stroke="{_COLOURS["back_edge"]}" stroke-width="2"/>'
@@ -141,7 +206,6 @@ def _card(cell: Cell, placed: Placed, left: float, top: float, size: int, setup:
         data = ""
         if show_goals and placed.card != cards.UNSEEN:
             hidden = _("gold") if placed.card == cards.GOLD else _("stone")
-            title += f" ({names.card(placed.card)})"
             body.append(_label(left + size / 2, top + size - 7, hidden, colour="#f9e79f", size=9, weight="normal"))
             data = f' data-card="{escape(placed.card)}"'
         return (
@@ -156,17 +220,12 @@ def _card(cell: Cell, placed: Placed, left: float, top: float, size: int, setup:
             if gold
             else (_COLOURS["stone"], "goal-stone", _("stone"))
         )
-        title = _("%(card)s at %(where)s") % {"card": names.card(placed.card), "where": where}
     elif placed.kind == "start":
         fill, kind, name = _COLOURS["start"], "start", _("start").upper()
-        title = _("the start card at %(where)s") % {"where": where}
     else:
         fill, kind, name = _COLOURS["card"], "tunnel", ""
-        title = _("%(card)s at %(where)s") % {"card": names.card(placed.card, placed.rotated), "where": where}
         if not placed.passable:
             kind = "tunnel dead-end-card"
-        if setup:
-            title = _("%(card)s (the card in the middle)") % {"card": title}
     edge = _COLOURS["setup_edge"] if setup else _COLOURS["card_edge"]
     dash = ' stroke-dasharray="5 3"' if setup else ""
     body.append(
@@ -175,7 +234,7 @@ def _card(cell: Cell, placed: Placed, left: float, top: float, size: int, setup:
     )
     body.extend(_tunnels(left, top, placed.sides, placed.passable, size))
     if name:  # in the top-left corner, clear of the tunnels, with a halo over them
-        colour = "#7d6608" if kind == "goal-gold" else "#17202a"
+        colour = _COLOURS["gold_word"] if kind == "goal-gold" else "#17202a"
         body.append(_label(left + 5, top + 12, name, colour=colour, size=8, anchor="start", halo=fill))
     if setup:
         body.append(
@@ -221,13 +280,16 @@ def maze_svg(
     x0, x1, y0, y1 = bounds(cells, highlight)
     columns, rows = x1 - x0 + 1, y1 - y0 + 1
     width, height = columns * size + MARGIN, rows * size + MARGIN
+    named = ngettext("The maze: %(num)d card", "The maze: %(num)d cards", len(cells)) % {"num": len(cells)}
+    laid_out = "; ".join(layout(cells, setup_cell=setup_cell, show_goals=show_goals))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="maze" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" style="max-width: 100%; height: auto" role="img" '
-        f'aria-label="the maze: {len(cells)} cards">',
+        f'aria-label="{escape(named)}">',
+        f"<desc>{escape(laid_out)}.</desc>",
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fbf8f1"/>',
     ]
-    grey = {"colour": "#999", "size": 9, "weight": "normal"}
+    grey = {"colour": _COLOURS["coordinates"], "size": 9, "weight": "normal"}
     for gx in range(columns):
         parts.append(_label(MARGIN + gx * size + size / 2, 14, str(x0 + gx), **grey))  # type: ignore[arg-type]
     for gy in range(rows):
@@ -245,9 +307,10 @@ def maze_svg(
     if highlight is not None:
         left = MARGIN + (highlight[0] - x0) * size
         top = MARGIN + (highlight[1] - y0) * size
-        parts.append(
-            f'<rect class="highlight" x="{left + 0.5}" y="{top + 0.5}" width="{size - 1}" height="{size - 1}" '
-            f'rx="6" fill="none" stroke="{_COLOURS["highlight"]}" stroke-width="3"/>'
+        box = f'x="{left + 1.5}" y="{top + 1.5}" width="{size - 3}" height="{size - 3}" rx="6" fill="none"'
+        parts.append(  # a dark ring under a bright one: one of them stands out from any colour beside it
+            f'<rect class="highlight-edge" {box} stroke="{_COLOURS["highlight_edge"]}" stroke-width="6"/>'
+            f'<rect class="highlight" {box} stroke="{_COLOURS["highlight"]}" stroke-width="3"/>'
         )
     parts.append("</svg>")
     return "".join(parts)

@@ -73,6 +73,12 @@ def won(winner: str) -> str:
     return _(WINNERS[winner]) if winner in WINNERS else winner
 
 
+SEVERITY_ICONS: Final = {"error": ":material/error:", "warning": ":material/warning:"}
+"""The icon beside a finding of each severity: a round mark and a triangle, told apart
+without their colours (Streamlit hides an icon from screen readers: the severity's word,
+:func:`dashboard.names.severity`, goes beside it)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Violation:
     """A finding as the viewer lists it."""

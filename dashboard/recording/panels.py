@@ -79,7 +79,10 @@ def buttons(
 
 
 def _card_label(card: str, rotated: bool = False) -> str:
-    return f"![{card}]({picture(tunnel(card, rotated))})"
+    """A path card's button: its picture, named by the card's words as it lies (the
+    image's alt text is the button's name to a screen reader: "crossroads", never the
+    log's ``NESW``)."""
+    return f"![{escape(words.card(card, rotated))}]({picture(tunnel(card, rotated))})"
 
 
 def _palette(chosen: str | None, on_click: Callable[[str], None], prefix: str) -> None:
@@ -411,7 +414,8 @@ def reveal_panel(recorder: Recorder, names: dict[str, str], due: Due) -> None:
         probe.learn_goal(slot, card)
         probe.reveal(slot, way)
         turned = " · " + _("turned") if way else ""
-        return f"![{card}]({picture(probe.cells[cards.GOAL_CELLS[slot]])}) {words.card(card)}{turned}"
+        # the picture is named by the words beside it: an empty alt text, never the log's code
+        return f"![]({picture(probe.cells[cards.GOAL_CELLS[slot]])}) {words.card(card)}{turned}"
 
     buttons(
         options,

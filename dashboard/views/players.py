@@ -19,6 +19,22 @@ from dashboard import names as words
 from dashboard.i18n import _, ngettext
 from dashboard.markup import escape, table
 
+# The container of the player's card (its ``st-key-…`` class), named by PHONE_CSS.
+CARD = "players_card"
+# On a phone each table the player sat at fits the screen: in Dutch, German and
+# Norwegian its words ("Partierunde", "egoistischer Zwerg", "gewonnen, Stern") made it
+# 357–390 px wide at 320–390 px, and the whole page scrolled sideways. The text a
+# little smaller and the cells closer, as the standings' (the headings kept whole, a
+# cell's words wrapped between them). (A comment, not a docstring: a page's bare string
+# is written on the page.)
+PHONE_CSS = f"""<style>
+@media screen and (max-width: 640px) {{
+  .st-key-{CARD} table {{ width: 100%; font-size: 0.8rem; }}
+  .st-key-{CARD} th, .st-key-{CARD} td {{ padding: 0.25rem 0.3rem; overflow-wrap: break-word; hyphens: auto; }}
+  .st-key-{CARD} th {{ white-space: nowrap; }}
+}}
+</style>"""
+
 
 def standing_of(tournament: str, stage: str, player: str) -> dict[str, Any] | None:
     """The player's row of a stage's standings (with ``why``), its rank written as the
@@ -177,7 +193,9 @@ if mine.height:
         )
 
 if tournament is not None:
-    card(tournament, player, rounds)
+    st.html(PHONE_CSS)
+    with st.container(key=CARD):
+        card(tournament, player, rounds)
 
 st.subheader(_("By role"))
 by_role = data.player_roles(rounds).with_columns(words.plain("role", words.ROLES))

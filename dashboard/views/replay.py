@@ -26,7 +26,7 @@ from dashboard.card_words import who
 from dashboard.i18n import N_, _
 from dashboard.markup import escape
 from dashboard.maze_svg import maze_svg
-from dashboard.replay_view import Violation, address
+from dashboard.replay_view import SEVERITY_ICONS, Violation, address
 
 STEP = "replay_step"
 ADDRESS = "replay_address"  # the address this page last wrote: one that differs was typed or followed a link
@@ -84,7 +84,10 @@ def _follow_address(choices: list[str]) -> tuple[str | None, str | None]:
 def finding_line(found: Violation) -> str:
     """A finding as a step shows it (Markdown, escaped): its line, what it is in plain
     words, its rule and player, and the audit's words once the round has ended (or to
-    the referee's view)."""
+    the referee's view). The page says its severity beside it in a word
+    (:func:`severity_words`) and, in a step's alert, by its icon too: an error's red and
+    a warning's yellow alone tell nothing to a reader who does not see them (and both are
+    an alert to a screen reader)."""
     whom = f" · {escape(who(found.player, people))}" if found.player else ""
     message = (
         escape(sentences.said(found.said, found.message, people))
@@ -93,6 +96,11 @@ def finding_line(found: Violation) -> str:
     )
     said = {"line": found.line, "finding": escape(names.finding(found.code)), "rule": found.rule}
     return _("line %(line)d · %(finding)s (%(rule)s)") % said + f"{whom}: {message}"
+
+
+def severity_words(found: Violation) -> str:
+    """A finding's severity as Markdown, in a word ("error", "warning")."""
+    return f"**{names.severity(found.severity)}**"
 
 
 st.title(_("Replay"))
@@ -269,7 +277,9 @@ with facts:
     counts[0].metric(_("Draw pile"), i18n.number(frame.pile))
     counts[1].metric(_("Discards"), i18n.number(frame.discards))
     for found in frame.findings:
-        (st.error if found.severity == "error" else st.warning)(finding_line(found))
+        alert = st.error if found.severity == "error" else st.warning
+        icon = SEVERITY_ICONS.get(found.severity, SEVERITY_ICONS["error"])
+        alert(finding_line(found) + " · " + severity_words(found), icon=icon)
 
 table: dict[str, list[object]] = {
     "seat": list(range(1, len(view.players) + 1)),
@@ -304,4 +314,4 @@ with st.expander(heading % {"round": number, "num": len(violations)}, expanded=F
     if not violations:
         st.write(_("The audit found nothing to report in this round."))
     for at, found in violations:
-        st.markdown("- " + _("step %(step)d") % {"step": at} + " · " + finding_line(found))
+        st.markdown(f"- {severity_words(found)} · " + _("step %(step)d") % {"step": at} + " · " + finding_line(found))

@@ -17,7 +17,7 @@ st.caption(
     _(
         "The chance that a player dealt a role wins the round, per table. Gold diggers and saboteurs win or lose "
         "as a team, so each round is one trial for them; each selfish dwarf is a trial of their own. "
-        "Bars are %(level)d%% Wilson intervals; faint points are cells with fewer trials than the minimum below."
+        "Bars are %(level)d%% Wilson intervals; hollow points are cells with fewer trials than the minimum below."
     )
     % {"level": 95}
 )

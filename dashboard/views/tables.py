@@ -14,7 +14,7 @@ import streamlit as st
 from dashboard import data, i18n, widgets
 from dashboard import names as plain
 from dashboard.i18n import _, ngettext
-from dashboard.live import REFRESH, live
+from dashboard.live import REFRESH, live, paused
 from dashboard.markup import escape
 from dashboard.maze_svg import maze_svg
 from dashboard.table_view import TableView
@@ -77,7 +77,9 @@ def seats_table(table: TableView, name: Callable[[str | None], str]) -> str:
 
 
 @functools.lru_cache(maxsize=512)
-def _maze_markup(cells: tuple[Lying, ...], setup: Cell | None, acted: Cell | None) -> str:
+def _maze_markup(cells: tuple[Lying, ...], setup: Cell | None, acted: Cell | None, language: str) -> str:
+    """The maze's picture in ``language`` (its name, its cards' names and the layout a
+    screen reader reads are words: drawn once a language, not in the first one asked)."""
     laid = {
         cell: Placed(card, kind, rotated, sides, passable, up)
         for cell, card, kind, rotated, sides, passable, up in cells
@@ -92,7 +94,7 @@ def maze_markup(table: TableView) -> str:
     cells = tuple(
         sorted((cell, p.card, p.kind, p.rotated, p.sides, p.passable, p.face_up) for cell, p in table.cells.items())
     )
-    return _maze_markup(cells, table.setup_cell, table.acted_on)
+    return _maze_markup(cells, table.setup_cell, table.acted_on, i18n.language())
 
 
 def lay_out(table: TableView, names: Mapping[str, str], tournament_name: str | None) -> None:
@@ -189,6 +191,8 @@ def tables_now() -> None:
         "This page follows them by itself (every %(seconds)s seconds): the maze as laid, whose turn it is, "
         "and the cards counted — what the table sees, nothing more."
     )
+    if paused():
+        follows = _("The updates are stopped: switch them on in the sidebar to follow the tables.")
     st.caption(being % {"num": len(shown)} + " " + follows % {"seconds": i18n.number(REFRESH)})
     named = {t: data.player_names(t) for t in {table.tournament for table in shown} if t is not None}
     for table in sorted(shown, key=order):

@@ -32,4 +32,4 @@ def test_points_over_time_of_both_rulesets_is_a_chart_of_each(rounds_of_b: pl.Da
 def test_points_over_time_of_one_ruleset_is_one_chart(rounds_of_b: pl.DataFrame) -> None:
     spec = charts.points_over_time(rounds_of_b.filter(pl.col("ruleset") == "tournament")).to_dict()
     assert "facet" not in spec
-    assert [layer["mark"]["type"] for layer in spec["layer"]] == ["line", "circle"]
+    assert [layer["mark"]["type"] for layer in spec["layer"]] == ["line", "point"]  # a point takes a shape

@@ -18,7 +18,7 @@ import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -349,6 +349,43 @@ def test_a_live_part_says_the_store_is_busy_where_it_stands() -> None:
     (busy,) = [i.value for i in at.info]
     assert "busy" in busy and "/srv" not in busy
     assert [c.value for c in at.caption] == ["after the part"]
+
+
+def test_the_sidebar_switch_stops_the_updates_and_starts_them_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """WCAG 2.2.2: a part that updates itself can be paused. A screen reader's user, or
+    anyone reading a long table on a phone, had the page change under them every 5
+    seconds with no way to stop it. The sidebar's switch stops the runs (the fragment
+    gets no ``run_every``), the part says so, and the same switch starts them again."""
+    import streamlit as st
+
+    runs: list[float | None] = []
+    fragment = st.fragment
+
+    def counted(body: Any, *, run_every: float | None = None) -> Any:
+        runs.append(run_every)
+        return fragment(body, run_every=run_every)
+
+    monkeypatch.setattr(st, "fragment", counted)
+
+    def page() -> None:
+        import streamlit as st
+
+        from dashboard.live import live
+
+        @live
+        def part() -> None:
+            st.markdown("the tables")
+
+        part()
+
+    at = AppTest.from_function(page).run()
+    assert runs[-1] == 5.0 and at.sidebar.toggle(key="live_switch").value
+    at.sidebar.toggle(key="live_switch").set_value(False).run()
+    assert runs[-1] is None
+    assert any(c.value.startswith("Updates stopped (the switch in the sidebar)") for c in at.caption), at.caption
+    at.sidebar.toggle(key="live_switch").set_value(True).run()
+    assert runs[-1] == 5.0
+    assert any(c.value.startswith("Last updated") for c in at.caption)
 
 
 def test_pages_reading_and_a_phone_recording_in_one_server_both_go_on(db: Path, sample: Sample) -> None:
