@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -23,6 +24,10 @@ LOOPBACK: Final = "127.0.0.1"
 EVERY_NETWORK: Final = ("0.0.0.0", "::")
 _ROUTED: Final = ("192.0.2.1", 9)
 """An address of TEST-NET-1 (RFC 5737), never reached: only asked the way to."""
+PASSWORD_VARIABLE: Final = "SABOTEUR_ADMIN_PASSWORD"
+"""The organiser's password (``dashboard.access.SETTING``)."""
+LINK_VARIABLE: Final = "SABOTEUR_SIGN_IN_LINK"
+"""The token of the organiser's one-time sign-in link (``dashboard.access.LINK_SETTING``)."""
 PROXIES_VARIABLE: Final = "SABOTEUR_TRUSTED_PROXIES"
 """The trusted proxies handed to the server (``dashboard.access.PROXIES_SETTING``)."""
 LINGER_VARIABLE: Final = "SABOTEUR_STORE_LINGER"
@@ -146,6 +151,14 @@ def dashboard_command(
                 find=FIND_ADDRESS,
             )
         typer.echo(told(said))
+    if os.environ.get(PASSWORD_VARIABLE):
+        # the organiser's way in past the door, which anyone in the hall can keep shut:
+        # this terminal is theirs alone (dashboard.access._signed_in_by_link)
+        env[LINK_VARIABLE] = secrets.token_urlsafe(24)
+        here = "localhost" if address in EVERY_NETWORK or address == LOOPBACK else host
+        link = f"http://{here}:{port}/upload?sign_in={env[LINK_VARIABLE]}"
+        once = say("the organiser signs in once by %(url)s, past any lockout (keep it to yourself)", url=link)
+        typer.echo(told(once))
     sys.stdout.flush()
     line = command(port, path, address, lake)
     if os.name == "posix":  # become the server: a signal to this process reaches Streamlit itself

@@ -382,6 +382,39 @@ def _js(value: object) -> str:
     return json.dumps(value).replace("<", "\\u003c")
 
 
+LINK_SETTING: Final = "SABOTEUR_SIGN_IN_LINK"
+"""The token of the organiser's one-time sign-in link, which ``saboteur dashboard`` makes
+for the server it starts and prints in its terminal (:func:`_signed_in_by_link`)."""
+_LINK_USED = threading.Event()
+_LINK_LOCK = threading.Lock()
+
+
+def _signed_in_by_link(expected: str) -> bool:
+    """Sign the organiser in by the link ``saboteur dashboard`` printed in its terminal
+    (``?sign_in=TOKEN``): once per server, past the door. Someone in the hall with a
+    dozen addresses can keep the door shut for everyone (:data:`GLOBAL_TRIES`); the
+    terminal is the organiser's alone. The token (192 bits) is compared in constant time
+    and taken out of the address at once; a link used already, or not this server's,
+    opens nothing and says so."""
+    given = st.query_params.get("sign_in")
+    if given is None:
+        return False
+    del st.query_params["sign_in"]
+    token = os.environ.get(LINK_SETTING, "")
+    with _LINK_LOCK:
+        good = bool(token) and not _LINK_USED.is_set() and hmac.compare_digest(given.encode(), token.encode())
+        if good:
+            _LINK_USED.set()
+    if not good:
+        st.warning(
+            _("This sign-in link opens nothing (it was used already, or is not this server's): give the password.")
+        )
+        return False
+    st.session_state[_TOKEN] = issue(_key(expected), time.time())
+    st.session_state[_FLAG] = True
+    return True
+
+
 def gate() -> bool:
     """Lay out the password form unless this session is the organiser's; whether the
     organiser's page may go on."""
@@ -395,6 +428,8 @@ def gate() -> bool:
         st.info(disabled % {"setting": SETTING})
         return False
     if is_organiser():
+        return True
+    if _signed_in_by_link(expected):
         return True
     with st.form("organiser_login"):
         given = st.text_input(_("Organiser password"), type="password")

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from cli import dashboard as serve
 from cli.main import app
 from dashboard import access
-from tests.dashboard.conftest import PASSWORD, log_in
+from tests.dashboard.conftest import APP, PASSWORD, log_in
 
 Open = Callable[..., AppTest]
 WRONG = ["That is not the organiser's password."]
@@ -274,3 +274,46 @@ def test_a_trusted_proxies_setting_that_is_no_network_believes_no_header(
     at = open_page("upload")
     assert errors(log_in(at, "guess")) == WRONG
     assert access.client_address("10.0.0.2", ["198.51.100.7"], ()) == "10.0.0.2"
+
+
+def test_the_organisers_link_signs_in_once_past_a_door_shut_for_everyone(
+    open_page: Open, organiser: str, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dozen addresses in the hall, five wrong passwords each, shut the door for
+    everyone (the global bound): the organiser at the laptop too. The link
+    ``saboteur dashboard`` prints in its terminal signs them in once, past it; used
+    again, or made up, it opens nothing and says so."""
+    token = "a" * 32
+    monkeypatch.setenv(access.LINK_SETTING, token)
+    monkeypatch.setattr(access, "_LINK_USED", threading.Event())
+    for n in range(access.GLOBAL_TRIES):
+        access.DOOR.knock(f"address 198.51.100.{n}")
+    assert "shut" in errors(log_in(open_page("upload"), PASSWORD))[0]
+
+    def with_link(given: str) -> AppTest:
+        at = AppTest.from_file(str(APP), default_timeout=60)
+        at.switch_page("views/upload.py")
+        at.query_params["sign_in"] = given
+        return at.run()
+
+    made_up = with_link("b" * 32)
+    assert not made_up.file_uploader and made_up.warning[0].value.startswith("This sign-in link opens nothing")
+    signed_in = with_link(token)
+    assert signed_in.file_uploader and not signed_in.error and "sign_in" not in signed_in.query_params
+    again = with_link(token)
+    assert not again.file_uploader and again.warning[0].value.startswith("This sign-in link opens nothing")
+
+
+def test_the_dashboard_prints_the_organisers_link_when_it_has_a_password(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    started = serving(monkeypatch)
+    db = tmp_path / "ledger.duckdb"
+    monkeypatch.delenv(serve.PASSWORD_VARIABLE, raising=False)
+    plain = CliRunner().invoke(app, ["dashboard", "--db", str(db)])
+    assert "sign_in" not in plain.stdout and serve.LINK_VARIABLE not in started.pop()[1]
+    monkeypatch.setenv(serve.PASSWORD_VARIABLE, PASSWORD)
+    told = CliRunner().invoke(app, ["dashboard", "--db", str(db), "--address", "0.0.0.0", "--port", "8600"])
+    token = started.pop()[1][serve.LINK_VARIABLE]
+    assert len(token) >= 32 and f"http://localhost:8600/upload?sign_in={token}" in told.stdout
+    assert (serve.PASSWORD_VARIABLE, serve.LINK_VARIABLE) == (access.SETTING, access.LINK_SETTING)
