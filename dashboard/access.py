@@ -389,6 +389,17 @@ _LINK_USED = threading.Event()
 _LINK_LOCK = threading.Lock()
 
 
+def take_link(given: str) -> bool:
+    """Whether ``given`` is this server's sign-in token, not used yet: then it is used
+    (once, however many sessions give it at the same moment)."""
+    token = os.environ.get(LINK_SETTING, "")
+    with _LINK_LOCK:
+        good = bool(token) and not _LINK_USED.is_set() and hmac.compare_digest(given.encode(), token.encode())
+        if good:
+            _LINK_USED.set()
+    return good
+
+
 def _signed_in_by_link(expected: str) -> bool:
     """Sign the organiser in by the link ``saboteur dashboard`` printed in its terminal
     (``?sign_in=TOKEN``): once per server, past the door. Someone in the hall with a
@@ -400,12 +411,7 @@ def _signed_in_by_link(expected: str) -> bool:
     if given is None:
         return False
     del st.query_params["sign_in"]
-    token = os.environ.get(LINK_SETTING, "")
-    with _LINK_LOCK:
-        good = bool(token) and not _LINK_USED.is_set() and hmac.compare_digest(given.encode(), token.encode())
-        if good:
-            _LINK_USED.set()
-    if not good:
+    if not take_link(given):
         st.warning(
             _("This sign-in link opens nothing (it was used already, or is not this server's): give the password.")
         )

@@ -317,3 +317,26 @@ def test_the_dashboard_prints_the_organisers_link_when_it_has_a_password(
     token = started.pop()[1][serve.LINK_VARIABLE]
     assert len(token) >= 32 and f"http://localhost:8600/upload?sign_in={token}" in told.stdout
     assert (serve.PASSWORD_VARIABLE, serve.LINK_VARIABLE) == (access.SETTING, access.LINK_SETTING)
+
+
+def test_the_organisers_link_is_taken_once_by_sessions_giving_it_at_the_same_moment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A link opened in two tabs, or sent on by someone who saw it, at the same moment:
+    one session signs in."""
+    monkeypatch.setenv(access.LINK_SETTING, "t" * 32)
+    monkeypatch.setattr(access, "_LINK_USED", threading.Event())
+    sessions = 16
+    start = threading.Barrier(sessions)
+    taken: list[bool] = []
+
+    def give() -> None:
+        start.wait()
+        taken.append(access.take_link("t" * 32))
+
+    threads = [threading.Thread(target=give) for _ in range(sessions)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(taken) == [False] * (sessions - 1) + [True]
