@@ -222,16 +222,17 @@ def _version(info: Mapping[str, Any]) -> str:
 
 
 def _remote_walk(fs: Any, folder: str, json: bool) -> Iterator[Listed]:
-    """:func:`events.folders.walk` on a filesystem of fsspec: a directory's listing at a time, let go
-    of by the filesystem's cache once read (an object store's client would keep every
-    listing of the tree)."""
+    """:func:`events.folders.walk` on a filesystem of fsspec: a directory's listing at a
+    time, let go of by the filesystem's cache once read (an object store's client would
+    keep every listing of the tree)."""
     entries: list[Listed] = []
+    taken = _taker(json)
     for info in fs.ls(folder, detail=True):
         name = str(info["name"])
         if info["type"] == "directory":
             if name.rstrip("/") != folder.rstrip("/"):
                 entries.append((name.rstrip("/") + "/", 0))
-        elif _taker(json)(name):
+        elif taken(name):
             entries.append((name, int(info["size"]), _version(info)))
     fs.invalidate_cache(folder)
     entries.sort()

@@ -706,8 +706,8 @@ def test_a_round_ended_before_it_was_over_is_won_by_nobody_in_the_statistics(tmp
 
 
 def test_a_store_of_version_11_loses_the_stars_of_a_round_stopped_early(tmp_path: Path) -> None:
-    """Schema version 12: a round its log ended before it was over gives no star (its
-    winner unknown). A store written before holds the saboteurs' stars of it; the next
+    """Schema version 12: a round its log ended before it was over (R-E2) gives no star
+    (its winner unknown, R-W1). A store written before holds the saboteurs' stars of it; the next
     command that writes takes them away, and ``verify`` finds the read models as the
     events give them."""
     from events.builder import LogBuilder
