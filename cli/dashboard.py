@@ -35,6 +35,30 @@ LINGER: Final = 2.0
 """Seconds the server keeps the store open after its last job (``$SABOTEUR_STORE_LINGER``
 changes it; 0 closes it after every job)."""
 FIND_ADDRESS: Final = "`hostname -I` (Linux), `ipconfig getifaddr en0` (macOS) or `ipconfig` (Windows)"
+SECRETS_FILES: Final = (Path("~/.streamlit/secrets.toml"), Path(".streamlit/secrets.toml"))
+"""Where Streamlit reads the secrets (the server's folder last, overriding the home's),
+as ``dashboard.access`` finds the password in them."""
+
+
+def has_password() -> bool:
+    """Whether the server will have an organiser's password: ``$SABOTEUR_ADMIN_PASSWORD``,
+    else ``SABOTEUR_ADMIN_PASSWORD`` in a Streamlit secrets file (as
+    ``dashboard.access.configured_password`` reads them). A file that cannot be read
+    counts as none here; the server says what is wrong with it."""
+    if os.environ.get(PASSWORD_VARIABLE):
+        return True
+    import tomllib
+
+    found: object = None
+    for place in SECRETS_FILES:
+        try:
+            with place.expanduser().open("rb") as file:
+                secrets_read = tomllib.load(file)
+        except (OSError, tomllib.TOMLDecodeError):
+            continue
+        if PASSWORD_VARIABLE in secrets_read:
+            found = secrets_read[PASSWORD_VARIABLE]
+    return bool(found)
 
 
 def network_address() -> str | None:
@@ -151,7 +175,7 @@ def dashboard_command(
                 find=FIND_ADDRESS,
             )
         typer.echo(told(said))
-    if os.environ.get(PASSWORD_VARIABLE):
+    if has_password():
         # the organiser's way in past the door, which anyone in the hall can keep shut:
         # this terminal is theirs alone (dashboard.access._signed_in_by_link)
         env[LINK_VARIABLE] = secrets.token_urlsafe(24)

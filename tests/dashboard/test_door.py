@@ -319,6 +319,32 @@ def test_the_dashboard_prints_the_organisers_link_when_it_has_a_password(
     assert (serve.PASSWORD_VARIABLE, serve.LINK_VARIABLE) == (access.SETTING, access.LINK_SETTING)
 
 
+@pytest.mark.parametrize("place", ["home", "folder"])
+def test_the_dashboard_prints_the_organisers_link_for_a_password_in_the_secrets_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, place: str
+) -> None:
+    """The password kept where the page tells the organiser to keep it, Streamlit's
+    secrets file (in the home folder or the one the server starts in), gives the link
+    too; a secrets file without it, or one Streamlit cannot read, none."""
+    started = serving(monkeypatch)
+    monkeypatch.delenv(serve.PASSWORD_VARIABLE, raising=False)
+    home, folder = tmp_path / "home", tmp_path / "here"
+    monkeypatch.setenv("HOME", str(home))
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    secrets_file = (home if place == "home" else folder) / ".streamlit" / "secrets.toml"
+    secrets_file.parent.mkdir(parents=True)
+    args = ["dashboard", "--db", str(tmp_path / "ledger.duckdb")]
+    for text in ('OTHER = "x"\n', f'{serve.PASSWORD_VARIABLE} = "\n'):  # none given; a file TOML cannot read
+        secrets_file.write_text(text, encoding="utf-8")
+        told = CliRunner().invoke(app, args)
+        assert "sign_in" not in told.stdout and serve.LINK_VARIABLE not in started.pop()[1]
+    secrets_file.write_text(f'{serve.PASSWORD_VARIABLE} = "{PASSWORD}"\n', encoding="utf-8")
+    told = CliRunner().invoke(app, args)
+    token = started.pop()[1][serve.LINK_VARIABLE]
+    assert f"/upload?sign_in={token}" in told.stdout
+
+
 def test_the_organisers_link_is_taken_once_by_sessions_giving_it_at_the_same_moment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
