@@ -179,6 +179,10 @@ class StoreFile:
             # seconds, through the command's output (an upgrade of 2.45 million events
             # drew one through saboteur ingest's); it is a connection's setting
             con.execute("SET enable_progress_bar = false")
+            # the store's times are UTC, and every page and command says so: DuckDB gives
+            # them in the machine's zone otherwise (a dashboard in Amsterdam showed an
+            # hour later than the "UTC" beside it, and than `tournament log`)
+            con.execute("SET GLOBAL TimeZone = 'UTC'")  # its cursors too
             return con
 
     # -- taking turns -------------------------------------------------------------
