@@ -3,11 +3,15 @@
 An organiser types ``2026-11-29T14:00`` as often as ``2026-11-29T14:00:00+01:00``; both
 are read, the first as UTC (the store keeps every time in UTC), so ``--as-of`` and
 ``--since`` never disagree about the same text. A bare date is the start of that day,
-or its end for an option that reads "up to" (``--until``).
+or its end for an option that reads "up to" (``--until``). ``--as-of`` reads a time as
+the whole of what it names (:func:`through`): the standings as of a day are those at its
+end, and as of ``14:03:11`` — a time as ``tournament log`` shows it, cut to the second —
+they hold what was recorded in that second.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta
 from typing import Final
 
@@ -44,3 +48,38 @@ def moment(text: str, option: str, *, end: bool = False) -> datetime:
         said = say("not a date or time: %(written)s (%(zones)s)", written=repr(text), zones=ZONES)
         raise typer.BadParameter(told(said), param_hint=option) from None
     return read if read.tzinfo is not None else read.replace(tzinfo=UTC)
+
+
+_TIME_OF_DAY: Final = re.compile(r"\d{4}-?\d{2}-?\d{2}[Tt ](\d{2})(:?\d{2})?(:?\d{2})?(?:[.,](\d+))?")
+"""The time of day a date-time names, in the forms :meth:`datetime.fromisoformat` reads:
+its hour, minutes, seconds and fraction, each there or not."""
+
+
+def through(text: str, option: str) -> datetime:
+    """The last microsecond of what ``text`` names (:func:`moment`): of the day for a
+    bare date, of the minute for ``14:03``, of the second for ``14:03:11``, of its last
+    digit for a fraction. Read inclusively, "as of" a time covers everything recorded
+    within it, however finely the store kept the time.
+
+    >>> through("2026-11-29", "--as-of").isoformat()
+    '2026-11-29T23:59:59.999999+00:00'
+    >>> through("2026-11-29 14:03", "--as-of").isoformat()
+    '2026-11-29T14:03:59.999999+00:00'
+    >>> through("2026-11-29T14:03:11+01:00", "--as-of").isoformat()
+    '2026-11-29T14:03:11.999999+01:00'
+    >>> through("2026-11-29T14:03:11.25Z", "--as-of").isoformat()
+    '2026-11-29T14:03:11.259999+00:00'
+    """
+    start = moment(text, option)
+    named = _TIME_OF_DAY.match(text)
+    if named is None:
+        unit = timedelta(days=1)
+    elif named[4] is not None:
+        unit = timedelta(microseconds=10 ** max(0, 6 - len(named[4])))
+    elif named[3] is not None:
+        unit = timedelta(seconds=1)
+    elif named[2] is not None:
+        unit = timedelta(minutes=1)
+    else:
+        unit = timedelta(hours=1)
+    return start + unit - timedelta(microseconds=1)

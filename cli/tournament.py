@@ -27,7 +27,7 @@ from analytics.spreadsheet import csv_text
 from analytics.standings import above_the_cut, seating_findings, standings
 from cli import referee_cards
 from cli.errors import refuse
-from cli.moments import ZONES, moment
+from cli.moments import ZONES, through
 from cli.options import with_store, with_writing_store
 from cli.output import Terminal as Console
 from cli.output import fits
@@ -877,11 +877,12 @@ def check(tournament: str, store: Store) -> None:
 
 
 def _as_of(text: str | None) -> int | datetime | None:
-    """``--as-of``: an event position (a number) or a time (:func:`cli.moments.moment`)."""
+    """``--as-of``: an event position (a number) or a time, covering all it names
+    (:func:`cli.moments.through`)."""
     if text is None or text.isdigit():
         return None if text is None else int(text)
     try:
-        return moment(text, "--as-of")
+        return through(text, "--as-of")
     except typer.BadParameter:
         said = say("an event position (a number) or a time (%(zones)s)", zones=ZONES)
         raise typer.BadParameter(told(said), param_hint="--as-of") from None
@@ -897,7 +898,8 @@ def standings_command(
         typer.Option(
             "--as-of",
             help="An event position or a time (ISO 8601: 2026-11-29T14:00, 2026-11-29T14:00+01:00; "
-            "UTC when no zone is given): the standings then.",
+            "UTC when no zone is given): the standings then, with all recorded within the day, minute or "
+            "second it names.",
         ),
     ] = None,
     output_format: Annotated[str, typer.Option("--format", help="table, csv, json, parquet or pdf.")] = "table",

@@ -1130,6 +1130,11 @@ def test_standings_as_of_a_position_or_a_time(hand: Hand) -> None:
     assert cli_json("--as-of", "2099-01-01T00:00:00Z") == now.to_dicts()
     assert cli_json() == now.to_dicts()
     assert cli_json("--as-of", stamp.removesuffix("Z")) == before.to_dicts()  # no zone: UTC
+    penalised = hand.query("SELECT max(recorded_at) FROM events")[0][0].astimezone(UTC)
+    shown = f"{penalised:%Y-%m-%dT%H:%M:%S}Z"  # as `tournament log` shows the penalty's time, to the second
+    assert cli_json("--as-of", shown) == now.to_dicts()  # as of that second: the penalty is in
+    assert cli_json("--as-of", shown[:16]) == now.to_dicts()  # as of that minute
+    assert cli_json("--as-of", shown[:10]) == now.to_dicts()  # as of that day: as it ended
     nonsense = hand.cli("standings", TID, "--as-of", "yesterday")
     assert nonsense.exit_code == 2 and "event position" in nonsense.output
 
