@@ -72,7 +72,9 @@ NoteKind = Literal[
 MAX_NOTE: Final = 500
 MAX_CARDS: Final = 67
 
-_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
+_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$")
+"""RFC 3339's date-time (section 5.6); an offset's hour is 00–23 and its minute 00–59
+there, as a time's (``datetime`` would take ``+01:60`` for 61 minutes)."""
 
 
 def parse_timestamp(text: str) -> datetime:
@@ -122,7 +124,8 @@ def timestamp_order(text: str) -> tuple[datetime, str]:
     while end < len(text) and text[end].isdigit():
         end += 1
     fraction = text[20:end] if text[19:20] == "." else ""
-    return (moment, "~" + fraction) if leap else (moment, fraction[6:].rstrip("0"))  # "~" sorts after every digit
+    # "~" sorts after every digit; trailing zeros name the same instant (60.10 is 60.1)
+    return (moment, "~" + fraction.rstrip("0")) if leap else (moment, fraction[6:].rstrip("0"))
 
 
 def _codes(allowed: frozenset[str]) -> Any:

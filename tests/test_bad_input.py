@@ -747,6 +747,8 @@ def test_a_leap_second_is_a_time_rfc_3339_allows(leap: str, after: str) -> None:
         ("2016-12-31T23:59:60.5Z", "2017-01-01T00:00:00Z", False),  # the leap second is before midnight
         ("2016-12-31T23:59:60.5Z", "2016-12-31T23:59:60.7Z", False),
         ("2016-12-31T23:59:60Z", "2016-12-31T23:59:59.9999999Z", True),
+        ("2016-12-31T23:59:60.10Z", "2016-12-31T23:59:60.1Z", False),  # one instant, written two ways
+        ("2016-12-31T23:59:60.0Z", "2016-12-31T23:59:60Z", False),
         ("2026-11-29T14:03:11.0000009Z", "2026-11-29T14:03:11.0000001Z", True),  # past a datetime's digits
         ("2026-11-29T14:03:11.0000001Z", "2026-11-29T14:03:11.00000010Z", False),
         ("2026-11-29T14:03:11.1234561Z", "2026-11-29T15:03:11.1234562+01:00", False),
@@ -766,6 +768,15 @@ def test_times_are_ordered_to_their_last_digit(before: str, after: str, back: bo
 def test_a_leap_second_that_does_not_end_a_utc_day_is_not_a_real_time() -> None:
     log = started()
     malformed(log.raw({"type": "discard", "player": "ann", "card": log.hand("ann")[0], "at": "2016-12-31T12:00:60Z"}))
+
+
+@pytest.mark.parametrize("offset", ["+01:60", "-00:99", "+24:00", "+99:00"])
+def test_an_offset_past_23_59_is_malformed(offset: str) -> None:
+    """RFC 3339 section 5.6: an offset is a time-hour (00–23) and a time-minute (00–59);
+    ``+01:60`` passed as 61 minutes."""
+    log = started(at="2026-11-29T14:03:11Z")
+    line = {"type": "discard", "player": "ann", "card": log.hand("ann")[0], "at": f"2026-11-29T16:03:12{offset}"}
+    malformed(log.raw(line), "at")
 
 
 def test_timestamps_going_backwards_across_offsets_are_malformed() -> None:

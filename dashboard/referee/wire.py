@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from events.records.draft import ENTRY_ID
 from events.schema import (
@@ -29,6 +29,7 @@ from events.schema import (
     RefereeNote,
     RoundStarted,
     Timestamp,
+    parse_timestamp,
 )
 from events.tables import Role
 
@@ -37,6 +38,17 @@ MAX_BODY: Final = 64 * 1024
 
 Code = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 EntryId = Annotated[str, StringConstraints(pattern=ENTRY_ID)]
+
+
+def _real(text: str) -> str:
+    """A phone's time that names a moment (no 30 February, no leap second but at a UTC
+    day's end): the server puts it on its own clock, and one it cannot read was a fault
+    of the server's (500) where the shape's faults were the phone's (422)."""
+    parse_timestamp(text)
+    return text
+
+
+PhoneTime = Annotated[Timestamp, AfterValidator(_real)]
 
 
 class _Wire(BaseModel):
@@ -86,9 +98,9 @@ class Sent(_Wire):
     entry: EntryId
     base: Annotated[int, Field(ge=0)]
     check: bool = True
-    at: Timestamp | None = None
+    at: PhoneTime | None = None
     """When the entry was made, by the phone's clock."""
-    sent_at: Timestamp | None = None
+    sent_at: PhoneTime | None = None
     """When it was sent, by the same clock: the server puts ``at`` on its own clock by
     the difference (a phone's clock may be minutes off; two phones' are)."""
     tap: Tap

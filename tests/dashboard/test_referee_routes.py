@@ -120,6 +120,24 @@ def test_an_entry_goes_in_once_and_a_stale_one_is_a_conflict(
             422,
             "tap.event",
         ),
+        # times of the right shape that name no moment: the server's own fault (500) before
+        (
+            b'{"code": "c", "entry": "abcdefgh12", "base": 0, "tap": {"kind": "undo"}, "at": "2026-02-30T10:00:00Z"}',
+            422,
+            "at",
+        ),
+        (
+            b'{"code": "c", "entry": "abcdefgh12", "base": 0, "tap": {"kind": "undo"}, '
+            b'"sent_at": "2026-12-06T10:29:60Z"}',
+            422,
+            "sent_at",
+        ),
+        (
+            b'{"code": "c", "entry": "abcdefgh12", "base": 0, "tap": {"kind": "undo"}, '
+            b'"at": "2026-12-06T10:29:00+01:60"}',
+            422,
+            "at",
+        ),
     ],
 )
 def test_a_body_that_is_not_an_entry_is_refused_with_where_and_why(
