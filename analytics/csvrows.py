@@ -5,43 +5,13 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from events.said import Said, say
-from ingest.scoresheet import line_of
+from ingest.spreadsheet import NotUtf8, separator, spreadsheet_text
 
-
-def spreadsheet_text(raw: bytes) -> str:
-    """A CSV file's bytes as text, as a spreadsheet saves them: UTF-8 (its byte-order
-    mark dropped), or UTF-16 where a byte-order mark says so (Excel's "Unicode text").
-    Anything else is refused (:class:`UnicodeError` with a sentence naming the line and
-    how to save it), never read as another encoding's guess nor raised as a traceback."""
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        try:
-            return raw.decode("utf-16")
-        except UnicodeDecodeError:
-            raise NotUtf8(say("not UTF-16 as its byte-order mark says: save it as CSV UTF-8")) from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = line_of(raw, exc.start)
-        said = say(
-            "line %(line)s is not UTF-8 (byte 0x%(byte)s): save the file as CSV UTF-8",
-            line=line,
-            byte=f"{raw[exc.start]:02X}",
-        )
-        raise NotUtf8(said) from None
-
-
-class NotUtf8(UnicodeError):
-    """A CSV file in an encoding a spreadsheet's CSV is not saved in, with the sentence
-    that says where and what to do."""
-
-    def __init__(self, said: Said) -> None:
-        super().__init__(said.english())
-        self.said = said
+__all__ = ["NotUtf8", "csv_rows", "spreadsheet_rows", "spreadsheet_text"]
 
 
 def spreadsheet_rows(text: str, refused: Callable[[int, Said], Exception]) -> tuple[Any, Iterator[list[str]]]:
@@ -50,8 +20,7 @@ def spreadsheet_rows(text: str, refused: Callable[[int, Said], Exception]) -> tu
     many countries), else at commas. The ``csv`` reader (for its ``line_num``) and its
     records (:func:`csv_rows`)."""
     text = text.removeprefix("\ufeff")
-    first = re.split("\r\n|\r|\n", text, maxsplit=1)[0]
-    reader = csv.reader(io.StringIO(text), delimiter=";" if ";" in first and "," not in first else ",")
+    reader = csv.reader(io.StringIO(text), delimiter=separator(text))
     return reader, csv_rows(reader, refused)
 
 

@@ -45,7 +45,7 @@ ENVIRONMENT: Final = "SABOTEUR_LANG"
 """The variable that picks the command line's language when ``--lang`` does not."""
 
 PLAYERS: Final = frozenset(
-    {"player", "target", "turn", "last", "expected", "connector", "claimed_connector", "players"}
+    {"player", "target", "turn", "last", "expected", "connector", "claimed_connector", "players", "lookalike"}
 )
 """Values that are player ids: shown by display name where the caller knows them."""
 CONTEXTS: Final = {

@@ -7,14 +7,15 @@ audited for consistency: the roles of each round fit the tournament table (R-S1,
 ``bad_roles``) and the points and stars are one of the outcomes R-W1 allows
 (``wrong_score``). A sheet that cannot be read (wrong columns, a bad value, a round
 listed twice for a player, an id the log format would refuse, text the ``csv`` module
-cannot read) is rejected whole with its ``malformed`` finding, naming the line.
+cannot read) is rejected whole with its ``malformed`` finding, naming the line. It is
+read as spreadsheets save CSV (:mod:`ingest.spreadsheet`): semicolons or commas, UTF-8
+or UTF-16, its header in any case, empty columns after it left out.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,9 +27,11 @@ from events.findings import Code, Finding
 from events.logfile import UnreadableLog
 from events.records.sheet import RoundRecorded, ScoreSheetGame, SheetEvent, SheetResult
 from events.rules.scoring import tournament_outcome
-from events.said import say
+from events.rules.setup import role_phrase
+from events.said import Said, say
 from events.schema import GameId, PlayerId, Stage, TableLabel
 from events.tables import ROLES, TOURNAMENT_ROLES, Role
+from ingest.spreadsheet import NotUtf8, separator, spreadsheet_text
 
 COLUMNS: Final = ("tournament", "tournament_round", "table", "game_id", "round", "player", "role", "points", "star")
 OPTIONAL_COLUMNS: Final = ("stage",)
@@ -148,15 +151,24 @@ def _id(text: str, column: str, adapter: TypeAdapter[str], line: int) -> str:
 
 
 def _records(text: str) -> Iterator[tuple[int, list[str]]]:
-    """The sheet's records, each with the line it starts on; a record the ``csv`` module
-    cannot read (an unclosed quote, a field over its 128 KiB limit) ends the sheet as
-    :class:`UnreadableLog` naming the line it reached."""
-    reader = csv.reader(io.StringIO(text, newline=""))
+    """The sheet's records, each with the line it starts on, its fields split at commas
+    or, as Excel saves CSV in many countries, semicolons (:func:`ingest.spreadsheet.separator`).
+    A record the ``csv`` module cannot read (a field over its 128 KiB limit, a quote
+    never closed) ends the sheet as :class:`UnreadableLog` naming the line: read
+    leniently, a quote never closed took the rest of the file into one field, and the
+    sheet was said to have a row of too few values."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator(text), strict=True)
     start = 1
     while True:
         try:
             values = next(reader, None)
         except csv.Error as exc:
+            if str(exc) == "unexpected end of data":  # the file ended inside a quoted field
+                said = say(
+                    'line %(line)s: a quote (") opened in this row is never closed: the file ends inside it',
+                    line=start,
+                )
+                raise UnreadableLog(said, start) from None
             line = max(reader.line_num, start)
             said = say("line %(line)s: not readable as CSV (%(problem)s)", line=line, problem=str(exc))
             raise UnreadableLog(said, line) from None
@@ -166,56 +178,71 @@ def _records(text: str) -> Iterator[tuple[int, list[str]]]:
         start = reader.line_num + 1
 
 
-LINE_END: Final = re.compile(rb"\r\n|\r|\n")
-"""A line's end as spreadsheets write them, and as the ``csv`` reader counts lines:
-Windows', Unix's, and the old Mac's lone CR (Excel for Mac's "CSV (Macintosh)")."""
+MOST_NAMED: Final = 5
+"""Columns a refused header names of each kind, at most (a header of a million columns
+made a message, and a stored report, of 31 MB)."""
 
 
-def line_of(data: bytes, offset: int) -> int:
-    r"""The line of a CSV file's bytes that byte ``offset`` stands on, counted as the
-    ``csv`` reader counts them (its ``line_num``), so a byte that cannot be read and a
-    value that is wrong are named at the same line.
-
-    >>> line_of(b"a\rb\r\nc\nd", 7)
-    4
-    """
-    return len(LINE_END.findall(data, 0, offset)) + 1
+def _header(header: list[str]) -> tuple[list[str], int]:
+    """The sheet's column names (as spreadsheets write them: in any case, with spaces
+    around) and how many empty columns end it (a spreadsheet's export keeps columns
+    that once held something); :class:`UnreadableLog` naming what is missing, unknown
+    or twice."""
+    names = [h.strip().lower() for h in header]
+    trailing = 0
+    while names and not names[-1]:
+        names.pop()
+        trailing += 1
+    missing = [c for c in COLUMNS if c not in names]
+    unknown = [n for n in dict.fromkeys(names) if n not in COLUMNS and n not in OPTIONAL_COLUMNS]
+    doubled = [n for n in dict.fromkeys(names) if n and names.count(n) > 1]
+    problems: list[Said] = []
+    if missing:
+        problems.append(
+            say("no column %(columns)s", "no columns %(columns)s", "count", count=len(missing), columns=tuple(missing))
+        )
+    if unknown:
+        listed = tuple(_quoted(n) for n in unknown[:MOST_NAMED]) + (("…",) if len(unknown) > MOST_NAMED else ())
+        problems.append(
+            say("a column %(names)s of no meaning here", "columns %(names)s of no meaning here", "count",
+                count=len(unknown), names=listed)
+        )  # fmt: skip
+    if doubled:
+        problems.append(
+            say("column %(columns)s twice", "columns %(columns)s twice", "count", count=len(doubled),
+                columns=tuple(doubled[:MOST_NAMED]))
+        )  # fmt: skip
+    if problems:
+        said = say(
+            "line 1: the header has %(problems)s; a score sheet's columns are %(columns)s (and may add %(optional)s)",
+            problems=tuple(problems),
+            columns=",".join(COLUMNS),
+            optional=",".join(OPTIONAL_COLUMNS),
+        )
+        raise UnreadableLog(said)
+    return names, trailing
 
 
 def read_sheet(data: bytes) -> list[Entry]:
     """The rows of a score sheet; :class:`UnreadableLog` naming the line and column of
     the first thing that cannot be read."""
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = line_of(data, exc.start)
-        said = say(
-            "line %(line)s: not UTF-8 (byte %(byte)s): save the sheet as CSV in UTF-8", line=line, byte=exc.start + 1
-        )
-        raise UnreadableLog(said, line) from None
+        text = spreadsheet_text(data)
+    except NotUtf8 as exc:
+        line = dict(exc.said.values).get("line")
+        raise UnreadableLog(exc.said, line if isinstance(line, int) else 1) from None
     records = _records(text)
     _, header = next(records, (1, None))
     if header is None:
         raise UnreadableLog(say("empty file: a score sheet starts with its header line"))
-    names = [h.strip() for h in header]
-    extra = [n for n in names if n not in COLUMNS]
-    if (
-        sorted(n for n in names if n in COLUMNS) != sorted(COLUMNS)
-        or len(set(names)) != len(names)
-        or any(n not in OPTIONAL_COLUMNS for n in extra)
-    ):
-        said = say(
-            "line 1: the columns must be %(columns)s (and may add %(optional)s); found %(found)s",
-            columns=",".join(COLUMNS),
-            optional=",".join(OPTIONAL_COLUMNS),
-            found=",".join(names),
-        )
-        raise UnreadableLog(said)
+    names, trailing = _header(header)
     entries = []
     seen: set[tuple[str, int, str]] = set()
     for index, values in records:
         if not any(v.strip() for v in values):
             continue
+        if len(names) < len(values) <= len(names) + trailing and not any(v.strip() for v in values[len(names) :]):
+            values = values[: len(names)]  # the export's empty columns after the sheet's
         if len(values) != len(names):
             said = say(
                 "line %(line)s: %(count)s values for %(columns)s columns",
@@ -324,6 +351,8 @@ def check_game_rows(game_id: str, entries: list[Entry]) -> None:
                 missing=expected,
             )
             raise UnreadableLog(said, rows[0].line)
+    _misspelt(game_id, entries, sorted(rounds))
+    for number, rows in sorted(rounds.items()):
         listed = {e.player for e in rows}
         missing = [p for p in players if p not in listed]
         if missing:
@@ -335,6 +364,44 @@ def check_game_rows(game_id: str, entries: list[Entry]) -> None:
                 players=", ".join(missing),
             )
             raise UnreadableLog(said, rows[0].line)
+
+
+def _misspelt(game_id: str, entries: list[Entry], numbers: list[int]) -> None:
+    """Two players each listed in some of a game's rounds, and never in the same one,
+    are one player's id written two ways (``hanna`` in round 2, ``hana`` in the
+    others): the sheet is refused at the first row of the one listed less (of two
+    listed as often, the later), not at the first row of a round that lacks the other
+    with the claim that they "played its other rounds"."""
+    rounds: dict[str, list[Entry]] = {}
+    for entry in entries:
+        rounds.setdefault(entry.player, []).append(entry)
+    partial = [rows for rows in rounds.values() if len(rows) < len(numbers)]
+    pairs = [
+        (rows, other)
+        for rows in partial
+        for other in partial
+        if other is not rows
+        and len(rows) <= len(other)
+        and not {e.round for e in rows} & {e.round for e in other}
+        and (len(rows) < len(other) or rows[0].line > other[0].line)
+    ]
+    if not pairs:
+        return
+    rows, other = min(pairs, key=lambda pair: (len(pair[0]), -pair[0][0].line))
+    said = say(
+        "line %(line)s: %(player)s is listed in round %(rounds)s of %(game)s and in no other, and %(lookalike)s "
+        "is not listed in it: is the player id mistyped here?",
+        "line %(line)s: %(player)s is listed in rounds %(rounds)s of %(game)s and in no other, and %(lookalike)s "
+        "is not listed in them: is the player id mistyped here?",
+        "count",
+        count=len(rows),
+        line=rows[0].line,
+        player=rows[0].player,
+        rounds=tuple(str(e.round) for e in rows),
+        game=game_id,
+        lookalike=other[0].player,
+    )
+    raise UnreadableLog(said, rows[0].line)
 
 
 def game_events(game_id: str, entries: list[Entry]) -> list[tuple[int, SheetEvent]]:
@@ -394,33 +461,30 @@ def audit_record(record: RoundRecorded) -> tuple[list[Finding], dict[str, Any] |
     dealt = Counter(roles.values())
     expected = TOURNAMENT_ROLES.get(n)
     if expected is None:
-        findings.append(
-            Finding(Code.BAD_ROLES, line, f"a tournament table seats 5 to 10 players; this round lists {n}", number)
+        said = say(
+            "a tournament table seats 5 to 10 players; this round lists %(count)s player",
+            "a tournament table seats 5 to 10 players; this round lists %(count)s players",
+            "count",
+            count=n,
         )
+        findings.append(Finding(Code.BAD_ROLES, line, said.english(), number, said=said))
     elif (dealt["saboteur"], dealt["gold_digger"], dealt["selfish_dwarf"]) != expected:
-        findings.append(
-            Finding(
-                Code.BAD_ROLES,
-                line,
-                f"{n} players are dealt {expected[0]} saboteurs, {expected[1]} gold diggers and {expected[2]} "
-                f"selfish dwarfs; the sheet lists {dealt['saboteur']}, {dealt['gold_digger']} and "
-                f"{dealt['selfish_dwarf']}",
-                number,
-            )
+        said = say(
+            "%(players)s players are dealt %(expected)s; the sheet lists %(found)s",
+            players=n,
+            expected=role_phrase(*expected),
+            found=role_phrase(dealt["saboteur"], dealt["gold_digger"], dealt["selfish_dwarf"]),
         )
+        findings.append(Finding(Code.BAD_ROLES, line, said.english(), number, said=said))
     points = {r.player: r.points for r in results}
     stars = frozenset(r.player for r in results if r.star)
     matches = [o for o in allowed_outcomes(players, roles) if o[2] == points and o[3] == stars]
     if not matches:
-        findings.append(
-            Finding(
-                Code.WRONG_SCORE,
-                line,
-                f"round {number}: these points and stars are none of the outcomes R-W1 allows for these roles",
-                number,
-                rule="R-W1",
-            )
+        said = say(
+            "round %(round)s: these points and stars are none of the outcomes R-W1 allows for these roles",
+            round=number,
         )
+        findings.append(Finding(Code.WRONG_SCORE, line, said.english(), number, rule="R-W1", said=said))
         return findings, None
     winner, connector, _, _ = matches[0]
     if len({(m[0], m[1]) for m in matches}) > 1:

@@ -12,7 +12,7 @@ from events.schema import GameStarted, RoundStarted
 from events.tables import BASE_ROLE_DECK, TOURNAMENT_ROLES, hand_size
 
 
-def _role_phrase(saboteurs: int, diggers: int, dwarfs: int | None = None) -> tuple[Said, ...]:
+def role_phrase(saboteurs: int, diggers: int, dwarfs: int | None = None) -> tuple[Said, ...]:
     """How many of each role: a sentence each, as each count takes its own plural."""
     parts = [
         say("%(count)s saboteur", "%(count)s saboteurs", "count", count=saboteurs),
@@ -49,8 +49,8 @@ def _role_breaches(game: GameStarted, roles: Mapping[str, str], set_aside_role: 
                     say(
                         "%(players)s players are dealt %(expected)s; this deal has %(found)s",
                         players=n,
-                        expected=_role_phrase(*expected),
-                        found=_role_phrase(*found),
+                        expected=role_phrase(*expected),
+                        found=role_phrase(*found),
                     ),
                 )
             )
@@ -71,8 +71,8 @@ def _role_breaches(game: GameStarted, roles: Mapping[str, str], set_aside_role: 
                 say(
                     "the role deck for %(players)s players is %(expected)s; dealt and set aside here: %(found)s",
                     players=n,
-                    expected=_role_phrase(saboteurs, diggers),
-                    found=_role_phrase(deck["saboteur"], deck["gold_digger"]),
+                    expected=role_phrase(saboteurs, diggers),
+                    found=role_phrase(deck["saboteur"], deck["gold_digger"]),
                 ),
             )
         )
@@ -98,8 +98,8 @@ def check_roles_turned_up(game: GameStarted, roles: Mapping[str, str]) -> list[B
                 say(
                     "the role deck for %(players)s players is %(expected)s; turned up here: %(found)s",
                     players=n,
-                    expected=_role_phrase(saboteurs, diggers),
-                    found=_role_phrase(shown["saboteur"], shown["gold_digger"]),
+                    expected=role_phrase(saboteurs, diggers),
+                    found=role_phrase(shown["saboteur"], shown["gold_digger"]),
                 ),
             )
         ]

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import duckdb
 import polars as pl
@@ -1136,6 +1136,35 @@ MALFORMED_SHEETS = {
         8,
         "no row for ben",
     ),
+    "a_player_id_mistyped_in_one_round": (  # round 2 lists "bne" (line 9), rounds 1 and 3 "ben"
+        HEADER
+        + "\n"
+        + "\n".join(
+            [
+                *_rows(),
+                *(r.replace(",1,", ",2,", 1).replace(",ben,", ",bne,") for r in _rows()),
+                *(r.replace(",1,", ",3,", 1) for r in _rows()),
+            ]
+        )
+        + "\n",
+        9,
+        "bne is listed in round 2 of spring-cup:r2:t7 and in no other, and ben is not listed in it",
+    ),
+    "an_unclosed_quote": (  # read leniently, the rest of the file was one field: "8 values for 9 columns"
+        HEADER + "\n" + "\n".join(_rows({1: _rows()[1].rsplit(",", 1)[0] + ',"0'})) + "\n",
+        3,
+        "never closed",
+    ),
+    "an_unknown_column": (
+        HEADER + ",score\n" + "\n".join(r + ",1" for r in _rows()) + "\n",
+        1,
+        "the header has a column 'score' of no meaning here",
+    ),
+    "a_column_missing_and_one_misspelt": (
+        HEADER.replace("game_id", "gameid") + "\n" + "\n".join(_rows()) + "\n",
+        1,
+        "the header has no column game_id, a column 'gameid' of no meaning here",
+    ),
     "a_round_left_out": (
         HEADER + "\n" + "\n".join([*_rows(), *(r.replace(",1,", ",3,", 1) for r in _rows())]) + "\n",
         8,
@@ -1168,6 +1197,57 @@ def test_malformed_score_sheet_is_rejected_naming_the_line(tmp_path: Path, case:
     assert column in finding["message"]
     assert event_count(db) == 0
     assert scalar(db, "SELECT count(*) FROM games") == 0
+
+
+SAVED_AS: Final = {
+    "semicolons": lambda text: text.replace(",", ";").encode(),  # Excel's CSV in nl, de and nb
+    "utf_16": lambda text: text.encode("utf-16"),  # Excel's "Unicode text"
+    "a_header_in_capitals": lambda text: text.replace("player,role", "Player, Role ", 1).encode(),
+    "empty_columns_after": lambda text: text.replace("\n", ",,\n").encode(),  # an export keeps used columns
+}
+"""A score sheet as spreadsheets save it, each read as the plain CSV is."""
+
+
+@pytest.mark.parametrize("saved", sorted(SAVED_AS))
+def test_a_score_sheet_as_spreadsheets_save_it_is_read_alike(tmp_path: Path, saved: str) -> None:
+    """The organisers' spreadsheets in the Netherlands, Germany and Norway save CSV with
+    semicolons (their decimal mark is the comma), Excel's "Unicode text" is UTF-16, a
+    header is typed in capitals, an export keeps empty columns: each was refused as
+    "the columns must be …", though the player lists were read so."""
+    text = EXAMPLE_SHEET.read_text(encoding="utf-8")
+    plain, variant = tmp_path / "plain.csv", tmp_path / f"{saved}.csv"
+    plain.write_text(text, encoding="utf-8")
+    variant.write_bytes(SAVED_AS[saved](text))
+    rounds = "SELECT game_id, round, winner, connector FROM rounds ORDER BY ALL"
+    read = []
+    for path in (plain, variant):
+        db = tmp_path / f"{path.stem}.duckdb"
+        [result] = ingest_one(path, db)
+        assert result.outcome == "accepted", result.message
+        read.append(query(db, rounds) + query(db, "SELECT stream, type, version FROM events ORDER BY ALL"))
+    assert read[0] == read[1] and read[0]
+
+
+def test_a_refused_header_names_a_few_of_its_columns(tmp_path: Path) -> None:
+    """A header of a million columns made a message, and a stored report, of 31 MB."""
+    path = tmp_path / "wide.csv"
+    path.write_text(HEADER + "".join(f",extra{n}" for n in range(100_000)) + "\n", encoding="utf-8")
+    db = tmp_path / "s.duckdb"
+    [result] = ingest_one(path, db)
+    assert result.outcome == "rejected"
+    assert "'extra0', 'extra1', 'extra2', 'extra3', 'extra4' and …" in result.message, result.message
+    assert len(json.dumps(uploads(db)[0]["report"])) < 2_000
+
+
+def test_a_score_sheets_findings_are_in_the_readers_language(tmp_path: Path) -> None:
+    """``--lang de``: the sheet's own findings (the roles of a round, its points) were
+    made as English text alone and stayed English."""
+    path = tmp_path / "roles.csv"
+    path.write_text(HEADER + "\n" + "\n".join(_rows({2: _rows()[2].replace("gold_digger", "saboteur")})) + "\n")
+    result = invoke("--lang", "de", "ingest", "-v", path, "--db", tmp_path / "s.duckdb", "--workers", "1")
+    assert "bad_roles" in result.output and "wrong_score" in result.output, result.output
+    assert "players are dealt" not in result.output and "Spieler" in result.output, result.output
+    assert "none of the outcomes" not in result.output, result.output
 
 
 def test_example_score_sheet_ingests_clean(tmp_path: Path) -> None:
