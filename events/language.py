@@ -63,6 +63,10 @@ CONTEXTS: Final = {
 }
 """Values that are words of the game, by their name: the catalogue's context for them."""
 NOBODY: Final = "nobody"
+NOBODY_MEANT: Final = frozenset({"connector", "claimed_connector"})
+"""The values where "nobody" stands for no player (a round with no connector,
+:mod:`events.rules.scoring`); elsewhere it is a player's id, said as it is ("nobody is
+not registered" read "niemand is niet ingeschreven", no one is not registered)."""
 
 
 def chosen(lang: str | None) -> str:
@@ -140,7 +144,7 @@ def value_words(name: str, value: Value, lang: str, names: Mapping[str, str] | N
 
         return format_decimal(value, locale=_locale(lang))
     if name in PLAYERS:
-        if value == NOBODY:
+        if value == NOBODY and name in NOBODY_MEANT:  # else a player whose id is "nobody"
             return book.pgettext("player", NOBODY)
         return (names or {}).get(value, value)
     context = CONTEXTS.get(name)

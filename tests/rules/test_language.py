@@ -111,6 +111,19 @@ def test_values_are_written_the_language_s_way() -> None:
     assert words(say("%(winner)s won", winner="selfish_dwarf"), "nb") == "den egoistiske dvergen won"
 
 
+def test_a_player_whose_id_is_nobody_is_that_player_not_no_one() -> None:
+    """ "nobody" stands for no player only where a round may have no connector; as a
+    player's id it is that player ("nobody is not registered" read "niemand is niet
+    ingeschreven": no one is not registered)."""
+    connector = say(
+        "the connector is %(connector)s, not %(claimed_connector)s", connector="ann", claimed_connector="nobody"
+    )
+    assert words(connector, "nl").endswith("niet door niemand"), words(connector, "nl")
+    player = say("%(player)s is not registered in %(tournament)s", player="nobody", tournament="cup")
+    assert words(player, "nl").startswith("nobody "), words(player, "nl")
+    assert words(player, "de", {"nobody": "Nobody Ferreira"}).startswith("Nobody Ferreira "), words(player, "de")
+
+
 def test_the_language_is_asked_for_or_taken_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SABOTEUR_LANG", raising=False)
     assert chosen(None) == "en" and chosen("DE") == "de" and chosen("no") == "nb"
