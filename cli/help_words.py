@@ -24,9 +24,8 @@ from contextlib import contextmanager
 from typing import Any, Final
 
 from events.said import sentence
+from events.tongues import ENVIRONMENT, LANGUAGES, language_code
 
-ENVIRONMENT: Final = "SABOTEUR_LANG"
-LANGUAGES: Final = ("nl", "de", "nb")
 """The languages a help is translated into (English is its own)."""
 TYPER_WORDS: Final = {
     "ARGUMENTS_PANEL_TITLE": sentence("Arguments"),
@@ -50,7 +49,7 @@ def asked(args: Sequence[str]) -> str:
     else ``$SABOTEUR_LANG``; English when neither names a language a help speaks (a
     value that is no language is the option's to refuse, when it is parsed).
 
-    >>> asked(["standings", "--help", "--lang", "nl"]), asked(["--lang=de", "--help"]), asked(["--help"])
+    >>> asked(["standings", "--help", "--lang", "nl"]), asked(["--lang=de-AT", "--help"]), asked(["--help"])
     ('nl', 'de', 'en')
     """
     lang: str | None = None
@@ -61,7 +60,7 @@ def asked(args: Sequence[str]) -> str:
             lang = args[index + 1]
         elif arg.startswith("--lang="):
             lang = arg.split("=", 1)[1]
-    lang = (lang or os.environ.get(ENVIRONMENT) or "en").strip().lower()
+    lang = language_code(lang or os.environ.get(ENVIRONMENT) or "en")
     return lang if lang in LANGUAGES else "en"
 
 

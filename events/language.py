@@ -32,17 +32,16 @@ from events.schema import Stage
 from events.shown import one_line
 from events.state import Outcome
 from events.tables import Ruleset
+from events.tongues import ENGLISH as ENGLISH
+from events.tongues import ENVIRONMENT as ENVIRONMENT
+from events.tongues import LANGUAGES as LANGUAGES
+from events.tongues import language_code
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
 
-LANGUAGES: Final = ("en", "nl", "de", "nb")
-"""The languages a finding can be read in; English first, the sentences' own."""
-ENGLISH: Final = "en"
 LOCALES: Final = Path(__file__).with_name("locales")
 DOMAIN: Final = "findings"
-ENVIRONMENT: Final = "SABOTEUR_LANG"
-"""The variable that picks the command line's language when ``--lang`` does not."""
 
 PLAYERS: Final = frozenset(
     {"player", "target", "turn", "last", "expected", "connector", "claimed_connector", "players", "lookalike"}
@@ -77,10 +76,7 @@ def chosen(lang: str | None) -> str:
     >>> chosen("de-AT"), chosen("nl_NL.UTF-8"), chosen("no"), chosen("NB")
     ('de', 'nl', 'nb', 'nb')
     """
-    picked = (lang or os.environ.get(ENVIRONMENT) or ENGLISH).strip().lower()
-    if picked not in LANGUAGES:  # a locale as the system writes it, nl_NL.UTF-8 or de-AT: its language
-        picked = picked.replace("-", "_").split(".", 1)[0].split("_", 1)[0]
-    picked = {"no": "nb", "nn": "nb"}.get(picked, picked)
+    picked = language_code(lang or os.environ.get(ENVIRONMENT) or ENGLISH)
     if picked not in LANGUAGES:
         raise ValueError(f"{picked!r} is not a language of Saboteur Ledger: {', '.join(LANGUAGES)}")
     return picked

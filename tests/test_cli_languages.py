@@ -249,6 +249,22 @@ def test_every_help_speaks_the_language_asked_for(lang: str) -> None:
     assert not left, left
 
 
+@pytest.mark.parametrize(
+    ("args", "env", "said"),
+    [
+        (["--lang", "nb-NO"], {}, "Vis denne meldingen"),
+        (["--lang", "no"], {}, "Vis denne meldingen"),
+        ([], {"SABOTEUR_LANG": "de_DE.UTF-8"}, "Diese Hilfe zeigen"),
+        ([], {"SABOTEUR_LANG": "nl_BE"}, "Toon dit bericht"),
+    ],
+)
+def test_a_help_speaks_the_language_a_locale_names(args: list[str], env: dict[str, str], said: str) -> None:
+    """``SABOTEUR_LANG=de_DE.UTF-8`` or ``--lang nb-NO``: the commands spoke German or
+    Norwegian, their help English."""
+    shown = CliRunner().invoke(app, [*args, "standings", "--help"], env={"COLUMNS": "200", **env})
+    assert shown.exit_code == 0 and said in shown.output, shown.output
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_numbers_are_written_as_the_language_writes_them(day: Day, lang: str) -> None:
     """docs/languages.md: a rate of 0.600 is ``0,600`` in Dutch, German and Norwegian,
