@@ -112,7 +112,7 @@ COLUMNS: Final[dict[str, str | Said]] = {
     "min": sentence("fewest"),
     "max": sentence("most"),
     "action": sentence("action"),
-    "target_role": sentence("on a"),
+    "target_role": sentence("target's role"),
     "on_self": sentence("on themselves"),
     "per_round": sentence("per round"),
     "points_per_round": sentence("points per round"),
@@ -149,7 +149,7 @@ players' statistics); a column without one is called as :data:`COLUMNS` calls it
 
 TITLES: Final = {
     "role_win_rates": sentence("role win rates"),
-    "player_stats": sentence("players"),
+    "player_stats": sentence("player statistics"),
     "seat_advantage": sentence("seat advantage"),
     "gold_slots": sentence("where the gold lies"),
     "round_endings": sentence("how rounds end"),
