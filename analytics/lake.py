@@ -32,6 +32,7 @@ def connect(url: str) -> Iterator[duckdb.DuckDBPyConnection]:
     where = placement(lake)  # parts a compaction copied are read from its files
     con = duckdb.connect(":memory:", config={"autoload_known_extensions": False, "autoinstall_known_extensions": False})
     try:
+        con.execute("SET TimeZone = 'UTC'")  # the lake's times in UTC, as the store's (ingest.store.files)
         if not lake.local:
             con.register_filesystem(lake.fs)
         for dataset, row_type in DATASETS.items():

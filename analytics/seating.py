@@ -91,7 +91,9 @@ def _sizes(players: int) -> tuple[int, ...]:
     if players < MIN_TABLE:
         raise SeatingError(
             say(
+                "%(count)s player cannot fill a table: a table seats %(low)s to %(high)s",
                 "%(count)s players cannot fill a table: a table seats %(low)s to %(high)s",
+                "count",
                 count=players,
                 low=MIN_TABLE,
                 high=MAX_TABLE,

@@ -779,6 +779,7 @@ def _snapshot(store: Store, tournament: str, moment: int | datetime) -> duckdb.D
     """An in-memory database holding the tournament's read models as they stood at
     ``moment``: its streams' events up to then, projected afresh."""
     memory = duckdb.connect(":memory:")
+    memory.execute("SET TimeZone = 'UTC'")  # as the store's (ingest.store.files)
     for ddl in READ_MODELS.values():
         memory.execute(ddl)
     with store.connect(read_only=True) as con:

@@ -120,16 +120,16 @@ def _run(
     events = sum(r.events for r in written)
     rated = elapsed > 0 and events > 0
     said = say(
-        "%(lake)s: %(batches)s batches written (%(files)s files, %(games)s games, %(events)s events), "
+        "%(lake)s: %(batches)s written (%(files)s, %(games)s, %(events)s), "
         "%(before)s already committed; %(seconds)s s, %(rate)s events/s"
         if rated
-        else "%(lake)s: %(batches)s batches written (%(files)s files, %(games)s games, %(events)s events), "
+        else "%(lake)s: %(batches)s written (%(files)s, %(games)s, %(events)s), "
         "%(before)s already committed; %(seconds)s s",
         lake=lake,
-        batches=len(written),
-        files=sum(r.files for r in written),
-        games=sum(r.games for r in written),
-        events=events,
+        batches=(say("%(count)s batch", "%(count)s batches", "count", count=len(written)),),
+        files=(say("%(count)s file", "%(count)s files", "count", count=sum(r.files for r in written)),),
+        games=(say("%(count)s game", "%(count)s games", "count", count=sum(r.games for r in written)),),
+        events=(say("%(count)s event", "%(count)s events", "count", count=events),),
         before=len(results) - len(written),
         seconds=f"{elapsed:.1f}",
         rate=round(events / elapsed) if rated else 0,
@@ -289,10 +289,10 @@ def export_command(to: LakeOption, store: Store) -> None:
         except LakeNotEmpty as exc:
             raise refuse(f"{to}: {told(exc.said)}", 1) from None
     said = say(
-        "%(lake)s: %(events)s events and %(uploads)s uploads of %(store)s, head %(position)s %(head)s",
+        "%(lake)s: %(events)s and %(uploads)s of %(store)s, head %(position)s %(head)s",
         lake=to,
-        events=entry.events,
-        uploads=len(entry.files),
+        events=(say("%(count)s event", "%(count)s events", "count", count=entry.events),),
+        uploads=(say("%(count)s upload", "%(count)s uploads", "count", count=len(entry.files)),),
         store=str(store.path),
         position=str(entry.head_position),
         head=entry.head_hash,
@@ -355,14 +355,14 @@ def verify_command(
     if verdict.ok:
         status = f"[green]{escape(told(say('ok')))}[/green]"
     else:
-        status = f"[red]{escape(told(say('%(count)s problems', count=len(verdict.said))))}[/red]"
+        status = f"[red]{escape(told(say('%(count)s problem', '%(count)s problems', 'count', count=len(verdict.said))))}[/red]"
     counted = say(
-        "%(lake)s: %(batches)s batches, %(parts)s parts, %(games)s games, %(events)s events",
+        "%(lake)s: %(batches)s, %(parts)s, %(games)s, %(events)s",
         lake=lake,
-        batches=verdict.batches,
-        parts=verdict.parts,
-        games=verdict.games,
-        events=verdict.events,
+        batches=(say("%(count)s batch", "%(count)s batches", "count", count=verdict.batches),),
+        parts=(say("%(count)s part", "%(count)s parts", "count", count=verdict.parts),),
+        games=(say("%(count)s game", "%(count)s games", "count", count=verdict.games),),
+        events=(say("%(count)s event", "%(count)s events", "count", count=verdict.events),),
     )
     out.print(f"{escape(told(counted))}: {status}")
     raise typer.Exit(0 if verdict.ok else 1)

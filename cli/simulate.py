@@ -126,10 +126,10 @@ def game(
     out.parent.mkdir(parents=True, exist_ok=True)
     write_log(events, out)
     wrote = say(
-        "wrote %(file)s: %(events)s events, %(rounds)s rounds at a table of %(players)s",
+        "wrote %(file)s: %(events)s, %(rounds)s at a table of %(players)s",
         file=str(out),
-        events=len(events),
-        rounds=rounds,
+        events=(say("%(count)s event", "%(count)s events", "count", count=len(events)),),
+        rounds=(say("%(count)s round", "%(count)s rounds", "count", count=rounds),),
         players=players,
     )
     Console(stderr=True).print(escape(told(wrote)))
@@ -160,7 +160,9 @@ def tournament(
     players_bots = lineup(bots)
     if players < MIN_TABLE:
         said = say(
+            "%(count)s player cannot fill a table: a table seats %(low)s to %(high)s",
             "%(count)s players cannot fill a table: a table seats %(low)s to %(high)s",
+            "count",
             count=players,
             low=MIN_TABLE,
             high=MAX_TABLE,

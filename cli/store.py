@@ -345,10 +345,11 @@ def verify_command(
     problems.extend(verdict.said)
     if not problems:
         heads = say(
-            "%(events)s events, chain head %(head)s; %(uploads)s uploads, uploads head %(uploads_head)s",
-            events=verdict.events,  # a count, its thousands marked as the language marks them
+            "%(events)s, chain head %(head)s; %(uploads)s, uploads head %(uploads_head)s",
+            # counts, their thousands marked as the language marks them, their nouns its plural's
+            events=(say("%(count)s event", "%(count)s events", "count", count=verdict.events),),
             head=verdict.head,
-            uploads=verdict.uploads,
+            uploads=(say("%(count)s upload", "%(count)s uploads", "count", count=verdict.uploads),),
             uploads_head=verdict.uploads_head,
         )
         console.print(f"[green]{escape(told(say('ok')))}[/green]: {escape(told(heads))}")

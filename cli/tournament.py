@@ -134,7 +134,9 @@ def _departures(preliminary_rounds: int, cut: int, final_rounds: int) -> list[Sa
     if preliminary_rounds not in (4, 5):
         found.append(
             say(
+                "note: %(count)s preliminary round, where the tournament rules announce 4 or 5 (R-TS1)",
                 "note: %(count)s preliminary rounds, where the tournament rules announce 4 or 5 (R-TS1)",
+                "count",
                 count=preliminary_rounds,
             )
         )
@@ -142,7 +144,12 @@ def _departures(preliminary_rounds: int, cut: int, final_rounds: int) -> list[Sa
         found.append(say("note: the best %(count)s go on, where the tournament rules take 6 (R-TS3)", count=cut))
     if final_rounds != 4:
         found.append(
-            say("note: a final of %(count)s rounds, where the tournament rules play 4 (R-TS4)", count=final_rounds)
+            say(
+                "note: a final of %(count)s round, where the tournament rules play 4 (R-TS4)",
+                "note: a final of %(count)s rounds, where the tournament rules play 4 (R-TS4)",
+                "count",
+                count=final_rounds,
+            )
         )
     return found
 

@@ -265,6 +265,18 @@ def test_a_help_speaks_the_language_a_locale_names(args: list[str], env: dict[st
     assert shown.exit_code == 0 and said in shown.output, shown.output
 
 
+def test_one_of_a_thing_is_said_in_the_singular(tmp_path: Path) -> None:
+    """"1 rondes", "1 Uploads", "1 opplastinger": a sentence of several counts put each
+    count's noun in its plural whatever the count."""
+    runner = CliRunner()
+    log, db = tmp_path / "g.jsonl", tmp_path / "s.duckdb"
+    wrote = runner.invoke(app, ["--lang", "nb", "simulate", "game", "--rounds", "1", "-o", str(log)])
+    assert wrote.exit_code == 0 and ", 1 runde ved et bord" in wrote.output, wrote.output
+    assert runner.invoke(app, ["ingest", str(log), "--db", str(db)]).exit_code == 0
+    checked = runner.invoke(app, ["--lang", "de", "verify", "--db", str(db)], env={"COLUMNS": "400"})
+    assert "; 1 Upload, Kopf der Uploads" in checked.output, checked.output
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_numbers_are_written_as_the_language_writes_them(day: Day, lang: str) -> None:
     """docs/languages.md: a rate of 0.600 is ``0,600`` in Dutch, German and Norwegian,

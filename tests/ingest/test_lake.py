@@ -371,7 +371,7 @@ def test_a_listing_grown_since_its_build_adds_its_new_files_after_the_lake_s(
         "2",
     )
     assert built.exit_code == 0, built.output
-    assert "1 batches written (2 files, 1 games" in built.output and "3 already committed" in built.output, built.output
+    assert "1 batch written (2 files, 1 game," in built.output and "3 already committed" in built.output, built.output
     assert "1 accepted, 0 accepted with findings, 0 rejected, 1 duplicate" in built.output, built.output
     verdict = verify(Lake.at(str(target)))
     assert verdict.ok and verdict.games == 6, verdict.problems
@@ -403,7 +403,7 @@ def test_a_file_written_anew_at_the_same_size_is_built_again_not_skipped(
     finally:
         changed.write_bytes(original[0])
         os.utime(changed, ns=(original[1].st_atime_ns, original[1].st_mtime_ns))
-    assert "1 batches written" in built.output and "3 already committed" in built.output, built.output
+    assert "1 batch written" in built.output and "3 already committed" in built.output, built.output
     assert "1 accepted, 0 accepted with findings" in built.output, built.output  # the corrected game, stored
     with connect(str(target)) as con:
         stored = {g for (g,) in con.execute("SELECT game_id FROM games").fetchall()}
