@@ -355,7 +355,8 @@ def verify_command(
     if verdict.ok:
         status = f"[green]{escape(told(say('ok')))}[/green]"
     else:
-        status = f"[red]{escape(told(say('%(count)s problem', '%(count)s problems', 'count', count=len(verdict.said))))}[/red]"
+        problems = say("%(count)s problem", "%(count)s problems", "count", count=len(verdict.said))
+        status = f"[red]{escape(told(problems))}[/red]"
     counted = say(
         "%(lake)s: %(batches)s, %(parts)s, %(games)s, %(events)s",
         lake=lake,
