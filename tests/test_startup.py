@@ -123,3 +123,38 @@ def test_storing_files_loads_neither_polars_nor_pandas(tmp_path: Path, workers: 
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report == {"outcomes": ["accepted"], "workers": workers, "loaded": []}
+
+
+def test_a_ctrl_c_while_the_command_loads_ends_it_quietly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Ctrl-C in the tenths of a second Python spends loading the command line (a
+    command typed by mistake, stopped at once) printed a ``KeyboardInterrupt`` traceback
+    through whichever module was loading: the entry point ends it with status 130."""
+    import builtins
+
+    from cli import start
+
+    loading = builtins.__import__
+
+    def interrupted(name: str, *args: object, **kwargs: object) -> object:
+        if name == "cli.main":
+            raise KeyboardInterrupt
+        return loading(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.delitem(sys.modules, "cli.main")
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    with pytest.raises(SystemExit) as ended:
+        start.main()
+    assert ended.value.code == start.STOPPED == 130
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_the_command_enters_by_its_quiet_entry_point() -> None:
+    """``saboteur`` is ``cli.start:main`` (the installed script runs it)."""
+    import tomllib
+
+    scripts = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"
+    ]["scripts"]
+    assert scripts == {"saboteur": "cli.start:main"}
