@@ -62,6 +62,24 @@ CONTEXTS: Final = {
 }
 """Values that are words of the game, by their name: the catalogue's context for them."""
 NOBODY: Final = "nobody"
+SYSTEM_PROBLEMS: Final = (
+    "No such file or directory",
+    "Permission denied",
+    "Operation not permitted",
+    "Is a directory",
+    "Not a directory",
+    "No space left on device",
+    "Read-only file system",
+    "Too many levels of symbolic links",
+    "File name too long",
+    "File exists",
+    "Device or resource busy",
+    "Input/output error",
+    "Disk quota exceeded",
+)
+"""Why the system could not open, read or write a file (``OSError.strerror`` as Linux and
+macOS write it), said in the reader's language where a sentence gives it as its
+``problem``: "het bestand kan niet gelezen worden: No such file or directory" mixed two."""
 NOBODY_MEANT: Final = frozenset({"connector", "claimed_connector"})
 """The values where "nobody" stands for no player (a round with no connector,
 :mod:`events.rules.scoring`); elsewhere it is a player's id, said as it is ("nobody is
@@ -143,6 +161,8 @@ def value_words(name: str, value: Value, lang: str, names: Mapping[str, str] | N
         if value == NOBODY and name in NOBODY_MEANT:  # else a player whose id is "nobody"
             return book.pgettext("player", NOBODY)
         return (names or {}).get(value, value)
+    if name == "problem" and value in SYSTEM_PROBLEMS:  # the system's reason a file could not be used
+        return book.pgettext("system", value)
     context = CONTEXTS.get(name)
     if context is not None:
         if lang == ENGLISH:
@@ -239,6 +259,7 @@ WORD_IDS: Final = {
     "side": tuple(SIDE_NAMES.values()),
     "winner": tuple(WINNERS.values()),
     "player": (NOBODY,),
+    "system": SYSTEM_PROBLEMS,
     "stage": get_args(Stage),
     "ruleset": get_args(Ruleset),
 }

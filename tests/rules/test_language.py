@@ -124,6 +124,17 @@ def test_a_player_whose_id_is_nobody_is_that_player_not_no_one() -> None:
     assert words(player, "de", {"nobody": "Nobody Ferreira"}).startswith("Nobody Ferreira "), words(player, "de")
 
 
+def test_the_systems_reason_a_file_cannot_be_used_is_said_in_the_language() -> None:
+    """The system's reason (``strerror``) stayed English inside the reader's sentence: "het
+    bestand kan niet gelezen worden: No such file or directory"."""
+    unread = say("cannot read the file: %(problem)s", problem="No such file or directory")
+    assert words(unread, "nl") == "het bestand kan niet gelezen worden: bestand of map bestaat niet"
+    assert words(unread, "de").endswith(": Datei oder Ordner existiert nicht")
+    assert words(unread, "en") == "cannot read the file: No such file or directory"
+    other = say("cannot read the file: %(problem)s", problem="Exec format error")  # one not listed: as it is
+    assert words(other, "nb").endswith(": Exec format error")
+
+
 def test_the_language_is_asked_for_or_taken_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SABOTEUR_LANG", raising=False)
     assert chosen(None) == "en" and chosen("DE") == "de" and chosen("no") == "nb"
