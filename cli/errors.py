@@ -73,7 +73,12 @@ class ReportingGroup(LazyGroup):
 def _system_said(exc: OSError) -> str:
     """What the operating system refused, with the file it names, as one line: a lake's
     folder that is read-only, a manifest no one may read, a file where a folder must be.
-    (Its words are the system's own: they name the cause exactly.)"""
-    where = exc.filename if exc.filename is not None else None
-    why = exc.strerror or str(exc)
-    return f"{where}: {why}" if where is not None else why
+    (Its words are the system's own, in the command's language where the catalogue has
+    them: :data:`events.language.SYSTEM_PROBLEMS`.)"""
+    from cli.speech import told
+    from events.said import problem, say
+
+    why = str(exc.strerror or exc)
+    return told(
+        problem(why) if exc.filename is None else say("%(file)s: %(problem)s", file=str(exc.filename), problem=why)
+    )

@@ -27,6 +27,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from pydantic import ValidationError
 
 from events.records.tournament import Checkpoint
+from events.said import Refusal, say
 from ingest.chain import moment_text
 from ingest.store import Store
 
@@ -34,8 +35,9 @@ FORMAT: Final = "saboteur-checkpoint/1"
 """The ``format`` of a checkpoint file, and part of what its signature covers."""
 
 
-class CheckpointError(ValueError):
-    """A key or checkpoint file that cannot be used: one line naming it."""
+class CheckpointError(Refusal):
+    """A key or checkpoint file that cannot be used: one line naming it, a sentence the
+    command says in its reader's language."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,23 +75,29 @@ def keygen(key: Path, public: Path) -> str:
     )
     for path in (key, public):
         if path.exists():
-            raise CheckpointError(f"{path} exists: a key is never replaced (choose another --key)")
+            raise CheckpointError(
+                say("%(file)s exists: a key is never replaced (choose another --key)", file=str(path))
+            )
     try:
         descriptor = os.open(key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(descriptor, "wb") as out:
             out.write(secret)
         public.write_bytes(shared)
     except OSError as exc:
-        raise CheckpointError(f"{exc.filename or key}: cannot write it: {exc.strerror or exc}") from None
+        said = say(
+            "%(file)s: cannot write it: %(problem)s", file=str(exc.filename or key), problem=str(exc.strerror or exc)
+        )
+        raise CheckpointError(said) from None
     return fingerprint(private.public_key())
 
 
-def _pem(path: Path, what: str, load: Callable[[bytes], object]) -> object:
+def _pem(path: Path, load: Callable[[bytes], object]) -> object:
     """What ``load`` makes of the PEM file ``path`` (``None``: nothing it can read)."""
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise CheckpointError(f"{path}: cannot read the {what}: {exc.strerror or exc}") from None
+        said = say("%(file)s: cannot read the key: %(problem)s", file=str(path), problem=str(exc.strerror or exc))
+        raise CheckpointError(said) from None
     try:
         return load(data)
     except (ValueError, TypeError, UnsupportedAlgorithm):
@@ -99,18 +107,18 @@ def _pem(path: Path, what: str, load: Callable[[bytes], object]) -> object:
 def private_key(path: Path) -> Ed25519PrivateKey:
     """The organiser's private key from a PEM file (unencrypted, as :func:`keygen`
     writes it)."""
-    key = _pem(path, "private key", lambda data: serialization.load_pem_private_key(data, None))
+    key = _pem(path, lambda data: serialization.load_pem_private_key(data, None))
     if isinstance(key, Ed25519PrivateKey):
         return key
-    raise CheckpointError(f"{path}: not an Ed25519 private key (PEM)")
+    raise CheckpointError(say("%(file)s: not an Ed25519 private key (PEM)", file=str(path)))
 
 
 def public_key(path: Path) -> Ed25519PublicKey:
     """An organiser's public key from a PEM file (as :func:`keygen` writes it)."""
-    key = _pem(path, "public key", serialization.load_pem_public_key)
+    key = _pem(path, serialization.load_pem_public_key)
     if isinstance(key, Ed25519PublicKey):
         return key
-    raise CheckpointError(f"{path}: not an Ed25519 public key (PEM)")
+    raise CheckpointError(say("%(file)s: not an Ed25519 public key (PEM)", file=str(path)))
 
 
 # -- checkpoints -------------------------------------------------------------------------
@@ -147,7 +155,8 @@ def write(path: Path, checkpoint: Checkpoint) -> None:
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise CheckpointError(f"{path}: cannot write it: {exc.strerror or exc}") from None
+        said = say("%(file)s: cannot write it: %(problem)s", file=str(path), problem=str(exc.strerror or exc))
+        raise CheckpointError(said) from None
 
 
 def read(path: Path) -> Checkpoint:
@@ -155,17 +164,30 @@ def read(path: Path) -> Checkpoint:
     try:
         data = json.loads(path.read_bytes())
     except OSError as exc:
-        raise CheckpointError(f"{path}: cannot read the checkpoint: {exc.strerror or exc}") from None
+        said = say(
+            "%(file)s: cannot read the checkpoint: %(problem)s", file=str(path), problem=str(exc.strerror or exc)
+        )
+        raise CheckpointError(said) from None
     except (ValueError, RecursionError):  # RecursionError: nested past what json reads
-        raise CheckpointError(f"{path}: not a checkpoint (not JSON, or nested too deeply)") from None
+        raise CheckpointError(
+            say("%(file)s: not a checkpoint (not JSON, or nested too deeply)", file=str(path))
+        ) from None
     if not isinstance(data, dict) or data.pop("format", None) != FORMAT:
-        raise CheckpointError(f'{path}: not a checkpoint (no "format": "{FORMAT}")')
+        raise CheckpointError(
+            say('%(file)s: not a checkpoint (no "format": "%(format)s")', file=str(path), format=FORMAT)
+        )
     try:
         return Checkpoint.model_validate(data)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"]) or "the checkpoint"
-        raise CheckpointError(f"{path}: not a checkpoint: `{where}`: {first['msg']}") from None
+        said = say(
+            "%(file)s: not a checkpoint: `%(where)s`: %(problem)s",
+            file=str(path),
+            where=where,
+            problem=str(first["msg"]),
+        )
+        raise CheckpointError(said) from None
 
 
 def signed_by(checkpoint: Checkpoint, key: Ed25519PublicKey) -> bool:

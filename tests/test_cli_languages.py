@@ -266,7 +266,7 @@ def test_a_help_speaks_the_language_a_locale_names(args: list[str], env: dict[st
 
 
 def test_one_of_a_thing_is_said_in_the_singular(tmp_path: Path) -> None:
-    """"1 rondes", "1 Uploads", "1 opplastinger": a sentence of several counts put each
+    """ "1 rondes", "1 Uploads", "1 opplastinger": a sentence of several counts put each
     count's noun in its plural whatever the count."""
     runner = CliRunner()
     log, db = tmp_path / "g.jsonl", tmp_path / "s.duckdb"
@@ -275,6 +275,34 @@ def test_one_of_a_thing_is_said_in_the_singular(tmp_path: Path) -> None:
     assert runner.invoke(app, ["ingest", str(log), "--db", str(db)]).exit_code == 0
     checked = runner.invoke(app, ["--lang", "de", "verify", "--db", str(db)], env={"COLUMNS": "400"})
     assert "; 1 Upload, Kopf der Uploads" in checked.output, checked.output
+
+
+def test_a_key_or_checkpoint_refused_is_said_in_the_language(tmp_path: Path) -> None:
+    """The checkpoint's refusals were English text alone, whatever the language."""
+    runner = CliRunner()
+    key = tmp_path / "organiser.key"
+    assert runner.invoke(app, ["checkpoint", "keygen", "--key", str(key)]).exit_code == 0
+    again = runner.invoke(app, ["--lang", "nl", "checkpoint", "keygen", "--key", str(key)], env={"COLUMNS": "400"})
+    assert again.exit_code == 2 and "bestaat al: een sleutel wordt nooit vervangen" in again.output, again.output
+    not_json = tmp_path / "head.json"
+    not_json.write_text("{", encoding="utf-8")
+    public = str(key) + ".pub"
+    read = runner.invoke(
+        app,
+        [
+            "--lang",
+            "de",
+            "verify",
+            "--db",
+            str(tmp_path / "s.duckdb"),
+            "--checkpoint",
+            str(not_json),
+            "--public-key",
+            public,
+        ],
+        env={"COLUMNS": "400"},
+    )
+    assert read.exit_code == 2 and "head.json: kein Checkpoint (kein JSON" in read.output, read.output
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
