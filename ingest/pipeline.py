@@ -379,6 +379,20 @@ def already_stored(games: str, differing: Said | None = None) -> Said:
     )
 
 
+def grown_sheet(games: str, fresh: list[str]) -> Said:
+    """Why a score sheet holding games stored before and games not stored yet (a sheet
+    kept through the day, exported again after each round) is rejected: it is stored
+    whole, as one upload, so the new games come in a sheet of their own. Told where it
+    differs from the stored sheet, the organiser read "first at line 20": the first row
+    of a new game, as if the stored one had changed."""
+    return say(
+        "%(games)s is already stored, and this sheet also holds %(fresh)s, not stored yet: a sheet is stored whole, "
+        "so put the new games in a sheet of their own",
+        games=games,
+        fresh=tuple(fresh),
+    )
+
+
 def is_already_stored(said: Said | None) -> bool:
     """Whether ``said`` is :func:`already_stored`'s sentence (said otherwise where
     ``--supersede`` is not how to replace a game)."""
@@ -571,6 +585,9 @@ class Writer:
             # of the version it holds (ingest.lake.batch)
             kept = already_stored(what)
             said = already_stored(what, self._difference(batch, taken[0], prepared))
+            fresh = [s.split(":", 1)[1] for s in prepared.streams if s not in batch.claimed]
+            if fresh and prepared.kind == "score_sheet":  # a sheet that grew through the day
+                said = grown_sheet(what, fresh)
             report = _with_reason(prepared.report, kept)
             return _Decided(upload("rejected", reason=kept.english(), report=report), said=said)
         if taken and not self.reason:

@@ -1250,6 +1250,27 @@ def test_a_score_sheets_findings_are_in_the_readers_language(tmp_path: Path) -> 
     assert "none of the outcomes" not in result.output, result.output
 
 
+def test_a_sheet_that_grew_by_a_game_says_so(tmp_path: Path) -> None:
+    """A sheet kept through the day, exported again with the next table's game: it was
+    refused as differing from the stored sheet "first at line 20" — the new game's first
+    row, as if the stored game had changed — and the only way in, --supersede, recorded
+    a correction nobody made. It says what is new and what to do."""
+    text = EXAMPLE_SHEET.read_text(encoding="utf-8")
+    first, grown = tmp_path / "day.csv", tmp_path / "day-later.csv"
+    first.write_text(text, encoding="utf-8")
+    body = text.split("\n", 1)[1]
+    grown.write_text(
+        text + body.replace("example-open:r1:t2", "example-open:r1:t3").replace(",2,example", ",3,example")
+    )
+    db = tmp_path / "s.duckdb"
+    assert ingest_one(first, db)[0].outcome == "accepted"
+    result = invoke("ingest", grown, "--db", db, "--workers", "1", env={"COLUMNS": "600"})
+    assert result.exit_code == 1, result.output
+    said = " ".join(result.output.split())
+    assert "example-open:r1:t2 is already stored, and this sheet also holds example-open:r1:t3, not stored yet" in said
+    assert "put the new games in a sheet of their own" in said and "first at line" not in said, said
+
+
 def test_example_score_sheet_ingests_clean(tmp_path: Path) -> None:
     db = tmp_path / "s.duckdb"
     result = invoke("ingest", EXAMPLE_SHEET, "--db", db, "--workers", "1")
