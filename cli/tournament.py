@@ -14,6 +14,7 @@ import polars as pl
 import typer
 from rich import box
 from rich.markup import escape
+from rich.measure import Measurement
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -29,8 +30,8 @@ from cli import referee_cards
 from cli.errors import refuse
 from cli.moments import ZONES, through
 from cli.options import with_store, with_writing_store
+from cli.output import UNBOUNDED, fits
 from cli.output import Terminal as Console
-from cli.output import fits
 from cli.paths import checked_output, output_path, write_output
 from cli.speech import one_of, speaking, spoken, told
 from events.language import words
@@ -981,12 +982,22 @@ def standings_command(
     heading = escape(words(title, speaks))
     left_out: list[str] = []
     table = _standings_table(frame, heading, why, speaks)
-    for column in NARROW_FIRST:  # a narrow terminal loses the counts before the names
+    present = _standings_columns(frame, why)
+    for column in (c for c in (*NARROW_FIRST, "why") if c in present):  # the counts before the names
         if fits(shown, table):
             break
         left_out.append(column)
         table = _standings_table(frame, heading, why, speaks, left_out)
+    else:
+        if not fits(shown, table):  # the place, name, points and stars alone, still too wide
+            _squeezed(shown, table)
+    if why and "why" not in left_out:
+        _why_widened(shown, table)
     shown.print(table)
+    if "why" in left_out:  # each player's reasons under the table, as the column had them
+        reasons = (f"{row['place']} {row['name']}: {row['why']}" for row in frame.iter_rows(named=True))
+        head = headings.heading("why", speaks, short=True)
+        shown.print(escape(f"{head}:"), *(escape(line) for line in reasons), sep="\n", highlight=False)
     for notice in _standings_notices(store, tournament, stage, frame, as_of):  # in words, not colour alone
         shown.print(f"[yellow]{escape(words(notice, speaks))}[/yellow]")
     if left_out:
@@ -1093,18 +1104,23 @@ def _standings_pdf(
 
 NARROW_FIRST: Final = ("games", "rounds", "open_findings", "preliminary_stars", "preliminary_points", "penalty")
 """The columns a terminal too narrow for the standings loses first, in turn, before the
-names (which it lost, the rows left as numbers nobody could put a name to)."""
+names (which it lost, the rows left as numbers nobody could put a name to); ``--why``'s
+column goes after them (its reasons then printed under the table), and the place, rank,
+name, points and stars are never lost: :func:`_squeezed` folds their heads instead."""
+
+WHY_LEAST: Final = 20
+"""The narrowest the column of ``--why`` is of use in: at 12 a row's reasons took up
+to 18 lines; narrower, the counts go to widen it, then the column itself."""
+
+NAME_LEAST: Final = 12
+"""The name column's width while the counts are shown (a longer name wraps)."""
 
 
-def _standings_table(
-    frame: pl.DataFrame, title: str, why: bool, lang: str = "en", left_out: Sequence[str] = ()
-) -> Table:
-    """The standings as a table for a terminal, its heads in ``lang`` (short ones, so
-    that the numbers leave the names their width): the name column takes the width left
-    (a long name wraps), the numbers never wrap, the cut line is a rule under the last
-    place that goes on, and ``why`` adds the column that explains each place."""
+def _standings_columns(frame: pl.DataFrame, why: bool) -> list[str]:
+    """The columns of the standings table, in order, all of them (a narrow terminal
+    loses some: :data:`NARROW_FIRST`)."""
     final = "final_points" in frame.columns
-    columns = (
+    return (
         [
             "place",
             "rank",
@@ -1119,7 +1135,80 @@ def _standings_table(
         if final
         else ["place", "rank", "name", "points", "stars", "rounds", "games", "penalty", "open_findings"]
     ) + (["why"] if why else [])
-    columns = [c for c in columns if c not in left_out]
+
+
+def _why_widened(console: Console, table: Table) -> None:
+    """Gives the column of ``--why`` (the last) a width of its own: the width the other
+    columns leave at their widest, and never less than :data:`WHY_LEAST` (the name then
+    wraps to leave it that). Rich shrinks the widest column that wraps first, the why,
+    below its ``min_width``, then widens it back to it when it draws the table: a
+    column too wide for the terminal, each line's last letter cropped."""
+    unbounded = console.options.update_width(UNBOUNDED)
+    column = table.columns[-1]
+    widest = max(Measurement.get(console, unbounded, cell).maximum for cell in (column.header, *column.cells))
+    column.width = WHY_LEAST
+    left = console.width - Measurement.get(console, unbounded, table).maximum
+    column.width = max(WHY_LEAST, min(widest, WHY_LEAST + left))
+
+
+def _squeezed(console: Console, table: Table) -> None:
+    """Fits ``table``, its columns the few a terminal never loses (place, rank, name,
+    points and stars) and still wider than ``console`` (the heads in Dutch and Norwegian
+    are wider than the English: "sterren", "stjerner"), by giving each column a width of
+    its own. Each number column is as wide as its widest value, its head whole where the
+    width left allows it, else folded onto a second line; the name column takes the
+    rest, a name wrapped at its spaces (a word wider than the column folded, never
+    cropped). Rich, left to itself, cropped the last column, its head and its values:
+    every star blank."""
+    unbounded = console.options.update_width(UNBOUNDED)
+    least: list[int] = []
+    whole: list[int] = []
+    for column in table.columns:
+        head = console.render_str(str(column.header))  # an escaped head, as _standings_table gave it
+        head.no_wrap, head.overflow = False, "fold"
+        column.header = head
+        column.min_width = column.max_width = None
+        measured = [Measurement.get(console, unbounded, cell) for cell in column.cells]
+        if column.no_wrap:  # a number: its widest value, never folded
+            least.append(max((m.maximum for m in measured), default=1))
+            whole.append(max(least[-1], Measurement.get(console, unbounded, head).maximum))
+        else:  # the name: its longest word to start with, up to its longest name
+            column.overflow = "fold"
+            least.append(max((m.minimum for m in measured), default=1))
+            whole.append(max((m.maximum for m in measured), default=1))
+    widths = list(least)
+
+    def spare() -> int:
+        for column, width in zip(table.columns, widths, strict=True):
+            column.width = width
+        return console.width - Measurement.get(console, unbounded, table).minimum
+
+    named = [i for i, column in enumerate(table.columns) if not column.no_wrap]
+    left = spare()
+    for i in named:  # a word wider than the width left folds rather than push the numbers out
+        widths[i] = max(1, min(widths[i], widths[i] + left))
+    left = spare()
+    numbers = [i for i in range(len(widths)) if i not in named]
+    for wanted in ([-(-w // 2) for w in whole], whole):  # each head on two lines at most, then whole
+        for i in sorted(numbers, key=lambda i: wanted[i] - widths[i]):  # the cheapest first
+            if 0 < wanted[i] - widths[i] <= left:
+                left -= wanted[i] - widths[i]
+                widths[i] = wanted[i]
+    for i in named:  # the name its longest word, then the rest of the width
+        more = max(0, min(left, whole[i] - widths[i]))
+        widths[i] += more
+        left -= more
+    spare()
+
+
+def _standings_table(
+    frame: pl.DataFrame, title: str, why: bool, lang: str = "en", left_out: Sequence[str] = ()
+) -> Table:
+    """The standings as a table for a terminal, its heads in ``lang`` (short ones, so
+    that the numbers leave the names their width): the name column takes the width left
+    (a long name wraps), the numbers never wrap, the cut line is a rule under the last
+    place that goes on, and ``why`` adds the column that explains each place."""
+    columns = [c for c in _standings_columns(frame, why) if c not in left_out]
     shown = Table(
         title=title, title_justify="left", box=box.HORIZONTALS, pad_edge=False, show_edge=False, collapse_padding=True
     )
@@ -1129,7 +1218,7 @@ def _standings_table(
             escape(headings.heading(column, lang, short=True)),
             justify="left" if text else "right",
             no_wrap=not text,
-            min_width=12 if text else None,
+            min_width=(WHY_LEAST if column == "why" else NAME_LEAST) if text else None,
         )
     above = above_the_cut(frame) if "in_cut" in frame.columns else 0
     last_in = frame["place"][above - 1] if above else None

@@ -240,3 +240,37 @@ def test_a_referee_notes_line_break_cannot_forge_a_line_of_the_audit(tmp_path: P
     stored = CliRunner().invoke(app, ["ingest", "-v", str(path), "--db", str(tmp_path / "s.duckdb")])
     assert "x\\x0a  line 9" in stored.output, stored.output  # ingest -v lists it as one line too
     assert not any(line.lstrip().startswith("line 9 ·") for line in stored.output.splitlines()), stored.output
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de", "nb"])
+@pytest.mark.parametrize("width", [40, 60, 80])
+def test_standings_keep_place_name_points_and_stars_and_the_why_at_any_width_in_any_language(
+    hand: Hand, width: int, lang: str
+) -> None:
+    """At 40 columns the Dutch and Norwegian heads ("sterren", "stjerner") are wider
+    than the English: once the counts were gone, rich cropped the stars column, its
+    head to "sterr" and every star, the tie-breaker, blank; ``--why`` lost its column
+    (in English squeezed to a letter a line) while each row kept its height. The place,
+    rank, name, points and stars show in every language at any width, and each
+    player's reasons show whole: in their column, or below the table, the notice
+    naming the column that went."""
+    long = {"ann": "Anna Maria van Oranje-Nassau", "fay": "Fay Kristiansen"}  # names that wrap
+    records.register(hand.store, TID, list(long.items()))
+    rows = json.loads(hand.cli("--lang", lang, "standings", TID, "--format", "json").stdout)
+    points, stars = ("final_points", "final_stars") if "final_points" in rows[0] else ("points", "stars")
+    for asked in ((), ("--why",)):
+        shown = hand.cli("--lang", lang, "standings", TID, *asked, env={"COLUMNS": str(width)})
+        assert shown.exit_code == 0, shown.output
+        lines = shown.output.splitlines()
+        assert max(map(len, lines)) <= width, shown.output
+        for row in rows:
+            rank = f"{row['rank']}=" if row["shared"] else str(row["rank"])
+            found = [line.split() for line in lines if line.split()[:2] == [str(row["place"]), rank]]
+            assert found, (row, shown.output)
+            counts = [token for token in found[0][2:] if token not in row["name"]]
+            assert counts[:2] == [str(row[points]), str(row[stars])], (row, shown.output)
+        said = words(shown.output)
+        assert words(" ".join(row["name"] for row in rows)) <= said, shown.output
+        if asked:
+            assert words(" ".join(row["why"] for row in rows)) <= said, shown.output
+            assert "\n\n\n" not in shown.output, shown.output  # no row the height of a column it lost
