@@ -47,6 +47,8 @@ QR_BORDER: Final = 4
 """The quiet zone around the code, in modules, as the standard asks."""
 MIN_MODULE: Final = 4
 """Dots per module, at least (0.5 mm: what a phone's camera reads at arm's length)."""
+FOOTER_BOTTOM: Final = CARD[1] - PAD + 4
+"""Where the footer's last line ends (its one line began at ``CARD[1] - PAD - 20``)."""
 FORMATS: Final = {".pdf": "PDF", ".png": "PNG"}
 SUFFIXES: Final = tuple(FORMATS)
 INK: Final = "black"
@@ -123,6 +125,62 @@ def _wrapped(text: str, width: int, font: Font) -> list[str]:
     return lines
 
 
+FOOTER_SIZES: Final = (18, 16, 14, 12)
+"""The footer's sizes, the largest first: a translation longer than the English one
+("Scheidsrechterskaart …", "Schiedsrichterkarte …") wraps onto a second line, and a
+smaller size is taken only where the address left no room for the lines."""
+
+
+def _words_wrapped(text: str, width: int, font: Font) -> list[str]:
+    """``text`` broken at its spaces into lines no wider than ``width`` (a word wider
+    than that broken where it must be), each line as full as it goes."""
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and font.getlength(joined) <= width:
+            lines[-1] = joined
+        else:
+            lines.extend(_wrapped(word, width, font) if font.getlength(word) > width else [word])
+    return lines or [""]
+
+
+def _balanced(text: str, width: int, font: Font) -> list[str]:
+    """``text`` on as few lines as fit ``width``, their lengths evened out (not a
+    full line over a word): the narrowest width that takes no more lines."""
+    fewest = len(_words_wrapped(text, width, font))
+    narrow, wide = 1, width
+    while narrow < wide:
+        middle = (narrow + wide) // 2
+        if len(_words_wrapped(text, middle, font)) <= fewest:
+            wide = middle
+        else:
+            narrow = middle + 1
+    return _words_wrapped(text, wide, font)
+
+
+def _line_height(font: Font) -> int:
+    """The distance from one line's top to the next in ``font``."""
+    if isinstance(font, ImageFont.FreeTypeFont):
+        ascent, descent = font.getmetrics()
+        return ascent + descent + 2
+    return int(font.getbbox("Ag")[3]) + 4
+
+
+def footer_lines(text: str, width: int, top: int, bottom: int) -> tuple[Font, list[tuple[int, str]]]:
+    """The footer ``text`` as it is drawn: the font and each line with its top, the
+    lines no wider than ``width`` and, the last ending at ``bottom``, the first starting
+    no higher than ``top`` (below the address) in the largest of :data:`FOOTER_SIZES`
+    where they do (in the smallest if none)."""
+    for size in FOOTER_SIZES:
+        font = _font(size)
+        lines = _balanced(text, width, font)
+        step = _line_height(font)
+        first = bottom - len(lines) * step
+        if first >= top:
+            break
+    return font, [(first + index * step, line) for index, line in enumerate(lines)]
+
+
 def card_words(code: RefereeCode, lang: str = ENGLISH) -> tuple[str, str]:
     """A card's heading (its round and table) and its footer (what the card is), in ``lang``."""
     access = code.access
@@ -156,7 +214,9 @@ def card(code: RefereeCode, base: str, lang: str = ENGLISH) -> Image.Image:
     for line in _wrapped(url, inner, mono):
         draw.text((PAD, y), line, fill=INK, font=mono)
         y += 30
-    draw.text((PAD, CARD[1] - PAD - 20), _fitted(footer, inner, _font(18)), fill=INK, font=_font(18))
+    font, lines = footer_lines(footer, inner, y, FOOTER_BOTTOM)  # whole: what the card is, who can revoke it
+    for top, line in lines:
+        draw.text((PAD, top), line, fill=INK, font=font)
     return image
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Final
 
 import pytest
-from PIL import Image, PdfParser
+from PIL import Image, ImageDraw, PdfParser
 from typer.testing import CliRunner, Result
 
 from analytics import records
@@ -214,3 +214,53 @@ def test_a_card_speaks_the_language_asked_for(store: Store, tmp_path: Path) -> N
     result = cli(store, "tournament", "referee-codes", TID, "--round", "1", "-o", str(sheet), "--lang", "nb")
     assert result.exit_code == 0, result.output
     assert Image.open(sheet).size == (2 * CARD[0], 2 * CARD[1])
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de", "nb"])
+@pytest.mark.parametrize(
+    "base", [BASE, "https://ledger.example.org/" + "a-very-long-club-path/" * 9], ids=["address", "long-address"]
+)
+def test_a_cards_footer_is_drawn_whole_on_the_card_in_every_language(
+    monkeypatch: pytest.MonkeyPatch, lang: str, base: str
+) -> None:
+    """The footer was cut to the card's width with an ellipsis, and each translation is
+    longer than the English: "… de organisator kan ha…", "… die Turnierleitung kann
+    s…", "… arrangøren kan trekke det tilb…" (with a wide fingerprint), the words that
+    say the organiser can revoke the card lost. It is drawn whole, on as many lines as
+    it takes, inside the card and clear of the address above it, whatever the code."""
+    drawn: list[tuple[tuple[float, float], str, referee_cards.Font]] = []
+    original = ImageDraw.ImageDraw.text
+
+    def recorded(
+        self: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *args: object, **kwargs: object
+    ) -> None:
+        drawn.append((xy, text, kwargs["font"]))  # type: ignore[arg-type]
+        original(self, xy, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recorded)
+    players = tuple(SeatedPlayer(f"p{n}", f"Spiller {n}") for n in range(6))
+    for n in range(10):  # fingerprints of ten codes, some wider than others
+        code = RefereeCode(
+            f"{n:032}", RefereeAccess("t", "Vårturneringen", "tournament", 2, "preliminary", "5", players)
+        )
+        _, footer = referee_cards.card_words(code, lang)
+        drawn.clear()
+        referee_cards.card(code, base, lang)
+        boxes = [
+            (x + left, y + top, x + right, y + bottom)
+            for (x, y), text, font in drawn
+            for left, top, right, bottom in [font.getbbox(text)]
+        ]
+        texts = [text for _, text, _ in drawn]
+        lines = [k for k in range(1, len(texts)) if " ".join(texts[-k:]) == footer]
+        assert lines, (footer, texts[-3:])
+        for box in boxes[-lines[0] :]:
+            assert box[0] >= referee_cards.PAD // 2 and box[2] <= CARD[0] - referee_cards.PAD, (box, texts)
+            assert box[3] <= CARD[1] - referee_cards.PAD // 2, (box, texts)
+            assert all(  # clear of every other text drawn and of the QR code
+                other[2] <= box[0] or box[2] <= other[0] or other[3] <= box[1] or box[3] <= other[1]
+                for other in [
+                    *boxes[: -lines[0]],
+                    (*QR_AT, QR_AT[0] + referee_cards.QR_BOX, QR_AT[1] + referee_cards.QR_BOX),
+                ]
+            ), (box, texts)
