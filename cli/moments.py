@@ -17,8 +17,11 @@ from typing import Final
 
 import typer
 
-ZONES: Final = "ISO 8601: 2026-11-29T14:00, 2026-11-29T14:00+01:00 (UTC when no zone is given)"
-"""What every time option's ``--help`` says about the times it takes."""
+from events.said import say
+
+ZONES: Final = (say("ISO 8601: 2026-11-29T14:00, 2026-11-29T14:00+01:00 (UTC when no zone is given)"),)
+"""What a refused time says about the times taken, in the reader's language (a value of
+a sentence: it was English inside a Dutch one)."""
 
 
 def moment(text: str, option: str, *, end: bool = False) -> datetime:
@@ -43,7 +46,6 @@ def moment(text: str, option: str, *, end: bool = False) -> datetime:
         read = datetime.fromisoformat(text[:-1] + "Z" if text.endswith("z") else text)  # RFC 3339 allows z
     except ValueError:
         from cli.speech import told
-        from events.said import say
 
         said = say("not a date or time: %(written)s (%(zones)s)", written=repr(text), zones=ZONES)
         raise typer.BadParameter(told(said), param_hint=option) from None

@@ -277,6 +277,17 @@ def test_one_of_a_thing_is_said_in_the_singular(tmp_path: Path) -> None:
     assert "; 1 Upload, Kopf der Uploads" in checked.output, checked.output
 
 
+def test_a_time_refused_says_which_times_are_taken_in_the_language(tmp_path: Path) -> None:
+    """The times taken, "(ISO 8601: … (UTC when no zone is given))", stood English inside
+    the Dutch sentence that refused a time."""
+    said = CliRunner().invoke(
+        app,
+        ["--lang", "nl", "stats", "roles", "--db", str(tmp_path / "s.duckdb"), "--since", "gisteren"],
+        env={"COLUMNS": "400"},
+    )
+    assert said.exit_code == 2 and "(UTC als er geen zone staat)" in said.output, said.output
+
+
 def test_a_key_or_checkpoint_refused_is_said_in_the_language(tmp_path: Path) -> None:
     """The checkpoint's refusals were English text alone, whatever the language."""
     runner = CliRunner()
