@@ -35,21 +35,34 @@ def moment(text: str, option: str, *, end: bool = False) -> datetime:
     '2026-11-29T14:00:00+01:00'
     >>> moment("2026-11-29", "--until", end=True).isoformat()
     '2026-11-30T00:00:00+00:00'
-    >>> moment("2026-11-29T14:00:00z", "--as-of").isoformat()
+    >>> moment("2026-11-29T14:00:00z", "--as-of").isoformat()  # RFC 3339 allows z
     '2026-11-29T14:00:00+00:00'
+    >>> moment("2016-12-31T23:59:60Z", "--since").isoformat()  # a leap second, copied from a log
+    '2016-12-31T23:59:59.999999+00:00'
     """
     try:
         if len(text) == 10:
             day = date.fromisoformat(text)
             start = datetime(day.year, day.month, day.day, tzinfo=UTC)
             return start + timedelta(days=1) if end else start
-        read = datetime.fromisoformat(text[:-1] + "Z" if text.endswith("z") else text)  # RFC 3339 allows z
+        read = _leap_second(text) or datetime.fromisoformat(text[:-1] + "Z" if text.endswith("z") else text)
     except ValueError:
         from cli.speech import told
 
         said = say("not a date or time: %(written)s (%(zones)s)", written=repr(text), zones=ZONES)
         raise typer.BadParameter(told(said), param_hint=option) from None
     return read if read.tzinfo is not None else read.replace(tzinfo=UTC)
+
+
+def _leap_second(text: str) -> datetime | None:
+    """A leap second as a log may hold it (``23:59:60``, UTC; :func:`events.schema.parse_timestamp`:
+    the last moment of its day a datetime can hold), ``None`` for any other text; a
+    ``ValueError`` for a ``:60`` that is no leap second."""
+    if text[17:19] != "60":
+        return None
+    from events.schema import parse_timestamp
+
+    return parse_timestamp(text)
 
 
 _TIME_OF_DAY: Final = re.compile(r"\d{4}-?\d{2}-?\d{2}[Tt ](\d{2})(:?\d{2})?(:?\d{2})?(?:[.,](\d+))?")
@@ -79,7 +92,8 @@ def through(text: str, option: str) -> datetime:
     elif named[4] is not None:
         unit = timedelta(microseconds=10 ** max(0, 6 - len(named[4])))
     elif named[3] is not None:
-        unit = timedelta(seconds=1)
+        unit = timedelta(seconds=1) if named[3].lstrip(":") != "60" else timedelta(microseconds=1)  # a leap second
+        # is read as its day's last moment already: the day ends with it
     elif named[2] is not None:
         unit = timedelta(minutes=1)
     else:
