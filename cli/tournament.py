@@ -936,6 +936,18 @@ def standings_command(
         checked_output(output)
     speaks = spoken()  # of the PDF, and of why each player is ranked where they are
     then = _as_of(as_of)
+    if isinstance(then, int):
+        with store.connect(read_only=True) as con:
+            last = store.head(con)[0]
+        if then > last:  # "20261206", a date written without its dashes, read as a position
+            said = say(
+                "event %(position)s is past the store's last, %(last)s: give a position up to it, or a time "
+                "(%(zones)s)",
+                position=then,
+                last=last,
+                zones=ZONES,
+            )
+            raise typer.BadParameter(told(said), param_hint="--as-of")
     refusal = records.stage_refusal(store, tournament, stage)
     if refusal is not None:
         raise refuse(words(refusal, speaks), 1)

@@ -197,15 +197,25 @@ def test_standings_format_pdf_needs_a_file(accented: Accented) -> None:
 
 def test_standings_format_pdf_writes_the_dashboards_pdf(accented: Accented, tmp_path: Path) -> None:
     out = tmp_path / "standings.pdf"
+    with Store(accented.db).connect(read_only=True) as con:
+        last = Store(accented.db).head(con)[0]
     result = CliRunner().invoke(
-        app, ["standings", TID, "--format", "pdf", "-o", str(out), "--db", str(accented.db), "--as-of", "99999"]
+        app, ["standings", TID, "--format", "pdf", "-o", str(out), "--db", str(accented.db), "--as-of", str(last)]
     )
     assert result.exit_code == 0, result.output
     assert result.output == ""
     text = " ".join(text_of(out.read_bytes())[1].split())
     assert all(name in text for name in NAMES)
-    assert "Simulated Open 1: standings, preliminary" in text and "As of event 99999." in text
+    assert "Simulated Open 1: standings, preliminary" in text and f"As of event {last}." in text
     assert REASON in text
+
+
+def test_standings_as_of_a_position_past_the_store_is_refused(accented: Accented) -> None:
+    """``--as-of 20261206`` (a date without its dashes) was taken as an event position
+    past the last, and the standings now were headed "as of 20261206"."""
+    result = CliRunner().invoke(app, ["standings", TID, "--db", str(accented.db), "--as-of", "20261206"])
+    assert result.exit_code == 2, result.output
+    assert "event 20,261,206 is past the store's last" in " ".join(result.output.split()), result.output
 
 
 def test_standings_pdf_in_dutch_and_why_in_german(accented: Accented, tmp_path: Path) -> None:
