@@ -195,7 +195,7 @@ def _header(header: list[str]) -> tuple[list[str], int]:
         trailing += 1
     missing = [c for c in COLUMNS if c not in names]
     unknown = [n for n in dict.fromkeys(names) if n not in COLUMNS and n not in OPTIONAL_COLUMNS]
-    doubled = [n for n in dict.fromkeys(names) if n and names.count(n) > 1]
+    doubled = [n for n, times in Counter(names).items() if n and times > 1]
     problems: list[Said] = []
     if missing:
         problems.append(
