@@ -84,16 +84,19 @@ def through(text: str, option: str) -> datetime:
     '2026-11-29T14:03:11.999999+01:00'
     >>> through("2026-11-29T14:03:11.25Z", "--as-of").isoformat()
     '2026-11-29T14:03:11.259999+00:00'
+    >>> through("2016-12-31T23:59:60.5Z", "--as-of").isoformat()
+    '2016-12-31T23:59:59.999999+00:00'
     """
     start = moment(text, option)
+    if _leap_second(text) is not None:  # read as its day's last moment already
+        return start
     named = _TIME_OF_DAY.match(text)
     if named is None:
         unit = timedelta(days=1)
     elif named[4] is not None:
         unit = timedelta(microseconds=10 ** max(0, 6 - len(named[4])))
     elif named[3] is not None:
-        unit = timedelta(seconds=1) if named[3].lstrip(":") != "60" else timedelta(microseconds=1)  # a leap second
-        # is read as its day's last moment already: the day ends with it
+        unit = timedelta(seconds=1)
     elif named[2] is not None:
         unit = timedelta(minutes=1)
     else:
