@@ -270,10 +270,13 @@ class Replay:
             said = say("the first line must be game_started, not %(type)s", type=event.type)
             raise UnreadableLog(said, log_line.number)
         problems = header_problems(event)
-        if problems:
+        if len(problems) == 1:
             field, message = problems[0]
             said = say("game_started field `%(field)s`: %(problem)s", field=field, problem=message)
             raise UnreadableLog(said, log_line.number)
+        if problems:  # every field named at once: one run of the audit, not one per field
+            each = tuple(say("`%(field)s`: %(problem)s", field=field, problem=message) for field, message in problems)
+            raise UnreadableLog(say("game_started fields %(problems)s", problems=each), log_line.number)
         if event.at is not None:
             try:
                 self._last_time = timestamp_order(event.at)

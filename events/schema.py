@@ -614,6 +614,12 @@ def header_problems(game: GameStarted) -> list[FieldProblem]:
     if options is not None:
         if game.ruleset == "base" and options.roles is not None:
             problems.append(("options.roles", "role rows are a tournament option, not base"))
+        elif options.roles is not None:  # R-S1: exactly as many role cards as players, whatever the rows
+            rows = options.roles
+            dealt, seated = rows.saboteur + rows.gold_digger + rows.selfish_dwarf, len(game.players)
+            if dealt != seated:
+                problem = f"the rows deal {dealt} role cards to {seated} players (R-S1: one each)"
+                problems.append(("options.roles", problem))
         if game.ruleset == "tournament":
             for name in ("next_round_starter", "gold_cards_drawn"):
                 if getattr(options, name) is not None:

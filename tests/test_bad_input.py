@@ -364,6 +364,25 @@ def test_base_options_in_tournament_are_unreadable(option: dict[str, str]) -> No
     assert f"options.{next(iter(option))}" in finding.message
 
 
+def test_base_options_in_tournament_are_all_named_at_once() -> None:
+    """Two options of the other ruleset: the first alone was named, and the second only
+    on the next run of the audit."""
+    option = {"next_round_starter": "any", "gold_cards_drawn": "gold_diggers"}
+    finding = unreadable(run([json.dumps(header_line(ruleset="tournament", options=option))]))
+    assert "options.next_round_starter" in finding.message and "options.gold_cards_drawn" in finding.message
+
+
+@pytest.mark.parametrize("rows", [(1, 3, 1), (3, 3, 1), (0, 0, 0)])
+def test_options_roles_that_deal_other_than_one_card_each_are_unreadable(rows: tuple[int, int, int]) -> None:
+    """R-S1: exactly as many role cards as players, whatever the rows. Rows of 5 at a
+    table of 6 were taken, and every deal then blamed for not being a deal no table can
+    make (``bad_roles`` at each round_started)."""
+    roles = dict(zip(("saboteur", "gold_digger", "selfish_dwarf"), rows, strict=True))
+    finding = unreadable(run([json.dumps(header_line(options={"roles": roles}))]))
+    assert finding.line == 1 and "options.roles" in finding.message
+    assert f"the rows deal {sum(rows)} role cards to 6 players" in finding.message, finding.message
+
+
 def test_options_roles_in_base_is_unreadable() -> None:
     obj = header_line(ruleset="base", options={"roles": {"saboteur": 2, "gold_digger": 3, "selfish_dwarf": 1}})
     finding = unreadable(run([json.dumps(obj)]))
