@@ -20,6 +20,7 @@ from rich.markup import escape
 from rich.progress import ProgressColumn, Task
 from rich.text import Text
 
+from cli import counted
 from cli.errors import refuse
 from cli.options import with_store
 from cli.output import Terminal as Console
@@ -67,7 +68,7 @@ class _Events(ProgressColumn):
 
     def render(self, task: Task) -> Text:
         events = int(task.fields.get("events", 0))
-        return Text(words(say("%(count)s event", "%(count)s events", "count", count=events), self.lang))
+        return Text(words(counted.events(events)[0], self.lang))
 
 
 def _on_cluster(
@@ -126,10 +127,10 @@ def _run(
         else "%(lake)s: %(batches)s written (%(files)s, %(games)s, %(events)s), "
         "%(before)s already committed; %(seconds)s s",
         lake=lake,
-        batches=(say("%(count)s batch", "%(count)s batches", "count", count=len(written)),),
-        files=(say("%(count)s file", "%(count)s files", "count", count=sum(r.files for r in written)),),
-        games=(say("%(count)s game", "%(count)s games", "count", count=sum(r.games for r in written)),),
-        events=(say("%(count)s event", "%(count)s events", "count", count=events),),
+        batches=counted.batches(len(written)),
+        files=counted.files(sum(r.files for r in written)),
+        games=counted.games(sum(r.games for r in written)),
+        events=counted.events(events),
         before=len(results) - len(written),
         seconds=f"{elapsed:.1f}",
         rate=round(events / elapsed) if rated else 0,
@@ -291,8 +292,8 @@ def export_command(to: LakeOption, store: Store) -> None:
     said = say(
         "%(lake)s: %(events)s and %(uploads)s of %(store)s, head %(position)s %(head)s",
         lake=to,
-        events=(say("%(count)s event", "%(count)s events", "count", count=entry.events),),
-        uploads=(say("%(count)s upload", "%(count)s uploads", "count", count=len(entry.files)),),
+        events=counted.events(entry.events),
+        uploads=counted.uploads(len(entry.files)),
         store=str(store.path),
         position=str(entry.head_position),
         head=entry.head_hash,
@@ -357,13 +358,13 @@ def verify_command(
     else:
         problems = say("%(count)s problem", "%(count)s problems", "count", count=len(verdict.said))
         status = f"[red]{escape(told(problems))}[/red]"
-    counted = say(
+    held = say(
         "%(lake)s: %(batches)s, %(parts)s, %(games)s, %(events)s",
         lake=lake,
-        batches=(say("%(count)s batch", "%(count)s batches", "count", count=verdict.batches),),
-        parts=(say("%(count)s part", "%(count)s parts", "count", count=verdict.parts),),
-        games=(say("%(count)s game", "%(count)s games", "count", count=verdict.games),),
-        events=(say("%(count)s event", "%(count)s events", "count", count=verdict.events),),
+        batches=counted.batches(verdict.batches),
+        parts=counted.parts(verdict.parts),
+        games=counted.games(verdict.games),
+        events=counted.events(verdict.events),
     )
-    out.print(f"{escape(told(counted))}: {status}")
+    out.print(f"{escape(told(held))}: {status}")
     raise typer.Exit(0 if verdict.ok else 1)

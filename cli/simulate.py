@@ -9,6 +9,7 @@ from typing import Annotated, cast, get_args
 import typer
 from rich.markup import escape
 
+from cli import counted
 from cli.output import Terminal as Console
 from cli.paths import checked_output, output_path
 from cli.speech import one_of, speaking, told
@@ -128,8 +129,8 @@ def game(
     wrote = say(
         "wrote %(file)s: %(events)s, %(rounds)s at a table of %(players)s",
         file=str(out),
-        events=(say("%(count)s event", "%(count)s events", "count", count=len(events)),),
-        rounds=(say("%(count)s round", "%(count)s rounds", "count", count=rounds),),
+        events=counted.events(len(events)),
+        rounds=counted.rounds(rounds),
         players=players,
     )
     Console(stderr=True).print(escape(told(wrote)))

@@ -15,6 +15,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from cli import counted
 from cli.options import with_store
 from cli.output import Terminal as Console
 from cli.output import file_progress, finding_words
@@ -347,9 +348,9 @@ def verify_command(
         heads = say(
             "%(events)s, chain head %(head)s; %(uploads)s, uploads head %(uploads_head)s",
             # counts, their thousands marked as the language marks them, their nouns its plural's
-            events=(say("%(count)s event", "%(count)s events", "count", count=verdict.events),),
+            events=counted.events(verdict.events),
             head=verdict.head,
-            uploads=(say("%(count)s upload", "%(count)s uploads", "count", count=verdict.uploads),),
+            uploads=counted.uploads(verdict.uploads),
             uploads_head=verdict.uploads_head,
         )
         console.print(f"[green]{escape(told(say('ok')))}[/green]: {escape(told(heads))}")

@@ -229,8 +229,7 @@ def read_sheet(data: bytes) -> list[Entry]:
     try:
         text = spreadsheet_text(data)
     except NotUtf8 as exc:
-        line = dict(exc.said.values).get("line")
-        raise UnreadableLog(exc.said, line if isinstance(line, int) else 1) from None
+        raise UnreadableLog(exc.said, exc.line) from None
     records = _records(text)
     _, header = next(records, (1, None))
     if header is None:

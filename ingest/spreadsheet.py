@@ -31,11 +31,12 @@ def line_of(data: bytes, offset: int) -> int:
 
 class NotUtf8(UnicodeError):
     """A CSV file in an encoding a spreadsheet's CSV is not saved in, with the sentence
-    that says where and what to do."""
+    that says where and what to do, and the line it names."""
 
-    def __init__(self, said: Said) -> None:
+    def __init__(self, said: Said, line: int = 1) -> None:
         super().__init__(said.english())
         self.said = said
+        self.line = line
 
 
 def spreadsheet_text(raw: bytes) -> str:
@@ -61,7 +62,7 @@ def spreadsheet_text(raw: bytes) -> str:
             line=line,
             byte=f"{raw[exc.start]:02X}",
         )
-        raise NotUtf8(said) from None
+        raise NotUtf8(said, line) from None
 
 
 def separator(text: str) -> str:
