@@ -29,7 +29,21 @@ async def _serving(app: st.App) -> AsyncIterator[None]:
     from dashboard import data
 
     data.keep_store_open()  # before any page runs: after a restart the phones' entries come first
+    _import_what_charts_look_up()
     yield
+
+
+def _import_what_charts_look_up() -> None:
+    """Import pandas before the first session needs it.
+
+    Altair takes pandas from ``sys.modules`` without importing it. Sessions run in
+    threads of their own, so when several open a chart page at once right after a start,
+    one thread's import of pandas is still running while another's chart finds the
+    half-made module there and fails ("partially initialized module 'pandas' has no
+    attribute 'Timestamp'"). Imported here, once, before any page runs, it is whole.
+    """
+    import altair  # noqa: F401
+    import pandas  # noqa: F401
 
 
 app = st.App("app.py", routes=Referee(_store).routes(), lifespan=_serving)
