@@ -8,6 +8,7 @@ keeps one address, ``URL/referee?code=…``, and the phones reach one server.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -42,8 +43,8 @@ def _import_what_charts_look_up() -> None:
     half-made module there and fails ("partially initialized module 'pandas' has no
     attribute 'Timestamp'"). Imported here, once, before any page runs, it is whole.
     """
-    import altair  # noqa: F401
-    import pandas  # noqa: F401
+    for module in ("pandas", "altair"):
+        importlib.import_module(module)
 
 
 app = st.App("app.py", routes=Referee(_store).routes(), lifespan=_serving)
