@@ -15,6 +15,8 @@ tree (the ingest's pool of workers included) sampled from ``/proc``:
   ingest`` of four such logs (the pool at work; and with ``--workers 8``, more workers
   than the files in flight can keep busy), ``saboteur verify`` and ``saboteur rebuild``
   of the store the log went into;
+- ``saboteur ingest`` of a score sheet at its 4 MiB limit, of the shortest rows (the
+  most rows a sheet can hold, each a player's round: it is read whole);
 - ``saboteur verify`` of the store of ``--events`` events;
 - ``saboteur archive build`` of the four logs into a new lake (a local Dask cluster of
   two workers, the scheduler and the workers in the tree), and of the simulated games
@@ -46,6 +48,7 @@ from benchmarks.games import archive
 from benchmarks.proctree import measure
 from events.builder import LogBuilder
 from events.logfile import MAX_FILE_BYTES
+from ingest.limits import MAX_SHEET_BYTES
 
 GOAL: Final = 512 * 2**20
 BASE_GAMES: Final = 2_000
@@ -61,6 +64,25 @@ def draw_log(path: Path, game_id: str = "bench:memory") -> int:
     count = (MAX_FILE_BYTES - len(head)) // len(draw)
     path.write_bytes(head + draw * count)
     return len(log.lines) + count
+
+
+def score_sheet(path: Path) -> int:
+    """A score sheet of at most :data:`~ingest.limits.MAX_SHEET_BYTES`: the example
+    sheet's game (six players, three rounds) again and again, each under a short id of
+    its own and its players by one letter, no tournament or table. Returns its rows."""
+    example = (Path(__file__).resolve().parent.parent / "examples" / "score-sheet.csv").read_text().splitlines()
+    rows = [line.split(",") for line in example[1:] if line.strip()]
+    header = example[0] + "\n"
+    games, size, count = [], len(header), 0
+    while True:
+        game = "".join(f",,,{count:x},{row[4]},{row[5][0]},{row[6]},{row[7]},{row[8]}\n" for row in rows)
+        if size + len(game) > MAX_SHEET_BYTES:
+            break
+        games.append(game)
+        size += len(game)
+        count += 1
+    path.write_text(header + "".join(games), newline="")
+    return count * len(rows)
 
 
 def events_in(db: Path) -> int:
@@ -128,6 +150,9 @@ def main() -> None:
     for index in range(4):
         draw_log(four / f"draws-{index}.jsonl", game_id=f"bench:memory:{index}")
     console.print(f"log {log}: {log.stat().st_size:,} bytes, {lines:,} lines")
+    sheet = scratch / "sheet.csv"
+    sheet_rows = score_sheet(sheet)
+    console.print(f"score sheet {sheet}: {sheet.stat().st_size:,} bytes, {sheet_rows:,} rows")
     games = scratch / "games"
     archive(games, BASE_GAMES, 1, console)
     store = big_store(scratch, args.events, console)
@@ -144,6 +169,10 @@ def main() -> None:
             (
                 "ingest (four 16 MiB logs, --workers 8)",
                 _saboteur("ingest", str(four), "--db", str(Path(work) / "eight.duckdb"), "--workers", "8"),
+            ),
+            (
+                "ingest (4 MiB score sheet)",
+                _saboteur("ingest", str(sheet), "--db", str(Path(work) / "sheet.duckdb"), *workers),
             ),
             ("verify (16 MiB log stored)", _saboteur("verify", "--db", str(fresh))),
             ("rebuild (16 MiB log stored)", _saboteur("rebuild", "--db", str(fresh))),

@@ -8,9 +8,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from events.findings import Finding
+from events.logfile import UnreadableLog
 from events.records import dump
 from events.records.sheet import RoundRecorded, ScoreSheetGame, SheetEvent, sheet_event
+from events.said import say
 from ingest import scoresheet
+from ingest.limits import MAX_SHEET_BYTES, MAX_SHEET_MIB
 from ingest.projection import finding_of
 from ingest.readmodels import GameRow, RoundPlayerRow, RoundRow, Rows, as_columns, won
 from ingest.sources.files import Prepared, report_json
@@ -105,6 +108,16 @@ def project_sheet_game(
 
 
 def prepare_sheet(name: str, raw: bytes, sha: str) -> Prepared:
+    """One score sheet's games as events and rows; :class:`UnreadableLog` for a sheet that
+    cannot be read, or one over :data:`~ingest.limits.MAX_SHEET_BYTES`."""
+    if len(raw) > MAX_SHEET_BYTES:
+        said = say(
+            "%(size)s bytes: more than %(limit)s MiB, the limit of a score sheet; put each tournament's "
+            "games, or each round's, in a sheet of its own",
+            size=len(raw),
+            limit=MAX_SHEET_MIB,
+        )
+        raise UnreadableLog(said)
     entries = scoresheet.read_sheet(raw)
     streams: dict[str, list[NewEvent]] = {}
     rows: Rows = {}

@@ -26,7 +26,7 @@ from analytics.spreadsheet import csv_text
 from cli import dashboard
 from events.logfile import BOM
 from events.simulate.tournament import simulate_tournament
-from ingest.limits import MAX_UPLOAD_BYTES, MAX_UPLOAD_MIB
+from ingest.limits import MAX_SHEET_BYTES, MAX_SHEET_MIB, MAX_UPLOAD_BYTES, MAX_UPLOAD_MIB
 from ingest.sources import Prepared, prepare, prepare_bytes, safe_name
 from tests.ingest.test_ingest import (
     EXAMPLE_SHEET,
@@ -101,6 +101,37 @@ def test_a_refused_file_of_60_mib_fails_alone_and_the_store_takes_the_next_write
     assert summary(ingest_cli(other, db=db))["accepted"] == 1
     verified = invoke("verify", "--db", db)
     assert verified.exit_code == 0, verified.output
+
+
+def example_sheet_of(size: int) -> bytes:
+    """The example score sheet made ``size`` bytes long by lines of spaces after it
+    (blank rows, which a sheet may have)."""
+    sheet = EXAMPLE_SHEET.read_bytes()
+    gap = size - len(sheet)
+    return sheet + (b" " * 1023 + b"\n") * (gap // 1024) + b" " * (gap % 1024)
+
+
+def test_score_sheet_over_its_limit_is_refused_with_its_bytes_kept(tmp_path: Path) -> None:
+    """A score sheet is held whole while its games are made: past its own limit (far
+    under an upload's) it is refused, unread, saying what to do, and kept as any
+    refused upload is. 8 MiB of short rows took an ingest to 519 MiB; 64 MiB failed
+    the whole batch in DuckDB ("could not allocate block")."""
+    at_the_limit = prepare_bytes("full.csv", example_sheet_of(MAX_SHEET_BYTES))
+    assert at_the_limit.status == "clean" and at_the_limit.game_ids == ["example-open:r1:t2"]
+
+    over = example_sheet_of(MAX_SHEET_BYTES + 1)
+    refused = prepare_bytes("over.csv", over)
+    assert (refused.status, refused.size, refused.raw, refused.game_ids) == ("unreadable", len(over), over, [])
+    assert f"{MAX_SHEET_BYTES + 1:,} bytes" in refused.message and f"{MAX_SHEET_MIB} MiB" in refused.message
+    assert "a sheet of its own" in refused.message
+
+    (tmp_path / "over.csv").write_bytes(over)
+    db = tmp_path / "s.duckdb"
+    assert ingest_cli(tmp_path / "over.csv", beside_a_log(tmp_path), db=db).exit_code == 1
+    upload = outcome_of(db, "over.csv")
+    assert (upload["outcome"], upload["size"]) == ("rejected", len(over))
+    assert only_finding(upload)["code"] == "malformed"
+    assert_neighbour_stored(db)
 
 
 def test_score_sheet_field_over_128_kib_is_malformed_at_its_line(tmp_path: Path) -> None:
