@@ -177,10 +177,10 @@ class Replay:
                 said = say("%(kind)s after game_ended: game_ended is the last line", kind=event.type)
                 self._report(Code.MALFORMED, said)
             return new
-        at = event.at
-        if at is not None:
-            self._check_time(at)
         kind = event.type
+        at = event.at
+        if at is not None:  # a round_started line's findings name the round it starts
+            self._check_time(at, getattr(event, "round", None) if kind == "round_started" else None)
         if kind in _SIMPLE:
             # The common lines (draws, discards, most plays) only need their player seated.
             player = getattr(event, "player", None)
@@ -290,7 +290,7 @@ class Replay:
         if event.ruleset == "base":
             self.state.gold_supply = Counter(cards.GOLD_SUPPLY)
 
-    def _check_time(self, at: str) -> None:
+    def _check_time(self, at: str, number: int | None) -> None:
         """Times never go backwards (event-log.md); a time that does is reported and the
         event still applied: the time is a note about the event, not the event.
 
@@ -300,12 +300,11 @@ class Replay:
         try:
             moment = timestamp_order(at)
         except ValueError as exc:
-            self._report(Code.MALFORMED, _field_problem("at", str(exc)), field="at")
+            self._report(Code.MALFORMED, _field_problem("at", str(exc)), field="at", number=number)
             return
         if self._last_time is not None and moment < self._last_time:
-            self._report(
-                Code.MALFORMED, say("field `at`: %(at)s is before the previous event's time", at=at), field="at"
-            )
+            said = say("field `at`: %(at)s is before the previous event's time", at=at)
+            self._report(Code.MALFORMED, said, field="at", number=number)
         self._last_time = moment
 
     # -- rounds ------------------------------------------------------------------

@@ -1170,3 +1170,15 @@ def test_a_line_that_is_not_json_says_where_and_why_in_the_readers_language(
     (found,) = [f for f in result.findings if f.code.value == "malformed"]
     assert found.message == english
     assert found.said is not None and german in words(found.said, "de")
+
+
+@pytest.mark.parametrize("at", ["2026-11-29T14:03:10Z", "2026-02-30T14:03:11Z"], ids=["backwards", "no such day"])
+def test_a_round_started_line_s_time_is_a_finding_of_the_round_it_starts(at: str) -> None:
+    """The findings of a deal's line name the round it starts, as its other fields' do
+    (a time written wrongly was round 2's, one before the last line's or of no real day
+    was round 1's, and at the first deal no round's)."""
+    log = LogBuilder(players=6, ruleset="tournament", at="2026-11-29T14:03:11Z")
+    log.deal(start="ann", at=at).pass_out().end_round(at="2026-11-29T15:00:00Z")
+    log.deal(start="ann", at=at)
+    found = [(f.code, f.line, f.round) for f in errors(log) if f.field == "at"]
+    assert found == [("malformed", 2, 1), ("malformed", len(log.lines), 2)]
