@@ -775,9 +775,18 @@ def _committed(con: duckdb.DuckDBPyConnection, position: int) -> int:
     return int(row[0]) - 1
 
 
+_SNAPSHOT_ROWS: Final = 200_000
+"""Read-model rows a snapshot holds before it inserts them (:func:`_snapshot`)."""
+
+
 def _snapshot(store: Store, tournament: str, moment: int | datetime) -> duckdb.DuckDBPyConnection:
     """An in-memory database holding the tournament's read models as they stood at
-    ``moment``: its streams' events up to then, projected afresh."""
+    ``moment``: its streams' events up to then, projected afresh.
+
+    The streams are read a run of them per query (:meth:`~ingest.store.Store.read_many`)
+    and their rows inserted a table at a time once some :data:`_SNAPSHOT_ROWS` are held,
+    not stream by stream: a tournament of 2,000 games, a query and an insert per table
+    per game, took 26 s."""
     memory = duckdb.connect(":memory:")
     memory.execute("SET TimeZone = 'UTC'")  # as the store's (ingest.store.files)
     for ddl in READ_MODELS.values():
@@ -787,9 +796,16 @@ def _snapshot(store: Store, tournament: str, moment: int | datetime) -> duckdb.D
             moment = _committed(con, moment)
         headers = store.read_all(con, until=moment, types=_GAME_HEADERS)
         games = {e.stream for e in headers if json.loads(e.payload).get("tournament") == tournament}
-        streams = [store.read(con, stream, until=moment) for stream in sorted({*games, f"tournament:{tournament}"})]
-    for events in streams:
-        insert_rows(memory, project_stream(events))
+        held: dict[str, list[Any]] = {}
+        size = 0
+        for events in store.read_many(con, {*games, f"tournament:{tournament}"}, until=moment):
+            for table, rows in project_stream(events).items():
+                held.setdefault(table, []).extend(rows)
+                size += len(rows)
+            if size >= _SNAPSHOT_ROWS:
+                insert_rows(memory, held)
+                held, size = {}, 0
+    insert_rows(memory, held)
     return memory
 
 

@@ -31,6 +31,7 @@ import ingest.projection
 import ingest.readmodels
 import ingest.store
 import ingest.store.chunks
+import ingest.store.reading
 import ingest.tables
 from events.builder import LogBuilder
 from ingest.chain import GENESIS, StoredEvent, link
@@ -38,7 +39,7 @@ from ingest.pipeline import ingest as ingest_files
 from ingest.readmodels import PenaltyRow, Rows, TournamentRow
 from ingest.revisions import current, marker
 from ingest.schema import UploadRow
-from ingest.store import Append, NewEvent, StaleAppend, Store
+from ingest.store import Append, Moment, NewEvent, StaleAppend, Store
 from ingest.verify import verify
 
 
@@ -386,6 +387,33 @@ class StoreContract:
             [("game:a", 1)],
             [("game:b", 1), ("game:b", 2)],
         ]
+
+    def test_read_many_gives_each_stream_asked_in_stream_order_up_to_a_moment(
+        self, store: Store, con: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setattr(ingest.store.reading, "STREAMS_PER_READ", 2)  # three queries for five streams
+        early = store.append(con, "game:d", 0, events("game:d", "game_started", "round_started"), rows={})
+        early += store.append(con, "game:b", 0, events("game:b", "game_started"), rows={})
+        time.sleep(0.01)
+        store.append(con, "game:a", 0, events("game:a", "game_started"), rows={})
+        store.append(con, "game:b", 1, events("game:b", "round_started"), rows={})
+        store.append(con, "game:e", 0, events("game:e", "game_started"), rows={})
+        store.append(con, "game:c", 0, events("game:c", "game_started"), rows={})
+        asked = ["game:e", "game:b", "game:none", "game:a", "game:d", "game:b", "game:c"]
+
+        def read(until: Moment = None) -> list[list[tuple[str, int]]]:
+            return [[(e.stream, e.version) for e in s] for s in store.read_many(con, asked, until=until)]
+
+        every = [[("game:a", 1)], [("game:b", 1), ("game:b", 2)], [("game:c", 1)]]
+        every += [[("game:d", 1), ("game:d", 2)], [("game:e", 1)]]
+        assert read() == every
+        assert list(store.read_many(con, asked)) == [store.read(con, s[0][0]) for s in every]
+        assert read(until=4) == [[("game:a", 1)], [("game:b", 1)], [("game:d", 1), ("game:d", 2)]]
+        assert read(until=3) == [[("game:b", 1)], [("game:d", 1), ("game:d", 2)]]
+        assert read(until=early[-1].recorded_at) == [[("game:b", 1)], [("game:d", 1), ("game:d", 2)]]
+        assert read(until=0) == []
+        assert list(store.read_many(con, [])) == []
+        assert list(store.read_many(con, ["game:none"])) == []
 
     def test_a_stream_stored_anew_reads_as_its_current_revision(
         self, store: Store, con: duckdb.DuckDBPyConnection
