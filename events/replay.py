@@ -794,6 +794,8 @@ class Replay:
                 if card == cards.GOLD and reached_by is not None:
                     _gold_reached(rs, reached_by)
             return
+        if self._breach(ending.check_round_not_over(rs, event.type)):
+            return  # the round is over (R-E1, R-E2): no reveal follows, true or false
         if not rs.maze.face_down(event.goal):
             said = say(
                 "the %(slot)s goal is already face up: goals are turned up right after the placement that reaches them",
@@ -818,7 +820,7 @@ class Replay:
         rs.reveal_run = None
         if not run.entries and not rs.maze.reached_goals():
             return  # nothing reached, nothing revealed: the usual case
-        breaches, turned = goals.close_reveal_run(rs.maze, run, next_line)
+        breaches, turned = goals.close_reveal_run(rs.maze, run, next_line, round_number=rs.number)
         for line, breach in sorted(breaches, key=lambda pair: pair[0]):
             self._breach(breach, line=line)
         named = {slot for slot, *_ in run.entries}

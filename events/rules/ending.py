@@ -45,18 +45,24 @@ def check_round_not_over(rs: RoundState, kind: str) -> Breach | None:
     if not rs.over:
         return None
     if rs.gold_found:
-        said = say(
-            "%(kind)s after round %(round)s was over (the gold was revealed): only round_ended may follow",
-            kind=kind,
-            round=rs.number,
-        )
-        return Breach(Code.PLAY_AFTER_ROUND_END, "R-E1", said)
+        return after_the_gold(rs.number, kind)
     said = say(
         "%(kind)s after round %(round)s was over (every hand is empty): only round_ended may follow",
         kind=kind,
         round=rs.number,
     )
     return Breach(Code.PLAY_AFTER_ROUND_END, "R-E2", said)
+
+
+def after_the_gold(number: int, kind: str) -> Breach:
+    """R-E1: a ``kind`` line after round ``number``'s gold was turned up, where only its
+    ``round_ended`` may follow."""
+    said = say(
+        "%(kind)s after round %(round)s was over (the gold was revealed): only round_ended may follow",
+        kind=kind,
+        round=number,
+    )
+    return Breach(Code.PLAY_AFTER_ROUND_END, "R-E1", said)
 
 
 def check_round_over(rs: RoundState, players: Sequence[str]) -> Breach | None:

@@ -16,33 +16,32 @@ from typing import Final
 from events import cards
 from events.findings import Breach, Code
 from events.maze import Maze
-from events.said import say
+from events.rules import ending
+from events.said import Said, say
 from events.state import RevealRun
 
 SLOT_ORDER: Final = {slot: index for index, slot in enumerate(cards.SLOTS)}
 
 
-def close_reveal_run(maze: Maze, run: RevealRun, next_line: int | None) -> tuple[list[tuple[int, Breach]], list[str]]:
+def close_reveal_run(
+    maze: Maze, run: RevealRun, next_line: int | None, *, round_number: int
+) -> tuple[list[tuple[int, Breach]], list[str]]:
     """Turn up every goal the placement leaves reached and judge the recorded reveals.
 
     Returns the breaches with their lines and the slots turned up, in the order they
     were turned. A goal the rules turn up is turned up in the maze even if the log
     forgot it (one missing line gives one finding, not a cascade); a reveal the rules
-    do not allow is not applied. ``next_line`` is the line standing where a missing
-    reveal was due, ``None`` at the end of the file (nothing is due past it).
+    do not allow is not applied, and one after the gold's own line is a line after the
+    round was over (round ``round_number``, R-E1). ``next_line`` is the line standing
+    where a missing reveal was due, ``None`` at the end of the file (nothing is due
+    past it).
     """
     breaches: list[tuple[int, Breach]] = []
+    false: list[tuple[int, Said]] = []  # reveals the rules do not allow: judged once the gold's line is known
     recorded: dict[str, tuple[bool, int, str | None]] = {}
     for slot, rotated, line, card in run.entries:
         if slot in recorded or not maze.face_down(slot):
-            breaches.append(
-                (
-                    line,
-                    Breach(
-                        Code.FALSE_REVEAL, "R-G1", say("the %(slot)s goal is already face up", slot=slot), run.player
-                    ),
-                )
-            )
+            false.append((line, say("the %(slot)s goal is already face up", slot=slot)))
             continue
         recorded[slot] = (rotated, line, card)
 
@@ -86,17 +85,13 @@ def close_reveal_run(maze: Maze, run: RevealRun, next_line: int | None) -> tuple
 
     for slot, (_, line, _) in recorded.items():
         if slot not in turned:
-            breaches.append(
-                (
-                    line,
-                    Breach(
-                        Code.FALSE_REVEAL,
-                        "R-G1",
-                        say("no uninterrupted path from the start reaches the %(slot)s goal", slot=slot),
-                        run.player,
-                    ),
-                )
-            )
+            false.append((line, say("no uninterrupted path from the start reaches the %(slot)s goal", slot=slot)))
+    gold = next((recorded[slot][1] for slot in turned if slot in recorded and maze.goal_card(slot) == cards.GOLD), None)
+    for line, said in sorted(false, key=lambda entry: entry[0]):
+        if gold is not None and line > gold:
+            breaches.append((line, ending.after_the_gold(round_number, "goal_revealed")))
+        else:
+            breaches.append((line, Breach(Code.FALSE_REVEAL, "R-G1", said, run.player)))
 
     reported: set[str] = set()
     seen: set[str] = set()

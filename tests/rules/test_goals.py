@@ -292,7 +292,7 @@ def test_r_g1_goal_reached_through_a_stone_revealed_by_the_same_placement_unit()
         m.place((x, 0), tunnel(card, False))
     assert m.reached_goals() == ["middle"]
     run_ = RevealRun("ann", 10, [("top", True, 11, None), ("middle", False, 12, None)])
-    breaches, turned = close_reveal_run(m, run_, 13)
+    breaches, turned = close_reveal_run(m, run_, 13, round_number=1)
     assert breaches == []
     assert turned == ["middle", "top"]
     assert (8, -2) in m.connected()

@@ -112,6 +112,35 @@ def test_r_e1_the_next_card_after_the_gold_is_play_after_round_end() -> None:
     assert codes(log) == [("play_after_round_end", line)]
 
 
+@pytest.mark.parametrize("goal", ["middle", "top"], ids=["the gold again", "a goal not reached"])
+def test_r_e1_a_reveal_after_the_gold_s_is_play_after_round_end(goal: str) -> None:
+    """R-E1: the round is over once the gold is turned up, so a reveal written after the
+    gold's (as a tool turning every goal up at the end might) is a line after the
+    round's end, the reveal nobody's; it was ``false_reveal``, which says a goal was
+    turned up with no path to it."""
+    log, _ = tournament_gold("bob")
+    log.reveal(goal)
+    line = log.line
+    log.end_round()
+    assert codes(log) == [("play_after_round_end", line)]
+    (finding,) = errors(log)
+    assert (finding.rule, finding.player, finding.round) == ("R-E1", None, 1)
+
+
+def test_r_e1_a_false_reveal_before_the_gold_s_stays_a_false_reveal() -> None:
+    """R-G1, R-E1: a goal written as turned up before the gold's own reveal came while
+    the round was still on: it is the false reveal it is."""
+    log = LogBuilder(players=6, ruleset="tournament")
+    deal_path(log, [card for _, card in TOUR_ROW], "bob")
+    for k, (x, card) in enumerate(TOUR_ROW):
+        log.path(log.turn, card, x, 0, draw=k < 5)
+    log.reveal("top")
+    false = log.line
+    log.reveal("middle")
+    log.end_round()
+    assert codes(log) == [("false_reveal", false)]
+
+
 def test_r_e1_stone_reveal_does_not_end_the_round() -> None:
     """R-E1/R-G3: only the gold ends the round; play goes on after a stone."""
     log = LogBuilder(players=6, ruleset="tournament")
@@ -158,6 +187,18 @@ def test_r_e2_a_card_after_every_hand_is_empty_is_play_after_round_end(six: LogB
     six.end_round()
     assert codes(six) == [("play_after_round_end", line)]
     assert errors(six)[0].player == "ann"
+
+
+def test_r_e2_a_reveal_after_every_hand_is_empty_is_play_after_round_end(six: LogBuilder) -> None:
+    """R-E2: once every card is played out only ``round_ended`` may follow: a goal
+    written as turned up then is a line after the round's end (it was ``false_reveal``)."""
+    six.deal()
+    six.pass_out()
+    six.reveal("top")
+    line = six.line
+    six.end_round()
+    assert codes(six) == [("play_after_round_end", line)]
+    assert (errors(six)[0].rule, errors(six)[0].player) == ("R-E2", None)
 
 
 @pytest.mark.parametrize(
