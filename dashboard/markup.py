@@ -24,13 +24,25 @@ Streamlit's Markdown changes text in two places, so escaping takes two steps:
   ``:material/home:`` into an emoji, an image or an icon. An invisible U+2060 WORD
   JOINER after the ``:``, ``@`` or ``www`` that would start one breaks the pattern;
   ordinary prose (``line 3: the pile``) gets none.
+
+A table or a list of thousands of rows is laid out as HTML instead (:func:`html_table`,
+:func:`html_list`), handed to ``st.markdown`` whole: the browser parses one block of
+HTML in a moment, where Streamlit's Markdown parser took some 15 s over the Markdown of
+2,000 rows. It is the same ``<table>`` (header cells in ``<thead>``) or ``<ol>`` the
+Markdown made, in the same Markdown container, so it looks and reads the same. User
+text in it goes through :func:`html_text`: escaped as HTML and on one line. Inside a
+block of raw HTML neither the Markdown parser nor its plugins read the text, so the
+escapes and word joiners above are not needed there; a blank line would end the block
+and hand the rest back to Markdown, so the block is written on one line.
 """
 
 from __future__ import annotations
 
+import html
 import re
 import string
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Final
 
 JOINER: Final = "\u2060"
@@ -39,10 +51,12 @@ JOINER: Final = "\u2060"
 INERT: Final = "-.,;?'\"/%()@"
 """Punctuation that opens nothing inside a line of Markdown: left unescaped."""
 
+BREAKS: Final = "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+"""Characters that end a line somewhere (CommonMark, Python's ``splitlines``): spaces in user text."""
 _ESCAPES: Final = str.maketrans(
     {
         **{mark: "\\" + mark for mark in string.punctuation if mark not in INERT},
-        **{brk: " " for brk in "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"},
+        **{brk: " " for brk in BREAKS},
     }
 )
 _REWRITTEN: Final = re.compile(r"(?<=:)(?=[\w/+-])|(?<=@)(?=[\w-])|(?<=www)(?=\.)", re.IGNORECASE)
@@ -102,3 +116,62 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     """
     lines = [row(columns), "|" + "|".join(" --- " for _ in columns) + "|", *(row(cells) for cells in rows)]
     return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class Bold:
+    """Text shown in bold in :func:`html_table` or :func:`html_list` (escaped all the same)."""
+
+    text: object
+
+
+_BREAKS: Final = str.maketrans(dict.fromkeys(BREAKS, " "))
+
+
+def html_text(value: object) -> str:
+    """``value`` as HTML that shows its text as it is, on one line, the ends trimmed
+    (``None``: nothing; :class:`Bold`: in ``<strong>``; a list or tuple: its parts one
+    after the other, as they are between the ends).
+
+    >>> print(html_text(" Ann <b>x</b> & *y*\\n\\nz "))
+    Ann &lt;b&gt;x&lt;/b&gt; &amp; *y*  z
+    >>> print(html_text([Bold(" Ann "), ": ", "top of the table"]))
+    <strong>Ann</strong>: top of the table
+    """
+    if isinstance(value, list | tuple):
+        return "".join(_html(part) for part in value).strip()
+    return _html(value).strip()
+
+
+def _html(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, Bold):
+        return f"<strong>{html_text(value.text)}</strong>"
+    if isinstance(value, list | tuple):
+        return html_text(value)
+    return html.escape(str(value).translate(_BREAKS), quote=False)
+
+
+def html_table(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """A table of ``rows`` under ``columns``, as the Markdown of :func:`table` shows it
+    (``<th>`` in ``<thead>``, ``<td>`` in ``<tbody>``), each cell through
+    :func:`html_text`; one line, for ``st.markdown(..., unsafe_allow_html=True)``.
+
+    >>> print(html_table(["n", "who"], [[1, "<i>A</i>"]]))
+    <table><thead><tr><th>n</th><th>who</th></tr></thead><tbody><tr><td>1</td><td>&lt;i&gt;A&lt;/i&gt;</td></tr></tbody></table>
+    """
+    head = "".join(f"<th>{html_text(column)}</th>" for column in columns)
+    body = "".join("<tr>" + "".join(f"<td>{html_text(cell)}</td>" for cell in cells) + "</tr>" for cells in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def html_list(items: Iterable[object]) -> str:
+    """An ordered list of ``items``, numbered from 1, as Markdown's ``1. …`` lines show
+    it, each through :func:`html_text`; one line, for ``st.markdown(...,
+    unsafe_allow_html=True)``.
+
+    >>> print(html_list([[Bold("Ann"), ": first"], "*Bob*: second"]))
+    <ol><li><strong>Ann</strong>: first</li><li>*Bob*: second</li></ol>
+    """
+    return "<ol>" + "".join(f"<li>{html_text(item)}</li>" for item in items) + "</ol>"

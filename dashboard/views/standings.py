@@ -1,20 +1,28 @@
 """Standings (public): points, stars, penalties and their reasons, the cut line, ties,
 why each player stands where they do; beneath, the record's integrity.
 
-The standings are one table of text (Markdown, every name through
-:func:`dashboard.markup.table`), not a grid drawn on a canvas: full names on a phone,
-found by the browser's search, printed as they show; the cut line is a row inside it.
-The download holds every row and column, "why" and its ``reasons`` included, as the
-command line's CSV does, a cell written like a formula kept text for the spreadsheet.
+The standings are one table of text (every name through
+:func:`dashboard.markup.html_table`), not a grid drawn on a canvas: full names on a
+phone, found by the browser's search, printed as they show; the cut line is a row inside
+it. The table, and the list of why each player stands where they do, are each one
+element of HTML, not Markdown, and not one element a player: with 2,000 players
+Streamlit's Markdown took some 15 s to draw the table, and the whys were 2,000 elements
+sent anew at every refresh. The download holds every row and column, "why" and its
+``reasons`` included, as the command line's CSV does, a cell written like a formula
+kept text for the spreadsheet.
 
 The standings follow the store by themselves (``dashboard.live``): a game that ends at
-its table shows here at the next run, with the tournament and stage chosen kept. The
-integrity part is read when the page runs: while tables are being recorded the chain
-grows at every entry, and verifying it at each refresh would be work for nothing."""
+its table shows here within a few seconds, with the tournament and stage chosen kept.
+They are drawn when the page runs; the live part beneath them only looks every few
+seconds whether what they are drawn from changed, and runs the page again if it did:
+unchanged, nothing is drawn or sent again. The integrity part is read when the page
+runs: while tables are being recorded the chain grows at every entry, and verifying it
+at each refresh would be work for nothing."""
 
 from __future__ import annotations
 
 import shlex
+from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
@@ -27,21 +35,25 @@ from analytics.standings import above_the_cut
 from dashboard import data, i18n, names, printout, sentences, widgets
 from dashboard.i18n import _, ngettext
 from dashboard.live import live
-from dashboard.markup import escape, table
-from dashboard.markup import row as table_row
+from dashboard.markup import Bold, escape, html_list, html_table, table
+from ingest.store import StoreError
 
 # Chains up to this many events are verified when the page opens; longer ones on request.
 AUTO_VERIFY = 50_000
 STAGE_OF = "standings_stage_of"  # the tournament the stage chosen belongs to
 CUT_MARK = "- - - - -"  # the cells either side of the cut line's words, in its row of the table
-# The containers of the two tables (their ``st-key-…`` classes), named by PHONE_CSS.
+# The containers of the two tables and of the whys (their ``st-key-…`` classes), named by PHONE_CSS.
 PRELIMINARY_TABLE = "standings_table"
 FINAL_TABLE = "standings_final_table"
+WHYS = "standings_why"
+JUST_DRAWN = "standings_just_drawn"  # set by the page's run for the live part that follows it
 # On a phone the standings fit the screen: the table's text a little smaller, wrapped
 # between words, and the columns a player reads least (rounds played; the final's
 # preliminary points and stars) left off. The desk, the paper, the CSV and the PDF keep
-# them all. (Comments, not docstrings: a page's bare string is written on the page.)
+# them all. The whys, one list, are spaced as they were when each was an element of its
+# own. (Comments, not docstrings: a page's bare string is written on the page.)
 PHONE_CSS = """<style>
+.st-key-standings_why li + li { margin-top: calc(1rem + 0.2em); }
 @media screen and (max-width: 640px) {
   .st-key-standings_table table, .st-key-standings_final_table table { width: 100%; font-size: 0.8rem; }
   .st-key-standings_table th, .st-key-standings_table td,
@@ -107,10 +119,10 @@ def penalty(points: int) -> str:
 
 
 def preliminary_table(frame: pl.DataFrame, cut: int, goes_to: str = "final") -> str:
-    """The standings as one Markdown table of text, the cut line a row inside it: the
+    """The standings as one table of text (HTML), the cut line a row inside it: the
     top ``cut`` go on to the stage ``goes_to`` (:func:`analytics.browse.cut_of`)."""
     columns = [names.column(c) for c in ("rank", "player", "points", "stars", "rounds", "penalty", "notes")]
-    lines = [
+    lines: list[list[object]] = [
         [
             f"{item['rank']}=" if item["shared"] else str(item["rank"]),
             item["name"],
@@ -123,27 +135,24 @@ def preliminary_table(frame: pl.DataFrame, cut: int, goes_to: str = "final") -> 
         for item in frame.iter_rows(named=True)
     ]
     above = above_the_cut(frame)
-    shown = table(columns, lines[:above])
     if above < len(lines):
-        # our own words, bold: the only cells of the table that are not user text escaped
+        # our own words, bold (escaped as every cell is)
         line = (
             _("cut line: the top %(cut)d go on to the semi-final")
             if goes_to == "semifinal"
             else _("cut line: the top %(cut)d go on to the final")
         )
-        words = "**" + line % {"cut": cut} + "**"
-        shown += "\n| " + " | ".join([CUT_MARK, words, *[CUT_MARK] * (len(columns) - 2)]) + " |\n"
-        shown += "\n".join(table_row(cells) for cells in lines[above:])
-    return shown
+        lines.insert(above, [CUT_MARK, Bold(line % {"cut": cut}), *[CUT_MARK] * (len(columns) - 2)])
+    return html_table(columns, lines)
 
 
 def final_table(frame: pl.DataFrame) -> str:
-    """The final table's standings as one Markdown table of text."""
+    """The final table's standings as one table of text (HTML)."""
     columns = [
         names.column(c)
         for c in ("rank", "player", "points", "stars", "preliminary_points", "preliminary_stars", "penalty")
     ]
-    return table(
+    return html_table(
         columns,
         (
             [
@@ -209,11 +218,63 @@ def moment_picked(tournament: str, stage: str) -> tuple[int, str] | None:
     return (int(picked), choices[int(picked)]) if picked else None
 
 
-@live
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """What the standings now are drawn from (every read of :func:`shown` for now), to
+    tell when it changed."""
+
+    standings: pl.DataFrame
+    counts: tuple[int, int]
+    findings: pl.DataFrame
+    penalties: pl.DataFrame
+    names: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def now(cls, tournament: str, stage: str) -> Drawn:
+        return cls(
+            data.standings(tournament, stage),
+            data.stage_counts(tournament, stage),
+            data.open_findings(tournament),
+            data.penalties(tournament),
+            tuple(sorted(data.player_names(tournament).items())),
+        )
+
+    def same(self, other: Drawn) -> bool:
+        frames = ((self.standings, other.standings), (self.findings, other.findings), (self.penalties, other.penalties))
+        return (self.counts, self.names) == (other.counts, other.names) and all(
+            mine.schema == theirs.schema and mine.equals(theirs) for mine, theirs in frames
+        )
+
+
 def standings_now(tournament: str, stage: str, row: dict[str, Any]) -> None:
-    """The standings as they stand now: a game taken in shows at the next run."""
-    frame = sentences.with_reasons(data.standings(tournament, stage))  # "why" in the page's language
-    shown(tournament, stage, row, frame)
+    """The standings as they stand now, drawn by the page's run, and beneath them the
+    live part that runs the page again when they change (:func:`follow`)."""
+    try:
+        now = Drawn.now(tournament, stage)
+        shown(tournament, stage, row, sentences.with_reasons(now.standings))  # "why" in the page's language
+    except StoreError as exc:  # busy or unreadable: said by the live part, which tries again in a few seconds
+        drawn: Drawn | StoreError = exc
+    else:
+        drawn = now
+    st.session_state[JUST_DRAWN] = True
+    follow(tournament, stage, drawn)
+
+
+@live
+def follow(tournament: str, stage: str, drawn: Drawn | StoreError) -> None:
+    """Every few seconds: whether the standings ``drawn`` above (or the error that kept
+    them from being drawn) are still what the store says; if not, the page runs again
+    and draws them anew (a game that ended at its table shows, and the whys, the
+    downloads and the counts with it). Unchanged, nothing is sent again: a live part's
+    run draws all it holds anew, and with 2,000 players the standings in it were some
+    2,400 messages, rendered again by every browser at every run."""
+    if st.session_state.pop(JUST_DRAWN, False):  # the page's own run, which has just drawn them
+        if isinstance(drawn, StoreError):
+            raise drawn  # said here, as a live part says it (``dashboard.live``)
+        return
+    now = Drawn.now(tournament, stage)  # still busy or unreadable: said here, and tried again
+    if isinstance(drawn, StoreError) or not drawn.same(now):
+        st.rerun()
 
 
 def standings_then(tournament: str, stage: str, row: dict[str, Any], moment: tuple[int, str]) -> None:
@@ -248,7 +309,8 @@ def shown(tournament: str, stage: str, row: dict[str, Any], frame: pl.DataFrame,
         st.info(nothing % {"stage": names.stage(stage), "tournament": escape(row["name"])})
         return
     with st.container(key=FINAL_TABLE if stage == "final" else PRELIMINARY_TABLE):  # named for the phone's style
-        st.markdown(final_table(frame) if stage == "final" else preliminary_table(frame, cut, goes_to))
+        shown_table = final_table(frame) if stage == "final" else preliminary_table(frame, cut, goes_to)
+        st.markdown(shown_table, unsafe_allow_html=True)  # HTML we wrote, every cell escaped
     if then is None and stage != "final" and frame["cut_tie_undrawn"].any():
         tied = ", ".join(escape(name) for name in frame.filter(pl.col("cut_tie_undrawn"))["name"])
         undrawn = _("A tie across the cut line is not drawn yet (%(tied)s). This draws it and records the draw:")
@@ -296,9 +358,12 @@ def shown(tournament: str, stage: str, row: dict[str, Any], frame: pl.DataFrame,
 def _why_and_csv(frame: pl.DataFrame, tournament: str, stage: str, then: int | None = None) -> None:
     """Why each player is ranked where they are, and the standings as CSV (named for the
     moment they are as of)."""
-    with st.expander(_("Why each player is ranked here")):
-        for item in frame.select("place", "name", "why").iter_rows(named=True):
-            st.markdown(f"{item['place']}. **{escape(item['name'])}**: {escape(item['why'])}")
+    with st.expander(_("Why each player is ranked here")), st.container(key=WHYS):
+        # one list in place order (``place`` runs 1, 2, 3, …: the list's own numbers), each escaped
+        whys = html_list(
+            [Bold(item["name"]), ": ", item["why"]] for item in frame.select("name", "why").iter_rows(named=True)
+        )
+        st.markdown(whys, unsafe_allow_html=True)
     st.download_button(
         _("Download the standings (CSV)"),
         csv_text(frame),  # a name written like a formula stays text in the spreadsheet

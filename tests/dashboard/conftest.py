@@ -14,6 +14,7 @@ import re
 import shutil
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Final
 
@@ -299,24 +300,80 @@ REWRITTEN: Final = re.compile(r"https?:/|www\.|[\w.+-]@[\w-]|:[A-Za-z_+-][\w+-]*
 parsing (GFM's literal autolinks, emoji and icon shortcodes), which CommonMark leaves be."""
 
 
+TEXT_HTML: Final = frozenset({"table", "thead", "tbody", "tr", "th", "td", "ol", "li", "strong"})
+"""The HTML a page writes around text itself (``dashboard.markup.html_table`` and
+``html_list``): these elements, without attributes, the text in them escaped."""
+
+
+class TextHtml(HTMLParser):
+    """A block of HTML as a reader meets it: the rows of its table (the header row
+    first), the items of its list, and ``other``: every element or attribute that is
+    not :data:`TEXT_HTML`."""
+
+    def __init__(self, block: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.rows: list[list[str]] = []
+        self.items: list[str] = []
+        self.other: list[str] = []
+        self.loose: list[str] = []  # text outside any cell or item
+        self._text: list[str] | None = None
+        self.feed(block)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in TEXT_HTML or attrs:
+            self.other.append(f"<{tag} {attrs}>")
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("th", "td", "li"):
+            self._text = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("th", "td", "li") and self._text is not None:
+            (self.rows[-1] if tag != "li" else self.items).append("".join(self._text))
+            self._text = None
+
+    def handle_data(self, data: str) -> None:
+        (self._text if self._text is not None else self.loose).append(data)
+
+    @property
+    def ours(self) -> bool:
+        """Only text in :data:`TEXT_HTML`: what a page writes, user text escaped in it."""
+        return not self.other and not "".join(self.loose).strip() and bool(self.rows or self.items)
+
+    @property
+    def text(self) -> str:
+        """Its text: a line a row (cells parted by `` | ``) or an item."""
+        return "\n".join([*(" | ".join(cells) for cells in self.rows), *self.items])
+
+
 @dataclass(frozen=True)
 class Shown:
-    """Markdown as a reader meets it: its text, and the kinds of token it parsed into."""
+    """Markdown as a reader meets it: its text, and the kinds of token it parsed into
+    (``text_html``: a block of HTML that is only text, :class:`TextHtml`)."""
 
     text: str
     tokens: frozenset[str]
+    rewritten: str
+    """The text Streamlit's plugins read: not the text of a block of HTML, which is no
+    Markdown to them."""
 
     @property
     def plain(self) -> bool:
         """Nothing but text: no link, image or HTML, and nothing a plugin would rewrite."""
-        return not (self.tokens & ACTIVE) and REWRITTEN.search(self.text) is None
+        return not (self.tokens & ACTIVE) and REWRITTEN.search(self.rewritten) is None
 
 
 def shown(markdown: str) -> Shown:
     """Parse ``markdown`` (CommonMark, by markdown-it) into what it shows."""
     tokens: set[str] = set()
     blocks: list[str] = []
+    rewritten: list[str] = []
     for token in _COMMONMARK.parse(markdown):
+        if token.type == "html_block" and (html := TextHtml(token.content)).ours:
+            tokens.add("text_html")
+            blocks.append(html.text)
+            continue
         tokens.add(token.type)
         parts = []
         for child in token.children or ():
@@ -329,7 +386,8 @@ def shown(markdown: str) -> Shown:
             parts.append(token.content)
         if parts:
             blocks.append("".join(parts))
-    return Shown("\n".join(blocks), frozenset(tokens))
+            rewritten.append(blocks[-1])
+    return Shown("\n".join(blocks), frozenset(tokens), "\n".join(rewritten))
 
 
 def markdown_of(at: AppTest) -> list[str]:
@@ -354,10 +412,14 @@ _CELL_BORDER: Final = re.compile(r"(?<!\\)\|")
 
 
 def markdown_tables(at: AppTest) -> list[list[list[str]]]:
-    """Every Markdown table the page shows, as rows of cells as a reader sees them (the
-    header row first, the rule row left out)."""
+    """Every table the page shows through Markdown (a Markdown table, or one of
+    :class:`TextHtml`), as rows of cells as a reader sees them (the header row first,
+    the rule row left out)."""
     found = []
     for block in (m.value for m in at.markdown):
+        if block.startswith("<table>") and (html := TextHtml(block)).ours:
+            found.append(html.rows)
+            continue
         lines = block.splitlines()
         if len(lines) < 2 or not lines[0].startswith("| ") or not re.fullmatch(r"\|( --- \|)+", lines[1]):
             continue

@@ -7,15 +7,19 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
+from analytics.standings import standings
 from dashboard import widgets
+from ingest.store import Store
 from tests.dashboard.conftest import (
     HOSTILE_GAME,
     HOSTILE_NAMES,
     IMAGE,
     LINK,
     MIXED,
+    TOURNAMENT,
     TOURNAMENT_NAME,
     Hostile,
+    TextHtml,
     markdown_of,
     markdown_tables,
     run_page,
@@ -51,6 +55,20 @@ def test_standings_show_names_as_typed(hostile: Hostile) -> None:
     assert at.selectbox(key="standings_tournament").options[0].startswith(TOURNAMENT_NAME)
     at.radio(key="standings_stage").set_value("final").run()
     plain_text(at)
+
+
+def test_why_each_player_stands_there_is_one_list_of_every_player_named_as_typed(hostile: Hostile) -> None:
+    """The whys are one element (a list in place order), not one element a player: with
+    2,000 players those were 2,000 elements, sent again at every refresh. Each name in
+    it is text, as typed."""
+    at = run_page()
+    expected = standings(Store(hostile.db), TOURNAMENT)
+    (whys,) = [m.value for m in at.markdown if m.value.startswith("<ol>")]
+    html = TextHtml(whys)
+    assert html.ours, html.other  # no element or attribute but the list's and the bold names'
+    assert html.items == [f"{name}: {why}" for name, why in expected.select("name", "why").iter_rows()]
+    assert {IMAGE, LINK, MIXED} <= set(expected["name"])
+    assert shown(whys).tokens == {"text_html"}  # one block of HTML, which Markdown leaves whole
 
 
 def test_players_show_names_as_typed(hostile: Hostile) -> None:

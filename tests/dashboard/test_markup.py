@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dashboard.markup import JOINER, escape
-from tests.dashboard.conftest import shown
+from dashboard.markup import JOINER, Bold, escape, html_list, html_table
+from tests.dashboard.conftest import TextHtml, shown
 
 HOSTILE = (
     "![px](http://example.invalid/x.png)",
@@ -37,9 +37,14 @@ CONTEXTS = ("{}", "x {} y", "**{}**: why", "### {}", "- line 3 · {}: message", 
 
 def expected(text: str) -> str:
     """What the reader should see: the text, on one line."""
+    return spaced(text).strip()
+
+
+def spaced(text: str) -> str:
+    """The text on one line, its ends as they are (a part of a line of HTML)."""
     for brk in "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029":
         text = text.replace(brk, " ")
-    return text.strip().replace("\x00", "\ufffd")
+    return text.replace("\x00", "\ufffd")
 
 
 @pytest.mark.parametrize("text", HOSTILE)
@@ -68,3 +73,24 @@ def test_ordinary_text_is_left_readable() -> None:
     )
     assert escape("a dismissal needs a --reason") == "a dismissal needs a --reason"
     assert JOINER not in escape("line 3: the pile had 4 cards; ann@ 3")
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_hostile_text_shows_as_text_in_a_table_or_a_list_of_html(text: str) -> None:
+    """A table or a list of thousands of rows goes to ``st.markdown`` as one block of
+    HTML: the text in it is text, and no line of it ends the block."""
+    table = html_table(["player", "notes"], [[text, Bold("cut line")], ["Ann", None]])
+    whys = html_list([[Bold(text), ": ", text], [Bold("Ann"), ": top of the table"]])
+    for block in (table, whys):
+        assert "\n" not in block and "\r" not in block
+        page = shown(block)
+        assert page.tokens == {"text_html"} and page.plain, (page.tokens, page.text)
+    assert TextHtml(table).rows == [["player", "notes"], [expected(text), "cut line"], ["Ann", ""]]
+    assert TextHtml(whys).items == [f"{expected(text)}: {spaced(text)}".strip(), "Ann: top of the table"]
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60))
+def test_any_text_shows_exactly_as_typed_in_html(text: str) -> None:
+    page = shown(html_list([[Bold(text), ": ", text]]))
+    assert page.tokens == {"text_html"}, (text, page.tokens)
+    assert page.text == f"{expected(text)}: {spaced(text)}".strip()  # (the browser folds the spaces)

@@ -37,7 +37,7 @@ def test_the_standings_asked_for_in_german_speak_german(db: Path) -> None:
     for english in ("shared rank", "cut line", "The record's integrity", "Download the standings"):
         assert english not in text
     # why each player is ranked where they are, in German (issue 33)
-    assert "1. **" in text and "Spitze der Rangliste" in text and "nach Punkten" in text
+    assert "<ol><li><strong>" in text and "Spitze der Rangliste" in text and "nach Punkten" in text
     for english in ("top of the table", "on points", "level with"):
         assert english not in text
 
