@@ -257,9 +257,16 @@ def _describe_validation(exc: ValidationError) -> LineError:
     if kind == "extra_forbidden":
         return _wrong(say("unknown field `%(field)s`", field=str(field)), field)
     said = problem(str(first["msg"]).removeprefix("Value error, "))  # pydantic's own (English) words
-    if kind == "literal_error" and loc and (loc[-1] == "card" or loc[0] in ("hands", "draw_pile", "setup_card")):
+    if (
+        kind == "literal_error"
+        and loc
+        and (loc[-1] == "card" or loc[0] in ("hands", "draw_pile", "setup_card", "goals"))
+    ):
         deck = sentence("a card code of the game (docs/log-format.md, Card codes)")
-        wanted = CARD_KINDS.get(event_type or "", deck) if loc[-1] == "card" else deck
+        if loc[0] == "goals":  # a deal's goal
+            wanted = CARD_KINDS["goal_revealed"]
+        else:
+            wanted = CARD_KINDS.get(event_type or "", deck) if loc[-1] == "card" else deck
         said = say("%(given)s is not %(wanted)s", given=repr(first["input"]), wanted=(say(wanted),))
     elif kind == "string_pattern_mismatch":
         wanted = _PATTERN_WORDS.get(loc[-1] if loc else "", sentence("an allowed value"))
@@ -434,7 +441,7 @@ def _salvaged(obj: dict[str, Any], exc: ValidationError) -> Event | None:
         if loc and error["type"] == "int_type" and _whole_number(error["input"]):
             whole.append(loc)  # 3.0 for 3: the number it records
             continue
-        if loc and error["type"] == "literal_error" and isinstance(error["input"], str) and loc[0] in unreadable:
+        if loc and loc[0] in unreadable and _unread(loc, error):
             unseen.add(str(loc[0]))  # a card code that is none: the cards there are counted, not read
             continue
         if loc and loc[0] in claims:
@@ -503,14 +510,27 @@ def _as_written(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-UNSEEN_IF_UNREAD: Final = {"round_started": ("hands", "draw_pile"), "draw": ("card",), "discard": ("card",)}
+UNSEEN_IF_UNREAD: Final = {
+    "round_started": ("hands", "draw_pile", "goals"),
+    "draw": ("card",),
+    "discard": ("card",),
+}
 """Where a card code that names no card leaves the line's event standing, with the cards
 there unknown, by the event's type: a deal's hands or pile are then counted, as an
 observed log's are (each card played from them is taken as held, and a draw from the
-pile is not compared with its top), and a drawn or discarded card is whichever card it
-was. Dropped, one mistyped card in a deal threw the whole round away, and every line of
-it was reported as coming before any round_started; one in a draw left the draw unmade
-and the turn reported for a missed draw."""
+pile is not compared with its top), its goals known as they are turned up, as an
+observed log's are (a goal slot left out is unread too), and a drawn or discarded card
+is whichever card it was. Dropped, one mistyped card in a deal threw the whole round
+away, and every line of it was reported as coming before any round_started; one in a
+draw left the draw unmade and the turn reported for a missed draw."""
+
+
+def _unread(loc: tuple[str | int, ...], error: Any) -> bool:
+    """Whether a validation error at ``loc`` (under a field of :data:`UNSEEN_IF_UNREAD`)
+    leaves its cards unread: a code that names no card, or a goal slot left out."""
+    if error["type"] == "literal_error" and isinstance(error["input"], str):
+        return True
+    return error["type"] == "missing" and loc[0] == "goals" and len(loc) == 2
 
 
 def _whole_number(value: object) -> bool:

@@ -24,6 +24,7 @@ from events.findings import Finding
 from events.language import words
 from events.logfile import MAX_FILE_BYTES, MAX_LINE_BYTES, UnreadableLog, read_bytes
 from tests.conftest import codes, errors, run
+from tests.rules.test_scoring import tournament_gold
 
 MiB = 1024 * 1024
 SIX = ["ann", "bob", "cem", "dia", "eve", "fay"]
@@ -1136,6 +1137,35 @@ def test_a_deal_with_a_card_code_that_is_none_is_malformed_and_its_round_still_p
     assert codes(lines) == [("malformed", 2)], [f.describe() for f in errors(lines)]
     (finding,) = errors(lines)
     assert finding.round == 1 and (finding.field or "").startswith(field)
+    assert run(lines).outcomes == run(log.lines).outcomes
+
+
+@pytest.mark.parametrize("gold", [False, True], ids=["played out", "the gold reached"])
+@pytest.mark.parametrize("slip", ["a tunnel card", "a slot left out"])
+def test_a_deal_whose_goals_cannot_be_read_is_malformed_and_its_round_still_played(slip: str, gold: bool) -> None:
+    """One goal of the deal written as a tunnel card, or left out: the line was dropped,
+    and every line of its round after it reported as coming before any round_started
+    (104 findings for one slip). The round is played with its goals known as they are
+    turned up, as an observed log's are: the gold from the round_ended that names its
+    connector."""
+    if gold:
+        log, _ = tournament_gold("bob")
+        log.end_round()
+    else:
+        log = _a_played_round()
+    lines = list(log.lines)
+    deal = json.loads(lines[1])
+    if slip == "a tunnel card":
+        deal["goals"]["top"] = "NESW"
+    else:
+        del deal["goals"]["top"]
+    lines[1] = json.dumps(deal)
+    assert codes(lines) == [("malformed", 2)], [f.describe() for f in errors(lines)]
+    (finding,) = errors(lines)
+    assert (finding.round, finding.field) == (1, "goals.top")
+    if slip == "a tunnel card":  # in the reader's words, not the schema library's
+        assert finding.message == "field `goals.top`: 'NESW' is not a goal card"
+        assert finding.said is not None and "erwartet wird eine Zielkarte" in words(finding.said, "de")
     assert run(lines).outcomes == run(log.lines).outcomes
 
 
