@@ -236,6 +236,53 @@ _PATTERN_WORDS: Final = {
 }
 
 
+_WANTED: Final = {
+    "int_type": sentence("a whole number"),
+    "bool_type": sentence("true or false"),
+    "string_type": sentence("a text in quotes"),
+    "dict_type": sentence("an object { … }"),
+    "model_type": sentence("an object { … }"),
+    "list_type": sentence("a list [ … ]"),
+}
+"""What a value of the wrong JSON type should have been, by pydantic's error type."""
+_ALLOWED: Final = re.compile(r"'((?:[^'\\]|\\.)*)'")
+"""One allowed value in pydantic's ``expected`` of a literal (``"'top', 'middle' or 'bottom'"``)."""
+_SHOWN: Final = 60
+"""Characters of a wrong value shown in its finding; a longer one is cut."""
+
+
+def _shown(value: object) -> str:
+    """A wrong value as written (``repr``), cut after :data:`_SHOWN` characters: a field
+    may hold 64 KiB, and the finding names it, not copies it."""
+    text = repr(value)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
+def _in_our_words(error: Any) -> Said | None:
+    """A validation error of the common kinds as a sentence of the catalogue, so a reader
+    of another language reads it in theirs (pydantic's messages are English); ``None``
+    for the rest. The card fields and the patterns are said more precisely after."""
+    kind, given, ctx = error["type"], error.get("input"), error.get("ctx") or {}
+    wanted: Said | None = None
+    if kind in _WANTED:
+        wanted = say(_WANTED[kind])
+    elif kind == "literal_error":
+        allowed = _ALLOWED.findall(str(ctx.get("expected", "")))
+        if allowed:
+            wanted = say("one of %(allowed)s", allowed=", ".join(allowed))
+    elif kind == "less_than_equal" and "le" in ctx:
+        wanted = say("a number up to %(most)s", most=ctx["le"])
+    elif kind == "greater_than_equal" and "ge" in ctx:
+        wanted = say("a number from %(least)s", least=ctx["ge"])
+    elif kind == "string_too_long" and isinstance(given, str) and "max_length" in ctx:
+        return say("%(length)s characters, where at most %(most)s fit", length=len(given), most=ctx["max_length"])
+    elif kind == "too_long" and isinstance(given, list | dict) and "max_length" in ctx:
+        return say("%(count)s entries, where at most %(most)s fit", count=len(given), most=ctx["max_length"])
+    if wanted is None:
+        return None
+    return say("%(given)s is not %(wanted)s", given=_shown(given), wanted=(wanted,))
+
+
 def _describe_validation(exc: ValidationError) -> LineError:
     errors = exc.errors(include_url=False)
     first = errors[0]
@@ -256,7 +303,7 @@ def _describe_validation(exc: ValidationError) -> LineError:
         return _wrong(say("field `%(field)s` is missing", field=str(field)), field)
     if kind == "extra_forbidden":
         return _wrong(say("unknown field `%(field)s`", field=str(field)), field)
-    said = problem(str(first["msg"]).removeprefix("Value error, "))  # pydantic's own (English) words
+    said = _in_our_words(first) or problem(str(first["msg"]).removeprefix("Value error, "))  # else pydantic's
     if (
         kind == "literal_error"
         and loc
@@ -267,10 +314,10 @@ def _describe_validation(exc: ValidationError) -> LineError:
             wanted = CARD_KINDS["goal_revealed"]
         else:
             wanted = CARD_KINDS.get(event_type or "", deck) if loc[-1] == "card" else deck
-        said = say("%(given)s is not %(wanted)s", given=repr(first["input"]), wanted=(say(wanted),))
+        said = say("%(given)s is not %(wanted)s", given=_shown(first["input"]), wanted=(say(wanted),))
     elif kind == "string_pattern_mismatch":
         wanted = _PATTERN_WORDS.get(loc[-1] if loc else "", sentence("an allowed value"))
-        said = say("%(given)s is not %(wanted)s", given=repr(first["input"]), wanted=(say(wanted),))
+        said = say("%(given)s is not %(wanted)s", given=_shown(first["input"]), wanted=(say(wanted),))
     if field:
         said = say("field `%(field)s`: %(problem)s", field=field, problem=(said,))
     if len(errors) > 1:

@@ -1212,3 +1212,55 @@ def test_a_round_started_line_s_time_is_a_finding_of_the_round_it_starts(at: str
     log.deal(start="ann", at=at)
     found = [(f.code, f.line, f.round) for f in errors(log) if f.field == "at"]
     assert found == [("malformed", 2, 1), ("malformed", len(log.lines), 2)]
+
+
+@pytest.mark.parametrize(
+    ("line", "english", "german"),
+    [
+        (
+            {"type": "play_rockfall", "player": "ann", "card": "rockfall", "x": 51, "y": 0},
+            "field `x`: 51 is not a number up to 50",
+            "erwartet wird eine Zahl bis 50",
+        ),
+        (
+            {"type": "play_map", "player": "ann", "card": "map", "goal": "center"},
+            "field `goal`: 'center' is not one of top, middle, bottom",
+            "einer der Werte top, middle, bottom",
+        ),
+        (
+            {"type": "play_path", "player": "ann", "card": "EW", "x": 1.5, "y": 0, "rotated": False},
+            "field `x`: 1.5 is not a whole number",
+            "eine ganze Zahl",
+        ),
+        (
+            {"type": "play_path", "player": "ann", "card": "EW", "x": 1, "y": 0, "rotated": "no"},
+            "field `rotated`: 'no' is not true or false",
+            "true oder false",
+        ),
+        (
+            {"type": "discard", "player": 5, "card": "map"},
+            "field `player`: 5 is not a text in quotes",
+            "ein Text in Anführungszeichen",
+        ),
+        (
+            {"type": "referee_note", "player": None, "error": "other", "note": "x" * 600},
+            "field `note`: 600 characters, where at most 500 fit",
+            "600 Zeichen, wo höchstens 500 passen",
+        ),
+        (
+            {"type": "play_path", "player": "ann", "card": "EW", "x": "1" * 1000, "y": 0, "rotated": False},
+            f"field `x`: '{'1' * 58}… is not a whole number",
+            "eine ganze Zahl",
+        ),
+    ],
+    ids=["over its range", "no such value", "a fraction", "not true or false", "not a text", "too long", "cut"],
+)
+def test_a_value_of_the_wrong_kind_is_said_in_the_reader_s_language(
+    line: dict[str, Any], english: str, german: str
+) -> None:
+    """A field of the wrong type, range or value was said in the schema library's
+    English ("Input should be less than or equal to 50") under every language; it is
+    a sentence of the catalogue, naming the value (cut short if long) and what fits."""
+    (finding,) = errors(started().raw(line))
+    assert finding.message == english
+    assert finding.said is not None and german in words(finding.said, "de")
