@@ -10,9 +10,10 @@ read a chunk at a time (:mod:`ingest.store.chunks`) on a cursor of its own.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
-from itertools import islice
+from itertools import groupby, islice
+from operator import attrgetter
 from typing import Any, Final, overload
 from zoneinfo import ZoneInfo
 
@@ -82,14 +83,7 @@ class Reading:
             "ORDER BY stream, version"
         )
         for start in range(0, len(wanted), STREAMS_PER_READ):
-            stream: list[StoredEvent] = []
-            for event in _events(con, sql, [wanted[start : start + STREAMS_PER_READ], *params]):
-                if stream and event.stream != stream[0].stream:
-                    yield stream
-                    stream = []
-                stream.append(event)
-            if stream:
-                yield stream
+            yield from _by_stream(_events(con, sql, [wanted[start : start + STREAMS_PER_READ], *params]))
 
     def stream(self, con: duckdb.DuckDBPyConnection, stream: str) -> StreamEvents:
         """A stream's events in version order (every revision), as :meth:`read` gives
@@ -337,15 +331,14 @@ def _streams(con: duckdb.DuckDBPyConnection, run: Sequence[str]) -> Iterator[lis
     """The events of a run of streams (consecutive in stream order), a stream at a time."""
     if not run:
         return
-    stream: list[StoredEvent] = []
     sql = f"SELECT {_ENVELOPE} FROM events WHERE stream BETWEEN ? AND ? ORDER BY stream, position"
-    for event in _events(con, sql, [run[0], run[-1]]):
-        if stream and event.stream != stream[0].stream:
-            yield stream
-            stream = []
-        stream.append(event)
-    if stream:
-        yield stream
+    yield from _by_stream(_events(con, sql, [run[0], run[-1]]))
+
+
+def _by_stream(events: Iterable[StoredEvent]) -> Iterator[list[StoredEvent]]:
+    """Events ordered by stream, a list per stream."""
+    for _, stream in groupby(events, key=attrgetter("stream")):
+        yield list(stream)
 
 
 class StreamEvents(Sequence[StoredEvent]):
