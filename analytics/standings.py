@@ -631,8 +631,7 @@ SELECT row_number() OVER w::INTEGER AS place,
                 ELSE json_object('text', {final_shared}, 'values', json_object('name', lag(f.name) OVER w)) END,
            CASE WHEN f.withdrawn THEN json_object('text', {final_withdrew}, 'values', json_object()) END
        ], lambda reason: reason IS NOT NULL))::VARCHAR AS reasons
-FROM final_scores f LEFT JOIN prelim p USING (player)
-WHERE f.rounds > 0
+FROM final_scores f LEFT JOIN prelim p USING (player)  -- those the final seats or who played in it (people)
 WINDOW w AS (ORDER BY f.points DESC, f.stars DESC, coalesce(p.points, 0) DESC, coalesce(p.stars, 0) DESC, f.player)
 ORDER BY place
 """

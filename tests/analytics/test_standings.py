@@ -498,6 +498,21 @@ FINAL_ON_PAPER: Final = {
 """The final table of :func:`final_log`, as its scorekeeper writes it on paper."""
 
 
+def test_a_finalist_seated_who_does_not_play_is_ranked_at_the_final(hand: Hand) -> None:
+    """R-TS4, R-TS3: the final ranks the players it seats or who played in it. A
+    finalist seated who never sat down (lea, in kim's seat) was left out of the final's
+    standings, though a semi-final ranks such a player; they stand below everyone who
+    played, on no final points, then on their preliminary ones."""
+    seated = ["ann", "bob", "cem", "gus", "hal", "lea"]
+    records.publish_seating(hand.store, TID, 2, [seated], stage="final", method="by hand", seed=None)
+    assert put(hand.store, hand.root / "final.jsonl", final_log().text()) == "accepted"
+    final = hand.table(stage="final")
+    assert final["player"].to_list() == ["gus", "kim", "ann", "bob", "hal", "cem", "lea"]
+    lea = row(final, "lea")
+    assert (lea["final_points"], lea["final_stars"], lea["rounds"]) == (0, 0, 0)
+    assert lea["preliminary_points"] == row(hand.table(), "lea")["points"]
+
+
 def test_a_final_numbered_as_another_round_is_said_to_count_in_no_standings(hand: Hand) -> None:
     """A final's game numbered as a round the final did not announce counts in no
     standings (R-TS1); the final's standings say so and name it. They said "no players
