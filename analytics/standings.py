@@ -32,6 +32,7 @@ from events.rules.tournament import (
     IN_TWO_GAMES,
     MISSING_FROM_GAME,
     MORE_ROUNDS,
+    OTHER_RULESET,
     SEATED_ELSEWHERE,
     UNREGISTERED,
     UNSEATED,
@@ -268,6 +269,26 @@ which the organiser is told of. (A log that stops before its planned rounds is
 ``incomplete`` already, and its planned rounds are what is compared.) Its ``finding_id``
 is a hash of tournament and game; computed, never stored."""
 
+OTHER_RULES: Final = """
+SELECT substr(sha256(concat_ws('|', 'ruleset', g.tournament, g.game_id)), 1, 12) AS finding_id,
+       g.tournament, g.game_id, coalesce(g.stage, 'preliminary') AS stage, g.tournament_round,
+       'wrong_ruleset' AS code, 'R-W1' AS rule, 'warning' AS severity,
+       format('{} is played by the {} rules, but {} by the {} rules: it counts in no standings until its file '
+              || 'is put right and ingested again (--supersede)', g.game_id, g.ruleset, g.tournament, t.ruleset)
+           AS message,
+       json_object('text', {other}, 'values', json_object('game', g.game_id, 'ruleset', g.ruleset,
+                                                          'tournament', g.tournament, 'expected', t.ruleset))::VARCHAR
+           AS said
+FROM games g JOIN tournaments t USING (tournament)
+WHERE g.ruleset <> t.ruleset
+""".replace("{other}", _literal(OTHER_RULESET))
+"""Every game whose ruleset is not its tournament's: a ``wrong_ruleset`` finding of the
+game (no player: it stands beside each of its players' rows). Such a game counts in no
+standings (:data:`_SCORED`): a base game's points are gold nuggets, and its winners
+have no stars. The organiser puts its header right and ingests it again with
+``--supersede``; a dismissal does not make it count. Its ``finding_id`` is a hash of
+tournament and game; computed, never stored."""
+
 EVERY_FINDING: Final = (
     """(
     SELECT finding_id, game_id, round, line, player, code, rule, severity, message, said FROM findings
@@ -279,11 +300,15 @@ EVERY_FINDING: Final = (
     SELECT finding_id, game_id, NULL, NULL, NULL, code, rule, severity, message, said FROM ("""
     + ROUND_COUNT
     + """)
+    UNION ALL
+    SELECT finding_id, game_id, NULL, NULL, NULL, code, rule, severity, message, said FROM ("""
+    + OTHER_RULES
+    + """)
 )"""
 )
 """Every finding, as a table to select from: the audit's (stored by the ingest), the
-seating's (:data:`MISSEATED`) and the games' rounds (:data:`ROUND_COUNT`), in the
-columns of ``findings``."""
+seating's (:data:`MISSEATED`), the games' rounds (:data:`ROUND_COUNT`) and rulesets
+(:data:`OTHER_RULES`), in the columns of ``findings``."""
 
 FINDING_STATUS: Final = """
 CASE WHEN EXISTS (SELECT 1 FROM dismissals d WHERE d.tournament = {tournament} AND d.finding_id = f.finding_id)
@@ -430,7 +455,8 @@ def with_still_wrong(sql: str, con: duckdb.DuckDBPyConnection, tournament: str |
 _SCORED: Final = (
     """
 WITH stage_games AS (
-    SELECT g.game_id, {announced} AS announced, {game_rounds} AS most_rounds
+    SELECT g.game_id, {announced} AS announced, {game_rounds} AS most_rounds,
+           g.ruleset IS NOT DISTINCT FROM coalesce(t.ruleset, g.ruleset) AS of_its_rules
     FROM (SELECT game_id, tournament, tournament_round, coalesce(stage, 'preliminary') AS stage, ruleset
           FROM games WHERE tournament = $tournament) g
     LEFT JOIN tournaments t USING (tournament)
@@ -439,10 +465,11 @@ WITH stage_games AS (
 games_t AS (
     -- the stage's games of the rounds it announced (R-TS1, R-TS2): a game of round 5 of
     -- four preliminaries is no preliminary game, whatever its header says, and counts
-    -- nowhere until its header is put right; its findings (open_findings) stand beside
-    -- its players' rows all the same. Of each, the stage's rounds (R-TS1: 3, R-TS4: the
-    -- final's): a fourth round of a preliminary game counts nowhere either (ROUND_COUNT)
-    SELECT game_id, most_rounds FROM stage_games WHERE announced
+    -- nowhere until its header is put right, nor does a game of the other ruleset
+    -- (OTHER_RULES); their findings (open_findings) stand beside their players' rows all
+    -- the same. Of each, the stage's rounds (R-TS1: 3, R-TS4: the final's): a fourth
+    -- round of a preliminary game counts nowhere either (ROUND_COUNT)
+    SELECT game_id, most_rounds FROM stage_games WHERE announced AND of_its_rules
 ),
 corrected AS (SELECT * EXCLUDE (tournament) FROM ({newest_corrections}) WHERE tournament = $tournament),
 scored AS (

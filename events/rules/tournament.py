@@ -83,6 +83,12 @@ FEWER_ROUNDS: Final = sentence(
 )
 """A ``wrong_rounds`` finding (R-TS1, R-TS4) of a game of fewer rounds than its stage
 plays, by its header (a log that stops before its planned rounds is ``incomplete``)."""
+OTHER_RULESET: Final = sentence(
+    "%(game)s is played by the %(ruleset)s rules, but %(tournament)s by the %(expected)s rules: it counts in no "
+    "standings until its file is put right and ingested again (--supersede)"
+)
+"""A ``wrong_ruleset`` finding of a game whose ruleset is not its tournament's: a base
+game's points are its gold nuggets, not R-W1's points and stars."""
 GAME_ROUNDS: Final = 3
 """Rounds of every game of a tournament but the final's (R-TS1: "each one game of 3 rounds
 per table"; a semi-final's tables play as the preliminaries' do)."""

@@ -46,6 +46,8 @@ from cli.main import app
 from events.audit import audit
 from events.builder import LogBuilder
 from events.said import read_stored
+from events.schema import dump_event
+from events.simulate.game import GameSpec, simulate_game
 from events.simulate.mutate import mutate
 from events.simulate.tournament import simulate_tournament
 from ingest.pipeline import ingest
@@ -511,6 +513,23 @@ def test_a_finalist_seated_who_does_not_play_is_ranked_at_the_final(hand: Hand) 
     lea = row(final, "lea")
     assert (lea["final_points"], lea["final_stars"], lea["rounds"]) == (0, 0, 0)
     assert lea["preliminary_points"] == row(hand.table(), "lea")["points"]
+
+
+def test_a_game_of_the_other_ruleset_counts_in_no_standings_and_is_said(tmp_path: Path) -> None:
+    """R-W1: a tournament of the tournament rules scores points and stars. A base game
+    of one of its rounds (a phone left on the base rules) counted its gold nuggets as
+    points, its winners without stars, and nothing said so. It counts nowhere, and a
+    ``wrong_ruleset`` finding of the game stands beside each of its players' rows."""
+    hand = _hand(tmp_path, 2)
+    before = hand.table()
+    spec = GameSpec("hand:r2:t1", PLAYERS[:6], ruleset="base", seed=3, tournament=TID, tournament_round=2, table="1")
+    text = "".join(dump_event(event) + "\n" for event in simulate_game(spec))
+    assert put(hand.store, hand.root / "r2-t1.jsonl", text) in ("accepted", "accepted_with_findings")
+    after = hand.table()
+    assert_frame_equal(after.drop("open_findings", "why", "reasons"), before.drop("open_findings", "why", "reasons"))
+    assert [row(after, p)["open_findings"] - row(before, p)["open_findings"] for p in PLAYERS[:6]] == [1] * 6
+    found = hand.cli("findings", TID, "--open")
+    assert "hand:r2:t1 is played by the base rules, but hand by the tournament rules" in " ".join(found.output.split())
 
 
 def test_a_final_numbered_as_another_round_is_said_to_count_in_no_standings(hand: Hand) -> None:

@@ -226,7 +226,7 @@ def test_no_code_shows_on_a_page(db: Path, page: str, state: dict[str, object]) 
 
 def test_every_code_has_a_plain_name() -> None:
     assert set(names.ROLES) == set(ROLES)
-    assert set(names.FINDINGS) == {code.value for code in Code} | {Unlisted.code, "wrong_table", "wrong_rounds"}
+    assert set(names.FINDINGS) == {code.value for code in Code} | {Unlisted.code, "wrong_table", "wrong_rounds", "wrong_ruleset"}
     assert set(names.CARDS) | set(TUNNEL_CARDS) == set(DECK) | set(GOAL_SIDES) | {UNSEEN}  # paths: by shape
     assert (
         names.card("NS") == "straight path (north–south)"
