@@ -32,6 +32,7 @@ from events.rules.tournament import (
     IN_TWO_GAMES,
     MISSING_FROM_GAME,
     MORE_ROUNDS,
+    NO_ROUND,
     OTHER_RULESET,
     SEATED_ELSEWHERE,
     UNREGISTERED,
@@ -90,13 +91,14 @@ def _announced(game: str) -> str:
     ``stage`` and ``tournament_round``, beside the tournament's row as ``t``) is one its
     stage announced (:func:`events.rules.tournament.stage_rounds`: the preliminaries
     from 1, then the semi-final if announced, then the final), and when the tournament
-    announced no count to judge it by."""
-    return f"""coalesce(CASE {game}.stage
+    announced no count to judge it by. A game naming no round is of no round a created
+    tournament announced (:data:`HEADER_FINDINGS`)."""
+    return f"""CASE WHEN {game}.tournament_round IS NULL THEN t.name IS NULL ELSE coalesce(CASE {game}.stage
         WHEN 'preliminary' THEN {game}.tournament_round BETWEEN 1 AND t.preliminary_rounds
         WHEN 'semifinal' THEN coalesce(t.semifinal, false) AND {game}.tournament_round = t.preliminary_rounds + 1
         ELSE {game}.tournament_round
              = t.preliminary_rounds + 1 + CASE WHEN coalesce(t.semifinal, false) THEN 1 ELSE 0 END
-      END, true)"""
+      END, true) END"""
 
 
 _SEATS: Final = """(
@@ -269,7 +271,7 @@ which the organiser is told of. (A log that stops before its planned rounds is
 ``incomplete`` already, and its planned rounds are what is compared.) Its ``finding_id``
 is a hash of tournament and game; computed, never stored."""
 
-OTHER_RULES: Final = """
+HEADER_FINDINGS: Final = """
 SELECT substr(sha256(concat_ws('|', 'ruleset', g.tournament, g.game_id)), 1, 12) AS finding_id,
        g.tournament, g.game_id, coalesce(g.stage, 'preliminary') AS stage, g.tournament_round,
        'wrong_ruleset' AS code, 'R-W1' AS rule, 'warning' AS severity,
@@ -281,13 +283,26 @@ SELECT substr(sha256(concat_ws('|', 'ruleset', g.tournament, g.game_id)), 1, 12)
            AS said
 FROM games g JOIN tournaments t USING (tournament)
 WHERE g.ruleset <> t.ruleset
-""".replace("{other}", _literal(OTHER_RULESET))
-"""Every game whose ruleset is not its tournament's: a ``wrong_ruleset`` finding of the
-game (no player: it stands beside each of its players' rows). Such a game counts in no
-standings (:data:`_SCORED`): a base game's points are gold nuggets, and its winners
-have no stars. The organiser puts its header right and ingests it again with
-``--supersede``; a dismissal does not make it count. Its ``finding_id`` is a hash of
-tournament and game; computed, never stored."""
+UNION ALL
+SELECT substr(sha256(concat_ws('|', 'no-round', g.tournament, g.game_id)), 1, 12) AS finding_id,
+       g.tournament, g.game_id, coalesce(g.stage, 'preliminary') AS stage, g.tournament_round,
+       'no_round' AS code, 'R-TS1' AS rule, 'warning' AS severity,
+       format('{} names no round of {}: it counts in no standings until its header names its round and it is '
+              || 'ingested again (--supersede)', g.game_id, g.tournament) AS message,
+       json_object('text', {no_round}, 'values', json_object('game', g.game_id, 'tournament', g.tournament))::VARCHAR
+           AS said
+FROM games g JOIN tournaments t USING (tournament)
+WHERE g.tournament_round IS NULL
+""".replace("{other}", _literal(OTHER_RULESET)).replace("{no_round}", _literal(NO_ROUND))
+"""Every game of a created tournament whose header does not fit it, a finding of the
+game each (no player: it stands beside each of its players' rows), and counted in no
+standings (:data:`_SCORED`): ``wrong_ruleset``, a game whose ruleset is not its
+tournament's (a base game's points are gold nuggets, and its winners have no stars);
+``no_round``, a game that names no round, which no seating can check (a table's log
+stored twice would count twice) and no round of the ranking holds (R-TS1, R-TS2). The
+organiser puts its header right and ingests it again with ``--supersede``; a dismissal
+does not make it count. Its ``finding_id`` is a hash of tournament and game; computed,
+never stored."""
 
 EVERY_FINDING: Final = (
     """(
@@ -302,13 +317,13 @@ EVERY_FINDING: Final = (
     + """)
     UNION ALL
     SELECT finding_id, game_id, NULL, NULL, NULL, code, rule, severity, message, said FROM ("""
-    + OTHER_RULES
+    + HEADER_FINDINGS
     + """)
 )"""
 )
 """Every finding, as a table to select from: the audit's (stored by the ingest), the
-seating's (:data:`MISSEATED`), the games' rounds (:data:`ROUND_COUNT`) and rulesets
-(:data:`OTHER_RULES`), in the columns of ``findings``."""
+seating's (:data:`MISSEATED`), the games' rounds (:data:`ROUND_COUNT`) and headers
+(:data:`HEADER_FINDINGS`), in the columns of ``findings``."""
 
 FINDING_STATUS: Final = """
 CASE WHEN EXISTS (SELECT 1 FROM dismissals d WHERE d.tournament = {tournament} AND d.finding_id = f.finding_id)
@@ -465,8 +480,8 @@ WITH stage_games AS (
 games_t AS (
     -- the stage's games of the rounds it announced (R-TS1, R-TS2): a game of round 5 of
     -- four preliminaries is no preliminary game, whatever its header says, and counts
-    -- nowhere until its header is put right, nor does a game of the other ruleset
-    -- (OTHER_RULES); their findings (open_findings) stand beside their players' rows all
+    -- nowhere until its header is put right, nor does a game of the other ruleset or of
+    -- no round (HEADER_FINDINGS); their findings (open_findings) stand beside their players' rows all
     -- the same. Of each, the stage's rounds (R-TS1: 3, R-TS4: the final's): a fourth
     -- round of a preliminary game counts nowhere either (ROUND_COUNT)
     SELECT game_id, most_rounds FROM stage_games WHERE announced AND of_its_rules

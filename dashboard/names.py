@@ -79,13 +79,14 @@ FINDINGS: Final = {
     "wrong_table": N_("played at another table than the seating gave"),
     "wrong_rounds": N_("a game of more or fewer rounds than its stage plays"),
     "wrong_ruleset": N_("a game of other rules than its tournament's"),
+    "no_round": N_("a game that names no round of its tournament"),
     "more_findings": N_("more findings, counted but not listed"),
 }
 """A short plain sentence per finding code (``events.findings.Code``, the count of
 findings a report does not list, the seating's ``wrong_table``:
 :data:`analytics.standings.MISSEATED`, the games' ``wrong_rounds``:
-:data:`analytics.standings.ROUND_COUNT`, and ``wrong_ruleset``:
-:data:`analytics.standings.OTHER_RULES`)."""
+:data:`analytics.standings.ROUND_COUNT`, and ``wrong_ruleset`` and ``no_round``:
+:data:`analytics.standings.HEADER_FINDINGS`)."""
 
 TOOLS: Final = {"pick": N_("pickaxe"), "lamp": N_("lamp"), "cart": N_("cart")}
 """The three tools (``events.cards.TOOLS``)."""

@@ -89,6 +89,12 @@ OTHER_RULESET: Final = sentence(
 )
 """A ``wrong_ruleset`` finding of a game whose ruleset is not its tournament's: a base
 game's points are its gold nuggets, not R-W1's points and stars."""
+NO_ROUND: Final = sentence(
+    "%(game)s names no round of %(tournament)s: it counts in no standings until its header names its round "
+    "and it is ingested again (--supersede)"
+)
+"""A ``no_round`` finding of a game that names its tournament but not the round it was
+played in, which no seating can check (a table's log stored twice would count twice)."""
 GAME_ROUNDS: Final = 3
 """Rounds of every game of a tournament but the final's (R-TS1: "each one game of 3 rounds
 per table"; a semi-final's tables play as the preliminaries' do)."""

@@ -532,6 +532,23 @@ def test_a_game_of_the_other_ruleset_counts_in_no_standings_and_is_said(tmp_path
     assert "hand:r2:t1 is played by the base rules, but hand by the tournament rules" in " ".join(found.output.split())
 
 
+def test_a_game_that_names_no_round_counts_in_no_standings_and_is_said(hand: Hand) -> None:
+    """R-TS1, R-TS2: the ranking is over the rounds announced. A game naming its
+    tournament but no round (a table's log stored again under another id, its round
+    left out) counted beside the rounds: its players' points twice, and no seating
+    check could see it. It counts nowhere, and a ``no_round`` finding of the game stands
+    beside each of its players' rows."""
+    before = hand.table()
+    text = sheet("hand:again", T1).replace(f"{TID},1,1,", f"{TID},,1,")
+    assert put(hand.store, hand.root / "again.csv", text) == "accepted"
+    after = hand.table()
+    assert_frame_equal(after.drop("open_findings", "why", "reasons"), before.drop("open_findings", "why", "reasons"))
+    players = sorted({player for results in T1.values() for player, *_ in results})
+    assert [row(after, p)["open_findings"] - row(before, p)["open_findings"] for p in players] == [1] * len(players)
+    found = " ".join(hand.cli("findings", TID, "--open").output.split())
+    assert "hand:again names no round of hand: it counts in no standings" in found
+
+
 def test_a_final_numbered_as_another_round_is_said_to_count_in_no_standings(hand: Hand) -> None:
     """A final's game numbered as a round the final did not announce counts in no
     standings (R-TS1); the final's standings say so and name it. They said "no players
