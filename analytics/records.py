@@ -571,8 +571,8 @@ def stage_refusal(store: Store, tournament: str, stage: str) -> Said | None:
             if known == "preliminary":
                 return None
             rounds = stage_rounds(known, told.preliminary_rounds, told.semifinal)
-            played = con.execute(
-                "SELECT game_id, list_contains(?, tournament_round) FROM games "
+            played = con.execute(  # a game naming no round is of the stage's one round (standings._announced)
+                "SELECT game_id, coalesce(list_contains(?, tournament_round), true) FROM games "
                 "WHERE tournament = ? AND stage = ? ORDER BY game_id",
                 [list(rounds), tournament, known],
             ).fetchall()

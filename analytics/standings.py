@@ -91,9 +91,12 @@ def _announced(game: str) -> str:
     ``stage`` and ``tournament_round``, beside the tournament's row as ``t``) is one its
     stage announced (:func:`events.rules.tournament.stage_rounds`: the preliminaries
     from 1, then the semi-final if announced, then the final), and when the tournament
-    announced no count to judge it by. A game naming no round is of no round a created
-    tournament announced (:data:`HEADER_FINDINGS`)."""
-    return f"""CASE WHEN {game}.tournament_round IS NULL THEN t.name IS NULL ELSE coalesce(CASE {game}.stage
+    announced no count to judge it by. A game naming no round is of the final's (or
+    the semi-final's, if announced), which are one round each, and of no preliminary
+    round of a created tournament (:data:`HEADER_FINDINGS`)."""
+    return f"""CASE WHEN {game}.tournament_round IS NULL
+        THEN t.name IS NULL OR {game}.stage = 'final' OR ({game}.stage = 'semifinal' AND coalesce(t.semifinal, false))
+        ELSE coalesce(CASE {game}.stage
         WHEN 'preliminary' THEN {game}.tournament_round BETWEEN 1 AND t.preliminary_rounds
         WHEN 'semifinal' THEN coalesce(t.semifinal, false) AND {game}.tournament_round = t.preliminary_rounds + 1
         ELSE {game}.tournament_round
@@ -292,14 +295,15 @@ SELECT substr(sha256(concat_ws('|', 'no-round', g.tournament, g.game_id)), 1, 12
        json_object('text', {no_round}, 'values', json_object('game', g.game_id, 'tournament', g.tournament))::VARCHAR
            AS said
 FROM games g JOIN tournaments t USING (tournament)
-WHERE g.tournament_round IS NULL
+WHERE g.tournament_round IS NULL AND coalesce(g.stage, 'preliminary') = 'preliminary'
 """.replace("{other}", _literal(OTHER_RULESET)).replace("{no_round}", _literal(NO_ROUND))
 """Every game of a created tournament whose header does not fit it, a finding of the
 game each (no player: it stands beside each of its players' rows), and counted in no
 standings (:data:`_SCORED`): ``wrong_ruleset``, a game whose ruleset is not its
 tournament's (a base game's points are gold nuggets, and its winners have no stars);
-``no_round``, a game that names no round, which no seating can check (a table's log
-stored twice would count twice) and no round of the ranking holds (R-TS1, R-TS2). The
+``no_round``, a preliminary game that names no round, which no seating can check (a
+table's log stored twice would count twice) and no round of the ranking holds (R-TS1,
+R-TS2); a final or semi-final naming none is of its stage's one round. The
 organiser puts its header right and ingests it again with ``--supersede``; a dismissal
 does not make it count. Its ``finding_id`` is a hash of tournament and game; computed,
 never stored."""

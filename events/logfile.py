@@ -252,9 +252,10 @@ _SHOWN: Final = 60
 
 
 def _shown(value: object) -> str:
-    """A wrong value as written (``repr``), cut after :data:`_SHOWN` characters: a field
-    may hold 64 KiB, and the finding names it, not copies it."""
-    text = repr(value)
+    """A wrong value as written: a text in quotes, anything else as JSON (``null``,
+    ``true``, ``{"a": 1}``), cut after :data:`_SHOWN` characters: a field may hold 64
+    KiB, and the finding names it, not copies it."""
+    text = repr(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
 
@@ -264,6 +265,8 @@ def _in_our_words(error: Any) -> Said | None:
     for the rest. The card fields and the patterns are said more precisely after."""
     kind, given, ctx = error["type"], error.get("input"), error.get("ctx") or {}
     wanted: Said | None = None
+    if kind == "int_type" and _whole_number(given):  # 3.0 for 3: read as the number it records
+        return say("%(given)s is a whole number written with a fraction or an exponent", given=_shown(given))
     if kind in _WANTED:
         wanted = say(_WANTED[kind])
     elif kind == "literal_error":

@@ -13,7 +13,7 @@ MAX_UPLOAD_BYTES: Final = MAX_UPLOAD_MIB * 1024 * 1024
 """Bytes of one upload; a larger file is refused unread, with its true size."""
 
 MAX_SHEET_MIB: Final = 4
-"""Mebibytes of one score sheet: some 90,000 rows (7,500 games of six players and three
+"""Mebibytes of one score sheet: some 90,000 rows (5,000 games of six players and three
 rounds), a hundred times a big tournament's paper. A sheet is read whole, every row an
 object, and its games' events and rows built before the store takes them: 8 MiB of the
 shortest rows took an ingest to 519 MiB and 64 MiB past DuckDB's own memory limit, where

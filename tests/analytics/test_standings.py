@@ -503,8 +503,8 @@ FINAL_ON_PAPER: Final = {
 def test_a_finalist_seated_who_does_not_play_is_ranked_at_the_final(hand: Hand) -> None:
     """R-TS4, R-TS3: the final ranks the players it seats or who played in it. A
     finalist seated who never sat down (lea, in kim's seat) was left out of the final's
-    standings, though a semi-final ranks such a player; they stand below everyone who
-    played, on no final points, then on their preliminary ones."""
+    standings, though a semi-final ranks such a player; they are ranked as R-TS4 ranks
+    everyone: on no final points and stars, then on their preliminary ones."""
     seated = ["ann", "bob", "cem", "gus", "hal", "lea"]
     records.publish_seating(hand.store, TID, 2, [seated], stage="final", method="by hand", seed=None)
     assert put(hand.store, hand.root / "final.jsonl", final_log().text()) == "accepted"
@@ -584,6 +584,19 @@ def test_a_final_table_on_a_score_sheet_counts_in_the_final(hand: Hand) -> None:
     ]
     assert final["open_findings"].sum() == 0
     assert hand.table()["rounds"].max() == 3  # nothing of it counted in the preliminaries
+
+
+def test_a_final_that_names_no_round_is_of_the_final_s_round(hand: Hand) -> None:
+    """event-log.md: ``tournament_round`` is optional. A final (or an announced
+    semi-final) is one round, so a final's game naming none is of it, and counts; only a
+    preliminary game naming none is a ``no_round`` finding."""
+    text = sheet("hand:final", FINAL_ON_PAPER, number=2, table="final").replace(f"{TID},2,final,", f"{TID},,final,")
+    lines = text.splitlines()
+    lines = [lines[0] + ",stage"] + [line + ",final" for line in lines[1:]]
+    assert put(hand.store, hand.root / "final.csv", "\n".join(lines) + "\n") == "accepted"
+    final = hand.table(stage="final")
+    assert final["player"].to_list() == ["gus", "kim", "ann", "bob", "hal", "cem"]
+    assert final["open_findings"].sum() == 0
 
 
 def test_a_shared_rank_and_a_withdrawal_at_the_final_table_are_said(hand: Hand) -> None:
