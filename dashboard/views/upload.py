@@ -13,7 +13,7 @@ from dashboard import access, data, names, sentences
 from dashboard.i18n import _, ngettext
 from dashboard.markup import escape, ident
 from events.said import Said, read_stored
-from ingest.limits import MAX_UPLOAD_MIB
+from ingest.limits import MAX_SHEET_MIB, MAX_UPLOAD_MIB
 from ingest.pipeline import is_already_stored
 
 # Each outcome's mark: a Material icon in a colour, drawn by Streamlit's own icon font
@@ -136,6 +136,9 @@ st.caption(
         "Each file is audited and stored as `saboteur ingest` stores it: accepted, accepted with findings, "
         "rejected, or a duplicate of an earlier upload."
     )
+    + " "
+    + _("A log holds at most 16 MiB and a score sheet at most %(sheet)d MiB: a larger one is refused, its size named.")
+    % {"sheet": MAX_SHEET_MIB}
 )
 # The form's widgets are keyed by the batch: once a batch is ingested, the next run lays
 # out new ones, empty. (A form cleared on every submit also emptied one sent without the
