@@ -9,7 +9,7 @@ import re
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -37,6 +37,10 @@ _OUTCOME_STYLE = {
     "rejected": "red",
     "duplicate": "dim",
 }
+MOST_MISSEATED = 50
+"""Players at the wrong table that ``ingest`` lists under its files; ``findings`` has the
+rest. A batch played on a seating gone wrong (or none registered) has one a player and
+game: thousands of lines, printed one by one."""
 _HEADS = {"file": sentence("file"), "outcome": sentence("outcome"), "games": sentence("games"), "why": sentence("why")}
 
 
@@ -218,14 +222,17 @@ def _print_misseated(out: Console, store: Store, results: list[FileResult], lang
     heading = words(say("players at the wrong table"), lang)
     settle = words(say("(stored as played: re-seat, penalise or dismiss)"), lang)
     out.print(f"[bold]{escape(heading)}[/bold] {escape(settle)}")
-    import polars as pl  # the misseated are a frame of the analytics
-
+    of_game: dict[str, list[tuple[int, dict[str, Any]]]] = {}  # each row once, by its game, in the frame's order
+    for index, found_row in enumerate(found.iter_rows(named=True)):
+        of_game.setdefault(str(found_row["game_id"]), []).append((index, found_row))
+    shown = 0
     for result in stored:
-        rows = found.filter(pl.col("game_id").is_in(list(result.game_ids)))
-        if rows.is_empty():
+        rows = [row for _, row in sorted(pair for game in result.game_ids for pair in of_game.get(game, ()))]
+        if not rows or shown >= MOST_MISSEATED:
             continue
         out.print(f"[bold]{escape(result.name)}[/bold]")
-        for row in rows.iter_rows(named=True):
+        for row in rows[: MOST_MISSEATED - shown]:
+            shown += 1
             where = {"table": row["table"], "round": row["tournament_round"], "game": row["game_id"]}
             said = (
                 say("seated at table %(table)s, but not in its game (round %(round)s, %(game)s)", **where)
@@ -248,6 +255,15 @@ def _print_misseated(out: Console, store: Store, results: list[FileResult], lang
             )
             what = f"{row['name']} ({row['player']}): {words(said, lang)}"
             out.print(f"  {row['finding_id']} [yellow]{escape(what)}[/yellow]")
+    if shown < found.height:
+        more = say(
+            "and %(count)s more; saboteur findings %(tournament)s --open lists them all",
+            "and %(count)s more; saboteur findings %(tournament)s --open lists them all",
+            "count",
+            count=found.height - shown,
+            tournament=" / ".join(sorted(set(found["tournament"].to_list()))),
+        )
+        out.print(escape(words(more, lang)))
 
 
 @speaking

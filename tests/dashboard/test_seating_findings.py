@@ -19,6 +19,7 @@ from click.testing import Result
 from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
+import cli.store
 from analytics import browse, records
 from analytics.standings import misseated, standings
 from cli.main import app
@@ -81,6 +82,20 @@ def seating_id(player: str, game: str) -> str:
 
 
 # -- at ingest, in the findings, in the standings -------------------------------------------
+
+
+def test_ingest_lists_a_few_players_at_the_wrong_table_and_counts_the_rest(
+    wrong: Seated, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch played on a seating gone wrong has a line a player and game: thousands,
+    printed one by one (and each file's looked up in all of them). The ingest lists the
+    first few and says how many more ``findings`` lists."""
+    monkeypatch.setattr(cli.store, "MOST_MISSEATED", 1)
+    result = wrong.cli("ingest", str(wrong.files))
+    assert result.exit_code == 0, result.output
+    assert f"{seating_id('fay', 'hand:r1:t1')} {FAY_LINE}" in result.output
+    assert "Gus (gus)" not in result.output
+    assert "and 1 more; saboteur findings hand --open lists them all" in " ".join(result.output.split())
 
 
 def test_ingest_names_the_player_at_the_wrong_table_and_still_stores_the_game(wrong: Seated) -> None:
