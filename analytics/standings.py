@@ -485,9 +485,9 @@ games_t AS (
     -- the stage's games of the rounds it announced (R-TS1, R-TS2): a game of round 5 of
     -- four preliminaries is no preliminary game, whatever its header says, and counts
     -- nowhere until its header is put right, nor does a game of the other ruleset or of
-    -- no round (HEADER_FINDINGS); their findings (open_findings) stand beside their players' rows all
-    -- the same. Of each, the stage's rounds (R-TS1: 3, R-TS4: the final's): a fourth
-    -- round of a preliminary game counts nowhere either (ROUND_COUNT)
+    -- no round (HEADER_FINDINGS); their findings (open_findings) stand beside their
+    -- players' rows all the same. Of each, the stage's rounds (R-TS1: 3, R-TS4: the
+    -- final's): a fourth round of a preliminary game counts nowhere either (ROUND_COUNT)
     SELECT game_id, most_rounds FROM stage_games WHERE announced AND of_its_rules
 ),
 corrected AS (SELECT * EXCLUDE (tournament) FROM ({newest_corrections}) WHERE tournament = $tournament),
