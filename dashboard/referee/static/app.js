@@ -589,7 +589,25 @@ function controlKey(node) { // the same control on the screen drawn anew: its id
 
 document.addEventListener("pointerdown", (event) => {
   const control = event.target instanceof Element ? event.target.closest("button") : null;
-  tapping.down = { at: performance.now(), x: event.clientX, y: event.clientY, type: event.pointerType, key: controlKey(control) };
+  tapping.down = {
+    at: performance.now(), x: event.clientX, y: event.clientY, type: event.pointerType, key: controlKey(control), node: control,
+  };
+}, true);
+
+// A press and release on one control that the server's answer drew anew in between is no
+// click to the browser (the button pressed is gone): a mouse's or a pen's tap would be
+// lost. When the browser sends none, the control drawn anew is clicked, once, through the
+// same gate as every tap. (A finger's tap is clicked where it is lifted: it comes.)
+document.addEventListener("pointerup", (event) => {
+  const down = tapping.down;
+  if (!down || !down.node || down.node.isConnected) return;
+  const control = event.target instanceof Element ? event.target.closest("#main button") : null;
+  if (!control || control.disabled || controlKey(control) !== down.key) return;
+  const at = { clientX: event.clientX, clientY: event.clientY };
+  setTimeout(() => {
+    if (tapping.down !== down || !control.isConnected) return; // the browser's own click came, or the screen went on
+    control.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, view: window, detail: 1, ...at }));
+  }, 0);
 }, true);
 
 document.addEventListener("click", (event) => {
