@@ -42,6 +42,7 @@ import streamlit as st
 
 from analytics import browse, records, stats
 from analytics.browse import RoundQuery as RoundQuery
+from analytics.carried import Carried, carried_over
 from analytics.filters import Filters
 from analytics.intervals import wilson
 from analytics.lake import connect
@@ -546,6 +547,9 @@ class UploadResult:
     file: FileResult
     findings: tuple[dict[str, Any], ...] = ()
     misseated: tuple[dict[str, Any], ...] = ()
+    carried: tuple[Carried, ...] = ()
+    """For a game stored anew, the tournament's corrections and accepted replays of it
+    that still count (:func:`analytics.carried.carried_over`)."""
 
 
 def ingest_files(
@@ -576,7 +580,8 @@ def ingest_files(
                 upload.write_one_by_one(writer)
     finally:
         clear()
-    return _with_misseated(upload.results())
+    results = _with_misseated(upload.results())
+    return _with_carried(results) if supersede else results
 
 
 def _with_sentences(findings: tuple[dict[str, Any], ...], item: Prepared) -> tuple[dict[str, Any], ...]:
@@ -613,6 +618,18 @@ def _with_misseated(results: list[UploadResult]) -> list[UploadResult]:
     found = misseated(store(), games=games)
     return [
         replace(result, misseated=tuple(found.filter(pl.col("game_id").is_in(list(result.file.game_ids))).to_dicts()))
+        if result.file.outcome in stored
+        else result
+        for result in results
+    ]
+
+
+def _with_carried(results: list[UploadResult]) -> list[UploadResult]:
+    """Each file stored anew with what the tournament's record still counts on its games."""
+    stored = ("accepted", "accepted_with_findings")
+    carried = carried_over(store(), [r.file.upload_id for r in results if r.file.outcome in stored])
+    return [
+        replace(result, carried=tuple(c for c in carried if c.game_id in result.file.game_ids))
         if result.file.outcome in stored
         else result
         for result in results

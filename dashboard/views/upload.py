@@ -4,11 +4,13 @@ audit and writer as ``saboteur ingest``."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import groupby
 from typing import Any, Final
 
 import polars as pl
 import streamlit as st
 
+from analytics.carried import Carried
 from dashboard import access, data, names, sentences
 from dashboard.i18n import _, ngettext
 from dashboard.markup import escape, ident
@@ -25,6 +27,7 @@ OUTCOME_MARKS: Final = {
     "duplicate": ":gray[:material/content_copy:]",
 }
 WRONG_TABLE_MARK: Final = ":orange[:material/event_seat:]"
+CARRIED_MARK: Final = ":orange[:material/edit_note:]"
 
 
 RECEIVED_SHOWN: Final = 500  # the files received the history lists, the newest first (a club's season)
@@ -81,6 +84,40 @@ def received_note(row: dict[str, Any]) -> str:
         except (ValueError, TypeError, KeyError):
             pass  # a sentence that cannot be read: its English, as sentences.stored shows it
     return sentences.stored(kept, row["reason"] or "")
+
+
+def carried_lines(records: Sequence[Carried]) -> list[str]:
+    """What the tournament's record still counts on one game stored anew, a line a
+    correction or accepted replay (in round order), each round's followed by a line when
+    the round as now counted is not what the rules give (:mod:`analytics.carried`)."""
+    lines: list[str] = []
+    for number, group in groupby(records, key=lambda record: record.round):
+        rounds = list(group)
+        for record in rounds:
+            said: dict[str, object] = {"round": record.round}
+            if record.player is None:
+                text = (
+                    _("Round %(round)s: its accepted replay still counts: the new version's replay gives its points.")
+                    if record.applies
+                    else _(
+                        "Round %(round)s: its accepted replay counts for nothing: the new version has no round "
+                        "%(round)s."
+                    )
+                )
+            else:
+                said |= {"player": ident(record.player), "points": record.points, "reason": escape(record.reason or "")}
+                text = (
+                    _("Round %(round)s: %(player)s's score corrected to %(points)s still counts (%(reason)s).")
+                    if record.applies
+                    else _(
+                        "Round %(round)s: %(player)s's score corrected to %(points)s counts for nothing: the new "
+                        "version has no %(player)s in round %(round)s."
+                    )
+                )
+            lines.append(text % said)
+        if not rounds[0].fits:
+            lines.append(_("Round %(round)s as now counted is not what the rules give.") % {"round": number})
+    return lines
 
 
 def misseated_line(seat: dict[str, Any]) -> str:
@@ -205,6 +242,15 @@ if shown:
         st.markdown(line)
         for seat in result.misseated:
             st.markdown(f"{WRONG_TABLE_MARK} {misseated_line(seat)}")
+        for game in sent.game_ids:
+            carried = [record for record in result.carried if record.game_id == game]
+            if carried:
+                heading = _(
+                    "The tournament's record still counts on %(game)s, stored anew: a correction or an accepted "
+                    "replay names a game and a round, not its file. The newest decision on a round counts: correct "
+                    "the round again, or accept its replay, on the Audit page."
+                ) % {"game": ident(game)}
+                st.markdown(f"{CARRIED_MARK} {heading}\n" + "".join(f"\n- {line}" for line in carried_lines(carried)))
         if result.findings and sent.outcome != "duplicate":
             count = len(result.findings)
             heading = ngettext("%(num)d finding in %(file)s", "%(num)d findings in %(file)s", count)

@@ -1,0 +1,46 @@
+"""The Upload page, storing a game anew (supersede), says which of the tournament's
+corrections of it still count, which find their player no more, and which rounds as now
+counted are not what the rules give, as ``saboteur ingest --supersede`` does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from analytics import records
+from ingest.store import Store
+from tests.analytics.test_standings import PLAYERS, T1, T2, TID, description, put, sheet
+from tests.dashboard.conftest import PASSWORD, log_in, run_page
+
+GAME = "hand:r1:t2"
+
+
+def test_the_upload_page_says_what_still_counts_on_a_game_stored_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(tmp_path / "hand.duckdb")
+    assert put(store, tmp_path / "tournament.json", json.dumps(description(TID, PLAYERS))) == "accepted"
+    assert put(store, tmp_path / "r1-t1.csv", sheet("hand:r1:t1", T1)) == "accepted"
+    assert put(store, tmp_path / "r1-t2.csv", sheet(GAME, T2, table="2")) == "accepted"
+    records.correct(store, TID, GAME, 2, "hal", 3, "hal was *not* there")
+    records.correct(store, TID, GAME, 3, "kim", 3, "kim found the gold", star=True)
+    monkeypatch.setenv("SABOTEUR_DB", str(store.path))
+    monkeypatch.setenv("SABOTEUR_ADMIN_PASSWORD", PASSWORD)
+    at = log_in(run_page("upload"), PASSWORD)
+    # the sheet again, of its first two rounds: round 3 was another game's
+    again = {number: T2[number] for number in (1, 2)}
+    at.file_uploader[0].set_value([("again.csv", sheet(GAME, again, table="2").encode(), "text/csv")])
+    at.checkbox[0].check()
+    at.text_input[0].input("the scorekeeper's sheet")
+    at.button[0].click().run()
+    assert not at.exception and not at.error
+    (said,) = [m.value for m in at.markdown if "still counts on" in m.value]
+    assert said.startswith(":orange[:material/edit_note:] The tournament's record still counts on `hand:r1:t2`")
+    lines = said.split("\n- ")[1:]
+    assert lines == [
+        "Round 2: `hal`'s score corrected to 3 still counts (hal was \\*not\\* there).",
+        "Round 2 as now counted is not what the rules give.",
+        "Round 3: `kim`'s score corrected to 3 counts for nothing: the new version has no `kim` in round 3.",
+    ]
