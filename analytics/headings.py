@@ -97,8 +97,10 @@ COLUMNS: Final[dict[str, str | Said]] = {
     "preliminary_stars": sentence("prelim. stars"),
     # the statistics
     "ruleset": sentence("ruleset"),
-    "position": sentence("seat"),
+    "position": sentence("turn order"),
     "rate": sentence("win rate"),
+    "reached": sentence("gold reached"),
+    "reached_rate": sentence("rate reached"),
     "win_rate": sentence("win rate"),
     "low": say("%(level)s%% low", level=95),
     "high": say("%(level)s%% high", level=95),

@@ -34,18 +34,19 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float] | None:
     return low, high
 
 
-def wilson_sql(wins: str, n: str) -> str:
-    """SQL select items ``rate, low, high`` for the column names ``wins`` and ``n``.
+def wilson_sql(wins: str, n: str, rate: str = "rate") -> str:
+    """SQL select items ``rate, low, high`` for the column names ``wins`` and ``n`` (the
+    first named ``rate``: a share that is no win rate says what it is).
 
     Only ever called with column names written in this package (never user input);
     the names are checked to be plain identifiers all the same. Null when n = 0.
     """
-    if not (wins.isidentifier() and n.isidentifier()):
-        raise ValueError(f"not column names: {wins!r}, {n!r}")
+    if not (wins.isidentifier() and n.isidentifier() and rate.isidentifier()):
+        raise ValueError(f"not column names: {wins!r}, {n!r}, {rate!r}")
     z2 = Z95 * Z95
     p = f"({wins}::DOUBLE / nullif({n}, 0))"
     centre = f"(({p} + {z2!r} / (2.0 * {n})) / (1.0 + {z2!r} / {n}))"
     half = f"({Z95!r} / (1.0 + {z2!r} / {n}) * sqrt({p} * (1.0 - {p}) / {n} + {z2!r} / (4.0 * {n} * {n})))"
     low = f"CASE WHEN {wins} <= 0 THEN 0.0 ELSE greatest(0.0, {centre} - {half}) END"
     high = f"CASE WHEN {wins} >= {n} THEN 1.0 ELSE least(1.0, {centre} + {half}) END"
-    return f"{p} AS rate, CASE WHEN {n} > 0 THEN {low} END AS low, CASE WHEN {n} > 0 THEN {high} END AS high"
+    return f"{p} AS {rate}, CASE WHEN {n} > 0 THEN {low} END AS low, CASE WHEN {n} > 0 THEN {high} END AS high"

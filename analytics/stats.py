@@ -118,9 +118,13 @@ not reached" would make it the saboteurs' win, a win nobody played out."""
 
 WON_OR_LOST: Final = frozenset({"role_win_rates", "player_stats"})
 """The statistics that count wins, and so only the :data:`DECIDED` rounds."""
-PLAYED_OUT_ONLY: Final = frozenset({"seat_advantage", "gold_slots"})
+PLAYED_OUT_ONLY: Final = frozenset(
+    {"seat_advantage", "gold_slots", "turns_per_round", "action_cards_by_role", "rockfalls_and_maps"}
+)
 """The per-round statistics that count a round's result (a seat's win, the gold reached)
-and so only the :data:`PLAYED_OUT` rounds; their other rounds (score sheets, observed
+or what was played in it to its end (turns, action cards, rockfalls and maps per round),
+and so only the :data:`PLAYED_OUT` rounds: a round its log stopped early was not played
+out (its ten turns are no round's length); their other rounds (score sheets, observed
 logs) they leave out already."""
 
 
@@ -328,8 +332,9 @@ def gold_slots(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
     """Where the gold lay, and how often it was reached from each slot.
 
     Columns: ``gold_slot`` (top, middle, bottom), ``rounds``, ``share`` (of the rounds
-    with a known slot), ``n`` (= rounds), ``wins`` (rounds the gold was reached),
-    ``rate``, ``low``, ``high``, ``flagged``.
+    with a known slot), ``n`` (= rounds), ``reached`` (rounds the gold was reached, by
+    anyone: a selfish dwarf's connection is no gold digger's win), ``reached_rate``,
+    ``low``, ``high`` (its interval), ``flagged``.
 
     Observed rounds are left out (:data:`HIDDEN_CARDS`): their log shows the gold only
     where it was turned up, so they would count nearly every slot as reached. So are
@@ -340,10 +345,11 @@ def gold_slots(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
     sql = f"""
         WITH {scope},
         cells AS (
-            SELECT gold_slot, count(*) AS n, count(*) FILTER (WHERE connector IS NOT NULL) AS wins
+            SELECT gold_slot, count(*) AS n, count(*) FILTER (WHERE connector IS NOT NULL) AS reached
             FROM scope GROUP BY gold_slot
         )
-        SELECT gold_slot, n AS rounds, n / sum(n) OVER () AS share, n, wins, {wilson_sql("wins", "n")},
+        SELECT gold_slot, n AS rounds, n / sum(n) OVER () AS share, n, reached,
+               {wilson_sql("reached", "n", rate="reached_rate")},
                n < ? AS flagged
         FROM cells ORDER BY array_position(?, gold_slot), gold_slot
     """
@@ -381,9 +387,10 @@ def turns_per_round(source: Source, filters: Filters = EVERYTHING) -> pl.DataFra
     """How long rounds last, in cards played, by ruleset and table size.
 
     Columns: ``ruleset``, ``players``, ``rounds``, ``mean``, ``median``, ``p90``,
-    ``min``, ``max``. Score-sheet rounds (no turns recorded) are left out.
+    ``min``, ``max``. Score-sheet rounds (no turns recorded) are left out, and rounds a
+    log ended before they were over (:data:`PLAYED_OUT`).
     """
-    scope, params = _scope(filters, "r.ruleset, r.players, r.turns", "r.turns IS NOT NULL")
+    scope, params = _scope(filters, "r.ruleset, r.players, r.turns", f"r.turns IS NOT NULL AND {PLAYED_OUT}")
     sql = f"""
         WITH {scope}
         SELECT ruleset, players, count(*) AS rounds, avg(turns) AS mean,
@@ -402,9 +409,10 @@ def action_cards_by_role(source: Source, filters: Filters = EVERYTHING) -> pl.Da
     (cards aimed at the player's own tools), ``share`` (of the role's action cards),
     ``per_round`` (cards per round with a log in which the role was dealt, in the
     filtered rounds: over every round, a role dealt in some rounds only, as the
-    selfish dwarf is, looked as if it played less).
+    selfish dwarf is, looked as if it played less). Rounds a log ended before they were
+    over are left out (:data:`PLAYED_OUT`).
     """
-    scope, params = _scope(filters, "r.game_id, r.round, r.turns")
+    scope, params = _scope(filters, "r.game_id, r.round, r.turns", PLAYED_OUT)
     sql = f"""
         WITH {scope},
         played AS (
@@ -443,9 +451,12 @@ def rockfalls_and_maps(source: Source, filters: Filters = EVERYTHING) -> pl.Data
 
     Columns: ``ruleset``, ``players``, ``rounds``, ``rockfalls``, ``rockfalls_per_round``,
     ``with_rockfall`` (share of rounds with at least one), ``maps``, ``maps_per_round``.
-    Score-sheet rounds (no cards recorded) are left out.
+    Score-sheet rounds (no cards recorded) are left out, and rounds a log ended before
+    they were over (:data:`PLAYED_OUT`).
     """
-    scope, params = _scope(filters, "r.ruleset, r.players, r.rockfalls, r.maps", "r.rockfalls IS NOT NULL")
+    scope, params = _scope(
+        filters, "r.ruleset, r.players, r.rockfalls, r.maps", f"r.rockfalls IS NOT NULL AND {PLAYED_OUT}"
+    )
     sql = f"""
         WITH {scope}
         SELECT ruleset, players, count(*) AS rounds,

@@ -431,9 +431,9 @@ def test_seat_advantage_counts_from_the_starting_player(hand: duckdb.DuckDBPyCon
 
 def test_gold_slots(hand: duckdb.DuckDBPyConnection) -> None:
     frame = stats.gold_slots(hand, Filters())
-    assert rows(frame, "gold_slot", "rounds", "wins") == [("top", 2, 1), ("middle", 2, 1), ("bottom", 1, 1)]
+    assert rows(frame, "gold_slot", "rounds", "reached") == [("top", 2, 1), ("middle", 2, 1), ("bottom", 1, 1)]
     assert frame["share"].to_list() == pytest.approx([0.4, 0.4, 0.2])
-    assert frame["rate"].to_list() == pytest.approx([0.5, 0.5, 1.0])
+    assert frame["reached_rate"].to_list() == pytest.approx([0.5, 0.5, 1.0])
 
 
 def test_round_endings(hand: duckdb.DuckDBPyConnection) -> None:
@@ -755,8 +755,20 @@ def test_a_round_ended_before_it_was_over_is_no_seat_s_win_and_no_gold_slot_s_mi
         assert stats.stopped_early(con, Filters(), "seat_advantage") == 1
         assert stats.stopped_early(con, Filters(), "gold_slots") == 1
         assert stats.played_by_bots(con, Filters()) == (1, 1)  # of the rounds the roles' rates count
+        # nor is a round nobody played out a round's length, nor its cards a round's cards
+        played_out = scalar(con, "SELECT turns FROM rounds WHERE round = 2")
+        turns = stats.turns_per_round(con)
+        assert turns["rounds"].to_list() == [1] and turns["min"].to_list() == [played_out]
+        assert stats.rockfalls_and_maps(con)["rounds"].to_list() == [1]
+        assert stats.stopped_early(con, Filters(), "turns_per_round") == 1
     said = " ".join(invoke("stats", "games", "--db", store.path, "--only", "seat_advantage").output.split())
     assert "rounds a log ended before they were over left out: 1" in said, said
+    assert "turn order" in said  # a seat counted from the round's starting player, not the seat at the table
+    slots = " ".join(invoke("stats", "games", "--db", store.path, "--only", "gold_slots").output.split())
+    assert "gold reached" in slots and "rate reached" in slots and "win rate" not in slots, slots
+    for name in ("turns_per_round", "action_cards_by_role", "rockfalls_and_maps"):
+        said = " ".join(invoke("stats", "games", "--db", store.path, "--only", name).output.split())
+        assert "rounds a log ended before they were over left out: 1" in said, (name, said)
 
 
 def test_a_round_played_out_whose_round_ended_is_lost_counts_as_the_cards_ran_out(tmp_path: Path) -> None:
