@@ -579,7 +579,7 @@ function cellName(cell, x, y) {
 // before: the second tap of a double tap (its button gone, the next screen's is under
 // the finger: Pass, then Draw), nor one whose finger went down on another button than
 // the one it lands on. A tap after the settle time is the referee's: taken.
-const tapping = { shownAt: 0, down: null, last: null };
+const tapping = { shownAt: 0, down: null, last: null, spaced: null, clicks: 0 };
 
 function controlKey(node) { // the same control on the screen drawn anew: its id, data, words
   if (!node) return "";
@@ -595,24 +595,45 @@ document.addEventListener("pointerdown", (event) => {
 }, true);
 
 // A press and release on one control that the server's answer drew anew in between is no
-// click to the browser (the button pressed is gone): a mouse's or a pen's tap would be
-// lost. When the browser sends none, the control drawn anew is clicked, once, through the
-// same gate as every tap. (A finger's tap is clicked where it is lifted: it comes.)
+// click to the browser (the button pressed is gone): a mouse's or a pen's tap, or the
+// space bar's press, would be lost. When the browser sends none, the control drawn anew
+// is clicked, once, through the same gate as every tap. (A finger's tap is clicked where
+// it is lifted, and Enter clicks as it goes down: theirs come.)
+function clickedAnew(pressed, key, control, event) {
+  if (!pressed || pressed.isConnected || !control || control.disabled || controlKey(control) !== key) return;
+  const clicks = tapping.clicks;
+  setTimeout(() => {
+    if (tapping.clicks !== clicks || !control.isConnected) return; // the browser's own click came, or the screen went on
+    control.dispatchEvent(event);
+  }, 0);
+}
+
 document.addEventListener("pointerup", (event) => {
   const down = tapping.down;
-  if (!down || !down.node || down.node.isConnected) return;
+  if (!down) return;
   const control = event.target instanceof Element ? event.target.closest("#main button") : null;
-  if (!control || control.disabled || controlKey(control) !== down.key) return;
   const at = { clientX: event.clientX, clientY: event.clientY };
-  setTimeout(() => {
-    if (tapping.down !== down || !control.isConnected) return; // the browser's own click came, or the screen went on
-    control.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, view: window, detail: 1, ...at }));
-  }, 0);
+  clickedAnew(down.node, down.key, control,
+    new MouseEvent("click", { bubbles: true, cancelable: true, view: window, detail: 1, ...at }));
+}, true);
+
+document.addEventListener("keydown", (event) => {
+  const control = event.target instanceof Element ? event.target.closest("#main button") : null;
+  if (event.key === " " && !event.repeat) tapping.spaced = control ? { node: control, key: controlKey(control) } : null;
+}, true);
+
+document.addEventListener("keyup", (event) => {
+  const spaced = tapping.spaced;
+  if (event.key !== " " || !spaced) return;
+  tapping.spaced = null;
+  const control = event.target instanceof Element ? event.target.closest("#main button") : null;
+  clickedAnew(spaced.node, spaced.key, control, new MouseEvent("click", { bubbles: true, cancelable: true, view: window }));
 }, true);
 
 document.addEventListener("click", (event) => {
   const control = event.target instanceof Element ? event.target.closest("#main button") : null;
   if (!control) return;
+  tapping.clicks += 1;
   const down = tapping.down;
   tapping.down = null;
   if (strayTap(event, control, down)) {
