@@ -464,6 +464,39 @@ if no round_ended or game_ended had come."""
 
 
 def _salvaged(obj: dict[str, Any], exc: ValidationError) -> Event | None:
+    """The event a malformed line still states (:func:`_as_recorded`), or for a card
+    played that cannot be, the turn it still took (:func:`_turn_taken`); else ``None``."""
+    return _as_recorded(obj, exc) or _turn_taken(obj)
+
+
+TURNS_TAKEN: Final = frozenset({"play_path", "play_tool", "play_rockfall", "play_map"})
+"""The card plays whose line, malformed past applying (a card code that names no card, or
+a card of another kind; a cell off the maze; a goal slot or a target that is none; a
+field missing or of the wrong type), still took its player's turn: a card left the hand
+and the turn's draw follows.
+Dropped, the line left the turn without its card, and one slip was reported again at
+the draw after it (drawn "before the turn's card"), at the round's end (a hand a card
+too long) and at every turn the hand's count put out of order."""
+
+
+def _turn_taken(obj: dict[str, Any]) -> Event | None:
+    """A card play that cannot be applied (:data:`TURNS_TAKEN`) as the turn it took: a
+    card gone from the player's hand, whichever it was, as in a ``discard`` whose card
+    cannot be read, and nothing laid, broken, mended or looked at. The line's card is
+    not judged against the hand: what the line meant is not known, and its one finding
+    is the line's own. ``None`` when the line does not say whose turn it was."""
+    if obj.get("type") not in TURNS_TAKEN:
+        return None
+    turn = {"type": "discard", "player": obj.get("player"), "card": None}
+    for at in ({"at": obj["at"]}, {}) if "at" in obj else ({},):  # its time, else none (said already)
+        try:
+            return EVENT_ADAPTER.validate_python({**turn, **at})
+        except (ValidationError, RecursionError):
+            continue
+    return None
+
+
+def _as_recorded(obj: dict[str, Any], exc: ValidationError) -> Event | None:
     """The event a malformed line still states, or ``None``.
 
     event-log.md has the replay go on "with the event as recorded wherever the event can

@@ -185,8 +185,9 @@ class Replay:
             # The common lines (draws, discards, most plays) only need their player seated.
             player = getattr(event, "player", None)
             if player is not None and player not in self._seated:
-                said = say("field `player`: %(given)s is not a player of this game", given=repr(player))
-                self._report(Code.MALFORMED, said, field="player")
+                if error is None:  # one malformed finding a line
+                    said = say("field `player`: %(given)s is not a player of this game", given=repr(player))
+                    self._report(Code.MALFORMED, said, field="player")
                 return self._new
         elif kind == "game_started":
             self._report(Code.MALFORMED, say("a second game_started: it is the first line, exactly once"), field="type")

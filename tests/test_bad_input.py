@@ -495,14 +495,17 @@ def test_a_line_malformed_only_by_an_unknown_field_or_its_time_is_applied_as_rec
 )
 def test_a_line_with_any_other_error_too_is_not_applied(line: dict[str, Any]) -> None:
     """Only a stray field or a bad time leaves the event whole: with any other error
-    besides, the line states no event, and nothing of it is applied."""
+    besides, the line states no card laid or tool broken, and none is; the card play
+    still took bob's turn (a card of his hand went, whichever it was), so his draw
+    after it is the turn's."""
     log = _holding()
     log.path("ann", "EW", 1, 0)
     held = list(log.hand("bob"))
     log.raw(line)
+    log.draw("bob")
     assert [code for code, _ in codes(log)] == ["malformed"]
     assert (2, 0) not in log.round.maze.cells
-    assert log.hand("bob") == held
+    assert not log.round.broken.get("cem") and len(log.hand("bob")) == len(held)
 
 
 def _holding() -> LogBuilder:
@@ -1181,6 +1184,34 @@ def test_a_drawn_or_discarded_card_code_that_is_none_is_malformed_and_the_card_s
     lines[at] = json.dumps({**shown, "card": "jocker"})
     assert codes(lines) == [("malformed", at + 1)], [f.describe() for f in errors(lines)]
     assert run(lines).outcomes == run(log.lines).outcomes
+
+
+@pytest.mark.parametrize(
+    "slip",
+    [
+        pytest.param({"card": "WE"}, id="a card code that names no card"),
+        pytest.param({"x": 51}, id="a cell off the maze"),
+        pytest.param({"rotated": "yes"}, id="a field of the wrong type"),
+        pytest.param({"type": "play_tool", "target": "ann"}, id="a tunnel card as a tool card"),
+        pytest.param({"player": "zed"}, id="a player not at the table"),
+    ],
+)
+def test_a_card_play_that_cannot_be_applied_still_takes_its_turn(slip: dict[str, Any]) -> None:
+    """A card played whose line is malformed past applying was dropped: the turn had no
+    card, so its draw was "before the turn's card" (wrong_draw), the hand kept a card
+    too many to the round's end, and one slip made several findings. Its turn is taken:
+    a card of the hand goes, nothing is laid (bob's is the last placement of the round,
+    so nothing after it leans on it), and the slip is one finding, at its line."""
+    log = _a_played_round()
+    lines = list(log.lines)
+    at = max(i for i, line in enumerate(lines) if json.loads(line)["type"] == "play_path")
+    lines[at] = json.dumps({**json.loads(lines[at]), **slip})
+    if slip.get("player") == "zed":  # not whose turn it was, nor anyone's: one finding, and the turn not taken
+        assert ("malformed", at + 1) in codes(lines) and codes(lines).count(("malformed", at + 1)) == 1
+        return
+    assert codes(lines) == [("malformed", at + 1)], [f.describe() for f in errors(lines)]
+    played = run(lines)
+    assert played.outcomes == run(log.lines).outcomes  # bob's card reached no goal: the round ends the same
 
 
 @pytest.mark.parametrize(
