@@ -18,7 +18,8 @@ stream's versions; 7, each finding's sentence and values (``findings.said``), so
 can say it in the reader's language; 8, a correction's star; 9, a tournament's
 semi-final cut, and no key on the events' position; 10, each penalty's number and its
 withdrawal (``penalty_withdrawn``); 11, a player's withdrawal from the tournament
-(``tournament_players.withdrawn_seq``, ``player_withdrawn``). A store of an older version is upgraded by the
+(``tournament_players.withdrawn_seq``, ``player_withdrawn``); 12, no star in a round its
+log ended before it was over. A store of an older version is upgraded by the
 first command that writes to it (:meth:`ingest.store.Store.connect`): from 1 it links
 every upload it holds; from 2 its read models take the new columns; from 3 it gets the
 new table, empty; from 6 its findings take the new column, filled in as a rebuild
