@@ -26,6 +26,7 @@ from ingest.store import StoreBusy
 NOTICE = "audit_notice"
 CAUTION = "audit_caution"  # a recorded correction's round still not what the rules give: said under the notice
 REASONS = ("accept_reason", "correct_reason", "dismiss_reason")  # typed for one finding alone
+ENTERED = ("penalty_points", "correct_star")  # chosen for one finding alone: back to their defaults
 REPLACE = "--replace --reason …"  # the options that re-seat a published round (the CLI stays English)
 
 
@@ -72,11 +73,19 @@ def _laid_out(form: str, shown: object) -> object:
     return before
 
 
-def _stale(what: str) -> NoReturn:
-    """Record nothing for a form sent for what the page no longer shows; say so."""
+def _stale(what: str, *, gone: bool = False) -> NoReturn:
+    """Record nothing for a form sent for what the page no longer shows; say so. A
+    finding settled meanwhile (``gone``) is no longer listed: the page shows another, with
+    its forms empty, and says so, lest the form be sent again for that one."""
     st.session_state[NOTICE] = (
         "error",
         _(
+            "Nothing was recorded: %(what)s was settled meanwhile (on another page or by a command) and is no "
+            "longer listed. The page shows another finding now, its forms empty: nothing you entered applies to it."
+        )
+        % {"what": what}
+        if gone
+        else _(
             "Nothing was recorded: %(what)s changed meanwhile (on another page or by a command) after the page "
             "showed it. Here it is as it is now: check it and send the form again."
         )
@@ -361,9 +370,11 @@ assert chosen is not None
 row = rows[chosen]
 shown_before = _laid_out("finding", (record_of, chosen))
 fresh = shown_before == (record_of, chosen)
-if not fresh:  # the forms are for another finding now: nothing typed for the one before carries over
+if not fresh:  # the forms are for another finding now: nothing entered for the one before carries over
     for key in REASONS:
         st.session_state[key] = ""
+    for key in ENTERED:
+        st.session_state.pop(key, None)
 where = (
     _("line %(line)d of **%(game)s**") % {"line": row["line"], "game": ident(row["game_id"])}
     if row["line"] is not None
@@ -399,8 +410,8 @@ if number is not None:
 def _settle(action: str, run: Callable[[], Recorded], reason: str | None = None) -> None:
     """:func:`_record`, for a form of the finding chosen: never for another one."""
     if not fresh:
-        gone = shown_before[1] if isinstance(shown_before, tuple) else ""
-        _stale(_("finding %(finding)s") % {"finding": escape(str(gone))})
+        before = shown_before[1] if isinstance(shown_before, tuple) else ""
+        _stale(_("finding %(finding)s") % {"finding": escape(str(before))}, gone=before not in rows)
     _record(action, run, reason)
 
 
@@ -443,13 +454,16 @@ with correct:
     else:
         scores = data.round_scores(record_of, game_id, int(number))
         people = scores["player"].to_list()
+        if not fresh or st.session_state.get("correct_player") not in people:  # the finding's player
+            st.session_state["correct_player"] = row["player"] if row["player"] in people else people[0]
+        # outside the form, so that choosing a player shows their points: inside it, the points
+        # stayed the first player's, and a correction of another gave them those
+        player = st.selectbox(_("Player"), people, format_func=lambda p: named.get(p, p), key="correct_player")
+        if _laid_out("correct_player", (record_of, chosen, player)) != (record_of, chosen, player):
+            # their points as they count now, not 0: a correction changes what it must
+            now = scores.filter(pl.col("player") == player)["counted"].item()
+            st.session_state["correct_points"] = min(max(int(now), 0), MOST_ROUND_POINTS)
         with st.form("correction"):
-            if not fresh or st.session_state.get("correct_player") not in people:  # the finding's player
-                st.session_state["correct_player"] = row["player"] if row["player"] in people else people[0]
-                # their points as they count now, not 0: a correction changes what it must
-                now = scores.filter(pl.col("player") == st.session_state["correct_player"])["counted"].item()
-                st.session_state["correct_points"] = min(max(int(now), 0), MOST_ROUND_POINTS)
-            player = st.selectbox(_("Player"), people, format_func=lambda p: named.get(p, p), key="correct_player")
             points = st.number_input(
                 _("Points for the round"), min_value=0, max_value=MOST_ROUND_POINTS, step=1, key="correct_points"
             )

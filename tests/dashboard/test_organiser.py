@@ -177,6 +177,46 @@ def test_a_correction_starts_at_the_points_that_count_and_says_when_the_round_is
     assert wrong["finding_id"] in set(at.dataframe[0].value["finding_id"])  # open still
 
 
+def test_the_correction_shows_the_points_of_the_player_chosen(open_page: Open, organiser: str) -> None:
+    """The form opened on the finding's player, with their points; another player chosen
+    in it kept those points (the form did not run again), and a correction sent so gave
+    the second player the first one's points, with nothing said but a warning."""
+    at = log_in(open_page("audit"), organiser)
+    found = at.dataframe[0].value
+    wrong = found[found["code"] == WRONG_SCORE].iloc[0]
+    at.selectbox(key="audit_finding").set_value(wrong["finding_id"]).run()
+    scores = data.round_scores(TOURNAMENT, wrong["game_id"], int(wrong["round"]))
+    counted = dict(zip(scores["player"].to_list(), scores["counted"].to_list(), strict=True))
+    first = at.selectbox(key="correct_player").value
+    other = next(p for p in counted if counted[p] != counted[first])
+    at.selectbox(key="correct_player").set_value(other).run()
+    assert at.number_input(key="correct_points").value == counted[other]
+    at.selectbox(key="correct_player").set_value(first).run()
+    assert at.number_input(key="correct_points").value == counted[first]
+
+
+def test_a_penalty_sent_for_a_finding_settled_meanwhile_says_it_is_gone_and_keeps_no_points(
+    open_page: Open, organiser: str, db: Path
+) -> None:
+    """The notice said "here it is as it is now: check it and send the form again", over
+    another finding's form that kept the points entered: sent again, as it said, a penalty
+    went to a player nobody meant. It says the finding is settled and gone, and the form
+    is the new finding's, at its first points."""
+    at = log_in(open_page("audit"), organiser)
+    found = at.dataframe[0].value
+    missed = found[found["code"] == MISSED_DRAW].iloc[0]["finding_id"]
+    at.selectbox(key="audit_finding").set_value(missed).run()
+    at.number_input(key="penalty_points").set_value(4).run()
+    data.dismiss(TOURNAMENT, str(missed), "dismissed at the other laptop")
+    count = len(events(db))
+    at.button(key="FormSubmitter:penalty-Give the penalty for this finding").click().run()
+    assert len(events(db)) == count, events(db)[count:]
+    (error,) = at.error
+    assert "was settled meanwhile" in error.value and "nothing you entered applies to it" in error.value, error.value
+    assert at.selectbox(key="audit_finding").value != missed
+    assert at.number_input(key="penalty_points").value == 1
+
+
 def test_a_form_sent_for_a_finding_settled_meanwhile_records_nothing(open_page: Open, organiser: str, db: Path) -> None:
     """Two organisers on the Audit page (or one, and a command): the other one dismissed
     the finding this page shows. The form sent for it here acted on the next open
