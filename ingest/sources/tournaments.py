@@ -63,6 +63,9 @@ def project_tournament(
     codes: dict[str, RefereeCodeRow] = {}
     penalties: list[PenaltyRow] = []  # by number, less one
     live: dict[tuple[int, str], RefereeCodeRow] = {}  # each table's newest code: another revokes it
+    # a withdrawal kept from a revision before comes ahead of the new file's registrations
+    # (ingest.revisions.standing): it waits for the player's, or a new file undid it unsaid
+    waiting: dict[str, tuple[int, str]] = {}
     for seq, event in enumerate(map(tournament_stream.tournament_event, events), start=1):
         match event:
             case tournament_stream.TournamentCreated():
@@ -70,20 +73,25 @@ def project_tournament(
                 rows["tournaments"] = [TournamentRow(upload_id=upload_id, **event.model_dump(exclude={"type"}))]
             case tournament_stream.PlayerRegistered():
                 known = players.get(event.player)  # a second registration renames, and withdraws no one
+                left = (known.withdrawn_seq, known.withdrawn_reason) if known else waiting.pop(event.player, None)
                 players[event.player] = TournamentPlayerRow(
                     tournament=tid,
                     player=event.player,
                     name=event.name,
-                    withdrawn_seq=known.withdrawn_seq if known else None,
-                    withdrawn_reason=known.withdrawn_reason if known else None,
+                    withdrawn_seq=left[0] if left else None,
+                    withdrawn_reason=left[1] if left else None,
                 )
             case tournament_stream.PlayerWithdrawn():
                 gone = players.get(event.player)
-                if gone is not None and gone.withdrawn_seq is None:
+                if gone is None:
+                    waiting.setdefault(event.player, (seq, event.reason))
+                elif gone.withdrawn_seq is None:
                     gone.withdrawn_seq, gone.withdrawn_reason = seq, event.reason
             case tournament_stream.PlayerReturned():
                 back = players.get(event.player)
-                if back is not None:
+                if back is None:
+                    waiting.pop(event.player, None)
+                else:
                     back.withdrawn_seq = back.withdrawn_reason = None
             case tournament_stream.SeatingPublished():
                 seatings[(event.tournament_round, event.stage)] = (seq, event)

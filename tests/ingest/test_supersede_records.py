@@ -92,3 +92,20 @@ def test_a_penalty_the_new_file_leaves_without_a_player_is_said_not_counted(tmp_
     assert "a penalty of 2 for ghost is not counted" in said and "no-show" in said
     dutch = " ".join(cli("standings", TID, "--db", store.path, "--lang", "nl").output.split())
     assert "een straf van 2 voor ghost telt niet mee" in dutch
+
+
+def test_a_supersede_keeps_a_players_withdrawal(penalised: tuple[Store, Path, str], tmp_path: Path) -> None:
+    """A withdrawal recorded by command came, in the order the records stand on, before
+    the new file registered the player again, and was dropped: the player was seated and
+    cut as if never withdrawn, with nothing said. It stands, after a rebuild too."""
+    store, logs, someone = penalised
+    records.withdraw_player(store, TID, someone, "went home ill")
+    withdrawn = "SELECT player, withdrawn_reason FROM tournament_players WHERE withdrawn_seq IS NOT NULL"
+    assert sql(store.path, withdrawn) == [(someone, "went home ill")]
+    ingest([_renamed(logs, tmp_path)], store, supersede=True, reason="name fixed", workers=1)
+    assert sql(store.path, withdrawn) == [(someone, "went home ill")]
+    rebuild(store)
+    assert sql(store.path, withdrawn) == [(someone, "went home ill")]
+    assert cli("verify", "--db", store.path).exit_code == 0
+    records.return_player(store, TID, someone, "back for the final")  # and a return after it counts
+    assert sql(store.path, withdrawn) == []
