@@ -108,9 +108,13 @@ def notes(item: dict[str, Any]) -> str:
     elif item["shared"]:
         said.append(_("shared rank"))
     if item["open_findings"]:
-        count = item["open_findings"]
-        said.append(ngettext("%(num)d open finding", "%(num)d open findings", count) % {"num": count})
+        said.append(open_findings(item["open_findings"]))
     return "; ".join(said)
+
+
+def open_findings(count: int) -> str:
+    """A row's open findings, as its notes say them; nothing for none."""
+    return ngettext("%(num)d open finding", "%(num)d open findings", count) % {"num": count} if count else ""
 
 
 def penalty(points: int) -> str:
@@ -147,10 +151,11 @@ def preliminary_table(frame: pl.DataFrame, cut: int, goes_to: str = "final") -> 
 
 
 def final_table(frame: pl.DataFrame) -> str:
-    """The final table's standings as one table of text (HTML)."""
+    """The final table's standings as one table of text (HTML), each row's open findings
+    in its notes, as the preliminaries' are."""
     columns = [
         names.column(c)
-        for c in ("rank", "player", "points", "stars", "preliminary_points", "preliminary_stars", "penalty")
+        for c in ("rank", "player", "points", "stars", "preliminary_points", "preliminary_stars", "penalty", "notes")
     ]
     return html_table(
         columns,
@@ -163,6 +168,7 @@ def final_table(frame: pl.DataFrame) -> str:
                 item["preliminary_points"],
                 item["preliminary_stars"],
                 penalty(item["penalty"]),
+                open_findings(item["open_findings"]),  # as the note under the table says: beside the player
             ]
             for rank, item in zip(names.ranks(frame), frame.iter_rows(named=True), strict=True)
         ),

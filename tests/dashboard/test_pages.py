@@ -138,6 +138,11 @@ def test_standings_of_the_final_table(open_page: Open, db: Path) -> None:
     ((columns, *rows),) = markdown_tables(at)
     assert [cells[columns.index("player")] for cells in rows] == expected["name"].to_list()
     assert {"prelim. points", "prelim. stars"} <= set(columns)
+    # the open findings beside the players, as the note under the table says (the final's skipped draw)
+    counted = expected["open_findings"].to_list()
+    assert any(counted)
+    shown = [cells[columns.index("notes")] for cells in rows]
+    assert shown == [f"{n} open finding{'s' if n > 1 else ''}" if n else "" for n in counted]
     text = "\n".join(visible(m.value) for m in at.markdown)
     assert all(why in text for why in expected["why"])
     assert metric(at, "Cut") == "final table"
