@@ -396,6 +396,7 @@ if number is not None:
         names.plain("role", names.ROLES),
         pl.col("player").replace_strict(named, default=pl.col("player"), return_dtype=pl.String),  # by name
     )
+    corrections = "corrected" in scored.columns and scored["corrected"].null_count() < scored.height
     # no correction (or no replay, for a score sheet) is a dash, not Streamlit's grey "None"
     blank = [c for c in ("recorded", "replay", "corrected") if c in scored.columns and scored[c].null_count()]
     scored = scored.with_columns(pl.col(c).cast(pl.String).fill_null("–") for c in blank)
@@ -440,7 +441,18 @@ accept, correct, penalise, dismiss = st.tabs(
 with accept:
     if number is None:
         st.info(_("This finding belongs to no round: there is no round score to replace."))
+    elif row["code"] != "wrong_score":
+        # the round's score is not what this finding says is wrong: accepting the replay would
+        # settle nothing of it (it stays open), and replace the round's corrections unasked
+        st.info(
+            _(
+                "This finding is not about the round's score: the replay's score would not settle it. Accept the "
+                "replay from a wrong score finding of the round, or dismiss this one or give a penalty for it."
+            )
+        )
     else:
+        if corrections:
+            st.caption(_("The replay's score replaces the corrections of this round: the newest decision counts."))
         with st.form("accept_replay"):
             why = st.text_input(_("Reason (optional)"), key="accept_reason")
             if st.form_submit_button(_("Accept the replay's score for this round")):

@@ -121,6 +121,28 @@ def test_audit_accepts_the_replays_score_as_an_appended_event(open_page: Open, o
     assert after["points"].sum() == before["points"].sum() - 1  # the sheet gave one point too many
 
 
+def test_the_replays_score_is_offered_for_a_wrong_score_alone_and_says_it_replaces_corrections(
+    open_page: Open, organiser: str
+) -> None:
+    """On a finding of another kind (a missed draw, a referee's note) accepting the replay
+    was offered, said "Recorded the replay's score", left the finding open and replaced
+    the round's corrections unasked. It is offered for a wrong score, saying so when the
+    round has corrections it replaces."""
+    at = log_in(open_page("audit"), organiser)
+    found = at.dataframe[0].value
+    missed = found[found["code"] == MISSED_DRAW].iloc[0]
+    at.selectbox(key="audit_finding").set_value(missed["finding_id"]).run()
+    assert not [b for b in at.button if b.key and b.key.startswith("FormSubmitter:accept_replay")]
+    assert any("not about the round's score" in i.value for i in at.info), page_text(at)
+    wrong = found[found["code"] == WRONG_SCORE].iloc[0]
+    game, number = str(wrong["game_id"]), int(wrong["round"])
+    someone = str(data.round_scores(TOURNAMENT, game, number)["player"][0])
+    data.correct(TOURNAMENT, game, number, someone, 1, "a guess", None)
+    at.selectbox(key="audit_finding").set_value(wrong["finding_id"]).run()
+    assert [b for b in at.button if b.key and b.key.startswith("FormSubmitter:accept_replay")]
+    assert any("replaces the corrections of this round" in c.value for c in at.caption), page_text(at)
+
+
 def test_audit_corrects_and_dismisses_with_reasons(open_page: Open, organiser: str, db: Path) -> None:
     at = log_in(open_page("audit"), organiser)
     found = at.dataframe[0].value
