@@ -257,8 +257,10 @@ if shown:
             with st.expander(heading % {"num": count, "file": escape(sent.name)}):
                 list_findings(result.findings, sent.kind)
 
-arrived = data.received_uploads(RECEIVED_SHOWN)
-if not arrived.is_empty():
+# A first upload makes the store: before it there is none to read, and nothing received to list
+# (reading it said "the store cannot be read" in red, on the page that makes it).
+arrived = data.received_uploads(RECEIVED_SHOWN) if data.exists() else None
+if arrived is not None and not arrived.is_empty():
     st.subheader(_("Files received"))
     st.caption(
         _(

@@ -1,6 +1,7 @@
-"""The Upload page, storing a game anew (supersede), says which of the tournament's
+"""The Upload page: storing a game anew (supersede), it says which of the tournament's
 corrections of it still count, which find their player no more, and which rounds as now
-counted are not what the rules give, as ``saboteur ingest --supersede`` does."""
+counted are not what the rules give, as ``saboteur ingest --supersede`` does; and on a
+store not made yet, it opens without an error, and its first upload makes the store."""
 
 from __future__ import annotations
 
@@ -44,3 +45,21 @@ def test_the_upload_page_says_what_still_counts_on_a_game_stored_anew(
         "Round 2 as now counted is not what the rules give.",
         "Round 3: `kim`'s score corrected to 3 counts for nothing: the new version has no `kim` in round 3.",
     ]
+
+
+def test_the_upload_page_on_a_store_not_made_yet_opens_without_an_error_and_makes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It said in red "The store cannot be read: no such file (saboteur ingest or
+    tournament create makes a store)", on the page that makes it."""
+    db = tmp_path / "first.duckdb"
+    monkeypatch.setenv("SABOTEUR_DB", str(db))
+    monkeypatch.setenv("SABOTEUR_ADMIN_PASSWORD", PASSWORD)
+    at = log_in(run_page("upload"), PASSWORD)
+    assert not at.error and not at.exception, [e.value for e in at.error]
+    assert not db.exists()
+    at.file_uploader[0].set_value([("tournament.json", json.dumps(description(TID, PLAYERS)).encode(), "text/json")])
+    at.button[0].click().run()
+    assert not at.error and not at.exception
+    assert at.dataframe[0].value["outcome"].tolist() == ["accepted"]
+    assert db.exists()
