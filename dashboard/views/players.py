@@ -80,9 +80,12 @@ def card(tournament: str, player: str, rounds: pl.DataFrame) -> None:
     later_stages(tournament, player)
     names = data.player_names(tournament)
     counted = pl.concat([data.scored_rounds(tournament, stage) for stage in data.stages(tournament)])
-    points = {
-        (g, r): p
-        for g, r, p in counted.filter(pl.col("player") == player).select("game_id", "round", "points").iter_rows()
+    # each round's points and star as the standings count them: corrections applied
+    scored = {
+        (g, r): (p, star)
+        for g, r, p, star in counted.filter(pl.col("player") == player)
+        .select("game_id", "round", "points", "star")
+        .iter_rows()
     }
     for game in data.player_games(tournament, player).iter_rows(named=True):
         others = ", ".join(escape(names.get(p, p)) for p in game["opponents"])
@@ -99,13 +102,9 @@ def card(tournament: str, player: str, rounds: pl.DataFrame) -> None:
             table(
                 [_("game round"), words.column("role"), _("result"), words.column("points")],
                 (
-                    [
-                        r["round"],
-                        words.role(r["role"] or ""),
-                        words.result(r["won"], r["star"]),
-                        points.get((r["game_id"], r["round"]), r["points"]),
-                    ]
+                    [r["round"], words.role(r["role"] or ""), words.result(r["won"], bool(star)), points]
                     for r in played.iter_rows(named=True)
+                    for points, star in [scored.get((r["game_id"], r["round"]), (r["points"], r["star"]))]
                 ),
             )
         )
@@ -174,7 +173,11 @@ summary[3].metric(
     int(rounds.filter(pl.col("ruleset") == "tournament")["points"].fill_null(0).sum()),
     help=_("Each round's points as played, before corrections and penalties: the standings count those."),
 )
-summary[4].metric(_("Stars"), int(rounds["star"].sum()))
+summary[4].metric(
+    _("Stars"),
+    int(rounds["star"].sum()),
+    help=_("Each round's stars as played, before corrections: the standings count those."),
+)
 if base.height:
     summary[5].metric(
         _("Gold (base game)"),

@@ -119,6 +119,33 @@ def test_the_player_page_shows_the_players_rounds(db: Path) -> None:
     assert at.query_params["player"] == leader["player"]
 
 
+def test_the_player_card_shows_each_round_as_the_standings_count_it(db: Path) -> None:
+    """A star given by a correction: the card's place line counted it ("3 stars") while
+    the round's own row said "lost" and the Stars figure above it 2, with nothing said.
+    The row says the round as corrected; the figure says it is the rounds as played."""
+    store = Store(db)
+    leader = standings(store, TOURNAMENT).row(0, named=True)
+    played = browse.player_rounds(store, leader["player"], TOURNAMENT)
+    plain = played.filter(~pl.col("star") & (pl.col("ruleset") == "tournament")).row(0, named=True)
+
+    def rows() -> list[list[str]]:
+        at = run_page("players", players_player=leader["player"], players_tournament=TOURNAMENT)
+        return [cells for _, *rows in markdown_tables(at) for cells in rows]
+
+    before = rows()
+    records.correct(
+        store, TOURNAMENT, plain["game_id"], plain["round"], leader["player"], 4, "the referee's count", star=True
+    )
+    after = rows()
+    changed = [(was, now) for was, now in zip(before, after, strict=True) if was != now]
+    assert len(changed) == 1, changed
+    ((was, now),) = changed
+    assert "star" not in was[2] and "star" in now[2] and now[3] == "4", changed
+    at = run_page("players", players_player=leader["player"], players_tournament=TOURNAMENT)
+    (stars,) = [m for m in at.metric if m.label == "Stars"]
+    assert stars.help and "before corrections" in stars.help
+
+
 def test_the_player_page_gives_the_rank_the_standings_give(db: Path) -> None:
     """A player level with others on points and stars stands 3= in the standings; the
     player's card said "Place 4", the row's place in a list that has to put one first."""
