@@ -332,6 +332,9 @@ named = data.player_names(tournament) if tournament is not None else {}
 listed = sentences.in_words(found, named).with_columns(
     names.plain("code", names.FINDINGS), names.plain("severity", names.SEVERITIES)
 )
+# a finding of no player (or round, or line) is a dash, not Streamlit's grey "None"
+unnamed = [c for c in ("player", "round", "line") if c in listed.columns and listed[c].null_count()]
+listed = listed.with_columns(pl.col(c).cast(pl.String).fill_null("–") for c in unnamed)
 st.dataframe(
     listed,
     hide_index=True,
