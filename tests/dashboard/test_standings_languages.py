@@ -48,7 +48,7 @@ def test_the_final_standings_in_norwegian(db: Path) -> None:
     assert [t.value for t in at.title] == ["Resultatliste"]
     assert {str(m.value) for m in at.metric if m.label == "Cut"} == {"finalebord"}
     ((columns, *rows),) = markdown_tables(at)
-    assert columns == ["plass", "spiller", "poeng", "stjerner", "innl. poeng", "innl. stjerner", "straff"]
+    assert columns == ["plass", "spiller", "poeng", "stjerner", "innl. poeng", "innl. stjerner", "straff", "merknader"]
     assert rows and not any("cutlinje" in cells[1] for cells in rows)
 
 
