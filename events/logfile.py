@@ -471,12 +471,13 @@ def _salvaged(obj: dict[str, Any], exc: ValidationError) -> Event | None:
 
 TURNS_TAKEN: Final = frozenset({"play_path", "play_tool", "play_rockfall", "play_map"})
 """The card plays whose line, malformed past applying (a card code that names no card, or
-a card of another kind; a cell off the maze; a goal slot or a target that is none; a
-field missing or of the wrong type), still took its player's turn: a card left the hand
-and the turn's draw follows.
+a card of another kind; a cell off the maze; a goal slot that is none, a target that is
+no player id; a field missing or of the wrong type), still took its player's turn: a
+card left the hand and the turn's draw follows. (A target not at the table is the
+replay's to judge: it applies nothing of the line.)
 Dropped, the line left the turn without its card, and one slip was reported again at
-the draw after it (drawn "before the turn's card"), at the round's end (a hand a card
-too long) and at every turn the hand's count put out of order."""
+the draw after it (drawn "before the turn's card") and at the round's end (a hand a
+card too long: the round not over)."""
 
 
 def _turn_taken(obj: dict[str, Any]) -> Event | None:
