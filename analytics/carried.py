@@ -13,11 +13,13 @@ counted is what the rules give: the organiser decides, with ``tournament correct
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Final
 
 from analytics.standings import NEWEST_CORRECTIONS, round_fits
+from events.said import Said, say
 from ingest.store import Store
 
 
@@ -96,3 +98,42 @@ def carried_over(store: Store, uploads: Sequence[int]) -> list[Carried]:
         )
         for tournament, game, number, player, points, reason, _seq, applies in rows
     ]
+
+
+def lines(records: Sequence[Carried]) -> Iterator[tuple[Said, bool]]:
+    """One game's carried records as sentences (the command line and the Upload page say
+    them in their reader's language), each round's records followed by a warning when
+    the round as now counted is not what the rules give; whether each line is a warning
+    (a record that counts for nothing is one)."""
+    for number, group in groupby(records, key=lambda record: record.round):
+        rounds = list(group)
+        for record in rounds:
+            yield said(record), not record.applies
+        if not rounds[0].fits:
+            yield say("round %(round)s as now counted is not what the rules give", round=number), True
+
+
+def said(record: Carried) -> Said:
+    """What one record still does on the game stored anew."""
+    if record.player is None:
+        if record.applies:
+            return say(
+                "round %(round)s: its replay accepted still counts: the new version's replay gives its points",
+                round=record.round,
+            )
+        return say(
+            "round %(round)s: its replay accepted counts for nothing: the new version has no round %(round)s",
+            round=record.round,
+        )
+    where: dict[str, int | str | None] = {"round": record.round, "player": record.player, "points": record.points}
+    if record.applies:
+        return say(
+            "round %(round)s: %(player)s's score corrected to %(points)s still counts (%(reason)s)",
+            reason=record.reason or "",
+            **where,
+        )
+    return say(
+        "round %(round)s: %(player)s's score corrected to %(points)s counts for nothing: the new version has no "
+        "%(player)s in round %(round)s",
+        **where,
+    )

@@ -8,8 +8,6 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterator
-from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -279,7 +277,7 @@ def _print_carried(out: Console, store: Store, results: list[FileResult], lang: 
     on (:mod:`analytics.carried`), so the organiser is told what stands, what finds its
     round no more, and which rounds as now counted are not what the rules give."""
     stored = [r for r in results if r.outcome in ("accepted", "accepted_with_findings")]
-    from analytics.carried import carried_over  # DuckDB's rows, read once the files are stored
+    from analytics.carried import carried_over, lines  # DuckDB's rows, read once the files are stored
 
     carried = carried_over(store, [r.upload_id for r in stored])
     if not carried:
@@ -301,47 +299,9 @@ def _print_carried(out: Console, store: Store, results: list[FileResult], lang: 
             if game not in of_game:
                 continue
             out.print(f"[bold]{escape(result.name)}[/bold] ({escape(game)})")
-            for line, warned in _carried_lines(of_game[game]):
+            for line, warned in lines(of_game[game]):
                 text = escape(words(line, lang))
                 out.print(f"  [yellow]{text}[/yellow]" if warned else f"  {text}")
-
-
-def _carried_lines(records: list[Carried]) -> Iterator[tuple[Said, bool]]:
-    """One game's carried records as sentences, each round's records followed by a
-    warning when the round as now counted is not what the rules give; whether each line
-    is a warning (a record that counts for nothing is one)."""
-    for number, group in groupby(records, key=lambda record: record.round):
-        rounds = list(group)
-        for record in rounds:
-            yield _carried_said(record), not record.applies
-        if not rounds[0].fits:
-            yield say("round %(round)s as now counted is not what the rules give", round=number), True
-
-
-def _carried_said(record: Carried) -> Said:
-    """What one record still does on the game stored anew."""
-    if record.player is None:
-        if record.applies:
-            return say(
-                "round %(round)s: its replay accepted still counts: the new version's replay gives its points",
-                round=record.round,
-            )
-        return say(
-            "round %(round)s: its replay accepted counts for nothing: the new version has no round %(round)s",
-            round=record.round,
-        )
-    where: dict[str, int | str | None] = {"round": record.round, "player": record.player, "points": record.points}
-    if record.applies:
-        return say(
-            "round %(round)s: %(player)s's score corrected to %(points)s still counts (%(reason)s)",
-            reason=record.reason or "",
-            **where,
-        )
-    return say(
-        "round %(round)s: %(player)s's score corrected to %(points)s counts for nothing: the new version has no "
-        "%(player)s in round %(round)s",
-        **where,
-    )
 
 
 @speaking

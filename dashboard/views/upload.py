@@ -4,13 +4,12 @@ audit and writer as ``saboteur ingest``."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import groupby
 from typing import Any, Final
 
 import polars as pl
 import streamlit as st
 
-from analytics.carried import Carried
+from analytics.carried import Carried, lines
 from dashboard import access, data, names, sentences
 from dashboard.i18n import _, ngettext
 from dashboard.markup import escape, ident
@@ -87,37 +86,11 @@ def received_note(row: dict[str, Any]) -> str:
 
 
 def carried_lines(records: Sequence[Carried]) -> list[str]:
-    """What the tournament's record still counts on one game stored anew, a line a
-    correction or accepted replay (in round order), each round's followed by a line when
-    the round as now counted is not what the rules give (:mod:`analytics.carried`)."""
-    lines: list[str] = []
-    for number, group in groupby(records, key=lambda record: record.round):
-        rounds = list(group)
-        for record in rounds:
-            said: dict[str, object] = {"round": record.round}
-            if record.player is None:
-                text = (
-                    _("Round %(round)s: its accepted replay still counts: the new version's replay gives its points.")
-                    if record.applies
-                    else _(
-                        "Round %(round)s: its accepted replay counts for nothing: the new version has no round "
-                        "%(round)s."
-                    )
-                )
-            else:
-                said |= {"player": ident(record.player), "points": record.points, "reason": escape(record.reason or "")}
-                text = (
-                    _("Round %(round)s: %(player)s's score corrected to %(points)s still counts (%(reason)s).")
-                    if record.applies
-                    else _(
-                        "Round %(round)s: %(player)s's score corrected to %(points)s counts for nothing: the new "
-                        "version has no %(player)s in round %(round)s."
-                    )
-                )
-            lines.append(text % said)
-        if not rounds[0].fits:
-            lines.append(_("Round %(round)s as now counted is not what the rules give.") % {"round": number})
-    return lines
+    """What the tournament's record still counts on one game stored anew, a line each, in
+    the page's language and with the players' names: the command line's sentences
+    (:func:`analytics.carried.lines`)."""
+    people = data.player_names(records[0].tournament) if records else {}
+    return [escape(sentences.said(line, line.english(), people)) for line, _ in lines(records)]
 
 
 def misseated_line(seat: dict[str, Any]) -> str:
@@ -243,14 +216,14 @@ if shown:
         for seat in result.misseated:
             st.markdown(f"{WRONG_TABLE_MARK} {misseated_line(seat)}")
         for game in sent.game_ids:
-            carried = [record for record in result.carried if record.game_id == game]
-            if carried:
+            kept = [record for record in result.carried if record.game_id == game]
+            if kept:
                 heading = _(
                     "The tournament's record still counts on %(game)s, stored anew: a correction or an accepted "
                     "replay names a game and a round, not its file. The newest decision on a round counts: correct "
                     "the round again, or accept its replay, on the Audit page."
                 ) % {"game": ident(game)}
-                st.markdown(f"{CARRIED_MARK} {heading}\n" + "".join(f"\n- {line}" for line in carried_lines(carried)))
+                st.markdown(f"{CARRIED_MARK} {heading}\n" + "".join(f"\n- {line}" for line in carried_lines(kept)))
         if result.findings and sent.outcome != "duplicate":
             count = len(result.findings)
             heading = ngettext("%(num)d finding in %(file)s", "%(num)d findings in %(file)s", count)

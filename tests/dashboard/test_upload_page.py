@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from analytics import records
+from dashboard.markup import escape
 from ingest.store import Store
 from tests.analytics.test_standings import PLAYERS, T1, T2, TID, description, put, sheet
 from tests.dashboard.conftest import PASSWORD, log_in, run_page
@@ -40,11 +41,12 @@ def test_the_upload_page_says_what_still_counts_on_a_game_stored_anew(
     (said,) = [m.value for m in at.markdown if "still counts on" in m.value]
     assert said.startswith(":orange[:material/edit_note:] The tournament's record still counts on `hand:r1:t2`")
     lines = said.split("\n- ")[1:]
-    assert lines == [
-        "Round 2: `hal`'s score corrected to 3 still counts (hal was \\*not\\* there).",
-        "Round 2 as now counted is not what the rules give.",
-        "Round 3: `kim`'s score corrected to 3 counts for nothing: the new version has no `kim` in round 3.",
+    assert lines == [  # the players by name, the reason as typed: every line escaped as Markdown
+        escape("round 2: Hal's score corrected to 3 still counts (hal was *not* there)"),
+        escape("round 2 as now counted is not what the rules give"),
+        escape("round 3: Kim's score corrected to 3 counts for nothing: the new version has no Kim in round 3"),
     ]
+    assert "hal was \\*not\\* there" in said
 
 
 def test_the_upload_page_on_a_store_not_made_yet_opens_without_an_error_and_makes_it(
