@@ -13,6 +13,7 @@ from analytics.carried import Carried, lines
 from dashboard import access, data, names, sentences
 from dashboard.i18n import _, ngettext
 from dashboard.markup import escape, ident
+from events.logfile import MAX_FILE_BYTES
 from events.said import Said, read_stored
 from ingest.limits import MAX_SHEET_MIB, MAX_UPLOAD_MIB
 from ingest.pipeline import is_already_stored
@@ -147,8 +148,11 @@ st.caption(
         "rejected, or a duplicate of an earlier upload."
     )
     + " "
-    + _("A log holds at most 16 MiB and a score sheet at most %(sheet)d MiB: a larger one is refused, its size named.")
-    % {"sheet": MAX_SHEET_MIB}
+    + _(
+        "A log holds at most %(log)d MiB and a score sheet at most %(sheet)d MiB: a larger one is refused, its "
+        "size named."
+    )
+    % {"log": MAX_FILE_BYTES // 2**20, "sheet": MAX_SHEET_MIB}
 )
 # The form's widgets are keyed by the batch: once a batch is ingested, the next run lays
 # out new ones, empty. (A form cleared on every submit also emptied one sent without the

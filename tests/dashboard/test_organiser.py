@@ -344,6 +344,7 @@ def test_ingest_with_no_file_says_which_files_the_box_takes(open_page: Open, org
     assert warning.startswith("No file to ingest") and ".jsonl.gz" in warning and "64 MiB" in warning
     # a score sheet's own limit is under the box's: said before a sheet is sent
     assert any("a score sheet at most 4 MiB" in caption.value for caption in at.caption)
+    assert any("A log holds at most 16 MiB" in caption.value for caption in at.caption)  # events.logfile's limit
 
 
 def test_the_files_received_before_are_listed_with_their_audits(
