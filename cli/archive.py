@@ -40,7 +40,7 @@ from ingest.lake.manifest import Entry, committed, require_lake
 from ingest.lake.simulate import BATCH_GAMES, run_simulation, simulations
 from ingest.lake.upgrade import up_to_date
 from ingest.lake.verify import verify
-from ingest.store import Store
+from ingest.store import Store, ctrl_c_noted
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -106,7 +106,8 @@ def _run(
     console = Console(stderr=True, highlight=False)
     started = time.perf_counter()
     try:
-        results = _on_cluster(title, files, work, scheduler, workers, console)
+        with ctrl_c_noted():  # a Ctrl-C that Python swallowed in a destructor still stops it
+            results = _on_cluster(title, files, work, scheduler, workers, console)
     except SchedulerUnreachable as exc:
         raise refuse(told(exc.said), 2) from None
     except KeyboardInterrupt:  # its workers leave Ctrl-C to it (ingest.lake.quiet): one line, as ingest's

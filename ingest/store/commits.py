@@ -12,9 +12,10 @@ import contextlib
 import functools
 import os
 import signal
+import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
@@ -203,23 +204,45 @@ _CTRL_C: Final = threading.Event()
 def ctrl_c_noted() -> Iterator[None]:
     """While a command writes, note a Ctrl-C before Python raises its
     ``KeyboardInterrupt``, so that :func:`interrupted` knows whatever error DuckDB made
-    of it. (Only the main thread can set a handler; elsewhere nothing is noted.)"""
+    of it, and so that no Ctrl-C is lost: Python swallows an exception raised while it
+    runs an object's ``__del__`` (a Dask ``Future``'s, say), printing "Exception ignored
+    in" and going on, and an ``archive build`` so stopped ran to its end with exit 0. A
+    Ctrl-C noted in the block whose ``KeyboardInterrupt`` never left it is raised again
+    as the block ends, and the one swallowed prints no traceback. (Only the main thread
+    can set a handler; elsewhere nothing is noted.)"""
     _CTRL_C.clear()
     try:
         before = signal.signal(signal.SIGINT, _note_ctrl_c)
     except ValueError:  # not the main thread
         yield
         return
+    hook = sys.unraisablehook
+    sys.unraisablehook = _quiet_ctrl_c(hook)
     try:
         yield
+        if _CTRL_C.is_set():
+            raise KeyboardInterrupt
     finally:
         signal.signal(signal.SIGINT, before)
+        sys.unraisablehook = hook
         _CTRL_C.clear()
 
 
 def _note_ctrl_c(signum: int, frame: object) -> None:
     _CTRL_C.set()
     raise KeyboardInterrupt
+
+
+def _quiet_ctrl_c(hook: Callable[[Any], object]) -> Callable[[Any], object]:
+    """``hook``, but silent on the ``KeyboardInterrupt`` of a Ctrl-C noted, which
+    :func:`ctrl_c_noted` raises again rather than lose."""
+
+    def unraisable(unraisable: Any) -> object:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt) and _CTRL_C.is_set():
+            return None
+        return hook(unraisable)
+
+    return unraisable
 
 
 def interrupted(error: BaseException) -> bool:
