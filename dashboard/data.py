@@ -60,9 +60,8 @@ from ingest.drafts import Draft, drafts
 from ingest.gate import stamp as file_stamp
 from ingest.lake.layout import MANIFEST, Lake
 from ingest.pipeline import FileResult, Writer, write_all
-from ingest.readmodels import FindingRow
 from ingest.sources import Prepared, kind_of, prepare_bytes
-from ingest.sources.files import UNHANDLED
+from ingest.sources.files import UNHANDLED, with_sentences
 from ingest.store import Store, StoreBusy, StoreUnusable, default_path
 from ingest.verify import verify
 
@@ -585,19 +584,12 @@ def ingest_files(
 
 
 def _with_sentences(findings: tuple[dict[str, Any], ...], item: Prepared) -> tuple[dict[str, Any], ...]:
-    """The report's findings, each with its sentence as the store keeps it (``said``,
-    from the file's ``findings`` rows), so the page can say it in its language; a
-    finding with no row (a file refused whole) keeps its English message alone."""
-    rows = item.rows.get(FindingRow.TABLE)
-    if rows is None or "said" not in rows:  # an unreadable file's one finding is the refusal's sentence
-        refusal = item.said if item.status == "unreadable" else None
-        return _refused_in_words(findings, stored_said(refusal) if refusal is not None else None)
-    key = zip(rows.values("line"), rows.values("code"), rows.values("message"), strict=True)
-    sentence = dict(zip(key, rows.values("said"), strict=True))
-    return tuple(
-        {**found, "said": sentence.get((found.get("line"), found.get("code"), found.get("message")))}
-        for found in findings
-    )
+    """The report's findings, each with its sentence as the store keeps it
+    (:func:`ingest.sources.files.with_sentences`); an unreadable file's one finding
+    with the refusal's sentence."""
+    if item.status == "unreadable":
+        return _refused_in_words(findings, stored_said(item.said) if item.said is not None else None)
+    return tuple(with_sentences(findings, item.rows))
 
 
 def _refused_in_words(findings: tuple[dict[str, Any], ...], said: object) -> tuple[dict[str, Any], ...]:

@@ -34,7 +34,7 @@ from ingest.readmodels import GameRow, Tables, as_columns
 from ingest.revisions import current, kept_records, marker, stood_on
 from ingest.schema import UploadRow
 from ingest.sources import LogEvents, Prepared, prepare, project_tournament, unforeseen
-from ingest.sources.files import counted
+from ingest.sources.files import counted, with_sentences
 from ingest.stats import IngestStats, lap
 from ingest.store import (
     ROOM_FROM,
@@ -588,12 +588,14 @@ class Writer:
             fresh = [s.split(":", 1)[1] for s in prepared.streams if s not in batch.claimed]
             if fresh and prepared.kind == "score_sheet":  # a sheet that grew through the day
                 said = grown_sheet(what, fresh)
-            report = _with_reason(prepared.report, kept)
+            report = _with_reason(prepared.report, kept, prepared.rows)
             return _Decided(upload("rejected", reason=kept.english(), report=report), said=said)
         if taken and not self.reason:
             said = say("--supersede needs a --reason")
             reason = said.english()
-            return _Decided(upload("rejected", reason=reason, report=_with_reason(prepared.report, said)), said=said)
+            return _Decided(
+                upload("rejected", reason=reason, report=_with_reason(prepared.report, said, prepared.rows)), said=said
+            )
         appends: list[Append] = []
         revisions: dict[str, int] = {}
         supersedes = None
@@ -656,13 +658,18 @@ def _stamped(
     return columns
 
 
-def _with_reason(report: str, said: Said) -> str:
+def _with_reason(report: str, said: Said, rows: Tables | None = None) -> str:
     """The audit report kept with a file refused for ``said``: why, in English
     (``rejected``), and as the sentence a page says in its reader's language
-    (``rejected_said``, :func:`events.said.stored`)."""
+    (``rejected_said``, :func:`events.said.stored`). A file read and audited but not
+    stored (already stored; no reason to supersede) keeps its findings' sentences too
+    (``said`` beside each one's ``message``, from its ``rows``): no ``findings`` row is
+    stored for it, and the Upload page lists them in its reader's language."""
     data = json.loads(report)
     data["rejected"] = said.english()
     data["rejected_said"] = stored(said)
+    if rows is not None and isinstance(data.get("violations"), list):
+        data["violations"] = with_sentences(data["violations"], rows)
     return json.dumps(data, ensure_ascii=False)
 
 

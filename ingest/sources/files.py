@@ -15,7 +15,7 @@ from events.said import Said, say, sentence
 from events.shown import safe_name as safe_name
 from ingest.kinds import kind_of as kind_of
 from ingest.limits import MAX_UPLOAD_MIB
-from ingest.readmodels import Tables
+from ingest.readmodels import FindingRow, Tables
 from ingest.store import NewEvent
 
 
@@ -57,6 +57,22 @@ def counted(findings: Sequence[Finding]) -> dict[str, object]:
         codes[finding.code.value] = codes.get(finding.code.value, 0) + 1
     errors = sum(finding.severity == "error" for finding in findings)
     return {"errors": errors, "warnings": len(findings) - errors, "counts": dict(sorted(codes.items()))}
+
+
+def with_sentences(violations: Iterable[dict[str, Any]], rows: Tables) -> list[dict[str, Any]]:
+    """A report's findings, each with its sentence as the store keeps it (``said``,
+    :func:`events.said.stored`, from the file's ``findings`` rows), so that a page can
+    say it in its reader's language; a finding with no row (a file refused whole: it
+    has none) keeps its English message alone."""
+    found = rows.get(FindingRow.TABLE)
+    if found is None or "said" not in found:
+        return list(violations)
+    where = zip(found.values("line"), found.values("code"), found.values("message"), strict=True)
+    sentence = dict(zip(where, found.values("said"), strict=True))
+    return [
+        {**violation, "said": sentence.get((violation.get("line"), violation.get("code"), violation.get("message")))}
+        for violation in violations
+    ]
 
 
 def too_large(size: int) -> UnreadableLog:

@@ -165,6 +165,38 @@ def test_the_upload_pages_history_says_why_a_file_was_refused_in_dutch(
     assert "vink „Bewaar als nieuwe versie" in note and "--supersede" not in note, note  # this page's way
 
 
+def test_the_findings_of_a_file_refused_as_stored_already_are_said_in_german(
+    db: Path, organiser: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file audited but refused (its game stored already) stores no finding row: the
+    page listed its findings from the report kept with it, whose messages are English,
+    whatever the page spoke. The report keeps each finding's sentence now."""
+    from ingest.pipeline import ingest
+    from ingest.store import Store
+
+    with duckdb.connect(str(db), read_only=True) as con:
+        (upload, text) = con.execute(
+            "SELECT u.upload_id, u.raw FROM uploads u JOIN findings f USING (upload_id) "
+            "WHERE u.kind = 'log' ORDER BY u.upload_id LIMIT 1"
+        ).fetchone() or (None, None)
+        found = con.execute("SELECT message, said FROM findings WHERE upload_id = ?", [upload]).fetchall()
+    assert upload is not None and text is not None and found
+    other = tmp_path / "again.jsonl"  # the same game, written down otherwise
+    other.write_bytes(bytes(text).replace(b'"at":"20', b'"at":"19', 1))
+    (result,) = ingest([other], Store(db), workers=1)
+    assert result.outcome == "rejected" and result.errors >= len(found)
+    at = log_in(opened("upload", "de"), organiser)
+    speak(monkeypatch, "de")
+    at.selectbox(key="upload_received").set_value(result.upload_id).run()
+    listed = [m.value for m in at.markdown if m.value.startswith("- ")]
+    assert len(listed) >= len(found), listed
+    for english, said in found:
+        german = words(read_stored(said), "de")
+        assert german != english
+        assert any(german.replace("*", "") in line.replace("\\", "") for line in listed), (german, listed)
+        assert not any(english in line for line in listed), (english, listed)
+
+
 def test_an_unreadable_files_finding_is_said_in_german(
     db: Path, organiser: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
