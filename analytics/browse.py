@@ -244,6 +244,18 @@ def player_names(store: Store, tournament: str) -> dict[str, str]:
     return {str(p): str(n) for p, n in frame.iter_rows() if n}
 
 
+def games_people(store: Store, game_ids: Sequence[str]) -> dict[str, str]:
+    """The display name of each player the records of these games' tournaments name,
+    by player id (a page's findings of a file name its players so)."""
+    frame = query(
+        store,
+        "SELECT DISTINCT p.player, p.name FROM games g JOIN tournament_players p USING (tournament) "
+        "WHERE list_contains(?, g.game_id) AND p.name IS NOT NULL AND p.name <> '' ORDER BY p.player, p.name",
+        [list(game_ids)],
+    )
+    return {str(p): str(n) for p, n in frame.iter_rows()}
+
+
 _SEATINGS: Final = """
 SELECT s.tournament_round, s.stage, s.table_label AS table, s.seat, s.player, p.name, t.ruleset
 FROM seatings s JOIN tournaments t USING (tournament)

@@ -515,6 +515,14 @@ def player_names(tournament: str) -> Mapping[str, str]:
     return _player_names(*_records_key(), tournament)
 
 
+def games_people(game_ids: Sequence[str]) -> Mapping[str, str]:
+    """:func:`analytics.browse.games_people`: the names of the players of these games'
+    tournaments, by id (nothing for games not stored, or of no tournament)."""
+    if not game_ids or not exists():
+        return {}
+    return _of_the_records(browse.games_people, tuple(game_ids))
+
+
 # -- organiser: uploads and records --------------------------------------------------------
 
 

@@ -33,20 +33,22 @@ CARRIED_MARK: Final = ":orange[:material/edit_note:]"
 RECEIVED_SHOWN: Final = 500  # the files received the history lists, the newest first (a club's season)
 
 
-def list_findings(findings: Sequence[dict[str, Any]], kind: str = "log") -> None:
+def list_findings(findings: Sequence[dict[str, Any]], kind: str, game_ids: Sequence[str]) -> None:
     """A file's findings, one line each: where, the finding in words, its rule and what
-    it says (in the page's language where the store keeps the sentence). A file of
+    it says (in the page's language where the store keeps the sentence), its players by
+    the names their tournament registered, as the Audit page names them. A file of
     another ``kind`` than a log (a score sheet, a tournament file) that cannot be read
     is said to be so, not "a line of the log"."""
+    people = data.games_people(game_ids)
     for found in findings:
         where = _("line %(num)s") % {"num": found.get("line")}
         if found.get("round") is not None:
             where += " · " + _("round %(num)s") % {"num": found["round"]}
         if found.get("player"):
-            where += f" · {escape(str(found['player']))}"
+            where += f" · {escape(people.get(str(found['player']), str(found['player'])))}"
         code = found.get("code")
         plain = escape(_("the file cannot be read") if code == "malformed" and kind != "log" else names.finding(code))
-        message = sentences.stored(found.get("said"), found.get("message"))
+        message = sentences.stored(found.get("said"), found.get("message"), people)
         st.markdown(f"- {where} · {plain} ({escape(str(found.get('rule')))}): {escape(message)}")
 
 
@@ -232,7 +234,7 @@ if shown:
             count = len(result.findings)
             heading = ngettext("%(num)d finding in %(file)s", "%(num)d findings in %(file)s", count)
             with st.expander(heading % {"num": count, "file": escape(sent.name)}):
-                list_findings(result.findings, sent.kind)
+                list_findings(result.findings, sent.kind, sent.game_ids)
 
 # A first upload makes the store: before it there is none to read, and nothing received to list
 # (reading it said "the store cannot be read" in red, on the page that makes it).
@@ -276,7 +278,7 @@ if arrived is not None and not arrived.is_empty():
         chosen = rows[int(picked)]
         found = data.received_findings(int(picked)) if chosen["outcome"] != "duplicate" else ()
         if found:
-            list_findings(found, str(chosen["kind"]))
+            list_findings(found, str(chosen["kind"]), chosen["game_ids"] or ())
         elif chosen["outcome"] == "duplicate":
             st.caption(_("The same content as upload %(upload)s.") % {"upload": chosen["duplicate_of"]})
         else:

@@ -170,7 +170,9 @@ def test_the_findings_of_a_file_refused_as_stored_already_are_said_in_german(
 ) -> None:
     """A file audited but refused (its game stored already) stores no finding row: the
     page listed its findings from the report kept with it, whose messages are English,
-    whatever the page spoke. The report keeps each finding's sentence now."""
+    whatever the page spoke. The report keeps each finding's sentence now. Its players
+    were named by id (as every finding on this page was): by name now, as the Audit
+    page names them."""
     from ingest.pipeline import ingest
     from ingest.store import Store
 
@@ -180,7 +182,14 @@ def test_the_findings_of_a_file_refused_as_stored_already_are_said_in_german(
             "WHERE u.kind = 'log' ORDER BY u.upload_id LIMIT 1"
         ).fetchone() or (None, None)
         found = con.execute("SELECT message, said FROM findings WHERE upload_id = ?", [upload]).fetchall()
-    assert upload is not None and text is not None and found
+        people = dict(
+            con.execute(
+                "SELECT p.player, p.name FROM findings f JOIN games g USING (game_id) JOIN tournament_players p "
+                "ON p.tournament = g.tournament AND p.player = f.player WHERE f.upload_id = ?",
+                [upload],
+            ).fetchall()
+        )
+    assert upload is not None and text is not None and found and people
     other = tmp_path / "again.jsonl"  # the same game, written down otherwise
     other.write_bytes(bytes(text).replace(b'"at":"20', b'"at":"19', 1))
     (result,) = ingest([other], Store(db), workers=1)
@@ -191,10 +200,13 @@ def test_the_findings_of_a_file_refused_as_stored_already_are_said_in_german(
     listed = [m.value for m in at.markdown if m.value.startswith("- ")]
     assert len(listed) >= len(found), listed
     for english, said in found:
-        german = words(read_stored(said), "de")
+        german = words(read_stored(said), "de", people)
         assert german != english
         assert any(german.replace("*", "") in line.replace("\\", "") for line in listed), (german, listed)
         assert not any(english in line for line in listed), (english, listed)
+    for player, name in people.items():
+        assert any(f" · {name} · " in line for line in listed), (name, listed)
+        assert not any(player in line for line in listed), (player, listed)
 
 
 def test_an_unreadable_files_finding_is_said_in_german(
