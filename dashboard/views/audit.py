@@ -98,13 +98,17 @@ st.title(_("Audit"))
 if not access.gate():
     st.stop()
 
+# The last record's notice, in a place of its own that is there with no notice too: drawn
+# only when there was one, it moved every section under it down a place, so the browser
+# drew each anew, and the section whose form was refused folded shut over its slip.
+told = st.container()
 notice = st.session_state.pop(NOTICE, None)
 if notice is not None:
     kind, text = notice
-    (st.success if kind == "success" else st.error)(text)
+    (told.success if kind == "success" else told.error)(text)
 caution = st.session_state.pop(CAUTION, None)
 if caution is not None and notice is not None and notice[0] == "success":
-    st.warning(caution)
+    told.warning(caution)
 
 tournaments = data.tournaments()
 titles = dict(zip(tournaments["tournament"].to_list(), tournaments["name"].to_list(), strict=True))
