@@ -28,7 +28,7 @@ from cli.output import file_progress
 from cli.paths import lake_url, source
 from cli.simulate import BotsOption, lineup, rounds_allowed
 from cli.speech import one_of, speaking, spoken, told
-from events.language import words
+from events.language import number_words, words
 from events.said import say, sentence
 from events.tables import PLAYER_RANGE, ROUND_LIMIT
 from ingest.lake.build import BATCH_BYTES, Done, SchedulerUnreachable, build, cluster, cut, listing, run
@@ -133,7 +133,7 @@ def _run(
         games=counted.games(sum(r.games for r in written)),
         events=counted.events(events),
         before=len(results) - len(written),
-        seconds=f"{elapsed:.1f}",
+        seconds=number_words(elapsed, spoken(), digits=1),  # "3,2 s" in Dutch
         rate=round(events / elapsed) if rated else 0,
     )
     Console(highlight=False).print(escape(told(said)))

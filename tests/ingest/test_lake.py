@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections import Counter
 from collections.abc import Iterator
@@ -444,6 +445,19 @@ def test_files_built_into_the_export_of_a_store_with_a_tournament_created_by_com
     with connect(str(target)) as con:
         (reason,) = con.execute("SELECT reason FROM uploads WHERE name LIKE '%tournament.json'").fetchone()  # type: ignore[misc]
     assert reason.startswith(f"{tournament} {ALREADY_STORED}"), reason
+
+
+def test_a_builds_seconds_are_written_as_its_language_writes_them(scheduler: str, tmp_path: Path) -> None:
+    """The seconds a build took had an English decimal point in every language ("1
+    Stapel geschrieben … 1.0 s"), beside counts and rates each language writes its way."""
+    for lang, seconds in (("en", r"\d\.\d s"), ("de", r"\d,\d s")):
+        target = tmp_path / lang
+        with bare_main():
+            result = cli(
+                "archive", "simulate", "--games", "2", "--to", target, "--scheduler", scheduler, f"--lang={lang}"
+            )
+        assert result.exit_code == 0, result.output
+        assert re.search(f"; {seconds}", result.output), result.output
 
 
 def test_the_same_simulation_writes_the_same_lake(scheduler: str, tmp_path: Path) -> None:
