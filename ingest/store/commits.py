@@ -8,6 +8,7 @@ large the file grows with small writes."""
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import functools
 import os
@@ -204,12 +205,15 @@ _CTRL_C: Final = threading.Event()
 def ctrl_c_noted() -> Iterator[None]:
     """While a command writes, note a Ctrl-C before Python raises its
     ``KeyboardInterrupt``, so that :func:`interrupted` knows whatever error DuckDB made
-    of it, and so that no Ctrl-C is lost: Python swallows an exception raised while it
-    runs an object's ``__del__`` (a Dask ``Future``'s, say), printing "Exception ignored
-    in" and going on, and an ``archive build`` so stopped ran to its end with exit 0. A
-    Ctrl-C noted in the block whose ``KeyboardInterrupt`` never left it is raised again
-    as the block ends, and the one swallowed prints no traceback. (Only the main thread
-    can set a handler; elsewhere nothing is noted.)"""
+    of it, and so that no Ctrl-C is lost.
+
+    Python swallows an exception raised while it runs an object's ``__del__`` (a Dask
+    ``Future``'s, when the client lets one go), printing "Exception ignored in" and
+    going on: an ``archive build`` so stopped ran to its end and said exit 0. Here the
+    swallowed ``KeyboardInterrupt`` prints nothing, and is raised again in the main
+    thread a moment later, out of the destructor (:func:`_ctrl_c_again`); a Ctrl-C
+    noted whose ``KeyboardInterrupt`` never left the block is raised as it ends. (Only
+    the main thread can set a handler; elsewhere nothing is noted.)"""
     _CTRL_C.clear()
     try:
         before = signal.signal(signal.SIGINT, _note_ctrl_c)
@@ -223,6 +227,9 @@ def ctrl_c_noted() -> Iterator[None]:
         if _CTRL_C.is_set():
             raise KeyboardInterrupt
     finally:
+        for timer in _AGAIN:
+            timer.cancel()
+        _AGAIN.clear()
         signal.signal(signal.SIGINT, before)
         sys.unraisablehook = hook
         _CTRL_C.clear()
@@ -234,15 +241,34 @@ def _note_ctrl_c(signum: int, frame: object) -> None:
 
 
 def _quiet_ctrl_c(hook: Callable[[Any], object]) -> Callable[[Any], object]:
-    """``hook``, but silent on the ``KeyboardInterrupt`` of a Ctrl-C noted, which
-    :func:`ctrl_c_noted` raises again rather than lose."""
+    """``hook``, but for the ``KeyboardInterrupt`` of a Ctrl-C noted: no traceback, and
+    the Ctrl-C sent again."""
 
     def unraisable(unraisable: Any) -> object:
         if isinstance(unraisable.exc_value, KeyboardInterrupt) and _CTRL_C.is_set():
+            _ctrl_c_again()
             return None
         return hook(unraisable)
 
     return unraisable
+
+
+CTRL_C_AGAIN_SECONDS: Final = 0.01
+"""How long after a destructor swallowed a Ctrl-C it is raised again: from another
+thread, so that the main thread is out of the destructor (were it in another, that one
+swallows it too, and it is sent again)."""
+_AGAIN: Final[list[threading.Timer]] = []
+"""The Ctrl-C sent again and not yet raised, cancelled as :func:`ctrl_c_noted` ends."""
+
+
+def _ctrl_c_again() -> None:
+    """Raise the Ctrl-C in the main thread again, as the signal does
+    (:func:`_thread.interrupt_main`: the handler runs at its next instruction; a main
+    thread that waits wakes within Dask's own poll, a tenth of a second)."""
+    timer = threading.Timer(CTRL_C_AGAIN_SECONDS, _thread.interrupt_main)
+    timer.daemon = True
+    _AGAIN.append(timer)
+    timer.start()
 
 
 def interrupted(error: BaseException) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import time
 from typing import Any
 
 import pytest
@@ -38,12 +39,24 @@ def swallowed(monkeypatch: pytest.MonkeyPatch) -> list[BaseException]:
 
 
 def test_a_ctrl_c_swallowed_in_a_destructor_still_stops_the_command(swallowed: list[BaseException]) -> None:
+    """At once: the work after it (a build's next batches) is not done first."""
     went_on = False
+    work_done = 0
     with pytest.raises(KeyboardInterrupt), ctrl_c_noted():
         _CollectedAtCtrlC()
         went_on = True  # the destructor's KeyboardInterrupt did not stop this line
-    assert went_on
+        for _ in range(50):  # ten seconds of "batches", unless stopped
+            time.sleep(0.2)
+            work_done += 1
+    assert went_on and work_done <= 2
     assert swallowed == []  # nor was its traceback printed
+
+
+def test_a_ctrl_c_swallowed_at_the_blocks_last_line_is_raised_as_it_ends(swallowed: list[BaseException]) -> None:
+    with pytest.raises(KeyboardInterrupt), ctrl_c_noted():
+        _CollectedAtCtrlC()
+    assert swallowed == []
+    time.sleep(0.1)  # the Ctrl-C sent again was called off: none comes after the block
 
 
 def test_a_ctrl_c_raised_as_usual_stops_it_once_and_the_handler_goes_back() -> None:
