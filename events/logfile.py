@@ -52,10 +52,13 @@ class LineError:
     message: str
     field: str | None = None
     said: Said | None = None
+    turn_taken: bool = False
+    """The line's event is not what it says but the turn its card play still took
+    (:func:`_turn_taken`): applied only in a round's turns, where a turn is there to take."""
 
     def __reduce__(self) -> tuple[type[LineError], tuple[object, ...]]:
         """Rebuilt through ``__init__`` (see :meth:`events.state.Outcome.__reduce__`)."""
-        return LineError, (self.message, self.field, self.said)
+        return LineError, (self.message, self.field, self.said, self.turn_taken)
 
     @property
     def sentence(self) -> Said:
@@ -423,7 +426,8 @@ def parse_line(number: int, raw: bytes | str) -> LogLine:
     except _DuplicateKey as exc:
         key = repr(str(exc))
         twice = _wrong(say("key %(key)s appears twice in one object", key=key), str(exc))
-        return LogLine(number, _twice_the_same(data), twice)
+        event, took = _twice_the_same(data)
+        return LogLine(number, event, _took_turn(twice) if took else twice)
     except RecursionError:
         return LogLine(number, None, _wrong(say("JSON nested too deeply")))
     except ValueError as exc:  # json.JSONDecodeError is a ValueError
@@ -435,7 +439,9 @@ def parse_line(number: int, raw: bytes | str) -> LogLine:
     try:
         event = EVENT_ADAPTER.validate_python(obj)
     except ValidationError as exc:
-        return LogLine(number, _salvaged(obj, exc), _describe_validation(exc))
+        salvaged, took = _salvaged(obj, exc)
+        error = _describe_validation(exc)
+        return LogLine(number, salvaged, _took_turn(error) if took else error)
     except RecursionError:
         return LogLine(number, None, _wrong(say("JSON nested too deeply")))
     if None in obj.values() or "options" in obj:  # only then can an optional field be null
@@ -463,10 +469,19 @@ round open and the game unfinished, and the next deal or the file's end was judg
 if no round_ended or game_ended had come."""
 
 
-def _salvaged(obj: dict[str, Any], exc: ValidationError) -> Event | None:
+def _salvaged(obj: dict[str, Any], exc: ValidationError) -> tuple[Event | None, bool]:
     """The event a malformed line still states (:func:`_as_recorded`), or for a card
-    played that cannot be, the turn it still took (:func:`_turn_taken`); else ``None``."""
-    return _as_recorded(obj, exc) or _turn_taken(obj)
+    played that cannot be, the turn it still took (:func:`_turn_taken`; then ``True``);
+    else ``None``."""
+    stated = _as_recorded(obj, exc)
+    if stated is not None:
+        return stated, False
+    taken = _turn_taken(obj)
+    return taken, taken is not None
+
+
+def _took_turn(error: LineError) -> LineError:
+    return LineError(error.message, error.field, error.said, turn_taken=True)
 
 
 TURNS_TAKEN: Final = frozenset({"play_path", "play_tool", "play_rockfall", "play_map"})
@@ -557,8 +572,9 @@ def _as_recorded(obj: dict[str, Any], exc: ValidationError) -> Event | None:
     return event
 
 
-def _twice_the_same(data: bytes) -> Event | None:
-    """The event a line with a key written twice still states, or ``None``: where every
+def _twice_the_same(data: bytes) -> tuple[Event | None, bool]:
+    """The event a line with a key written twice still states, or ``None`` (and, as
+    :func:`_salvaged` says, whether it is the turn a card play took): where every
     key written twice (at any depth) holds the same value each time (``"round":1`` twice
     over), the line says one thing, malformed but applied (event-log.md: the replay goes
     on "with the event as recorded wherever the event can still be applied"). Dropped, a
@@ -578,15 +594,15 @@ def _twice_the_same(data: bytes) -> Event | None:
     try:
         obj = json.JSONDecoder(object_pairs_hook=once, parse_constant=_no_constant).decode(data.decode("utf-8"))
         if not same or not isinstance(obj, dict):
-            return None
+            return None, False
         event = EVENT_ADAPTER.validate_python(obj)
     except ValidationError as exc:  # wrong in another way too: what any malformed line still states
         return _salvaged(obj, exc)
     except (ValueError, RecursionError):
-        return None
+        return None, False
     if event.type == "game_started" or null_fields(event):
-        return None
-    return event
+        return None, False
+    return event, False
 
 
 def _as_written(value: Any) -> str:

@@ -172,6 +172,12 @@ class Replay:
             # wrong says nothing of what the goal showed, which only the log can say
             if self._observed and isinstance(event, GoalRevealed) and event.card is None:
                 return new
+            # a card play past applying takes its turn in a round's turns; out of them
+            # there is none to take, and its one finding is its own (not "a discard
+            # after the round ended", where the line was a play)
+            rs = state.round
+            if error is not None and error.turn_taken and (rs is None or rs.ended or rs.over):
+                return new
         if state.ended:
             if error is None:  # one malformed finding a line
                 said = say("%(kind)s after game_ended: game_ended is the last line", kind=event.type)

@@ -1214,6 +1214,26 @@ def test_a_card_play_that_cannot_be_applied_still_takes_its_turn(slip: dict[str,
     assert played.outcomes == run(log.lines).outcomes  # bob's card reached no goal: the round ends the same
 
 
+@pytest.mark.parametrize("where", ["after the round's end", "before the first round"])
+def test_a_card_play_that_cannot_be_applied_out_of_a_rounds_turns_is_its_one_finding(where: str) -> None:
+    """Out of a round's turns a card play has no turn to take: taken for one, its line
+    was its malformed finding and "discard after round 1 ended" (a line that was a
+    play_path, stored as a discard), or "discard before the first round_started" (a
+    second malformed of the line). It is the line's one finding, as it was before card
+    plays took their turns; the same play readable is the rules' own finding."""
+    log = _a_played_round()
+    lines = list(log.lines)
+    types = [json.loads(line)["type"] for line in lines]
+    at = types.index("round_ended") + 1 if where == "after the round's end" else 1
+    play = {"type": "play_path", "player": "cem", "card": "EW", "x": 3, "y": 0, "rotated": False}
+    readable = [*lines[:at], json.dumps(play), *lines[at:]]
+    malformed = [*lines[:at], json.dumps({**play, "card": "WE"}), *lines[at:]]
+    assert codes(malformed) == [("malformed", at + 1)], [f.describe() for f in errors(malformed)]
+    assert all("discard" not in f.message for f in errors(malformed))
+    if where == "after the round's end":
+        assert codes(readable) == [("play_after_round_end", at + 1)]
+
+
 @pytest.mark.parametrize(
     ("line", "english", "german"),
     [
