@@ -30,7 +30,7 @@ from events.rules.scoring import tournament_outcome
 from events.rules.setup import role_phrase
 from events.said import Said, say
 from events.schema import GameId, PlayerId, Stage, TableLabel
-from events.tables import ROLES, TOURNAMENT_ROLES, Role
+from events.tables import PLAYER_RANGE, ROLES, TOURNAMENT_ROLES, Role
 from ingest.spreadsheet import NotUtf8, separator, spreadsheet_text
 
 COLUMNS: Final = ("tournament", "tournament_round", "table", "game_id", "round", "player", "role", "points", "star")
@@ -312,6 +312,15 @@ def games_of(entries: list[Entry]) -> dict[str, list[Entry]]:
     return games
 
 
+MOST_IDS: Final = 2 * max(most for _, most in PLAYER_RANGE.values())
+"""Player ids a game of a sheet may list, at most: a table of ten each of whose ids is
+written two ways somewhere (:func:`_misspelt` says which), and no more. The checks of
+a game compare its players two by two, and a round's points with an outcome for each
+possible connector: a hostile sheet of 190 KB, one game of 6,000 ids, took 33 s, and
+one at the sheet's limit would have taken hours. Past this the sheet is refused, as a
+log whose ``game_started`` seats more than a table is."""
+
+
 def check_game_rows(game_id: str, entries: list[Entry]) -> None:
     """A game's ``tournament``, ``tournament_round``, ``table`` and ``stage`` are one game's: every
     row of it says the same, or the sheet is unreadable at the first row that does not
@@ -336,6 +345,18 @@ def check_game_rows(game_id: str, entries: list[Entry]) -> None:
                 )
                 raise UnreadableLog(said, entry.line)
     players = list(dict.fromkeys(e.player for e in entries))
+    if len(players) > MOST_IDS:
+        line = next(e.line for e in entries if e.player == players[MOST_IDS])
+        said = say(
+            "line %(line)s: %(game)s lists %(count)s player ids, where a game lists %(ids)s at most (a table of "
+            "%(most)s, each id written two ways)",
+            line=line,
+            game=game_id,
+            count=len(players),
+            ids=MOST_IDS,
+            most=MOST_IDS // 2,
+        )
+        raise UnreadableLog(said, line)
     rounds: dict[int, list[Entry]] = {}
     for entry in entries:
         rounds.setdefault(entry.round, []).append(entry)

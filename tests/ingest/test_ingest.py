@@ -1150,6 +1150,16 @@ MALFORMED_SHEETS = {
         9,
         "bne is listed in round 2 of spring-cup:r2:t7 and in no other, and ben is not listed in it",
     ),
+    "more_ids_than_a_table_written_two_ways": (  # a hostile sheet's checks compared every two ids: hours
+        HEADER
+        + "\n"
+        + "\n".join(
+            [*_rows(), *(GOOD_ROW.format(player=f"p{n}", role="gold_digger", points=0, star=0) for n in range(15))]
+        )
+        + "\n",
+        22,
+        "spring-cup:r2:t7 lists 21 player ids, where a game lists 20 at most (a table of 10",
+    ),
     "an_unclosed_quote": (  # read leniently, the rest of the file was one field: "8 values for 9 columns"
         HEADER + "\n" + "\n".join(_rows({1: _rows()[1].rsplit(",", 1)[0] + ',"0'})) + "\n",
         3,
