@@ -94,13 +94,14 @@ class TournamentFile(Record):
     games: list[str] = Field(default_factory=list)
 
     def problems(self) -> list[FieldProblem]:
-        """What breaks the tournament rules (R-TS1..R-TS4), by field, as the organiser's
-        commands refuse it: the limits announced; each seating a round the tournament
-        announced (a file announces no semi-final), seated once, at tables of 5–10
-        registered players under labels of their own (a player left out of a round is
-        not refused: a file may record a player who stopped coming, which no record can
-        withdraw); draws that fit their tie, one at the preliminaries' cut (the
-        final has none). A seating's problem names its round and its tables by label."""
+        """What breaks the tournament rules (R-TS1..R-TS5), by field, as the organiser's
+        commands refuse it: the limits announced; each player registered once; each
+        seating a round the tournament announced (a file announces no semi-final),
+        seated once, at tables of 5–10 registered players under labels of their own (a
+        player left out of a round is not refused: a file may record a player who
+        stopped coming, which no record can withdraw); draws that fit their tie, one at
+        the preliminaries' cut (the final has none). A seating's problem names its round
+        and its tables by label."""
         found: list[tuple[str, Breach | None]] = [
             ("preliminary_rounds", check_preliminary_rounds(self.preliminary_rounds)),
             ("cut", check_cut(self.cut)),
@@ -109,6 +110,13 @@ class TournamentFile(Record):
         if any(breach is not None for _, breach in found):
             return _said(found)
         registered = [person.id for person in self.players]
+        listed: dict[str, int] = {}
+        for number, player in enumerate(registered):
+            first = listed.setdefault(player, number)
+            if first != number:  # the second name renamed the player, unsaid (import-players refuses it too)
+                said = say("%(player)s is listed already, as player %(first)s", player=player, first=first + 1)
+                found.append((f"players.{number}", Breach(Code.MALFORMED, "R-TS5", said)))
+                return _said(found)
         seated: set[tuple[int, str]] = set()
         for number, seating in enumerate(self.seatings):
             found.append((f"seatings.{number}", self._seating_problem(seating, registered, seated)))

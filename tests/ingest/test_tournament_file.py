@@ -132,6 +132,23 @@ def test_a_tournament_file_that_is_not_json_is_rejected_without_an_empty_field_n
     assert "geen toernooibestand: geen JSON op regel 1, kolom 42" in " ".join(again.output.split()), again.output
 
 
+def test_a_player_listed_twice_is_refused_not_renamed(tmp_path: Path, victim: Path) -> None:
+    """The file lists every registered player once (docs/log-format.md): a second entry
+    of an id was stored as a second registration, which renamed the player, unsaid (a
+    sheet's games then showed "Gil2"). ``import-players`` refused it; so does the file."""
+    players = [*description("other")["players"], {"id": "bob", "name": "Bob Two"}]
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(description("other", players=players)), encoding="utf-8")
+    result = cli("ingest", "--db", victim, path)
+    assert result.exit_code == 1, result.output
+    report = json.loads(stored(victim, "SELECT report FROM uploads WHERE outcome = 'rejected'")[0][0])
+    (violation,) = report["violations"]
+    assert violation["code"] == "malformed"
+    where = f"players.{len(PLAYERS)}"
+    assert violation["message"] == f"not a tournament file: `{where}`: bob is listed already, as player 2 (R-TS5)"
+    assert stored(victim, "SELECT count(*) FROM events WHERE stream = 'tournament:other'") == [(0,)]
+
+
 def test_a_recorded_draw_is_stored_as_the_simulator_writes_it(tmp_path: Path) -> None:
     db = tmp_path / "store.duckdb"
     path = tmp_path / "tournament.json"
