@@ -20,6 +20,11 @@ _UNSHOWN: Final = frozenset({"Cc", "Cf", "Zl", "Zp"})
 format characters (right-to-left overrides, zero-width ones) and line breaks."""
 _LAYOUT: Final = frozenset("\n\t")
 """The controls a program's own text lays itself out with (:func:`shown`)."""
+_JOINERS: Final = frozenset("\u200c\u200d")
+"""The format characters a name may hold and is read with: the zero-width non-joiner and
+joiner that Persian and the Indic scripts write words with and that join an emoji family
+(👩‍👩‍👧). A name allows them (:data:`events.records.tournament_file.NOT_IN_A_NAME`),
+and escaped they showed as ``Lea 👩\\u200d👩\\u200d👧``."""
 
 
 def safe_name(name: str) -> str:
@@ -50,10 +55,16 @@ def one_line(text: str) -> str:
 
     >>> one_line("x\n  line 9 · out_of_turn")
     'x\\x0a  line 9 · out_of_turn'
+    >>> one_line("Lea \u200f👩\u200d👧")  # a mark that turns the text, and a joiner
+    'Lea \\u200f👩\u200d👧'
     """
     if text.isprintable():
         return text
-    return "".join(_escaped(char) if unicodedata.category(char) in _UNSHOWN else char for char in text)
+    return "".join(_escaped(char) if _unshown(char) else char for char in text)
+
+
+def _unshown(char: str) -> bool:
+    return unicodedata.category(char) in _UNSHOWN and char not in _JOINERS
 
 
 def _escaped(char: str) -> str:
@@ -71,6 +82,4 @@ def shown(text: str) -> str:
     if text.isprintable():
         return text
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return "".join(
-        _escaped(char) if char not in _LAYOUT and unicodedata.category(char) in _UNSHOWN else char for char in text
-    )
+    return "".join(_escaped(char) if char not in _LAYOUT and _unshown(char) else char for char in text)

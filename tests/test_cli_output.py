@@ -131,6 +131,21 @@ def test_a_name_that_looks_like_an_emoji_code_is_printed_as_typed(hand: Hand, co
     assert "\U0001f604" not in result.output and "\U0001f44d" not in result.output
 
 
+@pytest.mark.parametrize(
+    "command",
+    [("standings", TID), ("tournament", "log", TID), ("stats", "players")],
+    ids=["standings", "log", "players"],
+)
+def test_a_name_with_the_joiners_a_name_may_hold_is_printed_as_written(hand: Hand, command: tuple[str, ...]) -> None:
+    """A name may hold the zero-width joiner and non-joiner (an emoji family, a Persian
+    name): every command printed them escaped, ``Lea 👩\\u200d👩\\u200d👧``."""
+    records.register(hand.store, TID, [("ann", "Lea 👩\u200d👩\u200d👧"), ("bob", "Mi\u200cna")])
+    result = hand.cli(*command, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "Lea 👩\u200d👩\u200d👧" in result.output and "Mi\u200cna" in result.output
+    assert "\\u200" not in result.output
+
+
 def test_audit_names_a_file_with_bytes_that_are_not_utf_8_in_valid_json(hand: Hand) -> None:
     """``audit --json`` wrote such a name's bytes raw, an invalid UTF-8 line no reader
     takes; the name is shown escaped, as ``ingest`` stores it."""
