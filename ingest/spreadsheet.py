@@ -67,10 +67,13 @@ def spreadsheet_text(raw: bytes) -> str:
 
 def separator(text: str) -> str:
     """The CSV's field separator: a semicolon where its first line has one and no comma
-    (Excel writes so in many countries), else a comma.
+    (Excel writes so in many countries), a tab where it has one and neither (Excel's
+    "Unicode text" is tab-separated), else a comma.
 
-    >>> separator("player;name\\nann;Ann, the first"), separator("player,name")
-    (';', ',')
+    >>> separator("player;name\\nann;Ann, the first"), separator("player,name"), separator("player\\tname")
+    (';', ',', '\\t')
     """
     first = re.split("\r\n|\r|\n", text, maxsplit=1)[0]
-    return ";" if ";" in first and "," not in first else ","
+    if "," in first:
+        return ","
+    return ";" if ";" in first else "\t" if "\t" in first else ","

@@ -1211,7 +1211,8 @@ def test_malformed_score_sheet_is_rejected_naming_the_line(tmp_path: Path, case:
 
 SAVED_AS: Final = {
     "semicolons": lambda text: text.replace(",", ";").encode(),  # Excel's CSV in nl, de and nb
-    "utf_16": lambda text: text.encode("utf-16"),  # Excel's "Unicode text"
+    "utf_16": lambda text: text.encode("utf-16"),
+    "unicode_text": lambda text: text.replace(",", "\t").encode("utf-16"),  # Excel's "Unicode text": tabs, UTF-16
     "a_header_in_capitals": lambda text: text.replace("player,role", "Player, Role ", 1).encode(),
     "empty_columns_after": lambda text: text.replace("\n", ",,\n").encode(),  # an export keeps used columns
 }
