@@ -333,6 +333,8 @@ def check_game_rows(game_id: str, entries: list[Entry]) -> None:
     for entry in entries[1:]:
         for column in ("tournament", "tournament_round", "table", "stage"):
             was, now = getattr(first, column), getattr(entry, column)
+            if column == "stage" and (now or "preliminary") == (was or "preliminary"):
+                continue  # an empty stage is the preliminaries (a column filled once, or on every row)
             if now != was:
                 said = say(
                     "line %(line)s: `%(column)s` of %(game)s is %(given)s here but %(first)s on line %(first_line)s",

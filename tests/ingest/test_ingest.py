@@ -885,6 +885,23 @@ def test_consistent_score_sheet_is_accepted(tmp_path: Path) -> None:
     assert scalar(db, "SELECT count(*) FROM findings") == 0
 
 
+@pytest.mark.parametrize("first", ["", "preliminary"])
+def test_a_stage_filled_on_some_rows_and_empty_on_others_is_the_preliminaries(tmp_path: Path, first: str) -> None:
+    """An empty stage is the preliminaries (README): a game whose first row said
+    ``preliminary`` and the others nothing (a column filled once) was refused as a game
+    "in two stages"."""
+    db = tmp_path / "s.duckdb"
+    path = tmp_path / "table4.csv"
+    header, *rows = five_player_sheet("spring-cup:r2:t4").splitlines()
+    filled = [
+        row + ("," + first if i == 0 else "," + ("preliminary" if not first else "")) for i, row in enumerate(rows)
+    ]
+    path.write_text("\n".join([header + ",stage", *filled]) + "\n")
+    result = invoke("ingest", path, "--db", db, "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert query(db, "SELECT stage FROM games") == [("preliminary",)]
+
+
 def test_score_sheet_with_roles_that_do_not_fit_has_bad_roles(tmp_path: Path) -> None:
     db = tmp_path / "s.duckdb"
     path = tmp_path / "roles.csv"
