@@ -230,14 +230,14 @@ def _print_misseated(out: Console, store: Store, results: list[FileResult], lang
     of_game: dict[str, list[tuple[int, dict[str, Any]]]] = {}  # each row once, by its game, in the frame's order
     for index, found_row in enumerate(found.iter_rows(named=True)):
         of_game.setdefault(str(found_row["game_id"]), []).append((index, found_row))
-    shown = 0
+    shown: set[int] = set()  # the frame's rows printed, by index
     for result in stored:
-        rows = [row for _, row in sorted(pair for game in result.game_ids for pair in of_game.get(game, ()))]
-        if not rows or shown >= MOST_MISSEATED:
+        pairs = sorted(pair for game in result.game_ids for pair in of_game.get(game, ()))
+        if not pairs or len(shown) >= MOST_MISSEATED:
             continue
         out.print(f"[bold]{escape(result.name)}[/bold]")
-        for row in rows[: MOST_MISSEATED - shown]:
-            shown += 1
+        for index, row in pairs[: MOST_MISSEATED - len(shown)]:
+            shown.add(index)
             where = {"table": row["table"], "round": row["tournament_round"], "game": row["game_id"]}
             said = (
                 say("seated at table %(table)s, but not in its game (round %(round)s, %(game)s)", **where)
@@ -260,15 +260,18 @@ def _print_misseated(out: Console, store: Store, results: list[FileResult], lang
             )
             what = f"{row['name']} ({row['player']}): {words(said, lang)}"
             out.print(f"  {row['finding_id']} [yellow]{escape(what)}[/yellow]")
-    if shown < found.height:
-        more = say(
-            "and %(count)s more; saboteur findings %(tournament)s --open lists them all",
-            "and %(count)s more; saboteur findings %(tournament)s --open lists them all",
-            "count",
-            count=found.height - shown,
-            tournament=" / ".join(sorted(set(found["tournament"].to_list()))),
-        )
-        out.print(escape(words(more, lang)))
+    if len(shown) < found.height:  # the rest, a command for each tournament (files of several, in one run)
+        tournaments = enumerate(found["tournament"].to_list())
+        unshown = Counter(str(tournament) for index, tournament in tournaments if index not in shown)
+        for tournament, count in sorted(unshown.items()):
+            more = say(
+                "and %(count)s more; saboteur findings %(tournament)s --open lists them all",
+                "and %(count)s more; saboteur findings %(tournament)s --open lists them all",
+                "count",
+                count=count,
+                tournament=tournament,
+            )
+            out.print(escape(words(more, lang)))
 
 
 def _print_carried(out: Console, store: Store, results: list[FileResult], lang: str) -> None:

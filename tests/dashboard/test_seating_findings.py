@@ -98,6 +98,32 @@ def test_ingest_lists_a_few_players_at_the_wrong_table_and_counts_the_rest(
     assert "and 1 more; saboteur findings hand --open lists them all" in " ".join(result.output.split())
 
 
+def test_the_rest_of_a_run_of_two_tournaments_is_a_command_for_each(
+    wrong: Seated, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files of two tournaments in one run: the rest was told as "saboteur findings a /
+    b --open", a command that does not run. Each tournament has its own, with its own
+    count."""
+    seat = {"kind": "missing", "table": "1", "tournament_round": 1, "seated_table": "1", "registered": True}
+    rows = [  # two tournaments' players at the wrong table, as analytics.standings.misseated gives them
+        {**seat, "tournament": t, "game_id": f"{t}:r1:t1", "finding_id": f"{t}{n}", "name": p.title(), "player": p}
+        for t, players in (("one", ["ann", "bob", "cem"]), ("two", ["dia", "eve"]))
+        for n, p in enumerate(players)
+    ]
+    monkeypatch.setattr("analytics.standings.misseated", lambda store, games: pl.DataFrame(rows))
+    monkeypatch.setattr(cli.store, "MOST_MISSEATED", 1)
+    results = [
+        cli.store.FileResult(f"{t}.csv", "accepted", "score_sheet", "clean", (f"{t}:r1:t1",), n, 0, "")
+        for n, t in enumerate(("one", "two"))
+    ]
+    out = cli.store.Console(record=True, width=200)
+    cli.store._print_misseated(out, wrong.store, results, "en")
+    said = " ".join(out.export_text().split())
+    assert "and 2 more; saboteur findings one --open lists them all" in said, said
+    assert "and 2 more; saboteur findings two --open lists them all" in said, said
+    assert " / " not in said
+
+
 def test_ingest_names_the_player_at_the_wrong_table_and_still_stores_the_game(wrong: Seated) -> None:
     result = wrong.cli("ingest", str(wrong.files / "r1-t1.csv"))
     assert result.exit_code == 0, result.output
