@@ -3,8 +3,8 @@ replay's score, enter a correction, give a penalty for it (a ``table_incident`` 
 referee noted, R-C1), or dismiss it with a reason; the tournament's penalties, any of
 which may be withdrawn with a reason; its referee codes, any of which may be revoked
 with a reason; and its players, any of whom may be withdrawn when they leave (and their
-return recorded), with a reason. Each is an event appended to the tournament's record;
-nothing is edited."""
+return recorded), with a reason; and any round, to correct or to accept its replay with
+no finding. Each is an event appended to the tournament's record; nothing is edited."""
 
 from __future__ import annotations
 
@@ -323,10 +323,182 @@ def _player_form(tournament: str, people: Mapping[str, str], shape: PlayerForm, 
             )
 
 
+@dataclass(frozen=True, slots=True)
+class RoundForms:
+    # The keys of a round's two forms (accept the replay, enter a correction) and their
+    # widgets: one set for the finding chosen, one for the round chosen under "Correct any
+    # round", as a page holds each key once. (A comment: a page's bare string is shown.)
+    prefix: str
+
+    def key(self, name: str) -> str:
+        return self.prefix + name
+
+
+FINDING_FORMS = RoundForms("")
+ROUND_FORMS = RoundForms("round_")
+Settle = Callable[[str, Callable[[], Recorded], str | None], None]
+
+
+def _round_scores(
+    tournament: str, game_id: str, number: int, named: Mapping[str, str], *, in_text: bool = False
+) -> bool:
+    """A round's scores (as recorded, by the replay, corrected, as counted), its players
+    by name; whether a correction counts on it. ``in_text``: as a table of text, as the
+    page's other sections show theirs, not a table widget."""
+    scored = data.round_scores(tournament, game_id, number).with_columns(
+        names.plain("role", names.ROLES),
+        pl.col("player").replace_strict(named, default=pl.col("player"), return_dtype=pl.String),  # by name
+    )
+    corrections = "corrected" in scored.columns and scored["corrected"].null_count() < scored.height
+    # no correction (or no replay, for a score sheet) is a dash, not Streamlit's grey "None"
+    blank = [c for c in ("recorded", "replay", "corrected") if c in scored.columns and scored[c].null_count()]
+    scored = scored.with_columns(pl.col(c).cast(pl.String).fill_null("–") for c in blank)
+    headers = {**names.headers(scored.columns), "replay": _("by the replay")}
+    if in_text:
+        yes_no = {True: _("yes"), False: _("no")}
+        cells = ([yes_no.get(v, v) if isinstance(v, bool) else v for v in r] for r in scored.iter_rows())
+        st.markdown(table([headers[c] for c in scored.columns], cells))
+    else:
+        st.dataframe(scored, hide_index=True, width="stretch", column_config=headers)
+    return bool(corrections)
+
+
+def _accept_form(
+    tournament: str, game_id: str, number: int, corrections: bool, forms: RoundForms, settle: Settle
+) -> None:
+    """The form that accepts the replay's score for a round of a log."""
+    if corrections:
+        st.caption(_("The replay's score replaces the corrections of this round: the newest decision counts."))
+    with st.form(forms.key("accept_replay")):
+        why = st.text_input(_("Reason (optional)"), key=forms.key("accept_reason"))
+        if st.form_submit_button(_("Accept the replay's score for this round")):
+            settle(
+                _("the replay's score for round %(num)s of %(game)s") % {"num": number, "game": ident(game_id)},
+                lambda: data.accept_replay(tournament, game_id, number, why or None),
+                None,
+            )
+
+
+def _correction_form(
+    tournament: str,
+    game_id: str,
+    number: int,
+    named: Mapping[str, str],
+    forms: RoundForms,
+    settle: Settle,
+    *,
+    fresh: bool,
+    player: str | None,
+    shown: object,
+) -> None:
+    """The form that corrects one player's points (and star) in a round: ``player`` the
+    one chosen first, ``shown`` what the form is laid out for (a finding, a round), and
+    ``fresh`` whether it was so in the page's run before."""
+    scores = data.round_scores(tournament, game_id, number)
+    people = scores["player"].to_list()
+    chooser = forms.key("correct_player")
+    if not fresh or st.session_state.get(chooser) not in people:  # the finding's player, or the first
+        st.session_state[chooser] = player if player in people else people[0]
+    # outside the form, so that choosing a player shows their points: inside it, the points
+    # stayed the first player's, and a correction of another gave them those
+    chosen = st.selectbox(_("Player"), people, format_func=lambda p: named.get(p, p), key=chooser)
+    if _laid_out(chooser, (shown, chosen)) != (shown, chosen):
+        # their points as they count now, not 0: a correction changes what it must
+        now = scores.filter(pl.col("player") == chosen)["counted"].item()
+        st.session_state[forms.key("correct_points")] = min(max(int(now), 0), MOST_ROUND_POINTS)
+    with st.form(forms.key("correction")):
+        points = st.number_input(
+            _("Points for the round"),
+            min_value=0,
+            max_value=MOST_ROUND_POINTS,
+            step=1,
+            key=forms.key("correct_points"),
+        )
+        stars = {"": _("as the round gave it"), "yes": _("a star"), "no": _("no star")}
+        star = st.selectbox(_("Star"), list(stars), format_func=stars.__getitem__, key=forms.key("correct_star"))
+        why = st.text_input(_("Reason"), key=forms.key("correct_reason"))
+        if st.form_submit_button(_("Record the correction")):
+            starred = {"yes": True, "no": False}.get(str(star))
+            settle(
+                _("a correction of %(player)s's score in round %(num)s of %(game)s")
+                % {"player": escape(named.get(chosen, chosen)), "num": number, "game": ident(game_id)},
+                lambda: _corrected(tournament, game_id, number, str(chosen), int(points), why, starred),
+                why,
+            )
+
+
+def _corrected(
+    tournament: str, game_id: str, number: int, player: str, points: int, why: str, star: bool | None
+) -> Recorded:
+    """Record the correction; then, as the command line does, say under the notice when
+    the round as corrected is still not what the rules give (a finding left open, or a
+    round no outcome of R-W1 allows)."""
+    recorded = data.correct(tournament, game_id, number, player, points, why, star)
+    wrong, off = data.round_still_off(tournament, game_id, number)
+    if wrong:
+        st.session_state[CAUTION] = _(
+            "Round %(round)s of %(game)s as corrected is still not what the rules give: finding %(findings)s stays "
+            "open."
+        ) % {"round": number, "game": ident(game_id), "findings": ", ".join(ident(f) for f in wrong)}
+    elif off:
+        st.session_state[CAUTION] = _(
+            "Round %(round)s of %(game)s as corrected is not what the rules give (R-W1): check the points and "
+            "stars (the correction's reason says why it stands)."
+        ) % {"round": number, "game": ident(game_id)}
+    return recorded
+
+
+def _any_round(tournament: str) -> None:
+    """Any round of the tournament's games, to correct or to accept its replay with no
+    finding: a score the audit cannot see is wrong (two players' points swapped on a
+    sheet, which still fits the rules), or a correction made before a game was stored
+    anew counts on the new version where it should not (the Upload page sends the
+    organiser here). R-TS5: a wrong score sheet is put right by a correction."""
+    games = data.games(tournament).filter(pl.col("rounds_played") > 0)
+    if games.is_empty():
+        return
+    named = data.player_names(tournament)
+    with st.expander(_("Correct any round")):
+        st.caption(
+            _(
+                "For a score that is wrong though no finding says so (two players' points swapped on a score "
+                "sheet), or a correction that no longer fits a game stored anew. The newest decision on a round "
+                "counts."
+            )
+        )
+        listed = {str(g["game_id"]): g for g in games.iter_rows(named=True)}
+        widgets.keep_choice("round_game", list(listed))
+
+        def label(game: str) -> str:
+            table = listed[game]["table"]
+            return game if table is None else f"{game} · " + _("table %(table)s") % {"table": table}
+
+        game_id = str(st.selectbox(_("Game"), list(listed), format_func=label, key="round_game"))
+        numbers = list(range(1, int(listed[game_id]["rounds_played"]) + 1))
+        widgets.keep_choice("round_number", numbers)
+        number = int(st.selectbox(_("Round"), numbers, key="round_number") or 1)
+        shown = (tournament, game_id, number)
+        fresh = _laid_out("round", shown) == shown
+        if not fresh:  # nothing typed for another round carries over
+            for key in ("accept_reason", "correct_reason"):
+                st.session_state[ROUND_FORMS.key(key)] = ""
+            st.session_state.pop(ROUND_FORMS.key("correct_star"), None)
+        if data.round_scores(tournament, game_id, number).is_empty():
+            st.info(_("This round has no scores stored: it was not played to its end."))
+            return
+        corrections = _round_scores(tournament, game_id, number, named, in_text=True)
+        if listed[game_id]["source"] == "log":  # a score sheet's round has no replay
+            _accept_form(tournament, game_id, number, corrections, ROUND_FORMS, _record)
+        _correction_form(
+            tournament, game_id, number, named, ROUND_FORMS, _record, fresh=fresh, player=None, shown=shown
+        )
+
+
 if tournament is not None:
     _referee_codes(tournament)
     _penalties(tournament)
     _withdrawals(tournament)
+    _any_round(tournament)
 found = data.open_findings(tournament)
 st.metric(_("Open findings"), found.height)
 if found.is_empty():
@@ -398,48 +570,15 @@ st.markdown(
 )
 game_id = str(row["game_id"])
 number = row["round"]
-if number is not None:
-    scored = data.round_scores(record_of, game_id, int(number)).with_columns(
-        names.plain("role", names.ROLES),
-        pl.col("player").replace_strict(named, default=pl.col("player"), return_dtype=pl.String),  # by name
-    )
-    corrections = "corrected" in scored.columns and scored["corrected"].null_count() < scored.height
-    # no correction (or no replay, for a score sheet) is a dash, not Streamlit's grey "None"
-    blank = [c for c in ("recorded", "replay", "corrected") if c in scored.columns and scored[c].null_count()]
-    scored = scored.with_columns(pl.col(c).cast(pl.String).fill_null("–") for c in blank)
-    st.dataframe(
-        scored,
-        hide_index=True,
-        width="stretch",
-        column_config={**names.headers(scored.columns), "replay": _("by the replay")},
-    )
+corrections = _round_scores(record_of, game_id, int(number), named) if number is not None else False
 
 
-def _settle(action: str, run: Callable[[], Recorded], reason: str | None = None) -> None:
+def _settle_finding(action: str, run: Callable[[], Recorded], reason: str | None = None) -> None:
     """:func:`_record`, for a form of the finding chosen: never for another one."""
     if not fresh:
         before = shown_before[1] if isinstance(shown_before, tuple) else ""
         _stale(_("finding %(finding)s") % {"finding": escape(str(before))}, gone=before not in rows)
     _record(action, run, reason)
-
-
-def _corrected(game_id: str, number: int, player: str, points: int, why: str, star: bool | None) -> Recorded:
-    """Record the correction; then, as the command line does, say under the notice when
-    the round as corrected is still not what the rules give (a finding left open, or a
-    round no outcome of R-W1 allows)."""
-    recorded = data.correct(record_of, game_id, number, player, points, why, star)
-    wrong, off = data.round_still_off(record_of, game_id, number)
-    if wrong:
-        st.session_state[CAUTION] = _(
-            "Round %(round)s of %(game)s as corrected is still not what the rules give: finding %(findings)s stays "
-            "open."
-        ) % {"round": number, "game": ident(game_id), "findings": ", ".join(ident(f) for f in wrong)}
-    elif off:
-        st.session_state[CAUTION] = _(
-            "Round %(round)s of %(game)s as corrected is not what the rules give (R-W1): check the points and "
-            "stars (the correction's reason says why it stands)."
-        ) % {"round": number, "game": ident(game_id)}
-    return recorded
 
 
 accept, correct, penalise, dismiss = st.tabs(
@@ -458,45 +597,22 @@ with accept:
             )
         )
     else:
-        if corrections:
-            st.caption(_("The replay's score replaces the corrections of this round: the newest decision counts."))
-        with st.form("accept_replay"):
-            why = st.text_input(_("Reason (optional)"), key="accept_reason")
-            if st.form_submit_button(_("Accept the replay's score for this round")):
-                _settle(
-                    _("the replay's score for round %(num)s of %(game)s") % {"num": number, "game": ident(game_id)},
-                    lambda: data.accept_replay(record_of, game_id, int(number), why or None),
-                )
+        _accept_form(record_of, game_id, int(number), corrections, FINDING_FORMS, _settle_finding)
 with correct:
     if number is None:
         st.info(_("This finding belongs to no round: there is no round score to correct."))
     else:
-        scores = data.round_scores(record_of, game_id, int(number))
-        people = scores["player"].to_list()
-        if not fresh or st.session_state.get("correct_player") not in people:  # the finding's player
-            st.session_state["correct_player"] = row["player"] if row["player"] in people else people[0]
-        # outside the form, so that choosing a player shows their points: inside it, the points
-        # stayed the first player's, and a correction of another gave them those
-        player = st.selectbox(_("Player"), people, format_func=lambda p: named.get(p, p), key="correct_player")
-        if _laid_out("correct_player", (record_of, chosen, player)) != (record_of, chosen, player):
-            # their points as they count now, not 0: a correction changes what it must
-            now = scores.filter(pl.col("player") == player)["counted"].item()
-            st.session_state["correct_points"] = min(max(int(now), 0), MOST_ROUND_POINTS)
-        with st.form("correction"):
-            points = st.number_input(
-                _("Points for the round"), min_value=0, max_value=MOST_ROUND_POINTS, step=1, key="correct_points"
-            )
-            stars = {"": _("as the round gave it"), "yes": _("a star"), "no": _("no star")}
-            star = st.selectbox(_("Star"), list(stars), format_func=stars.__getitem__, key="correct_star")
-            why = st.text_input(_("Reason"), key="correct_reason")
-            if st.form_submit_button(_("Record the correction")):
-                starred = {"yes": True, "no": False}.get(str(star))
-                _settle(
-                    _("a correction of %(player)s's score in round %(num)s of %(game)s")
-                    % {"player": escape(named.get(player, player)), "num": number, "game": ident(game_id)},
-                    lambda: _corrected(game_id, int(number), str(player), int(points), why, starred),
-                    why,
-                )
+        _correction_form(
+            record_of,
+            game_id,
+            int(number),
+            named,
+            FINDING_FORMS,
+            _settle_finding,
+            fresh=fresh,
+            player=row["player"],
+            shown=(record_of, chosen),
+        )
 with penalise, st.form("penalty"):
     seated = data.game_players(game_id)
     accused = row["player"]
@@ -511,7 +627,7 @@ with penalise, st.form("penalty"):
         st.session_state["penalty_reason"] = f"{found_as}: {said_of(row)}"
     why = st.text_input(_("Reason"), key="penalty_reason")
     if st.form_submit_button(_("Give the penalty for this finding")):
-        _settle(
+        _settle_finding(
             _("a penalty of %(points)d for %(player)s for finding %(finding)s")
             % {"points": int(points), "player": escape(named.get(player, player)), "finding": ident(chosen)},
             lambda: data.penalty_for(record_of, chosen, int(points), why, str(player)),
@@ -520,7 +636,7 @@ with penalise, st.form("penalty"):
 with dismiss, st.form("dismissal"):
     why = st.text_input(_("Reason"), key="dismiss_reason")
     if st.form_submit_button(_("Dismiss the finding")):
-        _settle(
+        _settle_finding(
             _("the dismissal of finding %(finding)s") % {"finding": ident(chosen)},
             lambda: data.dismiss(record_of, chosen, why),
             why,

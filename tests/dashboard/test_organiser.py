@@ -175,6 +175,47 @@ def test_audit_corrects_and_dismisses_with_reasons(open_page: Open, organiser: s
     assert any("No open findings" in s.value for s in at.success)
 
 
+def test_any_round_is_corrected_or_its_replay_accepted_with_no_finding(
+    open_page: Open, organiser: str, db: Path
+) -> None:
+    """A score can be wrong though no finding says so (two players' points swapped on a
+    sheet that still fits the rules), and a correction made before a game was stored
+    anew can count on the new version where it should not: the Upload page sends the
+    organiser to the Audit page for it, whose forms all hung from an open finding. Any
+    round of the tournament can be corrected there, or its replay accepted (R-TS5)."""
+    with Store(db).connect(read_only=True) as con:
+        (game,) = con.execute(
+            "SELECT game_id FROM games g WHERE tournament = ? AND source = 'log' AND rounds_played >= 2 AND NOT EXISTS "
+            "(SELECT 1 FROM findings f WHERE f.game_id = g.game_id) ORDER BY game_id LIMIT 1",
+            [TOURNAMENT],
+        ).fetchone() or (None,)
+    assert game is not None
+    at = log_in(open_page("audit"), organiser)
+    at.selectbox(key="round_game").set_value(game).run()
+    at.selectbox(key="round_number").set_value(2).run()
+    scores = data.round_scores(TOURNAMENT, game, 2)
+    player, counted = scores.select("player", "counted").row(-1)
+    at.selectbox(key="round_correct_player").set_value(player).run()
+    assert at.number_input(key="round_correct_points").value == counted  # as it counts now
+    at.number_input(key="round_correct_points").set_value(counted + 1)
+    at.text_input(key="round_correct_reason").input("the table agreed on one more")
+    at.button(key="FormSubmitter:round_correction-Record the correction").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Recorded a correction" in s.value for s in at.success), page_text(at)
+    assert any("not what the rules give (R-W1)" in w.value for w in at.warning), page_text(at)  # one more is off
+    assert events(db)[-1] == (f"tournament:{TOURNAMENT}", "score_corrected")
+    with Store(db).connect(read_only=True) as con:
+        newest = "SELECT game_id, round, player, points FROM corrections WHERE tournament = ? ORDER BY seq DESC LIMIT 1"
+        assert con.execute(newest, [TOURNAMENT]).fetchall() == [(game, 2, player, counted + 1)]
+    assert at.selectbox(key="round_game").value == game and at.selectbox(key="round_number").value == 2
+    at.text_input(key="round_accept_reason").input("the log was right after all")
+    at.button(key="FormSubmitter:round_accept_replay-Accept the replay's score for this round").click().run()
+    assert any("Recorded the replay's score for round 2" in s.value for s in at.success), page_text(at)
+    assert events(db)[-1] == (f"tournament:{TOURNAMENT}", "replay_accepted")
+    counts = data.round_scores(TOURNAMENT, game, 2).filter(pl.col("player") == player)["counted"].item()
+    assert counts == counted
+
+
 def test_a_correction_starts_at_the_points_that_count_and_says_when_the_round_is_still_wrong(
     open_page: Open, organiser: str, db: Path
 ) -> None:
