@@ -33,7 +33,7 @@ from tests.venue.morning import ROUND, TOURNAMENT, Table, morning
 from tests.venue.morning import organisers_logs as simulated_logs
 from tests.venue.phone import CHROMIUM, launched
 from tests.venue.server import Server, saboteur_command
-from tests.venue.tablet import RefereePhone, table_entries
+from tests.venue.tablet import Entry, RefereePhone, stored_after, table_entries
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
@@ -301,3 +301,41 @@ def test_a_warning_heard_and_recorded_is_not_said_again_as_an_offline_finding(se
     assert boxes == 0
     assert phone.log.errors == []
     assert stored_types(server.db, table)[-1] == "play_path"
+
+
+def test_undo_while_the_rules_warning_is_shown_takes_back_that_entry_alone(server: Server) -> None:
+    """Undo stays at hand while the rules' warning is shown: tapped then, it was queued as
+    an entry of its own after the one warned about, and once "Change it" dropped that one
+    it was sent, and took back the draw before it, recorded right, unsaid. The entry the
+    server did not record is the last entry: Undo takes it back on the phone alone."""
+    from playwright.async_api import async_playwright
+
+    from tests.venue.tablet import referee_game
+
+    (table,) = morning(server.db, 1)
+    server.start()
+    entries = referee_game(table.players, rounds=1)
+    warned = next(i for i, e in enumerate(entries) if "#record-anyway" in e.then)
+
+    async def day() -> RefereePhone:
+        async with async_playwright() as playwright:
+            browser = await launched(playwright)
+            phone = await RefereePhone.opened(browser, server.address, table.code)
+            for entry in entries[:warned]:
+                await phone.tap(entry)
+                await phone.all_sent()
+            await phone.tap(Entry(entries[warned].clicks, entries[warned].type))  # not recorded anyway
+            await phone.page.locator("#warning").wait_for()
+            before = await phone.number("taken")
+            await phone.page.locator("#undo").click()
+            await phone.page.wait_for_function(f"() => Number(document.body.dataset.taken) > {before}")
+            if await phone.page.locator("#change-it").count():  # as the referee did: the warning still shown
+                await phone.page.locator("#change-it").click()
+            await phone.all_sent()
+            await phone.page.wait_for_timeout(500)
+            await browser.close()
+            return phone
+
+    phone = asyncio.run(day())
+    assert phone.log.errors == []
+    assert stored_types(server.db, table) == stored_after(entries[:warned])

@@ -300,11 +300,14 @@ async function taken(tap, said) {
 }
 
 function undo() {
-  // an entry never sent is taken back here, and never leaves the phone; one sent (it may
-  // be recorded, its answer lost) is taken back by an entry of its own, after it
+  // an entry never sent is taken back here, and never leaves the phone, as is one the
+  // server answered it did not record (a rules' warning shown, a conflict, a refusal):
+  // taken back by an entry of its own, that one would have undone the entry before it,
+  // recorded right, once "Change it" dropped it. One sent whose answer is lost (it may be
+  // recorded) is taken back by an entry of its own, after it.
   return once(async () => {
     const last = app.queue[app.queue.length - 1];
-    if (last && !last.tried) {
+    if (last && (!last.tried || last.stop)) {
       app.queue.pop();
       app.taken += 1;
       app.step = {};
