@@ -26,6 +26,7 @@ import duckdb
 
 from events.records import dump
 from events.records.draft import DraftFinished, EntryRecorded, EntryUndone, draft_event
+from events.said import Said, say
 from ingest.chain import StoredEvent
 from ingest.pipeline import FileResult, Writer, write_all
 from ingest.sources import prepare_bytes
@@ -62,7 +63,12 @@ class Draft:
 
 
 class DraftError(ValueError):
-    """A draft command that cannot be done, with the reason a person can act on."""
+    """A draft command that cannot be done, with the reason a person can act on: in
+    English, and as the sentence (``said``) a page says in its reader's language."""
+
+    def __init__(self, said: Said) -> None:
+        super().__init__(said.english())
+        self.said = said
 
 
 class DraftMoved(DraftError):
@@ -70,8 +76,11 @@ class DraftMoved(DraftError):
 
     def __init__(self, draft: Draft) -> None:
         super().__init__(
-            f"the table's record moved on (line {len(draft.lines)} is the last one now): "
-            "another phone recorded first. Here is the game as it stands."
+            say(
+                "the table's record moved on (line %(line)s is the last one now): another phone recorded first. "
+                "Here is the game as it stands.",
+                line=len(draft.lines),
+            )
         )
         self.draft = draft
 
@@ -155,7 +164,7 @@ def undo_line(store: Store, draft: Draft, entry: str | None = None) -> Draft:
     if entry is not None and entry in draft.entries:
         return draft
     if len(draft.lines) <= 1:
-        raise DraftError("nothing to undo: the record holds only the game's first line")
+        raise DraftError(say("nothing to undo: the record holds only the game's first line"))
     undone = (
         EntryUndone(type="entry_undone", line_number=len(draft.lines))
         if entry is None
@@ -187,7 +196,12 @@ def finish_draft(store: Store, draft: Draft, name: str) -> tuple[Draft, FileResu
 
 def _open(draft: Draft) -> None:
     if draft.finished:
-        raise DraftError(f"the game {draft.game_id} is finished: its log is upload {draft.upload_id}")
+        said = say(
+            "the game %(game)s is finished: its log is upload %(upload)s",
+            game=draft.game_id,
+            upload=str(draft.upload_id),
+        )
+        raise DraftError(said)
 
 
 def _append(

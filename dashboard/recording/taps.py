@@ -74,7 +74,7 @@ def seen() -> None:
 
 def _moved(moved: DraftMoved) -> None:
     fresh_steps()
-    st.session_state[NOTICE] = str(moved)
+    st.session_state[NOTICE] = sentences.said(moved.said, str(moved))
     seen()
 
 
@@ -108,7 +108,7 @@ def guarded(tap: Callable[P, None]) -> Callable[P, None]:
         except DraftMoved as moved:
             _moved(moved)
         except DraftError as refused:
-            st.session_state[NOTICE] = str(refused)
+            st.session_state[NOTICE] = sentences.said(refused.said, str(refused))
         except StoreBusy:
             st.session_state[NOTICE] = _("The database is busy: another process is writing it. Tap again in a moment.")
         except StoreError as exc:
@@ -161,7 +161,8 @@ def undo() -> None:
     except DraftError as refused:
         if isinstance(refused, DraftMoved):
             raise
-        st.session_state[NOTICE] = str(refused)  # nothing to undo: the steps start afresh all the same
+        # nothing to undo: the steps start afresh all the same
+        st.session_state[NOTICE] = sentences.said(refused.said, str(refused))
     fresh_steps()
     seen()
 

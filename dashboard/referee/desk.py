@@ -393,8 +393,9 @@ class Desk:
             except DraftMoved as moved:
                 kept = self._keep(moved.draft)
                 return self._conflict(kept, sent, names)
-            except DraftError as refused:
-                return Answer(status="refused", problem=str(refused), state=standing(kept.recorder, draft, names))
+            except DraftError as refused:  # in the phone's language
+                problem = sentences.said(refused.said, str(refused))
+                return Answer(status="refused", problem=problem, state=standing(kept.recorder, draft, names))
             if after.version == draft.version + 1 and after.lines == (*draft.lines, line):
                 brought = kept.recorder.record(event)
                 if not previewed:
@@ -481,14 +482,15 @@ class Desk:
         return event.model_copy(update={"at": stamp(recorder, sent.at, sent.sent_at, now())})
 
     def _undo(self, kept: _Kept, sent: Sent, names: Mapping[str, str]) -> Answer:
-        said = "took back: " + line_words(kept.draft.lines[-1], names)
+        said = _("took back: %(line)s") % {"line": line_words(kept.draft.lines[-1], names)}
         try:
             after = undo_line(self.store, kept.draft, sent.entry)
         except DraftMoved as moved:
             kept = self._keep(moved.draft)
             return self._conflict(kept, sent, names)
-        except DraftError as refused:
-            return Answer(status="refused", problem=str(refused), state=standing(kept.recorder, kept.draft, names))
+        except DraftError as refused:  # in the phone's language
+            problem = sentences.said(refused.said, str(refused))
+            return Answer(status="refused", problem=problem, state=standing(kept.recorder, kept.draft, names))
         kept = self._keep(after)
         return Answer(status="recorded", said=said, state=standing(kept.recorder, kept.draft, names))
 
@@ -562,12 +564,12 @@ def _observed(event: Event) -> None:
     """An observed log shows only what the table sees (event-log.md): a draw's card,
     a pass's card and the deal's hidden parts stay ``null``."""
     if isinstance(event, Draw | Discard) and event.card is not None:
-        raise Refused(f"a {event.type} in an observed log shows no card: only its owner sees it")
+        raise Refused(_("a card drawn or passed in an observed log is not named: only its owner sees it"))
     if isinstance(event, RoundStarted) and any(
         part is not None for part in (event.roles, event.set_aside_role, event.goals, event.hands, event.draw_pile)
     ):
         raise Refused(
-            "an observed deal shows only who starts and the setup card: roles, goals, hands and pile stay hidden"
+            _("an observed deal shows only who starts and the setup card: roles, goals, hands and pile stay hidden")
         )
 
 
@@ -577,10 +579,10 @@ def _round_end(
     players = recorder.game.players
     strangers = sorted(set(roles) - set(players)) + sorted(set(gold_cards or {}) - set(players))
     if strangers:
-        raise Refused(f"not a player of this game: {', '.join(strangers)}")
+        raise Refused(_("not a player of this game: %(players)s") % {"players": ", ".join(strangers)})
     missing = [player for player in players if player not in roles]
     if missing:
-        raise Refused(f"every role must be turned up first: {', '.join(missing)}")
+        raise Refused(_("every role must be turned up first: %(players)s") % {"players": ", ".join(missing)})
     return recorder.round_end(roles, gold_cards)
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from analytics import records
 from analytics.records import revoke_referee_code
+from dashboard import i18n
 from dashboard.referee.desk import Desk, picture, picture_key, stamp
 from dashboard.referee.wire import Finishing, Opened, Scoring, Sent
 from events.builder import default_roles
@@ -213,7 +214,7 @@ def test_an_entry_that_shows_a_hidden_card_is_refused_and_nothing_is_stored(
     version = begun(desk, table)
     answer = desk.send(sent(table, version, tap))
     assert answer.status == "refused"
-    assert "observed log shows no card" in answer.problem
+    assert "in an observed log is not named" in answer.problem
     assert stored_types(desk, table) == ["game_started", "round_started"]
 
 
@@ -260,6 +261,11 @@ def test_a_whole_game_ends_and_its_log_is_stored_as_an_upload(venue: tuple[Desk,
     assert again.status == "recorded"
     with desk.store.connect(read_only=True) as con:
         assert con.execute("SELECT count(*) FROM games WHERE game_id = ?", [table.game_id]).fetchone() == (1,)
+    finished = read_draft(desk.store, table.game_id)
+    assert finished is not None
+    with i18n.speaking("nl"):  # a phone that took it back before it heard: told why in its language
+        late = desk.send(sent(table, finished.version, {"kind": "undo"}))
+    assert late.status == "refused" and "is afgelopen: het logboek is upload" in late.problem, late.problem
 
 
 def test_a_revoked_code_records_nothing_more(venue: tuple[Desk, Table]) -> None:
