@@ -339,3 +339,43 @@ def test_undo_while_the_rules_warning_is_shown_takes_back_that_entry_alone(serve
     phone = asyncio.run(day())
     assert phone.log.errors == []
     assert stored_types(server.db, table) == stored_after(entries[:warned])
+
+
+def test_a_second_tab_on_the_table_takes_nothing_until_the_first_is_closed(server: Server) -> None:
+    """Two tabs of one browser on one table's card kept one record on the phone, each
+    with a queue of its own: offline, the second tab's save wrote over the first's, and
+    an entry the first had shown as taken was gone once a reload read the record. The tab
+    opened first records; the second says so and takes nothing, and takes over, with what
+    the first kept, once it is closed."""
+    from playwright.async_api import async_playwright
+
+    (table,) = morning(server.db, 1)
+    server.start()
+    entries = table_entries(table.players)
+
+    async def day() -> tuple[RefereePhone, RefereePhone, bool]:
+        async with async_playwright() as playwright:
+            browser = await launched(playwright)
+            first = await RefereePhone.opened(browser, server.address, table.code)
+            await first.begin()
+            await first.tap(entries[0], wait_recorded=True)  # the deal: the pile is known, and its draws
+            second = RefereePhone(await first.page.context.new_page(), server.address, table.code)
+            await second.open()
+            await second.page.locator("#held").wait_for()
+            await first.page.context.set_offline(True)
+            await first.page.bring_to_front()  # the referee goes back to the first tab
+            for entry in entries[1:3]:
+                await first.tap(entry)
+            tapped = await second.page.locator("button").count() > 0  # a held tab offers no button to tap
+            await first.page.close()  # the first tab closed, its entries still on the phone
+            await second.page.wait_for_selector("#held", state="detached")
+            await second.page.wait_for_function("() => document.body.dataset.taken !== undefined")
+            await second.page.context.set_offline(False)
+            await second.all_sent()
+            await browser.close()
+            return first, second, tapped
+
+    first, second, tapped = asyncio.run(day())
+    assert not tapped
+    assert first.log.errors == [] and second.log.errors == []
+    assert stored_types(server.db, table) == stored_after(entries[:3])

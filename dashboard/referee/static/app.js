@@ -51,6 +51,7 @@ const app = {
   lang: "", // the language the server answers in
   words: {}, // this page's texts in it, by their English
   plurals: {}, // and its plurals, [one, other] by the English singular
+  held: false, // another tab of this browser opened this table's card first: this one takes nothing
 };
 
 // -- the page's words -----------------------------------------------------------------------------
@@ -108,6 +109,7 @@ async function load() {
 }
 
 async function save() {
+  if (app.held) return; // the phone's record is the other tab's
   const kept = { table: app.table, server: app.server, history: app.history, queue: app.queue, notices: app.notices,
     lang: app.lang, words: app.words, plurals: app.plurals };
   const base = await db();
@@ -159,7 +161,72 @@ function keepState(state) {
   for (const old of lines.slice(0, Math.max(0, lines.length - 30))) delete app.history[old];
 }
 
+// -- one tab a table ----------------------------------------------------------------------------
+// Two tabs (or windows) of one browser on one table's card share what the phone keeps (one
+// record a code), each with a queue of its own: the last to save wrote over the other's,
+// and an entry one had shown as taken was gone, unsaid. The tab opened first records; one
+// opened after it says so and takes nothing, and reads the table afresh once the first is
+// closed. (BroadcastChannel needs no HTTPS, which a venue's server often lacks.)
+const tab = { id: newId(), since: performance.timeOrigin, peers: new Map() };
+const tabs = "BroadcastChannel" in window ? new BroadcastChannel("saboteur-referee-" + CODE) : null;
+
+function heldBack() {
+  for (const peer of tab.peers.values()) {
+    if (peer.since < tab.since || (peer.since === tab.since && peer.id < tab.id)) return true;
+  }
+  return false;
+}
+
+function heard(message) {
+  const said = message.data || {};
+  if (typeof said.id !== "string" || typeof said.since !== "number") return;
+  if (said.kind === "hello" || said.kind === "here") {
+    tab.peers.set(said.id, { id: said.id, since: said.since });
+    if (said.kind === "hello") tabs.postMessage({ kind: "here", id: tab.id, since: tab.since });
+  } else if (said.kind === "bye") {
+    tab.peers.delete(said.id);
+  }
+  const held = heldBack();
+  if (app.held && !held) takeUp(); // the first tab is gone: this one goes on from what it kept
+  else if (held && !app.held) {
+    app.held = true;
+    render();
+  }
+}
+
+// What the phone keeps, read again (not the page: over plain HTTP an offline reload
+// finds none), and the entries waiting sent.
+async function takeUp() {
+  app.held = false;
+  const kept = await load();
+  if (kept) Object.assign(app, kept);
+  render();
+  pump();
+}
+
+async function announce() {
+  tabs.postMessage({ kind: "hello", id: tab.id, since: tab.since });
+  await new Promise((resolve) => setTimeout(resolve, 200)); // the tabs open already answer at once
+}
+
+async function electTab() {
+  if (!tabs) return;
+  tabs.onmessage = heard;
+  window.addEventListener("pagehide", () => tabs.postMessage({ kind: "bye", id: tab.id, since: tab.since }));
+  // back from the browser's page cache: it comes as the newest tab, another may have taken
+  // up the table meanwhile; if none did, it goes on from what the phone keeps now
+  window.addEventListener("pageshow", async (event) => {
+    if (!event.persisted) return;
+    tab.since = Date.now();
+    tab.peers.clear();
+    await announce();
+    if (!app.held) takeUp();
+  });
+  await announce();
+}
+
 async function openTable() {
+  await electTab();
   const kept = await load();
   if (kept) Object.assign(app, kept);
   if (ASKED && ASKED !== app.lang) app.lang = ""; // the address names another language: ask for it
@@ -215,7 +282,7 @@ async function begin() {
 
 // The queue: sent one at a time, in order, until it is empty or an entry needs the referee.
 async function pump() {
-  if (app.sending) return;
+  if (app.sending || app.held) return;
   app.sending = true;
   try {
     while (app.queue.length && app.queue[0].stop === undefined) {
@@ -271,7 +338,7 @@ async function pump() {
 // One entry taken at a time: a second tap on the screen an entry is leaving (two clicks
 // faster than the phone keeps the first) is not a second entry.
 async function once(work) {
-  if (app.taking) return;
+  if (app.taking || app.held) return;
   app.taking = true;
   try {
     await work();
@@ -733,6 +800,11 @@ function say(words) {
 }
 
 function page() {
+  if (app.held) {
+    return [h("h1", { text: _("This table is open in another tab") }),
+      h("div", { class: "box warn", role: "alert", id: "held" },
+        h("p", { text: _("Record in the tab or window of this browser that opened the table's card first: two would each keep entries of their own, and one could write over the other's. Close that one, and this one takes over.") }))];
+  }
   if (app.closed) {
     const closed = [h("h1", { text: _("This card opens no table") }),
       h("p", { text: _("Its code was revoked or mistyped. Ask the organiser for the table's card.") })];
