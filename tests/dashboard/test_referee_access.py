@@ -186,8 +186,9 @@ def test_a_click_whose_button_is_drawn_anew_between_press_and_release_is_taken_o
     """The server's answer may draw the page anew while the mouse is down on a button; the
     browser then sends no click (the button pressed is gone), and the referee's tap was lost
     (a phone's ninth tap in the ten-phone test, once in four runs). The same button drawn
-    anew is clicked once; a release on another button takes nothing. So with the space
-    bar, pressed on a button and let go on the same button drawn anew."""
+    anew is clicked once; a release on another button takes nothing, nor one of the right
+    button (it was clicked as a left one). So with the space bar, pressed on a button and
+    let go on the same button drawn anew."""
     server, table = venue[0], table_of(venue)
 
     async def act(phone: RefereePhone) -> tuple[int, int, int, str]:
@@ -213,6 +214,25 @@ def test_a_click_whose_button_is_drawn_anew_between_press_and_release_is_taken_o
         await page.mouse.up()
         await asyncio.sleep(0.5)
         elsewhere = await phone.number("taken") - before
+        # the right button pressed and let go on Pass across a redraw: no tap (it was a left click)
+        before = await phone.number("taken")
+        await page.mouse.move(*await centre(page, "#kind-pass"))
+        await page.mouse.down(button="right")
+        await page.evaluate("() => render()")
+        await page.mouse.up(button="right")
+        await asyncio.sleep(0.5)
+        elsewhere += await phone.number("taken") - before
+        # a finger on Pass across a redraw: the browser clicks where it is lifted, once
+        before = await phone.number("taken")
+        x, y = await centre(page, "#kind-pass")
+        touch = await page.context.new_cdp_session(page)
+        await touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        await page.evaluate("() => render()")
+        await touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        await phone.all_sent()
+        await asyncio.sleep(0.5)
+        fingered = await phone.number("taken") - before
+        await phone.tap(DRAW, wait_recorded=True)
         # the space bar, pressed on Pass, the page drawn anew before it is let go: one pass
         before = await phone.number("taken")
         await page.focus("#kind-pass")
@@ -221,13 +241,15 @@ def test_a_click_whose_button_is_drawn_anew_between_press_and_release_is_taken_o
         await page.keyboard.up(" ")
         await phone.all_sent()
         await asyncio.sleep(0.5)
-        return taken, elsewhere, await phone.number("taken") - before, await page.locator("#due").inner_text()
+        spaced = await phone.number("taken") - before
+        return taken, elsewhere, fingered, spaced, await page.locator("#due").inner_text()
 
-    taken, elsewhere, spaced, due = on_a_phone(server, table, act)
+    taken, elsewhere, fingered, spaced, due = on_a_phone(server, table, act)
     assert taken == 1
     assert elsewhere == 0
+    assert fingered == 1
     assert spaced == 1
-    assert due == f"Player {table.players[1][1:]} draws a card"
+    assert due == f"Player {table.players[2][1:]} draws a card"
 
 
 def test_a_path_card_beside_a_face_down_goal_does_not_offer_the_draw_before_the_answer(

@@ -659,6 +659,10 @@ function controlKey(node) { // the same control on the screen drawn anew: its id
 
 document.addEventListener("pointerdown", (event) => {
   const control = event.target instanceof Element ? event.target.closest("button") : null;
+  if (event.button !== 0) { // a right or middle button presses no button of the page's
+    tapping.down = null;
+    return;
+  }
   tapping.down = {
     at: performance.now(), x: event.clientX, y: event.clientY, type: event.pointerType, key: controlKey(control), node: control,
   };
@@ -680,7 +684,9 @@ function clickedAnew(pressed, key, control, event) {
 
 document.addEventListener("pointerup", (event) => {
   const down = tapping.down;
-  if (!down) return;
+  // a finger's tap is clicked by the browser itself where it is lifted (and its click may
+  // come after this task: one made here too would be a second)
+  if (!down || event.button !== 0 || event.pointerType === "touch") return;
   const control = event.target instanceof Element ? event.target.closest("#main button") : null;
   const at = { clientX: event.clientX, clientY: event.clientY };
   clickedAnew(down.node, down.key, control,
