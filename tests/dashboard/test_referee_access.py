@@ -33,7 +33,7 @@ from tests.venue.tablet import DRAW, PASS, RefereePhone, _deal, _path
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
 T = TypeVar("T")
-TABLES = 12
+TABLES = 13
 
 
 @pytest.fixture(scope="module")
@@ -492,3 +492,20 @@ def test_the_pages_words_and_edges_are_readable(venue: tuple[Server, list[Table]
     paper, waiting, edge = (rgb(c) for c in on_a_phone(server, table, act))
     assert contrast(waiting, paper) >= 4.5
     assert contrast(edge, paper) >= 3.0
+
+
+def test_no_round_is_offered_to_deal_after_the_games_last(venue: tuple[Server, list[Table]]) -> None:
+    """The button "Deal a round", beside every turn, offered round 4 of a game of 3 in
+    its last round, and recorded it: a line the audit finds malformed. It is offered
+    while a round comes after the one being played."""
+    server, table = venue[0], table_of(venue)
+    deal = "#main button:text-is('Deal a round')"
+
+    async def act(phone: RefereePhone) -> tuple[int, int]:
+        await dealt(phone, table)
+        before = await phone.page.locator(deal).count()
+        await phone.page.evaluate("() => { app.server.round = app.table.rounds; render(); }")  # its last round
+        return before, await phone.page.locator(deal).count()
+
+    before, last = on_a_phone(server, table, act)
+    assert (before, last) == (1, 0)

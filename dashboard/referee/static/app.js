@@ -930,10 +930,13 @@ function panel(state) {
 }
 
 function more(state) {
+  // no deal after the game's last round: the game has no round after it (a round 4 of 3
+  // offered here was recorded, and the audit found it malformed)
+  const later = !app.table || !app.table.rounds || state.round < app.table.rounds;
   return h("div", { class: "row" },
     button(_("A goal turned up"), () => setStep({ kind: "reveal" })),
     button(_("The round is over"), () => setStep({ kind: "end_round" })),
-    button(_("Deal a round"), () => setStep({ kind: "deal" })));
+    later ? button(_("Deal a round"), () => setStep({ kind: "deal" })) : null);
 }
 
 function turnPanel(state) {
