@@ -426,6 +426,20 @@ class Desk:
                 return Answer(status="refused", problem=str(refused))
             return Score(winner=ended.winner, said=won(ended.winner), scores=dict(ended.scores))
 
+    def log(self, code: str) -> tuple[str, str] | None:
+        """The game's log as it stands, for the referee to keep: a file name (its game id,
+        whose colons no file system takes) and the text the upload holds once it is stored.
+        ``None`` for a code that opens no table, or a game not begun."""
+        granted = self._granted(code)
+        if granted is None:
+            return None
+        table = granted.table
+        with self._lock(table.game_id):
+            kept = self._current(table.game_id)
+            if kept is None:
+                return None
+            return table.game_id.replace(":", "-") + ".jsonl", kept.draft.text()
+
     def finish(self, finishing: Finishing) -> Answer:
         """Take the finished game's log in as an upload, as a file is taken in."""
         table = self.granted(finishing.code)

@@ -9,6 +9,7 @@ that :mod:`dashboard.serve` adds to the dashboard's own server (one port, one pr
     POST /referee/api/entries          one entry, done once: recorded, warning, conflict, refused
     POST /referee/api/score            the end of a round the roles give, before it is recorded
     POST /referee/api/finish           the finished game's log taken in as an upload
+    GET  /referee/api/log?code=        the game's log as it stands, as a file to keep
     GET  /referee/api/words            the page's own texts in the phone's language
 
 Each answer speaks the phone's language: the ``lang`` the page asks for (the page's own
@@ -148,6 +149,7 @@ class Referee:
             Route("/referee/api/score", _guarded(self._posted(Scoring, lambda desk: desk.score)), methods=["POST"]),
             Route("/referee/api/finish", _guarded(self._posted(Finishing, lambda desk: desk.finish)), methods=["POST"]),
             Route("/referee/api/words", _guarded(self.words), methods=["GET"]),
+            Route("/referee/api/log", _guarded(self.log), methods=["GET"]),
         ]
 
     async def page(self, request: Request) -> Response:
@@ -176,6 +178,19 @@ class Referee:
         if view is None:
             return _answer(Answer(status="closed"))
         return JSONResponse(view.model_dump(mode="json"), headers=_NO_STORE)
+
+    async def log(self, request: Request) -> Response:
+        """The game's log, to download (the game's id names the file: its characters are
+        the ids' own, safe in a header)."""
+        code = request.query_params.get("code", "")
+        if not code or len(code) > 128:
+            return _problem(403, _("This card opens no table: ask the organiser for the table's card."))
+        found = await run_in_threadpool(self.desk.log, code)
+        if found is None:
+            return _problem(404, _("This table's game has not begun."))
+        name, text = found
+        disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
+        return Response(text, media_type="application/x-ndjson", headers={**_NO_STORE, **disposition})
 
     def _posted(self, model: type[M], act: Callable[[Desk], Callable[[M], BaseModel]]) -> Handler:
         """An endpoint whose body is one ``model``, answered by the desk's ``act`` — the

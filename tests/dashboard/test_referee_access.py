@@ -33,7 +33,7 @@ from tests.venue.tablet import DRAW, PASS, RefereePhone, _deal, _path
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
 T = TypeVar("T")
-TABLES = 13
+TABLES = 14
 
 
 @pytest.fixture(scope="module")
@@ -509,3 +509,22 @@ def test_no_round_is_offered_to_deal_after_the_games_last(venue: tuple[Server, l
 
     before, last = on_a_phone(server, table, act)
     assert (before, last) == (1, 0)
+
+
+def test_a_stored_game_says_so_and_offers_its_log_to_download(venue: tuple[Server, list[Table]]) -> None:
+    """Once the game's log was stored the page kept "The game is recorded" and nothing
+    more, where the README says the referee can download the log."""
+    server, table = venue[0], table_of(venue)
+
+    async def act(phone: RefereePhone) -> tuple[str, str, int, str]:
+        await dealt(phone, table)
+        await phone.page.evaluate("() => { app.server.finished = true; app.server.upload = 7; render(); }")
+        said = await phone.page.locator("#stored").inner_text()
+        href = await phone.page.locator("#download").get_attribute("href") or ""
+        answer = await phone.page.request.get(server.address + href)
+        return said, href, answer.status, answer.headers.get("content-disposition", "")
+
+    said, href, status, disposition = on_a_phone(server, table, act)
+    assert "upload 7" in said and "Download the game's log" in said
+    assert href == f"/referee/api/log?code={table.code}"
+    assert status == 200 and disposition.startswith("attachment; filename=")

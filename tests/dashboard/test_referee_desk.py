@@ -263,6 +263,12 @@ def test_a_whole_game_ends_and_its_log_is_stored_as_an_upload(venue: tuple[Desk,
         assert con.execute("SELECT count(*) FROM games WHERE game_id = ?", [table.game_id]).fetchone() == (1,)
     finished = read_draft(desk.store, table.game_id)
     assert finished is not None
+    kept = desk.log(table.code)  # the referee keeps the log the standings count
+    assert kept is not None and kept[0] == table.game_id.replace(":", "-") + ".jsonl"
+    with desk.store.connect(read_only=True) as con:
+        (raw,) = con.execute("SELECT raw FROM uploads WHERE upload_id = ?", [done.state.upload]).fetchone() or (None,)
+    assert kept[1].encode() == bytes(raw)
+    assert desk.log("NOT-A-CODE") is None
     with i18n.speaking("nl"):  # a phone that took it back before it heard: told why in its language
         late = desk.send(sent(table, finished.version, {"kind": "undo"}))
     assert late.status == "refused" and "is afgelopen: het logboek is upload" in late.problem, late.problem

@@ -5,6 +5,7 @@ bodies good and hostile — parsed whole first, refused with where and why, noth
 
 from __future__ import annotations
 
+import json
 import shutil
 import uuid
 from pathlib import Path
@@ -72,6 +73,19 @@ def test_a_code_that_opens_no_table_is_told_so(client: TestClient) -> None:
         assert answer.status_code == 403
     begun = client.post("/referee/api/begin", json={"code": "x" * 32})
     assert begun.status_code == 403 and begun.json()["status"] == "closed"
+    assert client.get("/referee/api/log", params={"code": "x" * 32}).status_code == 404
+
+
+def test_the_games_log_is_downloaded_as_it_stands(client: TestClient, seated: tuple[Path, Table]) -> None:
+    """The README says the referee can download the game's log: the page offered no way."""
+    _, table = seated
+    assert client.get("/referee/api/log", params={"code": table.code}).status_code == 404  # not begun
+    client.post("/referee/api/begin", json={"code": table.code})
+    log = client.get("/referee/api/log", params={"code": table.code})
+    assert log.status_code == 200 and log.headers["cache-control"] == "no-store"
+    name = table.game_id.replace(":", "-") + ".jsonl"
+    assert log.headers["content-disposition"] == f'attachment; filename="{name}"'
+    assert [json.loads(line)["type"] for line in log.text.splitlines()] == ["game_started"]
 
 
 def test_an_entry_goes_in_once_and_a_stale_one_is_a_conflict(

@@ -846,6 +846,12 @@ function page() {
   parts.push(h("h1", { id: "due", tabindex: "-1", text: turn }));
   parts.push(seats(state));
   if (!state.finished) parts.push(...panel(state));
+  else {
+    parts.push(h("div", { class: "box", id: "stored" },
+      h("p", { text: state.upload ? _("The game's log is stored (upload %(upload)s): the standings count it.", { upload: state.upload })
+        : _("The game's log is stored: the standings count it.") }),
+      h("a", { href: API + "log?code=" + encodeURIComponent(CODE), download: "", id: "download", text: _("Download the game's log") })));
+  }
   parts.push(h("div", { class: "row" },
     button(_("Undo the last entry"), undo, { id: "undo", disabled: state.lines <= 1 || state.finished }),
     button(_("Note an incident"), () => setStep({ kind: "note" }), { disabled: state.finished })));
