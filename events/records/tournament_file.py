@@ -36,8 +36,8 @@ from events.rules.tournament import (
     check_seating,
     check_tournament_round,
 )
-from events.said import say
-from events.schema import FieldProblem, GameId, PlayerId
+from events.said import Said, say
+from events.schema import GameId, PlayerId
 from events.tables import Ruleset
 
 NAME_MOST: Final = 200
@@ -93,7 +93,7 @@ class TournamentFile(Record):
     cut_draws: list[CutDraw] = Field(default_factory=list)
     games: list[str] = Field(default_factory=list)
 
-    def problems(self) -> list[FieldProblem]:
+    def problems(self) -> list[tuple[str, Said]]:
         """What breaks the tournament rules (R-TS1..R-TS5), by field, as the organiser's
         commands refuse it: the limits announced; each player registered once; each
         seating a round the tournament announced (a file announces no semi-final),
@@ -184,8 +184,14 @@ def _draw_problem(draw: CutDraw, drawn: set[str]) -> Breach | None:
     return check_cut_draw(draw.tied, draw.places, draw.drawn)
 
 
-def _said(found: list[tuple[str, Breach | None]]) -> list[FieldProblem]:
-    return [(field, f"{breach.message} ({breach.rule})") for field, breach in found if breach is not None]
+def _said(found: list[tuple[str, Breach | None]]) -> list[tuple[str, Said]]:
+    """Each field's problem with its rule, as a sentence (said in the reader's language)."""
+    return [(field, ruled(breach)) for field, breach in found if breach is not None]
+
+
+def ruled(breach: Breach) -> Said:
+    """``table 1 seats 4 players: a table seats 5 to 10 (R-TS1)``."""
+    return say("%(problem)s (%(rule)s)", problem=(breach.said,), rule=breach.rule)
 
 
 def json_schema() -> dict[str, Any]:

@@ -10,11 +10,13 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
+from events.findings import Breach
 from events.logfile import BOM, MAX_FILE_BYTES, UnreadableLog
 from events.records import dump
 from events.records import tournament as tournament_stream
-from events.records.tournament_file import TournamentFile
-from events.said import say
+from events.records.tournament_file import TournamentFile, ruled
+from events.rules.tournament import check_seating
+from events.said import Said, say
 from ingest.readmodels import (
     AcceptedReplayRow,
     CorrectionRow,
@@ -175,6 +177,28 @@ _JSON_AT: Final = re.compile(r"at line (\d+) column (\d+)$")
 """Where pydantic's JSON reader stopped, at the end of its reason."""
 
 
+def _crowded_table(error: Mapping[str, Any], raw: bytes) -> Said | None:
+    """A seated table of more players than a table seats, said as a table of too few is
+    (R-TS1, its round and its label, :func:`events.rules.tournament.check_seating`): the
+    model refuses it before the rules see it, and said pydantic's English ("List should
+    have at most 10 items after validation, not 11") naming no round or table."""
+    loc = error["loc"]
+    if error["type"] != "too_long" or len(loc) != 5 or (loc[0], loc[2], loc[4]) != ("seatings", "tables", "players"):
+        return None
+    try:
+        seating = json.loads(raw)["seatings"][loc[1]]
+        table = seating["tables"][loc[3]]
+        labels, number = [str(table["table"])], seating["tournament_round"]
+        wrong = check_seating([list(table["players"])], [], labels=labels)
+    except (ValueError, LookupError, TypeError, RecursionError):
+        return None
+    if wrong is None or not isinstance(number, int) or isinstance(number, bool):
+        return None
+    said = say("round %(round)s: %(problem)s", round=number, problem=(wrong.said,))
+    problem = ruled(Breach(wrong.code, wrong.rule, said))
+    return say("not a tournament file: `%(field)s`: %(problem)s", field=f"seatings.{loc[1]}", problem=(problem,))
+
+
 def prepare_tournament(name: str, raw: bytes, sha: str) -> Prepared:
     if len(raw) > MAX_FILE_BYTES:
         raise UnreadableLog(say("a tournament file of more than 16 MiB"))
@@ -191,6 +215,9 @@ def prepare_tournament(name: str, raw: bytes, sha: str) -> Prepared:
             line, column = at.groups()
             said = say("not a tournament file: not JSON at line %(line)s, column %(column)s", line=line, column=column)
             raise UnreadableLog(said) from None
+        crowded = _crowded_table(first, raw.removeprefix(BOM))
+        if crowded is not None:
+            raise UnreadableLog(crowded) from None
         said = (
             say("not a tournament file: `%(field)s`: %(problem)s", field=where, problem=str(first["msg"]))
             if where
@@ -200,7 +227,7 @@ def prepare_tournament(name: str, raw: bytes, sha: str) -> Prepared:
     problems = description.problems()
     if problems:
         where, problem = problems[0]
-        raise UnreadableLog(say("not a tournament file: `%(field)s`: %(problem)s", field=where, problem=problem))
+        raise UnreadableLog(say("not a tournament file: `%(field)s`: %(problem)s", field=where, problem=(problem,)))
     events = description.events()
     stream = f"tournament:{description.id}"
     stored = [NewEvent(stream, event.type, dump(event)) for event in events]

@@ -149,6 +149,32 @@ def test_a_player_listed_twice_is_refused_not_renamed(tmp_path: Path, victim: Pa
     assert stored(victim, "SELECT count(*) FROM events WHERE stream = 'tournament:other'") == [(0,)]
 
 
+@pytest.mark.parametrize("seated", [4, 11], ids=["too few", "too many"])
+def test_a_table_of_the_wrong_size_is_named_by_its_round_and_label_in_the_readers_language(
+    tmp_path: Path, victim: Path, seated: int
+) -> None:
+    """A table of 4 was refused with its round, its label and R-TS1, but one of 11 with
+    the model's English ("List should have at most 10 items after validation, not 11")
+    naming no round or table; and every rule's sentence stayed English in a Dutch line."""
+    players = [{"id": f"p{n}", "name": f"P{n}"} for n in range(12)]
+    seating = {
+        "tournament_round": 1,
+        "stage": "preliminary",
+        "tables": [{"table": "A", "players": [f"p{n}" for n in range(seated)]}],
+    }
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(description("other", players=players, seatings=[seating])), encoding="utf-8")
+    result = cli("ingest", "--db", victim, path)
+    assert result.exit_code == 1, result.output
+    report = json.loads(stored(victim, "SELECT report FROM uploads WHERE outcome = 'rejected'")[0][0])
+    (violation,) = report["violations"]
+    assert violation["message"] == (
+        f"not a tournament file: `seatings.0`: round 1: table A seats {seated} players: a table seats 5 to 10 (R-TS1)"
+    )
+    dutch = cli("ingest", "--db", victim, "--lang", "nl", path)
+    assert "ronde 1: aan tafel A zitten" in " ".join(dutch.output.split()), dutch.output
+
+
 def test_a_recorded_draw_is_stored_as_the_simulator_writes_it(tmp_path: Path) -> None:
     db = tmp_path / "store.duckdb"
     path = tmp_path / "tournament.json"
