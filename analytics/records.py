@@ -56,6 +56,7 @@ from events.rules.tournament import (
     CUT,
     check_cut,
     check_final_rounds,
+    check_final_table,
     check_preliminary_rounds,
     check_round_points,
     check_seating,
@@ -896,7 +897,9 @@ def publish_seating(
     known = _stage(stage)
     with store.connect(read_only=True) as con:
         _require(con, tournament)
-        breach = check_seating(tables, _registered(con, tournament), labels=named)
+        breach = check_final_table(known, len(tables)) or check_seating(
+            tables, _registered(con, tournament), labels=named
+        )
     if breach is not None:
         raise RecordError(breach.said)
     with _shaped():

@@ -32,6 +32,7 @@ from events.rules.tournament import (
     check_cut,
     check_cut_draw,
     check_final_rounds,
+    check_final_table,
     check_preliminary_rounds,
     check_seating,
     check_tournament_round,
@@ -136,11 +137,11 @@ class TournamentFile(Record):
             return Breach(Code.MALFORMED, "R-TS1", said)
         seated.add((number, stage))
         labels = [table.table for table in seating.tables]
-        wrong: Breach | None = None
-        if len(set(labels)) != len(labels):
+        wrong = check_final_table(stage, len(labels))
+        if wrong is None and len(set(labels)) != len(labels):
             twice = next(label for label in labels if labels.count(label) > 1)
             wrong = Breach(Code.MALFORMED, "R-TS1", say("table %(table)s is labelled twice", table=twice))
-        else:
+        elif wrong is None:
             tables = [table.players for table in seating.tables]
             wrong = check_seating(tables, registered, labels=labels)
         if wrong is None:

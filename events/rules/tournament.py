@@ -297,6 +297,18 @@ def seat(players: Sequence[str], rng: Random) -> list[list[str]]:
     return tables
 
 
+def check_final_table(stage: str, tables: int) -> Breach | None:
+    """R-TS3, R-TS4: the final is played at one table (the best of the cut go "to the
+    final table"); a semi-final may take several.
+
+    >>> check_final_table("final", 2).message
+    'the final is played at one table, not 2'
+    """
+    if stage != "final" or tables == 1:
+        return None
+    return Breach(Code.MALFORMED, "R-TS4", say("the final is played at one table, not %(count)s", count=tables))
+
+
 def check_seating(
     tables: Sequence[Sequence[str]],
     registered: Collection[str],

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
+from analytics.records import RecordError, publish_seating
 from cli.main import app
 from ingest.pipeline import ingest
 from ingest.store import Store
@@ -173,6 +174,33 @@ def test_a_table_of_the_wrong_size_is_named_by_its_round_and_label_in_the_reader
     )
     dutch = cli("ingest", "--db", victim, "--lang", "nl", path)
     assert "ronde 1: aan tafel A zitten" in " ".join(dutch.output.split()), dutch.output
+
+
+def test_a_final_seated_at_two_tables_is_refused(tmp_path: Path, victim: Path) -> None:
+    """The best of the cut go "to the final table" (R-TS3, R-TS4): a file seating its
+    final at two tables of six was stored, two finals' worth of players at one stage."""
+    players = [{"id": f"p{n}", "name": f"P{n}"} for n in range(12)]
+    tables = [{"table": str(t + 1), "players": [f"p{n}" for n in range(t * 6, t * 6 + 6)]} for t in range(2)]
+    final = {"tournament_round": 3, "stage": "final", "tables": tables}
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(description("other", players=players, seatings=[final])), encoding="utf-8")
+    result = cli("ingest", "--db", victim, path)
+    assert result.exit_code == 1, result.output
+    report = json.loads(stored(victim, "SELECT report FROM uploads WHERE outcome = 'rejected'")[0][0])
+    (violation,) = report["violations"]
+    assert violation["message"] == (
+        "not a tournament file: `seatings.0`: round 3: the final is played at one table, not 2 (R-TS4)"
+    )
+    with pytest.raises(RecordError, match="the final is played at one table, not 2"):
+        publish_seating(
+            Store(victim),
+            "victim",
+            3,
+            [list(PLAYERS[:6]), list(PLAYERS[:6])],
+            stage="final",
+            method="by hand",
+            seed=None,
+        )
 
 
 def test_a_recorded_draw_is_stored_as_the_simulator_writes_it(tmp_path: Path) -> None:
