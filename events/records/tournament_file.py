@@ -110,6 +110,14 @@ class TournamentFile(Record):
         ]
         if any(breach is not None for _, breach in found):
             return _said(found)
+        if not self.name.strip():  # as tournament create refuses it: a name of spaces shows nothing
+            found.append(("name", Breach(Code.MALFORMED, "R-TS5", say("a tournament needs a name"))))
+            return _said(found)
+        for number, person in enumerate(self.players):
+            if not person.name.strip():  # as register and import-players refuse it
+                said = say("player %(player)s needs a name", player=person.id)
+                found.append((f"players.{number}.name", Breach(Code.MALFORMED, "R-TS5", said)))
+                return _said(found)
         registered = [person.id for person in self.players]
         listed: dict[str, int] = {}
         for number, player in enumerate(registered):

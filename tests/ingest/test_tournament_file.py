@@ -176,6 +176,28 @@ def test_a_table_of_the_wrong_size_is_named_by_its_round_and_label_in_the_reader
     assert "ronde 1: aan tafel A zitten" in " ".join(dutch.output.split()), dutch.output
 
 
+@pytest.mark.parametrize(
+    ("fields", "field", "problem"),
+    [
+        ({"name": "   "}, "name", "a tournament needs a name"),
+        ({"players": [{"id": "ann", "name": "\u00a0"}]}, "players.0.name", "player ann needs a name"),
+    ],
+    ids=["the tournament's", "a player's"],
+)
+def test_a_name_of_spaces_alone_is_refused_as_the_commands_refuse_it(
+    tmp_path: Path, victim: Path, fields: dict[str, Any], field: str, problem: str
+) -> None:
+    """tournament create, register and import-players refuse a name of spaces; a
+    tournament file stored one, shown as nothing on the standings."""
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(description("other", **fields)), encoding="utf-8")
+    result = cli("ingest", "--db", victim, path)
+    assert result.exit_code == 1, result.output
+    report = json.loads(stored(victim, "SELECT report FROM uploads WHERE outcome = 'rejected'")[0][0])
+    (violation,) = report["violations"]
+    assert violation["message"] == f"not a tournament file: `{field}`: {problem} (R-TS5)"
+
+
 def test_a_final_seated_at_two_tables_is_refused(tmp_path: Path, victim: Path) -> None:
     """The best of the cut go "to the final table" (R-TS3, R-TS4): a file seating its
     final at two tables of six was stored, two finals' worth of players at one stage."""
