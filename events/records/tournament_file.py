@@ -10,6 +10,7 @@ field by field: nothing in the file can choose an event's ``type``.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, StringConstraints, TypeAdapter
@@ -131,7 +132,7 @@ class TournamentFile(Record):
             found.append((f"seatings.{number}", self._seating_problem(seating, registered, seated)))
         drawn: set[str] = set()
         for number, draw in enumerate(self.cut_draws):
-            found.append((f"cut_draws.{number}", _draw_problem(draw, drawn)))
+            found.append((f"cut_draws.{number}", _draw_problem(draw, drawn, listed)))
         return _said(found)
 
     def _seating_problem(self, seating: Seating, registered: list[str], seated: set[tuple[int, str]]) -> Breach | None:
@@ -181,9 +182,14 @@ class TournamentFile(Record):
         return events
 
 
-def _draw_problem(draw: CutDraw, drawn: set[str]) -> Breach | None:
+def _draw_problem(draw: CutDraw, drawn: set[str], registered: Collection[str]) -> Breach | None:
     """One cut draw judged as ``cut`` judges it, after the draws before it: of the
-    preliminaries (a file announces no semi-final, and the final has no cut), once."""
+    preliminaries (a file announces no semi-final, and the final has no cut), once,
+    among registered players (a draw among ids nobody registered was stored)."""
+    strangers = [player for player in draw.tied if player not in registered]
+    if strangers:
+        said = say("%(given)s is tied at the cut but not a registered player", given=repr(strangers[0]))
+        return Breach(Code.MALFORMED, "R-TS2", said)
     if draw.stage != "preliminary":
         rule = "R-TS4" if draw.stage == "final" else "R-TS3"
         return Breach(Code.MALFORMED, rule, say("a draw at the cut of the %(stage)s, which has none", stage=draw.stage))

@@ -99,8 +99,13 @@ def test_a_cut_draw_carrying_its_own_type_is_refused(tmp_path: Path, victim: Pat
         ({**DRAW, "places": None}, "cut_draws.0.places", "Input should be a valid integer"),
         ({**DRAW, "drawn": ["gus"]}, "cut_draws.0", "'gus' is drawn but not among the tied (eve and fay) (R-TS2)"),
         ({**DRAW, "places": 2}, "cut_draws.0", "2 tied players draw for 1 to 1 places (R-TS2)"),
+        (
+            {**DRAW, "tied": ["zed", "yul"], "drawn": ["yul"]},
+            "cut_draws.0",
+            "'zed' is tied at the cut but not a registered player (R-TS2)",
+        ),
     ],
-    ids=["empty", "tied not a list", "places null", "drawn not tied", "as many places as tied"],
+    ids=["empty", "tied not a list", "places null", "drawn not tied", "as many places as tied", "nobody registered"],
 )
 def test_a_cut_draw_that_is_no_draw_gets_a_clear_rejection(
     tmp_path: Path, victim: Path, entry: dict[str, Any], field: str, message: str
