@@ -246,11 +246,13 @@ def player_names(store: Store, tournament: str) -> dict[str, str]:
 
 def games_people(store: Store, game_ids: Sequence[str]) -> dict[str, str]:
     """The display name of each player the records of these games' tournaments name,
-    by player id (a page's findings of a file name its players so)."""
+    by player id (a page's findings of a file name its players so). An id two of those
+    tournaments name differently stays an id: either name could be the wrong person."""
     frame = query(
         store,
-        "SELECT DISTINCT p.player, p.name FROM games g JOIN tournament_players p USING (tournament) "
-        "WHERE list_contains(?, g.game_id) AND p.name IS NOT NULL AND p.name <> '' ORDER BY p.player, p.name",
+        "SELECT p.player, any_value(p.name) FROM games g JOIN tournament_players p USING (tournament) "
+        "WHERE list_contains(?, g.game_id) AND p.name IS NOT NULL AND p.name <> '' "
+        "GROUP BY p.player HAVING count(DISTINCT p.name) = 1 ORDER BY p.player",
         [list(game_ids)],
     )
     return {str(p): str(n) for p, n in frame.iter_rows()}
