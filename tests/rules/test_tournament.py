@@ -248,7 +248,8 @@ def test_r_ts2_one_draw_replayable_from_its_seed_and_legal() -> None:
     assert draws == [{"tied": list("bcdefgh"), "places": 5, "drawn": drawn, "points": 10, "stars": 1}]
     assert draw_cut(reversed(tie.tied), tie.places, Random(5)) == drawn  # the order given does not matter
     assert not check_cut_draw(list(tie.tied), tie.places, drawn)
-    assert verdict(cut_draws=draws) == ("clean", [])
+    registered = [{"id": p, "name": p.upper()} for p in "abcdefgh"]  # a draw is among registered players
+    assert verdict(cut_draws=draws, players=registered) == ("clean", [])
 
 
 @pytest.mark.parametrize(
