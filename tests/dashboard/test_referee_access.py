@@ -33,7 +33,7 @@ from tests.venue.tablet import DRAW, PASS, RefereePhone, _deal, _path
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
 T = TypeVar("T")
-TABLES = 14
+TABLES = 15
 
 
 @pytest.fixture(scope="module")
@@ -528,3 +528,28 @@ def test_a_stored_game_says_so_and_offers_its_log_to_download(venue: tuple[Serve
     assert "upload 7" in said and "Download the game's log" in said
     assert href == f"/referee/api/log?code={table.code}"
     assert status == 200 and disposition.startswith("attachment; filename=")
+
+
+def test_a_rounds_end_changed_after_the_rules_warning_keeps_the_roles_tapped(
+    venue: tuple[Server, list[Table]],
+) -> None:
+    """A round's end the rules warn about ("round 1 is not over"), changed: every role
+    the referee had tapped was gone, to tap again, six or ten of them. They stay."""
+    from events.builder import default_roles
+
+    server, table = venue[0], table_of(venue)
+    roles, _ = default_roles(list(table.players), "tournament")
+
+    async def act(phone: RefereePhone) -> int:
+        page = phone.page
+        await dealt(phone, table)
+        await page.locator("#main button:text-is('The round is over')").click()
+        for player in table.players:
+            await page.locator(f"button[data-role='{player}:{roles[player]}']").click()
+        await page.locator("#end-round").click()
+        await page.locator("#warning").wait_for()
+        await page.locator("#change-it").click()
+        await page.locator("#warning").wait_for(state="detached")
+        return await page.locator("#end-round").count()
+
+    assert on_a_phone(server, table, act) == 1

@@ -409,6 +409,10 @@ async function decided(choice) {
   } else if (choice === "drop") {
     app.queue.shift();
     for (const entry of app.queue) entry.base -= 1;
+    // a round's end changed: the roles turned up stay tapped (they were all lost, to tap again)
+    if (head.tap.kind === "end_round" && app.queue.length === 0) {
+      app.step = { kind: "end_round", roles: { ...(head.tap.roles || {}) }, gold: { ...(head.tap.gold_cards || {}) } };
+    }
   } else if (choice === "drop-all") {
     app.queue = [];
   }
