@@ -424,7 +424,14 @@ class Desk:
                 ended = _round_end(kept.recorder, scoring.roles, scoring.gold_cards)
             except Refused as refused:
                 return Answer(status="refused", problem=str(refused))
-            return Score(winner=ended.winner, said=won(ended.winner), scores=dict(ended.scores))
+            said = won(ended.winner)
+            rs = kept.recorder.round
+            if rs is not None and not rs.over:  # R-E2: ended now, it is stopped early, and its winner unknown
+                said = _(
+                    "Round %(round)s is not over by the rules (the gold not reached, cards still in hand): ended now "
+                    "it is stopped early, and no winner is known. Were it over: %(outcome)s."
+                ) % {"round": rs.number, "outcome": said}
+            return Score(winner=ended.winner, said=said, scores=dict(ended.scores))
 
     def log(self, code: str) -> tuple[str, str] | None:
         """The game's log as it stands, for the referee to keep: a file name (its game id,
