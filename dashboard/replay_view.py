@@ -303,8 +303,11 @@ def describe(
             _("the %(goal)s goal is turned up, turned") if event.rotated else _("the %(goal)s goal is turned up")
         ) % said
         goal = cells.get(cards.GOAL_CELLS[event.goal])
-        if goal is not None and goal.face_up:
-            text = _("%(text)s: %(card)s") % {"text": text, "card": words.card(goal.card)}
+        # the card the maze shows, else the one the line names (the referee page's last
+        # entries are said without the maze: "the top goal is turned up", and which not)
+        shown = goal.card if goal is not None and goal.face_up else event.card
+        if shown is not None:
+            text = _("%(text)s: %(card)s") % {"text": text, "card": words.card(shown)}
         return text, text, cards.GOAL_CELLS[event.goal]
     if isinstance(event, RoundEnded):
         text = _("round %(round)d ends: the log says %(winner)s") % {"round": event.round, "winner": won(event.winner)}

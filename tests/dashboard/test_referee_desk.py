@@ -410,3 +410,14 @@ def test_the_docstring_examples_run() -> None:
 
     result = doctest.testmod(desk)
     assert result.failed == 0 and result.attempted >= 3
+
+
+def test_a_goal_turned_up_is_named_with_its_card_in_the_last_entries() -> None:
+    """The referee page's last entries said "the top goal is turned up", and not which
+    card: they are said without the maze, which names it elsewhere. The line's card does."""
+    from dashboard.referee.desk import line_words
+
+    reveal = '{"type": "goal_revealed", "goal": "top", "rotated": false, "card": "goal_gold"}'
+    assert line_words(reveal, {}) == "the top goal is turned up: goal with the treasure"
+    unnamed = '{"type": "goal_revealed", "goal": "top", "rotated": false}'  # a full log's reveal need not say
+    assert line_words(unnamed, {}) == "the top goal is turned up"
