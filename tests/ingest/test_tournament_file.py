@@ -50,6 +50,17 @@ def stored(db: Path, sql: str) -> list[tuple[Any, ...]]:
         return con.execute(sql).fetchall()
 
 
+def refused(db: Path, path: Path) -> dict[str, Any]:
+    """``saboteur ingest`` of a tournament file the store refuses whole: its one finding."""
+    result = cli("ingest", "--db", db, path)
+    assert result.exit_code == 1, result.output
+    report = json.loads(
+        stored(db, "SELECT report FROM uploads WHERE outcome = 'rejected' ORDER BY upload_id DESC")[0][0]
+    )
+    (violation,) = report["violations"]
+    return dict(violation)
+
+
 @pytest.fixture
 def victim(tmp_path: Path) -> Path:
     """A store holding the tournament ``victim``."""
@@ -112,10 +123,7 @@ def test_a_cut_draw_that_is_no_draw_gets_a_clear_rejection(
 ) -> None:
     path = tmp_path / "t.json"
     path.write_text(json.dumps(description("other", cut_draws=[entry])), encoding="utf-8")
-    result = cli("ingest", "--db", victim, path)
-    assert result.exit_code == 1, result.output
-    report = json.loads(stored(victim, "SELECT report FROM uploads WHERE outcome = 'rejected'")[0][0])
-    (violation,) = report["violations"]
+    violation = refused(victim, path)
     assert violation["code"] == "malformed"
     assert violation["message"] == f"not a tournament file: `{field}`: {message}"
     assert stored(victim, "SELECT count(*) FROM events WHERE stream = 'tournament:other'") == [(0,)]
@@ -129,10 +137,7 @@ def test_a_tournament_file_that_is_not_json_is_rejected_without_an_empty_field_n
     Where the JSON stops is said in the reader's words."""
     path = tmp_path / "tournament.json"
     path.write_text('{"format": "saboteur-tournament/1", "id": ', encoding="utf-8")
-    result = cli("ingest", "--db", victim, path)
-    assert result.exit_code == 1, result.output
-    report = json.loads(stored(victim, "SELECT report FROM uploads WHERE outcome = 'rejected'")[0][0])
-    (violation,) = report["violations"]
+    violation = refused(victim, path)
     assert violation["message"] == "not a tournament file: not JSON at line 1, column 42", violation
     again = cli("ingest", "--db", victim, "--lang", "nl", path)  # judged again, and said in Dutch
     assert "geen toernooibestand: geen JSON op regel 1, kolom 42" in " ".join(again.output.split()), again.output
@@ -145,10 +150,7 @@ def test_a_player_listed_twice_is_refused_not_renamed(tmp_path: Path, victim: Pa
     players = [*description("other")["players"], {"id": "bob", "name": "Bob Two"}]
     path = tmp_path / "t.json"
     path.write_text(json.dumps(description("other", players=players)), encoding="utf-8")
-    result = cli("ingest", "--db", victim, path)
-    assert result.exit_code == 1, result.output
-    report = json.loads(stored(victim, "SELECT report FROM uploads WHERE outcome = 'rejected'")[0][0])
-    (violation,) = report["violations"]
+    violation = refused(victim, path)
     assert violation["code"] == "malformed"
     where = f"players.{len(PLAYERS)}"
     assert violation["message"] == f"not a tournament file: `{where}`: bob is listed already, as player 2 (R-TS5)"
@@ -170,10 +172,7 @@ def test_a_table_of_the_wrong_size_is_named_by_its_round_and_label_in_the_reader
     }
     path = tmp_path / "t.json"
     path.write_text(json.dumps(description("other", players=players, seatings=[seating])), encoding="utf-8")
-    result = cli("ingest", "--db", victim, path)
-    assert result.exit_code == 1, result.output
-    report = json.loads(stored(victim, "SELECT report FROM uploads WHERE outcome = 'rejected'")[0][0])
-    (violation,) = report["violations"]
+    violation = refused(victim, path)
     assert violation["message"] == (
         f"not a tournament file: `seatings.0`: round 1: table A seats {seated} players: a table seats 5 to 10 (R-TS1)"
     )
@@ -196,10 +195,7 @@ def test_a_name_of_spaces_alone_is_refused_as_the_commands_refuse_it(
     tournament file stored one, shown as nothing on the standings."""
     path = tmp_path / "t.json"
     path.write_text(json.dumps(description("other", **fields)), encoding="utf-8")
-    result = cli("ingest", "--db", victim, path)
-    assert result.exit_code == 1, result.output
-    report = json.loads(stored(victim, "SELECT report FROM uploads WHERE outcome = 'rejected'")[0][0])
-    (violation,) = report["violations"]
+    violation = refused(victim, path)
     assert violation["message"] == f"not a tournament file: `{field}`: {problem} (R-TS5)"
 
 
@@ -211,10 +207,7 @@ def test_a_final_seated_at_two_tables_is_refused(tmp_path: Path, victim: Path) -
     final = {"tournament_round": 3, "stage": "final", "tables": tables}
     path = tmp_path / "t.json"
     path.write_text(json.dumps(description("other", players=players, seatings=[final])), encoding="utf-8")
-    result = cli("ingest", "--db", victim, path)
-    assert result.exit_code == 1, result.output
-    report = json.loads(stored(victim, "SELECT report FROM uploads WHERE outcome = 'rejected'")[0][0])
-    (violation,) = report["violations"]
+    violation = refused(victim, path)
     assert violation["message"] == (
         "not a tournament file: `seatings.0`: round 3: the final is played at one table, not 2 (R-TS4)"
     )
