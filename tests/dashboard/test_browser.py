@@ -126,6 +126,14 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
+def signed_in(page: Any, address: str, path: str) -> None:
+    """``page`` on the dashboard's ``path`` (``/audit``), signed in as the organiser."""
+    page.goto(f"{address}{path}")
+    page.get_by_label("Organiser password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.get_by_text("Signed in as the organiser.").wait_for()
+
+
 def test_the_organiser_uploads_a_log_and_the_standings_change(served: str, sample: Sample, tmp_path: Path) -> None:
     sync_api = pytest.importorskip("playwright.sync_api")
     with chromium() as page:

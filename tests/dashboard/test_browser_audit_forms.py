@@ -10,16 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.dashboard.conftest import PASSWORD
-from tests.dashboard.test_browser import chromium, serving
+from tests.dashboard.test_browser import chromium, serving, signed_in
 
 
 def test_a_refused_form_leaves_its_section_open(db: Path, tmp_path: Path) -> None:
     with serving(db, tmp_path) as served, chromium() as page:
-        page.goto(f"{served}/audit")
-        page.get_by_label("Organiser password").fill(PASSWORD)
-        page.get_by_role("button", name="Log in").click()
-        page.get_by_text("Signed in as the organiser.").wait_for()
+        signed_in(page, served, "/audit")
         section = page.locator('[data-testid="stExpander"]').filter(has_text="Withdrawn players")
         section.locator("summary").click()
         button = section.get_by_role("button", name="Withdraw the player")

@@ -22,8 +22,7 @@ import pytest
 from dashboard import access
 from dashboard.i18n import LOCALES as PAGE_LOCALES
 from events.language import LOCALES as FINDING_LOCALES
-from tests.dashboard.conftest import PASSWORD
-from tests.dashboard.test_browser import chromium, seen, serving
+from tests.dashboard.test_browser import chromium, seen, serving, signed_in
 from tests.venue.phone import IDLE
 
 PAGES: Final = ("", "round", "tables", "roles", "players", "rounds", "replay", "upload", "audit", "record")
@@ -93,10 +92,7 @@ def unchanged(page: Any, every: int = 150) -> str:
 def browser_on(db: Path, tmp_path: Path) -> Iterator[tuple[str, Any]]:
     """The dashboard served over the sample store, and a browser signed in as the organiser."""
     with serving(db, tmp_path) as address, chromium() as page:
-        page.goto(f"{address}/audit")
-        page.get_by_label("Organiser password").fill(PASSWORD)
-        page.get_by_role("button", name="Log in").click()
-        page.get_by_text("Signed in as the organiser.").wait_for()
+        signed_in(page, address, "/audit")
         page.wait_for_function(f"document.cookie.includes({access.COOKIE!r} + '=')")  # kept for every page
         yield address, page
 
