@@ -433,18 +433,18 @@ class Desk:
                 ) % {"round": rs.number, "outcome": said}
             return Score(winner=ended.winner, said=said, scores=dict(ended.scores))
 
-    def log(self, code: str) -> tuple[str, str] | None:
+    def log(self, code: str) -> tuple[str, str] | Answer:
         """The game's log as it stands, for the referee to keep: a file name (its game id,
-        whose colons no file system takes) and the text the upload holds once it is stored.
-        ``None`` for a code that opens no table, or a game not begun."""
+        whose colons no file system takes) and the text the upload holds once it is stored;
+        or why not (a code that opens no table, a game not begun)."""
         granted = self._granted(code)
         if granted is None:
-            return None
+            return Answer(status="closed")
         table = granted.table
         with self._lock(table.game_id):
             kept = self._current(table.game_id)
             if kept is None:
-                return None
+                return Answer(status="refused", problem=_("This table's game has not begun."))
             return table.game_id.replace(":", "-") + ".jsonl", kept.draft.text()
 
     def finish(self, finishing: Finishing) -> Answer:

@@ -186,8 +186,8 @@ class Referee:
         if not code or len(code) > 128:
             return _problem(403, _("This card opens no table: ask the organiser for the table's card."))
         found = await run_in_threadpool(self.desk.log, code)
-        if found is None:
-            return _problem(404, _("This table's game has not begun."))
+        if isinstance(found, Answer):  # a code that opens no table (403), a game not begun (422)
+            return _answer(found)
         name, text = found
         disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
         return Response(text, media_type="application/x-ndjson", headers={**_NO_STORE, **disposition})

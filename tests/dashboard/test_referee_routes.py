@@ -73,13 +73,13 @@ def test_a_code_that_opens_no_table_is_told_so(client: TestClient) -> None:
         assert answer.status_code == 403
     begun = client.post("/referee/api/begin", json={"code": "x" * 32})
     assert begun.status_code == 403 and begun.json()["status"] == "closed"
-    assert client.get("/referee/api/log", params={"code": "x" * 32}).status_code == 404
+    assert client.get("/referee/api/log", params={"code": "x" * 32}).status_code == 403
 
 
 def test_the_games_log_is_downloaded_as_it_stands(client: TestClient, seated: tuple[Path, Table]) -> None:
     """The README says the referee can download the game's log: the page offered no way."""
     _, table = seated
-    assert client.get("/referee/api/log", params={"code": table.code}).status_code == 404  # not begun
+    assert client.get("/referee/api/log", params={"code": table.code}).status_code == 422  # not begun
     client.post("/referee/api/begin", json={"code": table.code})
     log = client.get("/referee/api/log", params={"code": table.code})
     assert log.status_code == 200 and log.headers["cache-control"] == "no-store"
