@@ -437,10 +437,9 @@ class Desk:
         """The game's log as it stands, for the referee to keep: a file name (its game id,
         whose colons no file system takes) and the text the upload holds once it is stored;
         or why not (a code that opens no table, a game not begun)."""
-        granted = self._granted(code)
-        if granted is None:
+        table = self.granted(code)
+        if table is None:
             return Answer(status="closed")
-        table = granted.table
         with self._lock(table.game_id):
             kept = self._current(table.game_id)
             if kept is None:
