@@ -345,16 +345,19 @@ class Replay:
                     round=unfinished.number,
                 ),
                 field="round",
-                number=event.round,
+                number=state.last_round_number + 1,
             )
             self._count_unclaimed(unfinished)
+        # A round is the game's n-th by its place, whatever number its line wrote: a
+        # number out of order is malformed here once, and the round is dealt and played
+        # as the next one, so that a round written twice is not two rounds of one number.
         expected = state.last_round_number + 1
         if event.round != expected:
             self._report(
                 Code.MALFORMED,
                 say("field `round`: round %(given)s where round %(round)s is due", given=event.round, round=expected),
                 field="round",
-                number=event.round,
+                number=expected,
             )
         elif event.round > game.rounds:
             self._report(
@@ -365,7 +368,7 @@ class Replay:
                     given=event.round,
                 ),
                 field="round",
-                number=event.round,
+                number=expected,
             )
         players = game.players
         dealt_roles = event.roles or {}
@@ -381,7 +384,7 @@ class Replay:
             maze.place(cards.SETUP_CELL, tunnel(setup_card.card, setup_card.rotated))
         hands, pile, laid = _deal_as_seen(event, players)
         state.round = RoundState(
-            number=event.round,
+            number=expected,
             deal=event,
             roles=roles,
             maze=maze,
@@ -392,8 +395,8 @@ class Replay:
             turn=event.start_player if event.start_player in players else players[0],
             laid=laid,
         )
-        state.last_round_number = max(state.last_round_number, event.round)
-        for breach in setup.check_deal(game, event, state.last_round_last_player):
+        state.last_round_number = expected
+        for breach in setup.check_deal(game, event, state.last_round_last_player, expected):
             self._breach(breach)
 
     def _round_ended(self, event: RoundEnded) -> None:
@@ -412,7 +415,7 @@ class Replay:
             _gold_claimed(rs, event.connector)
         if rs.draw_due:
             self._missed_draw(rs)
-        if event.round != rs.number:
+        if event.round != rs.number and event.round != rs.deal.round:  # a number its start wrote: said there
             self._report(
                 Code.MALFORMED,
                 say(

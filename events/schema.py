@@ -44,12 +44,13 @@ log's ``table`` may be any string (event-log.md)."""
 INT32_MAX: Final = 2**31 - 1
 """The largest integer the store's integer columns hold: the bound of a log's integers
 the format leaves open (``tournament_round``)."""
-RoundNumber = Annotated[int, Field(ge=-INT32_MAX - 1, le=INT32_MAX)]
-"""A ``round_started``'s or ``round_ended``'s number: any integer the store holds. Which
-round is due is the replay's to say: a number out of order or beyond the game's
-``rounds`` is ``malformed`` there, at its line, and the round is still played as
-recorded (a bound here dropped the whole deal of a round written 0 or 5, and judged
-every card of it against a round that was never dealt)."""
+RoundNumber = int
+"""A ``round_started``'s or ``round_ended``'s number: any integer. Which round is due is
+the replay's to say: a number out of order or beyond the game's ``rounds`` is
+``malformed`` there, at its line, and the round is still dealt and played, as the
+game's next round (a bound here dropped the whole deal of a round written 0, 5 or
+2**31, and judged every card of it against a round that was never dealt; the round's
+place, not its written number, is what the store keys it by)."""
 Coordinate = Annotated[int, Field(ge=-50, le=50)]
 Score = Annotated[int, Field(ge=-1_000_000, le=1_000_000)]
 Slot = Literal["top", "middle", "bottom"]

@@ -971,29 +971,47 @@ def test_a_round_beyond_the_planned_rounds_is_malformed() -> None:
     assert finding.round == 2  # the round the line starts, as its deal's findings name it
 
 
-@pytest.mark.parametrize("number", [0, -1, 5, 2**31 - 1])
+@pytest.mark.parametrize("number", [0, -1, 5, 2**31 - 1, 2**31, -(2**63), 2**64])
 def test_a_round_numbered_outside_1_to_4_is_malformed_once_and_still_played(number: int) -> None:
     """event-log.md: ``round`` is an integer, "1, 2, … in order"; one out of order or
     beyond ``rounds`` is malformed, and the replay goes on with the event as recorded.
     A number outside 1–4 was refused as a wrong value: the whole deal was dropped, its
-    round's every card judged "before the first round_started", its result lost."""
+    round's every card judged "before the first round_started", its result lost (a
+    bound of 2**31 did the same to the numbers past it). The round is the game's first,
+    as it is counted: its round_ended, which wrote the same number, is not a second
+    finding."""
     log = LogBuilder(players=6, rounds=1).deal(round=number).pass_out()
     log.end_round(round=number)
     log.end_game()
     result = run(log)
     assert codes(log) == [("malformed", 2)], [f.describe() for f in result.findings]
     assert "round 1 is due" in result.findings[0].message
-    assert [outcome.round for outcome in result.outcomes] == [number]
+    assert [outcome.round for outcome in result.outcomes] == [1]
+    assert result.findings[0].round == 1
+
+
+def test_a_round_written_twice_is_one_finding_and_the_next_round() -> None:
+    """A round_started that writes round 1 again after round 1 ended: malformed at its
+    line, once, and the round is played as round 2, whose round_ended may say 2 (what
+    was meant) or 1 (what its start wrote). Before, it was a second round 1: every
+    later line of round numbers was malformed too, and the two results of one number
+    broke the ingest of every file stored beside it (the read model's key)."""
+    for ended in (2, 1):
+        log = started().pass_out().end_round().deal(round=1).pass_out().end_round(round=ended)
+        log.deal(round=3).pass_out().end_round().end_game()
+        result = run(log)
+        assert [(f.code.value, f.round) for f in result.findings] == [("malformed", 2)]
+        assert [outcome.round for outcome in result.outcomes] == [1, 2, 3]
 
 
 def test_every_finding_of_a_round_started_line_names_the_round_it_starts() -> None:
-    """A deal of round 3 after round 1 (out of order) with a hand too small: both
-    findings of its line name round 3."""
+    """A deal written as round 3 after round 1 (out of order) with a hand too small:
+    both findings of its line name the round it starts, the game's second."""
     log = started().pass_out().end_round()
     log.deal(round=3, hands={"ann": ["map"]}, fill=False, pile=["NESW"])
     assert {(f.code.value, f.round) for f in run(log.lines).findings if f.line == log.line} >= {
-        ("malformed", 3),
-        ("bad_hand_size", 3),
+        ("malformed", 2),
+        ("bad_hand_size", 2),
     }
 
 

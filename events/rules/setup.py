@@ -243,10 +243,13 @@ def next_clockwise(players: list[str], player: str) -> str:
     return players[(players.index(player) + 1) % len(players)]
 
 
-def check_start_player(game: GameStarted, deal: RoundStarted, last_card_player: str | None) -> list[Breach]:
+def check_start_player(
+    game: GameStarted, deal: RoundStarted, last_card_player: str | None, number: int
+) -> list[Breach]:
     """R-S6: a later base round is started by the player left of whoever played the
-    previous round's last card (laid or discarded)."""
-    if game.ruleset != "base" or deal.round == 1 or last_card_player is None:
+    previous round's last card (laid or discarded). ``number`` is the round as the game
+    counts it (its place among the rounds), whatever number its line wrote."""
+    if game.ruleset != "base" or number == 1 or last_card_player is None:
         return []
     if game.options is not None and game.options.next_round_starter == "any":
         return []
@@ -260,9 +263,9 @@ def check_start_player(game: GameStarted, deal: RoundStarted, last_card_player: 
                     "%(last)s played the last card of round %(previous)s, so %(expected)s starts round %(round)s, "
                     "not %(player)s",
                     last=last_card_player,
-                    previous=deal.round - 1,
+                    previous=number - 1,
                     expected=expected,
-                    round=deal.round,
+                    round=number,
                     player=deal.start_player,
                 ),
                 player=deal.start_player,
@@ -288,13 +291,14 @@ def check_laid_copies(laid: Counter[str], card: str) -> Breach | None:
     return None
 
 
-def check_deal(game: GameStarted, deal: RoundStarted, last_card_player: str | None) -> list[Breach]:
-    """Every R-S check of one ``round_started``, in rule order."""
+def check_deal(game: GameStarted, deal: RoundStarted, last_card_player: str | None, number: int) -> list[Breach]:
+    """Every R-S check of one ``round_started``, in rule order: the game's ``number``-th
+    round."""
     return [
         *(check_roles(game, deal.roles, deal.set_aside_role) if deal.roles is not None else ()),
         *check_goals(deal),
         *check_deck(deal),
         *check_hand_sizes(game, deal),
-        *check_start_player(game, deal, last_card_player),
+        *check_start_player(game, deal, last_card_player, number),
         *check_setup_card(game, deal),
     ]

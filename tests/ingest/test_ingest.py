@@ -317,6 +317,25 @@ def test_log_with_violations_is_accepted_with_findings(tmp_path: Path) -> None:
     assert event_count(db) == len(missed_draw_log().lines)
 
 
+def test_a_round_written_twice_is_stored_beside_the_files_of_its_run(tmp_path: Path) -> None:
+    """A log whose second round_started writes round 1 again: one malformed finding, the
+    round stored as the game's second, and the other file of the run stored with it.
+    Before, the replay gave two results of round 1, the read model's key refused the
+    second, and the whole run failed ("the database failed"), nothing stored."""
+    db = tmp_path / "s.duckdb"
+    log = LogBuilder(players=6, rounds=2, game_id="nl-open-2026:r1:t3").deal().pass_out().end_round()
+    log.deal(round=1).pass_out().end_round(round=2).end_game()
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text(log.text())
+    other = tmp_path / "other.jsonl"
+    write_game(other, "nl-open-2026:r1:t4")
+    result = invoke("ingest", twice, other, "--db", db, "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert summary(result)["accepted"] == 1 and summary(result)["accepted_with_findings"] == 1
+    assert query(db, "SELECT round FROM rounds WHERE game_id = 'nl-open-2026:r1:t3' ORDER BY round") == [(1,), (2,)]
+    assert query(db, "SELECT code, round FROM findings WHERE game_id = 'nl-open-2026:r1:t3'") == [("malformed", 2)]
+
+
 UNREADABLE = {
     "empty": ("empty.jsonl", b"", "empty file"),
     "not_json": ("notes.jsonl", b"hello, world\r\n\x00\xfe\xff\n{}\n", "not JSON"),
