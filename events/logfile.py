@@ -357,6 +357,10 @@ def _quote_then_space(data: bytes) -> bool:
     return spaced and _QUOTE_THEN_SPACE.search(data) is not None
 
 
+_LONG_NUMBER: Final = re.compile(rb"[0-9]{19}")
+"""Digits enough for an integer that orjson would not keep whole (see :func:`_decode`)."""
+
+
 def _decode(raw: bytes) -> object:
     """Decode one JSON line, refusing duplicate keys, ``NaN`` and the like.
 
@@ -364,9 +368,12 @@ def _decode(raw: bytes) -> object:
     in a line without a backslash no string can hold a quote, so every ``":`` ends a
     key, and their number must equal the keys decoded. Lines where that count is not
     exact (backslashes, whitespace before a colon) or that fail go the slow, exact way:
-    the standard decoder with a hook that names the duplicate key.
+    the standard decoder with a hook that names the duplicate key. So do lines with a
+    run of 19 digits or more: orjson makes an integer past 64 bits a float, silently
+    (``18446744073709551616`` became ``1.8446744073709552e+19``, "not a whole number",
+    of a round number that is one), where the standard decoder keeps it whole.
     """
-    if b"\\" not in raw and not _quote_then_space(raw):
+    if b"\\" not in raw and not _quote_then_space(raw) and _LONG_NUMBER.search(raw) is None:
         try:
             obj = orjson.loads(raw)
         except orjson.JSONDecodeError:
