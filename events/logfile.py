@@ -443,6 +443,10 @@ def parse_line(number: int, raw: bytes | str) -> LogLine:
         return LogLine(number, None, _wrong(_not_json(exc)))
     if not isinstance(obj, dict):
         return LogLine(number, None, _wrong(say(_NOT_AN_OBJECT.get(type(obj), _NOT_AN_OBJECT[float]))))
+    if _SURROGATE_ESCAPE.search(data) is not None:
+        halved = _half_a_character(obj)
+        if halved is not None:
+            return _with_half_a_character(number, *halved)
     try:
         event = EVENT_ADAPTER.validate_python(obj)
     except ValidationError as exc:
@@ -458,6 +462,62 @@ def parse_line(number: int, raw: bytes | str) -> LogLine:
             notes = _NOTES.get(event.type, _NOTES_OF_ANY)
             return LogLine(number, event if all(n in notes for n in nulls) else None, _wrong(said, nulls[0]))
     return LogLine(number, event)
+
+
+_SURROGATE_ESCAPE: Final = re.compile(rb"\\u[dD][89a-fA-F]")
+"""A ``\\u`` escape of a UTF-16 surrogate: half a character, whole only as a pair."""
+
+
+def _half_a_character(obj: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+    """The line's object with every lone surrogate (a ``\\ud800`` escape not paired
+    into one character) made U+FFFD, and the top-level field that held the first; or
+    ``None`` if there is none. Valid JSON, such an escape is no text: no UTF-8 file,
+    DuckDB column or terminal takes it. ``table`` is any string, so the log's reading
+    let it through, and the store's writing of the header failed on it, with a traceback."""
+    first: list[str] = []
+
+    def mend(value: Any, field: str) -> Any:
+        if isinstance(value, str):
+            if not any("\ud800" <= char <= "\udfff" for char in value):
+                return value
+            if not first:
+                first.append(field)
+            return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in value)
+        if isinstance(value, list):
+            return [mend(item, field) for item in value]
+        if isinstance(value, dict):
+            return {mend(key, field): mend(item, field) for key, item in value.items()}
+        return value
+
+    mended: dict[str, Any] = {}
+    for key, value in obj.items():
+        name = mend(key, "")
+        mended[name] = mend(value, name)
+        if first == [""]:
+            first[0] = name
+    return (mended, first[0]) if first else None
+
+
+def _with_half_a_character(number: int, obj: dict[str, Any], field: str) -> LogLine:
+    """A line with a lone surrogate in ``field``: malformed there, and its event what
+    the line states with each half character made U+FFFD, as a wrong value there
+    leaves it (:func:`_salvaged`: an unknown key, a note, a card that names no card), or
+    its whole event where the field is free text (a ``table``, a note's ``note``); a
+    header so written is not a valid ``game_started``."""
+    error = _wrong(
+        say("field `%(field)s`: a \\u escape of half a character (a lone surrogate), which is no text", field=field),
+        field,
+    )
+    try:
+        event: Event | None = EVENT_ADAPTER.validate_python(obj)
+        took = False
+    except ValidationError as exc:
+        event, took = _salvaged(obj, exc)
+    except RecursionError:
+        event, took = None, False
+    if event is not None and event.type == "game_started":
+        event = None
+    return LogLine(number, event, _took_turn(error) if took else error)
 
 
 _NOTES_OF_ANY: Final = ("at",)

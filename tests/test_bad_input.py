@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import tracemalloc
 import zlib
 from pathlib import Path
@@ -125,6 +126,41 @@ def test_a_json_array_is_malformed() -> None:
 
 def test_a_json_array_as_the_first_line_is_unreadable() -> None:
     unreadable(run([json.dumps([header_line()])]))
+
+
+def test_a_lone_surrogate_in_the_header_s_table_is_unreadable() -> None:
+    """``"\\ud800"`` is valid JSON but half a character, no text: the header's ``table``
+    (any string) let it through to the store, whose writing failed with a traceback."""
+    header = json.dumps(header_line(table="T")).replace('"T"', '"\\ud800"')
+    finding = unreadable(run([header]))
+    assert "`table`" in finding.message and "lone surrogate" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("spoil", "field"),
+    [
+        (lambda line: re.sub('"card":"[^"]*"', '"card":"\\\\udc00"', line), "card"),
+        (lambda line: line.replace("{", '{"\\ud800":1,', 1), "\ufffd"),
+        (lambda line: line.replace('"player":"ann"', '"player":"a\\ud800"'), "player"),
+    ],
+    ids=["a draw's card", "a key", "a player"],
+)
+def test_a_lone_surrogate_is_malformed_once_at_its_line(spoil: Any, field: str) -> None:
+    """A half character in a draw's card is a card that names no card (the draw made,
+    the card unknown); in a key, an unknown field; in a player id, a line that says no
+    whose: one finding each at its line, in the reader's language, naming the field.
+    A key's half character was a draw dropped, then a missed draw and wrong draws."""
+    log = started().discard("ann", draw=False).draw("ann").discard("bob")
+    lines = [*log.lines[:3], spoil(log.lines[3]), *log.lines[4:]]
+    assert lines[3] != log.lines[3]
+    result = run(lines)
+    if field == "player":
+        assert ("malformed", 4) in codes(lines)
+    else:
+        assert codes(lines) == [("malformed", 4)], [f.describe() for f in result.findings]
+    finding = one_finding(result, "malformed", 4)
+    assert names(finding, field) and "lone surrogate" in finding.message
+    assert finding.said is not None and "lone surrogate" not in words(finding.said, "nl")
 
 
 def test_a_blank_line_in_between_is_malformed(tmp_path: Path) -> None:
