@@ -27,7 +27,7 @@ from pydantic import ValidationError
 
 from events import structs
 from events.folders import cannot_read
-from events.said import Said, problem, say, sentence
+from events.said import Refusal, Said, problem, say, sentence
 from events.schema import (
     CARD_KINDS,
     EVENT_ADAPTER,
@@ -116,7 +116,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _no_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a JSON number")
+    raise Refusal(say("%(given)s is not a JSON number", given=name))
 
 
 _DECODER: Final = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
@@ -310,6 +310,9 @@ def _describe_validation(exc: ValidationError) -> LineError:
     if kind == "extra_forbidden":
         return _wrong(say("unknown field `%(field)s`", field=str(field)), field)
     said = _in_our_words(first) or problem(str(first["msg"]).removeprefix("Value error, "))  # else pydantic's
+    refusal = (first.get("ctx") or {}).get("error")
+    if isinstance(refusal, Refusal):  # a validator's own sentence (a time, a player twice)
+        said = refusal.said
     if (
         kind == "literal_error"
         and loc
@@ -414,7 +417,7 @@ def _not_json(exc: ValueError) -> Said:
     if isinstance(exc, json.JSONDecodeError) and exc.msg in _JSON_PROBLEMS:
         why = _JSON_PROBLEMS[exc.msg]
         return say("not JSON at column %(column)s: %(problem)s", column=exc.colno, problem=(say(why),))
-    return say("not JSON: %(problem)s", problem=str(exc))
+    return say("not JSON: %(problem)s", problem=(exc.said,) if isinstance(exc, Refusal) else str(exc))
 
 
 def parse_line(number: int, raw: bytes | str) -> LogLine:

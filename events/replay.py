@@ -39,7 +39,7 @@ from events.logfile import (
 )
 from events.maze import Maze, tunnel
 from events.rules import actions, ending, goals, placement, scoring, setup, turns
-from events.said import Said, problem, say, sentence
+from events.said import Refusal, Said, problem, say, sentence
 from events.schema import (
     HIDDEN_IN_A_DEAL,
     Discard,
@@ -279,16 +279,18 @@ class Replay:
         problems = header_problems(event)
         if len(problems) == 1:
             field, message = problems[0]
-            said = say("game_started field `%(field)s`: %(problem)s", field=field, problem=message)
+            said = say("game_started field `%(field)s`: %(problem)s", field=field, problem=(message,))
             raise UnreadableLog(said, log_line.number)
         if problems:  # every field named at once: one run of the audit, not one per field
-            each = tuple(say("`%(field)s`: %(problem)s", field=field, problem=message) for field, message in problems)
+            each = tuple(
+                say("`%(field)s`: %(problem)s", field=field, problem=(message,)) for field, message in problems
+            )
             raise UnreadableLog(say("game_started fields %(problems)s", problems=each), log_line.number)
         if event.at is not None:
             try:
                 self._last_time = timestamp_order(event.at)
             except ValueError as exc:
-                said = say("game_started field `%(field)s`: %(problem)s", field="at", problem=str(exc))
+                said = say("game_started field `%(field)s`: %(problem)s", field="at", problem=(_refused(exc),))
                 raise UnreadableLog(said, log_line.number) from None
         self.state.game = event
         self._observed = event.observed
@@ -307,7 +309,7 @@ class Replay:
         try:
             moment = timestamp_order(at)
         except ValueError as exc:
-            self._report(Code.MALFORMED, _field_problem("at", str(exc)), field="at", number=number)
+            self._report(Code.MALFORMED, _field_problem("at", _refused(exc)), field="at", number=number)
             return
         if self._last_time is not None and moment < self._last_time:
             said = say("field `at`: %(at)s is before the previous event's time", at=at)
@@ -960,9 +962,14 @@ def note_message(note: RefereeNote) -> Said:
     return say("%(said)s: %(note)s", said=(said,), note=note.note)
 
 
-def _field_problem(field: str, text: str) -> Said:
-    """A problem with one field, in the schema's own (English) words."""
-    return say("field `%(field)s`: %(problem)s", field=field, problem=text)
+def _field_problem(field: str, said: Said) -> Said:
+    """A problem with one field, in the schema's words (:data:`events.schema.FieldProblem`)."""
+    return say("field `%(field)s`: %(problem)s", field=field, problem=(said,))
+
+
+def _refused(exc: ValueError) -> Said:
+    """Why a value was refused: the sentence of a :class:`Refusal`, else its text."""
+    return exc.said if isinstance(exc, Refusal) else problem(str(exc))
 
 
 _SIMPLE: Final = frozenset({"draw", "discard", "play_path", "play_rockfall", "play_map", "goal_revealed"})

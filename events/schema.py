@@ -29,7 +29,7 @@ from pydantic import (
 )
 
 from events import cards
-from events.said import sentence
+from events.said import Refusal, Said, say, sentence
 from events.tables import Role, Ruleset
 
 FORMAT: Final = "saboteur-log/1"
@@ -90,15 +90,15 @@ def parse_timestamp(text: str) -> datetime:
     except ValueError:
         pass
     if not _RFC3339.match(text):
-        raise ValueError(f"{text!r} is not an RFC 3339 timestamp such as 2026-11-29T14:03:11Z")
+        raise Refusal(say("%(given)s is not an RFC 3339 timestamp such as 2026-11-29T14:03:11Z", given=repr(text)))
     leap = text[17:19] == "60"  # RFC 3339 allows a leap second, which datetime cannot hold
     try:
         moment = datetime.fromisoformat((text[:17] + "59" + text[19:] if leap else text).upper())
     except ValueError:
-        raise ValueError(f"{text!r} is not a real date and time") from None
+        raise Refusal(say("%(given)s is not a real date and time", given=repr(text))) from None
     if leap:
         if moment.astimezone(UTC).strftime("%H:%M") != "23:59":
-            raise ValueError(f"{text!r} is not a real date and time (a leap second ends a UTC day)")
+            raise Refusal(say("%(given)s is not a real date and time (a leap second ends a UTC day)", given=repr(text)))
         # the last moment a datetime can hold before the next day: a leap second (and
         # its fractions) lies after 23:59:59 and before 00:00:00 (:func:`timestamp_order`)
         return moment.replace(microsecond=999_999)
@@ -244,7 +244,7 @@ def _unique(players: list[str]) -> list[str]:
     seen: set[str] = set()
     for player in players:
         if player in seen:
-            raise ValueError(f"player id {player!r} appears twice")
+            raise Refusal(say("player id %(player)s appears twice", player=repr(player)))
         seen.add(player)
     return players
 
@@ -525,8 +525,9 @@ def dump_event(event: Event) -> str:
     return event.model_dump_json(exclude_unset=True)
 
 
-FieldProblem = tuple[str, str]
-"""A field path (``roles.ann``) and what is wrong with it."""
+FieldProblem = tuple[str, Said]
+"""A field path (``roles.ann``) and what is wrong with it, as a sentence of the
+catalogue (a reader of another language reads it in theirs)."""
 
 
 def _every_player(field: str, mapping: dict[str, Any], players: list[str]) -> list[FieldProblem]:
@@ -534,15 +535,15 @@ def _every_player(field: str, mapping: dict[str, Any], players: list[str]) -> li
     seated = set(players)
     for key in mapping:
         if key not in seated:
-            problems.append((f"{field}.{key}", f"{key!r} is not a player of this game"))
+            problems.append((f"{field}.{key}", say("%(player)s is not a player of this game", player=repr(key))))
     missing = [p for p in players if p not in mapping]
     if missing:
-        problems.append((field, f"{', '.join(missing)} missing: every player must be listed"))
+        problems.append((field, say("%(players)s missing: every player must be listed", players=", ".join(missing))))
     return problems
 
 
 def _listed_only_when(
-    field: str, mapping: dict[str, Any] | None, wanted: bool, players: list[str], *, needed: str, refused: str
+    field: str, mapping: dict[str, Any] | None, wanted: bool, players: list[str], *, needed: Said, refused: Said
 ) -> list[FieldProblem]:
     """A map of every player that this game must give (``wanted``) or must not."""
     if not wanted:
@@ -552,16 +553,16 @@ def _listed_only_when(
 
 def _seated(field: str, player: str | None, players: list[str]) -> list[FieldProblem]:
     if player is not None and player not in players:
-        return [(field, f"{player!r} is not a player of this game")]
+        return [(field, say("%(player)s is not a player of this game", player=repr(player)))]
     return []
 
 
 _HIDDEN_DEAL: Final = {
-    "roles": "the roles",
-    "set_aside_role": "the role set aside",
-    "goals": "the goal cards",
-    "hands": "the hands",
-    "draw_pile": "the draw pile",
+    "roles": sentence("the roles"),
+    "set_aside_role": sentence("the role set aside"),
+    "goals": sentence("the goal cards"),
+    "hands": sentence("the hands"),
+    "draw_pile": sentence("the draw pile"),
 }
 """What a ``round_started`` holds that nobody at a physical table sees."""
 HIDDEN_IN_A_DEAL: Final = tuple(_HIDDEN_DEAL)
@@ -577,20 +578,24 @@ def deal_problems(deal: RoundStarted, game: GameStarted) -> list[FieldProblem]:
     for name, what in _HIDDEN_DEAL.items():
         value = getattr(deal, name)
         if game.observed and value is not None:
-            problems.append((name, f"an observed log does not know {what}: null"))
+            problems.append((name, say("an observed log does not know %(what)s: null", what=(say(what),))))
         elif not game.observed and value is None and name != "set_aside_role":
-            problems.append((name, f"a full log lists {what}; null is for an observed log"))
+            problems.append((name, say("a full log lists %(what)s; null is for an observed log", what=(say(what),))))
     return problems
 
 
 def hidden_card_problems(event: Discard | Draw, game: GameStarted) -> list[FieldProblem]:
     """A discard (face down) or a draw (seen by its owner) names its card in a full log
     and leaves it ``null`` in an observed one."""
-    what = "discarded face down" if event.type == "discard" else "drawn"
+    discard = event.type == "discard"
     if game.observed and event.card is not None:
-        return [("card", f"an observed log does not see the card {what}: null")]
+        if discard:
+            return [("card", say("an observed log does not see the card discarded face down: null"))]
+        return [("card", say("an observed log does not see the card drawn: null"))]
     if not game.observed and event.card is None:
-        return [("card", f"a full log names the card {what}; null is for an observed log")]
+        if discard:
+            return [("card", say("a full log names the card discarded face down; null is for an observed log"))]
+        return [("card", say("a full log names the card drawn; null is for an observed log"))]
     return []
 
 
@@ -598,7 +603,7 @@ def revealed_card_problems(event: GoalRevealed, game: GameStarted) -> list[Field
     """A goal turned up is named in an observed log (a full log knows it from the deal;
     that it is the card dealt there is judged by the replay, which holds the deal)."""
     if game.observed and event.card is None:
-        return [("card", "an observed log names the goal card turned up")]
+        return [("card", say("an observed log names the goal card turned up"))]
     return []
 
 
@@ -607,24 +612,41 @@ def header_problems(game: GameStarted) -> list[FieldProblem]:
     problems: list[FieldProblem] = []
     low, high = (5, 10) if game.ruleset == "tournament" else (3, 10)
     if not low <= len(game.players) <= high:
-        problems.append(("players", f"a {game.ruleset} game seats {low}–{high} players, not {len(game.players)}"))
+        seats = say(
+            "a %(ruleset)s game seats %(low)s–%(high)s players, not %(count)s",
+            ruleset=game.ruleset,
+            low=low,
+            high=high,
+            count=len(game.players),
+        )
+        problems.append(("players", seats))
     most = 4 if game.ruleset == "tournament" else 3
     if game.rounds > most:
-        problems.append(("rounds", f"a {game.ruleset} game has at most {most} rounds, not {game.rounds}"))
+        rounds = say(
+            "a %(ruleset)s game has at most %(most)s rounds, not %(count)s",
+            ruleset=game.ruleset,
+            most=most,
+            count=game.rounds,
+        )
+        problems.append(("rounds", rounds))
     options = game.options
     if options is not None:
         if game.ruleset == "base" and options.roles is not None:
-            problems.append(("options.roles", "role rows are a tournament option, not base"))
+            problems.append(("options.roles", say("role rows are a tournament option, not base")))
         elif options.roles is not None:  # R-S1: exactly as many role cards as players, whatever the rows
             rows = options.roles
             dealt, seated = rows.saboteur + rows.gold_digger + rows.selfish_dwarf, len(game.players)
             if dealt != seated:
-                problem = f"the rows deal {dealt} role cards to {seated} players (R-S1: one each)"
+                problem = say(
+                    "the rows deal %(dealt)s role cards to %(count)s players (R-S1: one each)",
+                    dealt=dealt,
+                    count=seated,
+                )
                 problems.append(("options.roles", problem))
         if game.ruleset == "tournament":
             for name in ("next_round_starter", "gold_cards_drawn"):
                 if getattr(options, name) is not None:
-                    problems.append((f"options.{name}", "a base option, not tournament"))
+                    problems.append((f"options.{name}", say("a base option, not tournament")))
     return problems
 
 
@@ -643,11 +665,14 @@ def _tool_context(event: PlayTool, game: GameStarted) -> list[FieldProblem]:
     mends = cards.REPAIR_CARDS.get(event.card, ())
     if len(mends) == 2:
         if event.tool is None:
-            problems.append(("tool", f"{event.card} repairs one of {' or '.join(mends)}: say which in `tool`"))
+            which = say(
+                "%(card)s repairs one of %(tools)s: say which in `tool`", card=event.card, tools=" / ".join(mends)
+            )
+            problems.append(("tool", which))
         elif event.tool not in mends:
-            problems.append(("tool", f"{event.card} cannot repair the {event.tool}"))
+            problems.append(("tool", say("%(card)s cannot repair the %(tool)s", card=event.card, tool=event.tool)))
     elif event.tool is not None:
-        problems.append(("tool", f"`tool` is only for a double repair, not {event.card}"))
+        problems.append(("tool", say("`tool` is only for a double repair, not %(card)s", card=event.card)))
     return problems
 
 
@@ -669,16 +694,16 @@ def _claim_context(event: RoundEnded, game: GameStarted) -> list[FieldProblem]:
             event.gold_cards,
             game.ruleset == "base",
             players,
-            needed="a base round lists the gold cards each player took",
-            refused="gold cards are a base field, not tournament",
+            needed=say("a base round lists the gold cards each player took"),
+            refused=say("gold cards are a base field, not tournament"),
         ),
         *_listed_only_when(
             "roles",
             event.roles,
             game.observed,
             players,
-            needed="an observed log names every role as turned up at the round's end",
-            refused="the roles turned up are for an observed log; a full log has them dealt",
+            needed=say("an observed log names every role as turned up at the round's end"),
+            refused=say("the roles turned up are for an observed log; a full log has them dealt"),
         ),
     ]
 

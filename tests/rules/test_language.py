@@ -16,9 +16,10 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from events.audit import audit
+from events.builder import LogBuilder
 from events.findings import Code
 from events.language import LANGUAGES, LOCALES, catalogue, chosen, describe, sentences, template, words
-from events.said import say
+from events.said import Said, say
 from events.schema import dump_event
 from events.simulate.game import quick_game
 from events.simulate.mutate import MUTATIONS, mutate
@@ -317,3 +318,62 @@ def test_cli_simulate_and_observe_speak_the_language_asked_for(tmp_path: Path) -
     assert runner.invoke(app, ["observe", str(log), "-o", str(seen)]).exit_code == 0
     again = runner.invoke(app, ["observe", str(seen), "--lang", "nl"])
     assert again.exit_code == 2 and "al een waargenomen log" in again.output
+
+
+def _plain_texts(said: Said) -> list[str]:
+    """The texts a sentence holds that no catalogue translates: a ``problem`` given as
+    a string (:func:`events.said.problem`), at any depth."""
+    found = [value for name, value in said.values if name == "problem" and isinstance(value, str)]
+    for _, value in said.values:
+        if isinstance(value, tuple):
+            for part in value:
+                if isinstance(part, Said):
+                    found.extend(_plain_texts(part))
+    return found
+
+
+def _header(**fields: object) -> str:
+    obj = json.loads(dump_event(quick_game(6, "tournament", 1, seed=1)[0]))
+    obj.update(fields)
+    return json.dumps(obj)
+
+
+def _after_a_deal(line: str) -> list[str]:
+    return [*LogBuilder(players=6).deal(start="ann").lines, line]
+
+
+MALFORMED_LINES = {
+    "a full log's discard without its card": _after_a_deal('{"type":"discard","player":"ann","card":null}'),
+    "a full log's draw without its card": _after_a_deal('{"type":"draw","player":"ann","card":null}'),
+    "a tool named on a single repair": _after_a_deal(
+        '{"type":"play_tool","player":"ann","card":"repair_lamp","target":"bob","tool":"lamp"}'
+    ),
+    "a stranger's score": _after_a_deal(
+        '{"type":"round_ended","round":1,"winner":"nobody","connector":null,"scores":{"zed":0}}'
+    ),
+    "a time that is no day": _after_a_deal(
+        '{"type":"discard","player":"ann","card":"map","at":"2026-02-30T10:00:00Z"}'
+    ),
+    "NaN": _after_a_deal('{"type":"discard","player":"ann","card":NaN}'),
+    "rows for seven of six": [_header(options={"roles": {"saboteur": 3, "gold_digger": 3, "selfish_dwarf": 1}})],
+    "a player twice": [_header(players=["ann", "ann", "bob", "cem", "dia", "eve"])],
+    "eleven players": [_header(players=[f"p{n}" for n in range(11)])],
+    "a base option in a tournament": [_header(options={"next_round_starter": "any"})],
+}
+
+
+@pytest.mark.parametrize("case", list(MALFORMED_LINES))
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_malformed_line_is_said_in_the_language_to_its_last_word(lang: str, case: str) -> None:
+    """What the schema finds wrong with a line (a card a full log must name, a map
+    short of a player, the header's limits, a time that is no day, NaN) was written in
+    English and put into the sentence as a value: "veld `card`: a full log names the
+    card discarded face down…" in a Dutch audit, and untranslatable for other tools
+    reading ``--json``. Each is a sentence of the catalogue now, at every depth."""
+    lines = MALFORMED_LINES[case]
+    found = [f for f in audit(lines).findings if f.code == Code.MALFORMED and f.line == len(lines)]
+    assert found
+    for finding in found:
+        assert finding.said is not None
+        assert _plain_texts(finding.said) == [], finding.said
+        assert words(finding.said, lang) != finding.message
