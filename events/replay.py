@@ -162,7 +162,7 @@ class Replay:
                 error.sentence if error else problem("no event"),
                 field=error.field if error else None,
                 # a deal's own findings name the round it starts, when the line still says which
-                number=getattr(event, "round", None) if event is not None and event.type == "round_started" else None,
+                number=self._dealt() if event is not None and event.type == "round_started" else None,
                 outside=event is not None and event.type == "game_ended",  # the game's line, no round's
             )
             if event is None:
@@ -186,7 +186,7 @@ class Replay:
         kind = event.type
         at = event.at
         if at is not None:  # a round_started line's findings name the round it starts
-            self._check_time(at, getattr(event, "round", None) if kind == "round_started" else None)
+            self._check_time(at, self._dealt() if kind == "round_started" else None)
         if kind in _SIMPLE:
             # The common lines (draws, discards, most plays) only need their player seated.
             player = getattr(event, "player", None)
@@ -204,8 +204,8 @@ class Replay:
                 # a claim the line's error left out, or cards it left unread: said once, as that error
                 unread = (*CLAIMS.get(kind, ()), *UNSEEN_IF_UNREAD.get(kind, ()))
                 problems = [(field, message) for field, message in problems if field not in unread]
-            # a round_started line's findings name the round it starts (a model or a Struct: by its type)
-            number: int | None = getattr(event, "round", None) if kind == "round_started" else None
+            # a round_started line's findings name the round it starts
+            number: int | None = self._dealt() if kind == "round_started" else None
             for field, message in problems:
                 self._report(
                     Code.MALFORMED,
@@ -324,6 +324,11 @@ class Replay:
         assert game is not None
         return game
 
+    def _dealt(self) -> int:
+        """The round a ``round_started`` line starts, as the game counts it (its place,
+        whatever number the line wrote: :meth:`_round_started`); its findings name it."""
+        return self.state.last_round_number + 1
+
     def _unfinished_round(self) -> RoundState | None:
         """The round still open when a line needs it ended (the next round_started, the
         game_ended), with its open run of reveals judged first; ``None`` if none is."""
@@ -347,13 +352,13 @@ class Replay:
                     round=unfinished.number,
                 ),
                 field="round",
-                number=state.last_round_number + 1,
+                number=self._dealt(),
             )
             self._count_unclaimed(unfinished)
         # A round is the game's n-th by its place, whatever number its line wrote: a
         # number out of order is malformed here once, and the round is dealt and played
         # as the next one, so that a round written twice is not two rounds of one number.
-        expected = state.last_round_number + 1
+        expected = self._dealt()
         if event.round != expected:
             self._report(
                 Code.MALFORMED,

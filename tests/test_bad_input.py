@@ -1026,6 +1026,20 @@ def test_a_round_numbered_outside_1_to_4_is_malformed_once_and_still_played(numb
     assert result.findings[0].round == 1
 
 
+@pytest.mark.parametrize("number", [2, 2**31, 2**64])
+def test_every_finding_of_a_misnumbered_deal_names_the_round_as_counted(number: int) -> None:
+    """A deal written as round ``number`` with a time that is no day and a stranger to
+    start: each finding of its line names round 1, the round it starts; the number as
+    written (past what the store's round column holds) stays in the message."""
+    log = LogBuilder(players=6, rounds=1)
+    deal = json.loads(log.deal(round=number).lines[1])
+    deal.update(at="2026-02-30T10:00:00Z", start_player="zed")
+    lines = [log.lines[0], json.dumps(deal)]
+    findings = run(lines).findings
+    assert {f.round for f in findings if f.line == 2} == {1}, [f.describe() for f in findings]
+    assert len([f for f in findings if f.line == 2]) >= 3
+
+
 def test_a_round_written_twice_is_one_finding_and_the_next_round() -> None:
     """A round_started that writes round 1 again after round 1 ended: malformed at its
     line, once, and the round is played as round 2, whose round_ended may say 2 (what
