@@ -55,10 +55,14 @@ class LineError:
     turn_taken: bool = False
     """The line's event is not what it says but the turn its card play still took
     (:func:`_turn_taken`): applied only in a round's turns, where a turn is there to take."""
+    null: bool = False
+    """The error is a ``null`` written in an optional ``field`` whose event still stands:
+    where the game says more of that field (a base round's gold cards are due; a double
+    repair names its tool), the replay says that instead (:mod:`events.replay`)."""
 
     def __reduce__(self) -> tuple[type[LineError], tuple[object, ...]]:
         """Rebuilt through ``__init__`` (see :meth:`events.state.Outcome.__reduce__`)."""
-        return LineError, (self.message, self.field, self.said, self.turn_taken)
+        return LineError, (self.message, self.field, self.said, self.turn_taken, self.null)
 
     @property
     def sentence(self) -> Said:
@@ -462,8 +466,9 @@ def parse_line(number: int, raw: bytes | str) -> LogLine:
         nulls = null_fields(event)
         if nulls:
             said = say("field `%(field)s` may be left out but not null", field=nulls[0])
-            notes = _NOTES.get(event.type, _NOTES_OF_ANY)
-            return LogLine(number, event if all(n in notes for n in nulls) else None, _wrong(said, nulls[0]))
+            standing = (*_NOTES.get(event.type, _NOTES_OF_ANY), *CLAIMS.get(event.type, ()))
+            error = LineError(said.english(), nulls[0], said, null=True)
+            return LogLine(number, event if all(n in standing for n in nulls) else None, error)
     return LogLine(number, event)
 
 
@@ -551,7 +556,7 @@ def _salvaged(obj: dict[str, Any], exc: ValidationError) -> tuple[Event | None, 
 
 
 def _took_turn(error: LineError) -> LineError:
-    return LineError(error.message, error.field, error.said, turn_taken=True)
+    return LineError(error.message, error.field, error.said, turn_taken=True, null=error.null)
 
 
 TURNS_TAKEN: Final = frozenset({"play_path", "play_tool", "play_rockfall", "play_map"})

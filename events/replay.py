@@ -31,6 +31,7 @@ from events.logfile import (
     CLAIMS,
     UNSEEN_IF_UNREAD,
     BlockParser,
+    LineError,
     LogLine,
     UnreadableLog,
     parse_block,
@@ -156,7 +157,7 @@ class Replay:
         event = log_line.event
         error = log_line.error
         self._salvaged = error is not None  # a malformed line whose event still stands: reported once
-        if error is not None or event is None:
+        if (error is not None and not self._said_in_context(event, error)) or event is None:
             self._report(
                 Code.MALFORMED,
                 error.sentence if error else problem("no event"),
@@ -201,9 +202,15 @@ class Replay:
         else:
             problems = context_problems(event, state.game)
             if error is not None:
-                # a claim the line's error left out, or cards it left unread: said once, as that error
-                unread = (*CLAIMS.get(kind, ()), *UNSEEN_IF_UNREAD.get(kind, ()))
-                problems = [(field, message) for field, message in problems if field not in unread]
+                # a claim the line's error left out, cards it left unread, the field it names:
+                # said once, as that error; but a null there that the game says more of is
+                # said in the game's words, instead of the error (_said_in_context)
+                unread = (*CLAIMS.get(kind, ()), *UNSEEN_IF_UNREAD.get(kind, ()), error.field)
+                problems = [
+                    (field, message)
+                    for field, message in problems
+                    if field not in unread or (error.null and field == error.field)
+                ]
             # a round_started line's findings name the round it starts
             number: int | None = self._dealt() if kind == "round_started" else None
             for field, message in problems:
@@ -323,6 +330,19 @@ class Replay:
         game = self.state.game
         assert game is not None
         return game
+
+    def _said_in_context(self, event: Event | None, error: LineError) -> bool:
+        """Whether a ``null`` the line's error names is said instead by what the game
+        knows of that field (:func:`events.schema.context_problems`): a base round's
+        ``gold_cards: null`` is a map that is due ("a base round lists the gold cards
+        each player took"), a double repair's ``tool: null`` a tool to name; "may be
+        left out but not null" was wrong there, and the tool's was said twice."""
+        state = self.state
+        if not error.null or event is None or state.ended or state.game is None:
+            return False
+        if event.type in _SIMPLE or event.type == "game_started":
+            return False
+        return any(field == error.field for field, _ in context_problems(event, state.game))
 
     def _dealt(self) -> int:
         """The round a ``round_started`` line starts, as the game counts it (its place,

@@ -889,6 +889,36 @@ def test_a_double_repair_naming_a_tool_it_cannot_mend_is_malformed() -> None:
     malformed(tooled("repair_pick_lamp").raw(line), "tool")
 
 
+@pytest.mark.parametrize("tool", [None, "axe"])
+def test_a_double_repair_with_a_null_or_unknown_tool_is_one_finding(tool: str | None) -> None:
+    """A double repair's ``tool`` written ``null`` was two findings, the first wrong ("may
+    be left out but not null": it may not, here); one that is no tool was two as well.
+    Each is one finding now: the null in the game's words, the unknown tool as itself."""
+    line = {"type": "play_tool", "player": "ann", "card": "repair_pick_lamp", "target": "bob", "tool": tool}
+    finding = malformed(tooled("repair_pick_lamp").raw(line), "tool")
+    if tool is None:
+        assert "say which" in finding.message and "left out" not in finding.message
+
+
+def test_a_null_gold_cards_in_base_is_one_finding_and_ends_the_round() -> None:
+    """A base round_ended with ``"gold_cards": null``: the map is due (one finding, in
+    the game's words, not "may be left out"), and the round still ends: the next deal
+    is no "round_started while round 1 is still open"."""
+    log = LogBuilder(players=["ann", "bob", "cem"], ruleset="base").deal().pass_out()
+    log.raw({"type": "round_ended", "round": 1, **log.outcome(), "gold_cards": None})
+    ended = log.line
+    log.deal(start="ann")
+    assert [(c, line) for c, line in codes(log) if c == "malformed"] == [("malformed", ended)]
+    finding = one_finding(run(log), "malformed", ended)
+    assert names(finding, "gold_cards") and "left out" not in finding.message
+
+
+def test_a_null_gold_cards_in_tournament_may_be_left_out() -> None:
+    log = started().pass_out()
+    log.end_round(gold_cards=None)
+    assert "left out" in malformed(log, "gold_cards").message
+
+
 def dealt_without(player: str, field: str) -> LogBuilder:
     """Round 1 dealt with ``player`` left out of the map ``field``."""
     log = LogBuilder(players=6).deal()
