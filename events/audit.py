@@ -17,6 +17,7 @@ from events.findings import Code, Finding, ReplayError, Tally
 from events.folders import walk as walk_folder
 from events.logfile import UnreadableLog, parse_structs_block
 from events.replay import Replay, Source
+from events.said import say
 from events.shown import safe_name
 from events.state import Outcome
 from events.visitor import ReplayVisitor, walk
@@ -141,8 +142,17 @@ def audit(source: Source, *, name: str = "", strict: bool = False) -> Audit:
 def audit_file(path: Path, *, strict: bool = False) -> Audit:
     """Audit one file (``.jsonl`` or ``.jsonl.gz``), named in its report as a name
     safe to show (:func:`events.shown.safe_name`: a name's bytes that are not UTF-8
-    made the report's JSON line invalid UTF-8)."""
-    return audit(path, name=safe_name(str(path)), strict=strict)
+    made the report's JSON line invalid UTF-8). A file named otherwise is no log
+    (event-log.md: a log is ``.jsonl``, or ``.jsonl.gz``), unreadable at line 1 whatever
+    it holds, as ``saboteur ingest`` refuses it: a ``game.txt`` was clean to the audit
+    and refused by the ingest."""
+    name = safe_name(str(path))
+    if not _is_log(path.name) and path.is_file():  # a folder or a missing file: its audit says why
+        auditor = Auditor(name)
+        said = say("not a game log: a log's file name ends in .jsonl or .jsonl.gz")
+        auditor.handle_error(UnreadableLog(said, 1))
+        return auditor.result()
+    return audit(path, name=name, strict=strict)
 
 
 def log_files(paths: Iterable[Path]) -> Iterator[Path]:

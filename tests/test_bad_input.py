@@ -1433,3 +1433,14 @@ def test_a_value_of_the_wrong_kind_is_said_in_the_reader_s_language(
     (finding,) = [f for f in errors(started().raw(line)) if f.code == "malformed"]
     assert finding.message == english
     assert finding.said is not None and german in words(finding.said, "de")
+
+
+@pytest.mark.parametrize("name", ["game.txt", "game.csv", "game.json", "game"])
+def test_a_log_under_another_name_is_no_log_to_the_audit_as_to_the_ingest(tmp_path: Path, name: str) -> None:
+    """event-log.md: a log is ``.jsonl`` (or ``.jsonl.gz``); ``saboteur ingest`` refuses
+    any other name. A valid log named ``game.txt`` was clean to ``saboteur audit``: the
+    two commands gave the same file two verdicts."""
+    result = audit_file(write(tmp_path, text(started()), name))
+    finding = unreadable(result)
+    assert ".jsonl" in finding.message
+    assert audit_file(write(tmp_path, text(started()), "game.JSONL")).status != "unreadable"
