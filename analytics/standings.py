@@ -400,7 +400,8 @@ WITH named AS (
 ),
 corrected AS ({newest_corrections})
 SELECT n.finding_id, n.source, n.player AS named, rp.player, rp.role,
-       {points_as_counted} AS points, rp.replay_points, coalesce(c.star, rp.star, false) AS star
+       {points_as_counted} AS points, rp.replay_points, coalesce(c.star, rp.star, false) AS star,
+       rp.star AS replay_star
 FROM named n
 JOIN round_players rp ON rp.game_id = n.game_id AND rp.round = n.round
 LEFT JOIN corrected c ON c.tournament = n.tournament AND c.game_id = rp.game_id AND c.round = rp.round
@@ -423,29 +424,33 @@ def still_wrong(con: duckdb.DuckDBPyConnection, tournament: str | None) -> list[
     for finding_id, group in groupby(rows, key=lambda r: str(r[0])):
         seats = list(group)
         source, named = seats[0][1], seats[0][2]
-        if not _fits(source, named, [r[3:8] for r in seats]):
+        if not _fits(source, named, [r[3:9] for r in seats]):
             wrong.append(finding_id)
     return wrong
 
 
 def _fits(source: str, named: str | None, seats: Sequence[tuple[Any, ...]]) -> bool:
     """Whether a round as corrected is what the rules give: ``seats`` are each player's
-    ``(player, role, points, replay_points, star)`` with every correction applied. A
-    log's round is held to its replay (the points of ``named``, or of all); a score
-    sheet's, which has no replay, to the outcomes R-W1 allows for its roles."""
+    ``(player, role, points, replay_points, star, replay_star)`` with every correction
+    applied. A log's round is held to its replay (the points and the star of ``named``,
+    or of all: a correction that took a saboteur's star in a saboteurs' win, or gave
+    one to a dwarf who lost, settled the finding, unsaid); a score sheet's, which has
+    no replay, to the outcomes R-W1 allows for its roles."""
     if source == "score_sheet":
         players = [str(r[0]) for r in seats]
         roles = {str(r[0]): r[1] for r in seats}
         points = {str(r[0]): int(r[2]) for r in seats}
         stars = frozenset(str(r[0]) for r in seats if r[4])
         return any(o[2] == points and o[3] == stars for o in allowed_outcomes(players, roles))
-    return all(r[3] is None or r[2] == r[3] for r in seats if named is None or r[0] == named)
+    return all(
+        r[3] is None or (r[2] == r[3] and bool(r[4]) == bool(r[5])) for r in seats if named is None or r[0] == named
+    )
 
 
 _ROUND_AS_CORRECTED: Final = """
 WITH corrected AS ({newest_corrections})
 SELECT g.source, rp.player, rp.role, {points_as_counted} AS points, rp.replay_points,
-       coalesce(c.star, rp.star, false) AS star
+       coalesce(c.star, rp.star, false) AS star, rp.star AS replay_star
 FROM round_players rp JOIN games g USING (game_id)
 LEFT JOIN corrected c ON c.tournament = $tournament AND c.game_id = rp.game_id AND c.round = rp.round
                      AND c.player = rp.player

@@ -1052,6 +1052,22 @@ def test_a_correction_to_a_score_the_replay_does_not_give_leaves_the_finding_ope
     assert row(hand.table(as_of=at), "fay")["open_findings"] == 1  # as it stood before
 
 
+def test_a_correction_that_takes_the_rules_star_leaves_the_finding_open(hand_of_two: Hand) -> None:
+    """R-W1: a saboteur of the winning side gets a star. fay, written 0 where the rules
+    give 3 and a star, corrected to 3 with no star is still not what the rules give:
+    her finding stays open, and the command says so. A log's round was held to its
+    replay's points alone, and the star taken settled the finding, unsaid."""
+    hand = hand_of_two
+    finding = _slip(hand)
+    fay = ["--player", "fay", "--points", "3", "--no-star", "--reason", "misread"]
+    said = hand.cli("tournament", "correct", TID, "hand:r2:t1", "1", *fay)
+    assert said.exit_code == 0, said.output
+    assert f"still not what the rules give: finding {finding} stays open" in " ".join(said.stdout.split())
+    assert row(hand.table(), "fay")["open_findings"] == 1
+    records.correct(hand.store, TID, "hand:r2:t1", 1, "fay", 3, "with her star", star=True)
+    assert row(hand.table(), "fay")["open_findings"] == 0
+
+
 def test_a_correction_that_makes_a_clean_round_break_the_rules_is_said(hand: Hand) -> None:
     """A correction is the organiser's to make, and stands; but one that takes a round no
     finding named to a score no outcome of R-W1 gives (dia, a gold digger of the winning
