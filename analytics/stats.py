@@ -226,7 +226,8 @@ def role_win_rates(source: Source, filters: Filters = EVERYTHING) -> pl.DataFram
 def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
     """Each player's rounds, wins and points, overall and per role, against expectation.
 
-    Columns: ``player``, ``name`` (from the tournaments' player lists, else the id),
+    Columns: ``player``, ``name`` (as the tournaments of the rounds counted registered
+    them; the id where none did, or two did differently),
     ``rounds``, ``wins``, ``win_rate``; ``rounds_<role>``, ``wins_<role>``,
     ``win_rate_<role>`` for each role; ``points`` (round points of the ``tournament``
     rounds: the replayed score, else the one recorded, before corrections and
@@ -244,7 +245,7 @@ def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
     gold, R-W2's "nobody gets gold"); ``wins_over_expected`` =
     wins − expected_wins is what they made of it. Only the :data:`DECIDED` rounds count.
     """
-    scope, params = _scope(filters, "r.game_id, r.round, r.ruleset, r.players, r.saboteurs", DECIDED)
+    scope, params = _scope(filters, "r.game_id, r.round, r.ruleset, r.players, r.saboteurs, g.tournament", DECIDED)
     per_role = ",\n".join(
         f"count(*) FILTER (WHERE d.role = '{role}') AS rounds_{role}, "
         f"count(*) FILTER (WHERE d.won AND d.role = '{role}') AS wins_{role}"
@@ -283,7 +284,13 @@ def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
                AND e.saboteurs IS NOT DISTINCT FROM d.saboteurs
             GROUP BY d.player
         ),
-        names AS (SELECT player, min(name) AS name FROM tournament_players GROUP BY player)
+        -- the name the tournaments of these rounds registered; an id two of them name
+        -- differently stays an id (either could be another person's name)
+        names AS (
+            SELECT n.player, any_value(n.name) AS name FROM tournament_players n
+            WHERE n.tournament IN (SELECT DISTINCT tournament FROM scope) AND n.name IS NOT NULL AND n.name <> ''
+            GROUP BY n.player HAVING count(DISTINCT n.name) = 1
+        )
         SELECT t.player, coalesce(n.name, t.player) AS name, rounds, wins, wins / rounds AS win_rate,
                {role_rates},
                points, points_per_round, nuggets, nuggets_per_round, stars, expected_wins,

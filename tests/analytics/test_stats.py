@@ -398,6 +398,34 @@ def test_expected_wins_count_the_saboteurs_in_play(tmp_path: Path) -> None:
     assert frame["wins_over_expected"].sum() == pytest.approx(0.0)
 
 
+def test_a_player_is_named_by_the_tournaments_of_their_rounds(tmp_path: Path) -> None:
+    """``a`` plays in ``ta`` as "Real A" and is registered in ``tb`` as "Aaron Else":
+    the statistics of ``ta`` (and of everything, while ``a`` played in ``ta`` alone) name
+    them "Real A"; once they play in ``tb`` too, the two names disagree and the id
+    stands. The name was the first of every tournament's names, in any tournament."""
+    path = tmp_path / "s.duckdb"
+    start = datetime(2026, 2, 1, tzinfo=UTC)
+    seats = {"a": GD, "b": GD, "c": SAB}
+    played = [_round("g1", 1, "base", seats, "gold_diggers", connector="a")]
+    names = [("ta", "a", "Real A"), ("tb", "a", "Aaron Else"), ("ta", "b", "Bea"), ("tb", "b", "Bea")]
+    with Store(path).connect() as con:
+        _insert(con, "games", [_game("g1", "base", list(seats), start, tournament="ta")])
+        _insert(con, "rounds", [r for r, _ in played])
+        _insert(con, "round_players", [p for _, ps in played for p in ps])
+        _insert(con, "tournament_players", [{"tournament": t, "player": p, "name": n} for t, p, n in names])
+    for filters in (Filters(tournament="ta"), Filters()):
+        frame = stats.player_stats(Store(path), filters)
+        assert (cell(frame, player="a")["name"], cell(frame, player="b")["name"]) == ("Real A", "Bea")
+    played = [_round("g2", 1, "base", seats, "saboteurs")]
+    with Store(path).connect() as con:
+        _insert(con, "games", [_game("g2", "base", list(seats), start, tournament="tb")])
+        _insert(con, "rounds", [r for r, _ in played])
+        _insert(con, "round_players", [p for _, ps in played for p in ps])
+    frame = stats.player_stats(Store(path), Filters())
+    assert (cell(frame, player="a")["name"], cell(frame, player="b")["name"]) == ("a", "Bea")
+    assert cell(stats.player_stats(Store(path), Filters(tournament="tb")), player="a")["name"] == "Aaron Else"
+
+
 def test_player_rounds_roles_points_and_stars(hand: duckdb.DuckDBPyConnection) -> None:
     frame = stats.player_stats(hand, Filters())
     b = cell(frame, player="b")
