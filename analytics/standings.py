@@ -359,11 +359,14 @@ decision on a round counts (:data:`NEWEST_CORRECTIONS`): a correction after the
 replay's acceptance reopens the finding of the player it corrects unless the round as
 corrected is what the rules give."""
 
-NAME_KEY: Final = "replace(regexp_replace(trim(lower(nfc_normalize({name}))), '\\s+', ' ', 'g'), 'ß', 'ss')"
+NAME_KEY: Final = (
+    "replace(replace(regexp_replace(trim(lower(nfc_normalize({name}))), '\\s+', ' ', 'g'), 'ß', 'ss'), 'ς', 'σ')"
+)
 """A player's name as a person reads it, in SQL (``{name}``: the column): letter case,
-Unicode's two ways to write "é", spaces around and between the words, and "ß" for
-"ss" aside. Two players whose names give one key are namesakes: the standings tell
-them apart by their ids."""
+Unicode's two ways to write "é", spaces around and between the words, "ß" for "ss"
+and the Greek final "ς" for "σ" aside (what a capital Σ is lowered to: "ΣΟΦΟΣ" is
+"Σοφος" in capitals, which ``lower`` alone did not see). Two players whose names give
+one key are namesakes: the standings tell them apart by their ids."""
 
 NEWEST_CORRECTIONS: Final = """
     SELECT c.tournament, c.game_id, c.round, c.player, arg_max(c.points, c.seq) AS points,

@@ -750,6 +750,11 @@ def test_r_ts2_players_registered_under_one_name_are_told_apart_by_their_ids(tmp
     runner.invoke(app, ["tournament", "register", "cup", "dan", "--name", "Straße", *db])
     sharp = runner.invoke(app, ["tournament", "register", "cup", "eve", "--name", "STRASSE", *db])
     assert "dan and eve are registered under one name" in " ".join(sharp.output.split()), sharp.output
+    runner.invoke(app, ["tournament", "register", "cup", "fay", "--name", "Σοφος", *db])
+    sigma = runner.invoke(
+        app, ["tournament", "register", "cup", "gus", "--name", "ΣΟΦΟΣ", *db]
+    )  # the final ς in capitals
+    assert "fay and gus are registered under one name" in " ".join(sigma.output.split()), sigma.output
     why = " ".join(standings(store, "cup")["why"])
     assert "José (ann)" in why or "JOSE\u0301 (bob)" in why, why
     assert records.namesakes(store, "cup", ["cem"]) == []
