@@ -29,7 +29,6 @@ from ingest.workers import process_pool, size_of, workers_for
 
 if TYPE_CHECKING:  # the replay is imported by the commands that replay, not by --help
     from events.audit import Audit
-    from events.findings import Finding, Unlisted
 
 
 class Root(ReportingGroup):
@@ -139,8 +138,7 @@ def _print_audit(console: Console, result: Audit, lang: str) -> None:
     label = status_words(result.status, result.errors, lang)
     game = f" · {escape(result.game_id)}" if result.game_id else ""
     console.print(f"[bold]{escape(result.file)}[/bold]{game} · [{style}]{escape(label)}[/{style}]")
-    unlisted: list[Finding | Unlisted] = [result.unlisted] if result.unlisted is not None else []
-    for finding in [*result.findings, *unlisted]:
+    for finding in result.listed():
         colour = "red" if finding.severity == "error" else "yellow"
         console.print(f"  [{colour}]{escape(describe(finding, lang))}[/{colour}]")
     for outcome in result.outcomes:
@@ -203,8 +201,7 @@ def audit(
             if language != "en":
                 from events.language import report_in
 
-                unlisted = [result.unlisted] if result.unlisted is not None else []
-                report = report_in(report, [*result.findings, *unlisted], language)
+                report = report_in(report, result.listed(), language)
             sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
             sys.stdout.flush()
         else:

@@ -7,13 +7,14 @@ whatever the log claimed.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from events.findings import Code, Finding, ReplayError, Tally
+from events.findings import Code, Finding, ReplayError, Tally, Unlisted
 from events.folders import walk as walk_folder
 from events.logfile import UnreadableLog, parse_structs_block
 from events.replay import Replay, Source
@@ -83,10 +84,17 @@ class Audit:
             return "violations"
         return "clean"
 
+    def listed(self) -> list[Finding | Unlisted]:
+        """What the report lists, in line order: the findings, and ``more_findings`` at
+        the line where the unlisted ones begin, after the findings of that line (it
+        came last, after findings hundreds of lines below it)."""
+        if self.unlisted is None:
+            return list(self.findings)
+        cut = bisect_right([f.line for f in self.findings], self.unlisted.line)
+        return [*self.findings[:cut], self.unlisted, *self.findings[cut:]]
+
     def report(self) -> AuditReport:
-        violations = [f.as_report() for f in self.findings]
-        if self.unlisted is not None:
-            violations.append(self.unlisted.as_report())
+        violations = [f.as_report() for f in self.listed()]
         return AuditReport(
             file=self.file,
             game_id=self.game_id,

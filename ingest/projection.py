@@ -291,8 +291,7 @@ def _game_rows(
     game_id = game.game_id
     rows.cards.settle(game_id, {number: note.roles for number, note in notes.items()})
     errors_by_round = audit.errors_by_round
-    unlisted: list[Finding | Unlisted] = [audit.unlisted] if audit.unlisted is not None else []
-    rows.findings.extend(finding_of(f, game_id, upload_id) for f in [*audit.findings, *unlisted])
+    rows.findings.extend(finding_of(f, game_id, upload_id) for f in audit.listed())
     rows.games.append(
         GameRow(
             game_id=game_id,
