@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 import polars as pl
@@ -17,28 +17,90 @@ NONE: Final = N_("(no tournament)")
 """The choice of the games of no tournament (a page shows it through the catalogue: ``_(NONE)``)."""
 
 
+KEPT: Final = "widgets_kept"
+"""The session's choices, by widget key, kept apart from the widgets themselves.
+
+Streamlit forgets a widget's value at the end of a run that does not draw it: a page
+changed with the sidebar ran without the last page's boxes, and coming back found the
+player, the stage, the game and step, the round, the minimum trials gone, the first of
+each shown again. A value kept under a key of no widget's stays for the session, so the
+helpers below bring each choice back, as it was left, before its widget is laid out.
+"""
+
+
+def _recall(key: str) -> None:
+    """``key``'s choice as the reader left it, if Streamlit dropped it while another page ran."""
+    kept = st.session_state.get(KEPT, {})
+    if key not in st.session_state and key in kept:
+        st.session_state[key] = kept[key]
+
+
+def _keep(key: str) -> None:
+    """Remember the value ``key``'s widget is about to be laid out with: what the reader
+    chose at the last run, or what the page set since."""
+    kept = st.session_state.setdefault(KEPT, {})
+    if key in st.session_state:
+        kept[key] = st.session_state[key]
+    else:
+        kept.pop(key, None)
+
+
 def keep_choice(key: str, options: Sequence[object]) -> None:
-    """Before the select box keyed ``key`` is laid out: if the value it holds is no
-    longer one of ``options`` (another tournament was picked, say), make it the first.
+    """Before the select box keyed ``key`` is laid out: bring back the choice made there
+    earlier in the session (another page in between), and if it is no longer one of
+    ``options`` (another tournament was picked, say), make it the first.
 
     Setting the value, not deleting it, tells the browser too: a deleted value is
     forgotten only here, and the browser's box, still showing the old choice, sends it
     back on every later run (on Replay that put the step back at the start at each
     click of Next).
     """
+    _recall(key)
     if st.session_state.get(key) not in options:
         if options:
             st.session_state[key] = options[0]
         else:
             st.session_state.pop(key, None)
+    _keep(key)
 
 
 def open_on(key: str, values: Sequence[object], asked: object = None) -> None:
     """Before the select box keyed ``key`` is first laid out: make it open on ``asked``
     (what the page's address names) if that is one of ``values``, else on the first of
-    them. A choice the reader made is left alone."""
+    them. A choice the reader made, on this visit of the page or an earlier one of the
+    session, is left alone (a fresh session, as a shared link opens, has none)."""
+    _recall(key)
     if key not in st.session_state and values:
         st.session_state[key] = asked if asked in values else values[0]
+    _keep(key)
+
+
+def kept(key: str, default: object) -> None:
+    """Before a widget keyed ``key`` that chooses no option of a list (a number, a
+    slider, a checkbox) is laid out: the value the reader left it at in this session,
+    else ``default``. The widget is given no default of its own: Streamlit warns on the
+    page of a widget given both a default and a value set here."""
+    _recall(key)
+    if key not in st.session_state:
+        st.session_state[key] = default
+    _keep(key)
+
+
+def show_in_address(params: Mapping[str, str]) -> dict[str, str]:
+    """Name what the page shows in its address, to be copied and shared: ``params`` and,
+    if the address names one, its language; no other page's parameters. Returns the
+    parameters the address now holds.
+
+    Written whole, once a run at most, and only when it changes: the browser adds an
+    entry to its history for every address a page writes, so two writes a run (the
+    standings, then their moment) were two presses of Back; and a page switch keeps the
+    last page's parameters in the entry it adds (the standings' address named a player
+    after Players), which a parameter merely updated left there.
+    """
+    named = {**params, **({"lang": st.query_params["lang"]} if "lang" in st.query_params else {})}
+    if st.query_params.to_dict() != named:
+        st.query_params.from_dict(named)
+    return named
 
 
 def newest_first(tournaments: pl.DataFrame) -> list[str]:

@@ -123,10 +123,7 @@ picked = st.selectbox(
     key="audit_tournament",
 )
 tournament = None if picked == widgets.NONE else str(picked)
-if tournament is not None:  # the address names the tournament shown (other parameters left as they are)
-    st.query_params["tournament"] = tournament
-else:
-    st.query_params.pop("tournament", None)
+widgets.show_in_address({"tournament": tournament} if tournament is not None else {})  # the tournament shown
 
 
 def _seating(found: pl.DataFrame, tournament: str) -> None:
@@ -467,16 +464,16 @@ def _any_round(tournament: str) -> None:
             )
         )
         listed = {str(g["game_id"]): g for g in games.iter_rows(named=True)}
-        widgets.keep_choice("round_game", list(listed))
+        widgets.keep_choice("correct_game", list(listed))
 
         def label(game: str) -> str:
             table = listed[game]["table"]
             return game if table is None else f"{game} · " + _("table %(table)s") % {"table": table}
 
-        game_id = str(st.selectbox(_("Game"), list(listed), format_func=label, key="round_game"))
+        game_id = str(st.selectbox(_("Game"), list(listed), format_func=label, key="correct_game"))
         numbers = list(range(1, int(listed[game_id]["rounds_played"]) + 1))
-        widgets.keep_choice("round_number", numbers)
-        number = int(st.selectbox(_("Round"), numbers, key="round_number") or 1)
+        widgets.keep_choice("correct_round", numbers)
+        number = int(st.selectbox(_("Round"), numbers, key="correct_round") or 1)
         shown = (tournament, game_id, number)
         fresh = _laid_out("round", shown) == shown
         if not fresh:  # nothing typed for another round carries over

@@ -146,7 +146,7 @@ with top[1]:
         data.tournaments(), key="players_tournament", label=_("Tournament"), all_option=EVERY_GAME
     )
 assert player is not None
-st.query_params.from_dict(
+widgets.show_in_address(
     {"player": player, **({"tournament": tournament} if tournament else {}), "lang": i18n.language()}
 )
 

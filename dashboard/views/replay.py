@@ -189,6 +189,7 @@ shown_round = view.rounds[number]
 organiser = access.is_organiser()
 allowed = shown_round.ended or organiser
 VIEWS = {"Public": N_("Public"), "Referee": N_("Referee")}  # the choice's value, and its words to translate
+widgets.keep_choice("replay_view", list(VIEWS))
 mode = st.radio(
     _("View"),
     list(VIEWS),
@@ -234,7 +235,8 @@ if wanted_step is not None:
             )
         )
     st.session_state[STEP] = nearest
-if int(st.session_state.get(STEP, 0)) > last:
+widgets.kept(STEP, 0)
+if int(st.session_state[STEP]) > last:
     st.session_state[STEP] = 0
 # one row, also on a phone (columns would stack there and push the maze below the fold)
 st.html(PHONE_CSS)
@@ -248,11 +250,8 @@ with st.container(horizontal=True, wrap=False, gap="small", key="replay_steps"):
         st.button(label, icon=icon, on_click=_move, args=(by, last), disabled=last == 0, width="stretch")
 step = st.slider(_("Step"), min_value=0, max_value=last, key=STEP) if last > 0 else 0
 frame = frames[step]
-shown_at = address(tournament, game_id, number, step)
-if "lang" in st.query_params:  # the language the address names stays in it, as on every page
-    shown_at = {**shown_at, "lang": st.query_params["lang"]}
-st.query_params.from_dict(shown_at)  # the address names the step shown: copy it to share it
-st.session_state[ADDRESS] = shown_at
+# the address names the step shown: copy it to share it
+st.session_state[ADDRESS] = widgets.show_in_address(address(tournament, game_id, number, step))
 
 picture, facts = st.columns([3, 2])
 with picture:

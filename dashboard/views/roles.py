@@ -28,6 +28,7 @@ if not rulesets:
 
 top = st.columns([1, 2, 1])
 with top[0]:
+    widgets.keep_choice("roles_ruleset", rulesets)
     ruleset = st.radio(_("Ruleset"), rulesets, format_func=names.ruleset, horizontal=True, key="roles_ruleset")
 with top[1]:
     tournament = widgets.tournament_picker(
@@ -39,11 +40,13 @@ with top[2]:
     )
 low = st.columns([1, 1, 2])
 with low[0]:
+    widgets.kept("roles_clean", False)
     clean_only = st.checkbox(
         _("Clean rounds only"), key="roles_clean", help=_("Leave out rounds the audit found errors in.")
     )
 with low[1]:
-    min_n = int(st.number_input(_("Minimum trials"), min_value=1, value=DEFAULT_MIN_N, step=5, key="roles_min_n"))
+    widgets.kept("roles_min_n", DEFAULT_MIN_N)
+    min_n = int(st.number_input(_("Minimum trials"), min_value=1, step=5, key="roles_min_n"))
 
 filters = Filters(tournament=tournament, stage=stage, ruleset=ruleset, clean_only=clean_only, min_n=min_n)
 frame = data.role_win_rates(filters)

@@ -103,5 +103,5 @@ chosen = st.selectbox(
     key="round_number",
 )
 assert chosen is not None
-st.query_params.update(tournament=tournament, round=str(chosen[0]))  # the address names what is shown
+widgets.show_in_address({"tournament": tournament, "round": str(chosen[0])})  # the address names what is shown
 round_now(tournament, chosen)

@@ -88,7 +88,6 @@ with right:
     widgets.keep_choice("standings_stage", stages)
     stage = st.radio(_("Stage"), stages, horizontal=True, format_func=names.stage, key="standings_stage")
 assert stage is not None
-st.query_params.update(tournament=tournament, stage=stage)  # the address names what is shown
 
 row = tournaments.filter(pl.col("tournament") == tournament).row(0, named=True)
 printout.print_layout(row["name"], stage)
@@ -217,10 +216,6 @@ def moment_picked(tournament: str, stage: str) -> tuple[int, str] | None:
         format_func=lambda p: choices.get(p, _("as they stand now")),
         key="standings_as_of",
     )
-    if picked:
-        st.query_params["as_of"] = str(picked)  # the address names the moment shown, to be shared
-    else:
-        st.query_params.pop("as_of", None)
     return (int(picked), choices[int(picked)]) if picked else None
 
 
@@ -380,6 +375,8 @@ def _why_and_csv(frame: pl.DataFrame, tournament: str, stage: str, then: int | N
 
 
 moment = moment_picked(tournament, stage)
+# the address names what is shown, the moment too, to be shared
+widgets.show_in_address({"tournament": tournament, "stage": stage, **({"as_of": str(moment[0])} if moment else {})})
 if moment is None:
     standings_now(tournament, stage, row)
 else:

@@ -191,8 +191,8 @@ def test_any_round_is_corrected_or_its_replay_accepted_with_no_finding(
         ).fetchone() or (None,)
     assert game is not None
     at = log_in(open_page("audit"), organiser)
-    at.selectbox(key="round_game").set_value(game).run()
-    at.selectbox(key="round_number").set_value(2).run()
+    at.selectbox(key="correct_game").set_value(game).run()
+    at.selectbox(key="correct_round").set_value(2).run()
     scores = data.round_scores(TOURNAMENT, game, 2)
     player, counted = scores.select("player", "counted").row(-1)
     at.selectbox(key="round_correct_player").set_value(player).run()
@@ -207,7 +207,7 @@ def test_any_round_is_corrected_or_its_replay_accepted_with_no_finding(
     with Store(db).connect(read_only=True) as con:
         newest = "SELECT game_id, round, player, points FROM corrections WHERE tournament = ? ORDER BY seq DESC LIMIT 1"
         assert con.execute(newest, [TOURNAMENT]).fetchall() == [(game, 2, player, counted + 1)]
-    assert at.selectbox(key="round_game").value == game and at.selectbox(key="round_number").value == 2
+    assert at.selectbox(key="correct_game").value == game and at.selectbox(key="correct_round").value == 2
     at.text_input(key="round_accept_reason").input("the log was right after all")
     at.button(key="FormSubmitter:round_accept_replay-Accept the replay's score for this round").click().run()
     assert any("Recorded the replay's score for round 2" in s.value for s in at.success), page_text(at)
