@@ -30,10 +30,12 @@ A table or a list of thousands of rows is laid out as HTML instead (:func:`html_
 HTML in a moment, where Streamlit's Markdown parser took some 15 s over the Markdown of
 2,000 rows. It is the same ``<table>`` (header cells in ``<thead>``) or ``<ol>`` the
 Markdown made, in the same Markdown container, so it looks and reads the same. User
-text in it goes through :func:`html_text`: escaped as HTML and on one line. Inside a
-block of raw HTML neither the Markdown parser nor its plugins read the text, so the
-escapes and word joiners above are not needed there; a blank line would end the block
-and hand the rest back to Markdown, so the block is written on one line.
+text in it goes through :func:`html_text`: escaped as HTML and on one line. The Markdown
+parser leaves a block of raw HTML as it is, so the backslashes above are not needed
+there; but Streamlit finds its icons in the text all the same (a name with
+``:material/warning:`` in it showed ``:material_warning:`` in the standings), so the
+word joiners are, as :func:`escape` puts them. A blank line would end the block and hand
+the rest back to Markdown, so the block is written on one line.
 """
 
 from __future__ import annotations
@@ -137,6 +139,8 @@ def html_text(value: object) -> str:
     Ann &lt;b&gt;x&lt;/b&gt; &amp; *y*  z
     >>> print(html_text([Bold(" Ann "), ": ", "top of the table"]))
     <strong>Ann</strong>: top of the table
+    >>> print(html_text("Ann :material/warning: www.x").replace(JOINER, "<WJ>"))
+    Ann :<WJ>material/warning: www<WJ>.x
     """
     if isinstance(value, list | tuple):
         return "".join(_html(part) for part in value).strip()
@@ -150,7 +154,7 @@ def _html(value: object) -> str:
         return f"<strong>{html_text(value.text)}</strong>"
     if isinstance(value, list | tuple):
         return html_text(value)
-    return html.escape(str(value).translate(_BREAKS), quote=False)
+    return html.escape(_REWRITTEN.sub(JOINER, str(value).translate(_BREAKS)), quote=False)
 
 
 def html_table(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:

@@ -355,8 +355,9 @@ class Shown:
     text: str
     tokens: frozenset[str]
     rewritten: str
-    """The text Streamlit's plugins read: not the text of a block of HTML, which is no
-    Markdown to them."""
+    """The text Streamlit's plugins read: a block of HTML's too, whose icons Streamlit
+    finds all the same (``:material/warning:`` showed as ``:material_warning:`` in the
+    standings' table)."""
 
     @property
     def plain(self) -> bool:
@@ -373,6 +374,7 @@ def shown(markdown: str) -> Shown:
         if token.type == "html_block" and (html := TextHtml(token.content)).ours:
             tokens.add("text_html")
             blocks.append(html.text)
+            rewritten.append(html.text)
             continue
         tokens.add(token.type)
         parts = []
@@ -418,7 +420,7 @@ def markdown_tables(at: AppTest) -> list[list[list[str]]]:
     found = []
     for block in (m.value for m in at.markdown):
         if block.startswith("<table>") and (html := TextHtml(block)).ours:
-            found.append(html.rows)
+            found.append([[cell.replace(JOINER, "") for cell in cells] for cells in html.rows])
             continue
         lines = block.splitlines()
         if len(lines) < 2 or not lines[0].startswith("| ") or not re.fullmatch(r"\|( --- \|)+", lines[1]):
