@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import access, data, i18n, sentences
+from dashboard import access, data, i18n, sentences, widgets
 from dashboard.i18n import _
 from dashboard.markup import escape
 from ingest.lake.manifest import LakeUnreadable
@@ -90,6 +90,7 @@ if lake is None and not data.exists() and page.url_path != upload.url_path:
     st.info(none % {"store": named})
     st.stop()
 
+widgets.long_words_fit()  # a long name breaks in a table's cell, on every page
 try:
     page.run()
 except StoreBusy:  # its message names the file: a public page does not

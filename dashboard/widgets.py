@@ -17,6 +17,21 @@ NONE: Final = N_("(no tournament)")
 """The choice of the games of no tournament (a page shows it through the catalogue: ``_(NONE)``)."""
 
 
+LONG_WORDS: Final = """<style>
+[data-testid="stMarkdownContainer"] td, [data-testid="stMarkdownContainer"] li { overflow-wrap: anywhere; }
+</style>"""
+"""Every page's text tables and lists (the standings, the Round page's, a player's card,
+the Audit page's) keep to the screen: a name of one long word, or a table's label, is
+broken where it must be. ``overflow-wrap: break-word`` breaks it in a block but not in a
+table's cell, whose width the browser takes from its longest word first: one long name
+made the standings 1,011 px wide on a 390 px phone, and wider than a laptop's screen."""
+
+
+def long_words_fit() -> None:
+    """Lay out :data:`LONG_WORDS`, for the page the run draws (a style only: nothing shows)."""
+    st.html(LONG_WORDS)
+
+
 KEPT: Final = "widgets_kept"
 """The session's choices, by widget key, kept apart from the widgets themselves.
 

@@ -25,12 +25,12 @@ CARD = "players_card"
 # Norwegian its words ("Partierunde", "egoistischer Zwerg", "gewonnen, Stern") made it
 # 357–390 px wide at 320–390 px, and the whole page scrolled sideways. The text a
 # little smaller and the cells closer, as the standings' (the headings kept whole, a
-# cell's words wrapped between them). (A comment, not a docstring: a page's bare string
-# is written on the page.)
+# cell's words wrapped between them, hyphenated where the language allows). (A
+# comment, not a docstring: a page's bare string is written on the page.)
 PHONE_CSS = f"""<style>
 @media screen and (max-width: 640px) {{
   .st-key-{CARD} table {{ width: 100%; font-size: 0.8rem; }}
-  .st-key-{CARD} th, .st-key-{CARD} td {{ padding: 0.25rem 0.3rem; overflow-wrap: break-word; hyphens: auto; }}
+  .st-key-{CARD} th, .st-key-{CARD} td {{ padding: 0.25rem 0.3rem; hyphens: auto; }}
   .st-key-{CARD} th {{ white-space: nowrap; }}
 }}
 </style>"""

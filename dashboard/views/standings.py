@@ -47,18 +47,19 @@ PRELIMINARY_TABLE = "standings_table"
 FINAL_TABLE = "standings_final_table"
 WHYS = "standings_why"
 JUST_DRAWN = "standings_just_drawn"  # set by the page's run for the live part that follows it
-# On a phone the standings fit the screen: the table's text a little smaller, wrapped
-# between words, and the columns a player reads least (rounds played; the final's
-# preliminary points and stars) left off. The desk, the paper, the CSV and the PDF keep
-# them all. The whys, one list, are spaced as they were when each was an element of its
-# own. (Comments, not docstrings: a page's bare string is written on the page.)
+# On a phone the standings fit the screen: the table's text a little smaller (a word
+# too long for its cell broken there, on every screen: widgets.LONG_WORDS), and the
+# columns a player reads least (rounds played; the final's preliminary points and
+# stars) left off. The desk, the paper, the CSV and the PDF keep them all. The whys,
+# one list, are spaced as they were when each was an element of its own. (Comments,
+# not docstrings: a page's bare string is written on the page.)
 PHONE_CSS = """<style>
 .st-key-standings_why li + li { margin-top: calc(1rem + 0.2em); }
 @media screen and (max-width: 640px) {
   .st-key-standings_table table, .st-key-standings_final_table table { width: 100%; font-size: 0.8rem; }
   .st-key-standings_table th, .st-key-standings_table td,
   .st-key-standings_final_table th, .st-key-standings_final_table td {
-    padding: 0.25rem 0.25rem; overflow-wrap: break-word;
+    padding: 0.25rem 0.25rem;
   }
   .st-key-standings_table th, .st-key-standings_final_table th { white-space: nowrap; }
   .st-key-standings_table th:nth-child(5), .st-key-standings_table td:nth-child(5),

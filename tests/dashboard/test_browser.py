@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -41,6 +42,7 @@ from tests.dashboard.conftest import (
     Sample,
     record_at_once,
     shown,
+    stored,
 )
 from tests.dashboard.test_tables import GAME
 
@@ -306,3 +308,32 @@ def test_a_phone_follows_a_table_in_play_and_the_standings_without_reloading(
         expect(games.locator('[data-testid="stMetricValue"]')).to_have_text("4", timeout=30_000)
         assert page.evaluate("window.stillHere === true")
         screenshot(page, tmp_path, "standings-390x844-game-ended.png")
+
+
+# -- a long name on a phone and a laptop -------------------------------------------------
+
+LONG_NAME = (
+    "Wolfeschlegelsteinhausenbergerdorffwelchevoralternwarengewissenhaftschaferswessenschafewaren"
+    "wohlgepflegeundsorgfaltigkeitbeschutzenvonangreifen von Hohenzollern"
+)
+
+
+def test_a_long_name_breaks_in_its_cell_and_the_tables_keep_to_the_screen(sample: Sample, tmp_path: Path) -> None:
+    """A name of one long word made the standings 1,011 px wide on a 390 px phone (and
+    wider than a laptop's screen), and the Round page's "Find your table" put its table
+    and seat columns off the screen: a table's cell took its width from the word."""
+    logs = tmp_path / "logs"
+    shutil.copytree(sample.logs, logs)
+    description = json.loads((logs / "tournament.json").read_text())
+    description["players"][0]["name"] = LONG_NAME
+    (logs / "tournament.json").write_text(json.dumps(description))
+    db = stored(logs, tmp_path / "long.duckdb")
+    tables = "document.querySelectorAll('[data-testid=stMain] table')"
+    widest = f"() => Math.max(...Array.from({tables}, table => table.getBoundingClientRect().right))"
+    with serving(db, tmp_path) as address, chromium() as page:
+        for size in (PHONE, {"width": 1280, "height": 800}):
+            page.set_viewport_size(size)
+            for path in ("", "/round"):
+                page.goto(address + path)
+                page.get_by_text(LONG_NAME[:40]).first.wait_for()
+                assert page.evaluate(widest) <= size["width"], (size, path)
