@@ -362,21 +362,26 @@ def _frame(
 
 
 def _shown(replay: Replay) -> RoundState | None:
-    """The round as the table sees it now: right after a placement whose goals are being
-    turned up, the reveals are settled as if the log went on (the checking replay judges
-    them only when the next event shows the run is over). An observed log knows a goal
-    only from the line that turns it up: until then it stays face down here, where
-    settling would have to guess it."""
+    """The round as the table sees it now. In a run of reveals (the ``goal_revealed``
+    lines after a placement, which the checking replay judges only when the next event
+    shows the run is over) the reveals so far are settled as if the log went on, and a
+    goal no line has turned up yet stays face down: each picture matches its step's
+    sentence, the card that reaches a goal drawn with the goal still face down and the
+    goal turned up at its own line. (Settled at the card, the goal showed one step early,
+    at a step whose sentence named only the card.) An observed log knows a goal only from
+    a line that names its card: until then it stays face down, where settling would have
+    to guess it."""
     rs = replay.state.round
-    if rs is None or rs.reveal_run is None or not (rs.reveal_run.entries or rs.maze.reached_goals()):
+    if rs is None or rs.reveal_run is None or not rs.reveal_run.entries:
         return rs
     settled = replay.settled().round
-    game = replay.state.game
-    if settled is not None and game is not None and game.observed:
-        named = {entry[0] for entry in rs.reveal_run.entries if entry[3] is not None}
-        for slot, cell in cards.GOAL_CELLS.items():
-            if rs.maze.goal_card(slot) == cards.UNSEEN and slot not in named:
-                settled.maze.cells[cell] = rs.maze.cells[cell]
+    if settled is None:
+        return rs
+    known = {slot for slot in cards.SLOTS if rs.maze.goal_card(slot) != cards.UNSEEN}
+    turned = {slot for slot, _rotated, _line, card in rs.reveal_run.entries if card is not None or slot in known}
+    for slot, cell in cards.GOAL_CELLS.items():
+        if rs.maze.face_down(slot) and slot not in turned:
+            settled.maze.cells[cell] = rs.maze.cells[cell]
     return settled
 
 

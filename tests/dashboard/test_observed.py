@@ -17,6 +17,7 @@ from dashboard.maze_svg import maze_svg
 from dashboard.replay_view import Frame, GameView, game_view
 from events import cards
 from events.logfile import parse_data
+from events.schema import GoalRevealed
 from events.tables import hand_size
 from ingest.store import Store
 from tests.dashboard.conftest import OBSERVED_GAME, TOURNAMENT, Observed, log_in, maze, page_text, run_page
@@ -60,20 +61,40 @@ def test_an_observed_rounds_frames_show_what_the_table_saw_and_nothing_hidden(
                 assert set(seen.roles.values()) == {None}
             else:
                 assert seen.roles == whole.roles
-            # a goal is unseen until the line that turns it up (the full log's view turns
-            # it up with the card that reaches it), and then as it was dealt
+            # a goal is unseen until the line that turns it up (where the full log's
+            # view turns it up too, not at the card that reaches it), and then as dealt
             for cell in cards.GOAL_CELLS.values():
                 shown, dealt = seen.cells[cell], whole.cells[cell]
                 if shown.face_up:
                     assert dealt.face_up and shown.card == dealt.card
                 else:
                     assert shown.card == cards.UNSEEN
-                    assert not dealt.face_up or seen.kind in ("play_path", "goal_revealed")
+                    assert not dealt.face_up or seen.kind == "goal_revealed"
             # even the referee's picture draws no card the log does not know
             svg = maze_svg(seen.cells, setup_cell=seen.setup_cell, show_goals=True)
             assert 'data-card="?"' not in svg
             assert svg.count('data-card="goal') == face_up_goals(seen)
     assert any(face_up_goals(f) for r in seen_view.rounds.values() for f in r.frames)
+
+
+@pytest.mark.parametrize(("players", "ruleset", "seed"), [(7, "tournament", 15), (5, "base", 8)])
+def test_a_goal_is_drawn_face_up_at_the_step_that_turns_it_up(players: int, ruleset: str, seed: int) -> None:
+    """The card that reaches a goal is one step, the goal turned up the next: the card's
+    picture showed the goal face up already, a step before the sentence that turns it
+    up (in a full log; an observed one waited for the line)."""
+    full = simulated(players, ruleset, seed)
+    for log in (full, observed(full)):
+        turned = 0
+        for played in view_of(log).rounds.values():
+            for before, frame in zip(played.frames, played.frames[1:], strict=False):
+                up = {slot for slot, cell in cards.GOAL_CELLS.items() if frame.cells[cell].face_up}
+                was = {slot for slot, cell in cards.GOAL_CELLS.items() if before.cells[cell].face_up}
+                if isinstance(frame.event, GoalRevealed):
+                    assert up - was == {frame.event.goal}, (frame.line, frame.public)
+                    turned += 1
+                else:
+                    assert up == was, (frame.line, frame.public)
+        assert turned
 
 
 def _ended_at(frames: list[Frame]) -> int:
