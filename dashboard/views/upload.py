@@ -30,6 +30,28 @@ WRONG_TABLE_MARK: Final = ":orange[:material/event_seat:]"
 CARRIED_MARK: Final = ":orange[:material/edit_note:]"
 
 
+def css_text(text: str) -> str:
+    """``text`` as a CSS string (``content: …``): quoted, its quotes, backslashes and
+    ``<`` escaped, so nothing in it ends the string or the style."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ") + '"'
+
+
+def file_box_words() -> str:
+    """A style that shows the file box's own words in the page's language: Streamlit
+    writes its button ("Upload") and its limits ("64MB per file • JSONL, GZ, CSV, JSON")
+    in English and takes no words for them, so they are hidden and ours shown in their
+    place, which a screen reader reads as the button's name too. Were Streamlit to lay
+    the box out otherwise, its English would show again, not an empty button."""
+    button = css_text(_("Choose files"))
+    kinds = css_text(_(".jsonl, .jsonl.gz, .csv or .json, at most %(most)d MiB each") % {"most": MAX_UPLOAD_MIB})
+    box = '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"]'
+    limits = '[data-testid="stFileUploaderDropzoneInstructions"]'
+    return (
+        f"<style>{box} p {{ display: none; }} {box}::after {{ content: {button}; }} "
+        f"{limits} span {{ display: none; }} {limits}::after {{ content: {kinds}; font-size: 0.875rem; }}</style>"
+    )
+
+
 RECEIVED_SHOWN: Final = 500  # the files received the history lists, the newest first (a club's season)
 
 
@@ -160,6 +182,7 @@ st.caption(
 # out new ones, empty. (A form cleared on every submit also emptied one sent without the
 # reason a supersede needs, and the files had to be chosen again.)
 batch = st.session_state.setdefault("upload_batch", 0)
+st.html(file_box_words())
 with st.form("upload"):
     files = st.file_uploader(
         _("Files"), type=["jsonl", "gz", "csv", "json"], accept_multiple_files=True, key=f"upload_files_{batch}"

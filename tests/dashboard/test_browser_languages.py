@@ -147,3 +147,18 @@ def test_a_language_change_keeps_the_audit_page_s_choices(browser_on: tuple[str,
     chosen = page.get_by_role("combobox", name="Bevinding").input_value()
     assert chosen.startswith(game + " · ronde") and chosen != second, chosen  # the same finding, in Dutch
     assert page.get_by_role("combobox", name="Toernooi").input_value() == tournament
+
+
+def test_the_file_box_speaks_the_page_s_language(browser_on: tuple[str, Any]) -> None:
+    """Streamlit writes the file box's button ("Upload") and its limits ("64MB per file
+    • JSONL, GZ, CSV, JSON") in English whatever the page's language, and takes no words
+    for them: the Upload page shows its own in their place."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    address, page = browser_on
+    page.goto(f"{address}/upload?lang=de")
+    box = page.locator('[data-testid="stFileUploaderDropzone"]')
+    expect(box.get_by_role("button", name="Dateien auswählen")).to_be_visible()
+    assert not box.get_by_text("Upload", exact=True).is_visible()
+    assert not box.get_by_text("per file").is_visible()
+    limits = box.locator('[data-testid="stFileUploaderDropzoneInstructions"]')
+    assert "je höchstens 64 MiB" in limits.evaluate("limits => getComputedStyle(limits, '::after').content")
