@@ -21,7 +21,7 @@ from cli.output import Terminal as Console
 REFUSED: Final = (
     ("ingest.store", "StoreError"),
     ("ingest.checkpoint", "CheckpointError"),
-    ("ingest.lake.manifest", "LakeUnreadable"),
+    ("ingest.lake.layout", "Unusable"),  # a lake, or a source's URL, that cannot be used or read
 )
 """The errors said as one line, by where they are defined: a command that raised one
 has imported its module, and one that did not need the store never loads it here."""

@@ -24,7 +24,7 @@ import streamlit as st
 from dashboard import access, data, i18n, sentences, widgets
 from dashboard.i18n import _
 from dashboard.markup import escape
-from ingest.lake.manifest import LakeUnreadable
+from ingest.lake.layout import Unusable
 from ingest.store import StoreBusy, StoreError
 
 st.set_page_config(page_title="Saboteur Ledger", page_icon=":material/construction:", layout="wide")
@@ -97,5 +97,5 @@ except StoreBusy:  # its message names the file: a public page does not
     st.error(_("The database is busy: another process is writing it. The page shows again when you reload it."))
 except StoreError as exc:  # damaged, not a store, another version: what is wrong, without the server's path
     st.error(_("The store cannot be read: %(problem)s") % {"problem": escape(sentences.said(exc.said, exc.problem))})
-except LakeUnreadable as exc:  # a manifest entry or a compaction record that is not one
+except Unusable as exc:  # a record that is not one, a part that cannot be read, an object store out of reach
     st.error(_("The lake cannot be read: %(problem)s") % {"problem": escape(sentences.said(exc.said, str(exc)))})

@@ -54,7 +54,7 @@ from events.folders import walk
 from events.said import Refusal, Said, say
 from ingest.drafts import ACCEPTED
 from ingest.lake.batch import batch_key, write_batch
-from ingest.lake.layout import Lake
+from ingest.lake.layout import Lake, opened, reaching
 from ingest.lake.ledger import Held, Ledger
 from ingest.lake.lock import LakeLost
 from ingest.lake.manifest import Entry, SourceFile, committed, entry_of
@@ -200,15 +200,16 @@ def _remote(url: str) -> Iterator[Listed]:
     """The files of an fsspec URL: the file it names, or those under it, the ``.json``
     ones first, then the others, each by name (as :meth:`fsspec.AbstractFileSystem.find`
     and a sort would give them), with their sizes."""
-    fs, root = fsspec.core.url_to_fs(url)
+    fs, root = opened(url)
     protocol = url.split("://", 1)[0]
-    if not fs.isdir(root):
-        info = fs.info(root)
-        yield f"{protocol}://{root}", int(info["size"]), _version(info)
-        return
-    for first in (True, False):
-        for path, *rest in _remote_walk(fs, root, first):
-            yield (f"{protocol}://{path}", *rest)
+    with reaching(url):  # an object store out of reach: one line naming the URL
+        if not fs.isdir(root):
+            info = fs.info(root)
+            yield f"{protocol}://{root}", int(info["size"]), _version(info)
+            return
+        for first in (True, False):
+            for path, *rest in _remote_walk(fs, root, first):
+                yield (f"{protocol}://{path}", *rest)
 
 
 _VERSIONS: Final = ("ETag", "etag", "md5Hash", "mtime", "LastModified", "updated", "created")

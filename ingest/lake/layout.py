@@ -18,7 +18,10 @@ from __future__ import annotations
 import hashlib
 import io
 import posixpath
+import sys
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Final
 
@@ -27,6 +30,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from fsspec import AbstractFileSystem
 
+from events.said import Refusal, say
 from ingest.chain import StoredEvent
 from ingest.readmodels import GAME_TABLES, ROW_TYPES, TOURNAMENT_TABLES
 from ingest.schema import UploadRow
@@ -42,6 +46,62 @@ LEFT_OUT: Final = {UploadRow.TABLE: ("raw",)}
 """Columns of the store the lake does not keep: an upload's bytes."""
 MANIFEST: Final = "_manifest"
 """The folder of the manifest's entries, one per committed batch."""
+REFUSING_CLIENTS: Final = (
+    ("botocore.exceptions", "BotoCoreError"),  # S3: no credentials, an endpoint down or timing out
+    ("aiohttp", "ClientError"),  # a store spoken to over HTTP (gcsfs, http) that cannot be reached
+    ("google.auth.exceptions", "GoogleAuthError"),  # Google Cloud Storage without credentials
+    ("paramiko", "SSHException"),  # SFTP: a host that refuses the session
+)
+"""The errors of an object store's client that say the store cannot be used at all, by
+the module that defines them (a client not loaded has raised none). Named one by one, so
+that an error of this program's own is never taken for a store that cannot be reached."""
+
+
+class Unusable(Refusal):
+    """A lake or a source at a URL whose file system cannot be used at all: its fsspec
+    package is not installed, no package knows its scheme, or the object store refuses
+    the client (no credentials) or cannot be reached (an endpoint down). Said in one line
+    naming the URL, with the library's own reason; each gave a traceback of 100 to 580
+    lines."""
+
+
+def _refusing_client(exc: BaseException) -> bool:
+    """Whether ``exc`` is one of :data:`REFUSING_CLIENTS`."""
+    for module, name in REFUSING_CLIENTS:
+        found = getattr(sys.modules.get(module), name, None)
+        if isinstance(found, type) and isinstance(exc, found):
+            return True
+    return False
+
+
+def unusable(url: str, exc: BaseException) -> Unusable:
+    """The refusal of ``url``, the library's reason quoted (its first line)."""
+    reason = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else type(exc).__name__
+    return Unusable(say("%(url)s cannot be used: %(problem)s", url=url, problem=reason))
+
+
+def opened(url: str) -> tuple[AbstractFileSystem, str]:
+    """The file system of ``url`` and the path in it (:func:`fsspec.core.url_to_fs`), or
+    :class:`Unusable` when there is none: a scheme whose fsspec package is not installed
+    (``gs://`` without gcsfs) or that no package knows (a typo)."""
+    try:
+        fs, path = fsspec.core.url_to_fs(url)
+    except (ImportError, ValueError) as exc:
+        raise unusable(url, exc) from None
+    return fs, str(path)
+
+
+@contextmanager
+def reaching(url: str) -> Iterator[None]:
+    """The block's requests to the file system of ``url``: an object store that refuses
+    the client or cannot be reached raises :class:`Unusable`; any other error stays what
+    it is (a file the system refuses, ``OSError``, names its file itself)."""
+    try:
+        yield
+    except Exception as exc:
+        if not _refusing_client(exc):
+            raise
+        raise unusable(url, exc) from None
 
 
 @dataclass(frozen=True)
@@ -56,7 +116,7 @@ class Lake:
     def at(cls, url: str) -> Lake:
         """The lake at ``url`` (a folder, ``file://…``, ``s3://…``; fsspec's settings,
         such as ``$FSSPEC_S3_ENDPOINT_URL``, say how to reach it)."""
-        fs, root = fsspec.core.url_to_fs(url)
+        fs, root = opened(url)
         return cls(url, fs, root.rstrip("/"))
 
     @property
@@ -77,36 +137,41 @@ class Lake:
         """Write a file whole: a reader sees it complete or not at all (a local file is
         written aside and renamed; an object store's put is whole by nature)."""
         target = self.path(relative)
-        self.fs.makedirs(posixpath.dirname(target), exist_ok=True)
-        if not self.local:
-            self.fs.pipe_file(target, data)
-            return
-        aside = f"{target}.{uuid.uuid4().hex}.part"
-        self.fs.pipe_file(aside, data)
-        self.fs.mv(aside, target)
+        with reaching(self.url):
+            self.fs.makedirs(posixpath.dirname(target), exist_ok=True)
+            if not self.local:
+                self.fs.pipe_file(target, data)
+                return
+            aside = f"{target}.{uuid.uuid4().hex}.part"
+            self.fs.pipe_file(aside, data)
+            self.fs.mv(aside, target)
 
     def read(self, relative: str) -> bytes:
-        data: bytes = self.fs.cat_file(self.path(relative))
+        with reaching(self.url):
+            data: bytes = self.fs.cat_file(self.path(relative))
         return data
 
     def read_many(self, relatives: list[str]) -> dict[str, bytes]:
         """Files read whole, by their place in the lake."""
         if not relatives:
             return {}
-        found = self.fs.cat([self.path(relative) for relative in relatives])
+        with reaching(self.url):
+            found = self.fs.cat([self.path(relative) for relative in relatives])
         return {relative: found[_bare(self.fs, self.path(relative))] for relative in relatives}
 
     def exists(self, relative: str) -> bool:
-        return bool(self.fs.exists(self.path(relative)))
+        with reaching(self.url):
+            return bool(self.fs.exists(self.path(relative)))
 
     def files(self, folder: str) -> list[str]:
         """The files under ``folder``, relative to the root, in name order (none if
         there is no such folder)."""
         base = self.path(folder)
         self.fs.invalidate_cache(base)  # an object store's listing, cached, misses other writers' files
-        if not self.fs.exists(base):
-            return []
-        found = self.fs.find(base)
+        with reaching(self.url):
+            if not self.fs.exists(base):
+                return []
+            found = self.fs.find(base)
         return sorted(posixpath.relpath(_bare(self.fs, path), self.root) for path in found)
 
 

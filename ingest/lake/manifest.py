@@ -18,8 +18,8 @@ from typing import TypeVar
 import pyarrow as pa
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from events.said import Refusal, say
-from ingest.lake.layout import MANIFEST, Lake, parquet, part_name
+from events.said import say
+from ingest.lake.layout import MANIFEST, Lake, Unusable, parquet, part_name
 
 
 class _Record(BaseModel):
@@ -68,7 +68,7 @@ class Entry(_Record):
 R = TypeVar("R", bound=_Record)
 
 
-class LakeUnreadable(Refusal):
+class LakeUnreadable(Unusable):
     """A record of the lake (a manifest entry, a compaction record) that is not one this
     program wrote: which file, and why. Nothing is read past it: a lake whose records
     cannot be read is restored from a copy."""

@@ -5,12 +5,17 @@ commands); a compaction that meets a part gone writes nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Final
 
+import fsspec
+import fsspec.config
 import pytest
+from fsspec.registry import known_implementations
 
 from ingest.lake.layout import Lake
-from tests.ingest.conftest import cli
+from tests.ingest.conftest import cli, one_line
 from tests.ingest.dask_cluster import bare_main
 
 
@@ -66,6 +71,102 @@ def test_a_file_of_the_lake_the_system_refuses_is_one_line(tmp_path: Path, monke
         assert result.exit_code == 2, result.output
         line = said(result.output)
         assert "_manifest/" in line and line.endswith("Permission denied"), line
+
+
+UNREACHABLE_S3: Final = "http://127.0.0.1:9"
+"""An S3 endpoint no server answers: a connection refused at once, on every machine."""
+
+
+@pytest.fixture
+def s3_down(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """fsspec told to reach ``s3://`` at :data:`UNREACHABLE_S3`, with credentials, each
+    request tried once (botocore retries for seconds otherwise)."""
+    from s3fs import S3FileSystem
+
+    for name, value in {"AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "y", "AWS_MAX_ATTEMPTS": "1"}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setitem(fsspec.config.conf, "s3", {"endpoint_url": UNREACHABLE_S3})
+    S3FileSystem.clear_instance_cache()
+    yield
+    S3FileSystem.clear_instance_cache()
+
+
+@pytest.fixture
+def no_credentials(s3_down: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No AWS credentials anywhere botocore looks (the machine's metadata service not asked)."""
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "none"))
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "none"))
+
+
+def _lake_commands(game: Path, url: str) -> list[list[str | Path]]:
+    """Every command that opens a lake, on ``url``."""
+    return [
+        ["archive", "build", game, "--to", url],
+        ["archive", "simulate", "--games", "1", "--to", url],
+        ["archive", "verify", url],
+        ["archive", "compact", url],
+        ["stats", "roles", "--lake", url],
+        ["stats", "players", "--lake", url],
+    ]
+
+
+def _refused_in_one_line(command: list[str | Path], url: str, why: str) -> None:
+    result = cli(*command)
+    assert result.exit_code == 2, result.output
+    assert one_line(result) == f"{url} cannot be used: {why}", command
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("nosuchproto://x/lake", "Protocol not known: nosuchproto"),
+        ("missingpackage://x/lake", "Install the missing package to reach missingpackage://"),
+    ],
+)
+def test_a_lake_whose_scheme_no_package_serves_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, url: str, why: str
+) -> None:
+    """A typo in the scheme, or ``gs://`` without gcsfs (a file system fsspec knows, its
+    package not installed): a traceback ending in ValueError or ImportError, exit 1."""
+    monkeypatch.setitem(
+        known_implementations,
+        "missingpackage",
+        {"class": "no_such_package.FileSystem", "err": "Install the missing package to reach missingpackage://"},
+    )
+    game = tmp_path / "game.jsonl"
+    game.write_text("{}\n")
+    for command in _lake_commands(game, url):
+        _refused_in_one_line(command, url, why)
+    _refused_in_one_line(["archive", "build", url, "--to", tmp_path / "lake"], url, why)  # a source, too
+    assert not (tmp_path / "lake").exists()
+
+
+def test_an_object_store_that_cannot_be_reached_is_one_line(s3_down: None, tmp_path: Path) -> None:
+    """An S3 endpoint down: botocore's EndpointConnectionError, 500 lines of traceback."""
+    game = tmp_path / "game.jsonl"
+    game.write_text("{}\n")
+    url = "s3://bucket/lake"
+    for command in _lake_commands(game, url):
+        result = cli(*command)
+        assert result.exit_code == 2, result.output
+        assert one_line(result).startswith(f"{url} cannot be used: Could not connect to the endpoint URL"), command
+
+
+def test_an_object_store_without_credentials_is_one_line_in_the_readers_language(
+    no_credentials: None, tmp_path: Path
+) -> None:
+    """botocore's NoCredentialsError, for the lake and for a source read from S3."""
+    game = tmp_path / "game.jsonl"
+    game.write_text("{}\n")
+    for command in [*_lake_commands(game, "s3://bucket/lake"), ["archive", "build", "s3://bucket/logs", "--to", "x"]]:
+        url = "s3://bucket/logs" if command[2] == "s3://bucket/logs" else "s3://bucket/lake"
+        _refused_in_one_line(command, url, "Unable to locate credentials")
+    dutch = cli("--lang", "nl", "stats", "roles", "--lake", "s3://bucket/lake")
+    assert dutch.exit_code == 2
+    assert one_line(dutch) == "s3://bucket/lake is niet te gebruiken: Unable to locate credentials"
 
 
 def test_a_compaction_that_meets_a_part_gone_writes_nothing(tmp_path: Path) -> None:
