@@ -43,7 +43,9 @@ def connect(url: str) -> Iterator[duckdb.DuckDBPyConnection]:
             else:
                 con.execute(create_table(row_type))
         yield con
-    except (duckdb.IOException, duckdb.InvalidInputException) as exc:  # a part its batch names, gone or damaged
+    except duckdb.Error as exc:
+        if not _part_unreadable(exc):
+            raise
         said = say(
             "%(lake)s: a part of the lake cannot be read (%(problem)s): saboteur archive verify says what is wrong",
             lake=url,
@@ -52,6 +54,17 @@ def connect(url: str) -> Iterator[duckdb.DuckDBPyConnection]:
         raise LakeUnreadable(said) from None
     finally:
         con.close()
+
+
+def _part_unreadable(exc: duckdb.Error) -> bool:
+    """Whether DuckDB failed on a part its batch names, gone or damaged: a file it cannot
+    open (``IOException``), one that is not Parquet (``InvalidInputException``), or one
+    whose Parquet metadata or pages do not decode — the reader's own errors, which DuckDB
+    raises as a bare :class:`duckdb.Error` (Thrift's "TProtocolException: Invalid data",
+    "don't know what type", "Out of buffer"): a flipped byte gave an 87-line traceback.
+    An error of the SQL itself (a binder's, a catalog's: each of a class of its own) is
+    this program's, and stays one."""
+    return isinstance(exc, (duckdb.IOException, duckdb.InvalidInputException)) or type(exc) is duckdb.Error
 
 
 def _literal(text: str) -> str:

@@ -704,19 +704,31 @@ def test_a_mistyped_lake_is_refused_not_read_as_an_empty_one(tmp_path: Path) -> 
 def test_a_part_gone_since_its_batch_is_one_line_for_the_statistics(lake: Path, tmp_path: Path) -> None:
     """A part its batch names, deleted or cut short since: the statistics over the lake
     came out as an 84-line traceback, and the dashboard's page as an error with the
-    server's paths. One line now, pointing at ``archive verify``."""
-    for damage in ("deleted", "cut short"):
+    server's paths. One line now, pointing at ``archive verify``; so is a part whose
+    Parquet metadata no longer decodes (DuckDB's bare ``Error``: an 87-line traceback)."""
+    for damage in ("deleted", "cut short", "garbled"):
         target = tmp_path / damage.replace(" ", "-")
         shutil.copytree(lake, target)
         part = sorted((target / "rounds").glob("*.parquet"))[0]
         if damage == "deleted":
             part.unlink()
-        else:
+        elif damage == "cut short":
             part.write_bytes(part.read_bytes()[:100])
+        else:
+            part.write_bytes(_garbled(part.read_bytes()))
         result = cli("stats", "roles", "--lake", target)
         assert result.exit_code == 2, result.output
         assert "a part of the lake cannot be read" in result.output and "archive verify" in result.output
         assert "Traceback" not in result.output
+
+
+def _garbled(data: bytes) -> bytes:
+    """A Parquet file's bytes with the first half of its footer's metadata overwritten
+    (the footer's length, then ``PAR1``, end the file): DuckDB's Thrift reader cannot
+    decode it ("don't know what type")."""
+    length = int.from_bytes(data[-8:-4], "little")
+    start = len(data) - 8 - length
+    return data[:start] + b"\xff" * (length // 2) + data[start + length // 2 :]
 
 
 def test_a_dangling_link_or_a_fifo_in_a_folder_is_rejected_as_ingest_rejects_it(
