@@ -17,12 +17,14 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any, Final
 
+import typer
+
 from cli.errors import refusal, refused
 from cli.options import LangOption, language
 from events.language import ENGLISH, words
 from events.said import Said, say, sentence
 
-_SPOKEN: Final[ContextVar[str]] = ContextVar("spoken", default=ENGLISH)
+_SPOKEN: Final[ContextVar[str | None]] = ContextVar("spoken", default=None)
 OUTCOME_WORDS: Final = {
     "accepted": sentence("accepted"),
     "accepted_with_findings": sentence("accepted with findings"),
@@ -33,13 +35,26 @@ OUTCOME_WORDS: Final = {
 
 
 def spoken() -> str:
-    """The language the running command speaks."""
-    return _SPOKEN.get()
+    """The language the running command speaks; before it runs — while Typer's parsers
+    judge its arguments (:mod:`cli.paths`), which refused a file given for a lake in
+    English whatever the language — the one given before the command (``saboteur --lang
+    nl archive …``, set by then), else ``$SABOTEUR_LANG``'s."""
+    running = _SPOKEN.get()
+    return running if running is not None else _before_the_command()
+
+
+def _before_the_command() -> str:
+    """The language of the root's ``--lang``, else ``$SABOTEUR_LANG``'s; English if that
+    names none (the command says so once it runs)."""
+    try:
+        return language(None)
+    except typer.BadParameter:
+        return ENGLISH
 
 
 def told(said: Said) -> str:
     """``said`` in the running command's language."""
-    return words(said, _SPOKEN.get())
+    return words(said, spoken())
 
 
 def one_of(*choices: str) -> str:

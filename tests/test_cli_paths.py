@@ -140,3 +140,28 @@ def test_an_output_that_is_not_a_regular_file_is_not_read_to_judge_it(tmp_path: 
     worker.join(timeout=5)
     assert judged == [False], "is_database waited on a FIFO"
     assert not is_database(Path("/dev/null"))
+
+
+@pytest.mark.parametrize(
+    ("command", "env", "said"),
+    [
+        (("--lang", "nl", "archive", "build", "game.jsonl", "--to", "notalake.txt"), {}, "een bestand, geen map"),
+        (("archive", "verify", "notalake.txt"), {"SABOTEUR_LANG": "de"}, "eine Datei, kein Ordner eines Lakes"),
+        (("--lang", "nb", "stats", "roles", "--lake", ""), {}, "en tom lake"),
+        (("--lang", "de", "ingest", ""), {}, "ein leerer Pfad"),
+        (("observe", "game.jsonl", "-o", ""), {"SABOTEUR_LANG": "nl"}, "het uitvoerpad is leeg"),
+    ],
+    ids=["lake-root-lang", "lake-env", "empty-lake", "empty-input", "empty-output"],
+)
+def test_a_path_refused_as_it_is_parsed_is_said_in_the_readers_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: tuple[str, ...], env: dict[str, str], said: str
+) -> None:
+    """The parsers of cli/paths.py judge a path before the command runs, and so before
+    it set its language: "notalake.txt: a file, not a lake's folder" was English under
+    ``--lang nl`` and ``$SABOTEUR_LANG``, though the catalogue says it in each."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notalake.txt").write_text("hi\n")
+    (tmp_path / "game.jsonl").write_text("{}\n")
+    result = CliRunner().invoke(app, list(command), env={"COLUMNS": "200", "SABOTEUR_LANG": "", **env})
+    assert result.exit_code == 2, result.output
+    assert said in " ".join(result.output.replace("│", " ").split()), result.output
