@@ -147,8 +147,11 @@ def _entries(to: str) -> dict[str, Entry]:
     entries, renewed = up_to_date(lake, committed(lake))
     if renewed:
         said = say(
+            "%(count)s batch written before the manifest named each file's streams: brought up to date from "
+            "its own events (its rows and parts are unchanged)",
             "%(count)s batches written before the manifest named each file's streams: brought up to date from "
             "their own events (their rows and parts are unchanged)",
+            "count",
             count=renewed,
         )
         Console(stderr=True, highlight=False).print(escape(told(said)))
@@ -350,7 +353,9 @@ def verify_command(
         out.print(f"[red]{escape(told(problem))}[/red]")
     if verdict.uncommitted:
         unread = say(
+            "%(count)s part no batch commits (a build or a compaction cut short): unread",
             "%(count)s parts no batch commits (a build or a compaction cut short): unread",
+            "count",
             count=len(verdict.uncommitted),
         )
         out.print(f"[yellow]{escape(told(unread))}[/yellow]")

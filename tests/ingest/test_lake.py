@@ -722,6 +722,31 @@ def test_a_part_gone_since_its_batch_is_one_line_for_the_statistics(lake: Path, 
         assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("lang", "strays", "said"),
+    [
+        ("en", 1, "1 part no batch commits"),
+        ("en", 2, "2 parts no batch commits"),
+        ("nl", 1, "1 deel dat geen batch vastlegt"),
+        ("de", 1, "1 Teil, den kein Stapel festschreibt"),
+        ("nb", 2, "2 deler som ingen parti lagrer"),
+    ],
+)
+def test_verify_counts_the_parts_no_batch_commits_in_the_count_s_form(
+    lake: Path, tmp_path: Path, lang: str, strays: int, said: str
+) -> None:
+    """Verify said "1 parts no batch commits": its one count said in the plural
+    whatever it was."""
+    target = tmp_path / "lake"
+    shutil.copytree(lake, target)
+    part = sorted((target / "games").glob("*.parquet"))[0]
+    for stray in range(strays):
+        (target / "games" / f"part-{stray:064x}.parquet").write_bytes(part.read_bytes())
+    result = cli("--lang", lang, "archive", "verify", target)
+    assert result.exit_code == 0, result.output
+    assert said in " ".join(result.output.split()), result.output
+
+
 def _garbled(data: bytes) -> bytes:
     """A Parquet file's bytes with the first half of its footer's metadata overwritten
     (the footer's length, then ``PAR1``, end the file): DuckDB's Thrift reader cannot
