@@ -19,6 +19,7 @@ import typer
 from cli.errors import refuse
 from cli.speech import told
 from events.said import Said, say
+from events.shown import safe_name
 
 DUCKDB_MAGIC = b"DUCK"
 """What a DuckDB database file holds at bytes 8 to 12 (its header's magic)."""
@@ -85,12 +86,13 @@ def lake_url(raw: str) -> str:
     refused, which would be the current folder."""
     if not raw:
         raise typer.BadParameter(told(say("an empty lake: name its folder or URL")))
+    shown = safe_name(raw)  # Click prints a usage error as it is: an escape sequence typed in it ran
     if any(sign in raw for sign in "[]*?"):  # a lake there was made once, and read by nothing after
-        said = say("%(lake)s: a lake's path may not hold [ ] * or ?, which its readers take for patterns", lake=raw)
+        said = say("%(lake)s: a lake's path may not hold [ ] * or ?, which its readers take for patterns", lake=shown)
         raise typer.BadParameter(told(said))
     local = Path(raw.removeprefix("file://")) if "://" not in raw or raw.startswith("file://") else None
     if local is not None and local.exists() and not local.is_dir():
-        raise typer.BadParameter(told(say("%(lake)s: a file, not a lake's folder", lake=raw)))
+        raise typer.BadParameter(told(say("%(lake)s: a file, not a lake's folder", lake=shown)))
     return raw
 
 

@@ -165,3 +165,24 @@ def test_a_path_refused_as_it_is_parsed_is_said_in_the_readers_language(
     result = CliRunner().invoke(app, list(command), env={"COLUMNS": "200", "SABOTEUR_LANG": "", **env})
     assert result.exit_code == 2, result.output
     assert said in " ".join(result.output.replace("│", " ").split()), result.output
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("lake\x1b[31mX\nY", "lake\\x1b[31mX\\x0aY: a lake's path may not hold"),
+        ("lake\x1b]0;owned\x07", "lake\\x1b]0;owned\\x07: a lake's path may not hold"),
+        ("file\x1bZ", "file\\x1bZ: a file, not a lake's folder"),
+    ],
+    ids=["colour", "title", "a-file"],
+)
+def test_a_lake_path_refused_is_shown_with_its_controls_escaped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, typed: str, said: str
+) -> None:
+    """A usage error printed the lake as typed: ESC and a line break reached the terminal."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "file\x1bZ").write_text("not a lake\n")
+    result = CliRunner().invoke(app, ["archive", "verify", typed], env={"COLUMNS": "300", "SABOTEUR_LANG": ""})
+    assert result.exit_code == 2, result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output, repr(result.output)
+    assert said in result.output, result.output
