@@ -34,7 +34,7 @@ from events.tables import PLAYER_RANGE, ROUND_LIMIT
 from ingest.lake.build import BATCH_BYTES, Done, SchedulerUnreachable, build, cluster, cut, listing, run
 from ingest.lake.compact import TARGET_BYTES, PartUnreadable, compact
 from ingest.lake.export import LakeNotEmpty, export
-from ingest.lake.layout import Lake
+from ingest.lake.layout import Lake, require_folders
 from ingest.lake.lock import LakeBusy, holding
 from ingest.lake.manifest import Entry, committed, require_lake
 from ingest.lake.simulate import BATCH_GAMES, run_simulation, simulations
@@ -164,8 +164,10 @@ def _locked(to: str, command: str) -> Iterator[str]:
     the block for each commit to check; a lake another run is writing is refused, saying
     who and since when, and a run whose lock was taken over while it was stopped ends
     (exit 2, as ``ingest`` says a busy store: 1 is a file rejected)."""
+    lake = Lake.at(to)
+    require_folders(lake)  # a file in a folder's place: refused before the lock or any part is written
     try:
-        with holding(Lake.at(to), command) as holder:
+        with holding(lake, command) as holder:
             yield holder.token
     except LakeBusy as busy:
         raise refuse(str(busy), 2) from None

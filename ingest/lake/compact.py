@@ -34,11 +34,10 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ingest.lake.layout import COMPACTIONS as COMPACTIONS
 from ingest.lake.layout import Lake, part_name
 from ingest.lake.manifest import Entry, Part, _Record, committed, read_record
 
-COMPACTIONS = "_compactions"
-"""The folder of the compaction records, one file per compaction."""
 TARGET_BYTES = 64 * 1024 * 1024
 """About how large a compacted file grows (its parts' bytes): large enough that a season
 is a handful of files, small enough that one is built in memory and read by a worker."""

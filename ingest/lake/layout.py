@@ -46,6 +46,8 @@ LEFT_OUT: Final = {UploadRow.TABLE: ("raw",)}
 """Columns of the store the lake does not keep: an upload's bytes."""
 MANIFEST: Final = "_manifest"
 """The folder of the manifest's entries, one per committed batch."""
+COMPACTIONS: Final = "_compactions"
+"""The folder of the compaction records, one file per compaction (:mod:`ingest.lake.compact`)."""
 REFUSING_CLIENTS: Final = (
     ("botocore.exceptions", "BotoCoreError"),  # S3: no credentials, an endpoint down or timing out
     ("aiohttp", "ClientError"),  # a store spoken to over HTTP (gcsfs, http) that cannot be reached
@@ -173,6 +175,21 @@ class Lake:
                 return []
             found = self.fs.find(base)
         return sorted(posixpath.relpath(_bare(self.fs, path), self.root) for path in found)
+
+
+def require_folders(lake: Lake) -> None:
+    """:class:`Unusable` when a file stands where the lake keeps a folder (``events``,
+    ``_manifest``…): a build met it at its first batch's parts, the cluster started,
+    and ended with the system's bare "…/events: File exists". Asked of a folder alone:
+    on an object store a key and a prefix of the same name live side by side."""
+    if not lake.local:
+        return
+    for folder in (MANIFEST, COMPACTIONS, *DATASETS):
+        if lake.fs.isfile(lake.path(folder)):
+            said = say(
+                "%(lake)s: %(file)s is a file where the lake keeps a folder: not a lake", lake=lake.url, file=folder
+            )
+            raise Unusable(said)
 
 
 def _protocols(fs: AbstractFileSystem) -> tuple[str, ...]:

@@ -33,7 +33,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final
 
-from ingest.lake.layout import Lake
+from events.said import say
+from ingest.lake.layout import Lake, Unusable
 
 try:
     import fcntl
@@ -132,7 +133,20 @@ def take(
     stale: float = STALE_SECONDS,
     settle: float = SETTLE_SECONDS,
 ) -> Holder:
-    """Take the lake's lock for ``command``, or raise :class:`LakeBusy` naming who holds it."""
+    """Take the lake's lock for ``command``, or raise :class:`LakeBusy` naming who holds
+    it; :class:`~ingest.lake.layout.Unusable` when it cannot be written (a read-only
+    file system, a folder not one's own), which said only the system's words and the
+    guard's path."""
+    try:
+        return _take(lake, command, clock=clock, stale=stale, settle=settle)
+    except OSError as exc:
+        said = say(
+            "%(lake)s: cannot write the lake's lock: %(problem)s", lake=lake.url, problem=exc.strerror or str(exc)
+        )
+        raise Unusable(said) from None
+
+
+def _take(lake: Lake, command: str, *, clock: Callable[[], float], stale: float, settle: float) -> Holder:
     now = clock()
     mine = Holder(secrets.token_hex(16), socket.gethostname(), os.getpid(), command, now, now)
     with _one_at_a_time(lake):

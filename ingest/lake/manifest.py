@@ -19,7 +19,7 @@ import pyarrow as pa
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from events.said import say
-from ingest.lake.layout import MANIFEST, Lake, Unusable, parquet, part_name
+from ingest.lake.layout import MANIFEST, Lake, Unusable, parquet, part_name, require_folders
 
 
 class _Record(BaseModel):
@@ -124,6 +124,7 @@ def require_lake(lake: Lake, url: str) -> None:
     """:class:`LakeUnreadable` unless ``lake`` holds a manifest folder, which every
     build, simulation and export makes: a mistyped path, read as an empty lake, gave
     statistics of nothing and a verify that said "ok"."""
+    require_folders(lake)
     if not lake.exists(MANIFEST):
         raise LakeUnreadable(
             say(

@@ -169,6 +169,52 @@ def test_an_object_store_without_credentials_is_one_line_in_the_readers_language
     assert one_line(dutch) == "s3://bucket/lake is niet te gebruiken: Unable to locate credentials"
 
 
+@pytest.mark.parametrize("folder", ["events", "_manifest", "_compactions"])
+def test_a_file_where_the_lake_keeps_a_folder_is_refused_before_anything_is_written(
+    tmp_path: Path, folder: str
+) -> None:
+    """A folder holding a file named ``events``: a build started its cluster and ended
+    with the system's bare "…/events: File exists"."""
+    game = tmp_path / "game.jsonl"
+    game.write_text("{}\n")
+    lake = tmp_path / "lake"
+    lake.mkdir()
+    (lake / folder).write_text("a file\n")
+    for command in _lake_commands(game, str(lake)):
+        result = cli(*command)
+        assert result.exit_code == 2, result.output
+        assert one_line(result) == f"{lake}: {folder} is a file where the lake keeps a folder: not a lake", command
+    assert [p.name for p in lake.iterdir()] == [folder]  # no lock, no part
+
+
+def test_a_lock_the_system_will_not_write_is_said_in_the_readers_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lake on a read-only file system: "…/_build.lock.guard: Read-only file system",
+    the system's words alone. (Root writes anywhere, so the refusal is made here.)"""
+    import errno
+    import os
+
+    from ingest.lake.lock import GUARD
+
+    opening = os.open
+
+    def read_only(path: str, *args: int) -> int:
+        if str(path).endswith(GUARD):
+            raise OSError(errno.EROFS, "Read-only file system", path)
+        return opening(path, *args)
+
+    monkeypatch.setattr(os, "open", read_only)
+    game = tmp_path / "game.jsonl"
+    game.write_text("{}\n")
+    lake = tmp_path / "lake"
+    result = cli("--lang", "nl", "archive", "build", game, "--to", lake)
+    assert result.exit_code == 2, result.output
+    assert one_line(result) == f"{lake}: het slot van de lake kan niet geschreven worden: alleen-lezen bestandssysteem"
+    english = cli("archive", "simulate", "--games", "1", "--to", lake)
+    assert one_line(english) == f"{lake}: cannot write the lake's lock: Read-only file system"
+
+
 def test_a_compaction_that_meets_a_part_gone_writes_nothing(tmp_path: Path) -> None:
     lake = tmp_path / "lake"
     simulated(lake, 4)
