@@ -57,7 +57,7 @@ from ingest.lake.batch import batch_key, write_batch
 from ingest.lake.layout import Lake, opened, reaching
 from ingest.lake.ledger import Held, Ledger
 from ingest.lake.lock import LakeLost
-from ingest.lake.manifest import Entry, SourceFile, committed, entry_of
+from ingest.lake.manifest import Entry, SourceFile, committed
 from ingest.pipeline import SUFFIXES, weight
 from ingest.sources import Prepared, prepare, prepare_bytes
 
@@ -111,8 +111,8 @@ class Batch:
 
 @dataclass(frozen=True)
 class Done:
-    """What a task did: its batch's files, the events and games it stored (none if it
-    found the batch committed already), each file's outcome as ``saboteur ingest``
+    """What a task did: its batch's files, the events and games it stored (none if the
+    batch was committed before the run: skipped), each file's outcome as ``saboteur ingest``
     names it (none if skipped: this run did not audit it), and the files as the batch's
     entry lists them — for the client's ledger, which lets them go (:func:`build`)."""
 
@@ -137,11 +137,9 @@ class Done:
         return self
 
     @classmethod
-    def of(cls, entry: Entry, *, skipped: bool = False) -> Done:
-        """What a batch committed as ``entry`` holds (``skipped``: committed before)."""
+    def of(cls, entry: Entry) -> Done:
+        """What a batch committed as ``entry`` holds."""
         files = entry.files
-        if skipped:
-            return cls(entry.batch, len(files), 0, 0, True, (), files)
         games = sum(len(f.game_ids) for f in files if f.outcome in ACCEPTED)
         return cls(entry.batch, len(files), entry.events, games, False, tuple(f.outcome for f in files), files)
 
@@ -400,12 +398,16 @@ def run_batch(
     lake_url: str, batch: Batch, held: Held | None = None, audited: Audited | None = None, lock: str | None = None
 ) -> Done:
     """A task: write the batch's files, audited already or read now, into the lake,
-    ``held`` being what came before them (unless a run before committed the batch:
-    then what its entry says), committed while the run holds the lake's ``lock``."""
+    ``held`` being what came before them, committed while the run holds the lake's
+    ``lock``.
+
+    A build sends no batch the lake held as it began (:func:`build`), so an entry found
+    here was committed by this very task, run before on a worker that died after the
+    commit and before it reported. The batch is written again — the same bytes under
+    the same names, and the same entry — for what it did: skipped as "already
+    committed", its files' outcomes and a rejected file's reason (and the build's exit
+    1) were left out of the run's count."""
     lake = Lake.at(lake_url)
-    entry = entry_of(lake, batch.key)
-    if entry is not None:
-        return Done.of(entry, skipped=True)
     files = audited.files if audited is not None else map(_prepared, batch.sources)
     rejected: list[tuple[str, Said]] = []
     try:

@@ -222,3 +222,29 @@ def test_ctrl_c_in_the_terminal_ends_a_build_on_its_own_cluster_in_one_line(logs
     again = subprocess.run(command, env=ENV, capture_output=True, timeout=300)
     assert again.returncode == 0, again.stderr.decode()
     _every_game_once(lake)
+
+
+def test_a_batch_task_run_again_after_its_commit_reports_what_it_wrote(tmp_path: Path) -> None:
+    """A worker killed right after it committed a batch, before it reported: Dask runs the
+    task again, which found the entry and counted the batch "already committed" — its
+    files' outcomes, a rejected file's reason and the build's exit 1 left out of the
+    run's count. (The two runs of the task, here in a row, without a cluster.)"""
+    from datetime import UTC, datetime
+
+    from ingest.lake.build import listing, plan, run_batch
+    from ingest.lake.simulate import run_simulation, simulations
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    write_log(quick_game(5, "tournament", 2, 1), logs / "a.jsonl")
+    (logs / "b.jsonl").write_text("not a log\n")
+    (batch,) = plan(listing([str(logs)]), datetime(2026, 12, 7, tzinfo=UTC))
+    lake = str(tmp_path / "lake")
+    first, again = run_batch(lake, batch), run_batch(lake, batch)
+    assert not again.skipped
+    assert again.outcomes == first.outcomes and "rejected" in again.outcomes
+    assert again.rejected == first.rejected and again.rejected
+    assert (again.events, again.games) == (first.events, first.games) and again.games == 1
+    (simulation,) = simulations(2, seed=1, ruleset="tournament", rounds=1, entries={})
+    simulated, resimulated = run_simulation(lake + "-sim", simulation), run_simulation(lake + "-sim", simulation)
+    assert not resimulated.skipped and resimulated == simulated and resimulated.games == 2
