@@ -16,6 +16,7 @@ import polars as pl
 
 from analytics.standings import EVERY_FINDING, FINDING_STATUS, NEWEST_CORRECTIONS, POINTS_AS_COUNTED, with_still_wrong
 from analytics.stats import DECIDED, Source, connection
+from analytics.table_order import by_table, table_key
 from events.logfile import LogLine, UnreadableLog, parse_numbered
 from events.observe import AlreadyObserved, observe_lines
 from ingest.revisions import current
@@ -164,10 +165,9 @@ SELECT *, CASE WHEN errors > 0 THEN format('{} violation{}', errors, CASE WHEN e
        count(*) OVER () AS matched
 FROM listed
 WHERE {verdict}
-ORDER BY tournament NULLS LAST, tournament_round NULLS LAST, try_cast("table" AS INTEGER) NULLS LAST, "table",
-         game_id, round
+ORDER BY tournament NULLS LAST, tournament_round NULLS LAST, {by_table}, game_id, round
 LIMIT ?
-"""
+""".replace("{by_table}", by_table('"table"'))
 
 
 def rounds(store: Store, selection: RoundQuery, limit: int) -> pl.DataFrame:
@@ -203,7 +203,7 @@ def choices(store: Store, tournament: str | None) -> dict[str, list[Any]]:
         ],
         "tables": sorted(
             (str(t) for t in (tables_found.to_list() if tables_found is not None else []) if t is not None),
-            key=lambda t: (not t.isdigit(), int(t) if t.isdigit() else 0, t),
+            key=table_key,
         ),
     }
 
@@ -224,8 +224,7 @@ def games(store: Store, tournament: str | None) -> pl.DataFrame:
     return query(
         store,
         f"SELECT game_id, source, stage, tournament_round, table_label AS table, players, rounds_played, status "
-        f"FROM games WHERE {scope} ORDER BY tournament_round NULLS LAST, try_cast(table_label AS INTEGER) NULLS LAST, "
-        f"table_label, game_id",
+        f"FROM games WHERE {scope} ORDER BY tournament_round NULLS LAST, {by_table('table_label')}, game_id",
         params,
     )
 
@@ -263,8 +262,8 @@ SELECT s.tournament_round, s.stage, s.table_label AS table, s.seat, s.player, p.
 FROM seatings s JOIN tournaments t USING (tournament)
 LEFT JOIN tournament_players p ON p.tournament = s.tournament AND p.player = s.player
 WHERE s.tournament = ?
-ORDER BY s.tournament_round, s.stage, try_cast(s.table_label AS INTEGER) NULLS LAST, s.table_label, s.seat
-"""
+ORDER BY s.tournament_round, s.stage, {by_table}, s.seat
+""".replace("{by_table}", by_table("s.table_label"))
 
 
 def seatings(store: Store, tournament: str) -> pl.DataFrame:
@@ -297,16 +296,18 @@ def game_lines(store: Store, game_id: str, *, observed: bool = False) -> list[Lo
         return None
 
 
-_FINDINGS: Final = """
+_FINDINGS: Final = (
+    """
 SELECT g.tournament, f.finding_id, f.game_id, g.tournament_round, g.table_label AS table, f.round, f.line, f.player,
        f.code, f.rule, f.severity, f.message, f.said,
        {status} AS status
 FROM {every_finding} f JOIN games g ON g.game_id = f.game_id
 WHERE {scope}
-ORDER BY g.tournament NULLS LAST, g.tournament_round NULLS LAST, try_cast(g.table_label AS INTEGER) NULLS LAST,
-         f.game_id, f.line NULLS FIRST, f.player
-""".replace("{every_finding}", EVERY_FINDING).replace(
-    "{status}", FINDING_STATUS.replace("{tournament}", "g.tournament")
+ORDER BY g.tournament NULLS LAST, g.tournament_round NULLS LAST, {by_table}, f.game_id, f.line NULLS FIRST,
+         f.player
+""".replace("{every_finding}", EVERY_FINDING)
+    .replace("{status}", FINDING_STATUS.replace("{tournament}", "g.tournament"))
+    .replace("{by_table}", by_table("g.table_label"))
 )
 
 FINDING_STATUSES: Final = ("open", "dismissed", "penalised", "settled")

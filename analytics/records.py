@@ -32,6 +32,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from analytics.csvrows import spreadsheet_rows
 from analytics.standings import EVERY_FINDING, FINDING_STATUS, NAME_KEY, round_fits, standings_on, with_still_wrong
+from analytics.table_order import by_table, table_key
 from events.records import dump
 from events.records.tournament import (
     CutDrawn,
@@ -937,7 +938,7 @@ def _unfinished(con: duckdb.DuckDBPyConnection, told: Announced, stage: Stage) -
         if number not in tables and number not in rounds_played:
             missing.append(say("round %(round)s is not played", round=number))
             continue
-        absent = sorted(set(tables.get(number, ())) - {str(t) for n, t in played if n == number}, key=_table_order)
+        absent = sorted(set(tables.get(number, ())) - {str(t) for n, t in played if n == number}, key=table_key)
         if absent:
             missing.append(
                 say("round %(round)s has no game in from table %(tables)s", round=number, tables=", ".join(absent))
@@ -952,10 +953,6 @@ def _in_turn(parts: list[Said]) -> Said:
     for part in parts[1:]:
         whole = say("%(before)s; %(after)s", before=(whole,), after=(part,))
     return whole
-
-
-def _table_order(label: str) -> tuple[int, str]:
-    return (int(label), "") if label.isdecimal() else (2**31, label)
 
 
 def _forced(store: Store, con: duckdb.DuckDBPyConnection, tournament: str, stage: Stage) -> bool:
@@ -1226,7 +1223,7 @@ def _seated(
         "LEFT JOIN tournament_players p ON p.tournament = s.tournament AND p.player = s.player "
         "WHERE s.tournament = ? AND s.tournament_round = ? "
         "AND (s.stage = ? OR ? IS NULL) AND (s.table_label = ? OR ? IS NULL) "
-        "ORDER BY s.stage, try_cast(s.table_label AS INTEGER) NULLS LAST, s.table_label, s.seat",
+        f"ORDER BY s.stage, {by_table('s.table_label')}, s.seat",
         [tournament, number, stage, stage, table, table],
     ).fetchall()
     tables: dict[tuple[str, str], list[SeatedPlayer]] = {}

@@ -25,6 +25,7 @@ from typing import Any, Final
 import duckdb
 import polars as pl
 
+from analytics.table_order import by_table
 from events.rules.tournament import (
     FEWER_ROUNDS,
     FINAL_ROUNDS,
@@ -792,7 +793,7 @@ def misseated(store: Store, *, tournament: str | None = None, games: Sequence[st
         frame: pl.DataFrame = con.sql(
             "SELECT * FROM (" + MISSEATED + ") WHERE ($tournament IS NULL OR tournament = $tournament) "
             "AND ($games IS NULL OR list_contains($games, game_id)) "
-            'ORDER BY tournament, tournament_round, try_cast("table" AS INTEGER) NULLS LAST, "table", game_id, player',
+            "ORDER BY tournament, tournament_round, " + by_table('"table"') + ", game_id, player",
             params={"tournament": tournament, "games": None if games is None else list(games)},
         ).pl()
         return frame

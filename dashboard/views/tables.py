@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 
 import streamlit as st
 
+from analytics.table_order import table_key
 from dashboard import data, i18n, widgets
 from dashboard import names as plain
 from dashboard.i18n import _, ngettext
@@ -46,17 +47,10 @@ def doing(due: Due, round_: int | None, who: str) -> str:
     return _("the game is over: its record is being taken in")
 
 
-def order(table: TableView) -> tuple[str, int, bool, int, str, str]:
-    """Tournament, its round, then the tables by number (``10`` after ``9``)."""
-    label = table.table or ""
-    return (
-        table.tournament or "",
-        table.tournament_round or 0,
-        not label.isdigit(),
-        int(label) if label.isdigit() else 0,
-        label,
-        table.game_id,
-    )
+def order(table: TableView) -> tuple[object, ...]:
+    """Tournament, its round, then the tables as people number them (``10`` after
+    ``9``, ``A10`` after ``A9``: :func:`analytics.table_order.table_key`)."""
+    return (table.tournament or "", table.tournament_round or 0, table_key(table.table or ""), table.game_id)
 
 
 def seats_table(table: TableView, name: Callable[[str | None], str]) -> str:
