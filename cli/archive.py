@@ -170,7 +170,7 @@ def _locked(to: str, command: str) -> Iterator[str]:
         with holding(lake, command) as holder:
             yield holder.token
     except LakeBusy as busy:
-        raise refuse(str(busy), 2) from None
+        raise refuse(told(busy.said), 2) from None
 
 
 OUTCOMES = ("accepted", "accepted_with_findings", "rejected", "duplicate")

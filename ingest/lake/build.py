@@ -125,7 +125,7 @@ class Done:
     sources: tuple[SourceFile, ...] = ()
     rejected: tuple[tuple[str, Said], ...] = ()
     """Each file rejected, by name, with why: for the command to say, as ``ingest`` does."""
-    lost: str | None = None
+    lost: Said | None = None
     """Why the batch was not committed: the run's lock was taken over
     (:class:`~ingest.lake.lock.LakeLost`, raised by the client: a task that raised it
     had its worker log a traceback of it)."""
@@ -422,7 +422,7 @@ def run_batch(
             lock=lock,
         )
     except LakeLost as lost:
-        return Done(batch.key, len(batch.sources), 0, 0, lost=str(lost))
+        return Done(batch.key, len(batch.sources), 0, 0, lost=lost.said)
     return replace(Done.of(entry), rejected=tuple(rejected))
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final
 
-from events.said import say
+from events.said import Refusal, Said, say
 from ingest.lake.layout import Lake, Unusable
 
 try:
@@ -52,8 +52,9 @@ SETTLE_SECONDS: Final = 0.3
 """How long a run waits after writing the lock before reading it back."""
 
 
-class LakeBusy(Exception):
-    """Another run holds the lake's lock; the message says who, since when, and what to do."""
+class LakeBusy(Refusal):
+    """Another run holds the lake's lock; the sentence says who, since when, and what to
+    do, in the reader's language."""
 
 
 class LakeLost(LakeBusy):
@@ -92,10 +93,17 @@ class Holder:
         except (ValueError, KeyError, TypeError):
             return None
 
-    def said(self) -> str:
+    def said(self) -> Said:
         since = datetime.fromtimestamp(self.since, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
         seen = datetime.fromtimestamp(self.beat, UTC).strftime("%H:%M:%S UTC")
-        return f"{self.command} on {self.host} (process {self.pid}), since {since}, last seen {seen}"
+        return say(
+            "%(command)s on %(host)s (process %(pid)s), since %(since)s, last seen %(seen)s",
+            command=self.command,
+            host=self.host,
+            pid=str(self.pid),
+            since=since,
+            seen=seen,
+        )
 
 
 def _current(lake: Lake) -> Holder | None:
@@ -177,11 +185,14 @@ def _died_here(held: Holder) -> bool:
     return False
 
 
-def _busy(lake: Lake, held: Holder | None, stale: float) -> str:
-    who = held.said() if held is not None else "another run"
-    return (
-        f"the lake {lake.url} is being written by {who}: wait for it to end; a run that died leaves its lock, "
-        f"which the next run takes over once it is {stale:.0f} s old"
+def _busy(lake: Lake, held: Holder | None, stale: float) -> Said:
+    who = held.said() if held is not None else say("another run")
+    return say(
+        "the lake %(lake)s is being written by %(who)s: wait for it to end; a run that died leaves its lock, "
+        "which the next run takes over once it is %(seconds)s s old",
+        lake=lake.url,
+        who=(who,),
+        seconds=round(stale),
     )
 
 
@@ -206,10 +217,14 @@ def still_held(lake: Lake, token: str) -> None:
     to commit stored again what that run had (games and upload ids twice)."""
     held = _current(lake)
     if held is None or held.token != token:
-        now = f"{held.said()} holds it now" if held is not None else "nobody holds it now"
+        now = say("%(holder)s holds it now", holder=(held.said(),)) if held is not None else say("nobody holds it now")
         raise LakeLost(
-            f"the lake {lake.url}: this run's lock was taken over while it was stopped ({now}): it commits "
-            f"nothing more; what it committed before stands, and a run started anew adds the rest"
+            say(
+                "the lake %(lake)s: this run's lock was taken over while it was stopped (%(now)s): it commits "
+                "nothing more; what it committed before stands, and a run started anew adds the rest",
+                lake=lake.url,
+                now=(now,),
+            )
         )
 
 

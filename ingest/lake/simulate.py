@@ -123,5 +123,5 @@ def run_simulation(lake_url: str, batch: Simulation) -> Done:
             lake, batch.key, simulated(batch), first_upload=first, at=SIMULATED_AT, held=batch.held, lock=batch.lock
         )
     except LakeLost as lost:
-        return Done(batch.key, batch.size, 0, 0, lost=str(lost))
+        return Done(batch.key, batch.size, 0, 0, lost=lost.said)
     return Done.of(entry)

@@ -84,6 +84,9 @@ def test_archive_commands_refuse_a_lake_another_run_writes(tmp_path: Path) -> No
     said = " ".join(refused.output.split())
     assert "is being written by archive build on" in said and "wait for it to end" in said
     assert not (target / "_manifest").exists()  # nothing written
+    dutch = cli("--lang", "nl", "archive", "simulate", "--games", "2", "--to", target, "--workers", "1")
+    said = " ".join(dutch.output.split())  # it was English whatever the language
+    assert dutch.exit_code == 2 and "wordt geschreven door archive build op" in said, said
     lock.release(Lake.at(str(target)), other)
 
 
