@@ -330,12 +330,12 @@ def compact_command(
             )
             raise refuse(told(said), 1) from None
     said = say(
-        "%(lake)s: %(parts)s parts (%(rows)s rows) compacted into %(files)s files; %(removed)s small parts removed",
+        "%(lake)s: %(parts)s (%(rows)s) compacted into %(files)s; %(removed)s",
         lake=lake,
-        parts=done.parts,
-        rows=done.rows,
-        files=done.files,
-        removed=done.removed,
+        parts=counted.parts(done.parts),
+        rows=counted.rows_of_data(done.rows),
+        files=counted.files(done.files),
+        removed=(say("%(count)s small part removed", "%(count)s small parts removed", "count", count=done.removed),),
     )
     Console(highlight=False).print(escape(told(said)))
 

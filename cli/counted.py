@@ -37,3 +37,8 @@ def batches(count: int) -> tuple[Said]:
 
 def parts(count: int) -> tuple[Said]:
     return (say("%(count)s part", "%(count)s parts", "count", count=count),)
+
+
+def rows_of_data(count: int) -> tuple[Said]:
+    """Rows of a table (a lake's Parquet rows), not a seating's."""
+    return (say("%(count)s row", "%(count)s rows", "count", count=count),)

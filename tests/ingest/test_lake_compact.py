@@ -87,6 +87,10 @@ def test_a_compacted_lake_reads_and_verifies_as_before_in_few_files(lake: Path) 
     datasets = {p.parent.name for p in small}
     assert len(large) == len(datasets), "one file per dataset: every part of the season in it"
     assert not set(small) & set(large)
+    said = " ".join(result.output.split())
+    assert f"compacted into {len(large)} files; {len(small)} small parts removed" in said, said
+    again = " ".join(cli("--lang", "nl", "archive", "compact", lake).output.split())
+    assert "0 delen (0 rijen) samengevoegd in 0 bestanden; 0 kleine delen verwijderd" in again, again
     after = verify(Lake.at(str(lake)))
     assert _counts(after) == _counts(verified) and after.parts == verified.parts and not after.uncommitted
     _same(before, _figures(lake))
