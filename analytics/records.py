@@ -833,7 +833,9 @@ def corrected_off_the_rules(store: Store, tournament: str, game: str, number: in
 def accept_replay(store: Store, tournament: str, game: str, number: int, reason: str | None = None) -> Recorded:
     """The replay's outcome replaces what the score sheet said, for one round, and
     any correction of it made before (the newest decision on a round counts); refused
-    when the replay is the round's newest decision already."""
+    when the replay is the round's newest decision already, and for a round its log
+    stopped before it was over (R-E2): the replay scores it as "the gold was not
+    reached", the saboteurs' points without their star, a win nobody played out."""
     with store.connect(read_only=True) as con:
         rows = _round_of(con, tournament, game, number)
         (source,) = con.execute("SELECT source FROM games WHERE game_id = ?", [game]).fetchone() or ("log",)
@@ -847,6 +849,18 @@ def accept_replay(store: Store, tournament: str, game: str, number: int, reason:
         if any(r[2] is None for r in rows):
             raise RecordError(
                 say("the replay of round %(round)s of %(game)s does not settle every score", round=number, game=game)
+            )
+        (ended_by,) = con.execute(
+            "SELECT ended_by FROM rounds WHERE game_id = ? AND round = ?", [game, number]
+        ).fetchone() or (None,)
+        if ended_by == "early":  # the replay's scores are "the gold was not reached", which nobody played out
+            raise RecordError(
+                say(
+                    "round %(round)s of %(game)s was stopped before it was over (R-E2): the rules give it no "
+                    "winner, and its replay no score to accept; correct its scores instead",
+                    round=number,
+                    game=game,
+                )
             )
     with _shaped():
         event = ReplayAccepted(

@@ -1068,6 +1068,26 @@ def test_a_correction_that_takes_the_rules_star_leaves_the_finding_open(hand_of_
     assert row(hand.table(), "fay")["open_findings"] == 0
 
 
+def test_the_replay_of_a_round_stopped_early_is_not_accepted(hand_of_two: Hand) -> None:
+    """R-E2: a round stopped before it was over has no winner. Its replay scores it as
+    "the gold was not reached": accepted, the saboteurs had a win's points, no star, and
+    the finding was settled. It is refused, naming what to do instead."""
+    hand = hand_of_two
+    log = LogBuilder(
+        players=list(TABLE_1), rounds=1, game_id="hand:r2:t1", tournament=TID, tournament_round=2, table="1"
+    )
+    log.deal()
+    log.discard(log.turn)
+    log.end_round(scores=dict.fromkeys(TABLE_1, 0))  # stopped: cards in every hand, the pile not out
+    log.end_game()
+    assert put(hand.store, hand.root / "r2-t1.jsonl", log.text()) == "accepted_with_findings"
+    refused = hand.cli("tournament", "accept-replay", TID, "hand:r2:t1", "1", "--reason", "time ran out")
+    said = " ".join(refused.output.split())
+    assert refused.exit_code != 0 and "stopped before it was over (R-E2)" in said, said
+    assert "correct its scores instead" in said
+    assert hand.query("SELECT count(*) FROM accepted_replays") == [(0,)]
+
+
 def test_a_correction_that_makes_a_clean_round_break_the_rules_is_said(hand: Hand) -> None:
     """A correction is the organiser's to make, and stands; but one that takes a round no
     finding named to a score no outcome of R-W1 gives (dia, a gold digger of the winning
