@@ -42,6 +42,7 @@ from ingest.store import (
     Append,
     Appending,
     NewEvent,
+    RowsRefused,
     Store,
     StoreError,
     checkpoint_unmerged,
@@ -802,9 +803,9 @@ def _write_isolated(
     stored as rejected (every file before it has its result by then)."""
     try:
         results = writer.write(batch, first_run=first_run)
-    except StoreError:
-        raise
     except Exception as exc:
+        if isinstance(exc, StoreError) and not isinstance(exc, RowsRefused):
+            raise
         if interrupted(exc):  # Ctrl-C: no file's fault, and the user asked to stop
             raise KeyboardInterrupt from exc
         items = batch.rest()
@@ -812,9 +813,9 @@ def _write_isolated(
         for item in items:
             try:
                 (result,) = writer.write([item])
-            except StoreError:
-                raise
             except Exception as exc:
+                if isinstance(exc, StoreError) and not isinstance(exc, RowsRefused):
+                    raise
                 if interrupted(exc):
                     raise KeyboardInterrupt from exc
                 _LOGGER.exception("writing %s failed unexpectedly", item.name)

@@ -42,7 +42,7 @@ from ingest.store.commits import (
     settle,
     streaming,
 )
-from ingest.store.errors import StaleAppend, StoreBusy, StoreError, StoreOlder, StoreUnusable
+from ingest.store.errors import RowsRefused, StaleAppend, StoreBusy, StoreError, StoreOlder, StoreUnusable
 from ingest.store.files import DEFAULT_DB, OPEN_RETRY, WAITING_FRESH, StoreFile, default_path
 from ingest.store.reading import Moment, StreamEvents, first_stored
 from ingest.store.writing import Appending, NewRows, Writing, insert_rows
@@ -61,6 +61,7 @@ __all__ = [
     "Moment",
     "NewEvent",
     "NewRows",
+    "RowsRefused",
     "Run",
     "StaleAppend",
     "Store",

@@ -50,6 +50,14 @@ class StoreBusy(StoreError):
     """Another process holds the database file for longer than we were willing to wait."""
 
 
+class RowsRefused(StoreError):
+    """The database refused a row the job wrote (a key written twice): a fault of what
+    was written, not of the store, which the transaction left as it was. An ingest
+    writes the batch again a file at a time, so only the file whose rows are at fault
+    is rejected (:func:`ingest.pipeline._write_isolated`): a round numbered twice in
+    one log made the whole run "the database failed", the good files beside it lost."""
+
+
 class StaleAppend(RuntimeError):
     """A stream (or the uploads) moved on since its version was read (optimistic
     concurrency)."""

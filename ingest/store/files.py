@@ -35,6 +35,7 @@ from ingest.store.errors import (
     INVALIDATED,
     LOCKED,
     REFUSED,
+    RowsRefused,
     StoreBusy,
     StoreError,
     StoreOlder,
@@ -403,7 +404,10 @@ class StoreFile:
             return StoreError(self.path, stopped(self.path, exc))
         if isinstance(exc, DAMAGE) or type(exc) is duckdb.Error:
             return StoreUnusable(self.path, damaged(detail(self.path, exc)))
-        return StoreError(self.path, say("the database failed: %(problem)s", problem=detail(self.path, exc)))
+        said = say("the database failed: %(problem)s", problem=detail(self.path, exc))
+        if isinstance(exc, duckdb.ConstraintException):
+            return RowsRefused(self.path, said)
+        return StoreError(self.path, said)
 
 
 def _let_go(con: duckdb.DuckDBPyConnection, path: Path) -> None:

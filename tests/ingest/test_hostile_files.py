@@ -517,6 +517,38 @@ def test_an_unforeseen_audit_failure_is_the_files_own_rejection(
     assert_neighbour_stored(db)
 
 
+def test_rows_the_database_refuses_are_the_files_own_rejection(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file whose read-model rows break a key (a round twice: a projection's bug, as a
+    log whose round_started wrote round 1 again once was) is rejected alone; the file
+    beside it is stored. The database's refusal ended the whole run ("the database
+    failed", exit 2), the good file lost with it."""
+    from dataclasses import replace
+
+    import ingest.pipeline
+    from ingest.tables import joined
+
+    real = ingest.pipeline.Writer._decide
+
+    def decide(self: ingest.pipeline.Writer, prepared: Prepared, batch: object) -> object:
+        decision = real(self, prepared, batch)  # type: ignore[arg-type]
+        if prepared.name.endswith("bad.jsonl") and "rounds" in decision.rows:
+            rounds = decision.rows["rounds"]
+            return replace(decision, rows={**decision.rows, "rounds": joined([rounds, rounds])})
+        return decision
+
+    monkeypatch.setattr(ingest.pipeline.Writer, "_decide", decide)
+    bad = tmp_path / "bad.jsonl"
+    write_game(bad, "hostile:bad", seed=5)
+    db = tmp_path / "s.duckdb"
+    result = ingest_cli(beside_a_log(tmp_path), bad, db=db)
+    assert "Traceback" not in result.output
+    upload = outcome_of(db, "bad.jsonl")
+    assert upload["outcome"] == "rejected"
+    assert "RowsRefused" in str(only_finding(upload)["message"])
+    assert_neighbour_stored(db)
+    assert query(db, "SELECT count(*) FROM games WHERE game_id = 'hostile:bad'") == [(0,)]
+
+
 def test_an_unforeseen_write_failure_is_the_files_own_rejection(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
