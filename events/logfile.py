@@ -305,6 +305,9 @@ def _describe_validation(exc: ValidationError) -> LineError:
     field = ".".join(loc) or None
     kind = first["type"]
     if kind == "union_tag_invalid":
+        given = first.get("input")
+        if isinstance(given, dict) and not isinstance(given.get("type"), str):  # 5, null, a list: no type at all
+            return _wrong(say("every line needs a string `type`"), "type")
         tag = first.get("ctx", {}).get("tag")
         return _wrong(say("unknown event type %(given)s", given=repr(tag)), "type")
     if kind == "union_tag_not_found":
@@ -576,7 +579,8 @@ def _turn_taken(obj: dict[str, Any]) -> Event | None:
     cannot be read, and nothing laid, broken, mended or looked at. The line's card is
     not judged against the hand: what the line meant is not known, and its one finding
     is the line's own. ``None`` when the line does not say whose turn it was."""
-    if obj.get("type") not in TURNS_TAKEN:
+    kind = obj.get("type")
+    if not isinstance(kind, str) or kind not in TURNS_TAKEN:  # a list or an object is no type (unhashable)
         return None
     turn = {"type": "discard", "player": obj.get("player"), "card": None}
     for at in ({"at": obj["at"]}, {}) if "at" in obj else ({},):  # its time, else none (said already)

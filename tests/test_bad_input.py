@@ -485,6 +485,18 @@ def test_a_line_without_a_type_is_malformed() -> None:
     malformed(started().raw({"player": "ann", "card": "map"}), "type")
 
 
+@pytest.mark.parametrize("kind", [[1], {"play": "path"}, 5, None, True])
+def test_a_type_that_is_no_string_is_malformed_once(tmp_path: Path, kind: object) -> None:
+    """A ``type`` that is a list or an object made the reading of the line raise (it was
+    looked up among the card plays, and neither can be: unhashable), and the audit of
+    the file ended in a traceback; a number was "unknown event type '5'"."""
+    log = started().raw({"type": kind, "player": "ann", "card": "map"})
+    finding = malformed(log, "type")
+    assert "string `type`" in finding.message
+    result = audit_file(write(tmp_path, text(log)))  # the file's way, a block of lines at a time
+    assert error_codes(result) == [("malformed", len(log.lines))]
+
+
 def test_an_unknown_field_is_malformed() -> None:
     log = started()
     malformed(log.raw({"type": "discard", "player": "ann", "card": log.hand("ann")[0], "colour": "red"}), "colour")
