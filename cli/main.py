@@ -19,7 +19,7 @@ from rich.markup import escape
 from cli import flags, help_words
 from cli.errors import ReportingGroup
 from cli.lazy import Lazy
-from cli.options import ROOT_LANGUAGE, LangOption
+from cli.options import ASKED_LANGUAGE, ROOT_LANGUAGE, LangOption
 from cli.options import language as chosen_language
 from cli.output import Terminal as Console
 from cli.paths import input_path
@@ -119,6 +119,7 @@ app = typer.Typer(
 @app.callback()
 def root(lang: LangOption = None) -> None:
     """Saboteur Ledger: audit, store and rank Saboteur tournament game logs."""
+    ASKED_LANGUAGE.set(None)  # a run's own: not the last run's of this process (a test's)
     if lang is not None:
         chosen_language(lang)  # a language there is, or a usage error naming them
         ROOT_LANGUAGE.set(lang)

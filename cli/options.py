@@ -27,12 +27,26 @@ DbOption = Annotated[
     typer.Option("--db", help="The DuckDB file (default: $SABOTEUR_DB, else ./saboteur.duckdb).", show_default=False),
 ]
 WaitOption = Annotated[float, typer.Option("--wait", help="Seconds to wait for a database another process holds.")]
+ASKED_LANGUAGE: Final[ContextVar[str | None]] = ContextVar("asked_language", default=None)
+"""The ``--lang`` the command line gave, as soon as it is read (before the arguments
+written ahead of it are judged): what a path refused while it is read is said in."""
+
+
+def _asked(value: str | None) -> str | None:
+    """Note the ``--lang`` read (an eager option: before the command's other arguments)."""
+    if value is not None:
+        ASKED_LANGUAGE.set(value)
+    return value
+
+
 LangOption = Annotated[
     str | None,
     typer.Option(
         "--lang",
         help="The language of what is printed for people: en, nl, de or nb (default: $SABOTEUR_LANG, else en).",
         show_default=False,
+        is_eager=True,
+        callback=_asked,
     ),
 ]
 

@@ -20,7 +20,7 @@ from typing import Any, Final
 import typer
 
 from cli.errors import refusal, refused
-from cli.options import LangOption, language
+from cli.options import ASKED_LANGUAGE, LangOption, language
 from events.language import ENGLISH, words
 from events.said import Said, say, sentence
 
@@ -44,10 +44,11 @@ def spoken() -> str:
 
 
 def _before_the_command() -> str:
-    """The language of the root's ``--lang``, else ``$SABOTEUR_LANG``'s; English if that
-    names none (the command says so once it runs)."""
+    """The language of the ``--lang`` read so far (the command's is an eager option, read
+    before the arguments it may be written after), else the root's, else
+    ``$SABOTEUR_LANG``'s; English if that names none (the command says so once it runs)."""
     try:
-        return language(None)
+        return language(ASKED_LANGUAGE.get())
     except typer.BadParameter:
         return ENGLISH
 

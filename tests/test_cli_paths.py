@@ -150,15 +150,18 @@ def test_an_output_that_is_not_a_regular_file_is_not_read_to_judge_it(tmp_path: 
         (("--lang", "nb", "stats", "roles", "--lake", ""), {}, "en tom lake"),
         (("--lang", "de", "ingest", ""), {}, "ein leerer Pfad"),
         (("observe", "game.jsonl", "-o", ""), {"SABOTEUR_LANG": "nl"}, "het uitvoerpad is leeg"),
+        (("archive", "verify", "notalake.txt", "--lang", "de"), {}, "eine Datei, kein Ordner eines Lakes"),
+        (("stats", "roles", "--lake", "", "--lang", "nb"), {"SABOTEUR_LANG": "nl"}, "en tom lake"),
     ],
-    ids=["lake-root-lang", "lake-env", "empty-lake", "empty-input", "empty-output"],
+    ids=["lake-root-lang", "lake-env", "empty-lake", "empty-input", "empty-output", "lang-after", "lang-over-env"],
 )
 def test_a_path_refused_as_it_is_parsed_is_said_in_the_readers_language(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: tuple[str, ...], env: dict[str, str], said: str
 ) -> None:
     """The parsers of cli/paths.py judge a path before the command runs, and so before
     it set its language: "notalake.txt: a file, not a lake's folder" was English under
-    ``--lang nl`` and ``$SABOTEUR_LANG``, though the catalogue says it in each."""
+    ``--lang nl`` and ``$SABOTEUR_LANG``, though the catalogue says it in each; and
+    under the command's own ``--lang``, written after the path (read first now)."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "notalake.txt").write_text("hi\n")
     (tmp_path / "game.jsonl").write_text("{}\n")
