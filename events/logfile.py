@@ -469,9 +469,8 @@ def parse_line(number: int, raw: bytes | str) -> LogLine:
         nulls = null_fields(event)
         if nulls:
             said = say("field `%(field)s` may be left out but not null", field=nulls[0])
-            standing = (*_NOTES.get(event.type, _NOTES_OF_ANY), *CLAIMS.get(event.type, ()))
             error = LineError(said.english(), nulls[0], said, null=True)
-            return LogLine(number, event if all(n in standing for n in nulls) else None, error)
+            return LogLine(number, event if _nulls_stand(event) else None, error)
     return LogLine(number, event)
 
 
@@ -529,6 +528,15 @@ def _with_half_a_character(number: int, obj: dict[str, Any], field: str) -> LogL
     if event is not None and event.type == "game_started":
         event = None
     return LogLine(number, event, _took_turn(error) if took else error)
+
+
+def _nulls_stand(event: Event) -> bool:
+    """Whether the event a line states still stands with the ``null`` written in its
+    optional fields: only in its notes and its claims (:data:`_NOTES`, :data:`CLAIMS`),
+    whatever else is wrong with the line (a base round's ``gold_cards: null`` beside an
+    unknown field left the round open, its event dropped)."""
+    standing = (*_NOTES.get(event.type, _NOTES_OF_ANY), *CLAIMS.get(event.type, ()))
+    return all(name in standing for name in null_fields(event))
 
 
 _NOTES_OF_ANY: Final = ("at",)
@@ -646,7 +654,7 @@ def _as_recorded(obj: dict[str, Any], exc: ValidationError) -> Event | None:
         event = EVENT_ADAPTER.validate_python(trimmed)
     except (ValidationError, RecursionError):
         return None
-    if event.type == "game_started" or null_fields(event):
+    if event.type == "game_started" or not _nulls_stand(event):
         return None
     return event
 
@@ -679,7 +687,7 @@ def _twice_the_same(data: bytes) -> tuple[Event | None, bool]:
         return _salvaged(obj, exc)
     except (ValueError, RecursionError):
         return None, False
-    if event.type == "game_started" or null_fields(event):
+    if event.type == "game_started" or not _nulls_stand(event):
         return None, False
     return event, False
 

@@ -925,6 +925,17 @@ def test_a_null_gold_cards_in_base_is_one_finding_and_ends_the_round() -> None:
     assert names(finding, "gold_cards") and "left out" not in finding.message
 
 
+@pytest.mark.parametrize("also", [{"comment": "x"}, {"scores": "all zero"}])
+def test_a_null_gold_cards_beside_another_fault_still_ends_the_round(also: dict[str, Any]) -> None:
+    """The line's other fault (an unknown field, a claim of the wrong type) is said; the
+    null claim beside it left the event dropped, and the round open."""
+    log = LogBuilder(players=["ann", "bob", "cem"], ruleset="base").deal().pass_out()
+    log.raw({"type": "round_ended", "round": 1, **log.outcome(), "gold_cards": None, **also})
+    ended = log.line
+    log.deal(start="ann")
+    assert [(c, line) for c, line in codes(log) if c == "malformed"] == [("malformed", ended)]
+
+
 def test_a_null_gold_cards_in_tournament_may_be_left_out() -> None:
     log = started().pass_out()
     log.end_round(gold_cards=None)
