@@ -101,9 +101,17 @@ def reaching(url: str) -> Iterator[None]:
     try:
         yield
     except Exception as exc:
-        if not _refusing_client(exc):
+        if not (_refusing_client(exc) or _refused_remotely(url, exc)):
             raise
         raise unusable(url, exc) from None
+
+
+def _refused_remotely(url: str, exc: BaseException) -> bool:
+    """Whether an object store refused the client its files (s3fs makes a 403 a bare
+    ``PermissionError("Forbidden")``, which names no file: said so, it named nothing);
+    a local file the system refuses names itself (``OSError``'s own line)."""
+    remote = "://" in url and not url.startswith("file://")
+    return remote and isinstance(exc, PermissionError) and not exc.filename
 
 
 @dataclass(frozen=True)

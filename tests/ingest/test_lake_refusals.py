@@ -155,6 +155,46 @@ def test_an_object_store_that_cannot_be_reached_is_one_line(s3_down: None, tmp_p
         assert one_line(result).startswith(f"{url} cannot be used: Could not connect to the endpoint URL"), command
 
 
+@pytest.fixture
+def s3_forbidding(s3_down: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """An S3 endpoint that answers every request 403 (credentials it does not know)."""
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+    from threading import Thread
+
+    from s3fs import S3FileSystem
+
+    class Forbidding(BaseHTTPRequestHandler):
+        def answer(self) -> None:
+            body = b"<?xml version='1.0'?><Error><Code>InvalidAccessKeyId</Code><Message>no</Message></Error>"
+            self.send_response(403)
+            self.send_header("Content-Type", "application/xml")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        do_GET = do_HEAD = do_PUT = do_POST = do_DELETE = answer
+
+        def log_message(self, *_: object) -> None:
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Forbidding)
+    Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setitem(fsspec.config.conf, "s3", {"endpoint_url": f"http://127.0.0.1:{server.server_port}"})
+    S3FileSystem.clear_instance_cache()
+    yield
+    server.shutdown()
+    S3FileSystem.clear_instance_cache()
+
+
+def test_an_object_store_that_forbids_the_client_is_one_line_naming_it(s3_forbidding: None, tmp_path: Path) -> None:
+    """s3fs makes a 403 a bare PermissionError("Forbidden"), which names no file: the
+    line said "Forbidden" and nothing else."""
+    result = cli("stats", "roles", "--lake", "s3://bucket/lake")
+    assert result.exit_code == 2, result.output
+    assert one_line(result) == "s3://bucket/lake cannot be used: Forbidden"
+
+
 def test_an_object_store_without_credentials_is_one_line_in_the_readers_language(
     no_credentials: None, tmp_path: Path
 ) -> None:
