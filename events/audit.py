@@ -155,7 +155,9 @@ def audit_file(path: Path, *, strict: bool = False) -> Audit:
     it holds, as ``saboteur ingest`` refuses it: a ``game.txt`` was clean to the audit
     and refused by the ingest."""
     name = safe_name(str(path))
-    if not _is_log(path.name) and path.is_file():  # a folder or a missing file: its audit says why
+    # a folder or a missing file: its audit says why; /dev/stdin (or /dev/fd/N) given a
+    # log by the shell is a link to the log, whose name is the one that counts
+    if not _is_log(path.name) and path.is_file() and not _is_log(path.resolve().name):
         auditor = Auditor(name)
         said = say("not a game log: a log's file name ends in .jsonl or .jsonl.gz")
         auditor.handle_error(UnreadableLog(said, 1))

@@ -1467,3 +1467,6 @@ def test_a_log_under_another_name_is_no_log_to_the_audit_as_to_the_ingest(tmp_pa
     finding = unreadable(result)
     assert ".jsonl" in finding.message
     assert audit_file(write(tmp_path, text(started()), "game.JSONL")).status != "unreadable"
+    link = tmp_path / "stdin"  # /dev/stdin, the shell given "< game.jsonl": a link to the log
+    link.symlink_to(write(tmp_path, text(started()), "linked.jsonl"))
+    assert audit_file(link).status != "unreadable"
