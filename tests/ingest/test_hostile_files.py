@@ -17,6 +17,7 @@ import os
 import threading
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -517,53 +518,37 @@ def test_an_unforeseen_audit_failure_is_the_files_own_rejection(
     assert_neighbour_stored(db)
 
 
-def test_rows_the_database_refuses_are_the_files_own_rejection(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A file whose read-model rows break a key (a round twice: a projection's bug, as a
-    log whose round_started wrote round 1 again once was) is rejected alone; the file
-    beside it is stored. The database's refusal ended the whole run ("the database
-    failed", exit 2), the good file lost with it."""
+def _decided_wrong(real: Any, fault: str) -> Any:
+    """``Writer._decide`` with a fault for the file ``bad.jsonl``: a bug that raises, or
+    rows that break a key (a round twice: a projection's bug, as a log whose
+    round_started wrote round 1 again once was), which the database refuses."""
     from dataclasses import replace
 
-    import ingest.pipeline
     from ingest.tables import joined
 
-    real = ingest.pipeline.Writer._decide
+    def decide(self: object, prepared: Prepared, batch: object) -> object:
+        if not prepared.name.endswith("bad.jsonl") or not prepared.streams:
+            return real(self, prepared, batch)
+        if fault == "RuntimeError":
+            raise RuntimeError("a bug in the writer")
+        decision = real(self, prepared, batch)
+        rounds = decision.rows["rounds"]
+        return replace(decision, rows={**decision.rows, "rounds": joined([rounds, rounds])})
 
-    def decide(self: ingest.pipeline.Writer, prepared: Prepared, batch: object) -> object:
-        decision = real(self, prepared, batch)  # type: ignore[arg-type]
-        if prepared.name.endswith("bad.jsonl") and "rounds" in decision.rows:
-            rounds = decision.rows["rounds"]
-            return replace(decision, rows={**decision.rows, "rounds": joined([rounds, rounds])})
-        return decision
-
-    monkeypatch.setattr(ingest.pipeline.Writer, "_decide", decide)
-    bad = tmp_path / "bad.jsonl"
-    write_game(bad, "hostile:bad", seed=5)
-    db = tmp_path / "s.duckdb"
-    result = ingest_cli(beside_a_log(tmp_path), bad, db=db)
-    assert "Traceback" not in result.output
-    upload = outcome_of(db, "bad.jsonl")
-    assert upload["outcome"] == "rejected"
-    assert "RowsRefused" in str(only_finding(upload)["message"])
-    assert_neighbour_stored(db)
-    assert query(db, "SELECT count(*) FROM games WHERE game_id = 'hostile:bad'") == [(0,)]
+    return decide
 
 
+@pytest.mark.parametrize("fault", ["RuntimeError", "RowsRefused"])
 def test_an_unforeseen_write_failure_is_the_files_own_rejection(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: str
 ) -> None:
     """A file whose writing fails in a way nobody foresaw: its batch is written again
-    file by file, the file at fault stored as a rejected upload, the others accepted."""
+    file by file, the file at fault stored as a rejected upload, the others accepted.
+    Rows the database refused (``RowsRefused``) ended the whole run ("the database
+    failed", exit 2), the good file lost with it."""
     import ingest.pipeline
 
-    real = ingest.pipeline.Writer._decide
-
-    def decide(self: ingest.pipeline.Writer, prepared: Prepared, batch: object) -> object:
-        if prepared.name.endswith("bad.jsonl") and prepared.streams:
-            raise RuntimeError("a bug in the writer")
-        return real(self, prepared, batch)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(ingest.pipeline.Writer, "_decide", decide)
+    monkeypatch.setattr(ingest.pipeline.Writer, "_decide", _decided_wrong(ingest.pipeline.Writer._decide, fault))
     bad = tmp_path / "bad.jsonl"
     write_game(bad, "hostile:bad", seed=5)
     db = tmp_path / "s.duckdb"
@@ -571,6 +556,6 @@ def test_an_unforeseen_write_failure_is_the_files_own_rejection(
     assert "Traceback" not in result.output
     upload = outcome_of(db, "bad.jsonl")
     assert upload["outcome"] == "rejected"
-    assert "RuntimeError" in str(only_finding(upload)["message"])
+    assert fault in str(only_finding(upload)["message"])
     assert_neighbour_stored(db)
     assert query(db, "SELECT count(*) FROM games WHERE game_id = 'hostile:bad'") == [(0,)]
