@@ -72,7 +72,11 @@ def observe_lines(raws: Iterable[bytes]) -> Iterator[bytes]:
     for number, raw in enumerate(raws, start=1):
         parsed = parse_line(number, raw)
         event = parsed.event
-        seen = blanker.seen(event) if event is not None else None
+        # a card play past applying stands as the turn it took, a face-down discard
+        # (events.logfile._turn_taken): the table saw a card laid face up, and the line
+        # stays what it is, malformed (written over, it was a valid discard, unsaid)
+        took = parsed.error is not None and parsed.error.turn_taken
+        seen = blanker.seen(event) if event is not None and not took else None
         if parsed.error is not None and number > 1:
             # malformed, and still so in the observed log; the event it states, if any
             # (a stray field, a bad time), with its hidden cards blanked
@@ -161,8 +165,11 @@ class _Blanker:
                 return event.model_copy(update=dict.fromkeys(HIDDEN_IN_A_DEAL))
             case Discard() | Draw():
                 return event.model_copy(update={"card": None})
-            case GoalRevealed() if event.card is None and event.goal in self.goals:
+            # what the table sees turned up is what was dealt, whatever a full log wrote
+            # there (a reveal of another card, roles a full log has no business naming:
+            # malformed there; copied, they changed the observed round's outcome)
+            case GoalRevealed() if event.goal in self.goals and event.card != self.goals[event.goal]:
                 return event.model_copy(update={"card": self.goals[event.goal]})
-            case RoundEnded() if event.roles is None and self.roles is not None:
+            case RoundEnded() if self.roles is not None and event.roles != self.roles:
                 return event.model_copy(update={"roles": self.roles})
         return None

@@ -561,3 +561,39 @@ def test_r_c1_a_note_between_a_placement_and_its_reveal_interrupts_nothing() -> 
 def test_r_c1_a_note_after_game_ended_is_malformed() -> None:
     lines = [*gold_round().lines, json.dumps({"type": "referee_note", "player": None, "error": "other", "note": ""})]
     assert malformed_fields(lines) == [(len(lines), None)]
+
+
+@pytest.mark.parametrize("slip", ["reveal", "roles"])
+def test_what_a_full_log_wrote_wrong_in_sight_is_observed_as_dealt(slip: str) -> None:
+    """A full log's reveal naming another card than the one dealt there, or its
+    round_ended naming roles (malformed in a full log): the table sees the card and the
+    roles dealt, and the observed log names those. Copied as written, the stone named
+    for the gold scored the round as the saboteurs', and roles swapped moved the points."""
+    lines = gold_round().lines
+    if slip == "reveal":
+        number = line_of(lines, type="goal_revealed")
+        full = edit(lines, number, card="goal_stone_ne")
+    else:
+        number = line_of(lines, type="round_ended")
+        roles = json.loads(lines[1])["roles"]
+        dealt = list(roles.values())
+        swapped = dict(zip(roles, [*dealt[1:], dealt[0]], strict=True))
+        full = edit(lines, number, roles=swapped)
+    seen = observe("\n".join(full).encode()).decode().splitlines()
+    assert malformed_fields(full) == [(number, "card" if slip == "reveal" else "roles")]
+    assert [o.as_report() for o in run(seen).outcomes] == [o.as_report() for o in run(full).outcomes]
+
+
+@pytest.mark.parametrize(("kind", "field"), [("play_map", "goal"), ("play_path", "x")])
+def test_a_card_play_past_applying_stays_malformed_when_observed(kind: str, field: str) -> None:
+    """A card laid face up whose line lacks what it needs is malformed in both logs: the
+    observed log wrote it over with the turn it took, a face-down discard, which read as
+    valid (the finding gone, and a play recorded as a pass)."""
+    log = LogBuilder(players=6, ruleset="tournament", rounds=1)
+    log.deal(start="ann", hands={"ann": ["map", "EW"]})
+    log.map("ann", "top") if kind == "play_map" else lay(log, "EW", 1, 0)
+    number = line_of(log.lines, type=kind)
+    full = edit(log.lines, number, **{f"drop_{field}": True})
+    seen = observe("\n".join(full).encode()).decode().splitlines()
+    assert json.loads(seen[number - 1])["type"] == kind
+    assert [(f.code, f.line) for f in run(seen).findings] == [(f.code, f.line) for f in run(full).findings]
