@@ -478,6 +478,11 @@ _SURROGATE_ESCAPE: Final = re.compile(rb"\\u[dD][89a-fA-F]")
 """A ``\\u`` escape of a UTF-16 surrogate: half a character, whole only as a pair."""
 
 
+_FIRST_HALF: Final = chr(0xD800)
+_LAST_HALF: Final = chr(0xDFFF)
+"""The surrogates' range (written by number: mypyc takes no surrogate in a literal)."""
+
+
 def _half_a_character(obj: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
     """The line's object with every lone surrogate (a ``\\ud800`` escape not paired
     into one character) made U+FFFD, and the top-level field that held the first; or
@@ -488,11 +493,11 @@ def _half_a_character(obj: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
 
     def mend(value: Any, field: str) -> Any:
         if isinstance(value, str):
-            if not any("\ud800" <= char <= "\udfff" for char in value):
+            if not any(_FIRST_HALF <= char <= _LAST_HALF for char in value):
                 return value
             if not first:
                 first.append(field)
-            return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in value)
+            return "".join("\ufffd" if _FIRST_HALF <= char <= _LAST_HALF else char for char in value)
         if isinstance(value, list):
             return [mend(item, field) for item in value]
         if isinstance(value, dict):
