@@ -151,7 +151,7 @@ def test_audit_corrects_and_dismisses_with_reasons(open_page: Open, organiser: s
     assert at.selectbox(key="correct_star").value == ""  # the star as the round gave it, unless chosen
     # a form's values go in with its button (a run between them would drop them)
     at.number_input(key="correct_points").set_value(3)
-    at.selectbox(key="correct_star").set_value("no")
+    at.selectbox(key="correct_star").set_value("yes")  # the rules' star: a correction without it stays off them
     at.text_input(key="correct_reason").input("the sheet said 4; the table agreed on 3")
     at.button(key="FormSubmitter:correction-Record the correction").click().run()
     assert any("Recorded a correction" in s.value for s in at.success), page_text(at)
@@ -161,7 +161,7 @@ def test_audit_corrects_and_dismisses_with_reasons(open_page: Open, organiser: s
             "SELECT n.name, c.points, c.star FROM corrections c JOIN tournament_players n USING (tournament, player)"
             " WHERE c.tournament = ? ORDER BY c.seq DESC LIMIT 1"
         )  # the player the finding names, picked for the form
-        assert con.execute(newest, [TOURNAMENT]).fetchall() == [(wrong["player"], 3, False)]
+        assert con.execute(newest, [TOURNAMENT]).fetchall() == [(wrong["player"], 3, True)]
 
     missed = at.dataframe[0].value.iloc[0]
     assert missed["code"] == MISSED_DRAW
