@@ -17,6 +17,7 @@ import duckdb
 
 from events.said import Said, say
 from events.said import problem as said_as_is
+from events.shown import safe_name
 from ingest.schema import READ_MODELS
 
 
@@ -29,7 +30,7 @@ class StoreError(RuntimeError):
     def __init__(self, path: Path, problem: Said | str, line: Said | None = None) -> None:
         problem = problem if isinstance(problem, Said) else said_as_is(problem)
         self.said = problem
-        self.line_said = line or say("%(file)s: %(problem)s", file=str(path), problem=(problem,))
+        self.line_said = line or say("%(file)s: %(problem)s", file=safe_name(str(path)), problem=(problem,))
         super().__init__(self.line_said.english())
         self.path = path
         self.problem = problem.english()

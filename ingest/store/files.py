@@ -141,6 +141,10 @@ class StoreFile:
     def _open(self, read_only: bool) -> duckdb.DuckDBPyConnection:
         """Open the file, waiting with back-off while another process holds it, and
         saying so at every try (:meth:`someone_waiting`)."""
+        try:
+            str(self.path).encode("utf-8")
+        except UnicodeEncodeError:  # DuckDB raised a bare RuntimeError (std::bad_cast): a traceback
+            raise StoreUnusable(self.path, say("its name is not UTF-8, which DuckDB cannot open: rename it")) from None
         deadline = time.monotonic() + self.wait
         pause = 0.02
         waited = False

@@ -191,3 +191,22 @@ def test_a_commit_duckdb_could_not_finish_is_not_called_damage(tmp_path: Path, m
     assert "DuckDB stopped after a commit it could not finish (Failed to flush table uploads during commit" in said
     assert "the store keeps every one before it" in said and "$SABOTEUR_DB_MEMORY is 32MB" in said
     assert str(tmp_path) not in said.split(":", 1)[1]  # no path of the machine but the store's own name
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_a_store_whose_name_is_not_utf8_is_one_line(
+    store_file: Path, tmp_path: Path, log_file: Path, name: str
+) -> None:
+    """DuckDB cannot open a file whose name's bytes are not UTF-8: it raised a bare
+    RuntimeError (std::bad_cast), a traceback of every command, exit 1, the name shown
+    with a raw surrogate."""
+    import os
+    import shutil
+
+    odd = tmp_path / os.fsdecode(b"bad\xff.duckdb")
+    shutil.copyfile(store_file, odd)
+    result = cli(*command(name, odd, log_file))
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    line = one_line(result)
+    assert line.startswith(str(tmp_path / "bad\\xff.duckdb")) and "not UTF-8" in line, line
