@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -29,7 +30,7 @@ from ingest.pipeline import FileResult, ingest
 from ingest.rebuild import rebuild as rebuild_read_models
 from ingest.sources import safe_name
 from ingest.stats import IngestStats
-from ingest.store import Store, ctrl_c_noted, interrupted
+from ingest.store import Store, StoreBusy, ctrl_c_noted, interrupted
 
 if TYPE_CHECKING:
     from analytics.carried import Carried
@@ -170,10 +171,10 @@ def _ingest_and_tell(
             )
         out.print(detail)
     if verbose:
-        _print_findings(out, store, noted, speaks)
-    _print_misseated(out, store, results, speaks)
+        _read_back(out, lambda: _print_findings(out, store, noted, speaks))
+    _read_back(out, lambda: _print_misseated(out, store, results, speaks))
     if supersede:
-        _print_carried(out, store, results, speaks)
+        _read_back(out, lambda: _print_carried(out, store, results, speaks))
     out.print(_summary(store, counts))
     if results:
         cores = say(
@@ -186,6 +187,21 @@ def _ingest_and_tell(
     if not results:
         Console(stderr=True).print(told(say("no files found (looked for .jsonl, .jsonl.gz, .csv and .json)")))
     return 1 if counts["rejected"] else 0
+
+
+def _read_back(out: Console, report: Callable[[], None]) -> None:
+    """A part of the report read back from the store once the files are stored (their
+    findings, who sat at the wrong table, the corrections carried): a store another
+    process holds by then leaves that part out, said so, and the run's results stand.
+    It ended the command "database busy", exit 2, no table, every file stored."""
+    try:
+        report()
+    except StoreBusy as busy:
+        left_out = say(
+            "%(problem)s: the files are stored, and this part of the report is left out (saboteur findings lists it)",
+            problem=(busy.said,),
+        )
+        out.print(f"[yellow]{escape(told(left_out))}[/yellow]")
 
 
 def _summary(store: Store, counts: Counter[str]) -> Table:

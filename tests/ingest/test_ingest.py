@@ -1510,3 +1510,26 @@ def test_two_runs_at_once_that_both_merge_their_row_groups_at_the_end_store_ever
     assert query(store.path, "SELECT count(*) FROM games") == [(6,)]
     assert query(store.path, "SELECT key FROM meta WHERE key = 'settling'") == []
     assert verify(store).ok
+
+
+def test_a_store_held_once_the_files_are_stored_leaves_the_results_standing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process may take the store between the commit and the report's look
+    back into it (who sat at the wrong table): that part is left out, said so; the
+    table of results and the exit status stand. It ended "database busy", exit 2, with
+    no table, every file stored."""
+    import analytics.standings
+    from ingest.store import StoreBusy
+
+    def held(store: Store, **_: object) -> None:
+        raise StoreBusy(store.path, "database busy: another process is using the file")
+
+    monkeypatch.setattr(analytics.standings, "misseated", held)
+    db = tmp_path / "s.duckdb"
+    log = tmp_path / "game.jsonl"
+    write_game(log, "nl-open-2026:r1:t3")
+    result = invoke("ingest", log, "--db", db, "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert summary(result)["accepted"] == 1
+    assert "the files are stored, and this part of the report is left out" in " ".join(result.output.split())
