@@ -26,7 +26,7 @@ from ingest.checkpoint import Anchor
 from ingest.readmodels import GAME_TABLES, PROJECTED, ROW_TYPES, TOURNAMENT_TABLES
 from ingest.rebuild import project_store
 from ingest.store import Store, room_for, streaming
-from ingest.tables import frame
+from ingest.tables import create_table, frame
 
 COMPARED = (*GAME_TABLES, *TOURNAMENT_TABLES)
 
@@ -158,6 +158,9 @@ def check_chain(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict, 
     for event in store.read_all(con, until=ends.events):
         position = event.position
         at = str(position)  # a position is a place in the chain, written as the store numbers it
+        if position < expected_position:  # read in position order: a position met twice
+            verdict.said.append(say("event at position %(position)s is stored twice: a row was added", position=at))
+            return
         if position != expected_position:
             verdict.said.append(
                 say(
@@ -308,6 +311,31 @@ _KEYS: Final = {table: (kind, column) for kind, (column, tables) in PROJECTED.it
 names the stream."""
 
 
+_SHAPE: Final = (
+    "SELECT column_name, data_type FROM information_schema.columns "
+    "WHERE table_schema = 'main' AND table_name = ? ORDER BY column_name"
+)
+
+
+def _shape(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[str, str]]:
+    """A table's columns as the database holds them, by name: name and type (not their
+    order, nor whether they take null: an upgrade adds a column last, and nullable)."""
+    return [(str(name), str(kind)) for name, kind in con.execute(_SHAPE, [table]).fetchall()]
+
+
+_DECLARED: Final[dict[str, list[tuple[str, str]]]] = {}
+
+
+def _declared_shape(table: str) -> list[tuple[str, str]]:
+    """The columns this program writes in ``table`` (its row type's DDL, read back from
+    a database in memory, so DuckDB spells the types as it spells the stored ones)."""
+    if table not in _DECLARED:
+        with duckdb.connect() as scratch:
+            scratch.execute(create_table(ROW_TYPES[table]))
+            _DECLARED[table] = _shape(scratch, table)
+    return _DECLARED[table]
+
+
 def check_read_models(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
     """Project the read models anew from the events and compare them with the stored
     tables, a batch of streams at a time (:func:`~ingest.rebuild.project_store`): each
@@ -316,8 +344,14 @@ def check_read_models(store: Store, con: duckdb.DuckDBPyConnection, verdict: Ver
     projected: Counter[str] = Counter()
     matched: Counter[str] = Counter()
     differing: set[str] = set()
+    reshaped = [table for table in COMPARED if _shape(con, table) != _declared_shape(table)]
+    for table in reshaped:  # a column dropped or retyped: compared by what is left, it read as equal
+        verdict.said.append(
+            say("read model %(table)s does not have the columns this program writes: run saboteur rebuild", table=table)
+        )
+    compared = [table for table in COMPARED if table not in reshaped]
     for batch in project_store(store, con):
-        for table in COMPARED:
+        for table in compared:
             kind, column = _KEYS[table]
             ids, rows = batch.ids.get(kind, []), batch.rows.get(table, [])
             projected[table] += len(rows)
@@ -330,7 +364,7 @@ def check_read_models(store: Store, con: duckdb.DuckDBPyConnection, verdict: Ver
             wanted = frame(ROW_TYPES[table], rows).select(stored.columns).cast(dict(stored.schema), strict=False)
             if not _sorted(stored).equals(_sorted(wanted)):
                 differing.add(table)
-    for table in COMPARED:
+    for table in compared:
         stored_rows = int(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
         if table in differing or stored_rows != matched[table]:
             verdict.said.append(

@@ -76,6 +76,27 @@ def test_the_verdict_keeps_sentences_and_their_english(store_file: Path) -> None
     assert said.english().startswith(f"event at position {position} (") and said.english().endswith(" was altered")
 
 
+def test_an_event_stored_twice_is_said_added_not_removed(store_file: Path) -> None:
+    """A copy of an event's row inserted: it was "event at position N+1 is missing:
+    removed", though nothing was removed."""
+    ((count,),) = sql(store_file, "SELECT count(*) FROM events")
+    position = int(count) // 2
+    sql(store_file, "INSERT INTO events SELECT * FROM events WHERE position = ?", [position])
+    assert _store_problem(store_file).english() == f"event at position {position} is stored twice: a row was added"
+
+
+@pytest.mark.parametrize("change", ["DROP COLUMN recorded_points", "ALTER recorded_points TYPE VARCHAR"])
+def test_a_read_model_whose_columns_changed_is_said_so(store_file: Path, change: str) -> None:
+    """A read model's column dropped or retyped: compared by the columns left (and cast
+    loosely), the table read as equal, verify said ok, and the standings failed on it."""
+    sql(store_file, f"ALTER TABLE round_players {change}")
+    assert _store_problem(store_file).english() == (
+        "read model round_players does not have the columns this program writes: run saboteur rebuild"
+    )
+    assert cli("rebuild", "--db", store_file).exit_code == 0
+    assert verify_store(Store(store_file)).ok
+
+
 @pytest.mark.parametrize("lang", ["de", "nl", "nb"])
 def test_verify_prints_what_it_found_in_the_language_asked_for(store_file: Path, lang: str) -> None:
     _altered_event(store_file)
