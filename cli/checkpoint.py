@@ -7,6 +7,7 @@ publishing one also records it in the tournament's record (``tournament log``).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -90,7 +91,19 @@ def publish(
     signer = checkpoint.private_key(key)
     target = _tournament(store, tournament)
     published = checkpoint.publish(store, signer)
-    checkpoint.write(output, published)
+    # written aside, moved into place once the record has it: a record that could not be
+    # written (a full disk) left a file published that no record notes
+    aside = output.with_name(f".{output.name}.{os.getpid()}.part")
+    checkpoint.write(aside, published)
+    try:
+        recorded = records.append(store, target, [CheckpointPublished.of(published)]) if target is not None else None
+    except records.RecordError as exc:
+        aside.unlink(missing_ok=True)
+        raise refuse(told(exc.said), 1) from None
+    except BaseException:
+        aside.unlink(missing_ok=True)
+        raise
+    os.replace(aside, output)
     console = Console(soft_wrap=True)
     written = say(
         "checkpoint %(file)s: event position %(position)s, head %(head)s; upload %(upload)s, uploads head "
@@ -103,13 +116,9 @@ def publish(
         key=published.key,
     )
     console.print(escape(told(written)))
-    if target is None:
+    if recorded is None:
         console.print(told(say("no tournament is stored: the checkpoint is in no record")))
         return
-    try:
-        recorded = records.append(store, target, [CheckpointPublished.of(published)])
-    except records.RecordError as exc:
-        raise refuse(told(exc.said), 1) from None
     noted = say(
         "recorded in %(stream)s, now at version %(version)s", stream=recorded.stream, version=str(recorded.version)
     )

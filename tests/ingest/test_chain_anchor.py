@@ -232,6 +232,26 @@ def publish(db: Path, key: Path, out: Path) -> dict[str, object]:
     return published
 
 
+def test_a_checkpoint_no_record_could_note_is_not_published(
+    store_file: Path, keys: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The record refused (a full disk, say): no checkpoint file, nothing announced. The
+    file was written and announced first, then the record failed: a checkpoint
+    published that no record notes."""
+    from analytics import records
+    from ingest.store import StoreError
+
+    def full(store: object, *_: object, **__: object) -> None:
+        raise StoreError(store_file, "the database failed: No space left on device")
+
+    monkeypatch.setattr(records, "append", full)
+    out = tmp_path / "cp.json"
+    result = cli("checkpoint", "publish", "--db", store_file, "--key", keys[0], "-o", out)
+    assert result.exit_code == 2, result.output
+    assert "No space left" in one_line(result) and "checkpoint cp.json" not in result.output
+    assert list(tmp_path.glob("*cp.json*")) == []
+
+
 def test_keygen_never_overwrites_a_key(keys: tuple[Path, Path]) -> None:
     key, _ = keys
     before = key.read_bytes()
