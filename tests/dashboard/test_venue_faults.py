@@ -70,8 +70,8 @@ async def woke(phone: Phone, step: Step) -> bool:
     from playwright.async_api import TimeoutError as NotThere
 
     await phone.settled(phone.page.locator(f".st-key-{step.key} button").first.tap)
-    try:
-        await phone.page.locator(f".st-key-{step.then} button").first.wait_for(state="attached", timeout=3000)
+    try:  # shown, not merely in the page: the card buttons stay in it, hidden, while a draw is due
+        await phone.page.locator(f".st-key-{step.then} button").first.wait_for(state="visible", timeout=10_000)
     except NotThere:
         return False
     return True
