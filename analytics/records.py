@@ -233,22 +233,74 @@ def _one_state(record: Sequence[Mapping[str, Any]], new: Sequence[TournamentEven
     """A :class:`RecordError` if a record in ``new`` contradicts the state the ``record``
     left: a player withdrawn who has withdrawn already, or returned who has not; a
     seating that seats a withdrawn player; a replay accepted for a round whose newest
-    decision is that replay already. Judged in the append's own transaction, as
-    :func:`_one_decision` is: two organisers withdrawing a player (or accepting a replay)
-    at once record it once, and a seating made as a player withdraws cannot seat them."""
+    decision is that replay already; a round seated again without the reason that
+    replaces its seating (R-TS1); a tie at the cut line drawn again (R-TS2: the first
+    draw places it). Judged in the append's own transaction, as :func:`_one_decision`
+    is: two organisers withdrawing a player, accepting a replay, seating a round or
+    drawing a tie at once record it once (the second told so, not its seating or draw
+    printed and then replaced by the other's), and a seating made as a player withdraws
+    cannot seat them."""
     gone: set[str] = set()
     newest: dict[tuple[str, int], str] = {}  # each round's newest decision: a correction or the replay
+    seated: set[tuple[str, int]] = set()  # each seated round, by stage and number
+    drawn: set[tuple[str, tuple[str, ...], int]] = set()  # each tie drawn: stage, players, places
     for index, event in enumerate([*record, *(e.model_dump() for e in new)]):
         kind, player = str(event["type"]), str(event.get("player"))
         round_of = (str(event.get("game_id")), int(event.get("round") or 0))
         if index >= len(record):
             _judge_state(event, gone, newest.get(round_of), tournament)
+            _judge_again(event, seated, drawn, tournament)
         if kind == "player_withdrawn":
             gone.add(player)
         elif kind == "player_returned":
             gone.discard(player)
         elif kind in ("score_corrected", "replay_accepted"):
             newest[round_of] = kind
+        elif kind == "seating_published":
+            seated.add(_seated_round(event))
+        elif kind == "cut_drawn":
+            drawn.add(_drawn_tie(event))
+
+
+def _seated_round(event: Mapping[str, Any]) -> tuple[str, int]:
+    return str(event.get("stage") or "preliminary"), int(event["tournament_round"])
+
+
+def _drawn_tie(event: Mapping[str, Any]) -> tuple[str, tuple[str, ...], int]:
+    """A draw's tie as the standings match it to one: its players and places (the
+    points and stars aside), in its stage."""
+    return str(event.get("stage") or "preliminary"), tuple(sorted(str(p) for p in event["tied"])), int(event["places"])
+
+
+def _judge_again(
+    event: Mapping[str, Any],
+    seated: set[tuple[str, int]],
+    drawn: set[tuple[str, tuple[str, ...], int]],
+    tournament: str,
+) -> None:
+    """A new seating or draw judged on those before it (:func:`_one_state`): a round
+    seated anew says why (``seat --replace --reason``), and a tie the record has drawn
+    is placed by that draw, never drawn again (the standings would take the newest)."""
+    kind = str(event["type"])
+    if kind == "seating_published" and _seated_round(event) in seated and event.get("reason") is None:
+        raise RecordError(_seated_already(int(event["tournament_round"]), tournament))
+    if kind == "cut_drawn" and _drawn_tie(event) in drawn:
+        raise RecordError(
+            say(
+                "the tie at the cut line among %(tied)s is drawn already: the standings place it by that draw "
+                "(saboteur tournament log shows it)",
+                tied=tuple(sorted(str(p) for p in event["tied"])),
+            )
+        )
+
+
+def _seated_already(number: int, tournament: str) -> Said:
+    return say(
+        "round %(round)s of %(tournament)s is already seated: to seat it anew, say why with "
+        "--replace --reason (the published seating stays in the record)",
+        round=number,
+        tournament=tournament,
+    )
 
 
 def _judge_state(event: Mapping[str, Any], gone: set[str], newest: str | None, tournament: str) -> None:
@@ -1051,14 +1103,7 @@ def seating_players(store: Store, tournament: str, number: int, stage: str, *, r
             [tournament, number, known],
         ).fetchall()
         if seated and replace is None:
-            raise RecordError(
-                say(
-                    "round %(round)s of %(tournament)s is already seated: to seat it anew, say why with "
-                    "--replace --reason (the published seating stays in the record)",
-                    round=number,
-                    tournament=tournament,
-                )
-            )
+            raise RecordError(_seated_already(number, tournament))
         if replace is not None and not replace.strip():
             raise RecordError(say("a replaced seating needs a --reason"))
         before = stage_before(known, told.semifinal)

@@ -188,7 +188,9 @@ def test_the_organisers_list_shows_each_code_by_its_fingerprint(store: Store) ->
 def test_a_code_opens_its_table_as_the_seating_stands_now(store: Store) -> None:
     first, second = records.issue_referee_codes(store, TID, 1)
     reseated = (*TABLE_1[1:], TABLE_1[0])
-    records.publish_seating(store, TID, 1, [reseated], stage="preliminary", method="by hand", seed=None)
+    records.publish_seating(
+        store, TID, 1, [reseated], stage="preliminary", method="by hand", seed=None, reason="table 2 merged"
+    )
     access = referee_access(store, first.code)
     assert access is not None and access.players == seated(*reseated)
     assert referee_access(store, second.code) is None  # table 2 is seated no more

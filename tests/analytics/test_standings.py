@@ -1461,7 +1461,9 @@ def test_check_reports_games_that_differ_from_the_published_seating(hand: Hand) 
     assert result.exit_code == 1
     assert "hand:r1:t1 (round 1, table 1): the game seats fay but the seating lists gus" in result.output
     right = [list(TABLE_1), ["gus", "hal", "ida", "jan", "kim", "lea"]]
-    records.publish_seating(hand.store, TID, 1, right, stage="preliminary", method="by hand", seed=None)
+    records.publish_seating(
+        hand.store, TID, 1, right, stage="preliminary", method="by hand", seed=None, reason="fay and gus swapped"
+    )
     result = hand.cli("tournament", "check", TID)
     assert result.exit_code == 0 and "every game matches its published seating" in result.output
 

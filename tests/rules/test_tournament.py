@@ -530,6 +530,38 @@ def test_r_ts5_two_organisers_withdrawing_a_player_or_accepting_a_replay_at_once
     assert CliRunner().invoke(app, ["verify", "--db", str(store.path)]).exit_code == 0
 
 
+def test_r_ts1_r_ts2_two_organisers_seating_a_round_or_drawing_a_tie_at_once_record_it_once(tmp_path: Path) -> None:
+    """A round seated (or a tie at the cut line drawn) by two organisers at one moment
+    was recorded twice: the check that it was seated stood outside the append's
+    transaction, and each organiser was shown a seating (a draw) of their own, the later
+    one standing. One is recorded, the others told it is seated (drawn) already; a
+    seating that says why it replaces the round's is recorded, and a draw of the same
+    players for other places is another tie."""
+    store = Store(tmp_path / "s.duckdb")
+    (tmp_path / "tournament.json").write_text(json.dumps(description()), encoding="utf-8")
+    ingest([tmp_path], store, workers=1)
+    seated = "round 2 of cup is already seated: to seat it anew, say why with --replace --reason"
+    said = _four_at_once(
+        lambda kind: records.publish_seating(
+            store, "cup", 2, [TEN[:5], TEN[5:]], stage="preliminary", method="mixed", seed=kind
+        )
+    )
+    assert said.count("recorded") == 1 and sum(s.startswith(seated) for s in said) == 3, said
+    said = _four_at_once(
+        lambda kind: records.publish_seating(
+            store, "cup", 2, [TEN[:5], TEN[5:]], stage="preliminary", method="mixed", seed=kind, reason="a table short"
+        )
+    )
+    assert said == ["recorded"] * 4
+    tie = {"stage": "preliminary", "tied": ["cem", "ann", "bob"], "places": 1, "points": 4, "stars": 2}
+    said = _four_at_once(lambda seed: records.cut_draw(store, "cup", **tie, seed=seed))
+    drawn = "the tie at the cut line among ann, bob and cem is drawn already"
+    assert said.count("recorded") == 1 and sum(s.startswith(drawn) for s in said) == 3, said
+    records.cut_draw(store, "cup", **{**tie, "places": 2}, seed=1)  # the same players, another tie
+    kinds = [event.type for event in records.history(store, "cup")]
+    assert kinds.count("seating_published") == 1 + 4 and kinds.count("cut_drawn") == 2, kinds
+
+
 def test_r_ts5_records_without_their_reason_are_refused(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.duckdb")
     records.create(store, "cup", name="Cup")
