@@ -271,8 +271,8 @@ def test_csv_text_neutralises_formulas_in_text_cells() -> None:
         "'+1",
         "'-2",
         "'@SUM(A1)",
-        "'\tx",
-        "'\rx",
+        "\\x09x",  # a tab or a carriage return is escaped, so no formula starts with it
+        "\\x0dx",
         "ann",
         "a=b",
         "",
@@ -280,6 +280,23 @@ def test_csv_text_neutralises_formulas_in_text_cells() -> None:
     ]
     assert rows[0][1] == "-1"  # a number stays a number
     assert csv_text(pl.DataFrame({"=1+1": [1]})).splitlines()[0] == "'=1+1"
+
+
+def test_csv_text_writes_each_cell_as_one_line_of_text() -> None:
+    """A referee's note (free text) that holds a terminal's escape sequence cleared the
+    screen of whoever printed ``saboteur findings --format csv``, where the table the
+    same command prints escapes it: each cell is one line of text, its controls, marks
+    that turn the text and line breaks written as backslash escapes; a joiner stays."""
+    notes = ["\x1b[2J\x1b[Hcleared", "abc\u202edef", "two\nlines", "Lea 👩\u200d👧", "plain"]
+    header, *rows = csv.reader(io.StringIO(csv_text(pl.DataFrame({"no\x1bte": notes})), newline=""))
+    assert header == ["no\\x1bte"]
+    assert [row[0] for row in rows] == [
+        "\\x1b[2J\\x1b[Hcleared",
+        "abc\\u202edef",
+        "two\\x0alines",
+        "Lea 👩\u200d👧",
+        "plain",
+    ]
 
 
 @pytest.fixture(scope="module")
