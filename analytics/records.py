@@ -31,7 +31,15 @@ import polars as pl
 from pydantic import TypeAdapter, ValidationError
 
 from analytics.csvrows import spreadsheet_rows
-from analytics.standings import EVERY_FINDING, FINDING_STATUS, NAME_KEY, round_fits, standings_on, with_still_wrong
+from analytics.standings import (
+    EVERY_FINDING,
+    FINDING_STATUS,
+    GAME_HEADERS,
+    NAME_KEY,
+    round_fits,
+    standings_on,
+    with_still_wrong,
+)
 from analytics.table_order import by_table, table_key
 from events.records import dump
 from events.records.tournament import (
@@ -334,14 +342,24 @@ def _judge_state(event: Mapping[str, Any], gone: set[str], newest: str | None, t
 
 def history(store: Store, tournament: str) -> list[StoredEvent]:
     """The tournament's record in the order it was made: every event of its stream, and
-    the markers of its games stored anew (``ingest --supersede``)."""
+    the markers of its games stored anew (``ingest --supersede``): of a game in it now,
+    or in it once (a version of its log named the tournament), so that a game stored
+    anew out of the tournament (its log's header without ``tournament``, as a game put
+    at the wrong table is taken out) says when and why it left."""
     with store.connect(read_only=True) as con:
         record = store.read(con, stream_of(tournament))
+        markers = list(store.read_all(con, types=[marker_type("game")]))
         games = {
-            f"game:{g}"
-            for (g,) in con.execute("SELECT game_id FROM games WHERE tournament = ?", [tournament]).fetchall()
+            str(stream)
+            for (stream,) in con.execute(
+                "SELECT 'game:' || game_id FROM games WHERE tournament = $t UNION "
+                "SELECT DISTINCT stream FROM events WHERE type IN (SELECT unnest($headers::VARCHAR[])) "
+                "AND stream IN (SELECT unnest($marked::VARCHAR[])) "
+                "AND json_extract_string(payload, '$.tournament') = $t",
+                {"t": tournament, "marked": sorted({e.stream for e in markers}), "headers": list(GAME_HEADERS)},
+            ).fetchall()
         }
-        markers = [e for e in store.read_all(con, types=[marker_type("game")]) if e.stream in games]
+        markers = [e for e in markers if e.stream in games]
     return sorted([*record, *markers], key=lambda e: e.position)
 
 

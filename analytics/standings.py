@@ -114,7 +114,7 @@ _SEATS: Final = """(
 game's round, stage and table (the places :data:`MISSEATED` judges)."""
 
 
-_GAME_HEADERS: Final = ("game_started", "score_sheet_game")
+GAME_HEADERS: Final = ("game_started", "score_sheet_game")
 """The first event of a game's stream, naming its tournament."""
 
 MISSEATED: Final = (
@@ -848,7 +848,7 @@ def _snapshot(store: Store, tournament: str, moment: int | datetime) -> duckdb.D
     with store.connect(read_only=True) as con:
         if isinstance(moment, int):
             moment = _committed(con, moment)
-        headers = store.read_all(con, until=moment, types=_GAME_HEADERS)
+        headers = store.read_all(con, until=moment, types=GAME_HEADERS)
         games = {e.stream for e in headers if json.loads(e.payload).get("tournament") == tournament}
         held: dict[str, list[Any]] = {}
         size = 0

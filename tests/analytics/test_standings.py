@@ -1198,6 +1198,19 @@ def test_a_superseded_game_counts_in_its_newest_version(hand: Hand) -> None:
     assert "game_superseded" in log.output and "round 3 was kim's" in log.output
 
 
+def test_the_log_says_when_and_why_a_game_was_stored_anew_out_of_the_tournament(hand: Hand) -> None:
+    """A game stored at the wrong tournament is taken out by storing it anew, its header
+    naming another tournament or none: its points left the standings, and the log kept
+    no line of when or why (it listed the markers of the games in the tournament now)."""
+    again = sheet("hand:r1:t2", T2_AGAIN, tournament="casual", table="2")
+    outcome = put(hand.store, hand.root / "out" / "r1-t2.csv", again, supersede=True, reason="a casual game")
+    assert outcome.startswith("accepted"), outcome
+    assert hand.query("SELECT tournament FROM games WHERE game_id = 'hand:r1:t2'") == [("casual",)]
+    log = hand.cli("tournament", "log", TID, env={"COLUMNS": "400"})
+    assert log.exit_code == 0
+    assert "game_superseded" in log.output and "a casual game" in log.output
+
+
 # -- as of -------------------------------------------------------------------------------
 
 
