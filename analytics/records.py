@@ -683,9 +683,10 @@ def penalty(
     stage: str = "preliminary",
     *,
     finding: str | None = None,
+    found: _Found | None = None,
 ) -> Recorded:
     """Deduct points with a reason (R-TS5), for ``finding`` if one is named (see
-    :func:`penalty_for`)."""
+    :func:`penalty_for`, which gives what it ``found`` of it)."""
     if not reason.strip():
         raise RecordError(say("a penalty needs a --reason"))
     if points <= 0:
@@ -704,6 +705,17 @@ def penalty(
         if player not in _registered(con, tournament):
             raise RecordError(
                 say("%(player)s is not registered in %(tournament)s", player=player, tournament=tournament)
+            )
+        if found is not None and found.players and player not in found.players:
+            raise RecordError(
+                say(
+                    "%(player)s did not play %(game)s, where finding %(finding)s was found: its penalty goes to one of "
+                    "its players (%(players)s); a penalty for something else is given without --finding",
+                    player=player,
+                    game=found.game,
+                    finding=finding,
+                    players=", ".join(found.players),
+                )
             )
         at_the_stage = _at_stage(con, tournament, known)
         if at_the_stage and player not in at_the_stage:
@@ -745,10 +757,13 @@ def _at_stage(con: duckdb.DuckDBPyConnection, tournament: str, stage: str) -> se
 
 @dataclass(frozen=True, slots=True)
 class _Found:
-    """A stored finding as a record needs it: its game's stage, the player it names."""
+    """A stored finding as a record needs it: its game's stage and its players, the
+    player it names."""
 
     stage: str
     player: str | None
+    game: str
+    players: tuple[str, ...]
 
 
 def _finding(con: duckdb.DuckDBPyConnection, tournament: str, finding: str) -> _Found:
@@ -756,13 +771,13 @@ def _finding(con: duckdb.DuckDBPyConnection, tournament: str, finding: str) -> _
     none is stored, or it belongs to another tournament."""
     _require(con, tournament)
     rows = con.execute(
-        "SELECT g.tournament, coalesce(g.stage, 'preliminary'), f.player "
+        "SELECT g.tournament, coalesce(g.stage, 'preliminary'), f.player, g.game_id, g.player_ids "
         f"FROM {EVERY_FINDING} f JOIN games g USING (game_id) WHERE f.finding_id = ?",
         [finding],
     ).fetchall()
     if not rows:
         raise RecordError(say("no finding %(finding)s is stored", finding=finding))
-    owner, stage, player = rows[0]
+    owner, stage, player, game, players = rows[0]
     if owner != tournament:
         raise RecordError(
             say(
@@ -778,7 +793,7 @@ def _finding(con: duckdb.DuckDBPyConnection, tournament: str, finding: str) -> _
                 tournament=tournament,
             )
         )
-    return _Found(str(stage), player)
+    return _Found(str(stage), player, str(game), tuple(str(p) for p in players or ()))
 
 
 def penalty_for(
@@ -794,7 +809,9 @@ def penalty_for(
     """Turn a finding (a ``table_incident`` a referee noted, R-C1) into a penalty that
     names it (R-TS5), in one record: the penalty goes to the player the finding names
     and counts in its game's stage, unless told otherwise; a finding that names nobody
-    needs ``player``. The finding is settled by it (no longer open)."""
+    needs ``player``, one of its game's: a penalty for what happened at a table goes to
+    a player who sat there (a mistyped id of another registered player was recorded,
+    unsaid, and settled the finding). The finding is settled by it (no longer open)."""
     with store.connect(read_only=True) as con:
         found = _finding(con, tournament, finding)
     who = player or found.player
@@ -802,7 +819,7 @@ def penalty_for(
         raise RecordError(
             say("finding %(finding)s names no player: name the player whose penalty it is", finding=finding)
         )
-    return penalty(store, tournament, who, points, reason, stage or found.stage, finding=finding)
+    return penalty(store, tournament, who, points, reason, stage or found.stage, finding=finding, found=found)
 
 
 def named_by(store: Store, tournament: str, finding: str) -> str | None:

@@ -187,7 +187,15 @@ def test_a_finding_that_names_nobody_needs_the_player(stores: Stores, tmp_path: 
     with pytest.raises(RecordError, match=r"^a penalty needs a --reason$"):
         records.penalty_for(store, TID, nobody, 1, " ", player="no-one")
     finalists = "SELECT unnest(player_ids) AS player FROM games WHERE stage = 'final'"
-    player = str(browse.query(store, f"SELECT min(player) AS p FROM ({finalists})")["p"][0])  # a final's penalty
+    at_the_table = (
+        "SELECT unnest(g.player_ids) AS player FROM games g JOIN findings f USING (game_id) "
+        f"WHERE f.finding_id = '{nobody}'"
+    )
+    elsewhere = str(browse.query(store, f"SELECT min(player) AS p FROM ({finalists} EXCEPT {at_the_table})")["p"][0])
+    with pytest.raises(RecordError, match=f"^{elsewhere} did not play .*, where finding {nobody} was found: "):
+        records.penalty_for(store, TID, nobody, 1, "a card shown", player=elsewhere, stage="final")
+    both = f"SELECT min(player) AS p FROM ({finalists} INTERSECT {at_the_table})"
+    player = str(browse.query(store, both)["p"][0])  # a final's penalty, for what they did in the preliminaries
     records.penalty_for(store, TID, nobody, 1, "a card shown", player=player, stage="final")
     assert penalties(store) == [
         {"player": player, "stage": "final", "points": 1, "reason": "a card shown", "finding": nobody}
