@@ -213,7 +213,7 @@ def round_findings(store: Store, game_id: str, number: int) -> pl.DataFrame:
     return query(
         store,
         "SELECT line, player, code, rule, severity, message, said FROM findings "
-        "WHERE game_id = ? AND round = ? ORDER BY line",
+        "WHERE game_id = ? AND round = ? ORDER BY line, player, code, message",
         [game_id, number],
     )
 
@@ -304,7 +304,7 @@ SELECT g.tournament, f.finding_id, f.game_id, g.tournament_round, g.table_label 
 FROM {every_finding} f JOIN games g ON g.game_id = f.game_id
 WHERE {scope}
 ORDER BY g.tournament NULLS LAST, g.tournament_round NULLS LAST, {by_table}, f.game_id, f.line NULLS FIRST,
-         f.player
+         f.player, f.code, f.finding_id
 """.replace("{every_finding}", EVERY_FINDING)
     .replace("{status}", FINDING_STATUS.replace("{tournament}", "g.tournament"))
     .replace("{by_table}", by_table("g.table_label"))
@@ -402,7 +402,7 @@ def upload_findings(store: Store, uploads: Sequence[int]) -> pl.DataFrame:
     return query(
         store,
         "SELECT upload_id, finding_id, line, round, player, code, rule, severity, message, said FROM findings "
-        "WHERE list_contains(?, upload_id) ORDER BY upload_id, line NULLS FIRST, code",
+        "WHERE list_contains(?, upload_id) ORDER BY upload_id, line NULLS FIRST, code, finding_id",
         [list(uploads)],
     )
 
