@@ -60,7 +60,7 @@ from events.records.tournament import (
     TournamentCreated,
     TournamentEvent,
 )
-from events.records.tournament_file import NAME_MOST, one_line
+from events.records.tournament_file import NAME_MOST, one_line, shows_nothing
 from events.rules.tournament import (
     CUT,
     check_cut,
@@ -452,7 +452,7 @@ def register(store: Store, tournament: str, players: Sequence[tuple[str, str]]) 
     events: list[TournamentEvent] = []
     for player, name in players:
         _valid(_PLAYER_ID, player, "player")
-        if not name.strip():
+        if shows_nothing(name):
             raise RecordError(say("player %(player)s needs a name", player=player))
         if len(name.strip()) > NAME_MOST or not one_line(name):
             raise RecordError(
@@ -572,7 +572,7 @@ def read_player_list(text: str) -> list[tuple[str, str]]:
             raise RecordError(
                 say("line %(line)s: %(given)s is not a valid player id", line=number, given=repr(player))
             ) from None
-        if not name:
+        if shows_nothing(name):
             raise RecordError(say("line %(line)s: %(player)s needs a name", line=number, player=player))
         if player in listed:
             # the second name replaced the first person, and the count said two were registered

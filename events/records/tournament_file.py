@@ -45,15 +45,23 @@ from events.tables import Ruleset
 NAME_MOST: Final = 200
 """The longest display name (a player's, the tournament's): it fits a standings row, a
 card and a printed page."""
-NOT_IN_A_NAME: Final = r"\x00-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff"
+NOT_IN_A_NAME: Final = (
+    r"\x00-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200e\u200f\u2028\u2029"
+    r"\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb"
+)
 """What a display name may not hold (a character class's ranges): controls (a newline
 split a standings row in two), the line and paragraph separators, the marks that
 change the direction of the text after them (an override turned the rest of a
 sentence on the Standings page backwards; the left-to-right, right-to-left and Arabic
-letter marks), and the invisible spaces (zero-width space, word joiner, byte order
-mark: "Wout Ols\u200ben" stood beside "Wout Olsen" as a second, identical-looking name,
-without the ids two equal names are shown with). Marks that join letters (the
-zero-width joiner and non-joiner, which names in some scripts and emoji need) are left."""
+letter marks), and the characters that show nothing (zero-width space, word joiner,
+byte order mark, soft hyphen, the invisible operators U+2061–U+2064, the Hangul fillers
+U+115F, U+1160, U+3164 and U+FFA0, the combining grapheme joiner, the Khmer invisible
+vowels, the Mongolian vowel separator, the deprecated format marks U+206A–U+206F and the
+interlinear annotation marks: "Wout Ols\u200ben" or "Jan Visser\u2064" stood beside
+"Wout Olsen" or "Jan Visser" as a second, identical-looking name, without the ids two
+equal names are shown with, and U+3164 alone was a name that showed as blank). Marks
+that join letters (the zero-width joiner and non-joiner, which names in some scripts
+and emoji need) are left."""
 Name = Annotated[str, StringConstraints(min_length=1, max_length=NAME_MOST, pattern=f"^[^{NOT_IN_A_NAME}]+$")]
 """A display name: one line of 1 to :data:`NAME_MOST` characters, none of
 :data:`NOT_IN_A_NAME`."""
@@ -63,6 +71,16 @@ def one_line(text: str) -> bool:
     """Whether ``text`` holds none of :data:`NOT_IN_A_NAME`, as a command checks a name
     typed (its length aside)."""
     return re.fullmatch(f"[^{NOT_IN_A_NAME}]*", text) is not None
+
+
+def shows_nothing(name: str) -> bool:
+    """Whether a name is blank to the eye: spaces and joiners alone (a name of one
+    zero-width joiner was registered and showed as an empty row).
+
+    >>> shows_nothing(" \u200d ") and not shows_nothing("Lea 👩\u200d👧")
+    True
+    """
+    return not name.strip().replace("\u200c", "").replace("\u200d", "").strip()
 
 
 class Person(Record):
@@ -111,11 +129,11 @@ class TournamentFile(Record):
         ]
         if any(breach is not None for _, breach in found):
             return _said(found)
-        if not self.name.strip():  # as tournament create refuses it: a name of spaces shows nothing
+        if shows_nothing(self.name):  # as tournament create refuses it: a name of spaces shows nothing
             found.append(("name", Breach(Code.MALFORMED, "R-TS5", say("a tournament needs a name"))))
             return _said(found)
         for number, person in enumerate(self.players):
-            if not person.name.strip():  # as register and import-players refuse it
+            if shows_nothing(person.name):  # as register and import-players refuse it
                 said = say("player %(player)s needs a name", player=person.id)
                 found.append((f"players.{number}.name", Breach(Code.MALFORMED, "R-TS5", said)))
                 return _said(found)

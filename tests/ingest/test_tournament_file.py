@@ -185,8 +185,9 @@ def test_a_table_of_the_wrong_size_is_named_by_its_round_and_label_in_the_reader
     [
         ({"name": "   "}, "name", "a tournament needs a name"),
         ({"players": [{"id": "ann", "name": "\u00a0"}]}, "players.0.name", "player ann needs a name"),
+        ({"players": [{"id": "ann", "name": " \u200d"}]}, "players.0.name", "player ann needs a name"),
     ],
-    ids=["the tournament's", "a player's"],
+    ids=["the tournament's", "a player's", "a joiner alone"],
 )
 def test_a_name_of_spaces_alone_is_refused_as_the_commands_refuse_it(
     tmp_path: Path, victim: Path, fields: dict[str, Any], field: str, problem: str

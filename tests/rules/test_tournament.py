@@ -692,6 +692,10 @@ def test_r_ts5_withdraw_penalty_names_the_penalty_as_penalty_and_the_log_number_
         "Ida\x85",
         "Wout Ols\u200ben",
         "Ida\u200f",
+        "Jan Visser\u2064",
+        "\u3164",
+        "Jan\u00adVisser",
+        "Jan\u034fVisser",
     ],
     ids=[
         "201-characters",
@@ -703,6 +707,10 @@ def test_r_ts5_withdraw_penalty_names_the_penalty_as_penalty_and_the_log_number_
         "a-c1-control",
         "a-zero-width-space",
         "a-direction-mark",
+        "an-invisible-operator",
+        "a-hangul-filler",
+        "a-soft-hyphen",
+        "a-grapheme-joiner",
     ],
 )
 def test_r_ts5_a_display_name_is_one_line_of_at_most_200_characters(tmp_path: Path, name: str) -> None:
