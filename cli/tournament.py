@@ -287,7 +287,9 @@ def _history(store: Store, tournament: str, number: int) -> tuple[list[list[list
 def seat(
     tournament: str,
     number: Annotated[int, typer.Option("--round", help="The tournament round to seat.")],
-    method: Annotated[str, typer.Option(help="mixed (fewest repeat meetings) or swiss (similar standing).")] = "mixed",
+    method: Annotated[
+        str, typer.Option(help="mixed (fewest repeat meetings), swiss (similar standing) or random (drawn afresh).")
+    ] = "mixed",
     seed: Annotated[int, typer.Option(help="Seed of the draw.")] = 0,
     from_csv: Annotated[Path | None, typer.Option("--from-csv", help="A seating made by hand: table,player.")] = None,
     stage: Annotated[

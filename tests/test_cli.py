@@ -414,3 +414,16 @@ def test_the_dashboard_shows_no_visitor_a_traceback() -> None:
     from streamlit import config
 
     assert "type" in config._config_options_template["client.showErrorDetails"].description  # a value it takes
+
+
+def test_seat_help_names_every_method_it_takes() -> None:
+    """``seat --method random`` is taken (and named when a method is mistyped), but the
+    help named mixed and swiss alone."""
+    from typing import get_args
+
+    from analytics.seating import Method
+
+    result = CliRunner().invoke(app, ["tournament", "seat", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    for method in get_args(Method):
+        assert f"{method} (" in result.output, method
