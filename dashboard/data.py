@@ -28,6 +28,7 @@ import math
 import os
 import re
 import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -320,13 +321,35 @@ def integrity() -> Integrity:
     return Integrity(events, head, uploads, uploads_head, _verifications().get(db))
 
 
+@st.cache_resource(show_spinner=False)
+def _verifying() -> dict[str, threading.Lock]:
+    """One lock a store: the walk of its chain that runs, which a click waits for."""
+    return {}
+
+
+_LOCKS: Final = threading.Lock()
+"""Guards :func:`_verifying` as a lock is added to it."""
+
+
 def verify_chain() -> Verification:
-    """Recompute the hash chain now (:func:`ingest.verify.verify`, chain only)."""
+    """Recompute the hash chain now (:func:`ingest.verify.verify`, chain only), once
+    at a time a store: a click while a walk runs waits for it and takes its result,
+    rather than walk the chain again beside it. The button is on every spectator's
+    Standings page, and a walk reads every event (some seconds a hundred thousand):
+    thirty spectators pressing it at once walked it thirty times over on the laptop
+    that takes the referees' phones' taps."""
     db, _ = _key()
-    verdict = verify(_store_at(db), read_models=False)
-    done = Verification(datetime.now(UTC), verdict.events, verdict.head, verdict.ok, tuple(verdict.said))
-    _verifications()[db] = done
-    return done
+    asked = datetime.now(UTC)
+    with _LOCKS:
+        lock = _verifying().setdefault(db, threading.Lock())
+    with lock:
+        newest = _verifications().get(db)
+        if newest is not None and newest.at >= asked:  # a walk ended while this click waited
+            return newest
+        verdict = verify(_store_at(db), read_models=False)
+        done = Verification(datetime.now(UTC), verdict.events, verdict.head, verdict.ok, tuple(verdict.said))
+        _verifications()[db] = done
+        return done
 
 
 # -- roles and players ---------------------------------------------------------------

@@ -6,8 +6,12 @@ from __future__ import annotations
 import importlib
 import json
 import re
+import threading
+import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -129,6 +133,32 @@ def test_standings_show_the_records_integrity(open_page: Open, db: Path) -> None
     assert metric(at, "Events") == f"{position:,}"
     assert [c.value for c in at.code] == [head]
     assert any("Last verified" in s.value and f"{position:,} events is intact" in s.value for s in at.success)
+
+
+def test_spectators_verifying_the_chain_at_once_walk_it_once(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ "Verify the chain now" is on every spectator's Standings page, and a walk reads
+    every event: thirty spectators pressing it at once walked the chain thirty times
+    over on the laptop that serves the referees' phones. A click while a walk runs
+    waits for it and takes its result; a click after it walks again."""
+    walks: list[int] = []
+    real = data.verify
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        walks.append(1)
+        time.sleep(0.5)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(data, "verify", slow)
+    start = threading.Barrier(6)
+
+    def click(_: int) -> data.Verification:
+        start.wait()
+        return data.verify_chain()
+
+    with ThreadPoolExecutor(6) as pool:
+        seen = list(pool.map(click, range(6)))
+    assert len(walks) == 1 and len(set(seen)) == 1 and seen[0].ok, (walks, seen)
+    assert data.verify_chain().at > seen[0].at and len(walks) == 2
 
 
 def test_standings_of_the_final_table(open_page: Open, db: Path) -> None:
