@@ -30,6 +30,7 @@ import polars as pl
 
 from analytics.filters import EVERYTHING, Filters, where
 from analytics.intervals import wilson_sql
+from analytics.standings import NAME_KEY
 from events.simulate.ids import PREFIXES
 from ingest.store import Store
 
@@ -227,7 +228,8 @@ def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
     """Each player's rounds, wins and points, overall and per role, against expectation.
 
     Columns: ``player``, ``name`` (as the tournaments of the rounds counted registered
-    them; the id where none did, or two did differently),
+    them, with the id where two players' names read alike, as in the standings; the id
+    where none did, or two did differently),
     ``rounds``, ``wins``, ``win_rate``; ``rounds_<role>``, ``wins_<role>``,
     ``win_rate_<role>`` for each role; ``points`` (round points of the ``tournament``
     rounds: the replayed score, else the one recorded, before corrections and
@@ -254,6 +256,7 @@ def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
     role_rates = ",\n".join(
         f"rounds_{role}, wins_{role}, wins_{role} / nullif(rounds_{role}, 0) AS win_rate_{role}" for role in ROLES
     )
+    name_key = NAME_KEY.replace("{name}", "coalesce(n.name, t.player)")
     # The player-rounds are read twice (once for the chances, once for the totals)
     # rather than kept: re-reading is cheaper than holding millions of rows, and
     # grouping by player alone keeps the hash table small under the memory ceiling.
@@ -291,7 +294,12 @@ def player_stats(source: Source, filters: Filters = EVERYTHING) -> pl.DataFrame:
             WHERE n.tournament IN (SELECT DISTINCT tournament FROM scope) AND n.name IS NOT NULL AND n.name <> ''
             GROUP BY n.player HAVING count(DISTINCT n.name) = 1
         )
-        SELECT t.player, coalesce(n.name, t.player) AS name, rounds, wins, wins / rounds AS win_rate,
+        SELECT t.player,
+               -- players of one name (as a person reads it) told apart by their ids, as the
+               -- standings tell them: two rows read "Émile Zola" alike on a terminal
+               CASE WHEN n.name IS NOT NULL AND count(*) OVER (PARTITION BY {name_key}) > 1
+                    THEN concat(n.name, ' (', t.player, ')') ELSE coalesce(n.name, t.player) END AS name,
+               rounds, wins, wins / rounds AS win_rate,
                {role_rates},
                points, points_per_round, nuggets, nuggets_per_round, stars, expected_wins,
                round(wins - expected_wins, 9) AS wins_over_expected,

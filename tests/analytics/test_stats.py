@@ -426,6 +426,24 @@ def test_a_player_is_named_by_the_tournaments_of_their_rounds(tmp_path: Path) ->
     assert cell(stats.player_stats(Store(path), Filters(tournament="tb")), player="a")["name"] == "Aaron Else"
 
 
+def test_players_of_one_name_are_told_apart_by_their_ids_as_in_the_standings(tmp_path: Path) -> None:
+    """Two players registered as "Émile Zola" (one written with a combining accent,
+    one in capitals) read alike on a terminal's table of ``stats players``, which leaves
+    the ids out: their names carry their ids, as the standings' do."""
+    path = tmp_path / "s.duckdb"
+    start = datetime(2026, 2, 1, tzinfo=UTC)
+    seats = {"a": GD, "b": GD, "c": SAB}
+    played = [_round("g1", 1, "base", seats, "gold_diggers", connector="a")]
+    names = [("ta", "a", "\u00c9mile Zola"), ("ta", "b", "E\u0301MILE ZOLA"), ("ta", "c", "Zola")]
+    with Store(path).connect() as con:
+        _insert(con, "games", [_game("g1", "base", list(seats), start, tournament="ta")])
+        _insert(con, "rounds", [r for r, _ in played])
+        _insert(con, "round_players", [p for _, ps in played for p in ps])
+        _insert(con, "tournament_players", [{"tournament": t, "player": p, "name": n} for t, p, n in names])
+    frame = stats.player_stats(Store(path), Filters())
+    assert sorted(frame["name"].to_list()) == ["E\u0301MILE ZOLA (b)", "Zola", "\u00c9mile Zola (a)"]
+
+
 def test_player_rounds_roles_points_and_stars(hand: duckdb.DuckDBPyConnection) -> None:
     frame = stats.player_stats(hand, Filters())
     b = cell(frame, player="b")
