@@ -630,7 +630,10 @@ def announced(store: Store, tournament: str) -> Announced:
 def stage_refusal(store: Store, tournament: str, stage: str) -> Said | None:
     """Why the standings of ``stage`` cannot be shown, with what to do instead, or
     ``None``: a tournament that does not exist, a stage that is none or was not
-    announced, a stage with no game in yet, or none in a round the stage announced."""
+    announced, a stage neither seated nor with a game in yet, or with games in none of
+    the rounds the stage announced. A stage seated and not yet played is shown (its
+    players at 0, as ``--as-of`` showed it of the moment before its first game, where
+    the same moment asked now was refused)."""
     try:
         known = _stage(stage)
         with store.connect(read_only=True) as con:
@@ -648,9 +651,14 @@ def stage_refusal(store: Store, tournament: str, stage: str) -> Said | None:
                 "WHERE tournament = ? AND stage = ? ORDER BY game_id",
                 [list(rounds), tournament, known],
             ).fetchall()
+            seated = con.execute(
+                "SELECT 1 FROM seatings WHERE tournament = ? AND stage = ? LIMIT 1", [tournament, known]
+            ).fetchall()
     except RecordError as exc:
         return exc.said
     if any(counted for _, counted in played):
+        return None
+    if seated and not played:  # seated, not yet played: who plays it, at 0, in the order its ties go by
         return None
     if played:  # in, but numbered as a round the stage did not announce: it counts in no standings (R-TS1)
         return say(

@@ -515,6 +515,26 @@ def test_a_finalist_seated_who_does_not_play_is_ranked_at_the_final(hand: Hand) 
     assert lea["preliminary_points"] == row(hand.table(), "lea")["points"]
 
 
+def test_a_final_seated_and_not_yet_played_shows_its_players_at_none(hand: Hand) -> None:
+    """The final table seated, its first game not in: ``standings --stage final`` was
+    refused ("no game of the final is in yet"), where ``--as-of`` the same moment,
+    asked once the games were in, showed its players at 0 in their preliminary order
+    (R-TS4's tie-breakers). Both show the seated final now; one not seated is refused."""
+    refused = hand.cli("standings", TID, "--stage", "final")
+    assert refused.exit_code == 1 and "no game of the final of hand is in yet" in refused.output
+    seated = ["ann", "bob", "cem", "gus", "hal", "lea"]
+    records.publish_seating(hand.store, TID, 2, [seated], stage="final", method="by hand", seed=None)
+    at = hand.position()
+    shown = hand.cli("standings", TID, "--stage", "final", "--format", "json")
+    assert shown.exit_code == 0, shown.output
+    players = [r["player"] for r in json.loads(shown.output)]
+    preliminary = [p for p in hand.table()["player"].to_list() if p in seated]
+    assert players == preliminary
+    assert put(hand.store, hand.root / "final.jsonl", final_log().text()) == "accepted"
+    then = hand.cli("standings", TID, "--stage", "final", "--format", "json", "--as-of", str(at))
+    assert [r["player"] for r in json.loads(then.output)] == players
+
+
 def test_a_game_of_the_other_ruleset_counts_in_no_standings_and_is_said(tmp_path: Path) -> None:
     """R-W1: a tournament of the tournament rules scores points and stars. A base game
     of one of its rounds (a phone left on the base rules) counted its gold nuggets as
