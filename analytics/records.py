@@ -19,7 +19,7 @@ import hmac
 import json
 import re
 import secrets
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from random import Random
@@ -1340,12 +1340,21 @@ def _seated(
 
 
 def issue_referee_codes(
-    store: Store, tournament: str, tournament_round: int, tables: Sequence[str] | None = None
+    store: Store,
+    tournament: str,
+    tournament_round: int,
+    tables: Sequence[str] | None = None,
+    *,
+    printed: Callable[[list[RefereeCode]], object] | None = None,
 ) -> list[RefereeCode]:
     """A new referee code for each table of the round's seating (``None``) or for each
     of ``tables``, recorded by its SHA-256 alone: the codes returned are the only copy
     there is, for the tables' cards. A table that had a code gets a new one, which
-    revokes the old (:class:`~events.records.tournament.RefereeCodeIssued`)."""
+    revokes the old (:class:`~events.records.tournament.RefereeCodeIssued`).
+
+    ``printed`` is given the codes before they are recorded, to write their cards: if
+    it raises, no code is recorded (a code recorded and printed nowhere is lost, and it
+    has revoked the table's card that worked)."""
     if tables is not None and not tables:
         raise RecordError(say("name a table, or none for every table of the round"))
     with store.connect(read_only=True) as con:
@@ -1394,6 +1403,8 @@ def issue_referee_codes(
         )
         for code in issued
     ]
+    if printed is not None:
+        printed(issued)
     append(store, tournament, events)
     return issued
 

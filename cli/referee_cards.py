@@ -28,6 +28,7 @@ from PIL import Image, ImageDraw, ImageFont
 from analytics.records import CODE_LENGTH, RefereeCode, record_url
 from events.language import ENGLISH, words
 from events.said import Refusal, say
+from events.shown import one_line
 
 DPI: Final = 200
 PAGE: Final = (1654, 2339)
@@ -104,6 +105,19 @@ def _qr_image(url: str) -> Image.Image:
     out = io.BytesIO()
     symbol.save(out, kind="png", scale=qr_scale(symbol), border=QR_BORDER)
     return Image.open(out).convert("L")
+
+
+def drawable(text: str) -> str:
+    r"""``text`` from outside (a tournament's name, a table's label, a player's name) as
+    a card may draw it: on one line, its control, format and line-break characters
+    written as backslash escapes, as a terminal shows them (:func:`events.shown.one_line`;
+    a line break is more than a card's line holds, and the text layout refuses it:
+    ``raqm_layout() failed``).
+
+    >>> drawable("Club Cup\nSpring")
+    'Club Cup\\x0aSpring'
+    """
+    return one_line(text.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 def _fitted(text: str, width: int, font: Font) -> str:
@@ -184,7 +198,8 @@ def footer_lines(text: str, width: int, top: int, bottom: int) -> tuple[Font, li
 def card_words(code: RefereeCode, lang: str = ENGLISH) -> tuple[str, str]:
     """A card's heading (its round and table) and its footer (what the card is), in ``lang``."""
     access = code.access
-    heading = words(say("Round %(round)s · table %(table)s", round=access.tournament_round, table=access.table), lang)
+    table = drawable(access.table)
+    heading = words(say("Round %(round)s · table %(table)s", round=access.tournament_round, table=table), lang)
     footer = say("Referee card %(card)s · opens this table only; the organiser can revoke it", card=code.fingerprint)
     return heading, words(footer, lang)
 
@@ -198,20 +213,20 @@ def card(code: RefereeCode, base: str, lang: str = ENGLISH) -> Image.Image:
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, CARD[0] - 1, CARD[1] - 1), outline=CUT, width=2)
     inner = CARD[0] - 2 * PAD
-    draw.text((PAD, PAD), _fitted(access.tournament_name, inner, _font(30)), fill=INK, font=_font(30))
+    draw.text((PAD, PAD), _fitted(drawable(access.tournament_name), inner, _font(30)), fill=INK, font=_font(30))
     heading, footer = card_words(code, lang)
     bold = _font(44, "DejaVuSans-Bold")
     draw.text((PAD, PAD + 44), _fitted(heading, inner, bold), fill=INK, font=bold)
     column = QR_AT[0] - PAD - 20
     y = QR_AT[1] + 10
     for seat, player in enumerate(access.players, start=1):
-        line = f"{seat}. {player.name or player.player}"
+        line = f"{seat}. {drawable(player.name or player.player)}"
         draw.text((PAD, y), _fitted(line, column, _font(26)), fill=INK, font=_font(26))
         y += 36
     image.paste(_qr_image(url), QR_AT)
     y = QR_AT[1] + QR_BOX + 20
     mono = _font(22, "DejaVuSansMono")
-    for line in _wrapped(url, inner, mono):
+    for line in _wrapped(drawable(url), inner, mono):
         draw.text((PAD, y), line, fill=INK, font=mono)
         y += 30
     font, lines = footer_lines(footer, inner, y, FOOTER_BOTTOM)  # whole: what the card is, who can revoke it
@@ -230,8 +245,12 @@ def _laid_out(cards: Sequence[Image.Image], size: tuple[int, int]) -> Image.Imag
 
 def write_sheet(codes: Sequence[RefereeCode], base: str, out: IO[bytes], suffix: str, lang: str = ENGLISH) -> None:
     """The cards of ``codes`` written to ``out`` in ``lang``: a PDF of A4 pages of six,
-    or one PNG."""
-    cards = [card(code, base, lang) for code in codes]
+    or one PNG. A card that cannot be drawn is a :class:`CardError` (the command draws
+    the sheet before it records the codes, and so issues none)."""
+    try:
+        cards = [card(code, base, lang) for code in codes]
+    except (RuntimeError, ValueError) as exc:  # Pillow's text layout, say, refusing a text
+        raise CardError(say("the cards cannot be drawn (%(problem)s): no code is issued", problem=str(exc))) from None
     if FORMATS[suffix] == "PDF":
         per_page = ACROSS * DOWN
         first, *rest = (

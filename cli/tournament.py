@@ -4,6 +4,7 @@ the ranking it gives. Every command appends events; none edits anything."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
@@ -678,8 +679,17 @@ def referee_codes(
         raise typer.BadParameter(told(exc.said), param_hint="--url") from None
     try:
         with referee_cards.sheet_file(output) as sheet:
-            issued = _run(lambda: records.issue_referee_codes(store, tournament, number, table or None))
-            referee_cards.write_sheet(issued, url, sheet, suffix, speaks)
+
+            def printed(codes: list[records.RefereeCode]) -> None:  # before the codes are recorded
+                referee_cards.write_sheet(codes, url, sheet, suffix, speaks)
+                sheet.flush()
+                os.fsync(sheet.fileno())
+
+            issued = _run(
+                lambda: records.issue_referee_codes(store, tournament, number, table or None, printed=printed)
+            )
+    except referee_cards.CardError as exc:
+        raise refuse(told(exc.said), 1) from None
     except OSError as exc:
         said = say("cannot write %(file)s: %(problem)s", file=str(output), problem=str(exc.strerror or exc))
         raise refuse(told(said), 1) from None

@@ -264,3 +264,59 @@ def test_a_cards_footer_is_drawn_whole_on_the_card_in_every_language(
                     (*QR_AT, QR_AT[0] + referee_cards.QR_BOX, QR_AT[1] + referee_cards.QR_BOX),
                 ]
             ), (box, texts)
+
+
+def test_a_line_break_in_the_tournaments_name_or_a_tables_label_is_drawn_as_the_terminal_shows_it(
+    store: Store, known_codes: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name or label with a line break (or another character the text layout refuses)
+    made drawing a card fail, ``raqm_layout() failed``, after the codes were recorded:
+    each table's old card revoked and its new code printed nowhere. Such text is drawn
+    on its one line, the break written as ``\\x0a``, and the cards are made."""
+    drawn: list[str] = []
+    original = ImageDraw.ImageDraw.text
+
+    def recorded(self: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *args: object, **kw: object) -> None:
+        drawn.append(text)
+        original(self, xy, text, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recorded)
+    players = tuple(SeatedPlayer(f"p{n}", f"Line\u2029{n}\x1c") for n in range(5))
+    access = RefereeAccess("t", "Club Cup\nSpring", "tournament", 1, "preliminary", "A\rB", players)
+    code = RefereeCode("7" * 32, access)
+    assert referee_cards.card(code, BASE).size == CARD
+    assert drawn[:3] == ["Club Cup\\x0aSpring", "Round 1 · table A\\x0dB", "1. Line\\u20290\\x1c"]
+    tables = [PLAYERS[0:5], PLAYERS[5:10], PLAYERS[10:15]]
+    labels = ["Hall\nNorth", "2", "3"]
+    records.publish_seating(
+        store, TID, 1, tables, stage="preliminary", method="by hand", seed=None, reason="renamed", labels=labels
+    )
+    sheet = tmp_path / "cards.pdf"
+    result = cli(store, "tournament", "referee-codes", TID, "--round", "1", "-o", str(sheet), "--url", BASE)
+    assert result.exit_code == 0, result.output
+    image = ccitt_page(PdfParser.PdfParser(str(sheet)), 0)
+    assert_card_opens(image, (0, CARD[1]), known_codes[2], store, "Hall\nNorth")  # the tables in order: 2, 3, Hall
+    assert "Round 1 · table Hall\\x0aNorth" in drawn
+
+
+def test_a_card_that_cannot_be_drawn_issues_no_code(
+    store: Store, known_codes: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sheet is drawn and written before the codes are recorded: a drawing that
+    fails (as Pillow's text layout did on a line break) is one line, and every table
+    keeps the code and card it had."""
+    assert cli(store, "tournament", "referee-codes", TID, "--round", "1", "-o", str(tmp_path / "a.png")).exit_code == 0
+    before = records.referee_codes(store, TID)
+
+    def failing(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("raqm_layout() failed.")
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", failing)
+    sheet = tmp_path / "b.png"
+    result = cli(store, "tournament", "referee-codes", TID, "--round", "1", "-o", str(sheet))
+    assert result.exit_code == 1, result.output
+    assert "the cards cannot be drawn (raqm_layout() failed.): no code is issued" in " ".join(result.output.split())
+    assert not sheet.exists() and sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+    assert records.referee_codes(store, TID).equals(before)
+    assert [referee_access(store, c).table for c in known_codes[:3]] == ["1", "2", "3"]  # type: ignore[union-attr]
+    assert all(referee_access(store, c) is None for c in known_codes[3:])  # drawn, never issued

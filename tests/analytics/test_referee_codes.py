@@ -65,6 +65,29 @@ def test_each_table_gets_a_code_that_opens_it_and_no_other(store: Store) -> None
     assert all(len(c.code) == records.CODE_LENGTH == 32 for c in (first, second))
 
 
+def test_the_codes_are_printed_before_they_are_recorded(store: Store) -> None:
+    """``printed`` (the command writing the cards) is given the codes first: one that
+    fails records none, so no table's card is revoked by a code printed nowhere."""
+    old_first, old_second = records.issue_referee_codes(store, TID, 1)
+    seen: list[list[records.RefereeCode]] = []
+
+    def cannot_print(codes: list[records.RefereeCode]) -> None:
+        seen.append(codes)
+        assert codes_table(store)[-1][2] == records.code_sha256(old_second.code)  # not recorded yet
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError, match="No space left"):
+        records.issue_referee_codes(store, TID, 1, printed=cannot_print)
+    assert len(seen) == 1 and len(seen[0]) == 2
+    assert [row[2] for row in codes_table(store)] == [records.code_sha256(c.code) for c in (old_first, old_second)]
+    assert referee_access(store, old_first.code) is not None and referee_access(store, seen[0][0].code) is None
+    printed: list[str] = []
+    (code,) = records.issue_referee_codes(
+        store, TID, 1, ["2"], printed=lambda codes: printed.extend(c.code for c in codes)
+    )
+    assert printed == [code.code] and referee_access(store, code.code) == code.access
+
+
 def test_the_record_keeps_each_codes_hash_and_never_the_code(store: Store) -> None:
     issued = records.issue_referee_codes(store, TID, 1)
     assert payloads(store, "referee_code_issued") == [
