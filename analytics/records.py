@@ -430,8 +430,16 @@ def create(
     for breach in checks:
         if breach is not None:
             raise RecordError(breach.said)
-    if not name.strip():
+    if shows_nothing(name):
         raise RecordError(say("a tournament needs a name"))
+    if len(name.strip()) > NAME_MOST or not one_line(name):  # as register refuses a player's (R-TS5)
+        raise RecordError(
+            say(
+                "a tournament's name is one line of at most %(most)s characters, with no control or "
+                "text-direction characters",
+                most=NAME_MOST,
+            )
+        )
     with _shaped():
         event = TournamentCreated(
             type="tournament_created",

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from random import Random
-from typing import Any
+from typing import Any, Final
 
 import polars as pl
 import pytest
@@ -26,7 +26,7 @@ from analytics.standings import standings
 from cli.main import app
 from events.builder import LogBuilder
 from events.records import dump
-from events.records.tournament import TOURNAMENT_EVENT
+from events.records.tournament import TOURNAMENT_EVENT, TournamentCreated
 from events.rules.tournament import (
     MAX_TABLE,
     MIN_TABLE,
@@ -733,6 +733,55 @@ def test_r_ts5_a_display_name_is_one_line_of_at_most_200_characters(tmp_path: Pa
         "cup",
         [("bob", "Bob \U0001f468\u200d\U0001f469\u200d\U0001f467 \u0627\u0644\u0639\u0631\u0628\u064a\u0629")],
     )
+
+
+ANNOUNCED: Final = {"preliminary_rounds": 4, "cut": 6, "final_rounds": 4}
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["W" * 201, "Club Cup\nSpring", "A\x1b[31mB", "Zweites \u202eTurnier", "\u2066Cup", "Cup\u200b", "Cup\x85"],
+    ids=["201-characters", "a-newline", "an-escape", "an-override", "an-isolate", "a-zero-width-space", "a-c1"],
+)
+def test_r_ts5_a_tournaments_name_is_held_to_what_a_players_is(tmp_path: Path, name: str) -> None:
+    """``tournament create --name`` refused a blank name and nothing else: an escape
+    sequence, a right-to-left override, a line break (which then broke the referee
+    cards) or 201 characters were recorded, though a tournament file and ``register``
+    refuse each. The command refuses them as ``register`` does; a tournament created
+    before, its name stored as it was, is read and shown as ever."""
+    store = Store(tmp_path / "s.duckdb")
+    refusal = (
+        r"^a tournament's name is one line of at most 200 characters, with no control or text-direction characters$"
+    )
+    with pytest.raises(records.RecordError, match=refusal):
+        records.create(store, "cup", name=name)
+    assert not store.path.exists()
+    db = ["--db", str(tmp_path / "cli.duckdb")]
+    result = CliRunner().invoke(app, ["tournament", "create", "cup", "--name", name, *db], env={"COLUMNS": "300"})
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert "a tournament's name is one line of at most 200 characters" in " ".join(result.output.split())
+    records.create(store, "cup", name="W" * 200)
+    records.create(
+        store, "fam", name="Fam \U0001f468\u200d\U0001f469\u200d\U0001f467 \u0627\u0644\u0639\u0631\u0628\u064a\u0629"
+    )
+    old = TournamentCreated(type="tournament_created", tournament="old", name=name, ruleset="tournament", **ANNOUNCED)
+    records.append(store, "old", [old], creating=True)  # as a store written before holds it
+    records.register(store, "old", [(f"p{n}", f"P {n}") for n in range(5)])
+    assert standings(store, "old").height == 5
+    log = CliRunner().invoke(app, ["tournament", "log", "old", "--db", str(store.path)], env={"COLUMNS": "300"})
+    assert log.exit_code == 0 and "tournament_created" in log.output, log.output
+
+
+@pytest.mark.parametrize("name", ["\u200d", " \u200c\u200d ", "\u3000"])
+def test_r_ts5_a_name_of_zero_width_joiners_alone_is_no_name(tmp_path: Path, name: str) -> None:
+    """A name of a zero-width joiner alone shows nothing, as a name of spaces does:
+    refused for a tournament and for a player alike."""
+    store = Store(tmp_path / "s.duckdb")
+    with pytest.raises(records.RecordError, match=r"^a tournament needs a name$"):
+        records.create(store, "cup", name=name)
+    records.create(store, "cup", name="Cup")
+    with pytest.raises(records.RecordError, match=r"^player ann needs a name$"):
+        records.register(store, "cup", [("ann", name)])
 
 
 def test_a_key_written_twice_in_a_tournament_file_is_malformed() -> None:
