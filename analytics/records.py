@@ -1286,10 +1286,13 @@ def code_sha256(code: str) -> str:
 @dataclass(frozen=True, slots=True)
 class SeatedPlayer:
     """A player at a table, with the display name the tournament registered (``None``
-    where it registered none)."""
+    where it registered none), and whether another player of the tournament is
+    registered under that name (:data:`analytics.standings.NAME_KEY`): such players are
+    shown with their ids, as the standings show them."""
 
     player: str
     name: str | None
+    namesake: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -1327,20 +1330,23 @@ def _seated(
 ) -> list[RefereeAccess]:
     """The tables of the round's seating (of one stage, or one table, if given), in
     table order, each with its players in seat order and their names."""
+    key = NAME_KEY.replace("{name}", "name")
     rows = con.execute(
-        "SELECT t.name, t.ruleset, s.stage, s.table_label, s.player, p.name "
+        "SELECT t.name, t.ruleset, s.stage, s.table_label, s.player, p.name, coalesce(p.same > 1, false) "
         "FROM seatings s JOIN tournaments t USING (tournament) "
-        "LEFT JOIN tournament_players p ON p.tournament = s.tournament AND p.player = s.player "
+        f"LEFT JOIN (SELECT player, name, count(*) OVER (PARTITION BY {key}) AS same "
+        "FROM tournament_players WHERE tournament = ? AND name IS NOT NULL) p ON p.player = s.player "
         "WHERE s.tournament = ? AND s.tournament_round = ? "
         "AND (s.stage = ? OR ? IS NULL) AND (s.table_label = ? OR ? IS NULL) "
         f"ORDER BY s.stage, {by_table('s.table_label')}, s.seat",
-        [tournament, number, stage, stage, table, table],
+        [tournament, tournament, number, stage, stage, table, table],
     ).fetchall()
     tables: dict[tuple[str, str], list[SeatedPlayer]] = {}
     names: tuple[str, str] = ("", "")
-    for name, ruleset, at_stage, label, player, player_name in rows:
+    for name, ruleset, at_stage, label, player, player_name, namesake in rows:
         names = (str(name), str(ruleset))
-        tables.setdefault((str(at_stage), str(label)), []).append(SeatedPlayer(str(player), player_name))
+        seated = SeatedPlayer(str(player), player_name, bool(namesake))
+        tables.setdefault((str(at_stage), str(label)), []).append(seated)
     return [
         RefereeAccess(tournament, names[0], names[1], number, at_stage, label, tuple(players))
         for (at_stage, label), players in tables.items()

@@ -16,7 +16,8 @@ from __future__ import annotations
 import io
 import os
 import tempfile
-from collections.abc import Iterator, Sequence
+import unicodedata
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -25,7 +26,7 @@ from typing import IO, Final
 import segno
 from PIL import Image, ImageDraw, ImageFont
 
-from analytics.records import CODE_LENGTH, RefereeCode, record_url
+from analytics.records import CODE_LENGTH, RefereeCode, SeatedPlayer, record_url
 from events.language import ENGLISH, words
 from events.said import Refusal, say
 from events.shown import one_line
@@ -55,6 +56,15 @@ SUFFIXES: Final = tuple(FORMATS)
 INK: Final = "black"
 CUT: Final = 96
 """The grey of the line to cut along (dark enough to stay a line in black and white)."""
+MARKS_MOST: Final = 4
+"""The combining marks drawn on one letter, at most: more than a script writes (a
+Vietnamese letter has two, a Hebrew one with its points and a cantillation mark three),
+and 50 of them stacked drew a streak across the lines above and below."""
+FIRST_STRONG: Final = "\u2068"
+POP_ISOLATE: Final = "\u2069"
+"""The marks around a name that keep its direction to itself (Unicode's first strong
+isolate and its end): a right-to-left name otherwise turned its line round, the seat's
+number drawn after it, "12 محمد بن راشد .4"."""
 
 
 class CardError(Refusal):
@@ -120,13 +130,56 @@ def drawable(text: str) -> str:
     return one_line(text.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
-def _fitted(text: str, width: int, font: Font) -> str:
-    """``text`` cut short with an ellipsis where it is wider than ``width``."""
-    if font.getlength(text) <= width:
-        return text
-    while text and font.getlength(text + "…") > width:
+def tamed(text: str) -> str:
+    """``text`` as a card draws it (:func:`drawable`), with at most :data:`MARKS_MOST`
+    combining marks on any letter (the name itself keeps them all)."""
+    kept: list[str] = []
+    marks = 0
+    for char in drawable(text):
+        marks = marks + 1 if unicodedata.category(char) in ("Mn", "Me") else 0
+        if marks <= MARKS_MOST:
+            kept.append(char)
+    return "".join(kept)
+
+
+def _bidi(font: Font) -> bool:
+    """Whether ``font`` lays text out with Raqm (bidirectional text, the isolates
+    understood); Pillow's basic layout draws the characters in the order written."""
+    return isinstance(font, ImageFont.FreeTypeFont) and font.layout_engine == ImageFont.Layout.RAQM
+
+
+def _isolated(text: str, font: Font) -> str:
+    """``text`` in its own direction within a line (:data:`FIRST_STRONG`)."""
+    return f"{FIRST_STRONG}{text}{POP_ISOLATE}" if _bidi(font) else text
+
+
+def _draw(draw: ImageDraw.ImageDraw, at: tuple[int, int], text: str, font: Font) -> None:
+    """``text`` drawn at ``at`` as a line read from left to right, as the card's words
+    are: what is right to left in it is so within its isolate (:func:`_isolated`)."""
+    if _bidi(font):
+        draw.text(at, text, fill=INK, font=font, direction="ltr")
+    else:
+        draw.text(at, text, fill=INK, font=font)
+
+
+def _fitted(text: str, width: int, font: Font, framed: Callable[[str], str] = str) -> str:
+    """``framed(text)``, ``text`` cut short with an ellipsis where it is wider than
+    ``width``."""
+    if font.getlength(framed(text)) <= width:
+        return framed(text)
+    while text and font.getlength(framed(text + "…")) > width:
         text = text[:-1]
-    return text + "…"
+    return framed(text + "…")
+
+
+def seat_line(seat: int, player: SeatedPlayer, width: int, font: Font) -> str:
+    """A player's line on the card: the seat, the name in its own direction (cut short
+    to ``width`` if it must be) and, where another player of the tournament has that
+    name, the id that tells them apart, as the standings show it."""
+    if player.name is None:
+        return _fitted(tamed(player.player), width, font, lambda name: f"{seat}. {_isolated(name, font)}")
+    tail = f" ({tamed(player.player)})" if player.namesake else ""
+    return _fitted(tamed(player.name), width, font, lambda name: f"{seat}. {_isolated(name, font)}{tail}")
 
 
 def _wrapped(text: str, width: int, font: Font) -> list[str]:
@@ -198,7 +251,7 @@ def footer_lines(text: str, width: int, top: int, bottom: int) -> tuple[Font, li
 def card_words(code: RefereeCode, lang: str = ENGLISH) -> tuple[str, str]:
     """A card's heading (its round and table) and its footer (what the card is), in ``lang``."""
     access = code.access
-    table = drawable(access.table)
+    table = tamed(access.table)
     heading = words(say("Round %(round)s · table %(table)s", round=access.tournament_round, table=table), lang)
     footer = say("Referee card %(card)s · opens this table only; the organiser can revoke it", card=code.fingerprint)
     return heading, words(footer, lang)
@@ -213,15 +266,15 @@ def card(code: RefereeCode, base: str, lang: str = ENGLISH) -> Image.Image:
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, CARD[0] - 1, CARD[1] - 1), outline=CUT, width=2)
     inner = CARD[0] - 2 * PAD
-    draw.text((PAD, PAD), _fitted(drawable(access.tournament_name), inner, _font(30)), fill=INK, font=_font(30))
+    title = _font(30)
+    _draw(draw, (PAD, PAD), _fitted(tamed(access.tournament_name), inner, title, lambda t: _isolated(t, title)), title)
     heading, footer = card_words(code, lang)
     bold = _font(44, "DejaVuSans-Bold")
-    draw.text((PAD, PAD + 44), _fitted(heading, inner, bold), fill=INK, font=bold)
+    _draw(draw, (PAD, PAD + 44), _fitted(heading, inner, bold), bold)
     column = QR_AT[0] - PAD - 20
     y = QR_AT[1] + 10
     for seat, player in enumerate(access.players, start=1):
-        line = f"{seat}. {drawable(player.name or player.player)}"
-        draw.text((PAD, y), _fitted(line, column, _font(26)), fill=INK, font=_font(26))
+        _draw(draw, (PAD, y), seat_line(seat, player, column, _font(26)), _font(26))
         y += 36
     image.paste(_qr_image(url), QR_AT)
     y = QR_AT[1] + QR_BOX + 20

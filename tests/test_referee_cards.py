@@ -285,7 +285,8 @@ def test_a_line_break_in_the_tournaments_name_or_a_tables_label_is_drawn_as_the_
     access = RefereeAccess("t", "Club Cup\nSpring", "tournament", 1, "preliminary", "A\rB", players)
     code = RefereeCode("7" * 32, access)
     assert referee_cards.card(code, BASE).size == CARD
-    assert drawn[:3] == ["Club Cup\\x0aSpring", "Round 1 · table A\\x0dB", "1. Line\\u20290\\x1c"]
+    unisolated = [text.replace("\u2068", "").replace("\u2069", "") for text in drawn]  # a name's isolate
+    assert unisolated[:3] == ["Club Cup\\x0aSpring", "Round 1 · table A\\x0dB", "1. Line\\u20290\\x1c"]
     tables = [PLAYERS[0:5], PLAYERS[5:10], PLAYERS[10:15]]
     labels = ["Hall\nNorth", "2", "3"]
     records.publish_seating(
@@ -320,3 +321,62 @@ def test_a_card_that_cannot_be_drawn_issues_no_code(
     assert records.referee_codes(store, TID).equals(before)
     assert [referee_access(store, c).table for c in known_codes[:3]] == ["1", "2", "3"]  # type: ignore[union-attr]
     assert all(referee_access(store, c) is None for c in known_codes[3:])  # drawn, never issued
+
+
+def test_players_registered_under_one_name_are_shown_with_their_ids(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two players at one table registered as "Émile Zola" were "3. Émile Zola" and
+    "4. Émile Zola", which a referee cannot tell apart: each is shown with the id, as
+    the standings show namesakes (letter case and spaces aside), and so is a namesake at
+    another table; a name of one's own is shown alone."""
+    records.register(store, TID, [("p03", "Émile Zola"), ("p04", " ÉMILE  zola"), ("p12", "Émile Zola")])
+    drawn: list[str] = []
+    original = ImageDraw.ImageDraw.text
+
+    def recorded(self: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *args: object, **kw: object) -> None:
+        drawn.append(text.replace("\u2068", "").replace("\u2069", ""))  # the name's isolate
+        original(self, xy, text, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recorded)
+    result = cli(store, "tournament", "referee-codes", TID, "--round", "1", "-o", str(tmp_path / "cards.png"))
+    assert result.exit_code == 0, result.output
+    assert {"3. Émile Zola (p03)", "4. ÉMILE  zola (p04)", "2. Émile Zola (p12)", "5. Name p05"} <= set(drawn), drawn
+    assert "1. Name p01" in drawn and "1. Name p01 (p01)" not in drawn
+
+
+def test_a_right_to_left_name_keeps_its_seat_number_in_front(tmp_path: Path) -> None:
+    """A name written right to left, "4. محمد بن راشد 12", turned its line round, the seat's number
+    drawn at the far end of the line; the name keeps its direction to itself and the
+    number stands first, at the card's left, as on every other line."""
+    names = ["Ann", "Bob", "Cem", "محمد بن راشد 12", "Eve"]
+    players = tuple(SeatedPlayer(f"p{n}", name) for n, name in enumerate(names))
+    code = RefereeCode("7" * 32, RefereeAccess("t", "Cup", "tournament", 1, "preliminary", "1", players))
+    image = referee_cards.card(code, BASE)
+    font = referee_cards._font(26)
+    top = QR_AT[1] + 10 + 3 * 36
+    width = int(font.getlength("4.")) + 1
+    alone = Image.new("L", CARD, "white")
+    ImageDraw.Draw(alone).text((referee_cards.PAD, top), "4.", fill="black", font=font)
+    box = (referee_cards.PAD - 2, top, referee_cards.PAD + width, top + 36)
+    assert image.crop(box).tobytes() == alone.crop(box).tobytes()
+
+
+def test_a_pile_of_combining_marks_stays_on_its_own_line() -> None:
+    """A name of a letter under 50 combining marks drew a streak across the lines
+    above and below it; a card draws four marks on a letter at most (the name itself
+    keeps them), and the other players' lines are drawn as they would be without it."""
+    piled = "Z" + "".join(chr(c) for c in range(0x300, 0x332))
+
+    def drawn(second: str) -> Image.Image:
+        players = tuple(SeatedPlayer(f"p{n}", name) for n, name in enumerate(["Ann", second, "Bob", "Cem", "Eve"]))
+        code = RefereeCode("7" * 32, RefereeAccess("t", "Cup", "tournament", 1, "preliminary", "1", players))
+        return referee_cards.card(code, BASE)
+
+    with_pile, without = drawn(piled), drawn("Z")
+    first = QR_AT[1] + 10
+    for top in (first, first + 2 * 36):  # the lines of Ann and of Bob, their letters and what hangs below
+        box = (0, top, QR_AT[0], top + 32)
+        assert with_pile.crop(box).tobytes() == without.crop(box).tobytes()
+    assert with_pile.crop((0, 0, CARD[0], first - 8)).tobytes() == without.crop((0, 0, CARD[0], first - 8)).tobytes()
+    assert referee_cards.tamed(piled) == piled[:5] and referee_cards.tamed("Nguyễn Thị") == "Nguyễn Thị"
