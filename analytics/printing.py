@@ -159,9 +159,11 @@ def _rank(item: dict[str, Any]) -> str:
     return f"{item['rank']}=" if item.get("shared") else str(item["rank"])
 
 
-def _cells(item: dict[str, Any], column: str, marks: dict[str, list[int]]) -> str:
+def _cells(item: dict[str, Any], column: str, marks: dict[str, list[int]], lang: str = ENGLISH) -> str:
     if column == "rank":
         return _rank(item)
+    if column == "name" and item.get("withdrawn"):  # as the terminal says it: why a row above the line is passed over
+        return words(say("%(name)s (withdrew)", name=str(item["name"])), lang)
     if column == "penalty":
         taken = f"-{item['penalty']}" if item["penalty"] else ""
         noted = "".join(f" [{n}]" for n in marks.get(item["player"], []))
@@ -170,6 +172,9 @@ def _cells(item: dict[str, Any], column: str, marks: dict[str, list[int]]) -> st
         return str(item[column] or "")
     return str(item[column])
 
+
+_WITHDRAWN: Final = FontFace(color=(110, 110, 110))
+"""A withdrawn player's row: grey, as the terminal dims it."""
 
 _GO_ON: Final = {
     "final": (
@@ -267,7 +272,8 @@ def standings_pdf(
                     align="CENTER",
                     style=FontFace(emphasis="BOLD", fill_color=(255, 236, 179)),
                 )
-            table.row([pdf.text_of(_cells(item, column, marks)) for _, column, _ in columns])
+            cells = [pdf.text_of(_cells(item, column, marks, lang)) for _, column, _ in columns]
+            table.row(cells, style=_WITHDRAWN if item.get("withdrawn") else None)
     _notes(pdf, words(say("Penalties"), lang), notes)
     return bytes(pdf.output())
 

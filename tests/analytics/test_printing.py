@@ -286,3 +286,25 @@ def test_the_final_tables_pdf_shares_a_rank_as_the_page_does() -> None:
     pdf = standings_pdf(frame, tournament="Cup", stage="final", as_of="now", cut=6, penalties=NO_PENALTIES)
     flat = " ".join(text_of(pdf)[1].split())
     assert "1 Sven" in flat and all(f"2= {name}" in flat for name in ("Dirk", "Hanna", "Jonas", "Nils", "Yara")), flat
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_a_withdrawn_player_is_said_to_have_withdrawn_as_the_terminal_says_it(lang: str) -> None:
+    """The PDF printed a withdrawn player as "Fay", in the first place, and six names
+    above a line saying the top 5 go on (the line falls under one more, R-TS3): the
+    terminal says "Fay (withdrew)", and so does the PDF, in its language."""
+    in_cut = [False, True, True, True, True, True, False, False]
+    withdrawn = [True, *[False] * 7]
+    frame = ranked(["Fay", "Gil", "Ivo", "Max", "Ann", "Bob", "Cem", "Lea"], in_cut=in_cut, withdrawn=withdrawn)
+    pdf = standings_pdf(
+        frame, tournament="R04", stage="preliminary", as_of="now", cut=5, penalties=NO_PENALTIES, lang=lang
+    )
+    flat = " ".join(text_of(pdf)[1].split())
+    said = words(say("%(name)s (withdrew)", name="Fay"), lang)
+    assert said != "Fay" and said in flat, flat
+    assert flat.count("withdrew" if lang == "en" else said.removeprefix("Fay ")) == 1
+    assert (
+        flat.index(said)
+        < flat.index("Bob")
+        < flat.index(words(say("cut line: the top %(cut)s go on to the final", cut=5), lang))
+    )
