@@ -13,7 +13,7 @@ page: letters outside Latin-1 print as ``?`` (:data:`FALLBACK_NOTE`).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -92,9 +92,11 @@ def find_fonts() -> Fonts:
 class _Sheet(FPDF):
     """A4 pages whose footer names the standings and numbers the page."""
 
-    def __init__(self, fonts: Fonts, footer: str, lang: str = ENGLISH) -> None:
+    def __init__(self, fonts: Fonts, footer: Callable[[str], str], tournament: str, lang: str = ENGLISH) -> None:
         super().__init__(orientation="portrait", unit="mm", format="A4")
-        self.footer_text = footer
+        self.footer_of = footer
+        """The footer's words with the tournament's name in them."""
+        self.tournament = tournament
         self.lang = lang
         self.full_unicode = fonts.regular is not None
         self.glyphs: frozenset[int] = frozenset()
@@ -126,13 +128,31 @@ class _Sheet(FPDF):
         self.set_y(-13)
         self.set_font(self.face, "", 8)
         self.set_text_color(90)
-        self.cell(0, 5, self.text_of(self.footer_text), align="L")
-        self.set_x(self.l_margin)
         # {nb} is fpdf's alias for the number of pages, written in once they are all laid out
-        page = words(say("page %(page)s of %(pages)s", page=str(self.page_no()), pages="{nb}"), self.lang)
-        self.cell(0, 5, self.text_of(page), align="R")
+        # (measured as written, it is as wide as any count of pages up to 9,999)
+        page = self.text_of(words(say("page %(page)s of %(pages)s", page=str(self.page_no()), pages="{nb}"), self.lang))
+        room = self.epw - self.get_string_width(page) - 2 * self.c_margin - _FOOTER_GAP
+        width = room - 2 * self.c_margin
+        # the tournament's name is cut short where the words do not fit (a long one ran
+        # over the page number and off the page), so the stage and the moment stay
+        said = self.shortened(self.text_of(self.tournament), width, lambda name: self.text_of(self.footer_of(name)))
+        self.cell(room, 5, self.shortened(said, width), align="L")
+        self.set_x(self.l_margin)
+        self.cell(0, 5, page, align="R")
+
+    def shortened(self, text: str, width: float, framed: Callable[[str], str] = str) -> str:
+        """``framed(text)``, ``text`` (as :meth:`text_of` gives it) cut short with an
+        ellipsis where it is wider than ``width`` millimetres in the current font."""
+        if self.get_string_width(framed(text)) <= width:
+            return framed(text)
+        ellipsis = "…" if ord("…") in self.glyphs else "..."  # the built-in font has no "…"
+        while text and self.get_string_width(framed(text.rstrip() + ellipsis)) > width:
+            text = text[:-1]
+        return framed(text.rstrip() + ellipsis)
 
 
+_FOOTER_GAP: Final = 4
+"""Millimetres between the footer's words and the page number."""
 _PADDING: Final = 2.5
 """Millimetres of a table's cell its text does not take (fpdf's padding, both sides)."""
 
@@ -217,9 +237,15 @@ def standings_pdf(
     if "shared" not in frame.columns:  # the final table's ranks say nothing of it: a rank two hold is shared
         frame = frame.with_columns(shared=pl.len().over("rank") > 1)
     fonts = find_fonts()
-    title = words(say(_STAGES.get(stage, _STAGES["preliminary"]), tournament=tournament), lang)
+    headed = _STAGES.get(stage, _STAGES["preliminary"])
+    title = words(say(headed, tournament=tournament), lang)
     moment = words(say("as of %(moment)s", moment=as_of), lang)
-    pdf = _Sheet(fonts, f"{title} · {moment}" if fonts.regular is not None else f"{title}, {moment}", lang)
+    between = " · " if fonts.regular is not None else ", "
+
+    def footer(name: str) -> str:  # the name cut short where the page number leaves it no room
+        return words(say(headed, tournament=name), lang) + between + moment
+
+    pdf = _Sheet(fonts, footer, tournament, lang)
     pdf.set_title(pdf.text_of(title))
     pdf.set_creator("Saboteur Ledger")
     pdf.add_page()

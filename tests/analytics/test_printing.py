@@ -14,6 +14,7 @@ from typing import Any
 import polars as pl
 import pypdf
 import pytest
+from fpdf import FPDF
 from typer.testing import CliRunner
 
 from analytics import browse, printing, records
@@ -308,3 +309,45 @@ def test_a_withdrawn_player_is_said_to_have_withdrawn_as_the_terminal_says_it(la
         < flat.index("Bob")
         < flat.index(words(say("cut line: the top %(cut)s go on to the final", cut=5), lang))
     )
+
+
+LONG_NAME = (
+    "Nederlands Kampioenschap Saboteur 2026 – voorronden in Utrecht, Amersfoort en Zwolle, georganiseerd door de "
+    "Stichting Gezelschapsspellen Nederland"
+)
+
+
+@pytest.mark.parametrize("unicode_font", [True, False], ids=["dejavu", "built-in"])
+def test_a_long_tournament_name_is_cut_short_in_the_footer_beside_the_page_number(
+    monkeypatch: pytest.MonkeyPatch, unicode_font: bool
+) -> None:
+    """A tournament's name of 146 characters ran the footer over "page 1 of 1" and off
+    the page. The name is cut short with an ellipsis where the page number leaves no
+    room, the stage and the moment kept; the title above prints it whole."""
+    if unicode_font and printing.find_fonts().regular is None:
+        pytest.skip("no DejaVu Sans on this machine")
+    if not unicode_font:
+        monkeypatch.setattr(printing, "find_fonts", lambda: Fonts(None, None))
+    pdf = standings_pdf(
+        ranked(["Ann", "Bob"]), tournament=LONG_NAME, stage="preliminary", as_of="now", cut=5, penalties=NO_PENALTIES
+    )
+    page = pypdf.PdfReader(io.BytesIO(pdf)).pages[0]
+    runs: list[tuple[str, float, float]] = []
+    page.extract_text(visitor_text=lambda text, cm, tm, font, size: runs.append((text.strip(), tm[4], size)))
+    footer, number = [run for run in runs if run[0]][-2:]
+    assert number[0] == "page 1 of 1"
+    ellipsis = "…" if unicode_font else "..."
+    assert footer[0].startswith("Nederlands Kampioenschap") and footer[0].endswith(
+        f"{ellipsis}: standings, preliminary" + (" · as of now" if unicode_font else ", as of now")
+    ), footer
+    measure = FPDF(unit="pt")
+    fonts = printing.find_fonts()
+    if fonts.regular is not None:
+        measure.add_font("f", "", str(fonts.regular))
+        measure.set_font("f", "", footer[2])
+    else:
+        measure.set_font("helvetica", "", footer[2])
+    assert footer[1] + measure.get_string_width(footer[0]) < number[1]  # ends before the page number begins
+    assert number[1] + measure.get_string_width(number[0]) <= measure.w - 15 * 72 / 25.4 + 0.5  # inside the margin
+    if unicode_font:  # the title prints the name whole (the built-in font has no "–")
+        assert " ".join(LONG_NAME.split()) in " ".join(text_of(pdf)[1].split())
