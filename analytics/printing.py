@@ -250,7 +250,7 @@ def standings_pdf(
     pdf.set_creator("Saboteur Ledger")
     pdf.add_page()
     pdf.set_font(pdf.face, "B", 16)
-    pdf.multi_cell(0, 8, pdf.text_of(title), new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 8, pdf.text_of(title), new_x="LMARGIN", new_y="NEXT", align="L")
     pdf.set_font(pdf.face, "", 10)
     said = words(
         say(
@@ -264,10 +264,10 @@ def standings_pdf(
     )
     if stage != "final":
         said += " " + words(say(_GO_ON[goes_to][1], cut=cut), lang)
-    pdf.multi_cell(0, 6, pdf.text_of(said), new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 6, pdf.text_of(said), new_x="LMARGIN", new_y="NEXT", align="L")
     if fonts.regular is None:
         pdf.set_text_color(160, 0, 0)
-        pdf.multi_cell(0, 5, FALLBACK_NOTE, new_x="LMARGIN", new_y="NEXT")  # for whoever sets the server up
+        pdf.multi_cell(0, 5, FALLBACK_NOTE, new_x="LMARGIN", new_y="NEXT", align="L")  # for whoever sets the server up
         pdf.set_text_color(0)
     pdf.ln(3)
 
@@ -313,4 +313,4 @@ def _notes(pdf: _Sheet, heading: str, notes: Iterable[str]) -> None:
     pdf.cell(0, 6, pdf.text_of(heading), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(pdf.face, "", 9)
     for note in written:
-        pdf.multi_cell(0, 5, pdf.text_of(note), new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(0, 5, pdf.text_of(note), new_x="LMARGIN", new_y="NEXT", align="L")

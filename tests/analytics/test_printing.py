@@ -351,3 +351,18 @@ def test_a_long_tournament_name_is_cut_short_in_the_footer_beside_the_page_numbe
     assert number[1] + measure.get_string_width(number[0]) <= measure.w - 15 * 72 / 25.4 + 0.5  # inside the margin
     if unicode_font:  # the title prints the name whole (the built-in font has no "–")
         assert " ".join(LONG_NAME.split()) in " ".join(text_of(pdf)[1].split())
+
+
+def test_a_title_or_note_that_wraps_is_set_flush_left_not_spread_to_the_width() -> None:
+    """fpdf justifies a wrapped cell by default: a long tournament name's first line had
+    its words spread far apart across the page (drawn as a ``TJ`` array, each space
+    widened by an offset; a line set flush left is drawn whole, ``Tj``)."""
+    name = "Nederlands Kampioenschap Saboteur 2026 – voorrondes in het Zuiden, dag twee " * 2
+    penalties = pl.DataFrame(
+        {"number": [1], "player": ["p0"], "name": ["A"], "points": [1], "reason": ["late " * 60], "finding": [None]}
+    )
+    printed = standings_pdf(
+        ranked(["A", "B"]), tournament=name, stage="preliminary", as_of="now", cut=6, penalties=penalties
+    )
+    content = b"".join(page.get_contents().get_data() for page in pypdf.PdfReader(io.BytesIO(printed)).pages)
+    assert b"TJ" not in content and b"Tj" in content
