@@ -1070,8 +1070,8 @@ def _standings_notices(store: Store, tournament: str, stage: str, frame: pl.Data
         )
     if as_of is None:
         found = browse.findings(store, tournament)
-        misplaced = found.filter((pl.col("code") == "wrong_table") & (pl.col("status") == "open")).height
-        if misplaced:
+        misplaced = found.filter((pl.col("code") == "wrong_table") & (pl.col("status") == "open"))
+        if misplaced.height:  # counted by player: one at the wrong table in three rounds is one
             notices.append(
                 say(
                     "%(count)s player played at another table than the published seating: their games count as "
@@ -1079,7 +1079,7 @@ def _standings_notices(store: Store, tournament: str, stage: str, frame: pl.Data
                     "%(count)s players played at another table than the published seating: their games count as "
                     "played until the organiser settles it (saboteur findings %(tournament)s --open)",
                     "count",
-                    count=misplaced,
+                    count=misplaced["player"].n_unique(),
                     tournament=tournament,
                 )
             )

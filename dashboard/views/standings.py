@@ -178,10 +178,12 @@ def final_table(frame: pl.DataFrame) -> str:
 def seating_notice(tournament: str) -> None:
     """Above the standings, while any is open: the players whose game was at another
     table than the published seating gave them — their points count as played until
-    the organiser settles it."""
+    the organiser settles it. Counted by player (one at the wrong table in three rounds
+    is one player, and three findings, each said)."""
     misplaced = data.open_findings(tournament).filter(pl.col("code") == "wrong_table")
     if misplaced.is_empty():
         return
+    players = misplaced["player"].n_unique()
     people = data.player_names(tournament)
     said = "; ".join(escape(sentences.stored(r["said"], r["message"], people)) for r in misplaced.iter_rows(named=True))
     notice = ngettext(
@@ -189,10 +191,10 @@ def seating_notice(tournament: str) -> None:
         "count as played until the organiser settles this on the Audit page.",
         "Seating: %(num)d players played at another table than the published seating (%(said)s). The games "
         "count as played until the organiser settles this on the Audit page.",
-        misplaced.height,
+        players,
     )
     st.warning(
-        notice % {"num": misplaced.height, "said": said},
+        notice % {"num": players, "said": said},
         icon=":material/event_seat:",
     )
 

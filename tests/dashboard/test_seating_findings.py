@@ -288,6 +288,42 @@ def test_the_command_line_standings_say_so_under_the_table(wrong: Seated) -> Non
     assert "published seating" not in wrong.cli("standings", TID).output
 
 
+@pytest.fixture
+def twice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Seated:
+    """Fay and gus swapped in both rounds of two: four open findings, two players."""
+    db = tmp_path / "twice.duckdb"
+    files = tmp_path / "files"
+    tournament = description(TID, PLAYERS, preliminary_rounds=2)
+    assert put(Store(db), files / "tournament.json", json.dumps(tournament)) == "accepted"
+    for number in (1, 2):
+        records.publish_seating(Store(db), TID, number, WRONG, stage="preliminary", method="by hand", seed=None)
+        for table, game in (("1", T1), ("2", T2)):
+            game_id = f"hand:r{number}:t{table}"
+            sheet_text = sheet(game_id, game, number=number, table=table)
+            (files / f"r{number}-t{table}.csv").write_text(sheet_text, encoding="utf-8")
+    monkeypatch.setenv("SABOTEUR_DB", str(db))
+    monkeypatch.setenv("SABOTEUR_ADMIN_PASSWORD", PASSWORD)
+    seated = Seated(db, files)
+    assert seated.cli("ingest", str(files)).exit_code == 0
+    found = browse.findings(seated.store, TID).filter(pl.col("code") == "wrong_table")
+    assert sorted(found["player"]) == ["fay", "fay", "gus", "gus"]
+    return seated
+
+
+def test_the_standings_page_counts_the_players_at_the_wrong_table_not_their_findings(twice: Seated) -> None:
+    """Two players at the wrong table in each of two rounds were "4 players": the
+    notice counted the findings. It says 2, and lists each round's finding."""
+    (notice,) = [w.value for w in run_page("standings").warning if "Seating" in w.value]
+    assert "Seating: 2 players played at another table" in notice, notice
+    assert notice.count("Fay") == 2 and notice.count("Gus") == 2, notice
+
+
+def test_the_command_line_standings_count_the_players_at_the_wrong_table_not_their_findings(twice: Seated) -> None:
+    """As the page: two players at the wrong table in two rounds were "4 players"."""
+    said = " ".join(twice.cli("standings", TID).output.split())
+    assert "2 players played at another table than the published seating" in said, said
+
+
 def test_no_seating_notice_and_no_seating_list_when_games_match(right: Seated) -> None:
     right.cli("ingest", str(right.files))
     assert not [w for w in run_page("standings").warning if "Seating" in w.value]
