@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 from dashboard import names as words
 from dashboard.i18n import _
+from dashboard.markup import isolated
 from events import cards
 
 Cell = tuple[int, int]
@@ -22,14 +23,15 @@ Cell = tuple[int, int]
 
 def who(player: str | None, names: Mapping[str, str]) -> str:
     """A player by the name the table knows them by: the registered name, else the
-    log's id.
+    log's id; set apart in its own direction (:func:`dashboard.markup.isolated`), as
+    the sentences and lists it goes into are laid out in theirs.
 
     >>> who("dirk-evans", {"dirk-evans": "Dirk Evans"}), who("ann", {}), who(None, {})
     ('Dirk Evans', 'ann', 'nobody')
     """
     if player is None:
         return _("nobody")
-    return names.get(player, player)
+    return isolated(names.get(player, player))
 
 
 def a_card(card: str, rotated: bool = False) -> str:

@@ -50,6 +50,7 @@ from analytics.lake import connect
 from analytics.standings import misseated
 from analytics.standings import scored_rounds as scored_rounds_of
 from analytics.standings import standings as standings_of
+from dashboard.markup import isolated
 from dashboard.replay_view import GameView, game_view
 from dashboard.table_view import TableView, table_view
 from events.logfile import UnreadableLog
@@ -529,12 +530,20 @@ def tables_in_play() -> list[TableView]:
 
 @st.cache_resource(show_spinner=False, max_entries=16)
 def _player_names(db: str, when: Stamp, tournament: str) -> Mapping[str, str]:
-    return MappingProxyType(browse.player_names(_store_at(db), tournament))
+    return MappingProxyType(_shown(browse.player_names(_store_at(db), tournament)))
+
+
+def _shown(names: Mapping[str, str]) -> dict[str, str]:
+    """Names as a line of a page holds them (:func:`dashboard.markup.isolated`): a name
+    in a right-to-left script set apart, so that it turns no text around it."""
+    return {player: isolated(name) for player, name in names.items()}
 
 
 def player_names(tournament: str) -> Mapping[str, str]:
     """The display names the tournament's records give its players, by player id
-    (shared by every page: read-only)."""
+    (shared by every page: read-only), as a line of a page holds them: each through
+    :func:`dashboard.markup.isolated`, so every sentence, list and option that names a
+    player is laid out in its own direction, the name in its own."""
     return _player_names(*_records_key(), tournament)
 
 
@@ -543,7 +552,7 @@ def games_people(game_ids: Sequence[str]) -> Mapping[str, str]:
     tournaments, by id (nothing for games not stored, or of no tournament)."""
     if not game_ids or not exists():
         return {}
-    return _of_the_records(browse.games_people, tuple(game_ids))
+    return _shown(_of_the_records(browse.games_people, tuple(game_ids)))
 
 
 # -- organiser: uploads and records --------------------------------------------------------

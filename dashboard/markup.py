@@ -25,6 +25,22 @@ Streamlit's Markdown changes text in two places, so escaping takes two steps:
   JOINER after the ``:``, ``@`` or ``www`` that would start one breaks the pattern;
   ordinary prose (``line 3: the pile``) gets none.
 
+Text from outside can also carry characters that are not there to be read: a control
+(a terminal's ``ESC [31m``, shown as a box), and the marks that turn the direction of
+the text after them (a table labelled ``\u202e1t-elbat`` showed as "table-t1", and the
+game id beside it backwards). :func:`escape` and :func:`html_text` write each as the
+command line does (``\u202e``: :mod:`events.shown`). And a name in a right-to-left
+script reorders the text around it, though it holds no such mark: in "with محمد 12,
+שלום, Zoë" the two names and the comma between them are one right-to-left run, shown
+the other way round. :func:`isolated` sets such a piece of user text apart (U+2068 FIRST
+STRONG ISOLATE … U+2069 POP DIRECTIONAL ISOLATE): it is laid out in its own direction,
+and the line around it in its own. Every piece of user text a page places into a line
+of other text (a select box's option, a heading, a sentence, a list of names) goes
+through it; the names of :func:`dashboard.data.player_names` come through it already.
+The two escapers keep an isolate they find whole (an isolated name inside a sentence
+escaped as one), and write one left open, which would turn the rest of the line, as
+any other mark.
+
 A table or a list of thousands of rows is laid out as HTML instead (:func:`html_table`,
 :func:`html_list`), handed to ``st.markdown`` whole: the browser parses one block of
 HTML in a moment, where Streamlit's Markdown parser took some 15 s over the Markdown of
@@ -43,6 +59,7 @@ from __future__ import annotations
 import html
 import re
 import string
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -55,6 +72,17 @@ INERT: Final = "-.,;?'\"/%()@"
 
 BREAKS: Final = "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 """Characters that end a line somewhere (CommonMark, Python's ``splitlines``): spaces in user text."""
+FSI: Final = "\u2068"
+"""FIRST STRONG ISOLATE: opens a piece of text laid out in its own direction (its first
+letter's), apart from the line around it."""
+PDI: Final = "\u2069"
+"""POP DIRECTIONAL ISOLATE: closes the piece :data:`FSI` opened."""
+UNSHOWN: Final = re.compile("[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""The controls (a tab aside, and the line breaks, which become spaces) and the marks that
+set the direction of the text after them (the Arabic letter, left-to-right and
+right-to-left marks, the embeddings, overrides and isolates): written as escapes."""
+_RIGHT_TO_LEFT: Final = frozenset({"R", "AL", "AN"})
+"""The bidirectional classes of right-to-left letters (Hebrew's, Arabic's…) and Arabic digits."""
 _ESCAPES: Final = str.maketrans(
     {
         **{mark: "\\" + mark for mark in string.punctuation if mark not in INERT},
@@ -67,6 +95,78 @@ _LIST_START: Final = re.compile(r"^(\d*)([-.)])")
 """``-``, ``1.`` or ``1)`` at the start: a list item."""
 
 
+def visible(text: str, *, isolates: bool = True) -> str:
+    r"""``text`` with its controls and direction marks written as the command line writes
+    them (:func:`events.shown.one_line`): ``\x1b``, ``\u202e``. ``isolates``: an
+    isolate found whole (:data:`FSI` … :data:`PDI`, as :func:`isolated` puts one) is
+    kept, as it turns nothing outside itself.
+
+    >>> print(visible("\u202e1t-elbat \x1b[31mRED"))
+    \u202e1t-elbat \x1b[31mRED
+    >>> visible("with \u2068x\u2069 and \u2068y") == "with \u2068x\u2069 and \\u2068y"
+    True
+    """
+    if UNSHOWN.search(text) is None:
+        return text
+    kept = _whole_isolates(text) if isolates else set()
+    return "".join(
+        char if index in kept or UNSHOWN.fullmatch(char) is None else _escaped(char) for index, char in enumerate(text)
+    )
+
+
+def _whole_isolates(text: str) -> set[int]:
+    """The places of the :data:`FSI` and :data:`PDI` in ``text`` that close over each other."""
+    opened: list[int] = []
+    whole: set[int] = set()
+    for index, char in enumerate(text):
+        if char == FSI:
+            opened.append(index)
+        elif char == PDI and opened:
+            whole.update((opened.pop(), index))
+    return whole
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def isolated(value: object) -> str:
+    r"""A piece of user text (a name, a table's label, a tournament's name) as a line of
+    other text holds it: its controls and direction marks written out (:func:`visible`),
+    and, when it holds right-to-left letters, set apart in an isolate (:data:`FSI` …
+    :data:`PDI`), so that it reorders nothing around it and is laid out in its own
+    direction. Text of left-to-right letters alone is left as it is: in the pages'
+    left-to-right lines it turns nothing (and a name copied from a page is the name).
+    Text isolated already is left as it is.
+
+    >>> print(isolated("Zoë"), isolated("\u202e1t-elbat"))
+    Zoë \u202e1t-elbat
+    >>> isolated("\u0645\u062d\u0645\u062f 12") == FSI + "\u0645\u062d\u0645\u062f 12" + PDI
+    True
+    >>> isolated(isolated("\u05e9\u05dc\u05d5\u05dd")) == isolated("\u05e9\u05dc\u05d5\u05dd")
+    True
+    """
+    text = str(value)
+    if len(text) > 1 and text[0] == FSI and text[-1] == PDI and UNSHOWN.search(text, 1, len(text) - 1) is None:
+        return text  # set apart already (a name of dashboard.data.player_names)
+    text = visible(text, isolates=False)
+    if text.isascii() or not any(unicodedata.bidirectional(char) in _RIGHT_TO_LEFT for char in text):
+        return text
+    return FSI + text + PDI
+
+
+def shortened(text: str, most: int) -> str:
+    """The first ``most`` characters of ``text`` (a line of a select box's option), an
+    isolate they leave open closed: cut open, it would set the rest of the line apart.
+
+    >>> shortened("Ann: " + FSI + "abc" + PDI, 6) == "Ann: " + FSI + PDI
+    True
+    """
+    cut = text[:most]
+    return cut + PDI * (cut.count(FSI) - cut.count(PDI))
+
+
 def escape(value: object) -> str:
     """``value`` as Markdown that shows its text as it is, on one line.
 
@@ -77,7 +177,7 @@ def escape(value: object) -> str:
     >>> print(escape("- 1. not a list"))
     \\- 1. not a list
     """
-    text = _REWRITTEN.sub(JOINER, str(value)).translate(_ESCAPES).strip()
+    text = _REWRITTEN.sub(JOINER, visible(str(value).translate(_BREAKS))).translate(_ESCAPES).strip()
     return _LIST_START.sub(r"\1\\\2", text, count=1)
 
 
@@ -154,7 +254,7 @@ def _html(value: object) -> str:
         return f"<strong>{html_text(value.text)}</strong>"
     if isinstance(value, list | tuple):
         return html_text(value)
-    return html.escape(_REWRITTEN.sub(JOINER, str(value).translate(_BREAKS)), quote=False)
+    return html.escape(_REWRITTEN.sub(JOINER, visible(str(value).translate(_BREAKS))), quote=False)
 
 
 def html_table(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:

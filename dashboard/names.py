@@ -22,6 +22,7 @@ import polars as pl
 
 from analytics import headings
 from dashboard.i18n import N_, _, language, ngettext
+from dashboard.markup import UNSHOWN, visible
 from events import cards
 
 ROLES: Final = {
@@ -269,3 +270,16 @@ def plain(column: str, words: Mapping[str, str]) -> pl.Expr:
     """
     named = {code: _(english) for code, english in words.items()}
     return pl.col(column).replace_strict(named, default=pl.col(column), return_dtype=pl.String)
+
+
+def visible_columns(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` as a table widget is to show it: in each text column, the controls and
+    direction marks of text from outside written out (:func:`dashboard.markup.visible`),
+    as the command line writes them. A cell is laid out by the browser as any text: a
+    table labelled ``\\u202e1t-elbat`` showed as "table-t1", and a control as a box."""
+    marked = [
+        column
+        for column, kind in frame.schema.items()
+        if kind == pl.String and frame[column].str.contains(UNSHOWN.pattern).any()
+    ]
+    return frame.with_columns(pl.col(c).map_elements(visible, return_dtype=pl.String) for c in marked)

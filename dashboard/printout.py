@@ -24,6 +24,7 @@ from analytics.browse import cut_of
 from analytics.printing import standings_pdf
 from dashboard import data, i18n, names
 from dashboard.i18n import _
+from dashboard.markup import visible
 
 PRINT_CSS: Final = """<style>
 .print-only { display: none; }
@@ -59,7 +60,8 @@ divider."""
 def print_layout(tournament_name: str, stage: str) -> None:
     """Lay out the print style and, for paper only, which tournament and stage these
     standings are (the pickers that say it on screen are not printed)."""
-    st.html(f'{PRINT_CSS}<p class="print-only">{escape(tournament_name)}: {escape(names.stage(stage))}</p>')
+    name = escape(visible(tournament_name, isolates=False))  # in its own direction: <bdi>
+    st.html(f'{PRINT_CSS}<p class="print-only"><bdi>{name}</bdi>: {escape(names.stage(stage))}</p>')
 
 
 def pdf_download(tournament: str, stage: str, frame: pl.DataFrame, described: dict[str, Any]) -> None:

@@ -12,21 +12,41 @@ player ids still turned into names.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import polars as pl
 
 from dashboard.i18n import language
+from dashboard.markup import isolated
 from dashboard.table_view import by_name
 from events.language import words
-from events.said import Said, read_stored, read_stored_all
+from events.said import Said, Value, read_stored, read_stored_all
 
 
 def said(sentence: Said | None, english: str, people: Mapping[str, str] | None = None) -> str:
     """``sentence`` in the session's language (``english``, the stored message, when
-    there is none), players by their names in ``people``."""
+    there is none), players by their names in ``people``; each text it quotes from
+    outside (a table's label, a referee's note) set apart in its own direction
+    (:func:`dashboard.markup.isolated`), as the names are."""
     if sentence is None:
         return by_name(english, people) if people else english
-    return words(sentence, language(), people)
+    return words(_isolating(sentence), language(), people)
+
+
+def _isolating(sentence: Said) -> Said:
+    """``sentence`` with each text it fills in through :func:`dashboard.markup.isolated`
+    (the codes and ids, which are left-to-right letters alone, stay as they are)."""
+    return replace(sentence, values=tuple((name, _isolated(value)) for name, value in sentence.values))
+
+
+def _isolated(value: Value) -> Value:
+    if isinstance(value, str):
+        return isolated(value)
+    if isinstance(value, tuple) and value and isinstance(value[0], Said):
+        return tuple(_isolating(part) for part in value if isinstance(part, Said))
+    if isinstance(value, tuple) and all(isinstance(part, str) for part in value):
+        return tuple(isolated(part) for part in value if isinstance(part, str))
+    return value
 
 
 def stored(text: object, english: object, people: Mapping[str, str] | None = None) -> str:

@@ -11,6 +11,7 @@ from streamlit.elements.lib.column_types import ColumnConfig
 
 from dashboard import names
 from dashboard.i18n import N_, _
+from dashboard.markup import isolated
 
 ALL: Final = N_("(all)")
 NONE: Final = N_("(no tournament)")
@@ -147,18 +148,25 @@ def tournament_picker(
     keep_choice(key, options)
 
     def label_of(value: str) -> str:
-        return value if value == all_option else f"{names[value]} ({value})"
+        return value if value == all_option else tournament_label(names[value], value)
 
     chosen = st.selectbox(_("Tournament") if label is None else label, options, format_func=label_of, key=key)
     return None if chosen is None or chosen == all_option else str(chosen)
 
 
+def tournament_label(name: str, tournament: str) -> str:
+    """A tournament as a select box offers it: its name (set apart in its own direction,
+    :func:`dashboard.markup.isolated`) and its id."""
+    return f"{isolated(name)} ({tournament})"
+
+
 def choice(
-    label: str, values: list[str], *, key: str, all_label: str | None = None, shown: Callable[[str], str] = str
+    label: str, values: list[str], *, key: str, all_label: str | None = None, shown: Callable[[str], str] = isolated
 ) -> str | None:
     """A select box with an "all" entry first (``all_label``, else "(all)"); ``None`` for
-    all. ``shown`` names each value (a code's plain name, :mod:`dashboard.names`); the
-    box keeps the value."""
+    all. ``shown`` names each value (a code's plain name, :mod:`dashboard.names`; else
+    the value, a table's label say, through :func:`dashboard.markup.isolated`); the box
+    keeps the value."""
     all_label = _(ALL) if all_label is None else all_label
     options = [all_label, *values]
     keep_choice(key, options)

@@ -16,7 +16,7 @@ from analytics.records import SeatedPlayer
 from dashboard import data, widgets
 from dashboard import names as words
 from dashboard.i18n import _, ngettext
-from dashboard.markup import escape
+from dashboard.markup import escape, isolated
 from dashboard.recording import panels, taps
 from dashboard.recording.live import Live, in_play
 from dashboard.recording.panels import STYLE
@@ -74,8 +74,8 @@ def _seated_tables(going: list[str]) -> None:
         with st.container(border=True):
             st.markdown(
                 "**"
-                + _("Table %(table)s") % {"table": escape(label)}
-                + f"** · {escape(', '.join(table.names.values()))}"
+                + _("Table %(table)s") % {"table": escape(isolated(label))}
+                + f"** · {escape(', '.join(isolated(name) for name in table.names.values()))}"
             )
             if table.game_id in stored:
                 st.caption(_("Stored: this table's game is in the record."))

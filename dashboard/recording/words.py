@@ -15,6 +15,7 @@ from dashboard import names as words
 from dashboard import sentences
 from dashboard.card_words import who
 from dashboard.i18n import _
+from dashboard.markup import isolated
 from dashboard.replay_view import describe
 from events.findings import Finding
 from events.recorder import Due
@@ -52,7 +53,9 @@ def entry_words(event: Event | None, rs: RoundState | None, names: Mapping[str, 
 
 def finding_words(finding: Finding, names: Mapping[str, str] | None = None) -> str:
     """A finding as the replay words it: ``R-T1 played out of turn: it is ann's turn…``
-    (the rule, the finding in plain words, then the audit's own words)."""
-    message = sentences.said(finding.said, finding.message, names)
+    (the rule, the finding in plain words, then the audit's own words), each name set
+    apart in its own direction (:func:`dashboard.markup.isolated`)."""
+    table = {player: isolated(name) for player, name in (names or {}).items()}
+    message = sentences.said(finding.said, finding.message, table)
     said = {"rule": finding.rule, "finding": words.finding(finding.code.value), "message": message}
     return _("%(rule)s %(finding)s: %(message)s") % said

@@ -19,7 +19,7 @@ import streamlit as st
 from analytics.records import Recorded, RecordError
 from dashboard import access, data, names, sentences, widgets
 from dashboard.i18n import N_, _
-from dashboard.markup import escape, ident, table
+from dashboard.markup import FSI, PDI, escape, ident, isolated, shortened, table
 from events.rules.tournament import MOST_ROUND_POINTS
 from ingest.store import StoreBusy
 
@@ -119,7 +119,7 @@ widgets.keep_choice("audit_tournament", choices)
 picked = st.selectbox(
     _("Tournament"),
     choices,
-    format_func=lambda t: _(t) if t == widgets.NONE else f"{titles[t]} ({t})",
+    format_func=lambda t: _(t) if t == widgets.NONE else widgets.tournament_label(titles[t], t),
     key="audit_tournament",
 )
 tournament = None if picked == widgets.NONE else str(picked)
@@ -169,7 +169,7 @@ def _referee_codes(tournament: str) -> None:
     with st.expander(_("Referee codes (%(num)d live)") % {"num": live.height}):
         shown = codes.with_columns(names.plain("stage", names.STAGES))
         st.dataframe(
-            shown,
+            names.visible_columns(shown),
             hide_index=True,
             width="stretch",
             column_config=names.headers(shown.columns),
@@ -187,7 +187,7 @@ def _referee_codes(tournament: str) -> None:
                     _("round %(round)s · table %(table)s · card %(card)s")
                     % {
                         "round": cards[k]["tournament_round"],
-                        "table": cards[k]["table"],
+                        "table": isolated(cards[k]["table"]),
                         "card": cards[k]["fingerprint"],
                     }
                 ),
@@ -200,7 +200,7 @@ def _referee_codes(tournament: str) -> None:
                 card = cards[picked]
                 _record(
                     _("the revocation of the code of table %(table)s of round %(round)s")
-                    % {"table": escape(card["table"]), "round": card["tournament_round"]},
+                    % {"table": escape(isolated(card["table"])), "round": card["tournament_round"]},
                     lambda: data.revoke_referee_code(
                         tournament, int(card["tournament_round"]), str(card["table"]), why
                     ),
@@ -262,7 +262,7 @@ def _withdrawals(tournament: str) -> None:
                     ([people.get(p, p), why] for p, why in sorted(gone.items())),
                 )
             )
-        playing = sorted((p for p in people if p not in gone), key=lambda p: (people[p].casefold(), p))
+        playing = sorted((p for p in people if p not in gone), key=lambda p: (people[p].strip(FSI + PDI).casefold(), p))
         leaving = PlayerForm(
             form="withdraw_player",
             key="leave",
@@ -356,7 +356,7 @@ def _round_scores(
         cells = ([yes_no.get(v, v) if isinstance(v, bool) else v for v in r] for r in scored.iter_rows())
         st.markdown(table([headers[c] for c in scored.columns], cells))
     else:
-        st.dataframe(scored, hide_index=True, width="stretch", column_config=headers)
+        st.dataframe(names.visible_columns(scored), hide_index=True, width="stretch", column_config=headers)
     return bool(corrections)
 
 
@@ -468,7 +468,7 @@ def _any_round(tournament: str) -> None:
 
         def label(game: str) -> str:
             table = listed[game]["table"]
-            return game if table is None else f"{game} · " + _("table %(table)s") % {"table": table}
+            return game if table is None else f"{game} · " + _("table %(table)s") % {"table": isolated(table)}
 
         game_id = str(st.selectbox(_("Game"), list(listed), format_func=label, key="correct_game"))
         numbers = list(range(1, int(listed[game_id]["rounds_played"]) + 1))
@@ -509,7 +509,7 @@ listed = sentences.in_words(found, named).with_columns(
 unnamed = [c for c in ("player", "round", "line") if c in listed.columns and listed[c].null_count()]
 listed = listed.with_columns(pl.col(c).cast(pl.String).fill_null("–") for c in unnamed)
 st.dataframe(
-    listed,
+    names.visible_columns(listed),
     hide_index=True,
     width="stretch",
     column_config=names.headers(listed.columns),
@@ -533,7 +533,7 @@ def _label(finding_id: str) -> str:
         if r["line"] is not None
         else f" · {named.get(r['player'], r['player'])}"
     )
-    return f"{where} · {names.finding(r['code'])}: {said_of(r)[:80]}"
+    return f"{where} · {names.finding(r['code'])}: {shortened(said_of(r), 80)}"
 
 
 def said_of(r: dict[str, object]) -> str:

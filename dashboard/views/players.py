@@ -17,7 +17,7 @@ from analytics.filters import Filters
 from dashboard import charts, data, i18n, sentences, widgets
 from dashboard import names as words
 from dashboard.i18n import _, ngettext
-from dashboard.markup import escape, table
+from dashboard.markup import escape, isolated, table
 
 # The container of the player's card (its ``st-key-…`` class), named by PHONE_CSS.
 CARD = "players_card"
@@ -92,7 +92,7 @@ def card(tournament: str, player: str, rounds: pl.DataFrame) -> None:
         number = game["tournament_round"]
         heading = _("Round %(num)d") % {"num": number} if number is not None else _("Game")
         where = _("table %(table)s · seat %(seat)s") % {
-            "table": escape(game["table"] or "–"),
+            "table": escape(isolated(game["table"] or "–")),
             "seat": "–" if game["seat"] is None else game["seat"],
         }
         with_ = _("with %(players)s") % {"players": others}
@@ -140,7 +140,9 @@ if "players_player" not in st.session_state:
         widgets.open_on("players_player", [p for p in ordered if p in played] or ordered)
 with top[0]:
     widgets.keep_choice("players_player", ordered)
-    player = st.selectbox(_("Player"), ordered, format_func=lambda p: f"{names[p]} ({p})", key="players_player")
+    player = st.selectbox(
+        _("Player"), ordered, format_func=lambda p: f"{isolated(names[p])} ({p})", key="players_player"
+    )
 with top[1]:
     tournament = widgets.tournament_picker(
         data.tournaments(), key="players_tournament", label=_("Tournament"), all_option=EVERY_GAME
@@ -192,7 +194,8 @@ if mine.height:
             "%(expected)s of these rounds; %(player)s won %(wins)d."
         )
         st.caption(
-            average % {"expected": i18n.number(expected, 1), "player": escape(names[player]), "wins": mine["wins"][0]}
+            average
+            % {"expected": i18n.number(expected, 1), "player": escape(isolated(names[player])), "wins": mine["wins"][0]}
         )
 
 if tournament is not None:
@@ -217,4 +220,6 @@ shown = ("started_at", "tournament", "stage", "tournament_round", "table", "game
 listed = rounds.select(*shown, "star", "won", "winner").with_columns(
     words.plain("stage", words.STAGES), words.plain("role", words.ROLES), words.plain("winner", words.WINNERS)
 )
-st.dataframe(listed, hide_index=True, width="stretch", column_config=words.headers(listed.columns))
+st.dataframe(
+    words.visible_columns(listed), hide_index=True, width="stretch", column_config=words.headers(listed.columns)
+)

@@ -24,7 +24,7 @@ import streamlit as st
 from dashboard import access, data, i18n, names, sentences, widgets
 from dashboard.card_words import who
 from dashboard.i18n import N_, _
-from dashboard.markup import escape
+from dashboard.markup import escape, isolated
 from dashboard.maze_svg import maze_svg
 from dashboard.replay_view import SEVERITY_ICONS, Violation, address
 
@@ -128,7 +128,7 @@ with top[0]:
     picked = st.selectbox(
         _("Tournament"),
         choices,
-        format_func=lambda t: _(t) if t == widgets.NONE else f"{titles[t]} ({t})",
+        format_func=lambda t: _(t) if t == widgets.NONE else widgets.tournament_label(titles[t], t),
         key="replay_tournament",
         on_change=_restart,
     )
@@ -147,7 +147,7 @@ labels = {
         part
         for part in (
             _("round %(num)s") % {"num": g["tournament_round"]} if g["tournament_round"] is not None else "",
-            _("table %(table)s") % {"table": g["table"]} if g["table"] is not None else "",
+            _("table %(table)s") % {"table": isolated(g["table"])} if g["table"] is not None else "",
             str(g["game_id"]),
             _("score sheet") if g["source"] == "score_sheet" else "",
         )

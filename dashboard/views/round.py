@@ -19,7 +19,7 @@ import streamlit as st
 from dashboard import data, i18n, names, widgets
 from dashboard.i18n import _, ngettext
 from dashboard.live import live
-from dashboard.markup import escape, table
+from dashboard.markup import escape, isolated, table
 
 Round = tuple[int, str]  # a seated round: its number and its stage
 
@@ -71,7 +71,7 @@ def round_now(tournament: str, chosen: Round) -> None:
     columns = st.columns(3)
     for index, (label, players) in enumerate(tables.items()):
         with columns[index % len(columns)]:
-            st.markdown("**" + _("Table %(table)s") % {"table": escape(label)} + "**")
+            st.markdown("**" + _("Table %(table)s") % {"table": escape(isolated(label))} + "**")
             st.markdown(table([names.column(c) for c in ("seat", "player")], players))
 
 

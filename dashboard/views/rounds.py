@@ -70,7 +70,8 @@ connectors = [  # by display name, as everywhere a player is shown; nobody: blan
 where = ["replay", "verdict", "tournament", "stage", "tournament_round", "table", "game_id", "round", "players"]
 columns = [*where, "winner", "connector", "ended_by", "turns", "errors", "warnings", "codes"]
 st.dataframe(
-    listed.with_columns(
+    names.visible_columns(listed)
+    .with_columns(
         replay=pl.Series(links, dtype=pl.String),
         verdict=pl.Series([names.verdict(e, w) for e, w in listed.select("errors", "warnings").iter_rows()]),
         stage=names.plain("stage", names.STAGES),
@@ -78,7 +79,8 @@ st.dataframe(
         connector=pl.Series(connectors, dtype=pl.String),
         ended_by=names.plain("ended_by", names.ENDINGS),
         codes=pl.Series([[names.finding(c) for c in found] for found in listed["codes"]], dtype=pl.List(pl.String)),
-    ).select(columns),
+    )
+    .select(columns),
     hide_index=True,
     width="stretch",
     column_config={
@@ -106,7 +108,9 @@ if picked is not None:
         worded = sentences.in_words(found, people).with_columns(
             code=names.plain("code", names.FINDINGS), severity=names.plain("severity", names.SEVERITIES)
         )
-        st.dataframe(worded, hide_index=True, width="stretch", column_config=names.headers(worded.columns))
+        st.dataframe(
+            names.visible_columns(worded), hide_index=True, width="stretch", column_config=names.headers(worded.columns)
+        )
     if st.button(_("Step through it in Replay")):
         st.session_state["replay_goto"] = (game_tournament, game_id, game_round_number)
         st.switch_page("views/replay.py")

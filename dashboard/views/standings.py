@@ -35,7 +35,7 @@ from analytics.standings import above_the_cut
 from dashboard import data, i18n, names, printout, sentences, widgets
 from dashboard.i18n import _, ngettext
 from dashboard.live import live
-from dashboard.markup import Bold, escape, html_list, html_table, table
+from dashboard.markup import Bold, escape, html_list, html_table, isolated, table
 from ingest.store import StoreError
 
 # Chains up to this many events are verified when the page opens; longer ones on request.
@@ -310,13 +310,13 @@ def shown(tournament: str, stage: str, row: dict[str, Any], frame: pl.DataFrame,
         seating_notice(tournament)
     if frame.is_empty() or (stage == "final" and games == 0):
         nothing = _("No %(stage)s games of %(tournament)s are stored yet.")
-        st.info(nothing % {"stage": names.stage(stage), "tournament": escape(row["name"])})
+        st.info(nothing % {"stage": names.stage(stage), "tournament": escape(isolated(row["name"]))})
         return
     with st.container(key=FINAL_TABLE if stage == "final" else PRELIMINARY_TABLE):  # named for the phone's style
         shown_table = final_table(frame) if stage == "final" else preliminary_table(frame, cut, goes_to)
         st.markdown(shown_table, unsafe_allow_html=True)  # HTML we wrote, every cell escaped
     if then is None and stage != "final" and frame["cut_tie_undrawn"].any():
-        tied = ", ".join(escape(name) for name in frame.filter(pl.col("cut_tie_undrawn"))["name"])
+        tied = ", ".join(escape(isolated(name)) for name in frame.filter(pl.col("cut_tie_undrawn"))["name"])
         undrawn = _("A tie across the cut line is not drawn yet (%(tied)s). This draws it and records the draw:")
         st.warning(undrawn % {"tied": tied})
         st.code(f"saboteur tournament cut {shlex.quote(tournament)} --seed N", language="bash")
@@ -365,7 +365,8 @@ def _why_and_csv(frame: pl.DataFrame, tournament: str, stage: str, then: int | N
     with st.expander(_("Why each player is ranked here")), st.container(key=WHYS):
         # one list in place order (``place`` runs 1, 2, 3, …: the list's own numbers), each escaped
         whys = html_list(
-            [Bold(item["name"]), ": ", item["why"]] for item in frame.select("name", "why").iter_rows(named=True)
+            [Bold(isolated(item["name"])), ": ", item["why"]]
+            for item in frame.select("name", "why").iter_rows(named=True)
         )
         st.markdown(whys, unsafe_allow_html=True)
     st.download_button(

@@ -16,7 +16,7 @@ from dashboard import data, i18n, widgets
 from dashboard import names as plain
 from dashboard.i18n import _, ngettext
 from dashboard.live import REFRESH, live, paused
-from dashboard.markup import escape
+from dashboard.markup import escape, isolated
 from dashboard.maze_svg import maze_svg
 from dashboard.table_view import TableView
 from events.maze import CardKind, Cell, Placed
@@ -98,9 +98,9 @@ def lay_out(table: TableView, names: Mapping[str, str], tournament_name: str | N
         return names.get(player, player) if player is not None else _("a player")
 
     with st.container(border=True):
-        st.subheader(escape(_("Table %(table)s") % {"table": table.table} if table.table else table.game_id))
+        st.subheader(escape(_("Table %(table)s") % {"table": isolated(table.table)} if table.table else table.game_id))
         where = [
-            tournament_name,
+            isolated(tournament_name) if tournament_name is not None else None,
             _("round %(num)d") % {"num": table.tournament_round} if table.tournament_round is not None else None,
             plain.stage(table.stage) if table.stage is not None else None,
             table.game_id,

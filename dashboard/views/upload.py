@@ -12,7 +12,7 @@ import streamlit as st
 from analytics.carried import Carried, lines
 from dashboard import access, data, names, sentences
 from dashboard.i18n import _, ngettext
-from dashboard.markup import escape, ident
+from dashboard.markup import escape, ident, isolated
 from events.logfile import MAX_FILE_BYTES
 from events.said import Said, read_stored
 from ingest.limits import MAX_SHEET_MIB, MAX_UPLOAD_MIB
@@ -122,11 +122,11 @@ def misseated_line(seat: dict[str, Any]) -> str:
     """A player at the wrong table, as the organiser reads it under the file: who,
     where seated, where played, and the finding to settle on the Audit page."""
     said = {
-        "player": f"**{escape(seat['name'])}** ({ident(seat['player'])})",
+        "player": f"**{escape(isolated(seat['name']))}** ({ident(seat['player'])})",
         "round": seat["tournament_round"],
-        "seated": escape(seat["seated_table"]),
+        "seated": escape(isolated(seat["seated_table"])),
         "game": ident(seat["game_id"]),
-        "table": escape(seat["table"]),
+        "table": escape(isolated(seat["table"])),
         "finding": f"`{seat['finding_id']}`",
     }
     if seat.get("kind") == "missing":
@@ -232,7 +232,12 @@ if shown:
             "note": [said_here(f.said, f.message) for f in received],
         }
     )
-    st.dataframe(received_table, hide_index=True, width="stretch", column_config=names.headers(received_table.columns))
+    st.dataframe(
+        names.visible_columns(received_table),
+        hide_index=True,
+        width="stretch",
+        column_config=names.headers(received_table.columns),
+    )
     for result in shown:
         sent = result.file
         line = f"{OUTCOME_MARKS.get(sent.outcome, '')} **{escape(sent.name)}**: {names.outcome(sent.outcome)}"
@@ -289,12 +294,14 @@ if arrived is not None and not arrived.is_empty():
             "note": [received_note(r) for r in arrived.iter_rows(named=True)],
         }
     )
-    st.dataframe(history, hide_index=True, width="stretch", column_config=names.headers(history.columns))
+    st.dataframe(
+        names.visible_columns(history), hide_index=True, width="stretch", column_config=names.headers(history.columns)
+    )
     rows = {int(r["upload_id"]): r for r in arrived.iter_rows(named=True)}
     picked = st.selectbox(
         _("The audit of one file"),
         list(rows),
-        format_func=lambda n: f"{n} · {rows[n]['name']} · {names.outcome(rows[n]['outcome'])}",
+        format_func=lambda n: f"{n} · {isolated(rows[n]['name'])} · {names.outcome(rows[n]['outcome'])}",
         key="upload_received",
     )
     if picked is not None:

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dashboard.markup import JOINER, Bold, escape, html_list, html_table
+from dashboard.markup import JOINER, Bold, escape, html_list, html_table, visible
 from tests.dashboard.conftest import TextHtml, shown
 
 HOSTILE = (
@@ -41,10 +41,11 @@ def expected(text: str) -> str:
 
 
 def spaced(text: str) -> str:
-    """The text on one line, its ends as they are (a part of a line of HTML)."""
+    """The text on one line, its ends as they are (a part of a line of HTML), its
+    controls and direction marks written out (:func:`dashboard.markup.visible`)."""
     for brk in "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029":
         text = text.replace(brk, " ")
-    return text.replace("\x00", "\ufffd")
+    return visible(text)
 
 
 @pytest.mark.parametrize("text", HOSTILE)

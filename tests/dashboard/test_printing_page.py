@@ -29,7 +29,8 @@ def test_the_standings_page_offers_the_pdf_and_a_print_layout(db: Path) -> None:
     at: AppTest = run_page()
     assert [b.proto.label for b in at.get("download_button")] == ["Download the standings (CSV)", PDF_BUTTON]
     (style,) = [h.value for h in at.html if "@media print" in h.value]
-    assert '<p class="print-only">Simulated Open 1: preliminary</p>' in style
+    # the name in its own direction
+    assert '<p class="print-only"><bdi>Simulated Open 1</bdi>: preliminary</p>' in style
 
 
 def test_printing_the_page_gives_the_title_and_every_row_and_the_pdf_downloads(db: Path, tmp_path: Path) -> None:

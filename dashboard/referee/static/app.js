@@ -56,6 +56,34 @@ const app = {
 
 // -- the page's words -----------------------------------------------------------------------------
 
+// Text from outside (a name, a table's label, the tournament's name) in a line of the page's
+// own, as dashboard/markup.py's isolated() puts it: its controls and the marks that turn the
+// direction of the text after them written out as the command line writes them (a table
+// labelled "\u202e1t-elbat" showed as "table-t1", and the tournament's name after it backwards),
+// and a piece in a right-to-left script set apart (U+2068 ... U+2069), so that it is laid out
+// in its own direction and reorders none of the line around it. Every name (nameOf), the
+// table's label and the tournament's name go through it before they go into a line; the
+// server's sentences (the turn, the findings) come with their names so already.
+const UNSHOWN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]|[\ud802\ud803\ud83a\ud83b][\udc00-\udfff]/;
+const FSI = "\u2068";
+const PDI = "\u2069";
+
+function escaped(char) {
+  const code = char.charCodeAt(0);
+  return code < 0x100 ? "\\x" + code.toString(16).padStart(2, "0") : "\\u" + code.toString(16).padStart(4, "0");
+}
+
+function isolated(value) {
+  const text = String(value);
+  const inner = text.slice(1, -1);
+  if (text.length > 1 && text[0] === FSI && text[text.length - 1] === PDI && inner === inner.replace(UNSHOWN, "")) {
+    return text; // set apart already
+  }
+  const shown = text.replace(UNSHOWN, escaped);
+  return RIGHT_TO_LEFT.test(shown) ? FSI + shown + PDI : shown;
+}
+
 function fill(text, values) {
   return values ? text.replace(/%\((\w+)\)[sd]/g, (blank, name) => (name in values ? String(values[name]) : blank)) : text;
 }
@@ -446,9 +474,9 @@ async function countScores(roles, gold) {
 
 // -- the game as this phone sees it: the server's, with the entries waiting played on it ---------
 
-function nameOf(player) {
+function nameOf(player) { // set apart in its own direction (isolated): the page puts it in lines of its own words
   const seat = app.table && app.table.seats.find((s) => s.player === player);
-  return seat ? seat.name : (player || _("nobody"));
+  return seat ? isolated(seat.name) : player ? isolated(player) : _("nobody");
 }
 
 function players() {
@@ -832,13 +860,13 @@ function page() {
   }
   const t = app.table;
   document.getElementById("where").textContent = _("Table %(table)s · %(tournament)s · round %(round)s",
-    { table: t.table || "", tournament: t.tournament_name, round: t.round || "" });
+    { table: isolated(t.table || ""), tournament: isolated(t.tournament_name), round: t.round || "" });
   const parts = [];
   if (app.problem) parts.push(h("div", { class: "box bad", role: "alert" }, h("span", { text: app.problem }), " ",
     button(_("OK"), () => { app.problem = ""; render(); })));
   if (!app.server) {
-    parts.push(h("h1", { text: _("Table %(table)s", { table: t.table || "" }) }));
-    parts.push(h("ol", {}, t.seats.map((s) => h("li", { text: s.name }))));
+    parts.push(h("h1", { text: _("Table %(table)s", { table: isolated(t.table || "") }) }));
+    parts.push(h("ol", {}, t.seats.map((s) => h("li", { text: isolated(s.name) }))));
     if (t.stored) parts.push(h("p", { class: "box", text: _("This table's game is stored: there is nothing more to record.") }));
     else parts.push(button(_("Begin recording"), begin, { class: "primary", id: "begin" }));
     return parts;
