@@ -32,7 +32,7 @@ from analytics.browse import cut_of
 from analytics.penalty_notes import unheld
 from analytics.spreadsheet import csv_text
 from analytics.standings import above_the_cut
-from dashboard import data, i18n, names, printout, sentences, widgets
+from dashboard import access, data, i18n, names, printout, sentences, widgets
 from dashboard.i18n import _, ngettext
 from dashboard.live import live
 from dashboard.markup import Bold, escape, html_list, html_table, isolated, table
@@ -308,7 +308,7 @@ def shown(tournament: str, stage: str, row: dict[str, Any], frame: pl.DataFrame,
             st.metric(_("Rounds"), rounds)
             st.metric(_("Cut"), _("top %(cut)d") % {"cut": cut} if stage != "final" else _("final table"))
         seating_notice(tournament)
-    if frame.is_empty() or (stage == "final" and games == 0):
+    if frame.is_empty():  # a final seated and not yet played shows who plays it, at 0
         nothing = _("No %(stage)s games of %(tournament)s are stored yet.")
         st.info(nothing % {"stage": names.stage(stage), "tournament": escape(isolated(row["name"]))})
         return
@@ -317,9 +317,14 @@ def shown(tournament: str, stage: str, row: dict[str, Any], frame: pl.DataFrame,
         st.markdown(shown_table, unsafe_allow_html=True)  # HTML we wrote, every cell escaped
     if then is None and stage != "final" and frame["cut_tie_undrawn"].any():
         tied = ", ".join(escape(isolated(name)) for name in frame.filter(pl.col("cut_tie_undrawn"))["name"])
-        undrawn = _("A tie across the cut line is not drawn yet (%(tied)s). This draws it and records the draw:")
-        st.warning(undrawn % {"tied": tied})
-        st.code(f"saboteur tournament cut {shlex.quote(tournament)} --seed N", language="bash")
+        if access.is_organiser():
+            undrawn = _("A tie across the cut line is not drawn yet (%(tied)s). This draws it and records the draw:")
+            st.warning(undrawn % {"tied": tied})
+            st.code(f"saboteur tournament cut {shlex.quote(tournament)} --seed N", language="bash")
+        else:  # a spectator is told what happens, not the organiser's command
+            st.warning(
+                _("A tie across the cut line is not drawn yet (%(tied)s): the organiser draws it.") % {"tied": tied}
+            )
     if frame["open_findings"].sum():
         st.caption(
             _(

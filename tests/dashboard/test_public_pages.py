@@ -225,3 +225,52 @@ def test_a_withdrawn_player_stands_above_the_cut_line_and_is_passed_over(db: Pat
     assert line == 7, rows  # six players go on, one above them withdrew
     mine = next(cells for cells in rows if cells[columns.index("player")] == third["name"])
     assert "withdrew: the cut passes over them" in mine[columns.index("notes")]
+
+
+def _hand_standings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, final: list[str] | None = None
+) -> tuple[AppTest, Store]:
+    """The Standings page over the tournament "hand" of the standings' tests, after its
+    one preliminary round (cem and lea tied across the cut line, undrawn); of its final,
+    seated at one table of ``final`` and not yet played, if given."""
+    from tests.analytics.test_standings import TID, _hand
+
+    hand = _hand(tmp_path, 1)
+    if final is not None:
+        records.publish_seating(hand.store, TID, 2, [final], stage="final", method="by hand", seed=None)
+    monkeypatch.setenv("SABOTEUR_DB", str(hand.db))
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["tournament"] = TID
+    at.query_params["stage"] = "preliminary" if final is None else "final"
+    at.switch_page("views/standings.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at, hand.store
+
+
+def test_a_spectator_is_told_the_organiser_draws_the_tie_and_the_organiser_is_shown_how(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, organiser: str
+) -> None:
+    """A tie across the cut line showed every spectator the organiser's command
+    (``saboteur tournament cut hand --seed N``): a spectator reads that the organiser
+    draws it; the organiser, signed in, is shown the command."""
+    at, _ = _hand_standings(tmp_path, monkeypatch)
+    assert any("not drawn yet (Cem, Lea): the organiser draws it" in w.value for w in at.warning)
+    assert not any("saboteur" in c.value for c in at.code)
+    at.switch_page("views/upload.py").run()
+    at.text_input[0].input(organiser)
+    at.button[0].click().run()
+    at.switch_page("views/standings.py").run()
+    assert [c.value for c in at.code if "saboteur tournament cut" in c.value] == [
+        "saboteur tournament cut hand --seed N"
+    ]
+
+
+def test_a_final_seated_and_not_yet_played_shows_who_plays_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The final table seated, its first game not in, the page said "No final games of
+    hand are stored yet" where the command line (and the page as of a moment) shows the
+    finalists at 0, in their preliminary order."""
+    at, store = _hand_standings(tmp_path, monkeypatch, final=["ann", "bob", "cem", "gus", "hal", "lea"])
+    assert not any("are stored yet" in i.value for i in at.info)
+    ((columns, *rows),) = markdown_tables(at)
+    expected = standings(store, "hand", stage="final")["name"].to_list()
+    assert [cells[columns.index("player")] for cells in rows] == expected and len(expected) == 6
