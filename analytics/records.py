@@ -137,12 +137,22 @@ def _stream_events(
     return [json.loads(e.payload) for e in standing(events)], version, revision.upload_id
 
 
-def append(store: Store, tournament: str, new: Sequence[TournamentEvent], *, creating: bool = False) -> Recorded:
+def append(
+    store: Store,
+    tournament: str,
+    new: Sequence[TournamentEvent],
+    *,
+    creating: bool = False,
+    seen: int | None = None,
+) -> Recorded:
     """Append ``new`` events to the tournament's stream and re-project its read models,
     in one transaction, at the version read: an append that another made stale in the
     meantime is judged again on the record as it now stands (:func:`_one_decision`),
     never merged unseen. A record of a tournament that a file not yet made cannot
-    hold is refused before the file is made (a mistyped ``--db`` made an empty store)."""
+    hold is refused before the file is made (a mistyped ``--db`` made an empty store).
+    ``seen``: for a decision on a round (a correction, a replay accepted), the
+    :func:`decisions` on it that the form it was made in was laid out after; it is
+    refused when the record holds more (:func:`_decided_meanwhile`)."""
     stream = stream_of(tournament)
     for event in new:
         _one_line_reason(event)
@@ -158,6 +168,7 @@ def append(store: Store, tournament: str, new: Sequence[TournamentEvent], *, cre
                     raise RecordError(_no_tournament(tournament))
                 _one_decision(events, new)
                 _one_state(events, new, tournament)
+                _decided_meanwhile(events, new, seen)
                 appended = [NewEvent(stream, e.type, dump(e)) for e in new]
                 rows = project_tournament([*events, *new], created_by)
                 store.append(con, stream, version, appended, rows=rows)
@@ -268,6 +279,65 @@ def _one_state(record: Sequence[Mapping[str, Any]], new: Sequence[TournamentEven
             seated.add(_seated_round(event))
         elif kind == "cut_drawn":
             drawn.add(_drawn_tie(event))
+
+
+def _decided_meanwhile(record: Sequence[Mapping[str, Any]], new: Sequence[TournamentEvent], seen: int | None) -> None:
+    """A :class:`RecordError` if a decision on a round in ``new`` was made on a form laid
+    out after ``seen`` decisions on it (:func:`decisions`), and the record now holds
+    more: another organiser (a page, a command) decided it meanwhile. Two organisers
+    correcting one player's round at once were both told "recorded", and the later
+    correction stood, the earlier lost unsaid; a replay accepted over a correction made
+    meanwhile replaced it unseen. Judged in the append's own transaction, as
+    :func:`_one_decision` is: of two at one moment, one is recorded and the other told."""
+    if seen is None:
+        return
+    for event in new:
+        if isinstance(event, ScoreCorrected | ReplayAccepted):
+            player = event.player if isinstance(event, ScoreCorrected) else None
+            if _decisions_in(record, event.game_id, event.round, player) != seen:
+                raise RecordError(
+                    say(
+                        "round %(round)s of %(game)s was decided meanwhile, after the form was shown (a correction, "
+                        "or its replay accepted): nothing is recorded; look at the round as it is now, and decide "
+                        "again",
+                        round=event.round,
+                        game=event.game_id,
+                    )
+                )
+
+
+def _decisions_in(record: Sequence[Mapping[str, Any]], game: str, number: int, player: str | None) -> int:
+    """:func:`decisions`, counted in the record's events (as the read models count them)."""
+    return sum(
+        1
+        for event in record
+        if event.get("game_id") == game
+        and event.get("round") == number
+        and (
+            event["type"] == "replay_accepted"
+            or (event["type"] == "score_corrected" and (player is None or event.get("player") == player))
+        )
+    )
+
+
+_DECISIONS: Final = """
+SELECT (SELECT count(*) FROM corrections
+        WHERE tournament = $tournament AND game_id = $game AND round = $round
+          AND ($player::VARCHAR IS NULL OR player = $player))
+     + (SELECT count(*) FROM accepted_replays WHERE tournament = $tournament AND game_id = $game AND round = $round)
+"""
+
+
+def decisions(store: Store, tournament: str, game: str, number: int, player: str | None = None) -> int:
+    """How many decisions the record holds on one round of a game: its replays accepted,
+    and its corrections (of ``player`` alone, when one is named). Each is a new event, so
+    the count only grows: a form that corrects the round (or accepts its replay) is laid
+    out after so many, and records nothing if the record holds more when it is sent
+    (``correct(seen=...)``, ``accept_replay(seen=...)``)."""
+    params = {"tournament": tournament, "game": game, "round": number, "player": player}
+    with store.connect(read_only=True) as con:
+        (count,) = con.execute(_DECISIONS, params).fetchone() or (0,)
+    return int(count)
 
 
 def _seated_round(event: Mapping[str, Any]) -> tuple[str, int]:
@@ -876,10 +946,13 @@ def correct(
     reason: str,
     *,
     star: bool | None = None,
+    seen: int | None = None,
 ) -> Recorded:
     """Put a wrong score right: names what it corrects and why (R-TS5), and the
     player's star for the round too when ``star`` is given (left as the round gave it
-    otherwise)."""
+    otherwise). ``seen``: the :func:`decisions` on the player's round the correction was
+    made after (a page's form): refused if another came meanwhile. The command line
+    gives none: its organiser typed what the round is to be."""
     if not reason.strip():
         raise RecordError(say("a correction needs a --reason"))
     with store.connect(read_only=True) as con:
@@ -903,7 +976,7 @@ def correct(
             reason=reason.strip(),
             **({"star": star} if star is not None else {}),
         )
-    return append(store, tournament, [event])
+    return append(store, tournament, [event], seen=seen)
 
 
 _OPEN_WRONG_SCORES: Final = """
@@ -933,12 +1006,16 @@ def corrected_off_the_rules(store: Store, tournament: str, game: str, number: in
         return not round_fits(con, tournament, game, number)
 
 
-def accept_replay(store: Store, tournament: str, game: str, number: int, reason: str | None = None) -> Recorded:
+def accept_replay(
+    store: Store, tournament: str, game: str, number: int, reason: str | None = None, *, seen: int | None = None
+) -> Recorded:
     """The replay's outcome replaces what the score sheet said, for one round, and
     any correction of it made before (the newest decision on a round counts); refused
     when the replay is the round's newest decision already, and for a round its log
     stopped before it was over (R-E2): the replay scores it as "the gold was not
-    reached", the saboteurs' points without their star, a win nobody played out."""
+    reached", the saboteurs' points without their star, a win nobody played out.
+    ``seen``: the :func:`decisions` on the round the acceptance was made after (a page's
+    form): refused if another came meanwhile, which it would replace unseen."""
     with store.connect(read_only=True) as con:
         rows = _round_of(con, tournament, game, number)
         (source,) = con.execute("SELECT source FROM games WHERE game_id = ?", [game]).fetchone() or ("log",)
@@ -969,7 +1046,7 @@ def accept_replay(store: Store, tournament: str, game: str, number: int, reason:
         event = ReplayAccepted(
             type="replay_accepted", game_id=game, round=number, reason=(reason or "").strip() or None
         )
-    return append(store, tournament, [event])
+    return append(store, tournament, [event], seen=seen)
 
 
 def withdraw_penalty(store: Store, tournament: str, number: int, reason: str) -> Recorded:

@@ -767,16 +767,34 @@ def round_still_off(tournament: str, game_id: str, number: int) -> tuple[list[st
     return wrong, not wrong and records.corrected_off_the_rules(store(), tournament, game_id, number)
 
 
-def accept_replay(tournament: str, game_id: str, number: int, reason: str | None) -> records.Recorded:
-    """:func:`analytics.records.accept_replay`: an appended event."""
-    return _recording(records.accept_replay, tournament, game_id, number, reason)
+def decisions(tournament: str, game_id: str, number: int, player: str | None = None) -> int:
+    """:func:`analytics.records.decisions`: the decisions the record holds on one round
+    (of one player's score in it, when ``player`` is named), which a form that decides
+    the round is laid out after."""
+    return _of_the_records(records.decisions, tournament, game_id, number, player)
+
+
+def accept_replay(
+    tournament: str, game_id: str, number: int, reason: str | None, seen: int | None = None
+) -> records.Recorded:
+    """:func:`analytics.records.accept_replay`: an appended event (``seen``: the
+    :func:`decisions` on the round the form was laid out after)."""
+    return _recording(records.accept_replay, tournament, game_id, number, reason, seen=seen)
 
 
 def correct(
-    tournament: str, game_id: str, number: int, player: str, points: int, reason: str, star: bool | None = None
+    tournament: str,
+    game_id: str,
+    number: int,
+    player: str,
+    points: int,
+    reason: str,
+    star: bool | None = None,
+    seen: int | None = None,
 ) -> records.Recorded:
-    """:func:`analytics.records.correct`: an appended event."""
-    return _recording(records.correct, tournament, game_id, number, player, points, reason, star=star)
+    """:func:`analytics.records.correct`: an appended event (``seen``: the
+    :func:`decisions` on the player's round the form was laid out after)."""
+    return _recording(records.correct, tournament, game_id, number, player, points, reason, star=star, seen=seen)
 
 
 def penalty_for(tournament: str, finding_id: str, points: int, reason: str, player: str | None) -> records.Recorded:

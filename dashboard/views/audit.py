@@ -360,18 +360,34 @@ def _round_scores(
     return bool(corrections)
 
 
+def _decided_since(form: str, shown: object, decided: int) -> bool:
+    """Whether a form that decides a round, laid out now for ``shown`` after ``decided``
+    decisions on it (:func:`analytics.records.decisions`), was laid out for the same in
+    the page's run before with fewer: another organiser (another page, a command)
+    decided the round meanwhile, and the form sent was filled in for the round as it
+    was. (:func:`_laid_out`, with the round's decisions beside what the form is for.)"""
+    before = _laid_out(form, (shown, decided))
+    return isinstance(before, tuple) and before[0] == shown and before[1] != decided
+
+
 def _accept_form(
-    tournament: str, game_id: str, number: int, corrections: bool, forms: RoundForms, settle: Settle
+    tournament: str, game_id: str, number: int, corrections: bool, forms: RoundForms, settle: Settle, shown: object
 ) -> None:
-    """The form that accepts the replay's score for a round of a log."""
+    """The form that accepts the replay's score for a round of a log: nothing recorded
+    if the round was decided meanwhile (:func:`_decided_since`; and, at one moment, by
+    the record: ``seen``), as the replay would replace that decision unseen."""
+    decided = data.decisions(tournament, game_id, number)
+    meanwhile = _decided_since(forms.key("accept_replay"), shown, decided)
     if corrections:
         st.caption(_("The replay's score replaces the corrections of this round: the newest decision counts."))
     with st.form(forms.key("accept_replay")):
         why = st.text_input(_("Reason (optional)"), key=forms.key("accept_reason"))
         if st.form_submit_button(_("Accept the replay's score for this round")):
+            if meanwhile:
+                _stale(_("round %(num)s of %(game)s") % {"num": number, "game": ident(game_id)})
             settle(
                 _("the replay's score for round %(num)s of %(game)s") % {"num": number, "game": ident(game_id)},
-                lambda: data.accept_replay(tournament, game_id, number, why or None),
+                lambda: data.accept_replay(tournament, game_id, number, why or None, decided),
                 None,
             )
 
@@ -390,7 +406,9 @@ def _correction_form(
 ) -> None:
     """The form that corrects one player's points (and star) in a round: ``player`` the
     one chosen first, ``shown`` what the form is laid out for (a finding, a round), and
-    ``fresh`` whether it was so in the page's run before."""
+    ``fresh`` whether it was so in the page's run before. Nothing is recorded if the
+    player's round was decided meanwhile (:func:`_decided_since`; and, at one moment, by
+    the record: ``seen``): the form shows the points as they count now, to be sent again."""
     scores = data.round_scores(tournament, game_id, number)
     people = scores["player"].to_list()
     chooser = forms.key("correct_player")
@@ -398,9 +416,12 @@ def _correction_form(
         st.session_state[chooser] = player if player in people else people[0]
     # outside the form, so that choosing a player shows their points: inside it, the points
     # stayed the first player's, and a correction of another gave them those
-    chosen = st.selectbox(_("Player"), people, format_func=lambda p: named.get(p, p), key=chooser)
-    if _laid_out(chooser, (shown, chosen)) != (shown, chosen):
-        # their points as they count now, not 0: a correction changes what it must
+    chosen = str(st.selectbox(_("Player"), people, format_func=lambda p: named.get(p, p), key=chooser))
+    decided = data.decisions(tournament, game_id, number, chosen)
+    meanwhile = _decided_since(forms.key("correction"), (shown, chosen), decided)
+    if _laid_out(chooser, (shown, chosen, decided)) != (shown, chosen, decided):
+        # their points as they count now, not 0: a correction changes what it must (and one
+        # made meanwhile is shown, not the points the form held before it)
         now = scores.filter(pl.col("player") == chosen)["counted"].item()
         st.session_state[forms.key("correct_points")] = min(max(int(now), 0), MOST_ROUND_POINTS)
     with st.form(forms.key("correction")):
@@ -415,22 +436,25 @@ def _correction_form(
         star = st.selectbox(_("Star"), list(stars), format_func=stars.__getitem__, key=forms.key("correct_star"))
         why = st.text_input(_("Reason"), key=forms.key("correct_reason"))
         if st.form_submit_button(_("Record the correction")):
+            whose = {"player": escape(named.get(chosen, chosen)), "num": number, "game": ident(game_id)}
+            if meanwhile:
+                _stale(_("%(player)s's score in round %(num)s of %(game)s") % whose)
             starred = {"yes": True, "no": False}.get(str(star))
             settle(
-                _("a correction of %(player)s's score in round %(num)s of %(game)s")
-                % {"player": escape(named.get(chosen, chosen)), "num": number, "game": ident(game_id)},
-                lambda: _corrected(tournament, game_id, number, str(chosen), int(points), why, starred),
+                _("a correction of %(player)s's score in round %(num)s of %(game)s") % whose,
+                lambda: _corrected(tournament, game_id, number, chosen, int(points), why, starred, decided),
                 why,
             )
 
 
 def _corrected(
-    tournament: str, game_id: str, number: int, player: str, points: int, why: str, star: bool | None
+    tournament: str, game_id: str, number: int, player: str, points: int, why: str, star: bool | None, seen: int
 ) -> Recorded:
-    """Record the correction; then, as the command line does, say under the notice when
+    """Record the correction (made after ``seen`` decisions on the player's round: refused
+    if the record holds more); then, as the command line does, say under the notice when
     the round as corrected is still not what the rules give (a finding left open, or a
     round no outcome of R-W1 allows)."""
-    recorded = data.correct(tournament, game_id, number, player, points, why, star)
+    recorded = data.correct(tournament, game_id, number, player, points, why, star, seen)
     wrong, off = data.round_still_off(tournament, game_id, number)
     if wrong:
         st.session_state[CAUTION] = _(
@@ -485,7 +509,7 @@ def _any_round(tournament: str) -> None:
             return
         corrections = _round_scores(tournament, game_id, number, named, in_text=True)
         if listed[game_id]["source"] == "log":  # a score sheet's round has no replay
-            _accept_form(tournament, game_id, number, corrections, ROUND_FORMS, _record)
+            _accept_form(tournament, game_id, number, corrections, ROUND_FORMS, _record, shown)
         _correction_form(
             tournament, game_id, number, named, ROUND_FORMS, _record, fresh=fresh, player=None, shown=shown
         )
@@ -594,7 +618,7 @@ with accept:
             )
         )
     else:
-        _accept_form(record_of, game_id, int(number), corrections, FINDING_FORMS, _settle_finding)
+        _accept_form(record_of, game_id, int(number), corrections, FINDING_FORMS, _settle_finding, (record_of, chosen))
 with correct:
     if number is None:
         st.info(_("This finding belongs to no round: there is no round score to correct."))

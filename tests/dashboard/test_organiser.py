@@ -12,6 +12,7 @@ import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analytics import records
 from analytics.standings import standings
 from dashboard import access, data, names
 from dashboard.markup import escape
@@ -214,6 +215,124 @@ def test_any_round_is_corrected_or_its_replay_accepted_with_no_finding(
     assert events(db)[-1] == (f"tournament:{TOURNAMENT}", "replay_accepted")
     counts = data.round_scores(TOURNAMENT, game, 2).filter(pl.col("player") == player)["counted"].item()
     assert counts == counted
+
+
+def _clean_log_round(db: Path) -> tuple[str, str, int]:
+    """A log's round 2 of the tournament that no finding names: its game, its last
+    player, and the points that player has there."""
+    with Store(db).connect(read_only=True) as con:
+        (game,) = con.execute(
+            "SELECT game_id FROM games g WHERE tournament = ? AND source = 'log' AND rounds_played >= 2 AND NOT EXISTS "
+            "(SELECT 1 FROM findings f WHERE f.game_id = g.game_id) ORDER BY game_id LIMIT 1",
+            [TOURNAMENT],
+        ).fetchone() or (None,)
+    assert game is not None
+    player, counted = data.round_scores(TOURNAMENT, game, 2).select("player", "counted").row(-1)
+    return str(game), str(player), int(counted)
+
+
+def _any_round_correction(at: AppTest, game: str, player: str, points: int) -> AppTest:
+    """``Correct any round``: round 2 of ``game``, ``player`` given ``points``, with a
+    reason, laid out (not sent)."""
+    at.selectbox(key="correct_game").set_value(game).run()
+    at.selectbox(key="correct_round").set_value(2).run()
+    at.selectbox(key="round_correct_player").set_value(player).run()
+    at.number_input(key="round_correct_points").set_value(points)
+    at.text_input(key="round_correct_reason").input(f"the sheet says {points}")
+    return at
+
+
+def _corrections(db: Path, game: str, player: str) -> list[int]:
+    with Store(db).connect(read_only=True) as con:
+        query = "SELECT points FROM corrections WHERE game_id = ? AND round = 2 AND player = ? ORDER BY seq"
+        return [int(p) for (p,) in con.execute(query, [game, player]).fetchall()]
+
+
+def test_a_correction_sent_for_a_round_corrected_meanwhile_records_nothing(
+    open_page: Open, organiser: str, db: Path
+) -> None:
+    """Two organisers correcting one round (two pages, or a page and a command): the
+    second was told "Recorded a correction" too, and its points stood over the first's,
+    which was lost unsaid; the page showed "corrected 2" under a notice for 4. Nothing is
+    recorded, the page says why, and the form shows the points as they count now."""
+    game, player, counted = _clean_log_round(db)
+    at = _any_round_correction(log_in(open_page("audit"), organiser), game, player, counted + 1)
+    data.correct(TOURNAMENT, game, 2, player, counted + 2, "corrected at the other laptop")
+    count = len(events(db))
+    at.button(key="FormSubmitter:round_correction-Record the correction").click().run()
+    assert len(events(db)) == count, events(db)[count:]
+    (error,) = at.error
+    assert error.value.startswith("Nothing was recorded: ") and "score in round 2 of" in error.value, error.value
+    assert "changed meanwhile" in error.value and not at.success
+    assert at.number_input(key="round_correct_points").value == counted + 2  # as it counts now
+    assert _corrections(db, game, player) == [counted + 2]
+    at.button(key="FormSubmitter:round_correction-Record the correction").click().run()  # sent again, as it says
+    assert any("Recorded a correction" in s.value for s in at.success), page_text(at)
+
+
+def test_two_corrections_of_one_round_at_one_moment_record_one(
+    open_page: Open, organiser: str, db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other organiser's correction lands after this page's run read the round and
+    before its own is written (two presses some 50 ms apart): the record, which judges
+    it in the append's transaction against the decisions the form was laid out after,
+    refuses it, and the page says so instead of "Recorded"."""
+    game, player, counted = _clean_log_round(db)
+    at = _any_round_correction(log_in(open_page("audit"), organiser), game, player, counted + 1)
+    correct = records.correct
+
+    def at_one_moment(*args: Any, **options: Any) -> records.Recorded:
+        store, tournament, game, number, player, points = args[:6]
+        correct(store, tournament, game, number, player, points + 1, "corrected at the other laptop")  # first
+        return correct(*args, **options)
+
+    monkeypatch.setattr(records, "correct", at_one_moment)
+    at.button(key="FormSubmitter:round_correction-Record the correction").click().run()
+    assert not at.success, [s.value for s in at.success]
+    (error,) = at.error
+    assert "was decided meanwhile, after the form was shown" in error.value, error.value
+    assert _corrections(db, game, player) == [counted + 2]  # the other's alone
+
+
+def test_a_replay_accepted_for_a_round_corrected_meanwhile_records_nothing(
+    open_page: Open, organiser: str, db: Path
+) -> None:
+    """Accepting the replay replaces the round's corrections: sent for a round another
+    organiser corrected meanwhile, it replaced that correction unseen."""
+    game, player, counted = _clean_log_round(db)
+    at = log_in(open_page("audit"), organiser)
+    at.selectbox(key="correct_game").set_value(game).run()
+    at.selectbox(key="correct_round").set_value(2).run()
+    data.correct(TOURNAMENT, game, 2, player, counted + 1, "corrected at the other laptop")
+    count = len(events(db))
+    at.button(key="FormSubmitter:round_accept_replay-Accept the replay's score for this round").click().run()
+    assert len(events(db)) == count, events(db)[count:]
+    (error,) = at.error
+    assert error.value.startswith("Nothing was recorded: round 2 of ") and "changed meanwhile" in error.value
+
+
+def test_a_findings_correction_sent_for_a_round_corrected_meanwhile_records_nothing(
+    open_page: Open, organiser: str, db: Path
+) -> None:
+    """The finding's own correction tab, as "Correct any round": the finding stays open
+    (another player's points corrected is no settling of it), so only the round's
+    decisions tell that it changed."""
+    at = log_in(open_page("audit"), organiser)
+    found = at.dataframe[0].value
+    wrong = found[found["code"] == WRONG_SCORE].iloc[0]
+    at.selectbox(key="audit_finding").set_value(wrong["finding_id"]).run()
+    game, number = str(wrong["game_id"]), int(wrong["round"])
+    player = str(at.selectbox(key="correct_player").value)
+    replay = data.round_scores(TOURNAMENT, game, number).filter(pl.col("player") == player)["replay"].item()
+    at.number_input(key="correct_points").set_value(1)
+    at.text_input(key="correct_reason").input("a slip of the pen")
+    other = 0 if replay != 0 else 1  # not the replay's: the finding stays open, and the page on it
+    data.correct(TOURNAMENT, game, number, player, other, "corrected at the other laptop")
+    count = len(events(db))
+    at.button(key="FormSubmitter:correction-Record the correction").click().run()
+    assert len(events(db)) == count, events(db)[count:]
+    (error,) = at.error
+    assert "score in round" in error.value and "changed meanwhile" in error.value, error.value
 
 
 def test_a_correction_starts_at_the_points_that_count_and_says_when_the_round_is_still_wrong(

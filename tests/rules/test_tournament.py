@@ -530,6 +530,50 @@ def test_r_ts5_two_organisers_withdrawing_a_player_or_accepting_a_replay_at_once
     assert CliRunner().invoke(app, ["verify", "--db", str(store.path)]).exit_code == 0
 
 
+def test_r_ts5_two_organisers_correcting_one_round_at_once_record_one_correction(tmp_path: Path) -> None:
+    """Two organisers correcting one player's round at one moment (two threads of one
+    server, each a form laid out after the same decisions on it) were both told
+    "recorded": the later correction stood and the earlier was lost unsaid, and a replay
+    accepted over a correction made meanwhile replaced it unseen. One is recorded, the
+    others told the round was decided meanwhile; the command line, which names no
+    decisions seen, corrects as before, and a correction of another player is its own."""
+    store = Store(tmp_path / "s.duckdb")
+    (tmp_path / "tournament.json").write_text(json.dumps(description()), encoding="utf-8")
+    (tmp_path / "r1-t1.csv").write_text(SHEET, encoding="utf-8")
+    ingest([tmp_path], store, workers=1)
+    game, meanwhile = "cup:r1:t1", "round 1 of cup:r1:t1 was decided meanwhile, after the form was shown"
+    seen = records.decisions(store, "cup", game, 1, "ann")
+    said = _four_at_once(
+        lambda points: records.correct(store, "cup", game, 1, "ann", points, f"the sheet says {points}", seen=seen)
+    )
+    assert said.count("recorded") == 1 and sum(s.startswith(meanwhile) for s in said) == 3, said
+    assert records.decisions(store, "cup", game, 1, "ann") == seen + 1
+    with store.connect(read_only=True) as con:
+        (points,) = con.execute("SELECT points FROM corrections WHERE player = 'ann'").fetchone() or (None,)
+    assert said[points] == "recorded"  # the correction that stands is the one told so
+    with pytest.raises(records.RecordError, match=f"^{meanwhile}"):
+        records.correct(store, "cup", game, 1, "ann", 1, "laid out before", seen=seen)
+    assert records.correct(store, "cup", game, 1, "bob", 1, "bob's own", seen=0).version  # another player's
+    assert records.correct(store, "cup", game, 1, "ann", 3, "saboteur tournament correct").version  # the CLI's
+    assert records.decisions(store, "cup", game, 1, "ann") == seen + 2 and records.decisions(store, "cup", game, 1) == 3
+
+    _table_seven(store, tmp_path)  # a log's round: it has a replay to accept
+    seven = "cup:r1:t7"
+    player = TEN[5]
+    mine, whole = records.decisions(store, "cup", seven, 1, player), records.decisions(store, "cup", seven, 1)
+
+    def correct_or_accept(kind: int) -> None:
+        if kind % 2:
+            records.accept_replay(store, "cup", seven, 1, seen=whole)
+        else:
+            records.correct(store, "cup", seven, 1, player, 1, "a slip", seen=mine)
+
+    said = _four_at_once(correct_or_accept)
+    assert said.count("recorded") == 1, said
+    assert records.decisions(store, "cup", seven, 1) == whole + 1
+    assert CliRunner().invoke(app, ["verify", "--db", str(store.path)]).exit_code == 0
+
+
 def test_r_ts1_r_ts2_two_organisers_seating_a_round_or_drawing_a_tie_at_once_record_it_once(tmp_path: Path) -> None:
     """A round seated (or a tie at the cut line drawn) by two organisers at one moment
     was recorded twice: the check that it was seated stood outside the append's
