@@ -27,7 +27,7 @@ from dashboard.markup import escape
 from ingest.lake.layout import Unusable
 from ingest.store import StoreBusy, StoreError
 
-st.set_page_config(page_title="Saboteur Ledger", page_icon=":material/construction:", layout="wide")
+st.set_page_config(page_title="Saboteur Ledger", page_icon=widgets.page_icon(), layout="wide")
 
 data.keep_store_open()  # as the server was started: saboteur dashboard keeps it open between jobs
 organiser = access.is_organiser()

@@ -137,8 +137,13 @@ def signed_in(page: Any, address: str, path: str) -> None:
 
 
 def test_the_organiser_uploads_a_log_and_the_standings_change(served: str, sample: Sample, tmp_path: Path) -> None:
+    """And the pages ask nothing of any server but the dashboard's: the tab's icon, a
+    Material icon, was fetched from Google's font server by every visitor (their visit
+    and the dashboard's address told a third party; a hall with no internet had none)."""
     sync_api = pytest.importorskip("playwright.sync_api")
+    asked: list[str] = []
     with chromium() as page:
+        page.on("request", lambda request: asked.append(request.url))
         games = page.locator('[data-testid="stMetric"]').filter(has_text="Games")
 
         page.goto(served)  # the default page: Standings
@@ -158,6 +163,7 @@ def test_the_organiser_uploads_a_log_and_the_standings_change(served: str, sampl
         sync_api.expect(games.locator('[data-testid="stMetricValue"]')).to_have_text("4")
         page.screenshot(path=str(tmp_path / "standings.png"), full_page=True)
     assert (tmp_path / "standings.png").stat().st_size > 10_000
+    assert [url for url in asked if not url.startswith((served, "data:", "blob:"))] == []
 
 
 def made_by_hostile_text(page: Any) -> list[str]:
