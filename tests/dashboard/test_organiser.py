@@ -184,18 +184,10 @@ def test_any_round_is_corrected_or_its_replay_accepted_with_no_finding(
     anew can count on the new version where it should not: the Upload page sends the
     organiser to the Audit page for it, whose forms all hung from an open finding. Any
     round of the tournament can be corrected there, or its replay accepted (R-TS5)."""
-    with Store(db).connect(read_only=True) as con:
-        (game,) = con.execute(
-            "SELECT game_id FROM games g WHERE tournament = ? AND source = 'log' AND rounds_played >= 2 AND NOT EXISTS "
-            "(SELECT 1 FROM findings f WHERE f.game_id = g.game_id) ORDER BY game_id LIMIT 1",
-            [TOURNAMENT],
-        ).fetchone() or (None,)
-    assert game is not None
+    game, player, counted = _clean_log_round(db)
     at = log_in(open_page("audit"), organiser)
     at.selectbox(key="correct_game").set_value(game).run()
     at.selectbox(key="correct_round").set_value(2).run()
-    scores = data.round_scores(TOURNAMENT, game, 2)
-    player, counted = scores.select("player", "counted").row(-1)
     at.selectbox(key="round_correct_player").set_value(player).run()
     assert at.number_input(key="round_correct_points").value == counted  # as it counts now
     at.number_input(key="round_correct_points").set_value(counted + 1)
