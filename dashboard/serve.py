@@ -9,10 +9,13 @@ keeps one address, ``URL/referee?code=…``, and the phones reach one server.
 from __future__ import annotations
 
 import importlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, MutableMapping
 from contextlib import asynccontextmanager
+from typing import Any, Final
 
 import streamlit as st
+from starlette.middleware import Middleware
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from dashboard.referee.routes import Referee
 from ingest.store import Store
@@ -47,4 +50,36 @@ def _import_what_charts_look_up() -> None:
         importlib.import_module(module)
 
 
-app = st.App("app.py", routes=Referee(_store).routes(), lifespan=_serving)
+HEADERS: Final = (
+    (b"content-security-policy", b"frame-ancestors 'self'"),
+    (b"x-frame-options", b"SAMEORIGIN"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+)
+"""What every answer of the server says besides: no page of another site may frame
+these (an organiser's page laid under another site's buttons), a file is what its type
+says, and no address (a referee's, with its code) is told to another site."""
+
+
+class Guarded:
+    """ASGI middleware that adds :data:`HEADERS` to every HTTP answer (Streamlit's
+    pages, its files, the referee's routes); a websocket is passed through as it is."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def guarded(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                named = {name.lower() for name, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []), *(h for h in HEADERS if h[0] not in named)]
+            await send(message)
+
+        await self.app(scope, receive, guarded)
+
+
+app = st.App("app.py", routes=Referee(_store).routes(), lifespan=_serving, middleware=[Middleware(Guarded)])

@@ -146,9 +146,15 @@ def test_the_organiser_uploads_a_log_and_the_standings_change(served: str, sampl
         page.on("request", lambda request: asked.append(request.url))
         games = page.locator('[data-testid="stMetric"]').filter(has_text="Games")
 
-        page.goto(served)  # the default page: Standings
+        answer = page.goto(served)  # the default page: Standings
         page.get_by_text("The record's integrity").wait_for()
         sync_api.expect(games.locator('[data-testid="stMetricValue"]')).to_have_text("3")
+        with urllib.request.urlopen(f"{served}/referee", timeout=10) as referee:  # the referee's routes too
+            for headers in (answer.headers, {k.lower(): v for k, v in referee.headers.items()}):
+                # no other site frames a page (an organiser's, under its own buttons), nor is told an address
+                assert headers["content-security-policy"] == "frame-ancestors 'self'", headers
+                assert (headers["x-frame-options"], headers["referrer-policy"]) == ("SAMEORIGIN", "same-origin")
+                assert headers["x-content-type-options"] == "nosniff"
 
         page.goto(f"{served}/upload")
         page.get_by_label("Organiser password").fill(PASSWORD)
