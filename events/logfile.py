@@ -438,6 +438,8 @@ def parse_line(number: int, raw: bytes | str) -> LogLine:
         return LogLine(number, None, _wrong(say("not UTF-8 (byte %(byte)s)", byte=exc.start + 1)))
     if not data.strip():
         return LogLine(number, None, _wrong(say("blank line: a log has one JSON object on every line")))
+    if nested_too_deeply(data):
+        return LogLine(number, None, _too_deep())
     try:
         obj = _decode(data)
     except _DuplicateKey as exc:
@@ -446,7 +448,7 @@ def parse_line(number: int, raw: bytes | str) -> LogLine:
         event, took = _twice_the_same(data)
         return LogLine(number, event, _took_turn(twice) if took else twice)
     except RecursionError:
-        return LogLine(number, None, _wrong(say("JSON nested too deeply")))
+        return LogLine(number, None, _too_deep())
     except ValueError as exc:  # json.JSONDecodeError is a ValueError
         if "integer string conversion" in str(exc):  # valid JSON: an integer Python will not read
             return LogLine(number, None, _wrong(say("a number of more than 4,300 digits: no field holds one")))
@@ -464,7 +466,7 @@ def parse_line(number: int, raw: bytes | str) -> LogLine:
         error = _describe_validation(exc)
         return LogLine(number, salvaged, _took_turn(error) if took else error)
     except RecursionError:
-        return LogLine(number, None, _wrong(say("JSON nested too deeply")))
+        return LogLine(number, None, _too_deep())
     if None in obj.values() or "options" in obj:  # only then can an optional field be null
         nulls = null_fields(event)
         if nulls:
@@ -472,6 +474,42 @@ def parse_line(number: int, raw: bytes | str) -> LogLine:
             error = LineError(said.english(), nulls[0], said, null=True)
             return LogLine(number, event if _nulls_stand(event) else None, error)
     return LogLine(number, event)
+
+
+MAX_DEPTH: Final = 32
+"""How deep the JSON of a line may nest, the line's object the first level. No event
+nests deeper than 3 (a header's ``options.roles``, a deal's ``hands`` and its
+``setup_card.turned_over``): a line past this is ``malformed`` as it is, before it is
+decoded, so nothing that reads a value (the decoder, the validation, the wording of a
+finding, the observed log) meets a depth where Python's recursion gives out."""
+_NESTING: Final = re.compile(rb'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
+"""A string (or what is left of a line from an opening quote on), or a bracket."""
+
+
+def nested_too_deeply(data: bytes) -> bool:
+    """Whether a line's brackets, outside its strings, nest deeper than :data:`MAX_DEPTH`.
+
+    Judged on the bytes, whether they are valid JSON or not, so the verdict is the same
+    whatever the line holds after and however deep the stack it is read from (a
+    ``RecursionError`` came at a depth that differed between the compiled core and the
+    sources, and between a command and a worker). A line of fewer brackets is told at
+    once by counting them."""
+    if data.count(b"[") + data.count(b"{") <= MAX_DEPTH:
+        return False
+    depth = 0
+    for found in _NESTING.finditer(data):
+        token = found.group()
+        if token == b"[" or token == b"{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif token == b"]" or token == b"}":
+            depth -= 1
+    return False
+
+
+def _too_deep() -> LineError:
+    return _wrong(say("JSON nested more than %(most)s levels deep (no event nests more than 3)", most=MAX_DEPTH))
 
 
 _SURROGATE_ESCAPE: Final = re.compile(rb"\\u[dD][89a-fA-F]")

@@ -10,7 +10,8 @@ A line that is not a valid event is malformed in both logs, and still never show
 the table cannot see: its hidden fields are blanked by its ``type`` as a valid one's
 are, a field the format does not know keeps its name with its value blanked (it could
 hold anything), and a line that is not a JSON object at all (a line cut off, say,
-which may end inside a hand) is written as ``null``.
+which may end inside a hand), or one nested past :data:`events.logfile.MAX_DEPTH`, is
+written as ``null``.
 
 The dashboard's public view of a round in play is this projection too, so the public
 never sees more than the table.
@@ -24,7 +25,7 @@ from typing import Any, Final, get_args
 
 from pydantic import ValidationError
 
-from events.logfile import parse_line, split_lines
+from events.logfile import nested_too_deeply, parse_line, split_lines
 from events.schema import (
     EVENT_ADAPTER,
     EVENT_MODELS,
@@ -95,6 +96,8 @@ def blank_line(raw: bytes, seen: str | None = None) -> bytes:
     A blank line stays blank."""
     if not raw.strip():
         return raw
+    if nested_too_deeply(raw):  # malformed as it is, never decoded: nothing of it is told seen
+        return _NOT_AN_EVENT
     try:
         found: Any = json.loads(raw)
     except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested past reading

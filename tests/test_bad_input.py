@@ -23,7 +23,7 @@ from events.audit import Audit, audit_file
 from events.builder import LogBuilder
 from events.findings import Finding
 from events.language import words
-from events.logfile import MAX_FILE_BYTES, MAX_LINE_BYTES, UnreadableLog, read_bytes
+from events.logfile import MAX_DEPTH, MAX_FILE_BYTES, MAX_LINE_BYTES, UnreadableLog, read_bytes
 from tests.conftest import codes, errors, run
 from tests.rules.test_scoring import tournament_gold
 
@@ -375,6 +375,46 @@ def test_deep_nesting_over_64_kib_is_malformed_by_size_first() -> None:
 
 def test_deep_nesting_on_the_first_line_is_unreadable() -> None:
     unreadable(run(["[" * 30_000 + "]" * 30_000]))
+
+
+def _nested(depth: int, *, closed: bool = True) -> str:
+    return "[" * depth + ("]" * depth if closed else "")
+
+
+@pytest.mark.parametrize(
+    "card",
+    [_nested(MAX_DEPTH), _nested(500), _nested(1_000), _nested(60_000, closed=False)],
+    ids=["just-over-the-limit", "500", "1000", "60000-unclosed"],
+)
+def test_a_value_nested_past_the_limit_is_malformed_as_deep_at_its_line(card: str) -> None:
+    """A line whose JSON nests deeper than any event (3 levels) by far: at some hundred
+    levels the decoder read it and the wording of its finding (the value shown) ran out
+    of recursion, a traceback of the audit, the ingest and observe; and the depth where
+    that came differed between the compiled core and the sources, which said "nested too
+    deeply" where the compiled one named the card. Now it is the one finding, whatever
+    the core (this file runs on the sources too, ``tests/test_compiled.py``)."""
+    line = '{"type":"discard","player":"ann","card":' + card + "}"  # the line itself is one level
+    assert len(line.encode()) <= MAX_LINE_BYTES
+    finding = malformed(started().raw(line))
+    assert finding.message == f"JSON nested more than {MAX_DEPTH} levels deep (no event nests more than 3)"
+    assert finding.said is not None and words(finding.said, "de").startswith("JSON mehr als 32 Ebenen")
+
+
+def test_a_value_nested_to_the_limit_is_judged_as_any_wrong_value() -> None:
+    line = '{"type":"discard","player":"ann","card":' + _nested(MAX_DEPTH - 1) + "}"
+    finding = malformed(started().raw(line), "card")
+    assert "is not a card code" in finding.message
+
+
+def test_brackets_inside_a_text_are_no_nesting() -> None:
+    note = {"type": "referee_note", "player": None, "error": "other", "note": '[{"' * 100 + '\\"[' * 50}
+    assert codes(started().raw(note)) == [("table_incident", 3)]
+
+
+def test_a_header_nested_past_the_limit_is_unreadable_saying_so() -> None:
+    header = json.dumps(header_line()).replace('"test:game"', _nested(1_000))
+    finding = unreadable(run([header]))
+    assert "nested more than 32 levels deep" in finding.message
 
 
 # -- the header ------------------------------------------------------------------------

@@ -264,12 +264,22 @@ def test_a_line_that_states_no_event_shows_nothing_hidden_when_observed(kind: st
 
 
 @pytest.mark.parametrize(
-    "cut", [b'{"type":"draw","player":"ann","card":"goal_', b"[1, 2]", b'"NESW"', b"[" * 100_000 + b"]" * 100_000]
+    "cut",
+    [
+        b'{"type":"draw","player":"ann","card":"goal_',
+        b"[1, 2]",
+        b'"NESW"',
+        b"[" * 100_000 + b"]" * 100_000,
+        b'{"type":"draw","player":"ann","card":' + b"[" * 600 + b'"goal_gold"' + b"]" * 600 + b"}",
+    ],
+    ids=["cut-off", "array", "string", "deep-over-64-KiB", "deep-600"],
 )
 def test_a_line_that_is_no_json_object_is_written_as_null_when_observed(cut: bytes) -> None:
-    """A line cut off (which may end inside a hand), or JSON that is no object: nothing
-    in it can be told hidden from seen, so the observed log has ``null`` there, still
-    malformed at that line."""
+    """A line cut off (which may end inside a hand), JSON that is no object, or JSON
+    nested past what the format reads (``events.logfile.MAX_DEPTH``): nothing in it can
+    be told hidden from seen, so the observed log has ``null`` there, still malformed at
+    that line. Nested 600 deep, the line was decoded, and writing it out again ran out of
+    recursion: observe ended in a traceback."""
     full = [line.encode() for line in gold_round().lines]
     full[5] = cut
     seen = observe(b"\n".join(full) + b"\n").splitlines()
