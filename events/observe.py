@@ -20,6 +20,7 @@ never sees more than the table.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any, Final, get_args
 
@@ -113,7 +114,20 @@ def blank_line(raw: bytes, seen: str | None = None) -> bytes:
     }
     if seen is not None:
         blanked |= json.loads(seen)
-    return json.dumps(blanked, separators=(",", ":"), ensure_ascii=False).encode()
+    return _escaped_halves(json.dumps(blanked, separators=(",", ":"), ensure_ascii=False)).encode()
+
+
+_HALF: Final = re.compile(f"[{chr(0xD800)}-{chr(0xDFFF)}]")
+"""A UTF-16 surrogate: in a decoded text, half a character (a lone ``\\ud800`` escape);
+the range written by number, as mypyc takes no surrogate in a string literal."""
+
+
+def _escaped_halves(text: str) -> str:
+    """JSON text with each half character written back as the ``\\u`` escape it was
+    read from: no UTF-8 holds one (encoding the line failed, and observe ended in a
+    traceback), and the escape keeps the line as malformed as it was. A half character
+    stands only inside a string, where its escape means the same."""
+    return _HALF.sub(lambda half: f"\\u{ord(half.group()):04x}", text)
 
 
 def _fields_in_error(found: dict[str, Any]) -> frozenset[str]:

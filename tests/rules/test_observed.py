@@ -16,7 +16,7 @@ from typing import Any, Final
 
 import pytest
 
-from events.audit import audit
+from events.audit import audit, audit_file
 from events.builder import LogBuilder
 from events.observe import AlreadyObserved, observe
 from tests.conftest import codes, run
@@ -285,6 +285,35 @@ def test_a_line_that_is_no_json_object_is_written_as_null_when_observed(cut: byt
     seen = observe(b"\n".join(full) + b"\n").splitlines()
     assert seen[5] == b"null"
     assert ("malformed", 6) in codes([line.decode() for line in seen])
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda line: line.replace(b'"card"', b'"ca\\ud800rd"'),
+        lambda line: line.replace(b'"type":"draw"', b'"type":"\\udc00"'),
+        lambda line: line.replace(b'"card"', b'"ca\xed\xa0\x80rd"'),
+    ],
+    ids=["escape-in-a-key", "escape-in-the-type", "bytes-in-a-key"],
+)
+def test_half_a_character_in_a_key_or_the_type_is_observed_malformed(spoil: Any, tmp_path: Path) -> None:
+    """A lone surrogate (``\\ud800``, or its three bytes, which are no UTF-8) where a
+    field's name or the type stands: observe ended in a traceback, the line's text not
+    being UTF-8 when written out. Half a character is written back as its escape:
+    malformed at its line in both, its card unseen, and the game's outcome the same."""
+    full = [line.encode() for line in gold_round().lines]
+    at = next(i for i, line in enumerate(full) if json.loads(line)["type"] == "draw")
+    full[at] = spoil(full[at])
+    (tmp_path / "full.jsonl").write_bytes(b"\n".join(full) + b"\n")
+    (tmp_path / "seen.jsonl").write_bytes(observe((tmp_path / "full.jsonl").read_bytes()))
+    seen = (tmp_path / "seen.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(seen) == len(full)
+    written = json.loads(seen[at])
+    assert written is None or all(value in BLANKS for key, value in written.items() if key not in ("type", "player"))
+    both = audit_file(tmp_path / "full.jsonl"), audit_file(tmp_path / "seen.jsonl")
+    for result in both:
+        assert ("malformed", at + 1) in [(f.code.value, f.line) for f in result.findings]
+    assert [o.as_report() for o in both[0].outcomes] == [o.as_report() for o in both[1].outcomes]
 
 
 # -- malformed: each new field in the wrong recording -------------------------------------
