@@ -6,12 +6,13 @@ role set aside; the card of each discard and draw), and what the table sees when
 turned up named (each revealed goal's card, the roles at each round's end). Every line
 keeps its number, so a finding the table can see stands at the same line in both logs.
 
-A line that is not a valid event is malformed in both logs, and still never shows what
-the table cannot see: its hidden fields are blanked by its ``type`` as a valid one's
-are, a field the format does not know keeps its name with its value blanked (it could
-hold anything), and a line that is not a JSON object at all (a line cut off, say,
-which may end inside a hand), or one nested past :data:`events.logfile.MAX_DEPTH`, is
-written as ``null``.
+A line that is not a valid event is malformed in both logs, states the same event or
+none, and still never shows what the table cannot see: its hidden fields are blanked
+by its ``type`` as a valid one's are, a field the format does not know keeps its name
+with its value blanked (it could hold anything), the rest is written as it was read
+(a key written twice, twice), and a line that is not a JSON object at all (a line cut
+off, say, which may end inside a hand), or one nested past
+:data:`events.logfile.MAX_DEPTH`, is written as ``null``.
 
 The dashboard's public view of a round in play is this projection too, so the public
 never sees more than the table.
@@ -90,31 +91,151 @@ def observe_lines(raws: Iterable[bytes]) -> Iterator[bytes]:
 
 
 def blank_line(raw: bytes, seen: str | None = None) -> bytes:
-    """A malformed line as the observed log shows it: its hidden fields blanked by its
-    ``type``, the fields the format does not know kept by name with their values
-    blanked, and ``seen`` (the line's event as the table sees it, where the line still
-    states one) written over the rest; ``null`` for a line that is not a JSON object.
-    A blank line stays blank."""
+    """A malformed line as the observed log shows it, as malformed as it was.
+
+    Its hidden fields are blanked by its ``type``, the fields the format does not know
+    kept by name with their values blanked, and where ``seen`` (the line's event as the
+    table sees it, where the line still states one) names a field otherwise than the
+    line (a goal turned up, the roles at a round's end), that field written over; where
+    what the line wrote there is itself wrong (a card that is no goal), it is written
+    twice over, so the line stays malformed and states what the table saw. Everything
+    else is written as it was read: a key written twice, still twice (read into one,
+    the last value kept, the line became valid), each number as written, each half
+    character as its escape. A line that is not UTF-8, not JSON (a byte-order mark
+    before it too: only the file's first line may have one) or not a JSON object is
+    ``null``; a blank line stays blank.
+    """
     if not raw.strip():
         return raw
     if nested_too_deeply(raw):  # malformed as it is, never decoded: nothing of it is told seen
         return _NOT_AN_EVENT
     try:
-        found: Any = json.loads(raw)
-    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested past reading
+        # strict, as the log is read: half a character in bytes is no UTF-8, a BOM no JSON
+        found: Any = _READER.decode(raw.decode("utf-8"))
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or a number past reading
         return _NOT_AN_EVENT
-    if not isinstance(found, dict):
+    if not isinstance(found, _Object):
         return _NOT_AN_EVENT
-    kind = found.get("type")
+    read = _plain(found)
+    kind = read.get("type")
     known = _FIELDS.get(kind, frozenset({"type"})) if isinstance(kind, str) else frozenset({"type"})
     hidden = _HIDDEN.get(kind, ()) if isinstance(kind, str) else ()
-    wrong = _fields_in_error(found)
-    blanked = {
-        key: _blank(value, key in wrong) if key in hidden or key not in known else value for key, value in found.items()
-    }
-    if seen is not None:
-        blanked |= json.loads(seen)
-    return _escaped_halves(json.dumps(blanked, separators=(",", ":"), ensure_ascii=False)).encode()
+    wrong = _fields_in_error(read) | {key for key, value in read.items() if _halved(key) or _halved(value)}
+    table_sees: dict[str, Any] = json.loads(seen) if seen is not None else {}
+    pairs: list[tuple[str, Any]] = []
+    changed: list[tuple[int, Any]] = []  # where a value was blanked or written over, and what it was
+    for key, value in found.pairs:
+        if key in hidden or key not in known:
+            pairs.append((key, _blank(value, key in wrong, hidden=key in hidden)))
+        elif key in table_sees and _canonical(table_sees[key]) != _canonical(_plain(value)):
+            # what the table saw turned up, written twice where what the full log wrote
+            # there is wrong: malformed for it, and the event what the table saw
+            pairs += [(key, table_sees[key])] * (2 if key in wrong else 1)
+        else:
+            pairs.append((key, value))
+            continue
+        changed.append((len(pairs) - 1, value))
+    pairs += [(key, value) for key, value in table_sees.items() if key not in read]
+    _keep_twice(found, pairs, changed)
+    return _written(_Object(pairs)).encode()
+
+
+class _Object:
+    """A JSON object as written: its keys and values in order, a key written twice kept
+    twice (the standard decoder keeps the last)."""
+
+    __slots__ = ("pairs",)
+
+    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+        self.pairs = pairs
+
+
+class _Number:
+    """A JSON number with a fraction or an exponent, as written (``1e0`` stays ``1e0``;
+    ``1e400`` read as a float was written back as ``Infinity``)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+_READER: Final = json.JSONDecoder(object_pairs_hook=_Object, parse_float=_Number, parse_constant=_no_constant)
+
+
+def _plain(value: Any) -> Any:
+    """A value read by :data:`_READER` as the log's reading has it: an object a ``dict``
+    (of a key written twice, the last value), a number a ``float``."""
+    if isinstance(value, _Object):
+        return {key: _plain(item) for key, item in value.pairs}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, _Number):
+        return float(value.text)
+    return value
+
+
+def _canonical(value: Any) -> str:
+    """A plain value as one text, keys sorted, as :func:`events.logfile._as_written`."""
+    return json.dumps(value, sort_keys=True)
+
+
+def _twice(value: Any) -> int:
+    """Whether a value holds a key written twice in one object: 0 no, 1 each such key
+    with one value every time (the log's reading still applies the line's event), 2 a
+    key with two values (the line states nothing sure)."""
+    if isinstance(value, list):
+        return max(map(_twice, value), default=0)
+    if not isinstance(value, _Object):
+        return 0
+    worst = max((_twice(item) for _, item in value.pairs), default=0)
+    held: dict[str, str] = {}
+    for key, item in value.pairs:
+        text = _canonical(_plain(item))
+        if key in held:
+            worst = max(worst, 1 if held[key] == text else 2)
+        held[key] = text
+    return worst
+
+
+def _keep_twice(found: _Object, pairs: list[tuple[str, Any]], changed: list[tuple[int, Any]]) -> None:
+    """Where a key written twice lay in what was blanked or written over (a card drawn
+    twice over, a hand dealt twice), the field that held it written twice in its place:
+    with its one value where the line's keys written twice each had one, with another
+    where one had two. The line stays malformed for it, and states an event, or none,
+    as the full log's line does."""
+    wanted = _twice(found)
+    if not wanted or not changed or _twice(_Object(pairs)) == wanted:
+        return
+    written = [key for key, _ in found.pairs]
+    at = next(
+        (index for index, was in changed if _twice(was) or written.count(pairs[index][0]) > 1),
+        changed[0][0],
+    )
+    key, value = pairs[at]
+    other = value if wanted == 1 else ("" if value is None else None)
+    later = next((index for index, _ in changed if index > at and pairs[index][0] == key), None)
+    if later is not None:  # the key is written twice: its later value made another
+        pairs[later] = (key, other)
+    else:
+        pairs.insert(at + 1, (key, other))
+
+
+def _written(value: Any) -> str:
+    """A value as compact JSON: objects with their keys as read, numbers as written."""
+    if isinstance(value, _Object):
+        return "{" + ",".join(f"{_written(key)}:{_written(item)}" for key, item in value.pairs) + "}"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{_written(key)}:{_written(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(map(_written, value)) + "]"
+    if isinstance(value, _Number):
+        return value.text
+    return _escaped_halves(json.dumps(value, ensure_ascii=False))
 
 
 _HALF: Final = re.compile(f"[{chr(0xD800)}-{chr(0xDFFF)}]")
@@ -130,6 +251,18 @@ def _escaped_halves(text: str) -> str:
     return _HALF.sub(lambda half: f"\\u{ord(half.group()):04x}", text)
 
 
+def _halved(value: Any) -> bool:
+    """Whether a plain value holds half a character anywhere (a key included): the line
+    is malformed there, whatever the field takes."""
+    if isinstance(value, str):
+        return _HALF.search(value) is not None
+    if isinstance(value, list):
+        return any(map(_halved, value))
+    if isinstance(value, dict):
+        return any(_halved(key) or _halved(item) for key, item in value.items())
+    return False
+
+
 def _fields_in_error(found: dict[str, Any]) -> frozenset[str]:
     """The top-level fields the format refuses in a decoded line."""
     try:
@@ -141,24 +274,45 @@ def _fields_in_error(found: dict[str, Any]) -> frozenset[str]:
     return frozenset()
 
 
-def _blank(value: Any, wrong: bool) -> Any:
-    """A hidden value blanked: ``null``, which an observed log writes there; but a value
-    that is itself what makes the line malformed is blanked to an empty one of its own
-    kind (a list, an object, a number), so the line stays malformed for it — ``null``
-    there could make the line a valid event that the full log's is not."""
+def _blank(value: Any, wrong: bool, *, hidden: bool) -> Any:
+    """A value blanked: ``null``, which an observed log writes in a hidden field; but a
+    value that is itself what makes the line malformed is emptied, so the line stays
+    malformed for it — ``null`` there could make the line a valid event that the full
+    log's is not. A hidden one keeps its shape with every text in it empty, every number
+    0 (a hand with a card that is no card is still a hand of cards unread, as in the
+    full log: its deal stands); a field the format does not know is an empty one of its
+    own kind (a list, an object, a number)."""
     if not wrong or value is None:
         return None
+    if hidden:
+        return _emptied(value)
     match value:
         case bool():
             return False
-        case int() | float():
+        case int() | _Number():
             return 0
         case str():
             return ""
         case list():
             return []
-        case dict():
-            return {}
+        case _Object():
+            return _Object([])
+    return None
+
+
+def _emptied(value: Any) -> Any:
+    """A value with its shape and keys kept, every text in it ``""``, number 0, ``true`` false."""
+    match value:
+        case bool():
+            return False
+        case int() | _Number():
+            return 0
+        case str():
+            return ""
+        case list():
+            return [_emptied(item) for item in value]
+        case _Object():
+            return _Object([(key, _emptied(item)) for key, item in value.pairs])
     return None
 
 

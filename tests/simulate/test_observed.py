@@ -10,6 +10,8 @@ nothing else.
 
 from __future__ import annotations
 
+import functools
+import json
 from bisect import bisect_left
 from collections.abc import Sequence
 from random import Random
@@ -21,7 +23,7 @@ from hypothesis import strategies as st
 
 from events.audit import Audit, audit
 from events.findings import Code, Finding
-from events.logfile import parse_line
+from events.logfile import MAX_DEPTH, parse_line
 from events.observe import observe_lines
 from events.schema import Event, GameStarted, GoalRevealed, Recording, RefereeNote, RoundEnded, dump_event
 from events.simulate.game import quick_game
@@ -264,3 +266,133 @@ def test_the_simulators_notes_leave_the_game_as_it_was_played(recording: Recordi
     assert [e for e in noted if not isinstance(e, RefereeNote)] == played
     assert not [f for f in audit([dump_event(e) for e in noted]).findings if f.code is not Code.TABLE_INCIDENT]
     assert noted == quick_game(6, "tournament", 3, 12, recording=recording, referee_notes=0.25)
+
+
+SPOILS: Final = (
+    "key-twice-alike",
+    "key-twice-apart",
+    "inner-key-twice-alike",
+    "inner-key-twice-apart",
+    "byte-order-mark",
+    "half-in-a-key",
+    "half-in-the-type",
+    "half-in-a-value",
+    "half-in-bytes",
+    "nested-deep",
+    "number-with-a-fraction",
+    "stray-field",
+    "null-time",
+)
+"""Ways to make one line of a full log malformed, each a shape a probe of the reading
+found observe to crash on or to make valid."""
+_MARK: Final = "@SPOILED@"
+
+
+def _objects(value: object) -> list[dict[str, object]]:
+    """Every non-empty object inside a decoded value, the value itself first."""
+    found: list[dict[str, object]] = []
+    if isinstance(value, dict):
+        found += [value] if value else []
+        for item in value.values():
+            found += _objects(item)
+    elif isinstance(value, list):
+        for item in value:
+            found += _objects(item)
+    return found
+
+
+def _text(value: object, before: dict[int, str]) -> str:
+    """Compact JSON, with the text ``before[id(obj)]`` written first inside an object."""
+    if isinstance(value, dict):
+        pairs = [f"{json.dumps(key)}:{_text(item, before)}" for key, item in value.items()]
+        return "{" + ",".join(([before[id(value)]] if id(value) in before else []) + pairs) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_text(item, before) for item in value) + "]"
+    return json.dumps(value)
+
+
+def _spoiled(line: str, how: str, pick: int) -> bytes | None:
+    """``line`` made malformed ``how`` (``None`` where it has nothing to spoil so);
+    ``pick`` chooses the object, key or value."""
+    obj: dict[str, object] = json.loads(line)
+    keys = sorted(set(obj) - {"type"})
+    key = keys[pick % len(keys)]
+    before: dict[int, str] = {}
+    if how.startswith(("key-twice", "inner-key-twice")):
+        objects = _objects(obj) if how.startswith("inner") else [obj]
+        where = objects[pick % len(objects)] if len(objects) > 1 or not how.startswith("inner") else obj
+        twice = sorted(where)[pick % len(where)]
+        value = where[twice]
+        other = value if how.endswith("alike") else (None if value is not None else 0)
+        before[id(where)] = f"{json.dumps(twice)}:{json.dumps(other)}"
+    elif how == "half-in-a-key":
+        obj = {(name + _MARK if name == key else name): item for name, item in obj.items()}
+    elif how == "half-in-the-type":
+        obj["type"] = f"{obj['type']}{_MARK}"
+    elif how == "half-in-a-value" or how == "half-in-bytes" or how == "nested-deep":
+        obj[key] = _MARK
+    elif how == "number-with-a-fraction":
+        numbers = [name for name, item in obj.items() if type(item) is int]
+        if not numbers:
+            return None
+        obj[numbers[pick % len(numbers)]] = _MARK
+    elif how == "stray-field":
+        obj["remark"] = {"copied": obj.get("roles") or obj.get("card") or obj.get("hands")}
+    elif how == "null-time":
+        obj["at"] = None
+    text = _text(obj, before).encode()
+    deep = (MAX_DEPTH, 100, 1_000)[pick % 3]
+    mark = json.dumps(_MARK).encode()
+    spoiled = {
+        "half-in-bytes": (_MARK.encode(), b"\xed\xa0\x80"),
+        "nested-deep": (mark, b"[" * deep + b"]" * deep),
+        "number-with-a-fraction": (mark, (b"1.0", b"1e0", b"-0.0")[pick % 3]),
+    }.get(how, (_MARK.encode(), b"\\ud800"))
+    text = text.replace(*spoiled)
+    return b"\xef\xbb\xbf" + text if how == "byte-order-mark" else text
+
+
+@functools.cache
+def _a_game(seed: int) -> tuple[bytes, ...]:
+    """A full log of one tournament round at five (a few, each made once: the line
+    spoiled, not the game, is what varies)."""
+    return tuple(line.encode() for line in full_lines(("tournament", 5, 1, seed)))
+
+
+@settings(SETTINGS, max_examples=examples(60))
+@given(
+    st.integers(0, 3),
+    st.sampled_from(SPOILS),
+    st.sampled_from(["round_started", "draw", "discard", "play_path", "goal_revealed", "round_ended", "game_ended"]),
+    st.integers(0, 1_000),
+)
+def test_a_line_spoiled_in_any_of_the_probes_ways_is_malformed_alike_in_both_recordings(
+    seed: int, how: str, kind: str, pick: int
+) -> None:
+    """A full log's line made malformed as a probe of the reading did it (a key written
+    twice, alike or apart, at the top or inside; a byte-order mark before it; half a
+    character; nesting past the limit; a number with a fraction; a stray field; a null
+    time): its observed log is written (observe crashed on half a character, and on the
+    deep nesting), that line is malformed in both (observed, a key written twice was
+    read into one, a byte-order mark dropped: the line became valid, a violation
+    gone), shows nothing hidden, and the table sees the same findings and outcome."""
+    full = list(_a_game(seed))
+    at = next((i for i, line in enumerate(full) if json.loads(line)["type"] == kind), None)
+    spoiled = _spoiled(full[at].decode(), how, pick) if at is not None else None
+    if at is None or spoiled is None:
+        return
+    original = json.loads(full[at])
+    full[at] = spoiled
+    seen_lines = list(observe_lines(full))
+    assert len(seen_lines) == len(full)
+    full_result, seen_result = audit(full), audit(seen_lines)
+    assert all(line.decode("utf-8") for line in seen_lines)  # what observe writes is text
+    for result in (full_result, seen_result):
+        assert ("malformed", at + 1) in found(result), (how, full[at], seen_lines[at])
+    assert _seen_by_the_table(seen_result) == _seen_by_the_table(full_result), (how, full[at], seen_lines[at])
+    if kind != "round_ended" or parse_line(at + 1, full[at]).event is not None:
+        assert seen_result.outcomes == full_result.outcomes  # a round_ended lost: no roles to score it observed
+    hidden = {"draw": ("card",), "discard": ("card",), "round_started": ("roles", "goals")}.get(kind, ())
+    for name in hidden:
+        secrets = original[name].values() if isinstance(original[name], dict) else [original[name]]
+        assert not any(f'"{secret}"'.encode() in seen_lines[at] for secret in secrets), (name, seen_lines[at])
