@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import gzip
 from pathlib import Path
+from typing import Final
 
 import pytest
 
 from events.audit import audit_file
 from events.logfile import MAX_FILE_BYTES
 from events.observe import observe
-from tests.test_cli import GOOD, invoke
+from tests.test_cli import GOOD, invoke, reports
 
 OBSERVED_EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "observed-final-table.jsonl"
 
@@ -80,3 +81,36 @@ def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(tmp_path: Path)
     result = invoke("observe", GOOD, "-o", tmp_path / "no" / "such" / "folder.jsonl")
     assert result.exit_code == 2
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+SPOILED_DRAWS: Final = {
+    "nested-1000-deep": lambda line: line.replace(b'"card":', b'"card":' + b"[" * 1_000 + b"]" * 1_000 + b',"x":', 1),
+    "half-in-a-key": lambda line: line.replace(b'"card"', b'"ca\\ud800rd"', 1),
+    "half-in-bytes": lambda line: line.replace(b'"card"', b'"ca\xed\xa0\x80rd"', 1),
+    "player-twice-apart": lambda line: line.replace(b"{", b'{"player":"zz",', 1),
+    "byte-order-mark": lambda line: b"\xef\xbb\xbf" + line,
+}
+"""A draw of the good log written as a probe of the reading wrote it."""
+
+
+@pytest.mark.parametrize("how", sorted(SPOILED_DRAWS))
+def test_audit_json_and_observe_agree_on_a_line_written_badly(tmp_path: Path, how: str) -> None:
+    """``audit --json`` reports the line malformed, ``observe`` writes the observed log,
+    and its ``audit --json`` reports that line malformed too: the audit of a line nested
+    a thousand deep ended in a traceback (the finding's words ran out of recursion),
+    observe did on half a character, and observed, a key written twice or a line after
+    a stray byte-order mark was a valid event."""
+    lines = GOOD.read_bytes().splitlines()
+    at = next(i for i, line in enumerate(lines) if b'"type":"draw"' in line)
+    lines[at] = SPOILED_DRAWS[how](lines[at])
+    full, seen = tmp_path / "full.jsonl", tmp_path / "seen.jsonl"
+    full.write_bytes(b"\n".join(lines) + b"\n")
+    assert invoke("observe", full, "-o", seen).exit_code == 0
+    malformed = []
+    for path in (full, seen):
+        result = invoke("audit", path, "--json")
+        assert result.exit_code == 1, result.output
+        [report] = reports(result)
+        malformed.append({finding["line"] for finding in report["violations"] if finding["code"] == "malformed"})
+    assert at + 1 in malformed[0]
+    assert malformed[0] == malformed[1]
