@@ -499,6 +499,9 @@ class Desk:
         else:
             assert isinstance(tap, EndGameTap)
             event = recorder.game_end()
+        # every entry, checked or not: a player who is not at the table is malformed
+        # (event-log.md), never a finding of the rules to record and judge later
+        _seated(named_players(event), recorder.game.players)
         return event.model_copy(update={"at": stamp(recorder, sent.at, sent.sent_at, now())})
 
     def _undo(self, kept: _Kept, sent: Sent, names: Mapping[str, str]) -> Answer:
@@ -593,13 +596,43 @@ def _observed(event: Event) -> None:
         )
 
 
+_PLAYER_FIELDS: Final = ("player", "target", "start_player", "connector")
+"""The fields of an entry that hold one player of the game (or ``null``)."""
+_PLAYER_MAPS: Final = ("roles", "hands", "scores", "gold_cards", "totals")
+"""The fields of an entry that map players of the game to something."""
+
+
+def named_players(event: Event) -> list[str]:
+    """Every player id ``event`` names, in a field a player of the game fills.
+
+    >>> named_players(Discard(type="discard", player="ann", card=None))
+    ['ann']
+    """
+    named: list[str] = []
+    for field in _PLAYER_FIELDS:
+        value = getattr(event, field, None)
+        if isinstance(value, str):
+            named.append(value)
+    for field in _PLAYER_MAPS:
+        value = getattr(event, field, None)
+        if isinstance(value, dict):
+            named.extend(value)
+    return named
+
+
+def _seated(named: Sequence[str], players: Sequence[str]) -> None:
+    """Refuse an entry that names anyone not at the table: the log format calls such a
+    line malformed (a player of another table, an id mistyped), whatever the rules say."""
+    strangers = sorted(set(named) - set(players))
+    if strangers:
+        raise Refused(_("not a player of this game: %(players)s") % {"players": ", ".join(strangers)})
+
+
 def _round_end(
     recorder: Recorder, roles: Mapping[str, Role], gold_cards: Mapping[str, Sequence[int]] | None
 ) -> RoundEnded:
     players = recorder.game.players
-    strangers = sorted(set(roles) - set(players)) + sorted(set(gold_cards or {}) - set(players))
-    if strangers:
-        raise Refused(_("not a player of this game: %(players)s") % {"players": ", ".join(strangers)})
+    _seated([*roles, *(gold_cards or {})], players)
     missing = [player for player in players if player not in roles]
     if missing:
         raise Refused(_("every role must be turned up first: %(players)s") % {"players": ", ".join(missing)})

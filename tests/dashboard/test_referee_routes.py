@@ -120,6 +120,65 @@ def test_an_entry_goes_in_once_and_a_stale_one_is_a_conflict(
     assert draft is not None and len(draft.lines) == 2
 
 
+def _deal(start_player: str) -> dict[str, object]:
+    return {
+        "type": "round_started",
+        "round": 1,
+        "start_player": start_player,
+        "roles": None,
+        "set_aside_role": None,
+        "goals": None,
+        "setup_card": {"card": "NESW", "rotated": False, "turned_over": ["NESW"]},
+        "hands": None,
+        "draw_pile": None,
+    }
+
+
+def test_an_entry_naming_a_player_not_at_the_table_is_refused_checked_or_not(
+    client: TestClient, store: Store, seated: tuple[Path, Table]
+) -> None:
+    """The log format calls a line naming anyone but the game's players malformed: sent
+    unchecked, a deal started by a player of another table and a discard by one were
+    recorded (200), and the game was stored with them; a round's end naming a stranger
+    was refused. Now every entry naming one is refused alike (422), with the same
+    sentence, and nothing is recorded; what the rules judge (a seated player out of
+    turn) is still recorded, with its finding."""
+    _, table = seated
+    other = "p07"  # seated at table 2 of the morning
+    assert other not in table.players
+    version = client.post("/referee/api/begin", json={"code": table.code}).json()["state"]["version"]
+
+    def send(event: dict[str, object], *, check: bool) -> dict[str, object]:
+        body = {"code": table.code, "entry": uuid.uuid4().hex, "base": version, "check": check}
+        answer = client.post("/referee/api/entries", json={**body, "tap": {"kind": "event", "event": event}})
+        return {"status_code": answer.status_code, **answer.json()}
+
+    for check in (False, True):
+        stranger = send(_deal(other), check=check)
+        assert stranger["status_code"] == 422 and stranger["status"] == "refused", stranger
+        assert stranger["problem"] == f"not a player of this game: {other}"
+    dealt = send(_deal(table.players[0]), check=False)
+    assert dealt["status_code"] == 200 and dealt["status"] == "recorded"
+    version += 1
+    strangers = [
+        {"type": "discard", "player": other, "card": None},
+        {"type": "draw", "player": other, "card": None},
+        {"type": "play_tool", "player": table.players[0], "card": "break_lamp", "target": other},
+        {"type": "play_path", "player": other, "card": "NESW", "x": 1, "y": 0, "rotated": False},
+        {"type": "referee_note", "player": other, "error": "other", "note": "at the wrong table"},
+    ]
+    for event in strangers:
+        for check in (False, True):
+            answer = send(event, check=check)
+            assert answer["status_code"] == 422 and answer["status"] == "refused", (event, answer)
+            assert answer["problem"] == f"not a player of this game: {other}"
+    draft = read_draft(store, table.game_id)
+    assert draft is not None and [json.loads(line)["type"] for line in draft.lines] == ["game_started", "round_started"]
+    # the rules' own findings are not malformed: a seated player out of turn is recorded
+    late = send({"type": "discard", "player": table.players[2], "card": None}, check=False)
+    assert late["status_code"] == 200 and late["status"] == "recorded" and late["findings"], late
+
+
 @pytest.mark.parametrize(
     ("body", "status", "said"),
     [
