@@ -13,10 +13,11 @@ over https), so a reload or a typed address finds the organiser still signed in 
 password and the server's secret: ``$SABOTEUR_SESSION_SECRET`` (or the secrets file)
 if set, else a random one of this server process, so restarting the server signs
 everyone out. Logging out revokes the token for the whole process and clears the
-cookie. Streamlit reads cookies but cannot set them: a tiny script of our own
-(``st.html`` with JavaScript allowed, in the page itself) writes ``document.cookie``
-(:func:`keep_cookie`). Another tells the browser the page's language
-(:func:`keep_language`): Streamlit's page says ``<html lang="en">`` whatever it shows,
+cookie; with a configured secret the revocation is kept in a folder beside the store
+too (:func:`_revoked`), as the token outlives the process. Streamlit reads cookies
+but cannot set them: a tiny script of our own (``st.html`` with JavaScript allowed, in
+the page itself) writes ``document.cookie`` (:func:`keep_cookie`). Another tells the
+browser the page's language (:func:`keep_language`): Streamlit's page says ``<html lang="en">`` whatever it shows,
 and a screen reader read Dutch, German and Norwegian with an English voice.
 
 Guessing is held back per client — its address where Streamlit knows it, else its
@@ -47,11 +48,13 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
 import streamlit as st
 
 from dashboard import i18n
+from dashboard.data import db_path
 from dashboard.i18n import _, ngettext
 from dashboard.session import Revoked, Session, issue, read, session_key
 
@@ -266,7 +269,27 @@ def configured_password() -> str | None:
 _PROCESS_SECRET: Final = secrets.token_bytes(32)
 """The secret tokens are signed with when none is configured: this process's own."""
 REVOKED = Revoked()
-"""Sessions logged out, for the whole server process."""
+"""Sessions logged out, for the whole server process, when no secret is configured (a
+restart signs everyone out then)."""
+_KEPT: dict[Path, Revoked] = {}
+"""Sessions logged out where a configured secret outlives the process: kept in a folder
+beside the store too, one :class:`Revoked` a folder."""
+_KEPT_LOCK = threading.Lock()
+SIGNED_OUT_SUFFIX: Final = ".signed-out"
+"""The folder beside the store (``saboteur.duckdb.signed-out``) that keeps the sessions
+logged out while a configured secret holds."""
+
+
+def _revoked() -> Revoked:
+    """Where logged-out sessions are kept: in this process alone when its secret is its
+    own (no token outlives it), else in a folder beside the store too, so that a server
+    started again with the same secret still refuses them."""
+    if not _setting(SECRET_SETTING):
+        return REVOKED
+    store = db_path()
+    place = store.with_name(store.name + SIGNED_OUT_SUFFIX)
+    with _KEPT_LOCK:
+        return _KEPT.setdefault(place, Revoked(place))
 
 
 def _key(password: str) -> bytes:
@@ -280,7 +303,7 @@ def _good(token: object, password: str) -> Session | None:
     if not isinstance(token, str):
         return None
     session = read(token, _key(password), time.time())
-    return None if session is None or session in REVOKED else session
+    return None if session is None or session in _revoked() else session
 
 
 def matches(given: str, expected: str) -> bool:
@@ -317,7 +340,7 @@ def log_out() -> None:
     password = configured_password()
     session = _good(token, password) if password is not None else None
     if session is not None:
-        REVOKED.revoke(session, time.time())
+        _revoked().revoke(session, time.time())
         st.session_state[_SIGNED_OUT] = token
     st.session_state[_FLAG] = False
 

@@ -5,7 +5,8 @@ session id, and the HMAC-SHA256 of those two under a key derived from the server
 secret and the organiser's password (:func:`session_key`). The password is never in
 the token; changing it changes the key, so every token signed before is refused. A
 token holds no rights of its own beyond its lifetime: logging out puts its id in a
-:class:`Revoked` set until it would have expired anyway.
+:class:`Revoked` set until it would have expired anyway; kept in a folder too where the
+server's secret outlives the process, so that a restart does not bring it back.
 
 Pure functions of their arguments (the clock included) but for :func:`issue`'s random
 id, so the tests need neither Streamlit nor waiting.
@@ -15,11 +16,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
+import os
 import secrets
 import threading
+from contextlib import suppress
 from dataclasses import dataclass
 from hmac import compare_digest  # bound here: the password's own comparison is counted apart in the tests
+from pathlib import Path
 from typing import Final
+
+_LOGGER = logging.getLogger(__name__)
 
 LIFETIME: Final = 12 * 3600
 """Seconds a login lasts: a tournament day."""
@@ -79,17 +86,59 @@ class Revoked:
     """Session ids logged out, each kept until its token would have expired (then it
     is refused anyway). One set for the whole server process, so a token copied before
     its session logged out is refused too; it holds a lock, every session's script
-    thread asks it."""
+    thread asks it.
 
-    def __init__(self) -> None:
+    With a ``place`` (a folder) each one is kept there as well, as an empty file named
+    ``EXPIRES.ID``, so a server started again with the same secret still refuses it, and
+    every server process over the same folder refuses it at once: a file is made whole
+    or not at all, and a revocation is only ever added, never rewritten, so two made at
+    the same moment cannot lose each other. Those past their expiry are deleted at the
+    next revocation. A folder that cannot be written (read-only, full) is said in the
+    server's log in one line: the revocation then holds for this process only.
+    """
+
+    def __init__(self, place: Path | None = None) -> None:
         self._lock = threading.Lock()
         self._until: dict[str, int] = {}
+        self.place = place
 
     def revoke(self, session: Session, now: float) -> None:
         with self._lock:
             self._until = {sid: until for sid, until in self._until.items() if until > now}
             self._until[session.id] = session.expires
+            if self.place is not None:
+                self._keep(self.place, session, now)
 
     def __contains__(self, session: Session) -> bool:
         with self._lock:
-            return session.id in self._until
+            if session.id in self._until:
+                return True
+        return self.place is not None and _named(self.place, session).is_file()
+
+    @staticmethod
+    def _keep(place: Path, session: Session, now: float) -> None:
+        try:
+            place.mkdir(parents=True, exist_ok=True)
+            _named(place, session).touch()
+        except OSError as wrong:
+            _LOGGER.warning(
+                "a logged-out session is refused by this server process only, not after a restart: "
+                "cannot write %s (%s)",
+                place,
+                wrong.strerror or wrong,
+            )
+            return
+        # the expired ones go (their tokens are refused anyway); one another server
+        # removed first, or a folder that went read-only, leaves nothing to do
+        with suppress(OSError), os.scandir(place) as kept:
+            for entry in kept:
+                expires, _, sid = entry.name.partition(".")
+                if expires.isascii() and expires.isdigit() and int(expires) <= now and sid.isalnum():
+                    with suppress(OSError):
+                        os.remove(entry.path)
+
+
+def _named(place: Path, session: Session) -> Path:
+    """The file that keeps ``session`` revoked (its id and expiry are digits and hex
+    letters: :func:`read` takes no other)."""
+    return place / f"{session.expires}.{session.id}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 import streamlit as st
@@ -67,6 +68,34 @@ def test_a_revoked_session_is_remembered_until_it_expires() -> None:
     assert old not in revoked and new in revoked
 
 
+def test_a_revocation_kept_in_a_folder_outlives_the_process_until_it_expires(tmp_path: Path) -> None:
+    """With a configured secret a token outlives the server: its revocation must too."""
+    place = tmp_path / "ledger.duckdb.signed-out"
+    old = read(issue(KEY, NOW, lifetime=60), KEY, NOW)
+    new = read(issue(KEY, NOW), KEY, NOW)
+    assert old is not None and new is not None
+    Revoked(place).revoke(old, NOW)
+    restarted = Revoked(place)  # a server started again: nothing in its memory
+    assert old in restarted and new not in restarted
+    restarted.revoke(new, NOW + 61)  # the old one has expired: its file is gone
+    assert sorted(p.name for p in place.iterdir()) == [f"{new.expires}.{new.id}"]
+    assert old not in Revoked(place) and new in Revoked(place)
+
+
+def test_a_folder_that_cannot_be_written_keeps_the_revocation_for_the_process(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    blocked = tmp_path / "a file, not a folder"
+    blocked.write_text("", encoding="utf-8")
+    revoked = Revoked(blocked / "signed-out")
+    session = read(issue(KEY, NOW), KEY, NOW)
+    assert session is not None
+    revoked.revoke(session, NOW)  # no traceback
+    assert session in revoked
+    (said,) = [r.getMessage() for r in caplog.records if r.name == "dashboard.session"]
+    assert "by this server process only" in said and "\n" not in said
+
+
 # -- in the app: the cookie brings the login back ------------------------------------------
 
 
@@ -85,7 +114,7 @@ def asks_the_password(at: AppTest) -> bool:
 
 
 def test_a_reload_brings_the_organiser_back_and_log_out_ends_it(
-    open_page: Open, organiser: str, monkeypatch: pytest.MonkeyPatch
+    open_page: Open, organiser: str, db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cookies: dict[str, str] = {}
     browser_cookies(monkeypatch, cookies)
@@ -106,6 +135,8 @@ def test_a_reload_brings_the_organiser_back_and_log_out_ends_it(
     assert "Max-Age=" in clearing and token in clearing  # clears that token, only it
     stolen = open_page("upload")  # the token, copied before the log out, is useless
     assert not stolen.file_uploader and asks_the_password(stolen)
+    # no secret configured: a restart voids every token, nothing is kept beside the store
+    assert not (db.parent / (db.name + ".signed-out")).exists()
 
 
 def test_a_changed_password_signs_every_browser_out(
@@ -117,6 +148,29 @@ def test_a_changed_password_signs_every_browser_out(
     assert open_page("upload").file_uploader
     monkeypatch.setenv(access.SETTING, "a new password")
     assert not open_page("upload").file_uploader
+
+
+def test_log_out_outlives_a_restart_with_a_configured_secret(
+    open_page: Open, organiser: str, db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README advises a secret so that a restart does not sign the organiser out;
+    a token copied before the log out then opened the organiser's pages again after a
+    restart, for the rest of its 12 hours: the logged-out sessions were in memory only."""
+    monkeypatch.setenv(access.SECRET_SETTING, "kept beside the password")
+    cookies: dict[str, str] = {}
+    browser_cookies(monkeypatch, cookies)
+    token = log_in(open_page("upload"), organiser).session_state[access._TOKEN]
+    cookies[access.COOKIE] = token
+    again = open_page("upload")
+    assert again.file_uploader
+    again.sidebar.button[0].click().run()  # log out
+    assert asks_the_password(open_page("upload"))
+    # the server restarts with the same command: its memory starts empty
+    monkeypatch.setattr(access, "REVOKED", Revoked())
+    monkeypatch.setattr(access, "_KEPT", {}, raising=False)
+    copied = open_page("upload")
+    assert not copied.file_uploader and asks_the_password(copied)
+    assert (db.parent / (db.name + ".signed-out")).is_dir()
 
 
 def test_a_configured_secret_keeps_tokens_good_across_server_restarts(
