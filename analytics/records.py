@@ -41,6 +41,7 @@ from analytics.standings import (
     with_still_wrong,
 )
 from analytics.table_order import by_table, table_key
+from events.logfile import said_of
 from events.records import dump
 from events.records.tournament import (
     CutDrawn,
@@ -442,7 +443,7 @@ def _shaped() -> Iterator[None]:
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise RecordError(say("`%(field)s`: %(problem)s", field=where, problem=str(first["msg"]))) from None
+        raise RecordError(say("`%(field)s`: %(problem)s", field=where, problem=(said_of(first),))) from None
 
 
 def _one_of(text: str, allowed: tuple[T, ...], refusal: Said) -> T:

@@ -293,6 +293,16 @@ def _in_our_words(error: Any) -> Said | None:
     return say("%(given)s is not %(wanted)s", given=_shown(given), wanted=(wanted,))
 
 
+def said_of(error: Any) -> Said:
+    """One validation error of pydantic's as a sentence: a validator's own (a time, a
+    player twice), else :func:`_in_our_words`, else pydantic's English as it is. Shared
+    by a log's lines and the commands' records (:func:`analytics.records._shaped`)."""
+    refusal = (error.get("ctx") or {}).get("error")
+    if isinstance(refusal, Refusal):
+        return refusal.said
+    return _in_our_words(error) or problem(str(error["msg"]).removeprefix("Value error, "))
+
+
 def _describe_validation(exc: ValidationError) -> LineError:
     errors = exc.errors(include_url=False)
     first = errors[0]
@@ -316,10 +326,7 @@ def _describe_validation(exc: ValidationError) -> LineError:
         return _wrong(say("field `%(field)s` is missing", field=str(field)), field)
     if kind == "extra_forbidden":
         return _wrong(say("unknown field `%(field)s`", field=str(field)), field)
-    said = _in_our_words(first) or problem(str(first["msg"]).removeprefix("Value error, "))  # else pydantic's
-    refusal = (first.get("ctx") or {}).get("error")
-    if isinstance(refusal, Refusal):  # a validator's own sentence (a time, a player twice)
-        said = refusal.said
+    said = said_of(first)
     if (
         kind == "literal_error"
         and loc
