@@ -11,7 +11,7 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from events.findings import Breach
-from events.logfile import BOM, MAX_FILE_BYTES, UnreadableLog
+from events.logfile import BOM, MAX_FILE_BYTES, UnreadableLog, said_of
 from events.records import dump
 from events.records import tournament as tournament_stream
 from events.records.tournament_file import TournamentFile, ruled
@@ -218,10 +218,10 @@ def prepare_tournament(name: str, raw: bytes, sha: str) -> Prepared:
         crowded = _crowded_table(first, raw.removeprefix(BOM))
         if crowded is not None:
             raise UnreadableLog(crowded) from None
-        said = (
-            say("not a tournament file: `%(field)s`: %(problem)s", field=where, problem=str(first["msg"]))
+        said = (  # in the catalogue's words where a log's field has them (events.logfile.said_of)
+            say("not a tournament file: `%(field)s`: %(problem)s", field=where, problem=(said_of(first),))
             if where
-            else say("not a tournament file: %(problem)s", problem=str(first["msg"]))  # not JSON: no field to name
+            else say("not a tournament file: %(problem)s", problem=(said_of(first),))  # not JSON: no field to name
         )
         raise UnreadableLog(said) from None
     problems = description.problems()

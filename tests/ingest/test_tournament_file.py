@@ -106,8 +106,8 @@ def test_a_cut_draw_carrying_its_own_type_is_refused(tmp_path: Path, victim: Pat
     ("entry", "field", "message"),
     [
         ({}, "cut_draws.0.tied", "Field required"),
-        ({"tied": "x", "places": None}, "cut_draws.0.tied", "Input should be a valid array"),
-        ({**DRAW, "places": None}, "cut_draws.0.places", "Input should be a valid integer"),
+        ({"tied": "x", "places": None}, "cut_draws.0.tied", "'x' is not a list [ … ]"),
+        ({**DRAW, "places": None}, "cut_draws.0.places", "null is not a whole number"),
         ({**DRAW, "drawn": ["gus"]}, "cut_draws.0", "'gus' is drawn but not among the tied (eve and fay) (R-TS2)"),
         ({**DRAW, "places": 2}, "cut_draws.0", "2 tied players draw for 1 to 1 places (R-TS2)"),
         (
