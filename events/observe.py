@@ -287,17 +287,11 @@ def _blank(value: Any, wrong: bool, *, hidden: bool) -> Any:
     if hidden:
         return _emptied(value)
     match value:
-        case bool():
-            return False
-        case int() | _Number():
-            return 0
-        case str():
-            return ""
         case list():
             return []
         case _Object():
             return _Object([])
-    return None
+    return _emptied(value)  # a text, a number, true or false: as a hidden one
 
 
 def _emptied(value: Any) -> Any:
