@@ -97,17 +97,7 @@ def test_an_entry_goes_in_once_and_a_stale_one_is_a_conflict(
     assert view.headers["cache-control"] == "no-store"
     begun = client.post("/referee/api/begin", json={"code": table.code}).json()
     version = begun["state"]["version"]
-    deal = {
-        "type": "round_started",
-        "round": 1,
-        "start_player": table.players[0],
-        "roles": None,
-        "set_aside_role": None,
-        "goals": None,
-        "setup_card": {"card": "NESW", "rotated": False, "turned_over": ["NESW"]},
-        "hands": None,
-        "draw_pile": None,
-    }
+    deal = _deal(table.players[0])
     body = {"code": table.code, "entry": uuid.uuid4().hex, "base": version, "tap": {"kind": "event", "event": deal}}
     first = client.post("/referee/api/entries", json=body)
     assert first.status_code == 200 and first.json()["status"] == "recorded"
@@ -121,6 +111,7 @@ def test_an_entry_goes_in_once_and_a_stale_one_is_a_conflict(
 
 
 def _deal(start_player: str) -> dict[str, object]:
+    """An observed deal's entry, started by ``start_player``."""
     return {
         "type": "round_started",
         "round": 1,
