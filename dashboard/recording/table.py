@@ -78,8 +78,14 @@ class Table:
 
     @property
     def names(self) -> dict[str, str]:
-        """Each player as the page names them: the display name, else the id."""
-        return {seat.player: seat.name or seat.player for seat in self.seats}
+        """Each player as the page names them: the display name, with the id where
+        another player of the tournament is registered under the same name (as the
+        standings and the table's card tell them apart: the buttons "Who starts?" read
+        "Jan Visser" twice), else the id."""
+        return {
+            seat.player: f"{seat.name} ({seat.player})" if seat.name and seat.namesake else seat.name or seat.player
+            for seat in self.seats
+        }
 
     def game_started(self, at: str) -> GameStarted:
         """The first line of the table's observed log (``ValidationError`` for ids the

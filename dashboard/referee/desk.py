@@ -295,7 +295,7 @@ class Desk:
             return None
         table = granted.table
         state = None
-        seats = [Seat(player=seat.player, name=seat.name or seat.player) for seat in table.seats]
+        seats = [Seat(player=player, name=name) for player, name in table.names.items()]
         with self._lock(table.game_id):
             kept = self._current(table.game_id)
             if kept is not None:

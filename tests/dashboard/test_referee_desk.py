@@ -110,6 +110,18 @@ def test_a_code_opens_its_table_with_its_players_in_seat_order_and_nothing_else(
     assert desk.begin(Opened(code="x" * 32)).status == "closed"
 
 
+def test_players_registered_under_one_name_are_told_apart_by_their_ids(venue: tuple[Desk, Table]) -> None:
+    """Two players of the tournament registered as "Jan Visser": the page's buttons
+    ("Who starts?") and its sentences read "Jan Visser" twice, where the standings and
+    the table's card show their ids. The page names them with their ids too."""
+    desk, table = venue
+    first, second = table.players[:2]
+    records.register(desk.store, TOURNAMENT, [(first, "Jan Visser"), (second, "jan  visser")])
+    view = desk.table(table.code)
+    assert view is not None
+    assert [seat.name for seat in view.seats[:3]] == [f"Jan Visser ({first})", f"jan  visser ({second})", "Player 03"]
+
+
 def test_two_phones_beginning_one_table_take_up_one_game(venue: tuple[Desk, Table]) -> None:
     desk, table = venue
     first = desk.begin(Opened(code=table.code))
