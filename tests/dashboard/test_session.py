@@ -4,9 +4,12 @@ secret, or logged out; brought back by the browser's cookie."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 import streamlit as st
@@ -80,6 +83,28 @@ def test_a_revocation_kept_in_a_folder_outlives_the_process_until_it_expires(tmp
     restarted.revoke(new, NOW + 61)  # the old one has expired: its file is gone
     assert sorted(p.name for p in place.iterdir()) == [f"{new.expires}.{new.id}"]
     assert old not in Revoked(place) and new in Revoked(place)
+
+
+def test_servers_logging_out_at_once_keep_every_revocation(tmp_path: Path) -> None:
+    """Servers over one store (each its own :class:`Revoked`, as processes share no
+    memory) logging sessions out at one moment, some long expired: each revocation is
+    a file of its own, never a file rewritten, so none is lost, and a server started
+    afterwards refuses every one."""
+    place = tmp_path / "ledger.duckdb.signed-out"
+    sessions = [read(issue(KEY, NOW), KEY, NOW) for _ in range(8)]
+    assert all(session is not None for session in sessions)
+    start = threading.Barrier(len(sessions))
+
+    def log_out(session: Any) -> None:
+        server = Revoked(place)
+        start.wait()
+        server.revoke(session, NOW)
+
+    with ThreadPoolExecutor(len(sessions)) as pool:
+        list(pool.map(log_out, sessions))
+    restarted = Revoked(place)
+    assert all(session in restarted for session in sessions)
+    assert len(list(place.iterdir())) == len(sessions)
 
 
 def test_a_folder_that_cannot_be_written_keeps_the_revocation_for_the_process(
