@@ -64,6 +64,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from events.shown import escaped
+
 JOINER: Final = "\u2060"
 """Invisible and not a word character: it parts ``http:`` from ``//``."""
 
@@ -110,7 +112,7 @@ def visible(text: str, *, isolates: bool = True) -> str:
         return text
     kept = _whole_isolates(text) if isolates else set()
     return "".join(
-        char if index in kept or UNSHOWN.fullmatch(char) is None else _escaped(char) for index, char in enumerate(text)
+        char if index in kept or UNSHOWN.fullmatch(char) is None else escaped(char) for index, char in enumerate(text)
     )
 
 
@@ -124,11 +126,6 @@ def _whole_isolates(text: str) -> set[int]:
         elif char == PDI and opened:
             whole.update((opened.pop(), index))
     return whole
-
-
-def _escaped(char: str) -> str:
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def isolated(value: object) -> str:

@@ -60,14 +60,20 @@ def one_line(text: str) -> str:
     """
     if text.isprintable():
         return text
-    return "".join(_escaped(char) if _unshown(char) else char for char in text)
+    return "".join(escaped(char) if _unshown(char) else char for char in text)
 
 
 def _unshown(char: str) -> bool:
     return unicodedata.category(char) in _UNSHOWN and char not in _JOINERS
 
 
-def _escaped(char: str) -> str:
+def escaped(char: str) -> str:
+    r"""One character as a backslash escape, as a terminal or a page shows one that is
+    not there to be read (the dashboard's :func:`dashboard.markup.visible` too).
+
+    >>> print(escaped("\x1b"), escaped("\u202e"))
+    \x1b \u202e
+    """
     code = ord(char)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
@@ -82,4 +88,4 @@ def shown(text: str) -> str:
     if text.isprintable():
         return text
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return "".join(_escaped(char) if char not in _LAYOUT and _unshown(char) else char for char in text)
+    return "".join(escaped(char) if char not in _LAYOUT and _unshown(char) else char for char in text)
