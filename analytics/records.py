@@ -1361,6 +1361,21 @@ def code_sha256(code: str) -> str:
     return hashlib.sha256(code.encode("utf-8")).hexdigest()
 
 
+def code_digest(code: str) -> str | None:
+    """The SHA-256 of ``code`` if it looks like a referee code, else ``None``: a string
+    that could never have been drawn is not worth a hash, nor a look in the store."""
+    return code_sha256(code) if _CODE.fullmatch(code) else None
+
+
+def live_code_digests(store: Store) -> frozenset[str]:
+    """The SHA-256 of every referee code not revoked: what a server holds in memory to
+    answer a code guessed without reading the store (:func:`referee_access` then finds
+    the table of a code among them, as the seating stands)."""
+    with store.connect(read_only=True) as con:
+        rows = con.execute("SELECT code_sha256 FROM referee_codes WHERE revoked_seq IS NULL").fetchall()
+    return frozenset(str(row[0]) for row in rows)
+
+
 @dataclass(frozen=True, slots=True)
 class SeatedPlayer:
     """A player at a table, with the display name the tournament registered (``None``
@@ -1541,9 +1556,9 @@ def referee_access(store: Store, code: str) -> RefereeAccess | None:
     The code is found by its SHA-256, and only the hash is compared: the record shows
     every hash anyway, so a lookup by hash tells nothing of a code, and the hash found
     is checked once more in constant time (:func:`hmac.compare_digest`)."""
-    if not _CODE.fullmatch(code):
+    digest = code_digest(code)
+    if digest is None:
         return None
-    digest = code_sha256(code)
     with store.connect(read_only=True) as con:
         rows = con.execute(
             "SELECT tournament, tournament_round, stage, table_label, code_sha256 FROM referee_codes "

@@ -250,6 +250,7 @@ class Desk:
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         self._access: dict[str, tuple[int, _Granted | None]] = {}
+        self._live: tuple[int, frozenset[str]] | None = None
 
     # -- who may record what --------------------------------------------------------------
 
@@ -263,15 +264,27 @@ class Desk:
         while the records stay as they were: a code revoked opens nothing at the next
         request."""
         changes = self.store.records_changes()
+        digest = records.code_digest(code)
+        if digest is None or digest not in self._live_digests(changes):
+            return None  # guessed, mistyped or revoked: answered from memory, the store left alone
         cached = self._access.get(code)
         if cached is not None and cached[0] == changes:
             return cached[1]
         access = records.referee_access(self.store, code)
         granted = None if access is None else _Granted(access, Table.seated(access, self._final_rounds(access)))
-        if len(self._access) > 4096:  # codes tried by the thousand: forget them, not the memory
-            self._access.clear()
         self._access[code] = (changes, granted)
         return granted
+
+    def _live_digests(self, changes: int) -> frozenset[str]:
+        """The hashes of the codes not revoked, read once each time the records change:
+        codes tried by the thousand (by a guesser, or a phone with an old card) cost a
+        hash each, not a query beside the tables' entries."""
+        live = self._live
+        if live is None or live[0] != changes:
+            live = (changes, records.live_code_digests(self.store))
+            self._access = {}  # what a code opened stands on the records as they were
+            self._live = live
+        return live[1]
 
     def _final_rounds(self, access: records.RefereeAccess) -> int:
         if access.stage != "final":

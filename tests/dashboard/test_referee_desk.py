@@ -9,6 +9,7 @@ asks (it was online), and after it, as findings, when it was made offline.
 
 from __future__ import annotations
 
+import secrets
 import shutil
 import uuid
 from pathlib import Path
@@ -108,6 +109,31 @@ def test_a_code_opens_its_table_with_its_players_in_seat_order_and_nothing_else(
     assert desk.table("x" * 32) is None
     assert desk.table("not a code") is None
     assert desk.begin(Opened(code="x" * 32)).status == "closed"
+
+
+def test_codes_guessed_by_the_thousand_are_answered_without_reading_the_store(
+    venue: tuple[Desk, Table], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A guesser (or a phone with a card of a round before) tries code after code: each
+    is a hash looked up in memory, never a query beside the tables' entries, and the
+    real code still opens its table."""
+    desk, table = venue
+    assert desk.table(table.code) is not None  # the codes in force, read once
+    opened: list[bool] = []
+    connect = desk.store.connect
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        opened.append(True)
+        return connect(*args, **kwargs)
+
+    monkeypatch.setattr(desk.store, "connect", counted)
+    guesses = [secrets.token_urlsafe(records.CODE_BYTES) for _ in range(500)]
+    assert all(desk.table(guess) is None for guess in guesses)
+    assert desk.begin(Opened(code=guesses[0])).status == "closed"
+    assert opened == []
+    assert desk.granted(table.code) is not None
+    revoke_referee_code(desk.store, TOURNAMENT, ROUND, table.label, "card lost")
+    assert desk.table(table.code) is None  # the records changed: the codes in force read again
 
 
 def test_players_registered_under_one_name_are_told_apart_by_their_ids(venue: tuple[Desk, Table]) -> None:
