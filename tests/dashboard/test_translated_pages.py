@@ -161,8 +161,8 @@ def test_the_upload_pages_history_says_why_a_file_was_refused_in_dutch(
     speak(monkeypatch, "nl")
     (history,) = (t.value for t in at.dataframe)
     note = history["note"].tolist()[0]
-    assert note.startswith(game) and "is al bewaard" in note and "already" not in note, note
-    assert "vink „Bewaar als nieuwe versie" in note and "--supersede" not in note, note  # this page's way
+    assert note.startswith(game) and "is al opgeslagen" in note and "already" not in note, note
+    assert "vink „Opslaan als nieuwe versie" in note and "--supersede" not in note, note  # this page's way
 
 
 def test_the_findings_of_a_file_refused_as_stored_already_are_said_in_german(
