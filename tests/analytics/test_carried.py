@@ -96,7 +96,7 @@ def test_the_ingest_says_what_still_counts_on_the_game_stored_anew(tmp_path: Pat
     said = " ".join(shown.output.split())
     assert "again.csv (hand:r1:t2)" in said
     assert "ronde 3: de score van hal gecorrigeerd tot 0 telt nog (hal was not there)" in said, said
-    assert "ronde 3 zoals hij nu telt is niet wat de regels geven" in said
+    assert "ronde 3 zoals ze nu telt is niet wat de regels geven" in said
     assert "bob" not in said  # table 1's correction: its game was not stored anew
 
 
