@@ -14,7 +14,14 @@ from typing import Any, Final
 
 import polars as pl
 
-from analytics.standings import EVERY_FINDING, FINDING_STATUS, NEWEST_CORRECTIONS, POINTS_AS_COUNTED, with_still_wrong
+from analytics.standings import (
+    EVERY_FINDING,
+    FINDING_STATUS,
+    NAME_KEY,
+    NEWEST_CORRECTIONS,
+    POINTS_AS_COUNTED,
+    with_still_wrong,
+)
 from analytics.stats import DECIDED, Source, connection
 from analytics.table_order import by_table, table_key
 from events.logfile import LogLine, UnreadableLog, parse_numbered
@@ -243,6 +250,45 @@ def player_names(store: Store, tournament: str) -> dict[str, str]:
     return {str(p): str(n) for p, n in frame.iter_rows() if n}
 
 
+_LABELS: Final = """
+SELECT player, CASE WHEN count(*) OVER (PARTITION BY {key}) > 1 THEN concat(name, ' (', player, ')')
+                    ELSE name END AS name
+FROM tournament_players WHERE tournament = ? AND name IS NOT NULL AND name <> ''
+""".replace("{key}", NAME_KEY.replace("{name}", "name"))
+"""The players of a tournament as a page names them: the registered name, with the id
+where another player of the tournament is registered under the same name (as a person
+reads it, :data:`analytics.standings.NAME_KEY`), as the standings tell them apart."""
+
+
+def player_labels(store: Store, tournament: str) -> dict[str, str]:
+    """Each registered player of the tournament as a page names them, by player id:
+    "Jan Peters (jan-a)" beside "Jan Peters (jan-b)", where :func:`player_names` gives
+    "Jan Peters" twice (a command adds the id to every name it prints)."""
+    frame = query(store, f"SELECT player, name FROM ({_LABELS}) ORDER BY player", [tournament])
+    return {str(p): str(n) for p, n in frame.iter_rows()}
+
+
+def registered_names(store: Store) -> dict[str, list[str]]:
+    """Every name each player was registered under, the newest tournament's first (by
+    when each tournament was created; one no creation names, last): a player who
+    changed their name between tournaments is found by either, the name they go by
+    now first."""
+    with connection(store) as con:
+        rows = con.sql("SELECT tournament, player, name FROM tournament_players WHERE name <> ''").fetchall()
+        created = dict(first_stored(con, _CREATED))
+
+    def newest_first(row: tuple[Any, ...]) -> tuple[bool, str, str]:
+        moment = created.get(f"tournament:{row[0]}")
+        return moment is not None, "" if moment is None else moment.isoformat(), str(row[0])
+
+    known: dict[str, list[str]] = {}
+    for _, player, name in sorted(rows, key=newest_first, reverse=True):
+        names = known.setdefault(str(player), [])
+        if str(name) not in names:
+            names.append(str(name))
+    return known
+
+
 def games_people(store: Store, game_ids: Sequence[str]) -> dict[str, str]:
     """The display name of each player the records of these games' tournaments name,
     by player id (a page's findings of a file name its players so). An id two of those
@@ -260,17 +306,18 @@ def games_people(store: Store, game_ids: Sequence[str]) -> dict[str, str]:
 _SEATINGS: Final = """
 SELECT s.tournament_round, s.stage, s.table_label AS table, s.seat, s.player, p.name, t.ruleset
 FROM seatings s JOIN tournaments t USING (tournament)
-LEFT JOIN tournament_players p ON p.tournament = s.tournament AND p.player = s.player
+LEFT JOIN ({labels}) p ON p.player = s.player
 WHERE s.tournament = ?
 ORDER BY s.tournament_round, s.stage, {by_table}, s.seat
-""".replace("{by_table}", by_table("s.table_label"))
+""".replace("{labels}", _LABELS).replace("{by_table}", by_table("s.table_label"))
 
 
 def seatings(store: Store, tournament: str) -> pl.DataFrame:
     """Every seat of the tournament's published seatings (the newest of each round):
-    round, stage, table, seat, player, the name the tournament registered, and the
-    tournament's ruleset — the tables a referee may record."""
-    return query(store, _SEATINGS, [tournament])
+    round, stage, table, seat, player, the name as a page names them
+    (:func:`player_labels`: two "Jan Peters" told apart by their ids, so each finds
+    their table), and the tournament's ruleset — the tables a referee may record."""
+    return query(store, _SEATINGS, [tournament, tournament])
 
 
 def game_lines(store: Store, game_id: str, *, observed: bool = False) -> list[LogLine] | None:

@@ -530,7 +530,7 @@ def tables_in_play() -> list[TableView]:
 
 @st.cache_resource(show_spinner=False, max_entries=16)
 def _player_names(db: str, when: Stamp, tournament: str) -> Mapping[str, str]:
-    return MappingProxyType(_shown(browse.player_names(_store_at(db), tournament)))
+    return MappingProxyType(_shown(browse.player_labels(_store_at(db), tournament)))
 
 
 def _shown(names: Mapping[str, str]) -> dict[str, str]:
@@ -540,11 +540,20 @@ def _shown(names: Mapping[str, str]) -> dict[str, str]:
 
 
 def player_names(tournament: str) -> Mapping[str, str]:
-    """The display names the tournament's records give its players, by player id
-    (shared by every page: read-only), as a line of a page holds them: each through
+    """The display names the tournament's records give its players, by player id, two
+    registered under one name told apart by their ids (:func:`analytics.browse.player_labels`),
+    shared by every page (read-only), as a line of a page holds them: each through
     :func:`dashboard.markup.isolated`, so every sentence, list and option that names a
     player is laid out in its own direction, the name in its own."""
     return _player_names(*_records_key(), tournament)
+
+
+def registered_names() -> dict[str, list[str]]:
+    """:func:`analytics.browse.registered_names`: every name each player was registered
+    under, the newest tournament's first."""
+    if not exists():
+        return {}
+    return _of_the_records(browse.registered_names)
 
 
 def games_people(game_ids: Sequence[str]) -> Mapping[str, str]:

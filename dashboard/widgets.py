@@ -123,6 +123,36 @@ def show_in_address(params: Mapping[str, str]) -> dict[str, str]:
     return named
 
 
+def player_option(player: str, registered: Sequence[str]) -> str:
+    """A player as a picker offers them: every name they were registered under, the
+    newest first, then the id (a player who changed their name is found by either; two
+    of one name are told apart), or the id alone for one no tournament registered.
+
+    >>> player_option("lena-k", ["Lena Novak", "Lena Kowalski"]), player_option("x1", [])
+    ('Lena Novak / Lena Kowalski (lena-k)', 'x1')
+    """
+    if not registered:
+        return player
+    return " / ".join(isolated(name) for name in registered) + f" ({player})"
+
+
+def player_heading(player: str, counted: str, registered: Sequence[str], in_tournament: Mapping[str, str]) -> str:
+    """The name over a player's page: as the chosen tournament names them
+    (``in_tournament``, :func:`dashboard.data.player_names`: the id beside a
+    namesake's), else as the statistics name them over every game (``counted``), or,
+    where the tournaments of those games named them differently (the statistics then
+    give the id), by the name they were registered under last.
+
+    >>> player_heading("lk", "lk", ["Lena Novak", "Lena K"], {}), player_heading("x1", "x1", [], {})
+    ('Lena Novak', 'x1')
+    """
+    if player in in_tournament:
+        return in_tournament[player]
+    if counted == player and registered:
+        return isolated(registered[0])
+    return isolated(counted)
+
+
 def newest_first(tournaments: pl.DataFrame) -> list[str]:
     """The tournaments' ids, the most recently created first (those only games name,
     with no creation stored, last), by id where the time is the same."""

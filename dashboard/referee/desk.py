@@ -341,8 +341,9 @@ class Desk:
         )
 
     def _names(self, tournament: str) -> dict[str, str]:
-        """Every registered player's display name (those a seating no longer seats too)."""
-        return browse.player_names(self.store, tournament)
+        """Every registered player's display name (those a seating no longer seats too),
+        two of one name told apart by their ids, as the table's buttons name them."""
+        return browse.player_labels(self.store, tournament)
 
     def begin(self, opened: Opened) -> Answer:
         """Begin the table's game (one begun already, by another phone, is taken up)."""

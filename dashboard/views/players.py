@@ -117,7 +117,9 @@ if everyone.is_empty():
     st.stop()
 
 names = dict(zip(everyone["player"].to_list(), everyone["name"].to_list(), strict=True))
-ordered = sorted(names, key=lambda p: (names[p].casefold(), p))
+known_as = data.registered_names()
+offered = {player: widgets.player_option(player, known_as.get(player, [])) for player in names}
+ordered = sorted(names, key=lambda p: (offered[p].casefold(), p))
 top = st.columns([2, 2])
 EVERY_GAME = _("(every tournament and game)")
 asked = st.query_params.get("player")
@@ -140,9 +142,7 @@ if "players_player" not in st.session_state:
         widgets.open_on("players_player", [p for p in ordered if p in played] or ordered)
 with top[0]:
     widgets.keep_choice("players_player", ordered)
-    player = st.selectbox(
-        _("Player"), ordered, format_func=lambda p: f"{isolated(names[p])} ({p})", key="players_player"
-    )
+    player = st.selectbox(_("Player"), ordered, format_func=offered.__getitem__, key="players_player")
 with top[1]:
     tournament = widgets.tournament_picker(
         data.tournaments(), key="players_tournament", label=_("Tournament"), all_option=EVERY_GAME
@@ -153,7 +153,9 @@ widgets.show_in_address(
 )
 
 rounds = data.player_rounds(player, tournament)
-st.header(escape(names[player]))
+in_tournament = data.player_names(tournament) if tournament is not None else {}
+named = widgets.player_heading(player, names[player], known_as.get(player, []), in_tournament)
+st.header(escape(named))
 if rounds.is_empty():
     if tournament is None:
         st.info(_("No finished rounds of this player match."))
@@ -193,10 +195,7 @@ if mine.height:
             "Roles are dealt, not chosen: with the roles dealt, an average player would have won "
             "%(expected)s of these rounds; %(player)s won %(wins)d."
         )
-        st.caption(
-            average
-            % {"expected": i18n.number(expected, 1), "player": escape(isolated(names[player])), "wins": mine["wins"][0]}
-        )
+        st.caption(average % {"expected": i18n.number(expected, 1), "player": escape(named), "wins": mine["wins"][0]})
 
 if tournament is not None:
     st.html(PHONE_CSS)
