@@ -65,6 +65,10 @@ page = st.navigation(
     }
 )
 
+# each page's own name first in the browser's tab and a screen reader's window list
+# (WCAG 2.4.2): "Saboteur Ledger" alone named every page alike
+st.set_page_config(page_title=f"{page.title} · Saboteur Ledger")
+
 named = data.db_path() if organiser else data.db_path().name  # the server's folders are the organiser's to see
 with st.sidebar:
     if lake is not None:

@@ -334,6 +334,17 @@ def test_the_page_tells_the_browser_its_language(served: str, browser: Any, lang
         speaks(browser, language)
 
 
+def test_each_page_names_itself_in_the_browsers_title_in_its_language(served: str, browser: Any) -> None:
+    """WCAG 2.4.2: the tab says which page it shows, in the page's words: every page
+    was "Saboteur Ledger" alike, where the referee's page names itself."""
+    browser.set_viewport_size({"width": 1400, "height": 900})
+    for path, language, title in (("", "nb", "Resultatliste"), ("players", "de", "Spieler"), ("round", "en", "Round")):
+        opened(browser, f"{served}/{path}?lang={language}", "h1")
+        browser.wait_for_function(f"document.title === {title + ' · Saboteur Ledger'!r}", timeout=15_000)
+    browser.get_by_role("link", name="Rounds").click()
+    browser.wait_for_function("document.title === 'Rounds · Saboteur Ledger'", timeout=15_000)
+
+
 def test_a_changed_language_is_told_to_the_browser(served: str, browser: Any) -> None:
     """Within one document: to another page, and another language picked."""
     browser.set_viewport_size({"width": 1400, "height": 900})
