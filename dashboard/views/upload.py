@@ -3,6 +3,7 @@ audit and writer as ``saboteur ingest``."""
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -220,6 +221,17 @@ shown: list[data.UploadResult] = st.session_state.get("upload_results") or []
 if shown:
     st.subheader(_("Results"))
     received = [r.file for r in shown]
+    # the batch in one line, as an alert: a screen reader says it when it appears (the
+    # lines below are text it reaches only by reading on), and a glance sees it first
+    told = ngettext("%(num)d file", "%(num)d files", len(received)) % {"num": len(received)}
+    outcomes = collections.Counter(f.outcome for f in received)
+    told += ": " + ", ".join(f"{count} {names.outcome(outcome)}" for outcome, count in outcomes.items())
+    if outcomes["rejected"]:
+        st.error(told)
+    elif outcomes["accepted_with_findings"]:
+        st.warning(told)
+    else:
+        st.success(told)
     received_table = pl.DataFrame(
         {
             "file": [f.name for f in received],

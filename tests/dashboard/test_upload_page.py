@@ -65,3 +65,25 @@ def test_the_upload_page_on_a_store_not_made_yet_opens_without_an_error_and_make
     assert not at.error and not at.exception
     assert at.dataframe[0].value["outcome"].tolist() == ["accepted"]
     assert db.exists()
+
+
+def test_the_upload_page_says_the_batch_in_one_line_a_screen_reader_is_told(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each file's line under the results is text a screen reader reaches only by
+    reading on: what became of the batch comes first, as an alert (WCAG 4.1.3), red
+    where a file was refused."""
+    db = tmp_path / "batch.duckdb"
+    monkeypatch.setenv("SABOTEUR_DB", str(db))
+    monkeypatch.setenv("SABOTEUR_ADMIN_PASSWORD", PASSWORD)
+    at = log_in(run_page("upload"), PASSWORD)
+    good = json.dumps(description(TID, PLAYERS)).encode()
+    at.file_uploader[0].set_value(
+        [("tournament.json", good, "text/json"), ("broken.jsonl", b"{not json\n", "text/plain")]
+    )
+    at.button[0].click().run()
+    assert not at.exception
+    assert [e.value for e in at.error] == ["2 files: 1 accepted, 1 rejected"]
+    at.file_uploader[0].set_value([("tournament.json", good, "text/json")])
+    at.button[0].click().run()
+    assert not at.error and [s.value for s in at.success] == ["1 file: 1 duplicate"]
