@@ -96,6 +96,12 @@ def command(port: int, db: Path, address: str = LOOPBACK, lake: str | None = Non
         # not every visitor's: the page says an error of what type happened, no more
         "--client.showErrorDetails",
         "type",
+        # the pages' own colours (the roles' marks, the maze, a finding's severity) are
+        # chosen to stand out against a light page: on Streamlit's dark theme, which a
+        # browser set to dark got, the saboteur's red and the selfish dwarf's blue stood
+        # at 2.4:1 and 2.7:1 against the page (WCAG 1.4.11 asks 3:1)
+        "--theme.base",
+        "light",
         "--server.maxUploadSize",  # the limit `saboteur ingest` keeps to
         str(MAX_UPLOAD_MIB),
         # a server at a venue runs some ten pages a second (the phones' taps, the

@@ -11,6 +11,7 @@ a phone's widths, what the browser makes of the picture for a screen reader)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import xml.etree.ElementTree as ET
@@ -343,6 +344,20 @@ def test_each_page_names_itself_in_the_browsers_title_in_its_language(served: st
         browser.wait_for_function(f"document.title === {title + ' · Saboteur Ledger'!r}", timeout=15_000)
     browser.get_by_role("link", name="Rounds").click()
     browser.wait_for_function("document.title === 'Rounds · Saboteur Ledger'", timeout=15_000)
+
+
+def test_a_browser_set_to_dark_gets_the_light_page_its_colours_were_chosen_against(served: str, browser: Any) -> None:
+    """The roles' marks, the maze and the severities stand 3:1 and more against a light
+    page; Streamlit's dark theme, which a browser set to dark got, put the saboteur's red
+    at 2.4:1 against its background."""
+    browser.emulate_media(color_scheme="dark")
+    try:
+        opened(browser, f"{served}/players", "h1")
+        colour = browser.evaluate("getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor")
+    finally:
+        browser.emulate_media(color_scheme="light")
+    red, green, blue = (int(part) for part in re.findall(r"\d+", colour)[:3])
+    assert min(red, green, blue) > 230, colour
 
 
 def test_a_changed_language_is_told_to_the_browser(served: str, browser: Any) -> None:
