@@ -103,7 +103,10 @@ def maze_chart(
         "data": {"values": rows},
         "width": {"step": step},
         "height": {"step": step},
-        "config": {"view": {"strokeWidth": 0}},
+        # the chart is one picture to a screen reader, named by the page (``alt``): Vega
+        # named each of its 160-odd cells itself ("rect mark: x: -1; y: -3; fill:
+        # #f7f3ea"), and each card by its picture's whole data: address
+        "config": {"view": {"strokeWidth": 0}, "aria": False},
         "encoding": {
             "x": {"field": "x", "type": "ordinal", "axis": {**axis, "orient": "top"}},
             "y": {"field": "y", "type": "ordinal", "axis": axis},

@@ -25,6 +25,7 @@ import pytest
 from dashboard import charts, i18n, names
 from dashboard.maze_svg import maze_svg
 from dashboard.recording import entries
+from dashboard.recording.maze_chart import maze_chart
 from dashboard.replay_view import SEVERITY_ICONS, game_view, replay_link
 from events import cards
 from events.maze import Maze, tunnel
@@ -216,7 +217,7 @@ def player_rounds() -> pl.DataFrame:
 def test_each_chart_is_named_and_its_roles_read_without_colour() -> None:
     role_chart = charts.role_win_rates(win_rates()).to_dict()
     points_chart = charts.points_over_time(player_rounds()).to_dict()
-    assert role_chart["title"] == "Win rate by role and table"
+    assert role_chart["title"]["text"] == "Win rate by role and table"
     for spec in (role_chart, points_chart):
         assert isinstance(spec.get("description"), str) and len(spec["description"]) > 40
         marks = [layer for layer in spec["layer"] if layer["mark"]["type"] == "point"]
@@ -228,6 +229,14 @@ def test_each_chart_is_named_and_its_roles_read_without_colour() -> None:
             assert "opacity" not in layer["encoding"]  # no faint marks: a faint colour loses its contrast
         for colour in role_chart["layer"][0]["encoding"]["color"]["scale"]["range"]:
             assert contrast(colour, "#ffffff") >= 3, colour
+
+
+def test_the_record_pages_maze_is_one_picture_to_a_screen_reader() -> None:
+    """Vega named each of its cells ("rect mark: x: -1; y: -3; fill: #f7f3ea") and each
+    card by its picture's data: address, 1,500 characters of base64: the page names the
+    chart (``alt``) and nothing in it speaks."""
+    spec = maze_chart(Maze.dealt({"top": "?", "middle": "?", "bottom": "?"}).cells, marks={(1, 0): "A"})
+    assert spec["config"]["aria"] is False
 
 
 def test_the_cells_under_the_minimum_trials_are_hollow_points() -> None:
@@ -358,6 +367,25 @@ def test_a_browser_set_to_dark_gets_the_light_page_its_colours_were_chosen_again
         browser.emulate_media(color_scheme="light")
     red, green, blue = (int(part) for part in re.findall(r"\d+", colour)[:3])
     assert min(red, green, blue) > 230, colour
+
+
+CHART_WORDS: Final = """() => [...document.querySelectorAll('[data-testid=stVegaLiteChart] svg [aria-label]')]
+  .filter((e) => !e.closest('[aria-hidden=true]')).map((e) => e.getAttribute('aria-label'))"""
+
+
+@pytest.mark.parametrize(("path", "said"), [("roles", " gewonnen (95%-interval "), ("players", " punten, ")])
+def test_a_charts_marks_say_what_they_show_in_the_readers_language(
+    served: str, browser: Any, path: str, said: str
+) -> None:
+    """Vega named every mark, axis and legend itself, in English and by the frame's
+    columns ("upper_low: 0.385753653989; role: goudzoeker", "gewonnen: false"): a point
+    says what it shows in a sentence of the page's language, and nothing else speaks."""
+    browser.set_viewport_size({"width": 1400, "height": 900})
+    opened(browser, f"{served}/{path}?lang=nl", "[data-testid=stVegaLiteChart] svg")
+    browser.wait_for_function(f"({CHART_WORDS})().length > 1")
+    labels = browser.evaluate(CHART_WORDS)
+    assert all(said in label for label in labels), labels  # each point, in Dutch
+    assert not [label for label in labels if re.search(r"[a-z_]+: |false|true|axis|legend", label)], labels
 
 
 def test_a_changed_language_is_told_to_the_browser(served: str, browser: Any) -> None:
