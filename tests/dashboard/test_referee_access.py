@@ -314,6 +314,22 @@ def test_focus_goes_to_the_new_turn_after_a_tap_and_stays_on_a_chosen_card(
     assert on_card == "NE" and pressed == "true"
 
 
+def test_each_players_hand_is_counted_in_words_for_a_screen_reader(venue: tuple[Server, list[Table]]) -> None:
+    """The players' row shows "Bob Jansen · 5": a screen reader said "5" after the name,
+    with nothing to say what it counts."""
+    server, table = venue[0], table_of(venue)
+    dutch = translations("nl")
+
+    async def act(phone: RefereePhone) -> str:
+        await dealt(phone, table)
+        return str(await phone.page.locator(".players").aria_snapshot())
+
+    said = on_a_phone(server, table, act, lang="nl")
+    hand = dutch.ngettext("%(num)s card in hand", "%(num)s cards in hand", 5) % {"num": 5}  # six at the table
+    assert hand != "5 cards in hand" and said.count(hand) == len(table.players), said
+    assert "· 5" not in said, said
+
+
 def test_the_incident_note_names_its_fields_in_the_phones_language(venue: tuple[Server, list[Table]]) -> None:
     server, table = venue[0], table_of(venue)
     dutch = translations("nl").gettext

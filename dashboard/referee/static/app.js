@@ -942,10 +942,13 @@ function notices(state) {
 function seats(state) {
   const due = state.due || {};
   return h("div", { class: "players" }, players().map((p) => {
-    const count = state.hands && state.hands[p] !== undefined ? ` · ${state.hands[p]}` : "";
+    const held = state.hands && state.hands[p] !== undefined ? state.hands[p] : null;
     const tools = (state.broken[p] || []).map((tool) => _(TOOL_WORDS[tool] || tool)).join(", ");
     const broken = tools ? " · " + _("broken: %(tools)s", { tools }) : "";
-    return h("span", { class: p === due.player ? "due" : "", text: nameOf(p) + count + broken });
+    // the count is a bare number to the eye ("Bob · 5"): a screen reader says what it counts
+    const count = held === null ? null : [h("span", { "aria-hidden": "true", text: ` · ${held}` }),
+      h("span", { class: "unseen", text: ", " + ngettext("%(num)s card in hand", "%(num)s cards in hand", held, { num: held }) })];
+    return h("span", { class: p === due.player ? "due" : "" }, nameOf(p), count, broken);
   }), h("span", { text: _("pile · %(num)s", { num: state.pile }) }));
 }
 
