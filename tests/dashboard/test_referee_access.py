@@ -320,11 +320,13 @@ def test_each_players_hand_is_counted_in_words_for_a_screen_reader(venue: tuple[
     server, table = venue[0], table_of(venue)
     dutch = translations("nl")
 
-    async def act(phone: RefereePhone) -> str:
+    async def act(phone: RefereePhone) -> tuple[str, list[str]]:
         await dealt(phone, table)
-        return str(await phone.page.locator(".players").aria_snapshot())
+        inner = "[...document.querySelectorAll('.players span span')].map((s) => getComputedStyle(s).borderTopWidth)"
+        return str(await phone.page.locator(".players").aria_snapshot()), await phone.page.evaluate(inner)
 
-    said = on_a_phone(server, table, act, lang="nl")
+    said, borders = on_a_phone(server, table, act, lang="nl")
+    assert borders and set(borders) == {"0px"}  # one chip a player, the count inside it
     hand = dutch.ngettext("%(num)s card in hand", "%(num)s cards in hand", 5) % {"num": 5}  # six at the table
     assert hand != "5 cards in hand" and said.count(hand) == len(table.players), said
     assert "· 5" not in said, said
