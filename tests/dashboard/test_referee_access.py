@@ -279,6 +279,26 @@ def test_a_path_card_beside_a_face_down_goal_does_not_offer_the_draw_before_the_
 # -- a keyboard, a screen reader, the eye ---------------------------------------------------------------
 
 
+def test_a_rules_warning_raised_by_a_key_takes_the_focus_to_its_first_answer(
+    venue: tuple[Server, list[Table]],
+) -> None:
+    """The warning comes above the turn's heading: focus went to the heading beneath it,
+    and a keyboard went back past the alert to answer it."""
+    server, table = venue[0], table_of(venue)
+
+    async def act(phone: RefereePhone) -> str:
+        page = phone.page
+        await dealt(phone, table)
+        for selector in ("#kind-path", "button[data-card='NS']", "#any-cell", ".maze .cell[data-cell='3,3']"):
+            await page.locator(selector).first.click()
+        await page.locator("#record").focus()
+        await page.keyboard.press("Enter")  # a card laid nowhere near the path: the rules object
+        await page.locator("#warning").wait_for()
+        return str(await page.evaluate("() => document.activeElement.id"))
+
+    assert on_a_phone(server, table, act) == "record-anyway"
+
+
 def test_focus_goes_to_the_new_turn_after_a_tap_and_stays_on_a_chosen_card(
     venue: tuple[Server, list[Table]],
 ) -> None:

@@ -809,6 +809,8 @@ function render() {
     ? [focused.selectionStart, focused.selectionEnd] : null;
   const heading = document.getElementById("due");
   const turnBefore = heading ? heading.textContent : null;
+  const STOPS = "#warning, #conflict, #refused"; // what stops the entries until the referee answers
+  const stoppedBefore = !!main.querySelector(STOPS);
   const before = main.innerHTML;
   main.replaceChildren(...page().flat().filter((part) => part !== null && part !== undefined && part !== false));
   if (main.innerHTML !== before) tapping.shownAt = performance.now();
@@ -817,7 +819,11 @@ function render() {
   if (inside) {
     const same = [...main.querySelectorAll("button, select, textarea, input, h1")].find((n) => controlKey(n) === key);
     const formField = same && same.tagName !== "BUTTON" && same.tagName !== "H1";
-    const target = same && (!turnChanged || formField) ? same : due || main.querySelector("h1") || same;
+    // a stop raised by the tap: its first answer, not the turn's heading beneath it (a
+    // keyboard went back past the alert to answer it)
+    const stop = stoppedBefore ? null : main.querySelector(STOPS);
+    const asked = stop && stop.querySelector("button");
+    const target = asked || (same && (!turnChanged || formField) ? same : due || main.querySelector("h1") || same);
     if (target) {
       if (target.tagName === "H1" && !target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
       target.focus({ preventScroll: true });
