@@ -3,12 +3,12 @@ their titles and role names in the session's language (:mod:`dashboard.i18n`).
 
 A chart is drawn as one image: its ``description`` (in the session's language) is the
 name a screen reader gives it. Its points each say what they show in a sentence of that
-language too (the ``description`` channel: "gold digger, 6 players, 2 saboteurs: won
-28%, …"); the lines, error bars, axes and legends say nothing (``aria`` off): Vega named
-each of them itself, in English and by the frame's columns ("upper_low: 0.385753653989",
-"won: false"). The roles are told apart by the marks' shapes as well as their colours,
-and each colour stands at least 3:1 against the white page (WCAG 1.4.11), as does the
-outline of a hollow point."""
+language too (the ``description`` channel: "gold digger, 6 players, 2 sab.: won 28%
+(95% interval 19% to 39%), 21 of 76 rounds"); the lines, error bars, axes and legends
+say nothing (``aria`` off): Vega named each of them itself, in English and by the
+frame's columns ("upper_low: 0.385753653989", "won: false"). The roles are told apart
+by the marks' shapes as well as their colours, and each colour stands at least 3:1
+against the white page (WCAG 1.4.11), as does the outline of a hollow point."""
 
 from __future__ import annotations
 

@@ -119,7 +119,7 @@ if everyone.is_empty():
 names = dict(zip(everyone["player"].to_list(), everyone["name"].to_list(), strict=True))
 known_as = data.registered_names()
 offered = {player: widgets.player_option(player, known_as.get(player, [])) for player in names}
-ordered = sorted(names, key=lambda p: (offered[p].casefold(), p))
+ordered = sorted(names, key=lambda p: ((known_as.get(p) or [names[p]])[0].casefold(), p))  # by name, not its marks
 top = st.columns([2, 2])
 EVERY_GAME = _("(every tournament and game)")
 asked = st.query_params.get("player")
