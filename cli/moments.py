@@ -44,14 +44,35 @@ def moment(text: str, option: str, *, end: bool = False) -> datetime:
         if len(text) == 10:
             day = date.fromisoformat(text)
             start = datetime(day.year, day.month, day.day, tzinfo=UTC)
-            return start + timedelta(days=1) if end else start
+            return _later(start, timedelta(days=1)) if end else start
         read = _leap_second(text) or datetime.fromisoformat(text[:-1] + "Z" if text.endswith("z") else text)
     except ValueError:
         from cli.speech import told
 
         said = say("not a date or time: %(written)s (%(zones)s)", written=repr(text), zones=ZONES)
         raise typer.BadParameter(told(said), param_hint=option) from None
-    return read if read.tzinfo is not None else read.replace(tzinfo=UTC)
+    read = read if read.tzinfo is not None else read.replace(tzinfo=UTC)
+    try:
+        read.astimezone(UTC)
+    except OverflowError:  # 9999-12-31T23:00-01:00 lies past the last moment a store can name
+        return (datetime.min if read.year == 1 else datetime.max).replace(tzinfo=UTC)
+    return read
+
+
+def zoned(text: str) -> str:
+    """A time as typed, with the zone it was read in where it names none, for a heading
+    or a printed sheet to say: the reader's clock is not UTC.
+
+    >>> zoned("2026-11-29T14:00"), zoned("2026-11-29"), zoned("2026-11-29T14:00+01:00"), zoned("2026-11-29T14:00Z")
+    ('2026-11-29T14:00 UTC', '2026-11-29 UTC', '2026-11-29T14:00+01:00', '2026-11-29T14:00Z')
+    """
+    if len(text) == 10:
+        return f"{text} UTC"
+    try:
+        named = _leap_second(text) or datetime.fromisoformat(text[:-1] + "Z" if text.endswith("z") else text)
+    except ValueError:
+        return text
+    return text if named.tzinfo is not None else f"{text} UTC"
 
 
 def _leap_second(text: str) -> datetime | None:
@@ -101,4 +122,13 @@ def through(text: str, option: str) -> datetime:
         unit = timedelta(minutes=1)
     else:
         unit = timedelta(hours=1)
-    return start + unit - timedelta(microseconds=1)
+    return _later(start, unit - timedelta(microseconds=1))
+
+
+def _later(start: datetime, step: timedelta) -> datetime:
+    """``start`` and ``step`` on, or the last moment a datetime holds past it (the end of
+    9999-12-31: "until" or "as of" that day names everything)."""
+    try:
+        return start + step
+    except OverflowError:
+        return datetime.max.replace(tzinfo=start.tzinfo)

@@ -29,7 +29,7 @@ from analytics.spreadsheet import csv_text
 from analytics.standings import above_the_cut, seating_findings, standings
 from cli import referee_cards
 from cli.errors import refuse
-from cli.moments import ZONES, through
+from cli.moments import ZONES, through, zoned
 from cli.options import with_store, with_writing_store
 from cli.output import UNBOUNDED, fits
 from cli.output import Terminal as Console
@@ -899,7 +899,7 @@ def check(tournament: str, store: Store) -> None:
 def _as_of(text: str | None) -> int | datetime | None:
     """``--as-of``: an event position (a number) or a time, covering all it names
     (:func:`cli.moments.through`)."""
-    if text is None or text.isdigit():
+    if text is None or (text.isascii() and text.isdigit()):  # "²" is a digit too, and no number int() reads
         return None if text is None else int(text)
     try:
         return through(text, "--as-of")
@@ -999,7 +999,7 @@ def standings_command(
         return
     shown = Console()
     title = (
-        say("%(tournament)s · %(stage)s · as of %(moment)s", tournament=tournament, stage=stage, moment=as_of)
+        say("%(tournament)s · %(stage)s · as of %(moment)s", tournament=tournament, stage=stage, moment=zoned(as_of))
         if as_of
         else say("%(tournament)s · %(stage)s", tournament=tournament, stage=stage)
     )
@@ -1113,7 +1113,7 @@ def _standings_pdf(
     if as_of is None:
         moment_text = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
     else:
-        moment_text = f"event {as_of}" if as_of.isdigit() else as_of
+        moment_text = f"event {as_of}" if as_of.isascii() and as_of.isdigit() else zoned(as_of)
     return standings_pdf(
         frame,
         tournament=described["name"],

@@ -13,7 +13,7 @@ is pressed, not at every refresh of the page.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from html import escape
 from typing import Any, Final
 
@@ -68,7 +68,10 @@ def pdf_download(tournament: str, stage: str, frame: pl.DataFrame, described: di
     """The button that downloads these standings as a PDF: ``described`` is the
     tournament's row of :func:`dashboard.data.tournaments` (its name and cut). The PDF
     itself is the CLI's, in the page's language."""
-    as_of = f"{datetime.now().astimezone():%Y-%m-%d %H:%M %Z}"  # the page's own clock, as "Last updated"
+    # in UTC, as the command line's sheet and the as-of picker say a moment: two sheets of
+    # one tournament, one printed here and one by `saboteur standings --format pdf`, gave
+    # "14:22 CET" and "13:22 UTC"
+    as_of = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
     taken = data.penalties(tournament).filter(pl.col("stage") == stage)
     lang = i18n.language()  # read now: the button's callback runs outside the page's run
     st.download_button(

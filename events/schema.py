@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime, timedelta
 from operator import attrgetter
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Final, Literal
 
@@ -97,7 +97,11 @@ def parse_timestamp(text: str) -> datetime:
     except ValueError:
         raise Refusal(say("%(given)s is not a real date and time", given=repr(text))) from None
     if leap:
-        if moment.astimezone(UTC).strftime("%H:%M") != "23:59":
+        # the minute in UTC by the clock's arithmetic, not by moving the moment there: a
+        # day's last minute at an offset that leaves the years 1 to 9999 in UTC
+        # (0001-01-01T00:59:60+01:00) has no datetime, and astimezone raised OverflowError
+        offset = moment.utcoffset() or timedelta(0)
+        if (moment.hour * 60 + moment.minute - int(offset.total_seconds()) // 60) % (24 * 60) != 23 * 60 + 59:
             raise Refusal(say("%(given)s is not a real date and time (a leap second ends a UTC day)", given=repr(text)))
         # the last moment a datetime can hold before the next day: a leap second (and
         # its fractions) lies after 23:59:59 and before 00:00:00 (:func:`timestamp_order`)

@@ -881,6 +881,29 @@ def test_a_leap_second_that_does_not_end_a_utc_day_is_not_a_real_time() -> None:
     malformed(log.raw({"type": "discard", "player": "ann", "card": log.hand("ann")[0], "at": "2016-12-31T12:00:60Z"}))
 
 
+@pytest.mark.parametrize(
+    ("first", "at", "clean"),
+    [
+        ("0001-01-01T00:00:00+01:00", "0001-01-01T00:59:60+01:00", True),  # 0000-12-31T23:59:60Z
+        ("9999-12-31T22:00:00-01:00", "9999-12-31T22:59:60-01:00", True),  # 9999-12-31T23:59:60Z
+        ("9999-12-31T22:00:00-01:00", "9999-12-31T23:59:60-01:00", False),  # 10000-01-01T00:59:60Z
+        ("0001-01-01T00:00:00+01:00", "0001-01-01T00:30:60+01:00", False),
+    ],
+)
+def test_a_leap_second_whose_utc_day_lies_past_the_years_1_to_9999_is_judged_not_crashed_on(
+    first: str, at: str, clean: bool
+) -> None:
+    """A leap second's minute was found in UTC by moving the moment there, which raised
+    OverflowError for a UTC moment before the year 1 or after 9999: a traceback from
+    ``saboteur audit``, a file the ingest could not audit, a 500 from the referee page."""
+    log = started(at=first)
+    line = log.raw({"type": "discard", "player": "ann", "card": log.hand("ann")[0], "at": at})
+    if clean:
+        assert codes(log) == []
+    else:
+        malformed(line, "at")
+
+
 @pytest.mark.parametrize("offset", ["+01:60", "-00:99", "+24:00", "+99:00"])
 def test_an_offset_past_23_59_is_malformed(offset: str) -> None:
     """RFC 3339 section 5.6: an offset is a time-hour (00–23) and a time-minute (00–59);

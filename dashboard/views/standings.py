@@ -211,7 +211,9 @@ def moment_picked(tournament: str, stage: str) -> tuple[int, str] | None:
         return None
     options = [0, *choices]  # 0: now
     asked = st.query_params.get("as_of", "")
-    widgets.open_on("standings_as_of", options, int(asked) if asked.isdigit() else 0)  # a link names the moment
+    widgets.open_on(
+        "standings_as_of", options, int(asked) if asked.isascii() and asked.isdigit() else 0
+    )  # a link names the moment
     widgets.keep_choice("standings_as_of", options)
     picked = st.selectbox(
         _("Standings"),

@@ -1272,6 +1272,29 @@ def test_standings_as_of_a_position_or_a_time(hand: Hand) -> None:
     assert nonsense.exit_code == 2 and "event position" in nonsense.output
 
 
+def test_as_of_the_last_day_a_date_can_name_and_odd_digits_are_answered_not_crashed_on(hand: Hand) -> None:
+    """9999-12-31 (and a time of it, or past it in UTC) ran the day's end past the last
+    moment a datetime holds: a traceback; "²" passed for a position and int() refused it."""
+    now = hand.table().to_dicts()
+    for moment in ("9999-12-31", "9999-12-31T23:59:59", "9999-12-31T23:59-01:00"):
+        result = hand.cli("standings", TID, "--format", "json", "--as-of", moment)
+        assert result.exit_code == 0, result.output
+        assert [r["points"] for r in json.loads(result.stdout)] == [r["points"] for r in now]
+    odd = hand.cli("standings", TID, "--as-of", "²")
+    assert odd.exit_code == 2 and "event position" in odd.output and "Traceback" not in odd.output
+    until = hand.cli("stats", "roles", "--until", "9999-12-31")
+    assert until.exit_code == 0, until.output
+
+
+def test_a_time_named_without_a_zone_is_said_in_utc_where_the_standings_show_it(hand: Hand) -> None:
+    """The heading said "as of 2026-12-07T14:22:54", read as UTC and shown to a reader
+    whose clock says CET."""
+    shown = hand.cli("standings", TID, "--as-of", "2099-01-01T10:00")
+    assert shown.exit_code == 0 and "as of 2099-01-01T10:00 UTC" in shown.output, shown.output
+    zoned = hand.cli("standings", TID, "--as-of", "2099-01-01T10:00+01:00")
+    assert "as of 2099-01-01T10:00+01:00" in zoned.output and "+01:00 UTC" not in zoned.output
+
+
 def test_standings_as_of_before_the_tournament_was_created_are_none(tmp_path: Path) -> None:
     """Games that name a tournament may come before its file: as of then there were no
     standings (it ranked the players by id, under a cut the tournament had not announced)."""
