@@ -48,8 +48,14 @@ def one(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = Non
 
 def event_head(con: duckdb.DuckDBPyConnection) -> tuple[int, str]:
     """The newest event's position and hash (0 and the genesis hash when empty)."""
-    row = one(con, "SELECT position, lower(hex(hash)) FROM events ORDER BY position DESC LIMIT 1")
-    return (int(row[0]), str(row[1])) if row else (0, GENESIS)
+    return stamped_head(con)[0]
+
+
+def stamped_head(con: duckdb.DuckDBPyConnection) -> tuple[tuple[int, str], datetime | None]:
+    """The newest event's position and hash, and when it was recorded (``None`` when
+    the store is empty)."""
+    row = one(con, "SELECT position, lower(hex(hash)), recorded_at FROM events ORDER BY position DESC LIMIT 1")
+    return ((int(row[0]), str(row[1])), row[2]) if row else ((0, GENESIS), None)
 
 
 class Reading:

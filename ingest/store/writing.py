@@ -30,7 +30,7 @@ from ingest.store import chunks
 from ingest.store.chained import Append, NewEvent, chain, links
 from ingest.store.commits import transaction
 from ingest.store.errors import StaleAppend
-from ingest.store.reading import Reading, event_head
+from ingest.store.reading import Reading, stamped_head
 from ingest.tables import ArrowColumns, Columns, Row, TableColumns, arrow_table, row_columns
 
 _T = TypeVar("_T")
@@ -132,8 +132,12 @@ class Appending:
         self.con = con
         self.keep = keep
         self.stats = stats
-        self.now = datetime.now(UTC)
-        self.head = event_head(con)
+        self.head, last = stamped_head(con)
+        # never before the events already stored, whatever the clock says (an NTP step
+        # back, a laptop's clock set right at the venue): --as-of a time reads the store
+        # by these, and a later transaction stamped earlier showed a store that never was
+        now = datetime.now(UTC)
+        self.now = now if last is None or now >= last else last.astimezone(UTC)
         self.appended = 0
         """Events appended in the transaction so far (if any, the projection position
         moves)."""
