@@ -39,6 +39,8 @@ def moment(text: str, option: str, *, end: bool = False) -> datetime:
     '2026-11-29T14:00:00+00:00'
     >>> moment("2016-12-31T23:59:60Z", "--since").isoformat()  # a leap second, copied from a log
     '2016-12-31T23:59:59.999999+00:00'
+    >>> moment("2016-12-31T23:59:60", "--since").isoformat()  # typed with no zone: UTC
+    '2016-12-31T23:59:59.999999+00:00'
     """
     try:
         if len(text) == 10:
@@ -65,11 +67,16 @@ def zoned(text: str) -> str:
 
     >>> zoned("2026-11-29T14:00"), zoned("2026-11-29"), zoned("2026-11-29T14:00+01:00"), zoned("2026-11-29T14:00Z")
     ('2026-11-29T14:00 UTC', '2026-11-29 UTC', '2026-11-29T14:00+01:00', '2026-11-29T14:00Z')
+    >>> zoned("2016-12-31T23:59:60"), zoned("2016-12-31T23:59:60Z")
+    ('2016-12-31T23:59:60 UTC', '2016-12-31T23:59:60Z')
     """
     if len(text) == 10:
         return f"{text} UTC"
+    typed = text[:-1] + "Z" if text.endswith("z") else text
+    if typed[17:19] == "60":  # a leap second: its zone is what counts here
+        typed = typed[:17] + "59" + typed[19:]
     try:
-        named = _leap_second(text) or datetime.fromisoformat(text[:-1] + "Z" if text.endswith("z") else text)
+        named = datetime.fromisoformat(typed)
     except ValueError:
         return text
     return text if named.tzinfo is not None else f"{text} UTC"
@@ -83,7 +90,10 @@ def _leap_second(text: str) -> datetime | None:
         return None
     from events.schema import parse_timestamp
 
-    return parse_timestamp(text)
+    try:
+        return parse_timestamp(text)
+    except ValueError:  # one typed with no zone is UTC, as every other time here
+        return parse_timestamp(text + "Z")
 
 
 _TIME_OF_DAY: Final = re.compile(r"\d{4}-?\d{2}-?\d{2}[Tt ](\d{2})(:?\d{2})?(:?\d{2})?(?:[.,](\d+))?")
