@@ -89,3 +89,21 @@ def test_the_dashboard_names_roles_rockfall_and_map_in_the_editions_words(langua
         if held[english].casefold() != glossary()[term][language].casefold()
     ]
     assert not wrong, f"{language}: " + "; ".join(wrong)
+
+
+@pytest.mark.parametrize("language", COLUMNS.values())
+def test_a_card_face_down_is_said_in_the_editions_words_everywhere(language: str) -> None:
+    """A face-down card was "gesloten", "gedekt" and "dicht" in Dutch, "med bildesiden
+    ned" and "med billedsiden ned" in Norwegian, across the catalogues: one word now,
+    the rule text's."""
+    word = glossary()["face down"][language]
+    wrong = [
+        f"{message.id!r}: {message.string!r}"
+        for path in (
+            f"events/locales/{language}/LC_MESSAGES/findings.po",
+            f"dashboard/locales/{language}/LC_MESSAGES/messages.po",
+        )
+        for message in catalogue(path)
+        if isinstance(message.id, str) and "face down" in message.id and not uses(str(message.string), word)
+    ]
+    assert not wrong, f"{language}, the edition says {word!r}: " + "; ".join(wrong)
