@@ -91,12 +91,19 @@ def test_the_dashboard_names_roles_rockfall_and_map_in_the_editions_words(langua
     assert not wrong, f"{language}: " + "; ".join(wrong)
 
 
+SAID_ALIKE: Final = {"face down": ("face down",), "setup card": ("card in the middle", "setup card")}
+"""Terms every sentence that says them in English says in the edition's word: the
+translation review found a face-down card "gesloten", "gedekt" and "dicht" in Dutch,
+"med bildesiden ned" and "med billedsiden ned" in Norwegian, and the setup card
+"startkaart" (another card) and "Startkarte"."""
+
+
+@pytest.mark.parametrize("term", SAID_ALIKE)
 @pytest.mark.parametrize("language", COLUMNS.values())
-def test_a_card_face_down_is_said_in_the_editions_words_everywhere(language: str) -> None:
-    """A face-down card was "gesloten", "gedekt" and "dicht" in Dutch, "med bildesiden
-    ned" and "med billedsiden ned" in Norwegian, across the catalogues: one word now,
-    the rule text's."""
-    word = glossary()["face down"][language]
+def test_a_card_face_down_and_the_setup_card_are_said_in_the_editions_words_everywhere(
+    language: str, term: str
+) -> None:
+    word = glossary()[term][language]
     wrong = [
         f"{message.id!r}: {message.string!r}"
         for path in (
@@ -104,6 +111,8 @@ def test_a_card_face_down_is_said_in_the_editions_words_everywhere(language: str
             f"dashboard/locales/{language}/LC_MESSAGES/messages.po",
         )
         for message in catalogue(path)
-        if isinstance(message.id, str) and "face down" in message.id and not uses(str(message.string), word)
+        if isinstance(message.id, str)
+        and any(english in message.id for english in SAID_ALIKE[term])
+        and not uses(str(message.string), word)
     ]
     assert not wrong, f"{language}, the edition says {word!r}: " + "; ".join(wrong)
