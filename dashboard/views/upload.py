@@ -196,6 +196,9 @@ with st.form("upload"):
 
 if submitted:
     if not files:  # none chosen, or the file box refused each one (its kind, its size) before sending it
+        # the batch before is in the history below: its results under this warning read
+        # as the answer to this press of Ingest
+        st.session_state.pop("upload_results", None)
         st.warning(
             _(
                 "No file to ingest: choose game logs (.jsonl, .jsonl.gz), score sheets (.csv) or tournament files "
