@@ -335,11 +335,16 @@ def _frame(
     findings: Iterable[Finding],
     setup_cell: Cell | None,
     result: Result | None = None,
+    *,
+    game_over: bool = False,
 ) -> Frame:
+    """The frame of a line; ``game_over``: the game has ended, its round with it or not
+    (a log whose game ends in the middle of a round named someone to act)."""
     cells = _copy_cells(rs.maze.cells)
     acted_on = describe(event, cells)[2]
     turn = rs.turn
-    if rs.played and not rs.draw_due and not rs.over:
+    over = rs.over or game_over
+    if rs.played and not rs.draw_due and not over:
         turn = next_holder(list(rs.hands), rs.turn, rs.hands) or rs.turn
     return Frame(
         line=line,
@@ -355,7 +360,7 @@ def _frame(
         peeks={p: tuple(sorted(g)) for p, g in rs.peeks.items()},
         pile=len(rs.pile),
         discards=len(rs.discards),
-        over=rs.over,
+        over=over,
         findings=tuple(Violation.of(f) for f in findings),
         result=result,
     )
@@ -445,14 +450,19 @@ class GameViewBuilder(ReplayVisitor[GameView]):
         event = line.event
         kind = event.type if event is not None else "unreadable"
         shown = _shown(self.replay) or rs
-        self.current.frames.append(_frame(line.number, kind, shown, event, found, self.setup_cell, self.outcome))
+        assert self.view is not None
+        frame = _frame(line.number, kind, shown, event, found, self.setup_cell, self.outcome, game_over=self.view.ended)
+        self.current.frames.append(frame)
         self.outcome = None
 
     def end(self, state: GameState, found: list[Finding]) -> None:
         rs = state.round
-        if self.current is not None and rs is not None and (found or not rs.ended):
+        ended = self.view is not None and self.view.ended  # the game's end says the rest: no "the log stops here"
+        if self.current is not None and rs is not None and (found or not (rs.ended or ended)):
             assert self.replay is not None
-            self.current.frames.append(_frame(self.replay.last_line, "end_of_log", rs, None, found, self.setup_cell))
+            self.current.frames.append(
+                _frame(self.replay.last_line, "end_of_log", rs, None, found, self.setup_cell, game_over=ended)
+            )
         elif found:
             self.opening.extend(Violation.of(f) for f in found)
 

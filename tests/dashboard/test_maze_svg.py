@@ -114,6 +114,19 @@ def test_the_viewer_keeps_the_table_after_every_line() -> None:
     assert [v.code for _, v in view.rounds[1].violations] == ["incomplete"]
 
 
+def test_nobody_acts_once_the_game_has_ended_in_the_middle_of_a_round() -> None:
+    """A log whose game ends while a round is in play (``wrong_score``, R-W3): the step
+    of its end named the next player "to act", and a step "the log stops here" followed."""
+    log = LogBuilder(players=5, ruleset="tournament", game_id="t:short")
+    log.deal(start="ann", hands={"ann": ["EW"]})
+    log.path("ann", "EW", 1, 0)
+    log.end_game()
+    frames = game_view(parse_lines(log.lines)).rounds[1].frames
+    assert [f.kind for f in frames] == ["round_started", "play_path", "draw", "game_ended"]
+    assert frames[-1].over and not frames[-2].over
+    assert [v.code for v in frames[-1].findings] == ["wrong_score"]
+
+
 def test_the_docstring_examples_run() -> None:
     import doctest
 
