@@ -94,7 +94,7 @@ if lake is None and not data.exists() and page.url_path != upload.url_path:
     st.info(none % {"store": named})
     st.stop()
 
-widgets.long_words_fit()  # a long name breaks in a table's cell, on every page
+widgets.page_style()  # a long name breaks in a table's cell, headings' sizes, on every page
 try:
     page.run()
 except StoreBusy:  # its message names the file: a public page does not

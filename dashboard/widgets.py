@@ -22,19 +22,29 @@ NONE: Final = N_("(no tournament)")
 """The choice of the games of no tournament (a page shows it through the catalogue: ``_(NONE)``)."""
 
 
-LONG_WORDS: Final = """<style>
+PAGE_STYLE: Final = """<style>
 [data-testid="stMarkdownContainer"] td, [data-testid="stMarkdownContainer"] li { overflow-wrap: anywhere; }
+[data-testid="stMain"] h2 { font-size: 1.75rem; }
+[data-testid="stMain"] h3 { font-size: 1.5rem; }
 </style>"""
-"""Every page's text tables and lists (the standings, the Round page's, a player's card,
-the Audit page's) keep to the screen: a name of one long word, or a table's label, is
-broken where it must be. ``overflow-wrap: break-word`` breaks it in a block but not in a
-table's cell, whose width the browser takes from its longest word first: one long name
-made the standings 1,011 px wide on a 390 px phone, and wider than a laptop's screen."""
+"""Every page's style, beside Streamlit's own.
+
+Text tables and lists (the standings, the Round page's, a player's card, the Audit
+page's) keep to the screen: a name of one long word, or a table's label, is broken where
+it must be. ``overflow-wrap: break-word`` breaks it in a block but not in a table's cell,
+whose width the browser takes from its longest word first: one long name made the
+standings 1,011 px wide on a 390 px phone, and wider than a laptop's screen.
+
+A page's sections are headings of the second level under its title, and what is under
+them of the third: a screen reader moves through a page level by level, and the pages
+went from the title to sections at the third level and pictures at the fourth. The two
+levels keep the sizes Streamlit gives the third and the fourth, as the pages were drawn
+(a replay step's sentence, a table in play's name, would stand at a title's size)."""
 
 
-def long_words_fit() -> None:
-    """Lay out :data:`LONG_WORDS`, for the page the run draws (a style only: nothing shows)."""
-    st.html(LONG_WORDS)
+def page_style() -> None:
+    """Lay out :data:`PAGE_STYLE`, for the page the run draws (a style only: nothing shows)."""
+    st.html(PAGE_STYLE)
 
 
 KEPT: Final = "widgets_kept"

@@ -143,7 +143,7 @@ def test_a_tournament_day(day: Day) -> None:
     assert finding["finding_id"] in listing and "open" in listing and "--finding ID" in listing
 
     audit = log_in(run_page("audit"), PASSWORD)
-    assert "Players at the wrong table" in [s.value for s in audit.subheader]
+    assert "Players at the wrong table" in [s.value for s in audit.header]
     (seated_wrong,) = [t for t in markdown_tables(audit) if t[0][0] == "finding"]
     assert seated_wrong[1][0] == finding["finding_id"] and seated_wrong[1][4] == PLAYERS[moved]
     (notice,) = [w.value for w in page("standings").warning if "Seating" in w.value]

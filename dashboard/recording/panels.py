@@ -199,7 +199,7 @@ def wide(
 
 
 def confirm(pending: Pending, recorder: Recorder, names: dict[str, str]) -> None:
-    st.markdown(f"#### {escape(entry_words(pending.event, recorder.round, names))}?")
+    st.markdown(f"### {escape(entry_words(pending.event, recorder.round, names))}?")
     for finding in pending.findings:
         st.error(escape(finding_words(finding, names)))
     wide(

@@ -156,7 +156,7 @@ def _recording(live: Live) -> None:
         st.warning(escape(notice))
     pending: Pending | None = st.session_state.get(PENDING)
     pick = taps.current_pick()
-    st.markdown(f"### {escape(due_words(due, number, names))}")
+    st.markdown(f"## {escape(due_words(due, number, names))}")
     marks = panels.marked_cells(recorder, pick) if due.kind in ("turn", "draw") and pending is None else {}
     panels.draw_maze(recorder, marks, f"record_maze_{live.draft.version}_{pick.kind}_{pick.card}_{pick.rotated}")
     if recorder.round is not None:

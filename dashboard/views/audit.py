@@ -132,7 +132,7 @@ def _seating(found: pl.DataFrame, tournament: str) -> None:
     misplaced = found.filter(pl.col("code") == "wrong_table")
     if misplaced.is_empty():
         return
-    st.subheader(_("Players at the wrong table"))
+    st.header(_("Players at the wrong table"))
     people = data.player_names(tournament)
     seat = shlex.quote(tournament)
     st.markdown(

@@ -265,7 +265,7 @@ with facts:
         + "** · "
         + _("line %(num)d") % {"num": frame.line}
     )
-    st.markdown(f"### {escape(frame.told(people, referee=referee))}")
+    st.markdown(f"## {escape(frame.told(people, referee=referee))}")
     if frame.result:
         st.success(escape(frame.result.words(people)) if referee or shown_round.ended else _("The round is over."))
     if frame.over:  # nobody acts in a round that is over: naming the last to act said both

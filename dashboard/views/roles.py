@@ -75,7 +75,7 @@ frame = frame.with_columns(
     table=pl.Series([label % t for t in frame.select("players", "saboteurs").iter_rows(named=True)])
 )
 st.altair_chart(charts.role_win_rates(frame), width="stretch")
-st.subheader(_("The numbers"))
+st.header(_("The numbers"))
 flagged = f"n < {min_n}"
 st.dataframe(
     frame.with_columns(names.plain("role", names.ROLES)).select(

@@ -64,10 +64,10 @@ def round_now(tournament: str, chosen: Round) -> None:
     ]
     st.caption(" · ".join(counts))
 
-    st.subheader(_("Find your table"))
+    st.header(_("Find your table"))
     st.markdown(table([names.column(c) for c in ("player", "table", "seat")], find_my_table(seats)))
 
-    st.subheader(_("Tables"))
+    st.header(_("Tables"))
     columns = st.columns(3)
     for index, (label, players) in enumerate(tables.items()):
         with columns[index % len(columns)]:

@@ -90,7 +90,7 @@ st.dataframe(
     },
 )
 
-st.subheader(_("A closer look"))
+st.header(_("A closer look"))
 keys = [(t, str(g), int(r)) for t, g, r in zip(listed["tournament"], listed["game_id"], listed["round"], strict=True)]
 picked = st.selectbox(
     _("Round"),

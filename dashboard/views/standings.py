@@ -48,7 +48,7 @@ FINAL_TABLE = "standings_final_table"
 WHYS = "standings_why"
 JUST_DRAWN = "standings_just_drawn"  # set by the page's run for the live part that follows it
 # On a phone the standings fit the screen: the table's text a little smaller (a word
-# too long for its cell broken there, on every screen: widgets.LONG_WORDS), and the
+# too long for its cell broken there, on every screen: widgets.PAGE_STYLE), and the
 # columns a player reads least (rounds played; the final's preliminary points and
 # stars) left off. The desk, the paper, the CSV and the PDF keep them all. The whys,
 # one list, are spaced as they were when each was an element of its own. (Comments,
@@ -394,7 +394,7 @@ else:
     standings_then(tournament, stage, row, moment)
 
 st.divider()
-st.subheader(_("The record's integrity"))
+st.header(_("The record's integrity"))
 state = data.integrity()
 verified = state.verified
 if state.events and state.events <= AUTO_VERIFY and (verified is None or verified.head != state.head):

@@ -98,7 +98,7 @@ def lay_out(table: TableView, names: Mapping[str, str], tournament_name: str | N
         return names.get(player, player) if player is not None else _("a player")
 
     with st.container(border=True):
-        st.subheader(escape(_("Table %(table)s") % {"table": isolated(table.table)} if table.table else table.game_id))
+        st.header(escape(_("Table %(table)s") % {"table": isolated(table.table)} if table.table else table.game_id))
         where = [
             isolated(tournament_name) if tournament_name is not None else None,
             _("round %(num)d") % {"num": table.tournament_round} if table.tournament_round is not None else None,
@@ -106,7 +106,7 @@ def lay_out(table: TableView, names: Mapping[str, str], tournament_name: str | N
             table.game_id,
         ]
         st.caption(" · ".join(escape(part) for part in where if part))
-        st.markdown(f"#### {escape(doing(table.due, table.round, name(table.due.player)))}")
+        st.markdown(f"### {escape(doing(table.due, table.round, name(table.due.player)))}")
         picture, facts = st.columns([3, 2])
         with picture:
             if table.cells:

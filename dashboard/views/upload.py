@@ -222,7 +222,7 @@ if submitted:
 
 shown: list[data.UploadResult] = st.session_state.get("upload_results") or []
 if shown:
-    st.subheader(_("Results"))
+    st.header(_("Results"))
     received = [r.file for r in shown]
     # the batch in one line, as an alert: a screen reader says it when it appears (the
     # lines below are text it reaches only by reading on), and a glance sees it first
@@ -283,7 +283,7 @@ if shown:
 # (reading it said "the store cannot be read" in red, on the page that makes it).
 arrived = data.received_uploads(RECEIVED_SHOWN) if data.exists() else None
 if arrived is not None and not arrived.is_empty():
-    st.subheader(_("Files received"))
+    st.header(_("Files received"))
     st.caption(
         _(
             "Every file the store has received, the newest first (the last %(most)d), with what became of it: "

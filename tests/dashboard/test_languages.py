@@ -149,7 +149,7 @@ def headings(at: AppTest) -> dict[str, str]:
 def test_a_page_asked_for_in_german_speaks_german(db: Path) -> None:
     at = in_language("roles", "de")
     assert [t.value for t in at.title] == ["Rollen"]
-    assert [s.value for s in at.subheader] == ["Die Zahlen"]
+    assert [s.value for s in at.header] == ["Die Zahlen"]
     assert set(at.dataframe[0].value["role"]) <= {"Goldgräber", "Saboteur", "egoistischer Zwerg"}
     assert "Goldgräber" in set(at.dataframe[0].value["role"])
     assert headings(at)["role"] == "Rolle" and headings(at)["rate"] == "Gewinnquote"
@@ -160,9 +160,9 @@ def test_a_page_asked_for_in_german_speaks_german(db: Path) -> None:
 def test_the_round_page_in_dutch_and_norwegian(db: Path) -> None:
     dutch = in_language("round", "nl", round_number=(1, "preliminary"))
     assert [t.value for t in dutch.title] == ["Ronde"]
-    assert [s.value for s in dutch.subheader] == ["Vind je tafel", "Tafels"]
+    assert [s.value for s in dutch.header] == ["Vind je tafel", "Tafels"]
     norwegian = in_language("round", "nb", round_number=(1, "preliminary"))
-    assert [s.value for s in norwegian.subheader] == ["Finn bordet ditt", "Bord"]
+    assert [s.value for s in norwegian.header] == ["Finn bordet ditt", "Bord"]
     assert any("innledende runde" in c.value for c in norwegian.caption)
 
 

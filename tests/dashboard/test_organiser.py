@@ -513,7 +513,7 @@ def test_the_files_received_before_are_listed_with_their_audits(
     at.button[0].click().run()
 
     again = log_in(open_page("upload"), organiser)  # another visit: nothing sent in it
-    assert [h.value for h in again.subheader] == ["Files received"]
+    assert [h.value for h in again.header] == ["Files received"]
     (history,) = (t.value for t in again.dataframe)
     with Store(db).connect(read_only=True) as con:
         stored = con.execute("SELECT upload_id, name, outcome FROM uploads ORDER BY upload_id DESC").fetchall()

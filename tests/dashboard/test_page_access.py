@@ -447,3 +447,54 @@ def test_a_screen_reader_gets_the_mazes_name_and_layout(served: str, browser: An
     described = str(found[0].get("description", {}).get("value", ""))
     assert "Spalte 0, Reihe 0: Startkarte" in described, described
     assert "obere Zielkarte" in described, described
+
+
+HEADINGS: Final = """() => [...document.querySelectorAll('[data-testid=stMain] :is(h1, h2, h3, h4, h5, h6)')]
+  .filter((h) => h.getClientRects().length)
+  .map((h) => [Number(h.tagName[1]), h.textContent.trim(), parseFloat(getComputedStyle(h).fontSize)])"""
+SIZES: Final = {1: 44.0, 2: 28.0, 3: 24.0}
+"""A heading's size in CSS pixels at each level: a section's and what is under it keep the
+sizes they had at the levels below (Streamlit's third and fourth)."""
+PUBLIC_PAGES: Final = (
+    "",
+    "round",
+    "tables",
+    "roles",
+    f"players?tournament={TOURNAMENT}",
+    "rounds",
+    f"replay?tournament={TOURNAMENT}",
+    replay_link(TOURNAMENT, SKIPPED_GAME, 1, 3),
+)
+
+
+def skipped_levels(headings: list[list[Any]]) -> list[str]:
+    """Each heading that comes more than one level under the one before it, or stands at
+    another size than its level's, named with its text."""
+    skipped, level = [], 0
+    for depth, text, size in headings:
+        if depth > level + 1:
+            skipped.append(f"h{depth} {text!r} after h{level}")
+        if SIZES.get(depth, size) != size:
+            skipped.append(f"h{depth} {text!r} at {size} px")
+        level = depth
+    return skipped
+
+
+def test_a_pages_headings_go_down_one_level_at_a_time(served: str, browser: Any) -> None:
+    """A screen reader's user moves through a page by its headings, level by level (WCAG
+    1.3.1): the pages went from their title (h1) to their sections at h3, and a table in
+    play's picture at h4, so a section read as a sub-sub-section of nothing."""
+    browser.set_viewport_size({"width": 1400, "height": 900})
+    found: dict[str, list[str]] = {}
+    for path in PUBLIC_PAGES:
+        opened(browser, f"{served}/{path}", "h1")
+        headings = browser.evaluate(HEADINGS)
+        assert headings and headings[0][0] == 1, (path, headings)
+        if skipped := skipped_levels(headings):
+            found[path] = skipped
+    test_browser.signed_in(browser, served, "/upload")
+    for path in ("upload", "audit", "record"):
+        opened(browser, f"{served}/{path}", "h1")
+        if skipped := skipped_levels(browser.evaluate(HEADINGS)):
+            found[path] = skipped
+    assert not found, "\n".join(f"{path}: {skipped}" for path, skipped in found.items())

@@ -868,6 +868,6 @@ def test_the_recording_says_what_happened_in_plain_words(referee: Referee, db: P
     ran(ref.at.number_input(key="record_other_y").set_value(3))
     ref.tap("record_other")  # where no path leads: the page asks first
     heading = f"{names[b]} lays a straight path (north–south) at column 3, row 3?"
-    assert f"#### {escape(heading)}" in [m.value for m in ref.at.markdown]
+    assert f"### {escape(heading)}" in [m.value for m in ref.at.markdown]
     text = page_text(ref.at) + " ".join(str(button.label) for button in ref.at.button)
     assert EMOJI.findall(text) == []

@@ -257,7 +257,7 @@ def test_the_audit_page_lists_seating_findings_with_what_to_do(wrong: Seated) ->
     wrong.cli("ingest", str(wrong.files))
     at = log_in(run_page("audit"), PASSWORD)
     assert not at.exception
-    assert "Players at the wrong table" in [s.value for s in at.subheader]
+    assert "Players at the wrong table" in [s.value for s in at.header]
     (listed,) = [m.value for m in at.markdown if "what to do" in m.value]
     assert seating_id("fay", "hand:r1:t1") in listed and "Fay is seated at table 2 in round 1" in listed
     assert "saboteur tournament seat hand --round 1 --replace --reason" in listed
@@ -328,7 +328,7 @@ def test_no_seating_notice_and_no_seating_list_when_games_match(right: Seated) -
     right.cli("ingest", str(right.files))
     assert not [w for w in run_page("standings").warning if "Seating" in w.value]
     audit = log_in(run_page("audit"), PASSWORD)
-    assert "Players at the wrong table" not in [s.value for s in audit.subheader]
+    assert "Players at the wrong table" not in [s.value for s in audit.header]
 
 
 # -- what the pages open on, and their addresses --------------------------------------------

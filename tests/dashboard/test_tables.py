@@ -82,8 +82,8 @@ def tables(**state: object) -> AppTest:
 
 def turn_heading(at: AppTest) -> str:
     """What the table does now (the heading above its maze), as a reader sees it."""
-    (heading,) = [m.value for m in at.markdown if m.value.startswith("#### ")]
-    return visible(heading.removeprefix("#### "))
+    (heading,) = [m.value for m in at.markdown if m.value.startswith("### ")]
+    return visible(heading.removeprefix("### "))
 
 
 def seat_rows(at: AppTest) -> dict[str, list[str]]:
@@ -113,7 +113,7 @@ def test_a_table_in_play_shows_its_maze_whose_turn_and_the_counts(db: Path, samp
     recorded(db, lines)
     at = tables()
     assert [t.value for t in at.title] == ["Tables in play"]
-    assert [s.value for s in at.subheader] == ["Table 2"]
+    assert [s.value for s in at.header] == ["Table 2"]
     assert any(c.value.startswith("Simulated Open 1 · round 2 · preliminary · ") for c in at.caption)
 
     recorder = Recorder(lines)
@@ -212,12 +212,12 @@ def test_a_line_recorded_between_two_runs_shows_at_the_next_and_the_choices_stay
     at.run()
     assert "5" in at.selectbox(key="tables_round").options
     assert at.selectbox(key="tables_round").value == "2"  # the round chosen stays chosen
-    assert [s.value for s in at.subheader] == ["Table 2"]
+    assert [s.value for s in at.header] == ["Table 2"]
 
     at.selectbox(key="tables_round").set_value("1").run()  # no table of round 1 is in play
-    assert [i.value for i in at.info] and not at.subheader
+    assert [i.value for i in at.info] and not at.header
     at.selectbox(key="tables_tournament").set_value(widgets.ALL).run()
-    assert [s.value for s in at.subheader] == ["Table 2", "Table 9"]
+    assert [s.value for s in at.header] == ["Table 2", "Table 9"]
 
 
 def test_a_finished_game_leaves_the_tables_and_shows_in_the_standings(db: Path, sample: Sample) -> None:
@@ -235,7 +235,7 @@ def test_a_finished_game_leaves_the_tables_and_shows_in_the_standings(db: Path, 
     assert finished is not None and finished.finished
 
     at.run()
-    assert not at.subheader
+    assert not at.header
     assert any("No table is being recorded now" in i.value for i in at.info)
     standings.run()  # nothing chosen anew: the standings' own refresh
     assert not standings.exception
@@ -273,7 +273,7 @@ def test_a_draft_that_is_no_observed_log_is_not_shown(db: Path, sample: Sample) 
     store = Store(db)
     record_line(store, start_draft(store, GAME, full[0]), full[1])
     at = tables()
-    assert not at.subheader and not markdown_tables(at)
+    assert not at.header and not markdown_tables(at)
     assert any("No table is being recorded now" in i.value for i in at.info)
     dealt = json.loads(full[1])["hands"]
     assert not cards_shown(page_text(at)) & {card for hand in dealt.values() for card in hand}
@@ -285,7 +285,7 @@ def test_the_page_opens_on_every_tournament_while_a_table_is_recorded(db: Path, 
     recorded(db, table_lines(sample)[:12])
     at = tables()
     assert at.selectbox(key="tables_tournament").value == "(all)"
-    assert [s.value for s in at.subheader] == ["Table 2"]
+    assert [s.value for s in at.header] == ["Table 2"]
 
 
 def test_no_table_is_being_recorded(db: Path) -> None:

@@ -81,7 +81,7 @@ def test_the_replay_in_german(db: Path, monkeypatch: pytest.MonkeyPatch) -> None
     steps: list[str] = []
     for step in range(1, 14):  # the round's first steps, in German words
         at.slider(key="replay_step").set_value(step).run()
-        (heading,) = [m.value for m in at.markdown if m.value.startswith("### ")]
+        (heading,) = [m.value for m in at.markdown if m.value.startswith("## ")]
         steps.append(heading)
     said = "\n".join(steps)
     assert "legt die Karte „" in said and " zieht " in said, said
@@ -132,7 +132,7 @@ def test_the_record_page_in_dutch(db: Path, organiser: str, monkeypatch: pytest.
     assert "Deze tafel vastleggen" in [b.label for b in at.button]
     at.button(key="record_table_2").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    assert [m.value for m in at.markdown if m.value.startswith("### ")] == ["### Deel ronde 1"]
+    assert [m.value for m in at.markdown if m.value.startswith("## ")] == ["## Deel ronde 1"]
     assert "**Wie begint?**" in [m.value for m in at.markdown]
     assert "Notitie van de scheidsrechter (R-C1)" in [e.label for e in at.expander]
     text = shown(at)

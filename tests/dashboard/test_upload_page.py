@@ -89,4 +89,4 @@ def test_the_upload_page_says_the_batch_in_one_line_a_screen_reader_is_told(
     assert not at.error and [s.value for s in at.success] == ["1 file: 1 duplicate"]
     at.button[0].click().run()  # Ingest pressed again with no file chosen
     assert [w.value.split(":")[0] for w in at.warning] == ["No file to ingest"]
-    assert not at.success and "Results" not in [h.value for h in at.subheader]  # the batch before is not its answer
+    assert not at.success and "Results" not in [h.value for h in at.header]  # the batch before is not its answer
