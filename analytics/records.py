@@ -77,8 +77,8 @@ from events.rules.tournament import (
     stage_rounds,
 )
 from events.said import Said, problem, say, sentence
-from events.schema import GameId, PlayerId, Stage
-from events.tables import Ruleset
+from events.schema import GameId, PlayerId
+from events.tables import Ruleset, Stage
 from ingest.chain import StoredEvent
 from ingest.revisions import current, marker_type, standing
 from ingest.sources import project_tournament

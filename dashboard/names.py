@@ -41,7 +41,7 @@ WINNERS: Final = {
 """Who won a round (``events.schema.Winner``)."""
 
 STAGES: Final = {"preliminary": N_("preliminary"), "semifinal": N_("semi-final"), "final": N_("final")}
-"""The stages of a tournament (``events.schema.Stage``)."""
+"""The stages of a tournament (``events.tables.Stage``)."""
 
 RULESETS: Final = {"tournament": N_("tournament rules"), "base": N_("base game")}
 """The rulesets (``events.tables.Ruleset``)."""

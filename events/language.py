@@ -28,10 +28,8 @@ from events import cards
 from events.findings import Finding, Unlisted
 from events.maze import SIDE_NAMES
 from events.said import CELL_NAMES, WINNERS, Said, Value, english_value, joined, read_stored, say
-from events.schema import Stage
 from events.shown import one_line
-from events.state import Outcome
-from events.tables import Ruleset
+from events.tables import Ruleset, Stage
 from events.tongues import ENGLISH as ENGLISH
 from events.tongues import ENVIRONMENT as ENVIRONMENT
 from events.tongues import LANGUAGES as LANGUAGES
@@ -39,6 +37,8 @@ from events.tongues import language_code
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
+
+    from events.state import Outcome  # imports the log's models: only named here
 
 LOCALES: Final = Path(__file__).with_name("locales")
 DOMAIN: Final = "findings"

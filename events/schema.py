@@ -30,7 +30,7 @@ from pydantic import (
 
 from events import cards
 from events.said import Refusal, Said, say, sentence
-from events.tables import Role, Ruleset
+from events.tables import Role, Ruleset, Stage
 
 FORMAT: Final = "saboteur-log/1"
 
@@ -54,7 +54,6 @@ place, not its written number, is what the store keys it by)."""
 Coordinate = Annotated[int, Field(ge=-50, le=50)]
 Score = Annotated[int, Field(ge=-1_000_000, le=1_000_000)]
 Slot = Literal["top", "middle", "bottom"]
-Stage = Literal["preliminary", "semifinal", "final"]
 Winner = Literal["gold_diggers", "saboteurs", "selfish_dwarf", "nobody"]
 Tool = Literal["pick", "lamp", "cart"]
 Recording = Literal["full", "observed"]

@@ -11,6 +11,10 @@ from typing import Final, Literal
 Role = Literal["gold_digger", "saboteur", "selfish_dwarf"]
 ROLES: Final[tuple[Role, ...]] = ("gold_digger", "saboteur", "selfish_dwarf")
 Ruleset = Literal["tournament", "base"]
+Stage = Literal["preliminary", "semifinal", "final"]
+"""A tournament's stages (R-T): named here beside the rulesets, not with the log's models
+in :mod:`events.schema`, so that what only names them (a sentence's words, ``saboteur
+--help``) need not build every model of the log to do so."""
 
 BASE_ROLE_DECK: Final[dict[int, tuple[int, int]]] = {
     3: (1, 3),

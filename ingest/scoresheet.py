@@ -29,8 +29,8 @@ from events.records.sheet import RoundRecorded, ScoreSheetGame, SheetEvent, Shee
 from events.rules.scoring import tournament_outcome
 from events.rules.setup import role_phrase
 from events.said import Said, say
-from events.schema import GameId, PlayerId, Stage, TableLabel
-from events.tables import PLAYER_RANGE, ROLES, TOURNAMENT_ROLES, Role
+from events.schema import GameId, PlayerId, TableLabel
+from events.tables import PLAYER_RANGE, ROLES, TOURNAMENT_ROLES, Role, Stage
 from ingest.spreadsheet import NotUtf8, separator, spreadsheet_text
 
 COLUMNS: Final = ("tournament", "tournament_round", "table", "game_id", "round", "player", "role", "points", "star")

@@ -33,20 +33,29 @@ except SystemExit as end:
 else:
     code = 0
 heavy = sorted({name.split(".")[0] for name in sys.modules} & set(json.loads(HEAVY)))
-print("\\n" + json.dumps({"code": code, "heavy": heavy}))
+print("\\n" + json.dumps({"code": code, "heavy": heavy, "models": "events.schema" in sys.modules}))
 """
 
 
-def loaded(*args: str) -> tuple[int, list[str]]:
-    """Run ``saboteur ARGS`` in a fresh interpreter: its exit status and the heavy
-    libraries it had imported when it ended."""
+def ended(*args: str) -> dict[str, object]:
+    """Run ``saboteur ARGS`` in a fresh interpreter: its exit status, the heavy libraries
+    it had imported when it ended, and whether it had built the log's models."""
     script = _RUN.replace("json.loads(HEAVY)", repr(list(HEAVY)))
     done = subprocess.run(
         [sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120, cwd=Path.cwd()
     )
     last = done.stdout.strip().splitlines()[-1]
-    result = json.loads(last)
-    return int(result["code"] or 0), list(result["heavy"])
+    result: dict[str, object] = json.loads(last)
+    return result
+
+
+def loaded(*args: str) -> tuple[int, list[str]]:
+    """Run ``saboteur ARGS`` in a fresh interpreter: its exit status and the heavy
+    libraries it had imported when it ended."""
+    result = ended(*args)
+    code, heavy = result["code"], result["heavy"]
+    assert isinstance(code, int | None) and isinstance(heavy, list), result
+    return int(code or 0), [str(name) for name in heavy]
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +67,12 @@ def one_round(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_help_loads_none_of_the_heavy_libraries() -> None:
     assert loaded("--help") == (0, [])
+
+
+def test_the_help_builds_none_of_the_logs_models() -> None:
+    """Pydantic's building of the log's models (``events.schema``) is a third of a bare
+    ``saboteur --help``: the help named a tournament's stages through them."""
+    assert ended("--help")["models"] is False
 
 
 def test_an_audit_of_a_small_log_loads_none_of_the_heavy_libraries(one_round: Path) -> None:

@@ -14,8 +14,8 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import Field, TypeAdapter
 
 from events.records import Record, published_schema
-from events.schema import GameId, PlayerId, Stage
-from events.tables import Role
+from events.schema import GameId, PlayerId
+from events.tables import Role, Stage
 
 
 class SheetEvent(Record):

@@ -23,8 +23,8 @@ from pydantic import Field, StringConstraints, TypeAdapter
 
 from events.records import Record, published_schema
 from events.rules.tournament import FINAL_ROUNDS, MAX_TABLE, PRELIMINARY_ROUNDS, SEMIFINAL_MOST
-from events.schema import GameId, PlayerId, Stage
-from events.tables import Ruleset
+from events.schema import GameId, PlayerId
+from events.tables import Ruleset, Stage
 
 Text = Annotated[str, StringConstraints(min_length=1)]
 """A name or a reason: never empty (R-TS5: every record says why)."""

@@ -22,8 +22,7 @@ from typing import Final
 
 from events.findings import Breach, Code
 from events.said import say, sentence
-from events.schema import Stage
-from events.tables import PLAYER_RANGE, ROUND_LIMIT, Ruleset
+from events.tables import PLAYER_RANGE, ROUND_LIMIT, Ruleset, Stage
 
 MIN_TABLE, MAX_TABLE = PLAYER_RANGE["tournament"]
 """A table seats 5 to 10 players (R-TS1)."""
