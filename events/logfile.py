@@ -296,7 +296,7 @@ def _in_our_words(error: Any) -> Said | None:
 def said_of(error: Any) -> Said:
     """One validation error of pydantic's as a sentence: a validator's own (a time, a
     player twice), else :func:`_in_our_words`, else pydantic's English as it is. Shared
-    by a log's lines and the commands' records (:func:`analytics.records._shaped`)."""
+    by a log's lines and the commands' records (:func:`analytics.records.stream.shaped`)."""
     refusal = (error.get("ctx") or {}).get("error")
     if isinstance(refusal, Refusal):
         return refusal.said

@@ -41,13 +41,13 @@ def store(tmp_path: Path) -> Store:
 def known_codes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The codes the command is about to issue (random as ever, but known to the test)."""
     issued: list[str] = []
-    original = records.secrets.token_urlsafe
+    original = records.codes.secrets.token_urlsafe
 
     def remembered(size: int) -> str:
         issued.append(original(size))
         return issued[-1]
 
-    monkeypatch.setattr(records.secrets, "token_urlsafe", remembered)
+    monkeypatch.setattr(records.codes.secrets, "token_urlsafe", remembered)
     yield issued
 
 

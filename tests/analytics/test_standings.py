@@ -1,4 +1,4 @@
-"""Tournament standings (R-TS2..R-TS5): analytics/standings.py, analytics/records.py and
+"""Tournament standings (R-TS2..R-TS5): analytics/standings.py, analytics/records/ and
 ``saboteur tournament …`` / ``saboteur standings``.
 
 The tournament "hand" is small enough to rank by hand: twelve players, one preliminary
