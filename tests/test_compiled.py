@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Final
@@ -105,13 +106,55 @@ def test_this_run_uses_the_compiled_core_when_it_is_expected() -> None:
     assert core() == "compiled"
 
 
-def test_the_rules_and_the_replay_pass_on_the_pure_python_sources() -> None:
+PURE_PARTS: Final = {
+    "the tournament's rules": ["tests/rules/test_tournament.py"],
+    "the sentences and the structs": ["tests/rules/test_language.py", "tests/rules/test_structs.py"],
+    "the other rules": [
+        "tests/rules",
+        "--ignore=tests/rules/test_tournament.py",
+        "--ignore=tests/rules/test_language.py",
+        "--ignore=tests/rules/test_structs.py",
+    ],
+    "the properties and the logs": [part for part in PURE_SUITE if not part.startswith("tests/rules")],
+}
+""":data:`PURE_SUITE` in four runs of some 15 to 20 s of processor each, one test each:
+as one test it was the suite's longest (118 s on two busy cores), and a worker ran it
+alone at the end of a run while the other had nothing left to take. Each file of
+:data:`PURE_SUITE` is in exactly one part (:func:`test_the_parts_rerun_every_file_once`);
+a rule file added later falls in "the other rules"."""
+
+
+def files(arguments: list[str]) -> Counter[str]:
+    """The test files a pytest command line of paths (and ``--ignore=``) collects."""
+    ignored = {ROOT / part.removeprefix("--ignore=") for part in arguments if part.startswith("--ignore=")}
+    found: Counter[str] = Counter()
+    for part in arguments:
+        if part.startswith("--"):
+            continue
+        path = ROOT / part
+        for file in sorted(path.glob("test_*.py")) if path.is_dir() else [path]:
+            if file not in ignored:
+                found[str(file.relative_to(ROOT))] += 1
+    return found
+
+
+def test_the_parts_rerun_every_file_once() -> None:
+    everything = files(PURE_SUITE)
+    assert "tests/rules/test_turns.py" in everything and "tests/test_examples.py" in everything
+    parts = Counter[str]()
+    for arguments in PURE_PARTS.values():
+        parts.update(files(arguments))
+    assert parts == everything
+
+
+@pytest.mark.parametrize("part", list(PURE_PARTS))
+def test_the_rules_and_the_replay_pass_on_the_pure_python_sources(part: str) -> None:
     if not is_compiled(replay):
         pytest.skip("this run is on the pure-Python sources already")
     env = {**os.environ, PURE_PYTHON: "1", RERUN: "1"}
     result = subprocess.run(
         # one process: this test runs beside the suite's other worker already
-        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *PURE_SUITE],
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *PURE_PARTS[part]],
         cwd=ROOT,
         env=env,
         capture_output=True,
