@@ -23,6 +23,7 @@ from events.records.tournament import PlayerRegistered
 from tests.analytics.test_standings import TID, Hand, _slip, slipped_log
 from tests.analytics.test_standings import hand as hand  # the fixture
 from tests.analytics.test_standings import hand_of_two as hand_of_two  # for games of round 2
+from tests.analytics.test_standings import hands as hands  # hand's store, made once and copied
 
 
 def test_findings_lists_ids_that_dismiss_takes_and_open_leaves_settled_ones_out(hand_of_two: Hand) -> None:

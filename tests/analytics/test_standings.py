@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -242,18 +243,37 @@ def _hand(tmp_path: Path, preliminary_rounds: int) -> Hand:
     return Hand(root, tmp_path / "hand.duckdb", store)
 
 
+@pytest.fixture(scope="session")
+def hands(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path, int], Hand]:
+    """``_hand`` made once a worker for each number of preliminary rounds, then copied:
+    its store file and its folder of files, as the ingest left them (the store closed
+    after each job), into the test's own folder. Ingesting its three files cost some
+    0.2 s of processor a test, most of this module's setup."""
+    made: dict[int, Path] = {}
+
+    def copy(tmp_path: Path, preliminary_rounds: int) -> Hand:
+        if preliminary_rounds not in made:
+            made[preliminary_rounds] = tmp_path_factory.mktemp(f"hand-{preliminary_rounds}")
+            _hand(made[preliminary_rounds], preliminary_rounds)
+        shutil.copyfile(made[preliminary_rounds] / "hand.duckdb", tmp_path / "hand.duckdb")
+        shutil.copytree(made[preliminary_rounds] / "files", tmp_path / "files")
+        return Hand(tmp_path / "files", tmp_path / "hand.duckdb", Store(tmp_path / "hand.duckdb"))
+
+    return copy
+
+
 @pytest.fixture
-def hand(tmp_path: Path) -> Hand:
+def hand(tmp_path: Path, hands: Callable[[Path, int], Hand]) -> Hand:
     """The tournament "hand", of one preliminary round, after it (BASE)."""
-    return _hand(tmp_path, 1)
+    return hands(tmp_path, 1)
 
 
 @pytest.fixture
-def hand_of_two(tmp_path: Path) -> Hand:
+def hand_of_two(tmp_path: Path, hands: Callable[[Path, int], Hand]) -> Hand:
     """The tournament "hand" announced with two preliminary rounds, after its first:
     for the tests that store games of round 2, which a tournament of one round would
     count as played outside its rounds (a ``wrong_table`` finding for each player)."""
-    return _hand(tmp_path, 2)
+    return hands(tmp_path, 2)
 
 
 ROW: Final = ((1, "EW"), (2, "EW"), (3, "EW"), (5, "NEW"), (6, "NEW"), (7, "NESW"))
@@ -535,12 +555,12 @@ def test_a_final_seated_and_not_yet_played_shows_its_players_at_none(hand: Hand)
     assert [r["player"] for r in json.loads(then.output)] == players
 
 
-def test_a_game_of_the_other_ruleset_counts_in_no_standings_and_is_said(tmp_path: Path) -> None:
+def test_a_game_of_the_other_ruleset_counts_in_no_standings_and_is_said(hand_of_two: Hand) -> None:
     """R-W1: a tournament of the tournament rules scores points and stars. A base game
     of one of its rounds (a phone left on the base rules) counted its gold nuggets as
     points, its winners without stars, and nothing said so. It counts nowhere, and a
     ``wrong_ruleset`` finding of the game stands beside each of its players' rows."""
-    hand = _hand(tmp_path, 2)
+    hand = hand_of_two
     before = hand.table()
     spec = GameSpec("hand:r2:t1", PLAYERS[:6], ruleset="base", seed=3, tournament=TID, tournament_round=2, table="1")
     text = "".join(dump_event(event) + "\n" for event in simulate_game(spec))
