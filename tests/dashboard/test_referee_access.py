@@ -10,10 +10,11 @@ table of its own for each test):
   whether the goal is turned up;
 - what a screen reader and a keyboard are told: focus on the new turn's heading after
   a tap, the incident note's fields named, the maze's cells named by their cards and
-  places, the chosen player or card said (``aria-pressed``) and its focus seen, a card
-  turned said turned, the offered cells marked by more than a colour, the header's
-  offline status whole at 320 px in Norwegian, the tab's title translated, and the
-  page's colours readable (WCAG AA).
+  places, the maze one stop of Tab with arrow keys between its cells, the chosen player
+  or card said (``aria-pressed``) and its focus seen, a card turned said turned, the
+  offered cells marked by more than a colour, the header's offline status whole at 320
+  px in Norwegian, the tab's title translated, and the page's colours readable (WCAG
+  AA).
 """
 
 from __future__ import annotations
@@ -404,6 +405,75 @@ def test_the_mazes_cells_are_named_by_their_cards_and_places_and_a_card_turned_i
         "crossroads, column 4, row 0",  # the setup card
     ]
     assert {upright, turned} == {"curve (north–east)", "curve (south–west), turned"}  # "Turn it" said
+
+
+FOCUSED_CELL = "() => { const e = document.activeElement; return e.dataset.cell || e.id || e.tagName; }"
+STOPS_IN_MAZE = "() => [...document.querySelectorAll('.maze button:enabled')].filter((b) => b.tabIndex >= 0).length"
+"""How many of the maze's cells Tab stops at."""
+
+
+def test_the_maze_is_one_stop_of_tab_whose_arrow_keys_go_between_the_cells_offered(
+    venue: tuple[Server, list[Table]],
+) -> None:
+    """With every free cell offered ("Another cell (as it happened)") each was a stop of
+    Tab: a keyboard or a switch went through 72 of them to reach Record. The maze
+    is one stop: Tab comes in on the first cell offered (or the one chosen), the arrow
+    keys go from cell to cell offered, Enter chooses, Tab goes on past the maze; the
+    rockfall's maze too."""
+    server, table = venue[0], table_of(venue)
+
+    async def act(phone: RefereePhone) -> dict[str, Any]:
+        page, seen = phone.page, {}
+        await dealt(phone, table)
+        for selector in ("#kind-path", "button[data-card='NS']", "#any-cell"):
+            await page.locator(selector).first.click()
+        seen["stops"] = await page.evaluate(STOPS_IN_MAZE)
+        await page.locator("#main .row button.card").last.focus()  # the last path card: the maze comes after it
+        seen["walk"] = []
+        for key in ("Tab", "ArrowRight", "ArrowDown", "ArrowDown", "ArrowDown", "ArrowLeft", "ArrowLeft"):
+            await page.keyboard.press(key)  # 0,0 is the start card (no cell to lay on): passed over
+            seen["walk"].append(await page.evaluate(FOCUSED_CELL))
+        await page.keyboard.press("ArrowRight")
+        await page.keyboard.press("Enter")
+        await page.locator("#record").wait_for()
+        seen["chosen"] = await page.evaluate(FOCUSED_CELL)  # drawn anew: the focus stays on it
+        seen["record"] = await page.locator("#record").inner_text()
+        seen["tabs"] = 0
+        while await page.evaluate(FOCUSED_CELL) != "record" and seen["tabs"] < 100:
+            await page.keyboard.press("Tab")
+            seen["tabs"] += 1
+        for _ in range(seen["tabs"]):
+            await page.keyboard.press("Shift+Tab")
+        seen["back"] = await page.evaluate(FOCUSED_CELL)  # back into the maze: on the cell chosen
+        assert seen["stops"] == 1 and seen["tabs"] == 3, seen  # the card as it lies, "Turn it", Record
+        for _ in range(seen["tabs"]):
+            await page.keyboard.press("Tab")
+        await page.keyboard.press("Enter")  # recorded: the next player's turn, after the draw
+        await phone.all_sent()
+        await phone.tap(DRAW, wait_recorded=True)
+        await page.locator("#kind-action").click()
+        await page.locator("button[data-card='rockfall']").click()
+        seen["rockfall_stops"] = await page.evaluate(STOPS_IN_MAZE)
+        await page.locator("#main .row button[data-card]").last.focus()  # the last action card
+        rockfall = []
+        for key in ("Tab", "ArrowRight", "ArrowDown", "ArrowUp", "ArrowDown"):
+            await page.keyboard.press(key)
+            rockfall.append(await page.evaluate(FOCUSED_CELL))
+        seen["rockfall"] = rockfall
+        taken = await phone.number("taken")
+        await page.keyboard.press("Enter")
+        await page.wait_for_function(f"() => Number(document.body.dataset.taken) > {taken}")
+        await phone.all_sent()
+        seen["taken"] = await page.locator("ol.recent li").first.inner_text()  # as the server says it
+        return seen
+
+    seen = on_a_phone(server, table, act)
+    assert seen["walk"] == ["-1,-3", "0,-3", "0,-2", "0,-1", "0,1", "-1,1", "-1,1"]
+    assert seen["chosen"] == "0,1" and seen["record"].endswith(" at 0,1"), seen["record"]
+    assert seen["back"] == "0,1"
+    # the rockfall's cells: the setup card at 4,0 and the card laid at 0,1, nothing to the right of 4,0
+    assert seen["rockfall_stops"] == 1 and seen["rockfall"] == ["4,0", "4,0", "0,1", "4,0", "0,1"]
+    assert "rockfall" in seen["taken"] and "column 0, row 1" in seen["taken"], seen["taken"]
 
 
 def test_offered_cells_are_marked_by_more_than_a_colour_and_chosen_buttons_are_said_and_seen_focused(

@@ -1058,11 +1058,23 @@ function allCells(state) { // every cell shown, taken or free
   return all;
 }
 
+// The maze is one stop of the keyboard's Tab (the WAI-ARIA grid's roving tabindex): the
+// cells that may be tapped are buttons, only one of them in the Tab order — the cell
+// chosen, else the one the keyboard was last on, else the first — and the arrow keys go
+// from one to the next in their direction (Home and End to the row's first and last,
+// with Ctrl the maze's); Enter or Space chooses, Tab goes on to what follows. With every
+// free cell offered ("Another cell"), Record was 72 presses of Tab past the maze's first cell.
 function maze(state, marks, onCell, picked) {
   const [x0, x1, y0, y1] = bounds(state.maze, picked);
   const at = new Map(state.maze.map((c) => [c.x + "," + c.y, c]));
   const choosing = onCell && Object.keys(marks).length > 0; // cells not offered are drawn as such
-  const grid = h("div", { class: "maze" + (choosing ? " choosing" : ""), style: `grid-template-columns: repeat(${x1 - x0 + 1}, 1fr)` });
+  const tappable = (key) => !!(onCell && marks[key]);
+  const focused = document.activeElement;
+  const kept = focused && focused.closest && focused.closest(".maze") ? focused.dataset.cell : null; // drawn anew
+  const chosen = picked ? picked[0] + "," + picked[1] : null;
+  let stop = [chosen, kept].find((key) => key && tappable(key)) || null;
+  const grid = h("div", { class: "maze" + (choosing ? " choosing" : ""), style: `grid-template-columns: repeat(${x1 - x0 + 1}, 1fr)`,
+    onkeydown: (event) => mazeKey(grid, event), onfocusin: (event) => rove(grid, event.target) });
   for (let y = y0; y <= y1; y++) {
     for (let x = x0; x <= x1; x++) {
       const key = x + "," + y;
@@ -1071,7 +1083,11 @@ function maze(state, marks, onCell, picked) {
       const cls = "cell" + (mark ? " mark" : "") + (picked && picked[0] === x && picked[1] === y ? " picked" : "");
       const name = cellName(cell, x, y);
       const props = { type: "button", class: cls, "data-cell": key, title: name, "aria-label": name, disabled: !mark };
-      if (mark && onCell) props.onclick = () => onCell(x, y);
+      if (tappable(key)) {
+        stop = stop || key;
+        props.onclick = () => onCell(x, y);
+        props.tabindex = key === stop ? "0" : "-1";
+      }
       const node = h("button", props);
       if (cell && cell.picture) node.append(h("img", { src: pictureUrl(cell.picture), alt: "" }));
       else if (cell) node.textContent = cell.face_down ? "?" : cell.card;
@@ -1079,6 +1095,45 @@ function maze(state, marks, onCell, picked) {
     }
   }
   return grid;
+}
+
+// The cell the keyboard is on is the maze's one stop of Tab.
+function rove(grid, target) {
+  if (!(target instanceof HTMLElement) || !target.hasAttribute("tabindex") || !target.dataset.cell) return;
+  for (const cell of grid.querySelectorAll("button.cell[tabindex]")) cell.tabIndex = cell === target ? 0 : -1;
+}
+
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+// The cell an arrow key goes to: the next in its direction in the same row (column),
+// else the nearest in that direction in the rows (columns) beside it; none, it stays.
+function mazeKey(grid, event) {
+  const from = event.target;
+  if (!(from instanceof HTMLElement) || !from.dataset.cell || event.altKey || event.metaKey) return;
+  const place = (node) => node.dataset.cell.split(",").map(Number);
+  const cells = [...grid.querySelectorAll("button.cell[tabindex]")].map((node) => [node, ...place(node)]);
+  const [x, y] = place(from);
+  let next = null;
+  const step = ARROWS[event.key];
+  if (step && !event.ctrlKey && !event.shiftKey) {
+    const [dx, dy] = step;
+    let best = null;
+    for (const [node, cx, cy] of cells) {
+      const ahead = dx ? (cx - x) * dx : (cy - y) * dy; // how far in the key's direction
+      const aside = dx ? Math.abs(cy - y) : Math.abs(cx - x); // how far off its row (column)
+      if (ahead <= 0) continue;
+      if (!best || aside < best[1] || (aside === best[1] && ahead < best[2])) best = [node, aside, ahead];
+    }
+    next = best && best[0];
+  } else if ((event.key === "Home" || event.key === "End") && !event.shiftKey) {
+    const row = event.ctrlKey ? cells : cells.filter(([, , cy]) => cy === y); // in the page's order: row by row
+    const end = event.key === "Home" ? row[0] : row[row.length - 1];
+    next = end && end[0];
+  } else {
+    return;
+  }
+  event.preventDefault(); // the page (or the maze's frame) does not scroll under it
+  if (next && next !== from) next.focus();
 }
 
 function pathPanel(state, player) {
