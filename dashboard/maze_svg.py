@@ -8,8 +8,8 @@ referee's view), and never when the log does not know it (an observed log's goal
 it is turned up: :data:`~events.cards.UNSEEN`) — and a revealed goal shows gold or stone
 with its tunnels.
 
-Nothing here draws with Streamlit: the replay page passes the SVG to ``st.html`` and the
-tests read it as XML. The words on the cards and in their titles (a tooltip) go through
+Nothing here draws with Streamlit: the pages pass the SVG, in its frame (:func:`framed`),
+to ``st.markdown`` and the tests read it as XML. The words on the cards and in their titles (a tooltip) go through
 the catalogue (:mod:`dashboard.names`), in the reader's language.
 
 For a reader who cannot see it the picture is one image (``role="img"``) named in the
@@ -42,6 +42,31 @@ CELL: Final = 56
 """A card's square, in pixels."""
 MARGIN: Final = 22
 """Room around the grid for the coordinates."""
+WORDS: Final = 11
+"""The size of the picture's smallest words (the coordinates, the words on the cards), in
+pixels at the picture's own size: 10 px or more on the screen while the picture is drawn
+at 10/11 of its size or larger. At 8 and 9 they were 4 px tall on a phone 360 px wide,
+the picture shrunk to its width; a phone draws it at its own size in a frame that
+scrolls sideways (:func:`framed`), and the referee page's cells are never narrower
+than 55 px (``dashboard/referee/static/app.css``)."""
+PHONE_CSS: Final = """<style>
+@media screen and (max-width: 640px) {
+  .maze-picture svg.maze { max-width: none !important; }
+}
+</style>"""
+"""On a phone (where Streamlit stands a page's columns one under the other) the maze is
+drawn at its own size, its frame scrolling sideways, rather than shrunk to the screen's
+width; a wider screen keeps it to its column as before (:func:`framed`)."""
+
+
+def framed(svg: str) -> str:
+    """The picture as a page shows it, in a Markdown block (``st.html`` drops inline SVG;
+    Markdown passes an HTML block through as it is): a frame that scrolls sideways, the
+    phone's rule with it (in a block of its own, ``st.html``, it came a moment after the
+    picture, which was drawn shrunk first). The frame of a picture wider than the screen
+    is a stop of Tab whose arrow keys scroll it (the browser's own: Chromium, Firefox)."""
+    return f'<div class="maze-picture" style="overflow-x: auto">\n{PHONE_CSS}\n{svg}\n</div>'
+
 
 _SIDE_ENDS: Final = {1: (0.5, 0.0), 2: (1.0, 0.5), 4: (0.5, 1.0), 8: (0.0, 0.5)}
 """Where each open side (N=1, E=2, S=4, W=8) meets the card's edge, as a fraction."""
@@ -206,7 +231,7 @@ def _card(cell: Cell, placed: Placed, left: float, top: float, size: int, setup:
         data = ""
         if show_goals and placed.card != cards.UNSEEN:
             hidden = _("gold") if placed.card == cards.GOLD else _("stone")
-            body.append(_label(left + size / 2, top + size - 7, hidden, colour="#f9e79f", size=9, weight="normal"))
+            body.append(_label(left + size / 2, top + size - 6, hidden, colour="#f9e79f", size=WORDS, weight="normal"))
             data = f' data-card="{escape(placed.card)}"'
         return (
             f'<g class="card {kind}" data-x="{x}" data-y="{y}"{data}><title>{escape(title)}</title>'
@@ -235,7 +260,7 @@ def _card(cell: Cell, placed: Placed, left: float, top: float, size: int, setup:
     body.extend(_tunnels(left, top, placed.sides, placed.passable, size))
     if name:  # in the top-left corner, clear of the tunnels, with a halo over them
         colour = _COLOURS["gold_word"] if kind == "goal-gold" else "#17202a"
-        body.append(_label(left + 5, top + 12, name, colour=colour, size=8, anchor="start", halo=fill))
+        body.append(_label(left + 5, top + 14, name, colour=colour, size=WORDS, anchor="start", halo=fill))
     if setup:
         body.append(
             _label(
@@ -243,7 +268,7 @@ def _card(cell: Cell, placed: Placed, left: float, top: float, size: int, setup:
                 top + size - 5,
                 _("setup"),
                 colour=_COLOURS["setup_edge"],
-                size=8,
+                size=WORDS,
                 anchor="end",
                 halo="#fdedec",
             )
@@ -289,11 +314,11 @@ def maze_svg(
         f"<desc>{escape(laid_out)}.</desc>",
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fbf8f1"/>',
     ]
-    grey = {"colour": _COLOURS["coordinates"], "size": 9, "weight": "normal"}
+    grey = {"colour": _COLOURS["coordinates"], "size": WORDS, "weight": "normal"}
     for gx in range(columns):
-        parts.append(_label(MARGIN + gx * size + size / 2, 14, str(x0 + gx), **grey))  # type: ignore[arg-type]
+        parts.append(_label(MARGIN + gx * size + size / 2, 15, str(x0 + gx), **grey))  # type: ignore[arg-type]
     for gy in range(rows):
-        parts.append(_label(10, MARGIN + gy * size + size / 2 + 3, str(y0 + gy), **grey))  # type: ignore[arg-type]
+        parts.append(_label(10, MARGIN + gy * size + size / 2 + 4, str(y0 + gy), **grey))  # type: ignore[arg-type]
     for gx in range(columns):
         for gy in range(rows):
             parts.append(

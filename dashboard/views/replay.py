@@ -25,7 +25,7 @@ from dashboard import access, data, i18n, names, sentences, widgets
 from dashboard.card_words import who
 from dashboard.i18n import N_, _
 from dashboard.markup import escape, isolated
-from dashboard.maze_svg import maze_svg
+from dashboard.maze_svg import framed, maze_svg
 from dashboard.replay_view import SEVERITY_ICONS, Violation, address
 
 STEP = "replay_step"
@@ -256,8 +256,7 @@ st.session_state[ADDRESS] = widgets.show_in_address(address(tournament, game_id,
 picture, facts = st.columns([3, 2])
 with picture:
     picture_svg = maze_svg(frame.cells, setup_cell=frame.setup_cell, show_goals=referee, highlight=frame.acted_on)
-    # (st.html drops inline SVG; Markdown passes an HTML block through as it is)
-    st.markdown(f'<div class="maze-picture" style="overflow-x: auto">\n{picture_svg}\n</div>', unsafe_allow_html=True)
+    st.markdown(framed(picture_svg), unsafe_allow_html=True)
 with facts:
     st.markdown(
         "**"

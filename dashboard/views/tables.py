@@ -17,7 +17,7 @@ from dashboard import names as plain
 from dashboard.i18n import _, ngettext
 from dashboard.live import REFRESH, live, paused
 from dashboard.markup import escape, isolated
-from dashboard.maze_svg import maze_svg
+from dashboard.maze_svg import framed, maze_svg
 from dashboard.table_view import TableView
 from events.maze import CardKind, Cell, Placed
 from events.recorder import Due
@@ -79,8 +79,7 @@ def _maze_markup(cells: tuple[Lying, ...], setup: Cell | None, acted: Cell | Non
         for cell, card, kind, rotated, sides, passable, up in cells
     }
     svg = maze_svg(laid, setup_cell=setup, highlight=acted)
-    # (st.html drops inline SVG; Markdown passes an HTML block through as it is)
-    return f'<div class="maze-picture" style="overflow-x: auto">\n{svg}\n</div>'
+    return framed(svg)
 
 
 def maze_markup(table: TableView) -> str:

@@ -56,17 +56,28 @@ def table_of(venue: tuple[Server, list[Table]]) -> Table:
 
 
 def on_a_phone(
-    server: Server, table: Table, act: Callable[[RefereePhone], Awaitable[T]], *, width: int = 390, lang: str = ""
+    server: Server,
+    table: Table,
+    act: Callable[[RefereePhone], Awaitable[T]],
+    *,
+    width: int = 390,
+    lang: str = "",
+    density: float = 1,
 ) -> T:
-    """``act`` on the table's page, on a phone of ``width`` CSS pixels (touch), in
-    ``lang`` if given; the page's script errors fail the test."""
+    """``act`` on the table's page, on a phone of ``width`` CSS pixels (touch) and
+    ``density`` device pixels to one, in ``lang`` if given; the page's script errors
+    fail the test."""
     from playwright.async_api import async_playwright
 
     async def run() -> tuple[T, list[str]]:
         async with async_playwright() as playwright:
             browser = await launched(playwright)
             context = await browser.new_context(
-                viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True, reduced_motion="reduce"
+                viewport={"width": width, "height": 844},
+                device_scale_factor=density,
+                is_mobile=True,
+                has_touch=True,
+                reduced_motion="reduce",
             )
             page = await context.new_page()
             page.set_default_timeout(30_000)
@@ -474,6 +485,56 @@ def test_the_maze_is_one_stop_of_tab_whose_arrow_keys_go_between_the_cells_offer
     # the rockfall's cells: the setup card at 4,0 and the card laid at 0,1, nothing to the right of 4,0
     assert seen["rockfall_stops"] == 1 and seen["rockfall"] == ["4,0", "4,0", "0,1", "4,0", "0,1"]
     assert "rockfall" in seen["taken"] and "column 0, row 1" in seen["taken"], seen["taken"]
+
+
+SMALLEST_WORDS = """async () => {
+  // the smallest words on the cards' pictures in the maze, as the screen draws them (px)
+  const sizes = [];
+  for (const img of document.querySelectorAll('.maze .cell img')) {
+    const svg = new DOMParser().parseFromString(await (await fetch(img.src)).text(), 'image/svg+xml');
+    const across = img.getBoundingClientRect().width / svg.documentElement.viewBox.baseVal.width;
+    for (const text of svg.querySelectorAll('text')) sizes.push(Number(text.getAttribute('font-size')) * across);
+  }
+  const maze = document.querySelector('.maze');
+  return [Math.min(...sizes), document.querySelector('.maze .cell').getBoundingClientRect().width,
+          maze.scrollWidth > maze.clientWidth, document.documentElement.scrollWidth];
+}"""
+
+
+def test_the_mazes_words_are_10_px_on_a_phone_360_px_wide_the_maze_scrolling_sideways(
+    venue: tuple[Server, list[Table]],
+) -> None:
+    """The maze's cells shrank to the phone's width, 30 px on a phone 360 px wide: the
+    words on their cards ("START", "setup") were 4 px tall. A cell is 55 px at least, the
+    maze scrolling sideways, and stays scrolled where a cell was tapped; on a wide
+    screen the maze is as before."""
+    server, table = venue[0], table_of(venue)
+
+    async def act(phone: RefereePhone) -> dict[str, Any]:
+        page, seen = phone.page, {}
+        await dealt(phone, table)
+        seen["phone"] = await page.evaluate(SMALLEST_WORDS)
+        for selector in ("#kind-path", "button[data-card='NS']", "#any-cell"):
+            await page.locator(selector).first.click()
+        await page.evaluate("() => { document.querySelector('.maze').scrollLeft = 10000; }")
+        scrolled = await page.evaluate("() => document.querySelector('.maze').scrollLeft")
+        await page.locator(".maze .cell[data-cell='9,1']").click()
+        await page.locator("#record").wait_for()
+        seen["scrolled"] = [scrolled, await page.evaluate("() => document.querySelector('.maze').scrollLeft")]
+        seen["record"] = await page.locator("#record").inner_text()
+        await page.set_viewport_size({"width": 1280, "height": 800})
+        await page.locator("#main .row button").first.click()  # Back: the turn's maze
+        seen["wide"] = await page.evaluate(SMALLEST_WORDS)
+        return seen
+
+    seen = on_a_phone(server, table, act, width=360, density=2)
+    smallest, cell, scrolls, page_width = seen["phone"]
+    assert smallest >= 10 and cell >= 55, seen["phone"]  # 4.2 px in cells of 29.6 px
+    assert scrolls and page_width == 360  # the maze scrolls in its frame, the page keeps to the screen
+    assert seen["scrolled"][0] > 200 and seen["scrolled"][1] == seen["scrolled"][0]  # drawn anew, kept
+    assert seen["record"].endswith(" at 9,1"), seen["record"]
+    smallest, cell, scrolls, page_width = seen["wide"]
+    assert round(cell) == 55 and not scrolls and page_width == 1280  # the page's 640 px across 11 cells, as before
 
 
 def test_offered_cells_are_marked_by_more_than_a_colour_and_chosen_buttons_are_said_and_seen_focused(

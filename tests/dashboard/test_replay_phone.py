@@ -1,6 +1,8 @@
 """The Replay page on a phone (390×844) in a real headless Chromium: a shared address
 opens its step with the maze in the first screen and the four step buttons in one row,
-and each step taken is written back into the address."""
+and each step taken is written back into the address; the maze's words are 10 px or
+more on a phone 360 px wide, its picture scrolling sideways, and a wide screen keeps it
+to its column as before."""
 
 from __future__ import annotations
 
@@ -26,7 +28,8 @@ def test_a_shared_replay_address_on_a_phone(db: Path, tmp_path: Path) -> None:
 
         box = maze.bounding_box()
         assert box is not None and box["y"] < PHONE["height"], box  # the maze starts in the first screen
-        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box  # scaled to the width
+        frame = page.locator(".maze-picture").bounding_box()  # the picture at its own size, scrolling in it
+        assert frame is not None and frame["x"] >= 0 and frame["x"] + frame["width"] <= PHONE["width"], frame
         steps = page.locator(".st-key-replay_steps button")
         boxes = [steps.nth(i).bounding_box() for i in range(steps.count())]
         assert len(boxes) == 4 and all(b is not None for b in boxes)
@@ -48,3 +51,46 @@ def test_a_shared_replay_address_on_a_phone(db: Path, tmp_path: Path) -> None:
                  .map((w) => w.textContent)"""
         )
         assert cut == [], cut
+
+
+READ = """() => {
+  const svg = document.querySelector('svg.maze'), frame = svg.closest('.maze-picture');
+  const across = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const sizes = [...svg.querySelectorAll('text')].map((t) => Number(t.getAttribute('font-size')) * across);
+  return {smallest: Math.min(...sizes), width: svg.getBoundingClientRect().width, own: svg.width.baseVal.value,
+          frame: frame.clientWidth, scrolls: frame.scrollWidth > frame.clientWidth,
+          page: document.documentElement.scrollWidth};
+}"""
+
+
+def test_the_mazes_words_are_10_px_on_a_phone_and_a_wide_screen_keeps_the_picture_to_its_column(
+    db: Path, tmp_path: Path
+) -> None:
+    """On a phone 360 px wide the picture was shrunk to the screen's width, to 47 % of its
+    size: its coordinates and the words on its cards were 4 px tall. A phone draws it at
+    its own size (its words 11 px), its frame scrolling sideways, and its frame is a stop
+    of Tab whose arrow keys scroll it; at 1280 px it keeps to its column as before."""
+    with serving(db, tmp_path) as served, chromium() as wide:
+        phone = wide.context.browser.new_page(viewport={"width": 360, "height": 740}, device_scale_factor=2)
+        seen = {}
+        for page, name in ((phone, "phone"), (wide, "wide")):
+            if page is wide:
+                page.set_viewport_size({"width": 1280, "height": 800})
+            page.goto(f"{served}/{replay_link(TOURNAMENT, GAME, 1, 3)}")
+            page.get_by_text("Step 3 of").wait_for()
+            page.locator("svg.maze").wait_for()
+            seen[name] = page.evaluate(READ)
+        on_a_phone, on_a_wide_screen = seen["phone"], seen["wide"]
+        assert on_a_phone["smallest"] >= 10 and on_a_phone["width"] == on_a_phone["own"], on_a_phone
+        phone.get_by_role("slider").focus()
+        phone.keyboard.press("Tab")
+        focused = phone.evaluate("() => document.activeElement.className")
+        phone.keyboard.press("ArrowRight")  # (a smooth scroll: its end is waited for)
+        phone.wait_for_function("() => document.querySelector('.maze-picture').scrollLeft > 0", timeout=5_000)
+        scrolled = phone.evaluate("() => document.querySelector('.maze-picture').scrollLeft")
+
+    assert on_a_phone["scrolls"] and on_a_phone["page"] == 360, on_a_phone  # the page keeps to the screen
+    assert "maze-picture" in focused and scrolled > 0, (focused, scrolled)
+    # a wide screen: shrunk to its column (narrower than its own size) as it was
+    assert on_a_wide_screen["width"] == on_a_wide_screen["frame"] < on_a_wide_screen["own"], on_a_wide_screen
+    assert not on_a_wide_screen["scrolls"] and on_a_wide_screen["page"] == 1280, on_a_wide_screen

@@ -795,7 +795,8 @@ function linkStatus() {
 // The page drawn anew. Focus stays where the referee was: on the same control if it is
 // still there, on the turn's heading when the turn changed (a screen reader says it) or
 // the control is gone; a turn changed without the referee's focus in the page is said
-// in a polite live region.
+// in a polite live region. The maze stays scrolled where it was: a cell tapped at the
+// right of a phone's screen stays under the finger, not scrolled back out of sight.
 function render() {
   linkStatus();
   document.body.dataset.taken = String(app.taken);
@@ -812,7 +813,11 @@ function render() {
   const STOPS = "#warning, #conflict, #refused"; // what stops the entries until the referee answers
   const stoppedBefore = !!main.querySelector(STOPS);
   const before = main.innerHTML;
+  const scrolled = main.querySelector(".maze"); // the maze scrolled sideways (a phone): kept there
+  const left = scrolled ? scrolled.scrollLeft : 0;
   main.replaceChildren(...page().flat().filter((part) => part !== null && part !== undefined && part !== false));
+  const board = main.querySelector(".maze");
+  if (board && left) board.scrollLeft = left;
   if (main.innerHTML !== before) tapping.shownAt = performance.now();
   const due = document.getElementById("due");
   const turnChanged = !!due && due.textContent !== turnBefore;
