@@ -17,16 +17,18 @@ append, so a write by anyone else (the Streamlit page, another server) is never 
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC
 from functools import lru_cache
+from pathlib import Path
 from typing import Final
 
 from analytics import browse, records
-from dashboard import sentences
+from dashboard import i18n, maze_svg, sentences
 from dashboard.i18n import _
 from dashboard.maze_svg import card_svg
 from dashboard.names import card as card_name
@@ -115,9 +117,32 @@ def picture_key(placed: Placed, *, setup: bool = False) -> str:
     return "~".join([card, placed.kind, *map(str, flags)])
 
 
-@lru_cache(maxsize=1024)
-def picture(key: str) -> str | None:
-    """The SVG a :func:`picture_key` names; ``None`` for a key that names no card."""
+@lru_cache(maxsize=8)
+def picture_edition(lang: str) -> str:
+    """What the cards' pictures look like in ``lang``, as a short hash of what draws them
+    and of the words written on them (the language's catalogue).
+
+    A picture is kept by the phone for good (``immutable``; and by the page's service
+    worker): its address names the edition and the language (:func:`pictures`), so a
+    picture drawn anew, or its words put otherwise, is a new address, and a phone of
+    another language never gets this one's."""
+    drawn = hashlib.sha256(Path(maze_svg.__file__).read_bytes())
+    catalogue = i18n.LOCALES / lang / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
+    if catalogue.is_file():
+        drawn.update(catalogue.read_bytes())
+    return drawn.hexdigest()[:12]
+
+
+def pictures(lang: str) -> str:
+    """Where the cards' pictures of ``lang`` are: a :func:`picture_key` and ``.svg`` after it."""
+    return f"/referee/picture/{picture_edition(lang)}/{lang}/"
+
+
+@lru_cache(maxsize=4096)
+def picture(key: str, lang: str = i18n.ENGLISH) -> str | None:
+    """The SVG a :func:`picture_key` names, its words in ``lang``; ``None`` for a key that
+    names no card. (Kept by key and language: the words on a goal, the start and the
+    setup card are the language's, and the first phone to ask set them for every other.)"""
     parts = key.split("~")
     if len(parts) != 7 or parts[0] not in _PICTURE_CARDS or parts[1] not in _KINDS:
         return None
@@ -127,7 +152,8 @@ def picture(key: str) -> str | None:
     if sides > 15 or max(rotated, passable, face_up, setup) > 1:
         return None
     placed = Placed(parts[0], parts[1], bool(rotated), sides, bool(passable), bool(face_up))  # type: ignore[arg-type]
-    return card_svg(placed, setup=bool(setup))
+    with i18n.speaking(lang):
+        return card_svg(placed, setup=bool(setup))
 
 
 def tunnel_pictures() -> dict[str, tuple[str, str]]:
@@ -333,6 +359,7 @@ class Desk:
             stored=state is None and self._stored(table.game_id),
             state=state,
             tunnels=tunnel_pictures(),
+            pictures=pictures(i18n.language()),
             card_names=card_names(),
             tools={
                 **{code: [tool] for code, tool in cards.BREAK_CARDS.items()},

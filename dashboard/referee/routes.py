@@ -40,7 +40,7 @@ from starlette.routing import BaseRoute, Route
 
 from dashboard import i18n, sentences
 from dashboard.i18n import _
-from dashboard.referee.desk import Desk, picture
+from dashboard.referee.desk import Desk, picture, picture_edition
 from dashboard.referee.wire import MAX_BODY, Answer, Finishing, Opened, Scoring, Sent
 from dashboard.referee.words import page_words
 from ingest.store import Store, StoreBusy, StoreError
@@ -142,7 +142,8 @@ class Referee:
             Route("/referee/app.js", _static("app.js", "text/javascript"), methods=["GET"]),
             Route("/referee/app.css", _static("app.css", "text/css"), methods=["GET"]),
             Route("/referee/sw.js", _static("sw.js", "text/javascript", scope="/referee"), methods=["GET"]),
-            Route("/referee/picture/{key}.svg", self.picture, methods=["GET"]),
+            Route("/referee/picture/{edition}/{lang}/{key}.svg", self.picture, methods=["GET"]),
+            Route("/referee/picture/{key}.svg", self.picture, methods=["GET"]),  # a page loaded before editions
             Route("/referee/api/table", _guarded(self.table), methods=["GET"]),
             Route("/referee/api/begin", _guarded(self._posted(Opened, lambda desk: desk.begin)), methods=["POST"]),
             Route("/referee/api/entries", _guarded(self._posted(Sent, lambda desk: desk.send)), methods=["POST"]),
@@ -156,12 +157,19 @@ class Referee:
         return FileResponse(STATIC / "referee.html", media_type="text/html", headers={"Cache-Control": "no-cache"})
 
     async def picture(self, request: Request) -> Response:
-        svg = picture(str(request.path_params["key"]))
-        if svg is None:
+        """A card's picture, its words in the language its address names (else the
+        phone's), kept for good when the address names the pictures as they are drawn now
+        (:func:`~dashboard.referee.desk.picture_edition`), else asked again each time."""
+        named = request.path_params.get("lang")
+        lang = i18n.supported(named) if named is not None else spoken(request)
+        svg = picture(str(request.path_params["key"]), lang) if lang is not None else None
+        if svg is None or lang is None:
             return Response("no such card", status_code=404, media_type="text/plain")
-        return Response(
-            svg, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=31536000, immutable"}
-        )
+        current = request.path_params.get("edition") == picture_edition(lang)
+        headers = {"Cache-Control": "public, max-age=31536000, immutable" if current else "no-cache"}
+        if named is None:  # the language is the browser's
+            headers["Vary"] = "Accept-Language"
+        return Response(svg, media_type="image/svg+xml", headers=headers)
 
     async def words(self, request: Request) -> Response:
         """The page's texts in the language it is answered in (kept on the phone with the

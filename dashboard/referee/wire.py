@@ -202,6 +202,8 @@ class TableView(_Wire):
     state: Standing | None
     tunnels: dict[str, tuple[str, str]]
     """Each tunnel card's picture keys, lying upright and turned."""
+    pictures: str
+    """Where the cards' pictures are, in the language answered in: a key and ``.svg`` after it."""
     card_names: dict[str, str]
     """Every card of the deck by its plain name."""
     tools: dict[str, list[str]]

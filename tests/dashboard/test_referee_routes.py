@@ -15,7 +15,7 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from dashboard.recording.table import seated_game_id
-from dashboard.referee.desk import picture_key
+from dashboard.referee.desk import picture_edition, picture_key, pictures
 from dashboard.referee.routes import Referee
 from dashboard.referee.wire import MAX_BODY
 from events.logfile import parse_line
@@ -56,15 +56,40 @@ def test_the_page_its_script_and_its_service_worker_are_served_fresh(client: Tes
 
 
 def test_a_cards_picture_is_kept_for_good_and_a_made_up_one_is_not_found(client: TestClient) -> None:
-    drawn = client.get(f"/referee/picture/{picture_key(tunnel('NES', False))}.svg")
+    where = pictures("en")
+    drawn = client.get(f"{where}{picture_key(tunnel('NES', False))}.svg")
     assert drawn.status_code == 200 and drawn.headers["content-type"].startswith("image/svg+xml")
     assert "immutable" in drawn.headers["cache-control"]
-    goal = client.get("/referee/picture/%3F~goal~0~0~1~0~0.svg")  # a face-down goal's key holds a "?"
+    goal = client.get(f"{where}%3F~goal~0~0~1~0~0.svg")  # a face-down goal's key holds a "?"
     assert goal.status_code == 200
-    assert client.get("/referee/picture/%3Cscript%3E~tunnel~0~7~1~1~0.svg").status_code == 404
+    assert client.get(f"{where}%3Cscript%3E~tunnel~0~7~1~1~0.svg").status_code == 404
     # digits of other scripts ("²", "①") are digits to str.isdigit, not to int(): no server error
     for odd in ("NES~tunnel~0~%C2%B2~1~1~0", "NES~tunnel~0~%E2%91%A0~1~1~0"):
+        assert client.get(f"{where}{odd}.svg").status_code == 404
         assert client.get(f"/referee/picture/{odd}.svg").status_code == 404
+    assert client.get(f"/referee/picture/{picture_edition('en')}/xx/NES~tunnel~0~13~1~1~0.svg").status_code == 404
+
+
+def test_a_cards_words_are_its_phones_language_whoever_asked_first(client: TestClient) -> None:
+    """The goal's, the start's and the setup card's words are the page's language: the
+    pictures were kept by their key alone, so the first phone to ask for one set its
+    words for every phone (a Dutch referee's "GOUD" on a German one's), and the phone
+    kept them for good whatever the pictures became. The address names the language and
+    how they are drawn (a picture drawn anew is a new address)."""
+    gold = "goal_gold~goal~0~13~1~1~0"
+    dutch = client.get(f"{pictures('nl')}{gold}.svg")
+    german = client.get(f"{pictures('de')}{gold}.svg")
+    assert dutch.status_code == german.status_code == 200
+    assert ">GOUD<" in dutch.text and ">GOLD<" in german.text, (dutch.text, german.text)
+    assert pictures("nl") != pictures("de") and pictures("nl").startswith("/referee/picture/")
+    # an address of pictures drawn otherwise (a table kept on the phone from before) is
+    # answered as they are drawn now, and asked again next time
+    stale = client.get(f"/referee/picture/000000000000/nl/{gold}.svg")
+    assert ">GOUD<" in stale.text and stale.headers["cache-control"] == "no-cache"
+    # a page from before the addresses named them: the browser's language, not kept
+    before = client.get(f"/referee/picture/{gold}.svg", headers={"Accept-Language": "nb"})
+    assert before.headers["cache-control"] == "no-cache" and "Accept-Language" in before.headers["vary"]
+    assert ">GOUD<" not in before.text and ">GOLD<" not in before.text
 
 
 def test_a_code_that_opens_no_table_is_told_so(client: TestClient) -> None:

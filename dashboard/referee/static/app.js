@@ -637,8 +637,11 @@ function keptPlace(label) {
   return h("button", { type: "button", class: "kept", text: label, disabled: true, tabindex: "-1", "aria-hidden": "true" });
 }
 
+// where the server says the pictures of the page's language are, as drawn now (a table
+// kept on the phone from before it said so: the pictures in the browser's language)
 function pictureUrl(key) {
-  return "/referee/picture/" + encodeURIComponent(key) + ".svg"; // a face-down goal's key holds a "?"
+  const where = (app.table && app.table.pictures) || "/referee/picture/";
+  return where + encodeURIComponent(key) + ".svg"; // a face-down goal's key holds a "?"
 }
 
 // chosen: undefined for a card that is not one of a set to choose from
