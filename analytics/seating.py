@@ -28,7 +28,7 @@ from random import Random
 from typing import Literal
 
 from analytics.csvrows import spreadsheet_rows
-from events.rules.tournament import MAX_TABLE, MIN_TABLE, check_seating, seat, table_sizes
+from events.rules.tournament import MAX_TABLE, MIN_TABLE, check_players, check_seating, seat, table_sizes
 from events.said import Refusal, Said, say
 
 Method = Literal["random", "mixed", "swiss"]
@@ -88,17 +88,9 @@ def _at(line: int, said: Said) -> SeatingError:
 
 def _sizes(players: int) -> tuple[int, ...]:
     """The tables' sizes for ``players`` (R-TS1), refused as a :class:`SeatingError`."""
-    if players < MIN_TABLE:
-        raise SeatingError(
-            say(
-                "%(count)s player cannot fill a table: a table seats %(low)s to %(high)s",
-                "%(count)s players cannot fill a table: a table seats %(low)s to %(high)s",
-                "count",
-                count=players,
-                low=MIN_TABLE,
-                high=MAX_TABLE,
-            )
-        )
+    breach = check_players(players)
+    if breach is not None:
+        raise SeatingError(breach.said)
     return table_sizes(players)
 
 

@@ -15,7 +15,7 @@ from cli.paths import checked_output, output_path
 from cli.speech import one_of, speaking, told
 from events.logfile import write_log
 from events.records.tournament_file import NAME_MOST
-from events.rules.tournament import CUT, MAX_TABLE, MIN_TABLE, check_cut, check_final_rounds, check_preliminary_rounds
+from events.rules.tournament import CUT, check_cut, check_final_rounds, check_players, check_preliminary_rounds
 from events.said import Refusal, Said, say
 from events.schema import GAME_ID_CHARACTERS, Recording
 from events.simulate.game import GameSpec, simulate_game
@@ -159,17 +159,8 @@ def tournament(
     checked_output(out, folder=True)
     chosen = _recording(recording)
     players_bots = lineup(bots)
-    if players < MIN_TABLE:
-        said = say(
-            "%(count)s player cannot fill a table: a table seats %(low)s to %(high)s",
-            "%(count)s players cannot fill a table: a table seats %(low)s to %(high)s",
-            "count",
-            count=players,
-            low=MIN_TABLE,
-            high=MAX_TABLE,
-        )
-        raise typer.BadParameter(told(said), param_hint="--players")
     for breach, option in (
+        (check_players(players), "--players"),
         (check_cut(cut), "--cut"),
         (check_final_rounds(final_rounds), "--final-rounds"),
         (check_preliminary_rounds(preliminary_rounds), "--preliminary-rounds"),

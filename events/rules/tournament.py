@@ -103,6 +103,24 @@ def _within(value: int, limits: tuple[int, int]) -> bool:
     return limits[0] <= value <= limits[1]
 
 
+def check_players(players: int) -> Breach | None:
+    """R-TS1: a tournament's players fill a table at least, which seats 5 to 10."""
+    if players < MIN_TABLE:
+        return Breach(
+            Code.MALFORMED,
+            "R-TS1",
+            say(
+                "%(count)s player cannot fill a table: a table seats %(low)s to %(high)s",
+                "%(count)s players cannot fill a table: a table seats %(low)s to %(high)s",
+                "count",
+                count=players,
+                low=MIN_TABLE,
+                high=MAX_TABLE,
+            ),
+        )
+    return None
+
+
 def check_preliminary_rounds(rounds: int) -> Breach | None:
     """R-TS1: a tournament announces its preliminary rounds, 1 to 20."""
     if not _within(rounds, PRELIMINARY_ROUNDS):
