@@ -28,6 +28,11 @@ def codes(log: LogBuilder | Sequence[str]) -> list[tuple[str, int]]:
     return [(f.code.value, f.line) for f in errors(log)]
 
 
+def rules_of(log: LogBuilder | Sequence[str]) -> list[str]:
+    """The rule of every error finding, in line order."""
+    return [f.rule for f in errors(log)]
+
+
 def spied(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[tuple[Any, ...]]:
     """Every call of ``owner.name`` from now on, its arguments in order (the call still
     runs): how a test sees that a comparison went through ``hmac.compare_digest``."""

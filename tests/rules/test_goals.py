@@ -17,7 +17,7 @@ from events.maze import Maze, tunnel
 from events.observe import observe
 from events.rules.goals import close_reveal_run
 from events.state import RevealRun
-from tests.conftest import codes, errors, run
+from tests.conftest import codes, errors, rules_of, run
 from tests.rules.maze_logs import ROW, STONE_MIDDLE, corridor, game, lay
 
 GOLD_BOTTOM = {"top": "goal_stone_ne", "middle": "goal_stone_nw", "bottom": "goal_gold"}
@@ -51,10 +51,6 @@ def double_reach(log: LogBuilder, reveals: Sequence[tuple[str, bool]]) -> str:
 
 
 DOUBLE = [*ROW[:6], "NW", "NES", "NESW"]
-
-
-def rules_of(log: LogBuilder) -> list[str]:
-    return [f.rule for f in errors(log)]
 
 
 # -- R-G1: revealed right after the placement that reaches it ----------------------------

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from events.builder import DEFAULT_GOALS, LogBuilder
 from events.cards import Side, parse_sides
 from events.maze import Cell, Maze, tunnel
-from tests.conftest import codes, errors
+from tests.conftest import codes, rules_of
 from tests.rules.maze_logs import ROW, STONE_MIDDLE, corridor, game, lay
 
 # -- helpers -------------------------------------------------------------------------
@@ -35,10 +35,6 @@ def row(upto: int, last: str | None = None) -> dict[Cell, str]:
     if last is not None:
         cells[(upto, 0)] = last
     return cells
-
-
-def rules_of(log: LogBuilder) -> list[str]:
-    return [f.rule for f in errors(log)]
 
 
 # -- unit tests of the maze ------------------------------------------------------------
