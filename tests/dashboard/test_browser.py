@@ -13,9 +13,7 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -45,6 +43,7 @@ from tests.dashboard.conftest import (
     stored,
 )
 from tests.dashboard.test_tables import GAME
+from tests.venue.server import free_port, saboteur_command
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -58,18 +57,11 @@ ARGS = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @contextlib.contextmanager
 def serving(db: Path, tmp_path: Path) -> Iterator[str]:
     """``saboteur dashboard --db … --port …`` running; its address."""
     port = free_port()
-    saboteur = Path(sys.executable).with_name("saboteur")
-    command = [str(saboteur)] if saboteur.exists() else [sys.executable, "-m", "cli.main"]
+    command = saboteur_command()
     env = {**os.environ, "SABOTEUR_ADMIN_PASSWORD": PASSWORD, "HOME": str(tmp_path)}
     log = (tmp_path / "server.log").open("w")
     server = subprocess.Popen(

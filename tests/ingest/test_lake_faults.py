@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -32,6 +31,7 @@ from ingest.lake.layout import MANIFEST, Lake
 from ingest.lake.verify import verify
 from ingest.pipeline import ingest
 from ingest.store import Store
+from tests.venue.server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = 24
@@ -45,12 +45,6 @@ class Cluster:
     workers: list[subprocess.Popen[bytes]]
 
 
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _dask(*args: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", *args], env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -61,7 +55,7 @@ def _dask(*args: str) -> subprocess.Popen[bytes]:
 def cluster() -> Iterator[Cluster]:
     """A scheduler and two workers (no nanny: a worker killed stays dead), each its own
     process; all stopped after."""
-    port = _port()
+    port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     scheduler = _dask("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard")
     workers = [

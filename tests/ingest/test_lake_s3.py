@@ -7,7 +7,6 @@ environment), and the statistics over it are those of a local lake of the same f
 from __future__ import annotations
 
 import os
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,21 +20,16 @@ from ingest.lake.layout import Lake
 from ingest.lake.manifest import committed
 from tests.ingest.conftest import cli
 from tests.ingest.dask_cluster import local_cluster
+from tests.venue.server import free_port
 
 BUCKET = "saboteur-archive"
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
 def s3() -> Iterator[None]:
     """moto's S3 on loopback, and fsspec (here and in every process started meanwhile)
     told to reach ``s3://`` there."""
-    port = _port()
+    port = free_port()
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
     settings = {
