@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -21,7 +22,7 @@ import duckdb
 import polars as pl
 
 from events.said import Said, problem, say, sentence
-from ingest.chain import GENESIS, ChainVerdict, broken_link, link
+from ingest.chain import GENESIS, ChainVerdict, StoredEvent, broken_link, link
 from ingest.checkpoint import Anchor
 from ingest.readmodels import GAME_TABLES, PROJECTED, ROW_TYPES, TOURNAMENT_TABLES
 from ingest.rebuild import project_store
@@ -139,56 +140,89 @@ def _ends(con: duckdb.DuckDBPyConnection) -> _Ends:
     return _Ends(int(events), int(uploads), None if projected is None else int(projected), tuple(accepted))
 
 
-def check_chain(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict, anchors: Sequence[Anchor] = ()) -> None:
-    """Walk the events, then the uploads; then what the chains cannot show of their own
-    end; then the published heads: each as it stood when the walk began (:class:`_Ends`),
-    whatever is appended meanwhile."""
-    ends = _ends(con)
-    pins = _Pins(anchors)
-    pins.see("events", 0, GENESIS)
-    pins.see("uploads", 0, GENESIS)
-    named = {int(p) for (p,) in con.execute("SELECT DISTINCT position FROM upload_chain").fetchall()}
-    heads = {0: GENESIS}
-    """The event hash at each position an upload's link names."""
-    expected_position = 1
-    prev = GENESIS
-    versions: dict[str, int] = {}
-    uploads: dict[int, int] = {}
-    """The first position of the events of each upload."""
-    for event in store.read_all(con, until=ends.events):
+TURN_EVENTS: Final = 10_000
+"""Events walked between two looks for a job waiting for the store (:func:`verify`)."""
+
+
+class _EventWalk:
+    """The event chain as far as it is walked: what the next event must be, and what the
+    checks after it need (the heads the uploads' links name, each upload's first event).
+
+    The walk may take several jobs on the store, each a run of events: the ends it checks
+    up to are read once, at its start, in one statement (:class:`_Ends`), and what is
+    appended meanwhile is past them; nothing before them is ever changed but by damage."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, anchors: Sequence[Anchor]) -> None:
+        self.ends = _ends(con)
+        self.pins = _Pins(anchors)
+        self.pins.see("events", 0, GENESIS)
+        self.pins.see("uploads", 0, GENESIS)
+        self.named = {int(p) for (p,) in con.execute("SELECT DISTINCT position FROM upload_chain").fetchall()}
+        self.heads = {0: GENESIS}
+        """The event hash at each position an upload's link names."""
+        self.expected = 1
+        self.prev = GENESIS
+        self.versions: dict[str, int] = {}
+        self.uploads: dict[int, int] = {}
+        """The first position of the events of each upload."""
+
+    @property
+    def walked(self) -> int:
+        """The last position walked."""
+        return self.expected - 1
+
+    def see(self, event: StoredEvent, verdict: Verdict) -> bool:
+        """Take the next event read in position order; ``False`` once the chain is found
+        broken there (said in ``verdict``)."""
         position = event.position
         at = str(position)  # a position is a place in the chain, written as the store numbers it
-        if position < expected_position:  # read in position order: a position met twice
+        if position < self.expected:  # read in position order: a position met twice
             verdict.said.append(say("event at position %(position)s is stored twice: a row was added", position=at))
-            return
-        if position != expected_position:
+            return False
+        if position != self.expected:
             verdict.said.append(
                 say(
                     "event at position %(position)s is missing (the next stored is %(stored)s): removed",
-                    position=str(expected_position),
+                    position=str(self.expected),
                     stored=at,
                 )
             )
-            return
-        broken = broken_link(prev, versions, event)
+            return False
+        broken = broken_link(self.prev, self.versions, event)
         if broken is not None:
             verdict.said.append(broken)
-            return
+            return False
         if event.upload_id is not None:
-            uploads.setdefault(event.upload_id, position)
-        if position in named:
-            heads[position] = event.hash
-        pins.see("events", position, event.hash)
-        prev = event.hash
-        expected_position += 1
+            self.uploads.setdefault(event.upload_id, position)
+        if position in self.named:
+            self.heads[position] = event.hash
+        self.pins.see("events", position, event.hash)
+        self.prev = event.hash
+        self.expected += 1
         verdict.events += 1
-    verdict.head = prev
-    _check_tail(verdict, ends, expected_position - 1, set(uploads))
-    if verdict.ok:
-        _check_uploads(store, con, verdict, heads, uploads, pins, ends.uploads)
-    if verdict.ok:
-        verdict.said.extend(pins.missed())
-    verdict.anchored_said.extend(pins.found)
+        return True
+
+    def end(self, store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
+        """The events walked: what the chain cannot show of its own end, then the
+        uploads, then the published heads."""
+        verdict.head = self.prev
+        _check_tail(verdict, self.ends, self.walked, set(self.uploads))
+        if verdict.ok:
+            _check_uploads(store, con, verdict, self.heads, self.uploads, self.pins, self.ends.uploads)
+        if verdict.ok:
+            verdict.said.extend(self.pins.missed())
+        verdict.anchored_said.extend(self.pins.found)
+
+
+def check_chain(store: Store, con: duckdb.DuckDBPyConnection, verdict: Verdict, anchors: Sequence[Anchor] = ()) -> None:
+    """Walk the events, then the uploads; then what the chains cannot show of their own
+    end; then the published heads: each as it stood when the walk began (:class:`_Ends`),
+    whatever is appended meanwhile. In one job (:func:`verify` takes turns)."""
+    walk = _EventWalk(con, anchors)
+    for event in store.read_all(con, until=walk.ends.events):
+        if not walk.see(event, verdict):
+            return
+    walk.end(store, con, verdict)
 
 
 def _check_uploads(
@@ -380,13 +414,30 @@ def check_read_models(store: Store, con: duckdb.DuckDBPyConnection, verdict: Ver
 
 def verify(store: Store, *, read_models: bool = True, anchors: Sequence[Anchor] = ()) -> Verdict:
     """Check the store (its read models too, unless told): the first problem found,
-    and where each published head in ``anchors`` was found."""
+    and where each published head in ``anchors`` was found.
+
+    The chain is walked in turns: every :data:`TURN_EVENTS` events the walk looks whether
+    a job waits for the store (a referee's tap, an upload, ``saboteur ingest``), and if
+    one does, lets the store go and walks on once it has had it. Walked in one job, the
+    chain of two million events held every writer for half a minute, and a spectator's
+    "Verify the chain now" on the Standings page froze the tables' phones for as long."""
     verdict = Verdict()
-    with store.connect(read_only=True, read_models=read_models) as con:
-        streaming(con)
-        largest = con.execute("SELECT coalesce(max(size), 0) FROM uploads").fetchall()[0][0]
-        room_for(con, int(largest))  # the hash of a refused file of 60 MiB, kept byte for byte
-        check_chain(store, con, verdict, anchors)
-        if verdict.ok and read_models:
-            check_read_models(store, con, verdict)
-    return verdict
+    walk: _EventWalk | None = None
+    while True:
+        with store.connect(read_only=True, read_models=read_models) as con:
+            streaming(con)
+            if walk is None:
+                walk = _EventWalk(con, anchors)
+            with closing(store.read_all(con, walk.walked, until=walk.ends.events)) as events:
+                for event in events:
+                    if not walk.see(event, verdict):
+                        return verdict
+                    if walk.walked % TURN_EVENTS == 0 and store.someone_waiting():
+                        break  # its turn: the walk goes on after it, in a job of its own
+                else:
+                    largest = con.execute("SELECT coalesce(max(size), 0) FROM uploads").fetchall()[0][0]
+                    room_for(con, int(largest))  # the hash of a refused file of 60 MiB, kept byte for byte
+                    walk.end(store, con, verdict)
+                    if verdict.ok and read_models:
+                        check_read_models(store, con, verdict)
+                    return verdict

@@ -10,7 +10,7 @@ read a chunk at a time (:mod:`ingest.store.chunks`) on a cursor of its own.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Generator, Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from itertools import groupby, islice
 from operator import attrgetter
@@ -100,9 +100,10 @@ class Reading:
 
     def read_all(
         self, con: duckdb.DuckDBPyConnection, after: int = 0, *, until: Moment = None, types: Collection[str] = ()
-    ) -> Iterator[StoredEvent]:
+    ) -> Generator[StoredEvent, None, None]:
         """Every event after position ``after``, in position order, up to a position or
-        a time if given, only of the given ``types`` if any; read a chunk at a time."""
+        a time if given, only of the given ``types`` if any; read a chunk at a time (a
+        reader that stops early closes it before its job ends)."""
         condition, params = _until(until)
         if types:
             condition += " AND type IN (SELECT unnest(?::VARCHAR[]))"
