@@ -15,7 +15,6 @@ each round (a log's ``round_ended`` records no stars; a score sheet's are as wri
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -848,8 +847,7 @@ def _snapshot(store: Store, tournament: str, moment: int | datetime) -> duckdb.D
     with store.connect(read_only=True) as con:
         if isinstance(moment, int):
             moment = _committed(con, moment)
-        headers = store.read_all(con, until=moment, types=GAME_HEADERS)
-        games = {e.stream for e in headers if json.loads(e.payload).get("tournament") == tournament}
+        games = store.streams_naming(con, GAME_HEADERS, "tournament", tournament, until=moment)
         held: dict[str, list[Any]] = {}
         size = 0
         for events in store.read_many(con, {*games, f"tournament:{tournament}"}, until=moment):
