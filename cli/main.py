@@ -50,7 +50,7 @@ class Root(ReportingGroup):
             "read models against the events.",
         ),
         "standings": Lazy(
-            "cli.tournament",
+            "cli.standings",
             "standings_command",
             "The standings of a tournament (R-TS2, R-TS4), now or as of any moment, as wide as the terminal (or "
             "$COLUMNS); `--format pdf -o FILE` to print or pin up.",
