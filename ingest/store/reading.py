@@ -91,7 +91,7 @@ class Reading:
 
     def read_many(
         self, con: duckdb.DuckDBPyConnection, streams: Collection[str], *, until: Moment = None
-    ) -> Iterator[list[StoredEvent]]:
+    ) -> Generator[list[StoredEvent], None, None]:
         """The events of each of ``streams``, as :meth:`read` gives them, a stream at a
         time in stream order (a stream with no events up to then is left out).
 

@@ -1,8 +1,12 @@
-"""``verify`` walks the chain in turns: a writer that waits for the store while the chain
-is walked (a referee's tap, an upload, ``saboteur ingest``) gets it between two runs of
-events, not after the whole walk. On a store of two million events the walk took half
-a minute in one job, and a spectator's "Verify the chain now" on the Standings page
-held every write of the venue for as long."""
+"""The long reads a spectator can start take turns with the writers: a writer that waits
+for the store meanwhile (a referee's tap, an upload, ``saboteur ingest``) gets it
+between two runs of the read, not after the whole of it.
+
+- ``verify`` walks the chain in turns: on a store of two million events the walk took
+  half a minute in one job, and a spectator's "Verify the chain now" on the Standings
+  page held every write of the venue for as long.
+- The standings as of a moment read the tournament's streams in turns: a tournament of
+  561 games is some 3 s of projecting, in one job as long a wait for every tap."""
 
 from __future__ import annotations
 
@@ -14,10 +18,12 @@ from typing import Any
 
 import pytest
 
+from analytics.standings import standings
 from ingest import verify as verifying
 from ingest.chain import StoredEvent
 from ingest.store import Store
 from ingest.verify import Verdict, verify
+from tests.ingest.conftest import TOURNAMENT
 
 TURN: int = 100
 """The events of a turn in these tests (the store holds some ten turns' worth)."""
@@ -49,6 +55,7 @@ def test_a_writer_waiting_gets_the_store_between_two_runs_of_the_walk(
                 while not store.someone_waiting() and time.monotonic() < deadline:
                     time.sleep(0.01)
             yield event
+        done.append("walked")  # every event read (the uploads are walked after)
 
     monkeypatch.setattr(Store, "read_all", reading)
 
@@ -57,7 +64,7 @@ def test_a_writer_waiting_gets_the_store_between_two_runs_of_the_walk(
             done.append("written")
 
     verdicts: list[Verdict] = []
-    walker = threading.Thread(target=lambda: (verdicts.append(verify(store, read_models=False)), done.append("walked")))
+    walker = threading.Thread(target=lambda: verdicts.append(verify(store, read_models=False)))
     walker.start()
     assert halfway.wait(20)
     writer = threading.Thread(target=write)
@@ -87,3 +94,44 @@ def test_a_walk_no_one_waits_for_is_one_job(store_file: Path, monkeypatch: pytes
     verdict = verify(store)
     assert verdict.ok and verdict.events == total
     assert jobs == 1
+
+
+def test_a_writer_waiting_gets_the_store_while_the_standings_as_of_a_moment_are_read(
+    store_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(store_file)
+    with store.connect(read_only=True) as con:
+        moment = store.head(con)[0]
+    alone = standings(store, TOURNAMENT, as_of=moment)
+    assert alone.height  # the test is no empty one
+    done: list[str] = []
+    halfway = threading.Event()
+    read_many = Store.read_many
+
+    def reading(self: Store, con: Any, streams: Any, **kwargs: Any) -> Iterator[list[StoredEvent]]:
+        for number, events in enumerate(read_many(self, con, streams, **kwargs)):
+            yield events
+            if number == 0 and not halfway.is_set():  # the reading under way: a writer comes, and waits
+                halfway.set()
+                deadline = time.monotonic() + 20
+                while not store.someone_waiting() and time.monotonic() < deadline:
+                    time.sleep(0.01)
+        done.append("read")  # every stream read (the standings are made after, the store let go)
+
+    monkeypatch.setattr(Store, "read_many", reading)
+
+    def write() -> None:
+        with Store(store_file).connect():
+            done.append("written")
+
+    frames: list[Any] = []
+    reader = threading.Thread(target=lambda: frames.append(standings(store, TOURNAMENT, as_of=moment)))
+    reader.start()
+    assert halfway.wait(20)
+    writer = threading.Thread(target=write)
+    writer.start()
+    reader.join(60)
+    writer.join(60)
+    assert done == ["written", "read"]
+    [read] = frames
+    assert read.equals(alone)  # as of the same moment, whatever was written meanwhile
