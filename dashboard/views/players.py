@@ -219,6 +219,10 @@ shown = ("started_at", "tournament", "stage", "tournament_round", "table", "game
 listed = rounds.select(*shown, "star", "won", "winner").with_columns(
     words.plain("stage", words.STAGES), words.plain("role", words.ROLES), words.plain("winner", words.WINNERS)
 )
+if listed.height > data.ROUNDS_SHOWN:  # a regular of years of club nights: the newest, as the Rounds page caps its list
+    newest = _("Showing the newest %(listed)s of %(matched)s rounds.")
+    st.caption(newest % {"listed": i18n.number(data.ROUNDS_SHOWN), "matched": i18n.number(listed.height)})
+    listed = listed.tail(data.ROUNDS_SHOWN)
 st.dataframe(
     words.visible_columns(listed), hide_index=True, width="stretch", column_config=words.headers(listed.columns)
 )
