@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,42 +36,59 @@ def _events(db: Path) -> int:
     return int(row[0])
 
 
+class _Turns:
+    """A long read under way on ``db`` when a writer comes: the read stops where the
+    test says (:meth:`writer_waits`) until the writer waits for the store, and the order
+    in which the writer got in and the read ended is kept in ``done``."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.store = Store(db)
+        self.done: list[str] = []
+        self.halfway = threading.Event()
+
+    def writer_waits(self) -> None:
+        """In the read: the writer is let come, and the read goes on once it waits."""
+        self.halfway.set()
+        deadline = time.monotonic() + 20
+        while not self.store.someone_waiting() and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    def run(self, read: Callable[[], None]) -> list[str]:
+        """``read`` in a thread of its own, a writer coming halfway: what came first."""
+        reader = threading.Thread(target=read)
+        reader.start()
+        assert self.halfway.wait(20)
+        writer = threading.Thread(target=self._write)
+        writer.start()
+        reader.join(60)
+        writer.join(60)
+        return self.done
+
+    def _write(self) -> None:
+        with Store(self.db).connect():
+            self.done.append("written")
+
+
 def test_a_writer_waiting_gets_the_store_between_two_runs_of_the_walk(
     store_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     total = _events(store_file)
     assert total > 3 * TURN  # the walk takes several turns
     monkeypatch.setattr(verifying, "TURN_EVENTS", TURN, raising=False)
-    store = Store(store_file)
-    done: list[str] = []
-    halfway = threading.Event()
+    turns = _Turns(store_file)
     read_all = Store.read_all
 
     def reading(self: Store, con: Any, after: int = 0, **kwargs: Any) -> Iterator[StoredEvent]:
         for event in read_all(self, con, after, **kwargs):
-            if event.position == TURN // 2:  # the walk under way: a writer comes, and waits
-                halfway.set()
-                deadline = time.monotonic() + 20
-                while not store.someone_waiting() and time.monotonic() < deadline:
-                    time.sleep(0.01)
+            if event.position == TURN // 2:  # the walk under way
+                turns.writer_waits()
             yield event
-        done.append("walked")  # every event read (the uploads are walked after)
+        turns.done.append("walked")  # every event read (the uploads are walked after)
 
     monkeypatch.setattr(Store, "read_all", reading)
-
-    def write() -> None:
-        with Store(store_file).connect():
-            done.append("written")
-
     verdicts: list[Verdict] = []
-    walker = threading.Thread(target=lambda: verdicts.append(verify(store, read_models=False)))
-    walker.start()
-    assert halfway.wait(20)
-    writer = threading.Thread(target=write)
-    writer.start()
-    walker.join(60)
-    writer.join(60)
-    assert done == ["written", "walked"]
+    assert turns.run(lambda: verdicts.append(verify(turns.store, read_models=False))) == ["written", "walked"]
     [verdict] = verdicts
     assert verdict.ok, verdict.said
     assert verdict.events == total  # the whole chain, walked on after the writer's turn
@@ -104,34 +121,18 @@ def test_a_writer_waiting_gets_the_store_while_the_standings_as_of_a_moment_are_
         moment = store.head(con)[0]
     alone = standings(store, TOURNAMENT, as_of=moment)
     assert alone.height  # the test is no empty one
-    done: list[str] = []
-    halfway = threading.Event()
+    turns = _Turns(store_file)
     read_many = Store.read_many
 
     def reading(self: Store, con: Any, streams: Any, **kwargs: Any) -> Iterator[list[StoredEvent]]:
         for number, events in enumerate(read_many(self, con, streams, **kwargs)):
             yield events
-            if number == 0 and not halfway.is_set():  # the reading under way: a writer comes, and waits
-                halfway.set()
-                deadline = time.monotonic() + 20
-                while not store.someone_waiting() and time.monotonic() < deadline:
-                    time.sleep(0.01)
-        done.append("read")  # every stream read (the standings are made after, the store let go)
+            if number == 0 and not turns.halfway.is_set():  # the reading under way
+                turns.writer_waits()
+        turns.done.append("read")  # every stream read (the standings are made after, the store let go)
 
     monkeypatch.setattr(Store, "read_many", reading)
-
-    def write() -> None:
-        with Store(store_file).connect():
-            done.append("written")
-
     frames: list[Any] = []
-    reader = threading.Thread(target=lambda: frames.append(standings(store, TOURNAMENT, as_of=moment)))
-    reader.start()
-    assert halfway.wait(20)
-    writer = threading.Thread(target=write)
-    writer.start()
-    reader.join(60)
-    writer.join(60)
-    assert done == ["written", "read"]
+    assert turns.run(lambda: frames.append(standings(store, TOURNAMENT, as_of=moment))) == ["written", "read"]
     [read] = frames
     assert read.equals(alone)  # as of the same moment, whatever was written meanwhile
