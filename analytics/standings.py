@@ -45,7 +45,7 @@ from events.tables import ROUND_LIMIT
 from ingest.rebuild import project_stream
 from ingest.schema import READ_MODELS
 from ingest.scoresheet import allowed_outcomes
-from ingest.store import Moment, Store, insert_rows
+from ingest.store import Moment, Store, chunks, insert_rows
 
 
 def _literal(text: str) -> str:
@@ -850,14 +850,22 @@ def _snapshot(store: Store, tournament: str, moment: int | datetime) -> duckdb.D
         if isinstance(moment, int):
             moment = _committed(con, moment)
         games = store.streams_naming(con, GAME_HEADERS, "tournament", tournament, until=moment)
+        head = store.head(con)[0]
+    # (in stream order, which is DuckDB's for the streams' names too: bytes, no collation)
     left = sorted({*games, f"tournament:{tournament}"})
     held: dict[str, list[Any]] = {}
     size = 0
     while left:
         # the streams in turns: a job waiting for the store (a referee's tap) goes first
-        # and the reading goes on after it, up to the same moment (a tournament of 561
-        # games is some 3 s of projecting, which held every write for as long)
-        with store.connect(read_only=True) as con, closing(store.read_many(con, left, until=moment)) as read:
+        # and the reading goes on after it, up to the same moment and never past the head
+        # it began at (a moment of now or later: what is stored meanwhile, a game
+        # superseded, is no part of it); a tournament of 561 games is some 3 s of
+        # projecting, which held every write for as long
+        taken = 0
+        with (
+            store.connect(read_only=True) as con,
+            closing(store.read_many(con, left, until=moment, at_most=head)) as read,
+        ):
             for events in read:
                 for table, rows in project_stream(events).items():
                     held.setdefault(table, []).extend(rows)
@@ -866,8 +874,11 @@ def _snapshot(store: Store, tournament: str, moment: int | datetime) -> duckdb.D
                     insert_rows(memory, held)
                     held, size = {}, 0
                 left = left[bisect_right(left, events[0].stream) :]
-                if left and store.someone_waiting():
-                    break
+                taken += len(events)
+                if taken >= chunks.TURN_EVENTS:
+                    if left and store.someone_waiting():
+                        break
+                    taken = 0
             else:
                 left = []
     insert_rows(memory, held)

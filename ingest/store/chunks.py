@@ -13,6 +13,11 @@ READ_CHUNK: Final = 20_000
 """Events read, made or inserted at a time: a reader of the whole store, or a writer of
 a 16 MiB log, holds a chunk of them, never all."""
 
+TURN_EVENTS: Final = 10_000
+"""Events a long read takes (``verify``'s walk of the chain, the standings as of a moment)
+between two looks for a job waiting for the store: a referee's tap waits for no more,
+and a read beside a busy server is not a store job per game."""
+
 LONG_STREAM: Final = 50_000
 """Events of a stream past which :meth:`~ingest.store.Store.read_streams` gives it as a
 :class:`~ingest.store.reading.StreamEvents` read a chunk at a time, not as a list."""

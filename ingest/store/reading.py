@@ -90,16 +90,26 @@ class Reading:
         return {str(stream) for (stream,) in con.execute(sql, [list(types), path, value, *params]).fetchall()}
 
     def read_many(
-        self, con: duckdb.DuckDBPyConnection, streams: Collection[str], *, until: Moment = None
+        self,
+        con: duckdb.DuckDBPyConnection,
+        streams: Collection[str],
+        *,
+        until: Moment = None,
+        at_most: int | None = None,
     ) -> Generator[list[StoredEvent], None, None]:
         """The events of each of ``streams``, as :meth:`read` gives them, a stream at a
         time in stream order (a stream with no events up to then is left out).
 
         The events have no key, so each query reads the whole ``stream`` column: one
         query per :data:`STREAMS_PER_READ` streams, not one per stream (a tournament's
-        2,000 games read one by one: 8 s). A stream is held whole, as :meth:`read` holds it."""
+        2,000 games read one by one: 8 s). A stream is held whole, as :meth:`read` holds it.
+        ``at_most``: no event past this position either (a read in several jobs, up to a
+        time, stays where the store stood when it began)."""
         wanted = sorted(set(streams))
         condition, params = _until(until)
+        if at_most is not None:
+            condition += " AND position <= ?"
+            params.append(at_most)
         sql = (
             f"SELECT {_ENVELOPE} FROM events WHERE stream IN (SELECT unnest(?::VARCHAR[])) AND {condition} "
             "ORDER BY stream, version"
