@@ -38,8 +38,10 @@ standings 1,011 px wide on a 390 px phone, and wider than a laptop's screen.
 A page's sections are headings of the second level under its title, and what is under
 them of the third: a screen reader moves through a page level by level, and the pages
 went from the title to sections at the third level and pictures at the fourth. The two
-levels keep the sizes Streamlit gives the third and the fourth, as the pages were drawn
-(a replay step's sentence, a table in play's name, would stand at a title's size)."""
+levels take the sizes Streamlit gives the third and the fourth, as those sections were
+drawn (a replay step's sentence, a table in play's name, would stand at a title's
+size); the Players page, whose levels went one by one already, draws its player's name
+and sections a size smaller than it did (28 and 24 px, from 36 and 28)."""
 
 
 def page_style() -> None:

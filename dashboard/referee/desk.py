@@ -18,6 +18,7 @@ append, so a write by anyone else (the Streamlit page, another server) is never 
 from __future__ import annotations
 
 import hashlib
+import sys
 import threading
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Final
 
 from analytics import browse, records
-from dashboard import i18n, maze_svg, sentences
+from dashboard import card_words, i18n, maze_svg, names, sentences
 from dashboard.i18n import _
 from dashboard.maze_svg import card_svg
 from dashboard.names import card as card_name
@@ -117,6 +118,11 @@ def picture_key(placed: Placed, *, setup: bool = False) -> str:
     return "~".join([card, placed.kind, *map(str, flags)])
 
 
+_DRAWING: Final = (maze_svg, card_words, names, cards, sys.modules[__name__])
+"""What draws a card's picture from its key: the pictures, the words on them, the cards
+and this module's reading of the key."""
+
+
 @lru_cache(maxsize=8)
 def picture_edition(lang: str) -> str:
     """What the cards' pictures look like in ``lang``, as a short hash of what draws them
@@ -126,7 +132,9 @@ def picture_edition(lang: str) -> str:
     worker): its address names the edition and the language (:func:`pictures`), so a
     picture drawn anew, or its words put otherwise, is a new address, and a phone of
     another language never gets this one's."""
-    drawn = hashlib.sha256(Path(maze_svg.__file__).read_bytes())
+    drawn = hashlib.sha256()
+    for module in _DRAWING:
+        drawn.update(Path(module.__file__ or "").read_bytes())
     catalogue = i18n.LOCALES / lang / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
     if catalogue.is_file():
         drawn.update(catalogue.read_bytes())
