@@ -506,7 +506,8 @@ def test_the_mazes_words_are_10_px_on_a_phone_360_px_wide_the_maze_scrolling_sid
 ) -> None:
     """The maze's cells shrank to the phone's width, 30 px on a phone 360 px wide: the
     words on their cards ("START", "setup") were 4 px tall. A cell is 55 px at least, the
-    maze scrolling sideways, and stays scrolled where a cell was tapped; on a wide
+    maze scrolling sideways, and stays scrolled where a cell was tapped, from screen to
+    screen (it came back at its left edge each turn, the play at its right); on a wide
     screen the maze is as before."""
     server, table = venue[0], table_of(venue)
 
@@ -522,6 +523,14 @@ def test_the_mazes_words_are_10_px_on_a_phone_360_px_wide_the_maze_scrolling_sid
         await page.locator("#record").wait_for()
         seen["scrolled"] = [scrolled, await page.evaluate("() => document.querySelector('.maze').scrollLeft")]
         seen["record"] = await page.locator("#record").inner_text()
+        # a screen with no maze (the action cards), then the turn's maze again: where it was
+        back = page.get_by_role("button", name="Back")
+        await back.click()
+        await page.locator("#kind-action").click()
+        await back.click()
+        await page.locator("#kind-path").wait_for()
+        seen["again"] = await page.evaluate("() => document.querySelector('.maze').scrollLeft")
+        await page.locator("#kind-path").click()
         await page.set_viewport_size({"width": 1280, "height": 800})
         await page.locator("#main .row button").first.click()  # Back: the turn's maze
         seen["wide"] = await page.evaluate(SMALLEST_WORDS)
@@ -532,6 +541,7 @@ def test_the_mazes_words_are_10_px_on_a_phone_360_px_wide_the_maze_scrolling_sid
     assert smallest >= 10 and cell >= 55, seen["phone"]  # 4.2 px in cells of 29.6 px
     assert scrolls and page_width == 360  # the maze scrolls in its frame, the page keeps to the screen
     assert seen["scrolled"][0] > 200 and seen["scrolled"][1] == seen["scrolled"][0]  # drawn anew, kept
+    assert seen["again"] > 200  # from screen to screen: it came back at its left edge
     assert seen["record"].endswith(" at 9,1"), seen["record"]
     smallest, cell, scrolls, page_width = seen["wide"]
     assert round(cell) == 55 and not scrolls and page_width == 1280  # the page's 640 px across 11 cells, as before

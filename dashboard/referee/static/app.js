@@ -52,6 +52,7 @@ const app = {
   words: {}, // this page's texts in it, by their English
   plurals: {}, // and its plurals, [one, other] by the English singular
   held: false, // another tab of this browser opened this table's card first: this one takes nothing
+  mazeLeft: 0, // how far the maze was last scrolled sideways (a phone), kept from screen to screen
 };
 
 // -- the page's words -----------------------------------------------------------------------------
@@ -798,8 +799,9 @@ function linkStatus() {
 // The page drawn anew. Focus stays where the referee was: on the same control if it is
 // still there, on the turn's heading when the turn changed (a screen reader says it) or
 // the control is gone; a turn changed without the referee's focus in the page is said
-// in a polite live region. The maze stays scrolled where it was: a cell tapped at the
-// right of a phone's screen stays under the finger, not scrolled back out of sight.
+// in a polite live region. The maze stays scrolled where it was, from screen to screen: a
+// cell tapped at the right of a phone's screen stays under the finger, and the next turn's
+// maze shows the same part of the play, not its left edge.
 function render() {
   linkStatus();
   document.body.dataset.taken = String(app.taken);
@@ -817,10 +819,15 @@ function render() {
   const stoppedBefore = !!main.querySelector(STOPS);
   const before = main.innerHTML;
   const scrolled = main.querySelector(".maze"); // the maze scrolled sideways (a phone): kept there
-  const left = scrolled ? scrolled.scrollLeft : 0;
+  if (scrolled) app.mazeLeft = scrolled.scrollLeft;
   main.replaceChildren(...page().flat().filter((part) => part !== null && part !== undefined && part !== false));
+  // and where the next screen with a maze shows it: a draw, or a turn's choice of card,
+  // has none, and the maze came back at its left edge each turn, the play at its right
   const board = main.querySelector(".maze");
-  if (board && left) board.scrollLeft = left;
+  if (board) {
+    if (app.mazeLeft) board.scrollLeft = app.mazeLeft;
+    board.addEventListener("scroll", () => { app.mazeLeft = board.scrollLeft; }, { passive: true });
+  }
   if (main.innerHTML !== before) tapping.shownAt = performance.now();
   const due = document.getElementById("due");
   const turnChanged = !!due && due.textContent !== turnBefore;
