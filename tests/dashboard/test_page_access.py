@@ -10,6 +10,7 @@ a phone's widths, what the browser makes of the picture for a screen reader)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -467,6 +468,19 @@ PUBLIC_PAGES: Final = (
 )
 
 
+SIZED: Final = """() => [...document.querySelectorAll('[data-testid=stMain] :is(h2, h3)')]
+  .every((h) => [28, 24][Number(h.tagName[1]) - 2] === parseFloat(getComputedStyle(h).fontSize))"""
+
+
+def headings_of(page: Any) -> list[list[Any]]:
+    """The page's headings, once the page's style has come (within 10 s: a style of
+    ``st.html`` may come a moment after the elements it sizes)."""
+    with contextlib.suppress(Exception):  # Playwright's TimeoutError: the sizes are told as they are
+        page.wait_for_function(SIZED, timeout=10_000)
+    found: list[list[Any]] = page.evaluate(HEADINGS)
+    return found
+
+
 def skipped_levels(headings: list[list[Any]]) -> list[str]:
     """Each heading that comes more than one level under the one before it, or stands at
     another size than its level's, named with its text."""
@@ -488,13 +502,13 @@ def test_a_pages_headings_go_down_one_level_at_a_time(served: str, browser: Any)
     found: dict[str, list[str]] = {}
     for path in PUBLIC_PAGES:
         opened(browser, f"{served}/{path}", "h1")
-        headings = browser.evaluate(HEADINGS)
+        headings = headings_of(browser)
         assert headings and headings[0][0] == 1, (path, headings)
         if skipped := skipped_levels(headings):
             found[path] = skipped
     test_browser.signed_in(browser, served, "/upload")
     for path in ("upload", "audit", "record"):
         opened(browser, f"{served}/{path}", "h1")
-        if skipped := skipped_levels(browser.evaluate(HEADINGS)):
+        if skipped := skipped_levels(headings_of(browser)):
             found[path] = skipped
     assert not found, "\n".join(f"{path}: {skipped}" for path, skipped in found.items())
