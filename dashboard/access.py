@@ -7,8 +7,8 @@ stay shut and say how to open them. The password itself is never kept in the ses
 nor in the browser, nor in an address.
 
 The right password earns a signed, expiring token (:mod:`dashboard.session`), kept in
-the session and in a browser cookie (:data:`COOKIE`, ``SameSite=Strict``, ``Secure``
-over https), so a reload or a typed address finds the organiser still signed in for
+the session and in a browser cookie (:data:`COOKIE`, ``HttpOnly``, ``SameSite=Strict``,
+``Secure`` over https), so a reload or a typed address finds the organiser still signed in for
 :data:`dashboard.session.LIFETIME`. Tokens are signed with a key derived from the
 password and the server's secret: ``$SABOTEUR_SESSION_SECRET`` (or the secrets file)
 if set, else a random one of this server process, so restarting the server signs
@@ -16,7 +16,8 @@ everyone out. Logging out revokes the token for the whole process and clears the
 cookie; with a configured secret the revocation is kept in a folder beside the store
 too (:func:`_revoked`), as the token outlives the process. Streamlit reads cookies
 but cannot set them: a tiny script of our own (``st.html`` with JavaScript allowed, in
-the page itself) writes ``document.cookie`` (:func:`keep_cookie`). Another tells the
+the page itself) asks the server to (:func:`keep_cookie`, :mod:`dashboard.handover`),
+so no script in the page can read the token. Another tells the
 browser the page's language (:func:`keep_language`): Streamlit's page says ``<html lang="en">`` whatever it shows,
 and a screen reader read Dutch, German and Norwegian with an English voice.
 
@@ -55,17 +56,17 @@ import streamlit as st
 
 from dashboard import i18n
 from dashboard.data import db_path
+from dashboard.handover import COOKIE, HANDOVERS, ROUTE
 from dashboard.i18n import _, ngettext
 from dashboard.session import Revoked, Session, issue, read, session_key
 
 _LOGGER = logging.getLogger(__name__)
 SETTING: Final = "SABOTEUR_ADMIN_PASSWORD"
 SECRET_SETTING: Final = "SABOTEUR_SESSION_SECRET"
-COOKIE: Final = "saboteur_organiser"
-"""The browser cookie that holds the organiser's session token."""
 _FLAG: Final = "organiser"
 _TOKEN: Final = "organiser_token"
 _SIGNED_OUT: Final = "organiser_signed_out"
+_HANDED: Final = "organiser_cookie_handover"
 _SESSION_KEY: Final = "organiser_door_key"
 
 TRIES: Final = 5
@@ -349,14 +350,15 @@ def log_out() -> None:
 # whenever its text changes, and a second top-level ``const`` of the same name is a
 # SyntaxError there (the language picked a second time was never told).
 _COOKIE_SCRIPT: Final = """<script>{
-const name = %(name)s, value = %(value)s, expires = %(expires)s, stale = %(stale)s;
-const now = document.cookie.split("; ").find((c) => c.startsWith(name + "="));
-if (stale === null || stale.some((token) => now === name + "=" + token)) {
-  const age = Math.max(0, Math.floor(expires - Date.now() / 1000));
-  const secure = location.protocol === "https:" ? "; Secure" : "";
-  document.cookie = name + "=" + value + "; Path=/; Max-Age=" + age + "; SameSite=Strict" + secure;
-}
+const number = %(number)s, secure = location.protocol === "https:";
+const send = (left, pause) => fetch(%(route)s, {
+  method: "POST", credentials: "same-origin", headers: {"Content-Type": "application/json"},
+  body: JSON.stringify({number, secure}),
+}).catch(() => { if (left > 0) setTimeout(() => send(left - 1, pause * 2), pause); });
+send(5, 1000);
 }</script>"""
+"""Post a handover's number (:mod:`dashboard.handover`): the answer sets or clears the
+cookie. A post the network lost is sent again, up to five times over half a minute."""
 
 
 _LANGUAGE_SCRIPT: Final = """<script>{
@@ -380,23 +382,34 @@ def keep_cookie() -> None:
     """Make the browser's cookie follow the session: write a token it lacks, clear one
     that no longer signs in (logged out, expired). A cookie the browser changed since
     this session began is left alone when clearing (another tab may have signed in).
-    The script is laid out on every run that needs it: writing the same cookie twice
-    does no harm, and a run cut short cannot lose it. The page's language is kept
-    first (:func:`keep_language`): every page of the app calls this one."""
+    The server writes it, ``HttpOnly`` (:mod:`dashboard.handover`): the page's script
+    holds a one-time number, never the token. The script is laid out on every run that
+    needs it, with the same number while the session wants the same change (Streamlit
+    runs a script again only when its text changes). The page's language is kept first
+    (:func:`keep_language`): every page of the app calls this one."""
     keep_language()
     brought = st.context.cookies.get(COOKIE)
     token = st.session_state.get(_TOKEN) if is_organiser() else None
     if isinstance(token, str):
         if token == brought:
             return
-        value, expires, stale = token, token.partition(".")[0], None
+        change: tuple[str | None, int, tuple[str, ...]] = (token, _expiry(token), ())
     else:
-        stale = [t for t in (brought, st.session_state.get(_SIGNED_OUT)) if isinstance(t, str)]
+        stale = tuple(dict.fromkeys(t for t in (brought, st.session_state.get(_SIGNED_OUT)) if isinstance(t, str)))
         if not stale:
             return
-        value, expires = "", "0"
-    script = _COOKIE_SCRIPT % {"name": _js(COOKIE), "value": _js(value), "expires": expires, "stale": _js(stale)}
+        change = (None, 0, stale)
+    handed = st.session_state.get(_HANDED)
+    if not (isinstance(handed, tuple) and handed[0] == change):
+        handed = (change, HANDOVERS.offer(change[0], expires=change[1], stale=change[2]))
+        st.session_state[_HANDED] = handed
+    script = _COOKIE_SCRIPT % {"number": _js(handed[1]), "route": _js(ROUTE)}
     st.html(script, unsafe_allow_javascript=True)  # our own text only: the values pass through _js
+
+
+def _expiry(token: str) -> int:
+    """When a good token stops being good (Unix seconds: its first part)."""
+    return int(token.partition(".")[0])
 
 
 def _js(value: object) -> str:

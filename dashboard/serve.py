@@ -3,7 +3,8 @@
 ``saboteur dashboard`` runs ``streamlit run dashboard/serve.py``: Streamlit finds the
 :class:`streamlit.App` below and serves ``app.py`` (every page of the dashboard) with
 the referee's routes beside it (:mod:`dashboard.referee.routes`), so a table's card
-keeps one address, ``URL/referee?code=…``, and the phones reach one server.
+keeps one address, ``URL/referee?code=…``, and the phones reach one server; and the
+route that sets the organiser's cookie (:mod:`dashboard.handover`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import streamlit as st
 from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from dashboard import handover
 from dashboard.referee.routes import Referee
 from ingest.store import Store
 
@@ -82,4 +84,9 @@ class Guarded:
         await self.app(scope, receive, guarded)
 
 
-app = st.App("app.py", routes=Referee(_store).routes(), lifespan=_serving, middleware=[Middleware(Guarded)])
+app = st.App(
+    "app.py",
+    routes=[*Referee(_store).routes(), *handover.routes()],
+    lifespan=_serving,
+    middleware=[Middleware(Guarded)],
+)

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from analytics.standings import standings
-from dashboard import widgets
+from dashboard import access, widgets
 from dashboard.markup import JOINER, escape
 from events.observe import observe
 from events.recorder import Recorder
@@ -121,11 +121,26 @@ def chromium() -> Iterator[Any]:
 
 
 def signed_in(page: Any, address: str, path: str) -> None:
-    """``page`` on the dashboard's ``path`` (``/audit``), signed in as the organiser."""
+    """``page`` on the dashboard's ``path`` (``/audit``), signed in as the organiser, its
+    cookie kept (another address opened next finds the organiser signed in)."""
     page.goto(f"{address}{path}")
     page.get_by_label("Organiser password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
     page.get_by_text("Signed in as the organiser.").wait_for()
+    organiser_cookie(page)
+
+
+def organiser_cookie(page: Any, *, kept: bool = True, within: float = 15.0) -> dict[str, Any] | None:
+    """The browser's organiser cookie once it is there (``kept``), or once it is gone:
+    the server sets and clears it in the answer to a post of the page
+    (:mod:`dashboard.handover`), a moment after the page is drawn."""
+    deadline = time.monotonic() + within
+    while True:
+        found = [c for c in page.context.cookies() if c["name"] == access.COOKIE]
+        if bool(found) == kept or time.monotonic() > deadline:
+            assert bool(found) == kept, found
+            return found[0] if found else None
+        page.wait_for_timeout(100)
 
 
 def test_the_organiser_uploads_a_log_and_the_standings_change(served: str, sample: Sample, tmp_path: Path) -> None:

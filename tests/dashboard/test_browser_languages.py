@@ -19,7 +19,6 @@ from typing import Any, Final
 
 import pytest
 
-from dashboard import access
 from dashboard.i18n import LOCALES as PAGE_LOCALES
 from events.language import LOCALES as FINDING_LOCALES
 from tests.dashboard.test_browser import chromium, seen, serving, signed_in
@@ -92,8 +91,7 @@ def unchanged(page: Any, every: int = 150) -> str:
 def browser_on(db: Path, tmp_path: Path) -> Iterator[tuple[str, Any]]:
     """The dashboard served over the sample store, and a browser signed in as the organiser."""
     with serving(db, tmp_path) as address, chromium() as page:
-        signed_in(page, address, "/audit")
-        page.wait_for_function(f"document.cookie.includes({access.COOKIE!r} + '=')")  # kept for every page
+        signed_in(page, address, "/audit")  # its cookie kept for every page
         yield address, page
 
 

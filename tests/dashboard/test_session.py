@@ -4,6 +4,7 @@ secret, or logged out; brought back by the browser's cookie."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -15,7 +16,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from dashboard import access
+from dashboard import access, handover
 from dashboard.session import LIFETIME, Revoked, issue, read, session_key
 from tests.dashboard.conftest import PASSWORD, log_in
 
@@ -130,8 +131,16 @@ def browser_cookies(monkeypatch: pytest.MonkeyPatch, cookies: dict[str, str]) ->
 
 
 def cookie_scripts(at: AppTest) -> list[str]:
-    """The cookie-writing scripts the run laid out."""
-    return [h.value for h in at.html if access.COOKIE in h.value]
+    """The scripts the run laid out that post a handover of the cookie."""
+    return [h.value for h in at.html if handover.ROUTE in h.value]
+
+
+def handed(script: str) -> handover.Handover:
+    """What the handover a script posts does to the cookie (taken: it is good once)."""
+    (number,) = re.findall(r'const number = "([^"]+)"', script)
+    taken = handover.HANDOVERS.take(number)
+    assert taken is not None, number
+    return taken
 
 
 def asks_the_password(at: AppTest) -> bool:
@@ -147,7 +156,11 @@ def test_a_reload_brings_the_organiser_back_and_log_out_ends_it(
     assert at.file_uploader
     token = at.session_state[access._TOKEN]
     (script,) = cookie_scripts(at)
-    assert token in script and "SameSite=Strict" in script and PASSWORD not in script
+    assert token not in script and PASSWORD not in script  # no script of the page holds either
+    assert at.run() and cookie_scripts(at) == [script]  # a rerun posts the same number, not another
+    written = handed(script)
+    assert written.token == token and written.expires == int(token.split(".")[0]) and not written.stale
+    assert handover.HANDOVERS.take(script.split('"')[1]) is None  # good once
 
     cookies[access.COOKIE] = token  # the browser reloads with the cookie written
     again = open_page("upload")
@@ -157,7 +170,8 @@ def test_a_reload_brings_the_organiser_back_and_log_out_ends_it(
     again.sidebar.button[0].click().run()  # log out
     assert not again.file_uploader and asks_the_password(again)
     (clearing,) = cookie_scripts(again)
-    assert "Max-Age=" in clearing and token in clearing  # clears that token, only it
+    cleared = handed(clearing)
+    assert cleared.token is None and cleared.stale == (token,)  # clears that token, only it
     stolen = open_page("upload")  # the token, copied before the log out, is useless
     assert not stolen.file_uploader and asks_the_password(stolen)
     # no secret configured: a restart voids every token, nothing is kept beside the store
