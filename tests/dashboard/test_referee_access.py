@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import pytest
 
@@ -501,6 +501,14 @@ SMALLEST_WORDS = """async () => {
 }"""
 
 
+SHADED: Final = """() => {
+  // the maze's edges shaded (more to swipe to), by a shade the screen shows (not hidden, not clear)
+  const frame = document.querySelector('.maze-frame');
+  return ['more-left', 'more-right'].filter((edge) => frame.classList.contains(edge)
+    && getComputedStyle(frame, edge === 'more-left' ? '::before' : '::after').backgroundImage.includes('gradient'));
+}"""
+
+
 def test_the_mazes_words_are_10_px_on_a_phone_360_px_wide_the_maze_scrolling_sideways(
     venue: tuple[Server, list[Table]],
 ) -> None:
@@ -515,10 +523,13 @@ def test_the_mazes_words_are_10_px_on_a_phone_360_px_wide_the_maze_scrolling_sid
         page, seen = phone.page, {}
         await dealt(phone, table)
         seen["phone"] = await page.evaluate(SMALLEST_WORDS)
+        seen["edges"] = [await page.evaluate(SHADED)]
         for selector in ("#kind-path", "button[data-card='NS']", "#any-cell"):
             await page.locator(selector).first.click()
         await page.evaluate("() => { document.querySelector('.maze').scrollLeft = 10000; }")
         scrolled = await page.evaluate("() => document.querySelector('.maze').scrollLeft")
+        await page.wait_for_function(f"({SHADED})().includes('more-left')", timeout=5_000)
+        seen["edges"].append(await page.evaluate(SHADED))
         await page.locator(".maze .cell[data-cell='9,1']").click()
         await page.locator("#record").wait_for()
         seen["scrolled"] = [scrolled, await page.evaluate("() => document.querySelector('.maze').scrollLeft")]
@@ -534,6 +545,7 @@ def test_the_mazes_words_are_10_px_on_a_phone_360_px_wide_the_maze_scrolling_sid
         await page.set_viewport_size({"width": 1280, "height": 800})
         await page.locator("#main .row button").first.click()  # Back: the turn's maze
         seen["wide"] = await page.evaluate(SMALLEST_WORDS)
+        seen["edges"].append(await page.evaluate(SHADED))
         return seen
 
     seen = on_a_phone(server, table, act, width=360, density=2)
@@ -543,6 +555,9 @@ def test_the_mazes_words_are_10_px_on_a_phone_360_px_wide_the_maze_scrolling_sid
     assert seen["scrolled"][0] > 200 and seen["scrolled"][1] == seen["scrolled"][0]  # drawn anew, kept
     assert seen["again"] > 200  # from screen to screen: it came back at its left edge
     assert seen["record"].endswith(" at 9,1"), seen["record"]
+    # a shade at the edge the maze runs past: its right at first, its left once swiped to
+    # the end, none on a wide screen (nothing on the phone told that more lay to the right)
+    assert seen["edges"] == [["more-right"], ["more-left"], []], seen["edges"]
     smallest, cell, scrolls, page_width = seen["wide"]
     assert round(cell) == 55 and not scrolls and page_width == 1280  # the page's 640 px across 11 cells, as before
 

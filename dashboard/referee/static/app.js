@@ -826,7 +826,8 @@ function render() {
   const board = main.querySelector(".maze");
   if (board) {
     if (app.mazeLeft) board.scrollLeft = app.mazeLeft;
-    board.addEventListener("scroll", () => { app.mazeLeft = board.scrollLeft; }, { passive: true });
+    edges(board);
+    board.addEventListener("scroll", () => { app.mazeLeft = board.scrollLeft; edges(board); }, { passive: true });
   }
   if (main.innerHTML !== before) tapping.shownAt = performance.now();
   const due = document.getElementById("due");
@@ -1109,7 +1110,16 @@ function maze(state, marks, onCell, picked) {
       grid.append(node);
     }
   }
-  return grid;
+  return h("div", { class: "maze-frame" }, grid);
+}
+
+// Whether the maze runs past its frame on either side (a phone 360 px wide shows six of
+// its eleven columns, and hides its scrollbar until a swipe): a shade at that edge says
+// there is more to swipe to, the goals' column often among it.
+function edges(board) {
+  const frame = board.parentElement;
+  frame.classList.toggle("more-left", board.scrollLeft > 1);
+  frame.classList.toggle("more-right", board.scrollLeft + board.clientWidth < board.scrollWidth - 1);
 }
 
 // The cell the keyboard is on is the maze's one stop of Tab.
@@ -1354,6 +1364,7 @@ function notePanel() {
 
 window.addEventListener("online", () => { app.failures = 0; pump(); refresh(); });
 window.addEventListener("offline", () => { app.online = false; render(); });
+window.addEventListener("resize", () => { const board = document.querySelector(".maze"); if (board) edges(board); });
 say(""); // the live region there before anything is said in it
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/referee/sw.js", { scope: "/referee" }).catch(() => {});
 openTable();
