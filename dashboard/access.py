@@ -56,7 +56,7 @@ import streamlit as st
 
 from dashboard import i18n
 from dashboard.data import db_path
-from dashboard.handover import COOKIE, HANDOVERS, ROUTE
+from dashboard.handover import BROWSER, COOKIE, HANDOVERS, ROUTE
 from dashboard.i18n import _, ngettext
 from dashboard.session import Revoked, Session, issue, read, session_key
 
@@ -354,11 +354,12 @@ const number = %(number)s, secure = location.protocol === "https:";
 const send = (left, pause) => fetch(%(route)s, {
   method: "POST", credentials: "same-origin", headers: {"Content-Type": "application/json"},
   body: JSON.stringify({number, secure}),
-}).catch(() => { if (left > 0) setTimeout(() => send(left - 1, pause * 2), pause); });
-send(5, 1000);
+}).catch(() => { if (left > 0) setTimeout(() => send(left - 1, Math.min(pause * 2, 30000)), pause); });
+send(8, 1000);
 }</script>"""
 """Post a handover's number (:mod:`dashboard.handover`): the answer sets or clears the
-cookie. A post the network lost is sent again, up to five times over half a minute."""
+cookie. A post the network lost is sent again, eight times over two minutes (the
+number's lifetime); after that the session's next run offers a new number."""
 
 
 _LANGUAGE_SCRIPT: Final = """<script>{
@@ -383,9 +384,11 @@ def keep_cookie() -> None:
     that no longer signs in (logged out, expired). A cookie the browser changed since
     this session began is left alone when clearing (another tab may have signed in).
     The server writes it, ``HttpOnly`` (:mod:`dashboard.handover`): the page's script
-    holds a one-time number, never the token. The script is laid out on every run that
-    needs it, with the same number while the session wants the same change (Streamlit
-    runs a script again only when its text changes). The page's language is kept first
+    holds a one-time number bound to this browser, never the token. The script is laid
+    out on every run that needs it, with the same number while the session wants the
+    same change and the number may still be (or was) taken (Streamlit runs a script
+    again only when its text changes); a number whose post was lost and whose time ran
+    out is replaced, and the new script posts again. The page's language is kept first
     (:func:`keep_language`): every page of the app calls this one."""
     keep_language()
     brought = st.context.cookies.get(COOKIE)
@@ -399,9 +402,13 @@ def keep_cookie() -> None:
         if not stale:
             return
         change = (None, 0, stale)
+    browser = st.context.cookies.get(BROWSER)
+    if not browser:  # a browser that keeps no cookie: there is none to write
+        return
     handed = st.session_state.get(_HANDED)
-    if not (isinstance(handed, tuple) and handed[0] == change):
-        handed = (change, HANDOVERS.offer(change[0], expires=change[1], stale=change[2]))
+    if not (isinstance(handed, tuple) and handed[0] == (browser, change) and HANDOVERS.pending(handed[1])):
+        number = HANDOVERS.offer(browser, change[0], expires=change[1], stale=change[2])
+        handed = ((browser, change), number)
         st.session_state[_HANDED] = handed
     script = _COOKIE_SCRIPT % {"number": _js(handed[1]), "route": _js(ROUTE)}
     st.html(script, unsafe_allow_javascript=True)  # our own text only: the values pass through _js
@@ -472,7 +479,7 @@ def gate() -> bool:
     if is_organiser():
         return True
     if _signed_in_by_link(expected):
-        return True
+        st.rerun()  # the sidebar and the cookie, laid out before the page, learn it at once
     with st.form("organiser_login"):
         given = st.text_input(_("Organiser password"), type="password")
         submitted = st.form_submit_button(_("Log in"))

@@ -65,7 +65,9 @@ says, and no address (a referee's, with its code) is told to another site."""
 
 class Guarded:
     """ASGI middleware that adds :data:`HEADERS` to every HTTP answer (Streamlit's
-    pages, its files, the referee's routes); a websocket is passed through as it is."""
+    pages, its files, the referee's routes), and the browser's id to an answer to a
+    browser that has none (:func:`dashboard.handover.browser_id_cookie`); a websocket is
+    passed through as it is."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -75,10 +77,16 @@ class Guarded:
             await self.app(scope, receive, send)
             return
 
+        brought = b"; ".join(value for name, value in scope.get("headers", []) if name.lower() == b"cookie")
+        given = handover.browser_id_cookie(brought.decode("latin-1") or None)
+
         async def guarded(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 named = {name.lower() for name, _ in message.get("headers", [])}
-                message["headers"] = [*message.get("headers", []), *(h for h in HEADERS if h[0] not in named)]
+                added = [h for h in HEADERS if h[0] not in named]
+                if given is not None:
+                    added.append((b"set-cookie", given))
+                message["headers"] = [*message.get("headers", []), *added]
             await send(message)
 
         await self.app(scope, receive, guarded)

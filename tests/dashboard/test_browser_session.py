@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dashboard import access
+from dashboard import access, handover
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.test_browser import chromium, organiser_cookie, serving
 
@@ -24,6 +24,8 @@ def test_a_reload_and_a_typed_address_keep_the_organiser_signed_in(db: Path, tmp
         assert cookie["httpOnly"] and cookie["expires"] > 0
         assert PASSWORD not in cookie["value"] and PASSWORD not in page.url
         assert access.COOKIE not in page.evaluate("document.cookie")  # no script of the page reads it
+        (browser_id,) = [c for c in page.context.cookies() if c["name"] == handover.BROWSER]
+        assert browser_id["httpOnly"] and browser_id["sameSite"] == "Strict"  # what a handover is bound to
         assert cookie["value"] not in page.content()  # nor finds the token in the page
 
         page.reload()

@@ -125,8 +125,13 @@ def test_a_folder_that_cannot_be_written_keeps_the_revocation_for_the_process(
 # -- in the app: the cookie brings the login back ------------------------------------------
 
 
+BROWSER_ID = "this browser's id"
+
+
 def browser_cookies(monkeypatch: pytest.MonkeyPatch, cookies: dict[str, str]) -> None:
-    """Sessions from now on begin with ``cookies`` (as a browser's reload sends them)."""
+    """Sessions from now on begin with ``cookies`` (as a browser's reload sends them),
+    the browser's id among them (the server gives it with the first page)."""
+    cookies.setdefault(handover.BROWSER, BROWSER_ID)
     monkeypatch.setattr(type(st.context), "cookies", property(lambda _: cookies))
 
 
@@ -138,7 +143,8 @@ def cookie_scripts(at: AppTest) -> list[str]:
 def handed(script: str) -> handover.Handover:
     """What the handover a script posts does to the cookie (taken: it is good once)."""
     (number,) = re.findall(r'const number = "([^"]+)"', script)
-    taken = handover.HANDOVERS.take(number)
+    assert handover.HANDOVERS.take(number, "another browser's id") is None  # bound to its browser
+    taken = handover.HANDOVERS.take(number, BROWSER_ID)
     assert taken is not None, number
     return taken
 
@@ -160,7 +166,8 @@ def test_a_reload_brings_the_organiser_back_and_log_out_ends_it(
     assert at.run() and cookie_scripts(at) == [script]  # a rerun posts the same number, not another
     written = handed(script)
     assert written.token == token and written.expires == int(token.split(".")[0]) and not written.stale
-    assert handover.HANDOVERS.take(script.split('"')[1]) is None  # good once
+    assert handover.HANDOVERS.take(script.split('"')[1], BROWSER_ID) is None  # good once
+    assert at.run() and cookie_scripts(at) == [script]  # taken: not offered again
 
     cookies[access.COOKIE] = token  # the browser reloads with the cookie written
     again = open_page("upload")
