@@ -406,10 +406,13 @@ def keep_cookie() -> None:
     if not browser:  # a browser that keeps no cookie: there is none to write
         return
     handed = st.session_state.get(_HANDED)
-    if not (isinstance(handed, tuple) and handed[0] == (browser, change) and HANDOVERS.pending(handed[1])):
-        number = HANDOVERS.offer(browser, change[0], expires=change[1], stale=change[2])
-        handed = ((browser, change), number)
-        st.session_state[_HANDED] = handed
+    if not (isinstance(handed, tuple) and handed[0] == (browser, change)):
+        handed = None
+    elif handed[2] != "taken":  # once taken, the session asks no more
+        handed = (*handed[:2], HANDOVERS.state(handed[1]))
+    if handed is None or handed[2] is None:
+        handed = ((browser, change), HANDOVERS.offer(browser, change[0], expires=change[1], stale=change[2]), "waiting")
+    st.session_state[_HANDED] = handed
     script = _COOKIE_SCRIPT % {"number": _js(handed[1]), "route": _js(ROUTE)}
     st.html(script, unsafe_allow_javascript=True)  # our own text only: the values pass through _js
 

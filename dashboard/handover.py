@@ -28,7 +28,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import Request
@@ -100,12 +100,14 @@ class Handovers:
                 self._taken.popitem(last=False)
             return handover
 
-    def pending(self, number: str) -> bool:
-        """Whether ``number`` may still be taken, or was (a number dropped unused, its
-        lifetime over, is neither: its session offers a new one)."""
+    def state(self, number: str) -> Literal["waiting", "taken"] | None:
+        """Whether ``number`` may still be taken, or was lately; ``None`` for a number
+        dropped unused, its lifetime over (its session offers a new one)."""
         with self._lock:
             self._forget_old()
-            return number in self._waiting or number in self._taken
+            if number in self._waiting:
+                return "waiting"
+            return "taken" if number in self._taken else None
 
     def _forget_old(self) -> None:
         """Drop the handovers past their lifetime (the oldest are first), and what was

@@ -129,8 +129,8 @@ def test_a_number_is_good_for_its_lifetime_and_the_oldest_go_first_past_the_boun
     assert isinstance(clock, Clock)
     late = handovers.offer(BROWSER_ID, TOKEN, expires=0)
     clock.now += 121
-    assert not handovers.pending(late) and handovers.take(late, BROWSER_ID) is None  # its session offers anew
+    assert handovers.state(late) is None and handovers.take(late, BROWSER_ID) is None  # its session offers anew
     numbers = [handovers.offer(BROWSER_ID, TOKEN, expires=0) for _ in range(4)]
     assert handovers.take(numbers[0], BROWSER_ID) is None  # a fourth pushed the first out (three kept)
     assert all(handovers.take(number, BROWSER_ID) is not None for number in numbers[1:])
-    assert all(handovers.pending(number) for number in numbers[1:])  # taken: its session needs no other
+    assert {handovers.state(number) for number in numbers[1:]} == {"taken"}  # its session needs no other

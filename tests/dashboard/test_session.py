@@ -226,3 +226,18 @@ def test_a_configured_secret_keeps_tokens_good_across_server_restarts(
     signed_elsewhere = issue(session_key(b"kept beside the password", PASSWORD), time.time())
     browser_cookies(monkeypatch, {access.COOKIE: signed_elsewhere})
     assert open_page("upload").file_uploader
+
+
+def test_a_number_whose_post_was_lost_is_offered_anew_once_its_time_is_over(
+    open_page: Open, organiser: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The network lost the page's posts (the script tries over the number's two
+    minutes): the session's next run offers a new number, so the script runs again."""
+    browser_cookies(monkeypatch, {})
+    at = log_in(open_page("upload"), organiser)
+    (lost,) = cookie_scripts(at)
+    later = time.monotonic() + handover.LIFETIME + 1
+    monkeypatch.setattr(handover.HANDOVERS, "clock", lambda: later)
+    at.run()
+    (again,) = cookie_scripts(at)
+    assert again != lost and handed(again).token == at.session_state[access._TOKEN]
