@@ -92,7 +92,9 @@ class Handovers:
         with self._lock:
             self._forget_old()
             handover = self._waiting.get(number)
-            if handover is None or browser is None or not hmac.compare_digest(handover.browser, browser):
+            if handover is None or browser is None:
+                return None
+            if not hmac.compare_digest(handover.browser.encode(), browser.encode()):  # any text: a cookie is anyone's
                 return None
             del self._waiting[number]
             self._taken[number] = self.clock()

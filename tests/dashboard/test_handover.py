@@ -90,6 +90,7 @@ def test_a_number_caught_and_posted_by_another_browser_sets_nothing(client: Test
         elsewhere.cookies.set(handover.BROWSER, "a thief's own id")
         stolen = elsewhere.post(ROUTE, json={"number": number}, headers=ORIGIN)
         assert stolen.status_code == 404 and "set-cookie" not in stolen.headers
+    assert handovers.take(number, "ein Dieb, überall") is None  # any text (it raised on one not ASCII)
     assert "set-cookie" in client.post(ROUTE, json={"number": number}, headers=ORIGIN).headers
 
 
