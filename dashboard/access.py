@@ -351,15 +351,19 @@ def log_out() -> None:
 # SyntaxError there (the language picked a second time was never told).
 _COOKIE_SCRIPT: Final = """<script>{
 const number = %(number)s, secure = location.protocol === "https:";
+let answered = false;
 const send = (left, pause) => fetch(%(route)s, {
   method: "POST", credentials: "same-origin", headers: {"Content-Type": "application/json"},
   body: JSON.stringify({number, secure}),
-}).catch(() => { if (left > 0) setTimeout(() => send(left - 1, Math.min(pause * 2, 30000)), pause); });
+}).then(() => { answered = true; },
+  () => { if (left > 0) setTimeout(() => send(left - 1, Math.min(pause * 2, 30000)), pause); });
+addEventListener("online", () => { if (!answered) send(0, 0); });
 send(8, 1000);
 }</script>"""
 """Post a handover's number (:mod:`dashboard.handover`): the answer sets or clears the
 cookie. A post the network lost is sent again, eight times over two minutes (the
-number's lifetime); after that the session's next run offers a new number."""
+number's lifetime), and at once when the network comes back; after that the session's
+next run offers a new number."""
 
 
 _LANGUAGE_SCRIPT: Final = """<script>{

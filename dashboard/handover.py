@@ -10,7 +10,7 @@ a one-time number (a *handover*, :meth:`Handovers.offer`), and lays out a script
 only posts that number to :data:`ROUTE`; the answer sets the cookie ``HttpOnly``, which
 no script can read. The number is good once, for :data:`LIFETIME` seconds, and only
 with the browser it was offered to: every browser gets a random id of its own in an
-``HttpOnly``, ``SameSite=Strict`` cookie (:data:`BROWSER`, :func:`browser_id_cookie`)
+``HttpOnly``, ``SameSite=Lax`` cookie (:data:`BROWSER`, :func:`browser_id_cookie`)
 with the first page it loads, the session reads it from the websocket's handshake, and
 the post must bring the same. A script that catches the number can only set the cookie
 in the browser it already runs in; a page of another site cannot post with that cookie.
@@ -170,13 +170,18 @@ async def post(request: Request, handovers: Handovers = HANDOVERS) -> Response:
     return answer
 
 
-def browser_id_cookie(cookie_header: str | None) -> bytes | None:
-    """The ``Set-Cookie`` header's value that gives a browser its id, for an answer to a
-    request whose ``Cookie`` header (``cookie_header``) holds none; else ``None``. Kept a
-    year: it is no credential alone, only what a handover is bound to."""
+def browser_id_cookie(cookie_header: str | None, *, secure: bool = False) -> bytes | None:
+    """The ``Set-Cookie`` header's value that gives a browser its id, for a page sent
+    to a browser whose ``Cookie`` header (``cookie_header``) holds none; else ``None``.
+    ``SameSite=Lax``: a page opened by a link on another site brings it along (a Strict
+    one did not, and the browser was given a new id that left every open tab's session
+    bound to the old one, unable to keep the organiser's cookie), while another site's
+    post still goes without it. Kept a year: no credential alone, only what a handover
+    is bound to."""
     if cookie_header and any(part.strip().startswith(BROWSER + "=") for part in cookie_header.split(";")):
         return None
-    return f"{BROWSER}={secrets.token_urlsafe(24)}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Strict".encode()
+    flags = "; Secure" if secure else ""
+    return f"{BROWSER}={secrets.token_urlsafe(24)}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax{flags}".encode()
 
 
 def routes() -> list[Route]:

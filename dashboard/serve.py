@@ -65,7 +65,7 @@ says, and no address (a referee's, with its code) is told to another site."""
 
 class Guarded:
     """ASGI middleware that adds :data:`HEADERS` to every HTTP answer (Streamlit's
-    pages, its files, the referee's routes), and the browser's id to an answer to a
+    pages, its files, the referee's routes), and the browser's id to a page sent to a
     browser that has none (:func:`dashboard.handover.browser_id_cookie`); a websocket is
     passed through as it is."""
 
@@ -78,13 +78,17 @@ class Guarded:
             return
 
         brought = b"; ".join(value for name, value in scope.get("headers", []) if name.lower() == b"cookie")
-        given = handover.browser_id_cookie(brought.decode("latin-1") or None)
+        given = handover.browser_id_cookie(brought.decode("latin-1") or None, secure=scope.get("scheme") == "https")
 
         async def guarded(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
-                named = {name.lower() for name, _ in message.get("headers", [])}
+                headers = message.get("headers", [])
+                named = {name.lower() for name, _ in headers}
                 added = [h for h in HEADERS if h[0] not in named]
-                if given is not None:
+                page = any(
+                    name.lower() == b"content-type" and value.startswith(b"text/html") for name, value in headers
+                )
+                if given is not None and page:  # a page, never a file a cache may keep for all
                     added.append((b"set-cookie", given))
                 message["headers"] = [*message.get("headers", []), *added]
             await send(message)

@@ -10,12 +10,15 @@ import time
 
 import pytest
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from dashboard import handover
 from dashboard.handover import COOKIE, ROUTE, Handovers
+from dashboard.serve import Guarded
 
 ORIGIN = {"Origin": "http://testserver"}
 BROWSER_ID = "the organiser's browser"
@@ -118,11 +121,29 @@ def test_made_up_numbers_and_bodies_are_refused_reading_no_more_than_the_bound(
     assert "set-cookie" in client.post(ROUTE, json={"number": number}, headers=ORIGIN).headers
 
 
-def test_a_browser_is_given_an_id_once() -> None:
+def test_a_browser_is_given_an_id_once_with_a_page_that_a_link_from_another_site_brings_along() -> None:
+    """``SameSite=Lax``: a Strict id was not sent with a page opened by another site's
+    link, so the browser was given a new one, and every tab already open stayed bound to
+    the old one (its sign-in lost at the next reload). Given with a page only, never a
+    file a shared cache may keep for every browser."""
     given = handover.browser_id_cookie(None)
-    assert given is not None and b"HttpOnly" in given and b"SameSite=Strict" in given and b"Path=/" in given
+    assert given is not None and b"HttpOnly" in given and b"SameSite=Lax" in given and b"Path=/" in given
+    assert b"Secure" not in given and b"; Secure" in (handover.browser_id_cookie(None, secure=True) or b"")
     assert handover.browser_id_cookie("a=b") is not None and handover.browser_id_cookie(None) != given
     assert handover.browser_id_cookie(f"a=b; {handover.BROWSER}=kept") is None
+
+    async def page(request):  # type: ignore[no-untyped-def]
+        return HTMLResponse("<p>a page</p>")
+
+    async def picture(request):  # type: ignore[no-untyped-def]
+        return Response(b"<svg/>", media_type="image/svg+xml", headers={"Cache-Control": "public, immutable"})
+
+    app = Starlette(routes=[Route("/", page), Route("/picture.svg", picture)], middleware=[Middleware(Guarded)])
+    with TestClient(app) as browser:
+        assert "set-cookie" not in browser.get("/picture.svg").headers
+        first = browser.get("/")
+        assert first.headers["set-cookie"].startswith(handover.BROWSER + "=")
+        assert "set-cookie" not in browser.get("/").headers  # it has one now
 
 
 def test_a_number_is_good_for_its_lifetime_and_the_oldest_go_first_past_the_bound(handovers: Handovers) -> None:
