@@ -509,13 +509,24 @@ SHADED: Final = """() => {
 }"""
 
 
+OFFERED_IN_VIEW: Final = """() => {
+  // the cells offered that the maze's frame shows
+  const maze = document.querySelector('.maze'), frame = maze.getBoundingClientRect();
+  return [...maze.querySelectorAll('.cell.mark')].filter((cell) => {
+    const box = cell.getBoundingClientRect();
+    return box.right > frame.left + 1 && box.left < frame.right - 1;
+  }).map((cell) => cell.dataset.cell);
+}"""
+
+
 def test_the_mazes_words_are_10_px_on_a_phone_360_px_wide_the_maze_scrolling_sideways(
     venue: tuple[Server, list[Table]],
 ) -> None:
     """The maze's cells shrank to the phone's width, 30 px on a phone 360 px wide: the
     words on their cards ("START", "setup") were 4 px tall. A cell is 55 px at least, the
     maze scrolling sideways, and stays scrolled where a cell was tapped, from screen to
-    screen (it came back at its left edge each turn, the play at its right); on a wide
+    screen (it came back at its left edge each turn, the play at its right), unless none
+    of the cells offered would show there; a shade marks each edge it runs past; on a wide
     screen the maze is as before."""
     server, table = venue[0], table_of(venue)
 
@@ -524,8 +535,14 @@ def test_the_mazes_words_are_10_px_on_a_phone_360_px_wide_the_maze_scrolling_sid
         await dealt(phone, table)
         seen["phone"] = await page.evaluate(SMALLEST_WORDS)
         seen["edges"] = [await page.evaluate(SHADED)]
-        for selector in ("#kind-path", "button[data-card='NS']", "#any-cell"):
+        # swiped to the goals, then a card whose cells lie by the start: brought into view
+        await page.evaluate("() => { document.querySelector('.maze').scrollLeft = 10000; }")
+        await page.wait_for_function("() => document.querySelector('.maze').scrollLeft > 200")
+        for selector in ("#kind-path", "button[data-card='NS']"):
             await page.locator(selector).first.click()
+        await page.locator(".maze .cell.mark").first.wait_for()
+        seen["offered"] = await page.evaluate(OFFERED_IN_VIEW)
+        await page.locator("#any-cell").click()
         await page.evaluate("() => { document.querySelector('.maze').scrollLeft = 10000; }")
         scrolled = await page.evaluate("() => document.querySelector('.maze').scrollLeft")
         await page.wait_for_function(f"({SHADED})().includes('more-left')", timeout=5_000)
@@ -558,6 +575,8 @@ def test_the_mazes_words_are_10_px_on_a_phone_360_px_wide_the_maze_scrolling_sid
     # a shade at the edge the maze runs past: its right at first, its left once swiped to
     # the end, none on a wide screen (nothing on the phone told that more lay to the right)
     assert seen["edges"] == [["more-right"], ["more-left"], []], seen["edges"]
+    # the cells offered for the card were all off the screen where the maze was kept: shown
+    assert seen["offered"], seen["offered"]
     smallest, cell, scrolls, page_width = seen["wide"]
     assert round(cell) == 55 and not scrolls and page_width == 1280  # the page's 640 px across 11 cells, as before
 

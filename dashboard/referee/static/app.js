@@ -826,6 +826,7 @@ function render() {
   const board = main.querySelector(".maze");
   if (board) {
     if (app.mazeLeft) board.scrollLeft = app.mazeLeft;
+    offeredInView(board);
     edges(board);
     board.addEventListener("scroll", () => { app.mazeLeft = board.scrollLeft; edges(board); }, { passive: true });
   }
@@ -1120,6 +1121,21 @@ function edges(board) {
   const frame = board.parentElement;
   frame.classList.toggle("more-left", board.scrollLeft > 1);
   frame.classList.toggle("more-right", board.scrollLeft + board.clientWidth < board.scrollWidth - 1);
+}
+
+// Where the maze was kept scrolled shows none of the cells offered (a phone shows six of
+// its eleven columns; the play went on by the goals): the nearest one offered is brought
+// to the middle, as a referee would swipe to it.
+function offeredInView(board) {
+  const marks = [...board.querySelectorAll(".cell.mark")];
+  if (!marks.length) return;
+  const frame = board.getBoundingClientRect();
+  const boxes = marks.map((mark) => mark.getBoundingClientRect());
+  if (boxes.some((box) => box.right > frame.left + 1 && box.left < frame.right - 1)) return;
+  const middle = (frame.left + frame.right) / 2;
+  const off = (box) => box.left + box.width / 2 - middle; // how far a cell's middle is from the frame's
+  const nearest = boxes.reduce((a, b) => (Math.abs(off(a)) <= Math.abs(off(b)) ? a : b));
+  board.scrollLeft += off(nearest);
 }
 
 // The cell the keyboard is on is the maze's one stop of Tab.
