@@ -185,7 +185,9 @@ def dashboard_command(
         # the organiser's way in past the door, which anyone in the hall can keep shut:
         # this terminal is theirs alone (dashboard.access._signed_in_by_link)
         env[LINK_VARIABLE] = secrets.token_urlsafe(24)
-        here = "localhost" if address in EVERY_NETWORK or address == LOOPBACK else host
+        # the host the server's own lines name (Streamlit's "Local URL" for every network):
+        # a cookie is kept per host, and a sign-in at localhost is none at 127.0.0.1
+        here = "localhost" if address in EVERY_NETWORK else host
         link = f"http://{here}:{port}/upload?sign_in={env[LINK_VARIABLE]}"
         once = say("the organiser signs in once by %(url)s, past any lockout (keep it to yourself)", url=link)
         typer.echo(told(once))

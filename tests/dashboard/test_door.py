@@ -316,6 +316,11 @@ def test_the_dashboard_prints_the_organisers_link_when_it_has_a_password(
     told = CliRunner().invoke(app, ["dashboard", "--db", str(db), "--address", "0.0.0.0", "--port", "8600"])
     token = started.pop()[1][serve.LINK_VARIABLE]
     assert len(token) >= 32 and f"http://localhost:8600/upload?sign_in={token}" in told.stdout
+    # on this machine only: the host the server's own line names (a cookie is kept per
+    # host: a sign-in by a link to localhost was none at the 127.0.0.1 it printed)
+    here = CliRunner().invoke(app, ["dashboard", "--db", str(db), "--port", "8601"])
+    token = started.pop()[1][serve.LINK_VARIABLE]
+    assert f"http://127.0.0.1:8601/upload?sign_in={token}" in here.stdout and "localhost" not in here.stdout
     assert (serve.PASSWORD_VARIABLE, serve.LINK_VARIABLE) == (access.SETTING, access.LINK_SETTING)
 
 
