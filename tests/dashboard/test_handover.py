@@ -6,7 +6,9 @@ a clearing clears only the tokens it names; a body is read no further than its b
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from starlette.applications import Starlette
@@ -156,3 +158,26 @@ def test_a_number_is_good_for_its_lifetime_and_the_oldest_go_first_past_the_boun
     assert handovers.take(numbers[0], BROWSER_ID) is None  # a fourth pushed the first out (three kept)
     assert all(handovers.take(number, BROWSER_ID) is not None for number in numbers[1:])
     assert {handovers.state(number) for number in numbers[1:]} == {"taken"}  # its session needs no other
+
+
+def test_sessions_offering_and_posts_taking_at_once_take_each_number_once() -> None:
+    """Every session's script thread offers while the event loop takes: eight threads at
+    once, each number offered is taken once, by its own browser only, and none lost."""
+    handovers = Handovers(kept=100_000)
+    start = threading.Barrier(8)
+
+    def session(index: int) -> list[bool]:
+        start.wait()
+        taken = []
+        for turn in range(300):
+            browser = f"browser {index}"
+            number = handovers.offer(browser, f"{turn}.token.{index}", expires=0)
+            taken.append(handovers.take(number, "browser elsewhere") is None)
+            found = handovers.take(number, browser)
+            taken.append(found is not None and found.token == f"{turn}.token.{index}")
+            taken.append(handovers.take(number, browser) is None and handovers.state(number) == "taken")
+        return taken
+
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(session, range(8)))
+    assert all(all(taken) for taken in results) and sum(map(len, results)) == 8 * 300 * 3
