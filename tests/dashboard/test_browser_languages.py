@@ -21,7 +21,7 @@ import pytest
 
 from dashboard.i18n import LOCALES as PAGE_LOCALES
 from events.language import LOCALES as FINDING_LOCALES
-from tests.dashboard.test_browser import chromium, seen, serving, signed_in
+from tests.dashboard.test_browser import choose, chromium, listed, seen, serving, signed_in
 from tests.venue.phone import IDLE
 
 PAGES: Final = ("", "round", "tables", "roles", "players", "rounds", "replay", "upload", "audit", "record")
@@ -120,16 +120,8 @@ def test_a_language_change_keeps_the_audit_page_s_choices(browser_on: tuple[str,
     address, page = browser_on
     page.goto(f"{address}/audit?lang=en")
     settled(page)
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
     options = page.locator('[role="option"]')
-    for _ in range(3):  # on a busy machine a click as the page settles opened no list (CI, twice): click again
-        page.get_by_role("combobox", name="Finding").click()
-        try:
-            options.nth(1).wait_for(timeout=10_000)
-            break
-        except PlaywrightTimeout:
-            page.keyboard.press("Escape")
+    listed(page, page.get_by_role("combobox", name="Finding"), options.nth(1))
     assert options.count() >= 2
     second = str(options.nth(1).inner_text())
     options.nth(1).click()
@@ -138,8 +130,11 @@ def test_a_language_change_keeps_the_audit_page_s_choices(browser_on: tuple[str,
     game = second.split(" · ")[0]  # the game of the finding chosen (the first is another's)
     tournament = page.get_by_role("combobox", name="Tournament").input_value()
 
-    page.get_by_role("combobox", name="Language").click()
-    page.locator('[role="option"]').filter(has_text="Nederlands").click()
+    choose(
+        page,
+        page.get_by_role("combobox", name="Language"),
+        page.locator('[role="option"]').filter(has_text="Nederlands"),
+    )
     text = settled(page)
     assert "Controle" in text and "lang=nl" in page.url  # the page speaks Dutch, and says so in its address
     chosen = page.get_by_role("combobox", name="Bevinding").input_value()

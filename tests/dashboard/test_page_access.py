@@ -397,8 +397,8 @@ def test_a_changed_language_is_told_to_the_browser(served: str, browser: Any) ->
     browser.get_by_role("link", name="Spieler").click()
     browser.get_by_role("heading", name="Spieler").wait_for()
     speaks(browser, "de")
-    browser.locator(f".st-key-{i18n.KEY}").get_by_role("combobox").click()
-    browser.get_by_role("option", name=i18n.LANGUAGES["nb"]).click()
+    box = browser.locator(f".st-key-{i18n.KEY}").get_by_role("combobox")
+    test_browser.choose(browser, box, browser.get_by_role("option", name=i18n.LANGUAGES["nb"]))
     browser.get_by_role("heading", name="Spillere").wait_for()
     speaks(browser, "nb")
 
