@@ -26,6 +26,7 @@ around a bright one, one of which stands 3:1 against any card or cell beside it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from html import escape
 from typing import Final
@@ -49,6 +50,25 @@ at 10/11 of its size or larger. At 8 and 9 they were 4 px tall on a phone 360 px
 the picture shrunk to its width; a phone draws it at its own size in a frame that
 scrolls sideways (:func:`framed`), and the referee page's cells are never narrower
 than 55 px (``dashboard/referee/static/app.css``)."""
+READABLE: Final = 10
+"""The smallest size, in screen pixels, of the picture's words: it is never drawn narrower
+than ``READABLE / WORDS`` of its own width (:func:`least`)."""
+
+
+def least(width: int) -> int:
+    """The narrowest a picture ``width`` pixels wide is drawn, its words still
+    ``READABLE`` pixels tall. Kept to its column as it was, a picture at 1,024 px shrank
+    to 48 % of its size (its words 5 px), at 1,280 px to 70 % (7.7 px). Narrower than
+    this, its column stands under the one beside it (Streamlit's row of columns wraps:
+    the picture's least width is its column's) and, where even the row is too narrow,
+    its frame scrolls sideways (:func:`framed`).
+
+    >>> least(694), least(WORDS * 100)
+    (631, 1000)
+    """
+    return -(-width * READABLE // WORDS)
+
+
 PHONE_CSS: Final = """<style>
 @media screen and (max-width: 640px) {
   .maze-picture svg.maze { max-width: none !important; }
@@ -64,8 +84,28 @@ def framed(svg: str) -> str:
     Markdown passes an HTML block through as it is): a frame that scrolls sideways, the
     phone's rule with it (in a block of its own, ``st.html``, it came a moment after the
     picture, which was drawn shrunk first). The frame of a picture wider than the screen
-    is a stop of Tab whose arrow keys scroll it (the browser's own: Chromium, Firefox)."""
-    return f'<div class="maze-picture" style="overflow-x: auto">\n{PHONE_CSS}\n{svg}\n</div>'
+    is a stop of Tab whose arrow keys scroll it (the browser's own: Chromium, Firefox).
+
+    On a wider screen the column holding the picture is kept at least as wide as the
+    picture's :func:`least` (or the whole row, if that is narrower): where the picture
+    does not fit beside the column next to it, that column stands under it rather than
+    the picture scrolling in a narrow column, its far goals out of sight. (A frame that
+    scrolls adds nothing to its column's least width, so the rule is the column's.)
+
+    >>> print(framed(maze_svg({})).splitlines()[0])
+    <div class="maze-picture" data-least="580" style="overflow-x: auto">
+    """
+    found = re.search(r'<svg [^>]*?\bwidth="(\d+)"', svg)
+    if found is None:
+        raise ValueError("not a picture of maze_svg's: it names no width")
+    least_width = least(int(found.group(1)))
+    column = (
+        "<style>@media screen and (min-width: 641px) {"
+        f' [data-testid=stColumn]:has(.maze-picture[data-least="{least_width}"])'
+        f" {{ min-width: min({least_width}px, 100%); }} }}</style>"
+    )
+    frame = f'<div class="maze-picture" data-least="{least_width}" style="overflow-x: auto">'
+    return f"{frame}\n{PHONE_CSS}\n{column}\n{svg}\n</div>"
 
 
 _SIDE_ENDS: Final = {1: (0.5, 0.0), 2: (1.0, 0.5), 4: (0.5, 1.0), 8: (0.0, 0.5)}
@@ -309,7 +349,8 @@ def maze_svg(
     laid_out = "; ".join(layout(cells, setup_cell=setup_cell, show_goals=show_goals))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="maze" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" style="max-width: 100%; height: auto" role="img" '
+        f'viewBox="0 0 {width} {height}" style="max-width: 100%; min-width: {least(width)}px; height: auto" '
+        'role="img" '
         f'aria-label="{escape(named)}">',
         f"<desc>{escape(laid_out)}.</desc>",
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fbf8f1"/>',

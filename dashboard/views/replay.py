@@ -39,6 +39,7 @@ PHONE_CSS = """<style>
   .st-key-replay_steps [data-testid="stMarkdownContainer"] {
     position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap;
   }
+  .st-key-replay_story h2 { font-size: 1.3rem; padding: 0.25rem 0; }
 }
 </style>"""
 
@@ -253,20 +254,20 @@ frame = frames[step]
 # the address names the step shown: copy it to share it
 st.session_state[ADDRESS] = widgets.show_in_address(address(tournament, game_id, number, step))
 
+# what the step did stands above the picture (a phone sets it smaller, the maze still in
+# the first screen): where the maze is too wide for the facts beside it, they stand under
+# it, and the step's story was out of sight at 1,280 px
+with st.container(key="replay_story", gap="small"):
+    step_line = _("Step %(step)d of %(last)d") % {"step": step, "last": last}
+    st.markdown(f"**{step_line}** · " + _("line %(num)d") % {"num": frame.line})
+    st.header(escape(frame.told(people, referee=referee)), anchor=False)  # no link: a stop of Tab for nothing
+    if frame.result:
+        st.success(escape(frame.result.words(people)) if referee or shown_round.ended else _("The round is over."))
 picture, facts = st.columns([3, 2])
 with picture:
     picture_svg = maze_svg(frame.cells, setup_cell=frame.setup_cell, show_goals=referee, highlight=frame.acted_on)
     st.markdown(framed(picture_svg), unsafe_allow_html=True)
 with facts:
-    st.markdown(
-        "**"
-        + _("Step %(step)d of %(last)d") % {"step": step, "last": last}
-        + "** · "
-        + _("line %(num)d") % {"num": frame.line}
-    )
-    st.markdown(f"## {escape(frame.told(people, referee=referee))}")
-    if frame.result:
-        st.success(escape(frame.result.words(people)) if referee or shown_round.ended else _("The round is over."))
     if frame.over:  # nobody acts in a round that is over: naming the last to act said both
         st.markdown("**" + _("To act:") + "** " + _("nobody, the round is over"))
     else:

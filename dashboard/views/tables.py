@@ -106,6 +106,10 @@ def lay_out(table: TableView, names: Mapping[str, str], tournament_name: str | N
         ]
         st.caption(" · ".join(escape(part) for part in where if part))
         st.markdown(f"### {escape(doing(table.due, table.round, name(table.due.player)))}")
+        # above the picture: where the maze is too wide for the facts beside it (at 1,280
+        # px, say), they stand under it (:func:`dashboard.maze_svg.framed`)
+        last = table.last.told(dict(names)) if table.last is not None else _("the players are seated")
+        st.markdown("**" + _("Last:") + "** " + escape(last))
         picture, facts = st.columns([3, 2])
         with picture:
             if table.cells:
@@ -113,8 +117,6 @@ def lay_out(table: TableView, names: Mapping[str, str], tournament_name: str | N
             else:
                 st.caption(_("No round is dealt yet."))
         with facts:
-            last = table.last.told(dict(names)) if table.last is not None else _("the players are seated")
-            st.markdown("**" + _("Last:") + "** " + escape(last))
             with st.container(horizontal=True):
                 played = "–"
                 if table.round is not None:

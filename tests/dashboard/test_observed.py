@@ -145,7 +145,7 @@ def test_the_replay_draws_an_observed_round_as_the_table_saw_it(observed_db: Obs
     incident = words.finding("table_incident")  # the finding's code in plain words
     assert error.startswith(f"line {observed_db.note_line} · {incident} (R-C1) · {escape(names[observed_db.noted])}: ")
     assert escape(NOTE) in error
-    assert any(m.value == f"## {escape(frames[step].told(names, referee=True))}" for m in at.markdown)
+    assert [h.value for h in at.header] == [escape(frames[step].told(names, referee=True))]
 
     at.slider(key="replay_step").set_value(_ended_at(frames)).run()
     roles = at.dataframe[0].value["role"]
@@ -154,7 +154,7 @@ def test_the_replay_draws_an_observed_round_as_the_table_saw_it(observed_db: Obs
 
     at.radio(key="replay_view").set_value("Public").run()
     at.slider(key="replay_step").set_value(step).run()
-    assert any(m.value == f"## {escape(frames[step].told(names))}" for m in at.markdown)
+    assert [h.value for h in at.header] == [escape(frames[step].told(names))]
 
 
 def test_audit_turns_a_table_incident_into_a_penalty_in_one_action(observed_db: Observed, organiser: str) -> None:

@@ -116,9 +116,9 @@ def test_the_replay_names_players_and_cards_in_plain_words(db: Path, sample: Sam
     assert isinstance(laid, PlayPath)
     at = at_address(game=GAME, round="1", step=str(step))
     assert set(at.dataframe[0].value["player"]) <= set(names.values())
-    (heading,) = [m.value for m in at.markdown if m.value.startswith("## ")]
+    (heading,) = [h.value for h in at.header]
     words = f"{names[laid.player]} lays {a_card(laid.card, laid.rotated)} at {place_words((laid.x, laid.y))}"
-    assert heading == f"## {escape(words)}" == f"## {escape(frames[step].told(names))}"
+    assert heading == escape(words) == escape(frames[step].told(names))
     ids = set(names) & set(re.findall(r"[\w-]+", page_text(at).replace(GAME, "")))
     assert not ids, [line for line in page_text(at).splitlines() if any(i in line for i in ids)]  # no player id
 

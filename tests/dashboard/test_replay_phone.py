@@ -63,25 +63,25 @@ READ = """() => {
 }"""
 
 
-def test_the_mazes_words_are_10_px_on_a_phone_and_a_wide_screen_keeps_the_picture_to_its_column(
-    db: Path, tmp_path: Path
-) -> None:
+def test_the_mazes_words_are_10_px_on_a_phone_and_on_every_wider_screen(db: Path, tmp_path: Path) -> None:
     """On a phone 360 px wide the picture was shrunk to the screen's width, to 47 % of its
     size: its coordinates and the words on its cards were 4 px tall. A phone draws it at
     its own size (its words 11 px), its frame scrolling sideways, and its frame is a stop
-    of Tab whose arrow keys scroll it; at 1280 px it keeps to its column as before."""
+    of Tab whose arrow keys scroll it.
+
+    A wider screen kept it to its column: at 1,024 px its words were 5 px, at 1,280 px
+    7.7 px. Its column is as wide as the picture drawn at 10/11 of its size or wider now,
+    the facts under it where they do not fit beside it; the step's story stands above it
+    (it was in the facts' column, out of sight under the picture at 1,280 px)."""
     with serving(db, tmp_path) as served, chromium() as wide:
         phone = wide.context.browser.new_page(viewport={"width": 360, "height": 740}, device_scale_factor=2)
         seen = {}
-        for page, name in ((phone, "phone"), (wide, "wide")):
-            if page is wide:
-                page.set_viewport_size({"width": 1280, "height": 800})
-            page.goto(f"{served}/{replay_link(TOURNAMENT, GAME, 1, 3)}")
-            page.get_by_text("Step 3 of").wait_for()
+        for page, width in ((phone, 360), (wide, 1024), (wide, 1280), (wide, 1920)):
+            page.set_viewport_size({"width": width, "height": 800 if width > 360 else 740})
+            page.goto(f"{served}/{replay_link(TOURNAMENT, GAME, 1, 60)}")
+            page.get_by_text("Step 60 of").wait_for()
             page.locator("svg.maze").wait_for()
-            seen[name] = page.evaluate(READ)
-        on_a_phone, on_a_wide_screen = seen["phone"], seen["wide"]
-        assert on_a_phone["smallest"] >= 10 and on_a_phone["width"] == on_a_phone["own"], on_a_phone
+            seen[width] = page.evaluate(READ) | page.evaluate(PLACES)
         phone.get_by_role("slider").focus()
         phone.keyboard.press("Tab")
         focused = phone.evaluate("() => document.activeElement.className")
@@ -89,8 +89,25 @@ def test_the_mazes_words_are_10_px_on_a_phone_and_a_wide_screen_keeps_the_pictur
         phone.wait_for_function("() => document.querySelector('.maze-picture').scrollLeft > 0", timeout=5_000)
         scrolled = phone.evaluate("() => document.querySelector('.maze-picture').scrollLeft")
 
+    on_a_phone = seen[360]
+    assert on_a_phone["smallest"] >= 10 and on_a_phone["width"] == on_a_phone["own"], on_a_phone
     assert on_a_phone["scrolls"] and on_a_phone["page"] == 360, on_a_phone  # the page keeps to the screen
     assert "maze-picture" in focused and scrolled > 0, (focused, scrolled)
-    # a wide screen: shrunk to its column (narrower than its own size) as it was
-    assert on_a_wide_screen["width"] == on_a_wide_screen["frame"] < on_a_wide_screen["own"], on_a_wide_screen
-    assert not on_a_wide_screen["scrolls"] and on_a_wide_screen["page"] == 1280, on_a_wide_screen
+    for width, there in seen.items():
+        assert there["smallest"] >= 10 and there["page"] == width, (width, there)
+        assert there["story"] < there["maze"], (width, there)  # what the step did, above the picture
+    # 1,024 px: the picture at 10/11 of its size, the whole row, scrolling; 1,280 px: the
+    # row holds it at its own size, the facts under it; 1,920 px: the facts beside it
+    assert seen[1024]["scrolls"] and seen[1024]["facts"] > seen[1024]["maze"], seen[1024]
+    assert not seen[1280]["scrolls"] and seen[1280]["width"] == seen[1280]["own"], seen[1280]
+    assert seen[1280]["facts"] > seen[1280]["maze"], seen[1280]
+    assert not seen[1920]["scrolls"] and seen[1920]["facts"] == seen[1920]["maze"], seen[1920]
+
+
+PLACES = """() => {
+  const top = (e) => Math.round(e.getBoundingClientRect().top);
+  const main = document.querySelector('[data-testid=stMain]');
+  const facts = [...main.querySelectorAll('p')].find((p) => p.textContent.startsWith('To act:'));
+  return {story: top(main.querySelector('.st-key-replay_story h2')), maze: top(document.querySelector('svg.maze')),
+          facts: top(facts.closest('[data-testid=stColumn]'))};
+}"""

@@ -81,7 +81,7 @@ def test_the_replay_in_german(db: Path, monkeypatch: pytest.MonkeyPatch) -> None
     steps: list[str] = []
     for step in range(1, 14):  # the round's first steps, in German words
         at.slider(key="replay_step").set_value(step).run()
-        (heading,) = [m.value for m in at.markdown if m.value.startswith("## ")]
+        (heading,) = [h.value for h in at.header]
         steps.append(heading)
     said = "\n".join(steps)
     assert "legt die Karte „" in said and " zieht " in said, said
