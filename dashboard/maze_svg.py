@@ -76,7 +76,8 @@ PHONE_CSS: Final = """<style>
 </style>"""
 """On a phone (where Streamlit stands a page's columns one under the other) the maze is
 drawn at its own size, its frame scrolling sideways, rather than shrunk to the screen's
-width; a wider screen keeps it to its column as before (:func:`framed`)."""
+width; a wider screen draws it in its column, kept wide enough for its words
+(:func:`framed`)."""
 
 
 def framed(svg: str) -> str:

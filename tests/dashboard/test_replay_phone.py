@@ -1,8 +1,8 @@
 """The Replay page on a phone (390×844) in a real headless Chromium: a shared address
 opens its step with the maze in the first screen and the four step buttons in one row,
 and each step taken is written back into the address; the maze's words are 10 px or
-more on a phone 360 px wide, its picture scrolling sideways, and a wide screen keeps it
-to its column as before."""
+more on a phone 360 px wide, its picture scrolling sideways, and on every wider screen
+(its column as wide as it needs, the facts under it where they do not fit beside it)."""
 
 from __future__ import annotations
 
