@@ -764,8 +764,13 @@ draw left the draw unmade and the turn reported for a missed draw."""
 
 def _unread(loc: tuple[str | int, ...], error: Any) -> bool:
     """Whether a validation error at ``loc`` (under a field of :data:`UNSEEN_IF_UNREAD`)
-    leaves its cards unread: a code that names no card, or a goal slot left out."""
+    leaves its cards unread: a code that names no card, a goal slot left out, or a drawn
+    or discarded card of any wrong kind (left out, a number: the line still says whose
+    draw or discard it was; dropped, one such line was reported again at each later draw,
+    the pile one card behind, and at the round's end)."""
     if error["type"] == "literal_error" and isinstance(error["input"], str):
+        return True
+    if loc == ("card",):  # a draw's or a discard's (the only events with a card that is unread)
         return True
     return error["type"] == "missing" and loc[0] == "goals" and len(loc) == 2
 

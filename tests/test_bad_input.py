@@ -24,6 +24,7 @@ from events.builder import LogBuilder
 from events.findings import Finding
 from events.language import words
 from events.logfile import MAX_DEPTH, MAX_FILE_BYTES, MAX_LINE_BYTES, UnreadableLog, read_bytes
+from events.observe import observe_lines
 from tests.conftest import codes, errors, run
 from tests.rules.test_scoring import tournament_gold
 
@@ -1356,18 +1357,39 @@ def test_a_deal_whose_goals_cannot_be_read_is_malformed_and_its_round_still_play
     assert run(lines).outcomes == run(log.lines).outcomes
 
 
+@pytest.mark.parametrize("observed", [False, True], ids=["full", "observed"])
 @pytest.mark.parametrize("kind", ["draw", "discard"])
-def test_a_drawn_or_discarded_card_code_that_is_none_is_malformed_and_the_card_still_moves(kind: str) -> None:
+@pytest.mark.parametrize(
+    "card",
+    [
+        pytest.param("jocker", id="a code that names no card"),
+        pytest.param(5, id="a number"),
+        pytest.param(["NS"], id="a list"),
+        pytest.param(None, id="left out"),
+    ],
+)
+def test_a_drawn_or_discarded_card_that_cannot_be_read_is_malformed_and_the_card_still_moves(
+    kind: str, card: object, observed: bool
+) -> None:
     """A draw whose card is no code of the deck was dropped: the turn was reported for a
-    missed draw, and each later draw for not taking the pile's top card. It is a draw of
-    whichever card was on top (a discard: of whichever card it was)."""
+    missed draw, and each later draw for not taking the pile's top card (a full log: 68
+    findings for one slip; a discard dropped, the draw after it "before the turn's
+    card", the next player out of turn, and a wrong score at the round's end). It is a
+    draw of whichever card was on top (a discard: of whichever card it was), in a full
+    log and an observed one, whether the card is a code that names none, of another
+    type, or left out."""
     log = _a_played_round()
-    lines = list(log.lines)
+    played = [line.decode() for line in observe_lines(line.encode() for line in log.lines)] if observed else log.lines
+    lines = list(played)
     at = next(i for i, line in enumerate(lines) if json.loads(line)["type"] == kind)
     shown = json.loads(lines[at])
-    lines[at] = json.dumps({**shown, "card": "jocker"})
+    lines[at] = json.dumps(
+        {**shown, "card": card} if card is not None else {k: v for k, v in shown.items() if k != "card"}
+    )
     assert codes(lines) == [("malformed", at + 1)], [f.describe() for f in errors(lines)]
-    assert run(lines).outcomes == run(log.lines).outcomes
+    (finding,) = errors(lines)
+    assert finding.field == "card" and finding.player is None, finding.describe()
+    assert run(lines).outcomes == run(played).outcomes
 
 
 @pytest.mark.parametrize(
