@@ -211,7 +211,7 @@ def _gunzip(raw: bytes) -> bytes:
             if size > MAX_FILE_BYTES:
                 raise UnreadableLog(say("decompresses to more than 16 MiB, the limit of a log"))
             chunks.append(chunk)
-            if not chunk and not tail:  # the bytes ran out inside the member: cut short
+            if not chunk and not tail and not member.eof:  # the bytes ran out inside the member: cut short
                 if not size:
                     problem = "Compressed file ended before the end-of-stream marker was reached"
                     raise UnreadableLog(say("not a gzip file (%(problem)s)", problem=problem))

@@ -198,6 +198,14 @@ def test_an_empty_file_is_unreadable_at_line_1(tmp_path: Path) -> None:
     unreadable(audit_file(write(tmp_path, b"")))
 
 
+def test_a_gzip_file_of_an_empty_log_is_unreadable_as_empty_not_as_no_gzip(tmp_path: Path) -> None:
+    """A whole, sound gzip stream of no bytes was said to be "not a gzip file (Compressed
+    file ended before the end-of-stream marker was reached)": it is gzip, and empty."""
+    plain = unreadable(audit_file(write(tmp_path, b"")))
+    zipped = unreadable(audit_file(write(tmp_path, gzip.compress(b""), "game.jsonl.gz")))
+    assert zipped.message == plain.message and "gzip" not in zipped.message, zipped.message
+
+
 def test_a_file_of_only_a_byte_order_mark_is_unreadable(tmp_path: Path) -> None:
     unreadable(audit_file(write(tmp_path, b"\xef\xbb\xbf")))
 
