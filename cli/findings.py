@@ -7,7 +7,6 @@ each finding (the same test the dashboard's Audit page uses for "open").
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Annotated, Final
 
@@ -23,7 +22,7 @@ from analytics.spreadsheet import csv_text
 from cli.errors import refuse
 from cli.options import with_store
 from cli.output import Terminal as Console
-from cli.output import finding_words, fits
+from cli.output import finding_words, fits, json_text
 from cli.speech import one_of, speaking, spoken
 from events.language import stored_words, words
 from events.said import Said, say
@@ -119,7 +118,7 @@ def findings_command(
         sys.stdout.write(csv_text(data))
         return
     if output_format == "json":
-        sys.stdout.write(json.dumps(data.to_dicts(), ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(data.to_dicts()) + "\n")
         return
     console = Console(highlight=False)
     title = words(_title(only_open, tournament, empty=False), speaks)

@@ -22,6 +22,7 @@ from cli.lazy import Lazy
 from cli.options import ASKED_LANGUAGE, ROOT_LANGUAGE, LangOption
 from cli.options import language as chosen_language
 from cli.output import Terminal as Console
+from cli.output import json_text
 from cli.paths import input_path
 from events.said import Said, say
 from ingest.kinds import kind_of
@@ -203,7 +204,7 @@ def audit(
                 from events.language import report_in
 
                 report = report_in(report, result.listed(), language)
-            sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
+            sys.stdout.write(json_text(report) + "\n")
             sys.stdout.flush()
         else:
             _print_audit(console, result, language)

@@ -5,6 +5,7 @@ downloads), and tables for terminals, which are often narrower than the table.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
@@ -45,6 +46,27 @@ class Terminal(Console):
             segment if segment.control or segment.text.isprintable() else Segment(shown(segment.text), segment.style)
             for segment in buffer
         )
+
+
+LINE_BREAKERS: Final = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"}
+"""Characters JSON may hold raw in a string that some readers take for a line's end:
+Python's ``str.splitlines``, a JavaScript before ES2019 (``JSON.parse`` of a line)."""
+
+
+def json_text(value: Any, **options: Any) -> str:
+    """``value`` as JSON for ``--json`` (``json.dumps`` ``options`` passed on): its text as
+    written (``ensure_ascii`` off: a name in Greek stays Greek), but with the characters
+    of :data:`LINE_BREAKERS` escaped, so that a report is one line for every reader (a
+    referee's note holding a raw U+2028 split a JSON Lines report in two for
+    ``splitlines``). Outside its strings JSON holds none of them.
+
+    >>> print(json_text({"note": "a" + chr(0x2028) + "b", "name": "Ζωή"}))
+    {"note": "a\\u2028b", "name": "Ζωή"}
+    """
+    text = json.dumps(value, ensure_ascii=False, **options)
+    for raw, escaped in LINE_BREAKERS.items():
+        text = text.replace(raw, escaped)
+    return text
 
 
 def fits(console: Console, table: Table) -> bool:

@@ -30,7 +30,7 @@ from analytics.standings import above_the_cut, standings
 from cli.errors import refuse
 from cli.moments import ZONES, through, zoned
 from cli.options import with_store
-from cli.output import UNBOUNDED, fits
+from cli.output import UNBOUNDED, fits, json_text
 from cli.output import Terminal as Console
 from cli.paths import checked_output, output_path, write_output
 from cli.speech import one_of, speaking, spoken, told
@@ -132,7 +132,7 @@ def standings_command(
         text = csv_text(frame)
     elif output_format == "json":  # the reasons as JSON of their own, not a string of it to decode again
         rows = [{**row, "reasons": json.loads(row["reasons"])} if "reasons" in row else row for row in frame.to_dicts()]
-        text = json.dumps(rows, ensure_ascii=False, default=str, indent=1)
+        text = json_text(rows, default=str, indent=1)
     else:
         text = ""
     if text:

@@ -7,7 +7,6 @@ the frames it gets back.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -30,7 +29,7 @@ from cli.errors import refuse
 from cli.moments import moment
 from cli.options import DbOption, WaitOption, grouped, opened_store
 from cli.output import Terminal as Console
-from cli.output import fits
+from cli.output import fits, json_text
 from cli.paths import lake_url
 from cli.speech import one_of, speaking, spoken, told
 from events.language import number_words
@@ -240,7 +239,7 @@ def _print(frames: dict[str, pl.DataFrame], form: Format, notes: dict[str, list[
     if form is Format.json:
         records = {name: frame.to_dicts() for name, frame in frames.items()}
         payload: Any = next(iter(records.values())) if single else records
-        sys.stdout.write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
+        sys.stdout.write(json_text(payload, default=str) + "\n")
     elif form is Format.csv:
         parts = [csv_text(frame) if single else f"# {name}\n{csv_text(frame)}" for name, frame in frames.items()]
         sys.stdout.write("\n".join(parts))

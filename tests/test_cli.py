@@ -149,6 +149,21 @@ def test_audit_json_names_each_file_given(tmp_path: Path) -> None:
     assert [r["file"] for r in reports(result)] == [str(one), str(GOOD)]
 
 
+def test_audit_json_is_one_line_a_file_for_every_reader_whatever_a_note_holds(tmp_path: Path) -> None:
+    """A referee's note holding a raw U+2028 (or U+2029, U+0085: JSON may hold them raw)
+    was written raw into its report, and ``splitlines`` (this file's :func:`reports`)
+    read that report as two broken lines. They are written escaped; the text is the
+    same once read."""
+    breakers = "one\u2028two\u2029three\x85four"
+    noted = LogBuilder(players=5, game_id="t:r1:t1").deal(start="ann").note("other", note=breakers, player="ann")
+    (tmp_path / "noted.jsonl").write_text("\n".join(noted.lines) + "\n", encoding="utf-8")
+    result = invoke("audit", "--json", tmp_path / "noted.jsonl", GOOD)
+    assert result.stdout.count("\n") == 2 and not {"\u2028", "\u2029", "\x85"} & set(result.stdout)
+    first, second = reports(result)
+    assert any(breakers in finding["message"] for finding in first["violations"]), first["violations"]
+    assert second["file"] == str(GOOD)
+
+
 @pytest.mark.parametrize(
     ("files", "status"),
     [
