@@ -80,6 +80,12 @@ width; a wider screen draws it in its column, kept wide enough for its words
 (:func:`framed`)."""
 
 
+FRAME_STYLE: Final = "overflow-x: auto; scrollbar-width: thin; scrollbar-color: #8d6e4a #efe6d6"
+"""The frame scrolls sideways where the picture is wider than its column, with its
+scrollbar in sight: Streamlit's page style hid every scrollbar until the pointer was
+over it, and nothing said that the goals lay past the frame's edge."""
+
+
 def framed(svg: str) -> str:
     """The picture as a page shows it, in a Markdown block (``st.html`` drops inline SVG;
     Markdown passes an HTML block through as it is): a frame that scrolls sideways, the
@@ -93,8 +99,8 @@ def framed(svg: str) -> str:
     the picture scrolling in a narrow column, its far goals out of sight. (A frame that
     scrolls adds nothing to its column's least width, so the rule is the column's.)
 
-    >>> print(framed(maze_svg({})).splitlines()[0])
-    <div class="maze-picture" data-least="580" style="overflow-x: auto">
+    >>> print(framed(maze_svg({})).splitlines()[0].replace(FRAME_STYLE, "…"))
+    <div class="maze-picture" data-least="580" style="…">
     """
     found = re.search(r'<svg [^>]*?\bwidth="(\d+)"', svg)
     if found is None:
@@ -105,7 +111,7 @@ def framed(svg: str) -> str:
         f' [data-testid=stColumn]:has(.maze-picture[data-least="{least_width}"])'
         f" {{ min-width: min({least_width}px, 100%); }} }}</style>"
     )
-    frame = f'<div class="maze-picture" data-least="{least_width}" style="overflow-x: auto">'
+    frame = f'<div class="maze-picture" data-least="{least_width}" style="{FRAME_STYLE}">'
     return f"{frame}\n{PHONE_CSS}\n{column}\n{svg}\n</div>"
 
 

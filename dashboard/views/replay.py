@@ -254,15 +254,19 @@ frame = frames[step]
 # the address names the step shown: copy it to share it
 st.session_state[ADDRESS] = widgets.show_in_address(address(tournament, game_id, number, step))
 
-# what the step did stands above the picture (a phone sets it smaller, the maze still in
-# the first screen): where the maze is too wide for the facts beside it, they stand under
-# it, and the step's story was out of sight at 1,280 px
+# what the step did, and what it broke, stand above the picture (a phone sets it smaller,
+# the maze still in the first screen): where the maze is too wide for the facts beside it,
+# they stand under it, and the step's story and findings were out of sight at 1,280 px
 with st.container(key="replay_story", gap="small"):
     step_line = _("Step %(step)d of %(last)d") % {"step": step, "last": last}
     st.markdown(f"**{step_line}** · " + _("line %(num)d") % {"num": frame.line})
     st.header(escape(frame.told(people, referee=referee)), anchor=False)  # no link: a stop of Tab for nothing
     if frame.result:
         st.success(escape(frame.result.words(people)) if referee or shown_round.ended else _("The round is over."))
+    for found in frame.findings:  # what the step broke, with what it did (under the maze, it was out of sight)
+        alert = st.error if found.severity == "error" else st.warning
+        icon = SEVERITY_ICONS.get(found.severity, SEVERITY_ICONS["error"])
+        alert(finding_line(found) + " · " + severity_words(found), icon=icon)
 picture, facts = st.columns([3, 2])
 with picture:
     picture_svg = maze_svg(frame.cells, setup_cell=frame.setup_cell, show_goals=referee, highlight=frame.acted_on)
@@ -275,10 +279,6 @@ with facts:
     counts = st.columns(2)
     counts[0].metric(_("Draw pile"), i18n.number(frame.pile))
     counts[1].metric(_("Discards"), i18n.number(frame.discards))
-    for found in frame.findings:
-        alert = st.error if found.severity == "error" else st.warning
-        icon = SEVERITY_ICONS.get(found.severity, SEVERITY_ICONS["error"])
-        alert(finding_line(found) + " · " + severity_words(found), icon=icon)
 
 table: dict[str, list[object]] = {
     "seat": list(range(1, len(view.players) + 1)),

@@ -13,6 +13,7 @@ import pytest
 from dashboard.replay_view import replay_link
 from tests.dashboard.conftest import TOURNAMENT
 from tests.dashboard.test_browser import PHONE, chromium, screenshot, serving
+from tests.dashboard.test_pages import SKIPPED_GAME, SKIPPED_ROUND, _frames
 from tests.dashboard.test_replay_address import GAME
 
 
@@ -82,6 +83,14 @@ def test_the_mazes_words_are_10_px_on_a_phone_and_on_every_wider_screen(db: Path
             page.get_by_text("Step 60 of").wait_for()
             page.locator("svg.maze").wait_for()
             seen[width] = page.evaluate(READ) | page.evaluate(PLACES)
+        # a step that broke a rule, on a laptop: its finding stands in the first screen,
+        # above the maze (under the maze with the facts, it was 350 px out of sight)
+        wide.set_viewport_size({"width": 1280, "height": 800})
+        (forgot,) = _frames(db, SKIPPED_GAME, SKIPPED_ROUND)
+        wide.goto(f"{served}/{replay_link(TOURNAMENT, SKIPPED_GAME, SKIPPED_ROUND, forgot)}")
+        wide.get_by_text(f"Step {forgot} of").wait_for()
+        wide.locator("svg.maze").wait_for()
+        finding = wide.evaluate(FINDING)
         phone.get_by_role("slider").focus()
         phone.keyboard.press("Tab")
         focused = phone.evaluate("() => document.activeElement.className")
@@ -102,12 +111,24 @@ def test_the_mazes_words_are_10_px_on_a_phone_and_on_every_wider_screen(db: Path
     assert not seen[1280]["scrolls"] and seen[1280]["width"] == seen[1280]["own"], seen[1280]
     assert seen[1280]["facts"] > seen[1280]["maze"], seen[1280]
     assert not seen[1920]["scrolls"] and seen[1920]["facts"] == seen[1920]["maze"], seen[1920]
+    # where the frame scrolls, its scrollbar is drawn in colour (Streamlit's style drew it
+    # transparent until hovered; headless Chromium hides scrollbars, so the style is read)
+    assert seen[1024]["bar"] == "thin" and "transparent" not in seen[1024]["barColour"], seen[1024]
+    assert seen[1024]["barColour"].count("rgb(") == 2, seen[1024]
+    assert "R-T2" in finding["text"] and finding["bottom"] <= 800 and finding["bottom"] <= finding["maze"], finding
 
+
+FINDING = """() => {
+  const alert = document.querySelector('[data-testid=stMain] [data-testid=stAlert]');
+  return {text: alert.innerText, bottom: Math.round(alert.getBoundingClientRect().bottom),
+          maze: Math.round(document.querySelector('svg.maze').getBoundingClientRect().top)};
+}"""
 
 PLACES = """() => {
   const top = (e) => Math.round(e.getBoundingClientRect().top);
-  const main = document.querySelector('[data-testid=stMain]');
+  const main = document.querySelector('[data-testid=stMain]'), frame = document.querySelector('.maze-picture');
   const facts = [...main.querySelectorAll('p')].find((p) => p.textContent.startsWith('To act:'));
   return {story: top(main.querySelector('.st-key-replay_story h2')), maze: top(document.querySelector('svg.maze')),
-          facts: top(facts.closest('[data-testid=stColumn]'))};
+          facts: top(facts.closest('[data-testid=stColumn]')),
+          bar: getComputedStyle(frame).scrollbarWidth, barColour: getComputedStyle(frame).scrollbarColor};
 }"""
