@@ -45,6 +45,11 @@ def _named_roles(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.with_columns(names.plain("role", names.ROLES))
 
 
+LEVEL_TABLES: Final = 6
+"""The most tables (sizes and saboteurs) whose labels :func:`role_win_rates` writes
+level, on two lines each; more are written slanted."""
+
+
 def role_win_rates(frame: pl.DataFrame) -> alt.LayerChart | alt.FacetChart:
     """Win rate per role by table (size and saboteurs), each with its Wilson 95%
     interval as an error bar; hollow points where the sample is too small to read (the
@@ -70,8 +75,18 @@ def role_win_rates(frame: pl.DataFrame) -> alt.LayerChart | alt.FacetChart:
         ],
     )
     order = data.sort("players", "saboteurs")["table"].unique(maintain_order=True).to_list()
+    # each table's label on two lines ("5 players" over "1 sab."), slanted where there are
+    # many: at 0° one in three was left out where a base game's tables were a dozen
+    axis = alt.Axis(
+        labelAngle=0 if len(order) <= LEVEL_TABLES else -40,
+        labelAlign="center" if len(order) <= LEVEL_TABLES else "right",
+        labelExpr="split(datum.label, ', ')" if len(order) <= LEVEL_TABLES else "datum.label",
+        labelOverlap=False,
+        labelLimit=0,
+        aria=False,
+    )
     base = alt.Chart(data).encode(
-        x=alt.X("table:N", sort=order, title=names.column("table"), axis=alt.Axis(labelAngle=0, aria=False)),
+        x=alt.X("table:N", sort=order, title=names.column("table"), axis=axis),
         xOffset=alt.XOffset("role:N", sort=[names.role(r) for r in ROLE_COLOURS]),
         color=alt.Color("role:N", scale=_role_scale(), title=names.column("role"), legend=alt.Legend(aria=False)),
     )

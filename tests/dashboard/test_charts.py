@@ -33,3 +33,36 @@ def test_points_over_time_of_one_ruleset_is_one_chart(rounds_of_b: pl.DataFrame)
     spec = charts.points_over_time(rounds_of_b.filter(pl.col("ruleset") == "tournament")).to_dict()
     assert "facet" not in spec
     assert [layer["mark"]["type"] for layer in spec["layer"]] == ["line", "point"]  # a point takes a shape
+
+
+def _tables(count: int) -> pl.DataFrame:
+    """Win rates of one role at ``count`` tables (3 to 10 players, 1 to 4 saboteurs)."""
+    tables = [(players, saboteurs) for players in range(3, 11) for saboteurs in range(1, 5)][:count]
+    return pl.DataFrame(
+        {
+            "table": [f"{p} players, {s} sab." for p, s in tables],
+            "players": [p for p, _ in tables],
+            "saboteurs": [s for _, s in tables],
+            "role": ["gold_digger"] * count,
+            "n": [10] * count,
+            "wins": [5] * count,
+            "rate": [0.5] * count,
+            "low": [0.2] * count,
+            "high": [0.8] * count,
+            "flagged": [False] * count,
+        }
+    )
+
+
+@pytest.mark.parametrize("count", [1, charts.LEVEL_TABLES, charts.LEVEL_TABLES + 1, 14])
+def test_every_tables_label_is_written_level_on_two_lines_or_slanted_where_there_are_many(count: int) -> None:
+    """A base game's dozen tables ("5 players, 1 sab.") were labelled level on one line:
+    Vega left out every label that overlapped the one before it, two in three of them,
+    and the error bars of 4, 6, 8 and 10 players were anyone's. Each label is written:
+    level on two lines where there are few, slanted where there are many."""
+    axis = charts.role_win_rates(_tables(count)).to_dict()["layer"][0]["encoding"]["x"]["axis"]
+    assert axis["labelOverlap"] is False and axis["labelLimit"] == 0, axis  # none left out, none cut short
+    if count <= charts.LEVEL_TABLES:
+        assert axis["labelAngle"] == 0 and axis["labelExpr"] == "split(datum.label, ', ')", axis
+    else:
+        assert axis["labelAngle"] < 0 and axis["labelAlign"] == "right", axis
