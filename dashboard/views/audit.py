@@ -532,6 +532,11 @@ listed = sentences.in_words(found, named).with_columns(
 # a finding of no player (or round, or line) is a dash, not Streamlit's grey "None"
 unnamed = [c for c in ("player", "round", "line") if c in listed.columns and listed[c].null_count()]
 listed = listed.with_columns(pl.col(c).cast(pl.String).fill_null("–") for c in unnamed)
+# what each finding is, first; the ids a command takes (tournament dismiss, penalty
+# --finding) last: first, they hid the player, the finding and its words past the table's
+# right edge on a laptop
+ids = [c for c in ("game_id", "finding_id") if c in listed.columns]
+listed = listed.select(pl.exclude(ids), *ids)
 st.dataframe(
     names.visible_columns(listed),
     hide_index=True,

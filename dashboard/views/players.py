@@ -215,8 +215,10 @@ st.subheader(_("Points over time"))
 st.altair_chart(charts.points_over_time(rounds), width="stretch")
 
 st.subheader(_("Rounds"))
-shown = ("started_at", "tournament", "stage", "tournament_round", "table", "game_id", "round", "role", "points")
-listed = rounds.select(*shown, "star", "won", "winner").with_columns(
+# the round's role and result first, where it was played after (they stood past the
+# table's right edge on a laptop, behind the time, the tournament and the game's id)
+shown = ("started_at", "role", "points", "star", "won", "winner", "tournament", "stage", "tournament_round", "table")
+listed = rounds.select(*shown, "round", "game_id").with_columns(
     words.plain("stage", words.STAGES), words.plain("role", words.ROLES), words.plain("winner", words.WINNERS)
 )
 if listed.height > data.ROUNDS_SHOWN:  # a regular of years of club nights: the newest, as the Rounds page caps its list

@@ -28,3 +28,7 @@ def test_a_finding_of_no_player_shows_a_dash_not_none(tmp_path: Path, monkeypatc
     found = at.dataframe[0].value
     assert len(found) and not found.isna().any().any(), found
     assert "–" in set(found["player"])
+    # what each finding is stands first, the ids a command takes last (first, they hid
+    # the player and the finding past a laptop's edge)
+    columns = list(found.columns)
+    assert columns[-2:] == ["game_id", "finding_id"] and columns.index("player") < columns.index("message"), columns

@@ -215,6 +215,8 @@ def test_players_page_shows_one_players_rounds_roles_and_points(open_page: Open,
     by_role, listed = (t.value for t in at.dataframe)
     assert sum(by_role["rounds"]) == row["rounds"]
     assert len(listed) == row["rounds"]
+    # a round's role and result first, where it was played after (they stood past a laptop's edge)
+    assert list(listed.columns)[:6] == ["started_at", "role", "points", "star", "won", "winner"], listed.columns
     assert len(at.get("vega_lite_chart")) == 1
     # only finished rounds: the players of the unfinished game are nobody's to pick
     assert "ann" not in at.selectbox(key="players_player").options
