@@ -303,7 +303,9 @@ st.dataframe(
         "seat": st.column_config.NumberColumn(names.column("seat"), width=40),
         "player": st.column_config.TextColumn(names.column("player"), pinned=True),
         "to act": st.column_config.TextColumn(_("to act"), width=60),
-        "cards": st.column_config.NumberColumn(names.column("cards in hand"), width=50),
+        "cards": st.column_config.NumberColumn(  # its whole name as the tip: "cards in hand" was cut to "cards ir"
+            names.column("cards"), help=names.column("cards in hand"), width=50
+        ),
     },
 )
 
