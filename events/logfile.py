@@ -748,7 +748,7 @@ def _as_written(value: Any) -> str:
 
 
 UNSEEN_IF_UNREAD: Final = {
-    "round_started": ("hands", "draw_pile", "goals"),
+    "round_started": ("hands", "draw_pile", "goals", "roles"),
     "draw": ("card",),
     "discard": ("card",),
 }
@@ -757,20 +757,24 @@ there unknown, by the event's type: a deal's hands or pile are then counted, as 
 observed log's are (each card played from them is taken as held, and a draw from the
 pile is not compared with its top), its goals known as they are turned up, as an
 observed log's are (a goal slot left out is unread too), and a drawn or discarded card
-is whichever card it was. Dropped, one mistyped card in a deal threw the whole round
-away, and every line of it was reported as coming before any round_started; one in a
-draw left the draw unmade and the turn reported for a missed draw."""
+is whichever card it was. A deal's roles that cannot be read (a role that is none, the
+map of another type or left out) leave the round played with its roles unknown, as a
+full log's ``roles: null`` does (its scores, which rest on them, not judged). Dropped,
+one mistyped card or role in a deal threw the whole round away, and every line of it
+was reported as coming before any round_started; one in a draw left the draw unmade
+and the turn reported for a missed draw."""
 
 
 def _unread(loc: tuple[str | int, ...], error: Any) -> bool:
     """Whether a validation error at ``loc`` (under a field of :data:`UNSEEN_IF_UNREAD`)
-    leaves its cards unread: a code that names no card, a goal slot left out, or a drawn
+    leaves its cards unread: a code that names no card, a goal slot left out, a deal's
+    roles of any wrong kind, or a drawn
     or discarded card of any wrong kind (left out, a number: the line still says whose
     draw or discard it was; dropped, one such line was reported again at each later draw,
     the pile one card behind, and at the round's end)."""
     if error["type"] == "literal_error" and isinstance(error["input"], str):
         return True
-    if loc == ("card",):  # a draw's or a discard's (the only events with a card that is unread)
+    if loc == ("card",) or loc[0] == "roles":  # a draw's or a discard's card; the roles dealt
         return True
     return error["type"] == "missing" and loc[0] == "goals" and len(loc) == 2
 

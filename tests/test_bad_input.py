@@ -1336,6 +1336,39 @@ def test_a_deal_with_a_card_code_that_is_none_is_malformed_and_its_round_still_p
     assert run(lines).outcomes == run(log.lines).outcomes
 
 
+@pytest.mark.parametrize(
+    "roles",
+    [
+        pytest.param(lambda roles: {**roles, "cem": "king"}, id="a role that is none"),
+        pytest.param(lambda roles: {**roles, "cem": 2}, id="a role that is a number"),
+        pytest.param(lambda roles: list(roles.values()), id="a list, not a map"),
+        pytest.param(None, id="left out"),
+    ],
+)
+def test_a_deal_whose_roles_cannot_be_read_is_malformed_and_its_round_still_played(roles: Any) -> None:
+    """One role of the deal mistyped ("king"), or the roles not a map of them: the line
+    was dropped, and every line of its round after it was reported as coming before any
+    round_started (106 findings in a simulated game). The round is played with its roles
+    unknown, as a full log whose roles are null is: the maze, the turns and the cards
+    judged, the round's scores not (they rest on the roles)."""
+    log = _a_played_round()
+    lines = list(log.lines)
+    deal = json.loads(lines[1])
+    if roles is None:
+        del deal["roles"]
+    else:
+        deal["roles"] = roles(deal["roles"])
+    lines[1] = json.dumps(deal)
+    assert codes(lines) == [("malformed", 2)], [f.describe() for f in errors(lines)]
+    (finding,) = errors(lines)
+    assert finding.round == 1 and (finding.field or "").startswith("roles"), finding.describe()
+    unknown = json.loads(lines[1])
+    unknown["roles"] = None  # the same round as a full log with its roles null
+    lines[1] = json.dumps(unknown)
+    assert codes(lines) == [("malformed", 2)]
+    assert run([*lines[:1], json.dumps(deal), *lines[2:]]).outcomes == run(lines).outcomes
+
+
 @pytest.mark.parametrize("gold", [False, True], ids=["played out", "the gold reached"])
 @pytest.mark.parametrize("slip", ["a tunnel card", "a slot left out"])
 def test_a_deal_whose_goals_cannot_be_read_is_malformed_and_its_round_still_played(slip: str, gold: bool) -> None:
