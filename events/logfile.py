@@ -33,6 +33,7 @@ from events.schema import (
     EVENT_ADAPTER,
     EVENT_TYPES,
     EVENTS_ADAPTER,
+    NULL_IF_LEFT_OUT,
     Event,
     dump_event,
     keys_in,
@@ -656,7 +657,9 @@ def _as_recorded(obj: dict[str, Any], exc: ValidationError) -> Event | None:
     still be applied". A line is malformed but still says everything its event needs
     when all that is wrong is an unknown field (at any depth), one of its notes
     (:data:`_NOTES`: its ``at``, a reveal's ``card``, a tool card's ``tool``) or a
-    claim (:data:`CLAIMS`: a player's score or total): without those, it is the event.
+    claim (:data:`CLAIMS`: a player's score or total): without those, it is the event;
+    so it is when a field that may be ``null`` is left out
+    (:data:`events.schema.NULL_IF_LEFT_OUT`): it is read as ``null``.
     Dropped, the line would leave its play unmade and every later line judged against
     a game that did not happen (a ``comment`` on one placement made each later one
     illegal). Any other error — a field missing, a wrong type or code — leaves no event
@@ -670,10 +673,14 @@ def _as_recorded(obj: dict[str, Any], exc: ValidationError) -> Event | None:
     whole: list[tuple[str | int, ...]] = []
     unseen: set[str] = set()
     unreadable = UNSEEN_IF_UNREAD.get(kind, ())
+    nullable = NULL_IF_LEFT_OUT.get(kind, frozenset())
     for error in exc.errors(include_url=False):
         loc = tuple(error["loc"])
         if loc and loc[0] in EVENT_TYPES:  # the discriminator's own level
             loc = loc[1:]
+        if len(loc) == 1 and error["type"] == "missing" and loc[0] in nullable:
+            unseen.add(str(loc[0]))  # a field that may be null, left out: read as null
+            continue
         if loc and error["type"] == "int_type" and _whole_number(error["input"]):
             whole.append(loc)  # 3.0 for 3: the number it records
             continue

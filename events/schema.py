@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from operator import attrgetter
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Final, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Final, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -445,6 +445,20 @@ EVENT_TYPES: Final = frozenset(
     m.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
     for m in EVENT_MODELS
 )
+NULL_IF_LEFT_OUT: Final[dict[str, frozenset[str]]] = {
+    m.model_fields["type"].annotation.__args__[0]: frozenset(  # type: ignore[union-attr]
+        name
+        for name, field in m.model_fields.items()
+        if field.is_required() and type(None) in get_args(field.annotation)
+    )
+    for m in EVENT_MODELS
+}
+"""The fields of each event type that a line must hold and that may be ``null`` (a deal's
+hidden parts, which an observed log writes ``null``; a note's player, a round's
+connector): one left out is ``malformed`` (event-log.md: "a field that may be null is
+present, with null") and read as ``null`` (:func:`events.logfile._as_recorded`): a tool
+that leaves out what is null (an observed log's roles, hands, pile and goals; a
+tournament's set-aside role) lost every round of every game it wrote."""
 
 
 def key_count(event: Event) -> int:

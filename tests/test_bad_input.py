@@ -25,6 +25,7 @@ from events.findings import Finding
 from events.language import words
 from events.logfile import MAX_DEPTH, MAX_FILE_BYTES, MAX_LINE_BYTES, UnreadableLog, read_bytes
 from events.observe import observe_lines
+from events.schema import NULL_IF_LEFT_OUT
 from tests.conftest import codes, errors, run
 from tests.rules.test_scoring import tournament_gold
 
@@ -1367,6 +1368,29 @@ def test_a_deal_whose_roles_cannot_be_read_is_malformed_and_its_round_still_play
     lines[1] = json.dumps(unknown)
     assert codes(lines) == [("malformed", 2)]
     assert run([*lines[:1], json.dumps(deal), *lines[2:]]).outcomes == run(lines).outcomes
+
+
+def test_a_log_that_leaves_out_its_nulls_is_one_malformed_finding_a_line_and_judged_the_same() -> None:
+    """event-log.md: "a field that may be null is present, with null". A tool that
+    leaves out what is null (an observed log's roles, goals, hands and pile, a
+    tournament's set-aside role, a draw's unseen card, a note's player, a round's
+    connector) lost every deal it wrote: each round thrown away, its lines reported as
+    coming before any round_started. Each such line is malformed once now, and read
+    with the field null: the game is judged as the log with its nulls written."""
+    log = _a_played_round()
+    log.note("other", note="a card shown by mistake")  # a referee's note of no player
+    for played in (list(log.lines), [line.decode() for line in observe_lines(line.encode() for line in log.lines)]):
+        lines, left_out = [], []
+        for number, line in enumerate(played, start=1):
+            event = json.loads(line)
+            nulls = NULL_IF_LEFT_OUT.get(event["type"], frozenset())
+            kept = {key: value for key, value in event.items() if not (key in nulls and value is None)}
+            if kept != event:
+                left_out.append(("malformed", number))
+            lines.append(json.dumps(kept))
+        assert len(left_out) >= 2, left_out  # the deal (its set-aside role) and the note, at least
+        assert codes(lines) == left_out, [f.describe() for f in errors(lines)]
+        assert run(lines).outcomes == run(played).outcomes
 
 
 @pytest.mark.parametrize("gold", [False, True], ids=["played out", "the gold reached"])
