@@ -775,10 +775,9 @@ and the turn reported for a missed draw."""
 def _unread(loc: tuple[str | int, ...], error: Any) -> bool:
     """Whether a validation error at ``loc`` (under a field of :data:`UNSEEN_IF_UNREAD`)
     leaves its cards unread: a code that names no card, a goal slot left out, a deal's
-    roles of any wrong kind, or a drawn
-    or discarded card of any wrong kind (left out, a number: the line still says whose
-    draw or discard it was; dropped, one such line was reported again at each later draw,
-    the pile one card behind, and at the round's end)."""
+    roles of any wrong kind, or a drawn or discarded card of any wrong kind (left out, a
+    number: the line still says whose draw or discard it was; dropped, one such line was
+    reported again at each later draw, the pile one card behind, and at the round's end)."""
     if error["type"] == "literal_error" and isinstance(error["input"], str):
         return True
     if loc == ("card",) or loc[0] == "roles":  # a draw's or a discard's card; the roles dealt
