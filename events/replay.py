@@ -160,7 +160,7 @@ class Replay:
         if (error is not None and not self._said_in_context(event, error)) or event is None:
             self._report(
                 Code.MALFORMED,
-                error.sentence if error else problem("no event"),
+                self._in_the_games_words(event, error) if error else problem("no event"),
                 field=error.field if error else None,
                 # a deal's own findings name the round it starts, when the line still says which
                 number=self._dealt() if event is not None and event.type == "round_started" else None,
@@ -343,6 +343,19 @@ class Replay:
         if event.type in _SIMPLE or event.type == "game_started":
             return False
         return any(field == error.field for field, _ in context_problems(event, state.game))
+
+    def _in_the_games_words(self, event: Event | None, error: LineError) -> Said:
+        """The line's error, or for a ``null`` the game says more of, what the game says
+        (:func:`events.schema.context_problems`): an observed log's reveal with ``card:
+        null`` was told the card "may be left out but not null", where an observed
+        reveal must name it. (A line the game checks further says it there instead:
+        :meth:`_said_in_context`.)"""
+        game = self.state.game
+        if error.null and event is not None and game is not None and error.field is not None:
+            for field, said in context_problems(event, game):
+                if field == error.field:
+                    return _field_problem(field, said)
+        return error.sentence
 
     def _dealt(self) -> int:
         """The round a ``round_started`` line starts, as the game counts it (its place,

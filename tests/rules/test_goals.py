@@ -87,6 +87,10 @@ def test_r_g1_a_reveal_with_a_wrong_card_is_malformed_but_still_a_reveal(card: o
     if card in ("goal_silver", "NESW"):  # a code, of no goal card: said so, not "not a card of the deck"
         (said,) = [f.message for f in errors(lines) if f.code == "malformed"]
         assert said.endswith(f"{card!r} is not a goal card"), said
+    if card is None:  # an observed reveal must name its card: "may be left out but not null" was wrong there
+        (said,) = [f.message for f in errors(lines) if f.code == "malformed"]
+        words = "an observed log names the goal card turned up" if recording == "observed" else "may be left out"
+        assert words in said, said
 
 
 def test_r_g1_gold_revealed_then_round_ended() -> None:
