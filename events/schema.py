@@ -449,7 +449,7 @@ NULL_IF_LEFT_OUT: Final[dict[str, frozenset[str]]] = {
     m.model_fields["type"].annotation.__args__[0]: frozenset(  # type: ignore[union-attr]
         name
         for name, field in m.model_fields.items()
-        if field.is_required() and type(None) in get_args(field.annotation)
+        if field.is_required() and type(None) in get_args(field.annotation) and name != "setup_card"
     )
     for m in EVENT_MODELS
 }
@@ -458,7 +458,10 @@ hidden parts, which an observed log writes ``null``; a note's player, a round's
 connector): one left out is ``malformed`` (event-log.md: "a field that may be null is
 present, with null") and read as ``null`` (:func:`events.logfile._as_recorded`): a tool
 that leaves out what is null (an observed log's roles, hands, pile and goals; a
-tournament's set-aside role) lost every round of every game it wrote."""
+tournament's set-aside role) lost every round of every game it wrote. A deal's
+``setup_card`` is not among them: in a tournament round its ``null`` is a breach of R-S7
+of its own, and the deck counted without it put an observed log's pile a card out (a
+missed draw reported at each pass of the round's end)."""
 
 
 def key_count(event: Event) -> int:

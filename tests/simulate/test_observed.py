@@ -352,6 +352,23 @@ def _spoiled(line: str, how: str, pick: int) -> bytes | None:
     return b"\xef\xbb\xbf" + text if how == "byte-order-mark" else text
 
 
+def _told_of_the_deal_only(line: bytes, original: dict[str, object], seen: Audit) -> set[int]:
+    """The observed log's lines that needed what only the spoiled deal told: a deal whose
+    ``goals`` (or ``roles``) key is spoiled is read with them null (left out, and so
+    ``null``: :data:`events.schema.NULL_IF_LEFT_OUT`), and the full log plays on without
+    them; its observed log, written from it, can name neither the reveals' cards nor the
+    roles at the round's end, which an observed log must (each its own ``malformed``)."""
+    if original["type"] != "round_started":
+        return set()
+    read = parse_line(2, line).event
+    unread = {
+        field: said
+        for field, said in (("goals", "card"), ("roles", "roles"))
+        if original.get(field) is not None and read is not None and getattr(read, field) is None
+    }
+    return {f.line for f in seen.findings if f.code is Code.MALFORMED and f.field in unread.values() and f.line > 2}
+
+
 @functools.cache
 def _a_game(seed: int) -> tuple[bytes, ...]:
     """A full log of one tournament round at five (a few, each made once: the line
@@ -389,7 +406,9 @@ def test_a_line_spoiled_in_any_of_the_probes_ways_is_malformed_alike_in_both_rec
     assert all(line.decode("utf-8") for line in seen_lines)  # what observe writes is text
     for result in (full_result, seen_result):
         assert ("malformed", at + 1) in found(result), (how, full[at], seen_lines[at])
-    assert _seen_by_the_table(seen_result) == _seen_by_the_table(full_result), (how, full[at], seen_lines[at])
+    told = _told_of_the_deal_only(full[at], original, seen_result)
+    seen_by_the_table = _seen_by_the_table(seen_result) - {("malformed", line) for line in told}
+    assert seen_by_the_table == _seen_by_the_table(full_result), (how, full[at], seen_lines[at])
     if kind != "round_ended" or parse_line(at + 1, full[at]).event is not None:
         assert seen_result.outcomes == full_result.outcomes  # a round_ended lost: no roles to score it observed
     hidden = {"draw": ("card",), "discard": ("card",), "round_started": ("roles", "goals")}.get(kind, ())
