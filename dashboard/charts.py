@@ -77,10 +77,11 @@ def role_win_rates(frame: pl.DataFrame) -> alt.LayerChart | alt.FacetChart:
     order = data.sort("players", "saboteurs")["table"].unique(maintain_order=True).to_list()
     # each table's label on two lines ("5 players" over "1 sab."), slanted where there are
     # many: at 0° one in three was left out where a base game's tables were a dozen
+    level = len(order) <= LEVEL_TABLES
     axis = alt.Axis(
-        labelAngle=0 if len(order) <= LEVEL_TABLES else -40,
-        labelAlign="center" if len(order) <= LEVEL_TABLES else "right",
-        labelExpr="split(datum.label, ', ')" if len(order) <= LEVEL_TABLES else "datum.label",
+        labelAngle=0 if level else -40,
+        labelAlign="center" if level else "right",
+        labelExpr="split(datum.label, ', ')" if level else "datum.label",
         labelOverlap=False,
         labelLimit=0,
         aria=False,
